@@ -1,0 +1,6 @@
+"""``python -m brv_vc``: the same entry point as the ``brv`` console script."""
+
+from brv_vc.cli.main import main
+
+if __name__ == "__main__":
+    main()

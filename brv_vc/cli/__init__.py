@@ -1,0 +1,1 @@
+"""The ``brv`` command line: thin click commands over ``brv_vc.services``."""

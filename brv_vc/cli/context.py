@@ -1,0 +1,47 @@
+"""What every command receives: the folder it runs in and the clock (the composition root)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+import click
+
+from brv_vc.clock import parse_iso, utcnow
+from brv_vc.errors import UsageError
+from brv_vc.tree.project import Project, find_project
+
+
+@dataclass
+class AppContext:
+    """Per-invocation settings, read once at the entry point."""
+
+    cwd: Path
+    now: datetime = field(default_factory=utcnow)
+
+    def project(self) -> Project:
+        """The project holding the working folder (raises NotInitializedError)."""
+        return find_project(self.cwd)
+
+
+def make_context(directory: str | None) -> AppContext:
+    """Builds the context from ``-C DIR`` and ``BRV_NOW`` (a fixed clock for reproducible runs)."""
+    now = utcnow()
+    if os.environ.get("BRV_NOW"):
+        try:
+            now = parse_iso(os.environ["BRV_NOW"])
+        except ValueError:
+            raise UsageError(
+                f"BRV_NOW={os.environ['BRV_NOW']!r} is not an ISO 8601 timestamp",
+                hint="unset it, or set it like BRV_NOW=2025-03-18T10:00:00Z",
+            ) from None
+    cwd = Path(directory).resolve() if directory else Path.cwd()
+    if not cwd.is_dir():
+        raise UsageError(f"-C {directory}: no such folder")
+    return AppContext(cwd=cwd, now=now)
+
+
+pass_app = click.make_pass_decorator(AppContext)
+json_option = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")

@@ -1,0 +1,125 @@
+"""The ``brv`` entry point: a lazy command group and the one error boundary.
+
+Commands are imported only when run, so ``brv search`` does not pay for the imports of
+``brv vc``. Exit codes: 0 ok, 1 domain error, 2 usage, 3 internal bug, 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+import traceback
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+import click
+
+from brv_vc import __version__
+from brv_vc.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, BrvError
+
+# name -> "module:attribute"; one module per command group (STYLE).
+COMMANDS: dict[str, str] = {
+    "init": "brv_vc.cli.init_cmd:init",
+}
+
+
+class LazyGroup(click.Group):
+    """A group whose subcommands are imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = COMMANDS.get(cmd_name)
+        if target is None:
+            return None
+        module, _, attr = target.partition(":")
+        command: click.Command = getattr(import_module(module), attr)
+        return command
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "-C",
+    "directory",
+    metavar="DIR",
+    help="Run as if brv was started in DIR (like git -C).",
+)
+@click.version_option(__version__, prog_name="brv")
+@click.pass_context
+def cli(ctx: click.Context, directory: str | None) -> None:
+    """brv: a git-native memory for software teams and their AI coding agents.
+
+    Knowledge lives as markdown in .brv/context-tree/ (domain/topic/entry.md), is curated
+    through structured operations, answered in milliseconds without an LLM, and shared
+    through plain git.
+
+    \b
+    Example:
+      brv init
+      brv curate add auth/jwt --title "Token rotation" --content "Refresh tokens are single-use."
+      brv query "how are refresh tokens rotated?"
+    """
+    from brv_vc.cli.context import make_context
+
+    ctx.obj = make_context(directory)
+
+
+def _wants_json(argv: list[str]) -> bool:
+    return "--json" in argv
+
+
+def _report_error(error: BrvError, as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps({"ok": False, "error": error.to_dict()}, indent=2, ensure_ascii=False))
+        return
+    lines = [f"brv: error: {error.message}"]
+    if error.file:
+        lines.append(f"  file: {error.file}")
+    if error.key:
+        lines.append(f"  key: {error.key}")
+    if error.hint:
+        lines.append(f"hint: {error.hint}")
+    click.echo("\n".join(lines), err=True)
+
+
+def _log_internal(exc: BaseException) -> Path:
+    folder = Path(os.environ.get("BRV_LOG_DIR") or tempfile.gettempdir())
+    folder.mkdir(parents=True, exist_ok=True)
+    log = folder / "brv-crash.log"
+    with log.open("a", encoding="utf-8") as handle:
+        handle.write(f"brv {__version__} {' '.join(sys.argv)}\n")
+        handle.write("".join(traceback.format_exception(exc)))
+        handle.write("\n")
+    return log
+
+
+def main(argv: list[str] | None = None) -> Any:
+    """Runs ``brv`` and exits with the documented code."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    as_json = _wants_json(args)
+    try:
+        cli.main(args=args, prog_name="brv", standalone_mode=False)
+    except BrvError as error:
+        _report_error(error, as_json)
+        sys.exit(error.exit_code)
+    except click.exceptions.Exit as done:
+        sys.exit(done.exit_code)
+    except click.ClickException as usage:
+        usage.show()
+        sys.exit(usage.exit_code)
+    except (KeyboardInterrupt, click.exceptions.Abort):
+        click.echo("brv: interrupted", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    except Exception as exc:  # the boundary: any other exception is a bug in brv
+        log = _log_internal(exc)
+        click.echo(
+            f"brv: internal error: {type(exc).__name__}: {exc}\n"
+            f"This is a bug in brv; the traceback was written to {log}",
+            err=True,
+        )
+        sys.exit(EXIT_INTERNAL)
+    sys.exit(0)

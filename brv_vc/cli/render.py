@@ -1,0 +1,56 @@
+"""Output: JSON for agents (``--json``), text for people. Services never print."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+from collections.abc import Callable
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+import click
+
+
+def jsonable(value: Any) -> Any:
+    """Converts dataclasses, tuples, paths and enums into JSON-ready values."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, Path):
+        return str(value)
+    return value
+
+
+def dumps(value: Any) -> str:
+    """Returns ``value`` as indented JSON."""
+    return json.dumps(jsonable(value), indent=2, ensure_ascii=False)
+
+
+def emit(result: Any, as_json: bool, text: Callable[[Any], str]) -> None:
+    """Prints ``result`` as JSON (``{"ok": true, ...}``) or as the text ``text`` renders."""
+    if as_json:
+        payload = jsonable(result)
+        if isinstance(payload, dict):
+            payload = {"ok": True, **payload}
+        click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+    else:
+        rendered = text(result)
+        if rendered:
+            click.echo(rendered)
+
+
+def warn(message: str) -> None:
+    """Prints a warning line to stderr."""
+    click.echo(f"brv: warning: {message}", err=True)
+
+
+def stderr_is_tty() -> bool:
+    """True when progress bars may be drawn."""
+    return sys.stderr.isatty()

@@ -1,0 +1,1 @@
+"""Bytes <-> values: knowledge entries, frontmatter, sections, tokens, schema validation."""

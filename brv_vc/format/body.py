@@ -1,0 +1,126 @@
+"""The markdown body of an entry: ``## `` sections, facts and ``@`` relations.
+
+A body splits into a preamble and sections at ``## `` heading lines outside fenced code.
+Joining the parts gives back the exact text, so tools can rewrite one section and leave every
+other byte alone (the merge driver and MERGE depend on this).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+RAW_CONCEPT = "Raw Concept"
+NARRATIVE = "Narrative"
+FACTS = "Facts"
+RELATIONS = "Relations"
+SECTION_ORDER = (RAW_CONCEPT, NARRATIVE, FACTS, RELATIONS)
+
+FACT_CATEGORIES = ("personal", "project", "preference", "convention", "team", "environment", "other")
+
+_FACT_RE = re.compile(
+    r"^\s*[-*]\s+(?:\*\*(?P<subject>[^*]+?)\*\*\s*:\s*)?(?P<statement>.*?)"
+    r"(?:\s*\[(?P<category>" + "|".join(FACT_CATEGORIES) + r")\])?\s*$"
+)
+_RELATION_RE = re.compile(r"^\s*(?:[-*]\s+)?@(?P<path>[^\s@]+)")
+_FENCE_RE = re.compile(r"^\s{0,3}(```|~~~)")
+
+
+@dataclass(frozen=True)
+class Section:
+    """A ``## name`` section: ``text`` is everything after the heading line, verbatim."""
+
+    name: str
+    text: str
+
+    def render(self) -> str:
+        """Returns the section as it stands in the file."""
+        return f"## {self.name}\n{self.text}"
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A fact line: ``- **subject**: statement [category]`` (subject and category optional)."""
+
+    statement: str
+    subject: str | None = None
+    category: str | None = None
+
+    def render(self) -> str:
+        """Returns the fact as one markdown list line (no newline)."""
+        head = f"**{self.subject}**: " if self.subject else ""
+        tail = f" [{self.category}]" if self.category else ""
+        return f"- {head}{self.statement}{tail}"
+
+    def key(self) -> tuple[str, str]:
+        """The identity used to de-duplicate facts (case and spacing folded)."""
+        fold = lambda s: " ".join((s or "").lower().split())  # noqa: E731
+        return fold(self.subject), fold(self.statement)
+
+
+def split_sections(body: str) -> tuple[str, list[Section]]:
+    """Splits a body into (preamble, sections); ``join_sections`` inverts it exactly."""
+    preamble: list[str] = []
+    sections: list[tuple[str, list[str]]] = []
+    in_fence = False
+    for line in body.splitlines(keepends=True):
+        if _FENCE_RE.match(line):
+            in_fence = not in_fence
+        if not in_fence and line.startswith("## "):
+            sections.append((line[3:].rstrip("\r\n").strip(), []))
+            continue
+        (sections[-1][1] if sections else preamble).append(line)
+    return "".join(preamble), [Section(name, "".join(lines)) for name, lines in sections]
+
+
+def join_sections(preamble: str, sections: Iterable[Section]) -> str:
+    """Joins a preamble and sections back into a body."""
+    return preamble + "".join(section.render() for section in sections)
+
+
+def section_text(body: str, name: str) -> str:
+    """Returns the text of the first section called ``name`` (case-insensitive), or ''."""
+    wanted = name.lower()
+    for section in split_sections(body)[1]:
+        if section.name.lower() == wanted:
+            return section.text
+    return ""
+
+
+def parse_facts(text: str) -> list[Fact]:
+    """Parses the list lines of a Facts section."""
+    facts = []
+    for line in text.splitlines():
+        match = _FACT_RE.match(line)
+        if match and match.group("statement").strip():
+            facts.append(
+                Fact(
+                    statement=match.group("statement").strip(),
+                    subject=(match.group("subject") or "").strip() or None,
+                    category=match.group("category"),
+                )
+            )
+    return facts
+
+
+def parse_relation_lines(text: str) -> list[str]:
+    """Returns the ``@domain/topic/entry.md`` targets of a Relations section, in order."""
+    return [m.group("path") for line in text.splitlines() if (m := _RELATION_RE.match(line))]
+
+
+def build_body(sections: Iterable[tuple[str, str]]) -> str:
+    """Builds a canonical body from (name, content) pairs, skipping empty sections.
+
+    Canonical form: a blank line after the frontmatter, sections separated by one blank line,
+    one trailing newline.
+    """
+    parts = [f"## {name}\n{content.strip(chr(10))}" for name, content in sections if content.strip()]
+    return "\n" + "\n\n".join(parts) + "\n" if parts else ""
+
+
+def canonical_section_order(names: Iterable[str]) -> list[str]:
+    """Orders section names: the seed's four first (in seed order), then the others as given."""
+    names = list(dict.fromkeys(names))
+    known = [n for n in SECTION_ORDER if n in names]
+    return known + [n for n in names if n not in SECTION_ORDER]

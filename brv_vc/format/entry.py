@@ -1,0 +1,205 @@
+"""A knowledge entry: seed 000's seven frontmatter fields, any unknown keys, and the body.
+
+``parse_entry`` and ``serialize_entry`` are exact inverses for every entry brv writes:
+``parse_entry(serialize_entry(e)) == e`` and the bytes of an unchanged entry never move.
+Files written by ByteRover 3.x load too; their legacy lifecycle keys (importance, recency,
+maturity, accessCount, updateCount) are ignored on read, because those signals live in the
+scoring sidecar outside the tree.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from brv_vc.clock import parse_iso
+from brv_vc.errors import FormatError
+from brv_vc.format import body as bodymod
+from brv_vc.format import frontmatter as fm
+
+STRING_FIELDS = ("title", "summary")
+LIST_FIELDS = ("tags", "keywords", "related")
+TIME_FIELDS = ("createdAt", "updatedAt")
+FIELD_ORDER = ("title", "summary", "tags", "keywords", "related", "createdAt", "updatedAt")
+LEGACY_FIELDS = frozenset({"importance", "recency", "maturity", "accessCount", "updateCount"})
+_H1_RE = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One knowledge file, as values.
+
+    ``extra`` keeps frontmatter keys brv does not know, in their source order, so a rewrite
+    never drops what another tool (or a person) put there.
+    """
+
+    title: str
+    summary: str = ""
+    tags: tuple[str, ...] = ()
+    keywords: tuple[str, ...] = ()
+    related: tuple[str, ...] = ()
+    created_at: str = ""
+    updated_at: str = ""
+    body: str = ""
+    extra: tuple[tuple[str, Any], ...] = field(default=())
+
+    def with_changes(self, **changes: Any) -> Entry:
+        """Returns a copy with the given fields replaced."""
+        return replace(self, **changes)
+
+    def relations(self) -> tuple[str, ...]:
+        """All relation targets: ``related`` then ``@`` lines of the Relations section, unique."""
+        lines = bodymod.parse_relation_lines(bodymod.section_text(self.body, bodymod.RELATIONS))
+        return tuple(dict.fromkeys([*self.related, *lines]))
+
+    def facts(self) -> list[bodymod.Fact]:
+        """The facts of the Facts section."""
+        return bodymod.parse_facts(bodymod.section_text(self.body, bodymod.FACTS))
+
+    def text_for_search(self) -> str:
+        """The searchable text: summary, tags, keywords and the body."""
+        return "\n".join([self.summary, " ".join(self.tags), " ".join(self.keywords), self.body])
+
+
+def decode(data: bytes, *, file: str | None = None) -> str:
+    """Decodes file bytes as UTF-8 text (a leading BOM is dropped).
+
+    Raises:
+        FormatError: binary data or bytes that are not UTF-8.
+    """
+    if b"\x00" in data:
+        raise FormatError(
+            "this is a binary file, not a markdown knowledge file",
+            file=file,
+            hint="knowledge files are UTF-8 markdown; move binary files out of the context tree",
+        )
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise FormatError(
+            f"the file is not UTF-8 text (bad byte at offset {exc.start})",
+            file=file,
+            hint="re-save the file as UTF-8",
+        ) from None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def parse_entry(data: bytes | str, *, file: str | None = None, stem: str = "") -> Entry:
+    """Parses a knowledge file.
+
+    Args:
+        data: the file's bytes (or text).
+        file: the path named in error messages.
+        stem: the file name without ``.md``; the title of a file without frontmatter.
+
+    Returns:
+        The entry.
+
+    Raises:
+        FormatError: the only error this raises, for any input; its message names the file,
+            the key and the fix.
+    """
+    text = decode(data, file=file) if isinstance(data, bytes) else data
+    source, body = fm.split(text, file=file)
+    if source is None:
+        heading = _H1_RE.search(text)
+        title = heading.group(1) if heading else stem.replace("_", " ").strip()
+        if not title:
+            raise FormatError(
+                "the file has no frontmatter and no '# ' heading to take a title from",
+                file=file,
+                hint='start the file with a frontmatter block holding at least title: "..."',
+            )
+        return Entry(title=title, body=text)
+    values: dict[str, Any] = {}
+    extra: list[tuple[str, Any]] = []
+    for raw in fm.load(source, file=file):
+        if raw.key in STRING_FIELDS:
+            values[raw.key] = _string(raw, file)
+        elif raw.key in LIST_FIELDS:
+            values[raw.key] = _string_list(raw, file)
+        elif raw.key in TIME_FIELDS:
+            values[raw.key] = _timestamp(raw, file)
+        elif raw.key not in LEGACY_FIELDS:
+            extra.append((raw.key, raw.value))
+    if not values.get("title"):
+        raise FormatError(
+            "required field 'title' is missing or empty",
+            file=file,
+            key="title",
+            hint='add a line such as title: "JWT Token Generation" to the frontmatter',
+        )
+    return Entry(
+        title=values["title"],
+        summary=values.get("summary", ""),
+        tags=values.get("tags", ()),
+        keywords=values.get("keywords", ()),
+        related=values.get("related", ()),
+        created_at=values.get("createdAt", ""),
+        updated_at=values.get("updatedAt", ""),
+        body=body,
+        extra=tuple(extra),
+    )
+
+
+def serialize_entry(entry: Entry) -> bytes:
+    """Returns the canonical bytes of an entry (all seven fields, in seed order)."""
+    lines = [
+        fm.dump_string("title", entry.title),
+        fm.dump_string("summary", entry.summary),
+        fm.dump_list("tags", entry.tags),
+        fm.dump_list("keywords", entry.keywords),
+        fm.dump_list("related", entry.related),
+        fm.dump_string("createdAt", entry.created_at),
+        fm.dump_string("updatedAt", entry.updated_at),
+    ]
+    lines.extend(fm.dump_any(key, value) for key, value in entry.extra)
+    return ("---\n" + "".join(lines) + "---\n" + entry.body).encode("utf-8")
+
+
+def _describe(value: Any) -> str:
+    kind = {dict: "a mapping", list: "a list", bool: "a boolean", int: "a number", float: "a number"}
+    return kind.get(type(value), type(value).__name__)
+
+
+def _string(raw: fm.RawField, file: str | None) -> str:
+    if raw.value is None:
+        return ""
+    if not isinstance(raw.text, str) or isinstance(raw.value, (dict, list)):
+        raise FormatError(
+            f"field '{raw.key}' must be a string, got {_describe(raw.value)}",
+            file=file,
+            key=raw.key,
+            hint=f'write it as {raw.key}: "some text"',
+        )
+    return raw.text
+
+
+def _string_list(raw: fm.RawField, file: str | None) -> tuple[str, ...]:
+    if raw.value is None:
+        return ()
+    if not isinstance(raw.value, list) or not isinstance(raw.text, tuple):
+        got = _describe(raw.value) if not isinstance(raw.value, list) else "a list of non-strings"
+        raise FormatError(
+            f"field '{raw.key}' must be a list of strings, got {got}",
+            file=file,
+            key=raw.key,
+            hint=f'write it as {raw.key}: ["first", "second"]',
+        )
+    return raw.text
+
+
+def _timestamp(raw: fm.RawField, file: str | None) -> str:
+    text = _string(raw, file)
+    if text:
+        try:
+            parse_iso(text)
+        except ValueError:
+            raise FormatError(
+                f"field '{raw.key}' is not an ISO 8601 timestamp: {text!r}",
+                file=file,
+                key=raw.key,
+                hint=f'write it as {raw.key}: "2025-03-18T10:00:00Z"',
+            ) from None
+    return text

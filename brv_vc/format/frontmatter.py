@@ -1,0 +1,172 @@
+"""YAML frontmatter: split it from the body, read it without surprises, write it canonically.
+
+Reading keeps the *source text* of scalars for the known string fields, so YAML's implicit
+typing (dates, numbers, booleans: ``tags: [yes, 1.10]``) never changes what a person wrote.
+Writing is canonical: double-quoted strings and flow-style arrays, one key a line, in a fixed
+order (seed 000), so the same entry always gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from brv_vc.errors import FormatError
+
+FENCE = "---"
+
+
+class _Loader(yaml.SafeLoader):
+    """SafeLoader that keeps timestamps as text (a ``createdAt`` is a string, not a datetime)."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+@dataclass(frozen=True)
+class RawField:
+    """One top-level frontmatter key: its YAML node kind and value.
+
+    ``text`` holds the scalar's source text (or a tuple of item texts for a flat sequence of
+    scalars); ``value`` holds the YAML-typed value used for keys brv does not know.
+    """
+
+    key: str
+    value: Any
+    text: str | tuple[str, ...] | None
+
+
+def split(text: str, *, file: str | None = None) -> tuple[str | None, str]:
+    """Splits ``---`` fenced frontmatter from the body.
+
+    Returns:
+        (frontmatter text or None when the file has none, body text).
+
+    Raises:
+        FormatError: the opening fence is never closed.
+    """
+    if not (text.startswith(FENCE + "\n") or text == FENCE or text.startswith(FENCE + "\r\n")):
+        return None, text
+    newline = text.index("\n") + 1 if "\n" in text else len(text)
+    pos = newline
+    while True:
+        end = text.find("\n", pos)
+        line = text[pos:] if end == -1 else text[pos:end]
+        if line.rstrip("\r") == FENCE:
+            body_start = len(text) if end == -1 else end + 1
+            return text[newline:pos], text[body_start:]
+        if end == -1:
+            raise FormatError(
+                "the frontmatter is never closed",
+                file=file,
+                hint="end the frontmatter with a line holding only '---'",
+            )
+        pos = end + 1
+
+
+def load(source: str, *, file: str | None = None) -> list[RawField]:
+    """Parses frontmatter YAML into top-level fields, in source order.
+
+    Raises:
+        FormatError: malformed YAML, or a frontmatter that is not a mapping of string keys.
+    """
+    if not source.strip():
+        return []
+    loader = _Loader(source)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return []
+        if not isinstance(node, yaml.MappingNode):
+            raise FormatError(
+                "the frontmatter is not a mapping of keys to values",
+                file=file,
+                hint="write one 'key: value' a line between the '---' fences",
+            )
+        fields: list[RawField] = []
+        seen: set[str] = set()
+        for key_node, value_node in node.value:
+            key = loader.construct_object(key_node, deep=True)
+            if not isinstance(key, str):
+                raise FormatError(
+                    f"frontmatter key {key!r} is not a string", file=file, key=str(key)
+                )
+            if key in seen:
+                raise FormatError(
+                    f"frontmatter key '{key}' appears twice",
+                    file=file,
+                    key=key,
+                    hint="keep one of them",
+                )
+            seen.add(key)
+            value = loader.construct_object(value_node, deep=True)
+            fields.append(RawField(key, value, _source_text(value_node)))
+        return fields
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (line {mark.line + 2}, column {mark.column + 1})" if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise FormatError(
+            f"malformed YAML in the frontmatter{where}: {problem}",
+            file=file,
+            hint="fix the YAML; quote values that contain ': ' or start with [ { * & ! | > ' \" % @",
+        ) from None
+    except RecursionError:
+        raise FormatError(
+            "the frontmatter nests too deeply", file=file, hint="flatten the nested values"
+        ) from None
+    finally:
+        loader.dispose()
+
+
+def _source_text(node: yaml.Node) -> str | tuple[str, ...] | None:
+    if isinstance(node, yaml.ScalarNode):
+        return "" if node.tag == "tag:yaml.org,2002:null" and node.value in ("", "~", "null") else str(node.value)
+    if isinstance(node, yaml.SequenceNode) and all(
+        isinstance(item, yaml.ScalarNode) for item in node.value
+    ):
+        return tuple(str(item.value) for item in node.value)
+    return None
+
+
+# Characters JSON leaves raw that YAML reads as line breaks or refuses as non-printable.
+_YAML_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]")
+
+
+def quote(text: str) -> str:
+    """Returns ``text`` as a YAML double-quoted scalar (JSON string syntax is valid YAML)."""
+    return _YAML_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(text, ensure_ascii=False))
+
+
+def dump_string(key: str, value: str) -> str:
+    """Returns ``key: "value"`` as one canonical line."""
+    return f"{key}: {quote(value)}\n"
+
+
+def dump_list(key: str, values: tuple[str, ...] | list[str]) -> str:
+    """Returns ``key: ["a", "b"]`` as one canonical flow-style line."""
+    return f"{key}: [{', '.join(quote(v) for v in values)}]\n"
+
+
+def dump_any(key: str, value: Any) -> str:
+    """Returns a key of any YAML value (used for keys brv does not know), flow style."""
+    if isinstance(value, str):
+        return dump_string(key, value)
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return dump_list(key, value)
+    text = yaml.safe_dump(
+        {key: value},
+        default_flow_style=True,
+        sort_keys=False,
+        allow_unicode=True,
+        width=2**31 - 1,
+    )
+    # safe_dump wraps the whole mapping in braces: "{key: value}\n"
+    return text.strip()[1:-1].strip() + "\n"

@@ -1,0 +1,68 @@
+"""JSON-Schema validation with messages that name the file, the key path, what was expected
+and how to fix it (STYLE item 4)."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from brv_vc.errors import FormatError
+from brv_vc.resources import load_schema
+
+
+@cache
+def _validator(name: str) -> Any:
+    # Deferred import: jsonschema costs ~100 ms to import, so only writers and checks pay it.
+    from jsonschema import Draft202012Validator
+
+    schema = load_schema(name)
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+def key_path(parts: Any) -> str:
+    """Formats a jsonschema path deque as ``operations[3].path``."""
+    out = ""
+    for part in parts:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(top level)"
+
+
+def errors_of(data: Any, schema: str) -> list[tuple[str, str]]:
+    """Returns (key path, message) for every schema violation, in document order."""
+    found = sorted(_validator(schema).iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+    return [(key_path(e.absolute_path), _explain(e)) for e in found]
+
+
+def validate(data: Any, schema: str, *, file: str | None = None) -> None:
+    """Validates ``data`` against ``schemas/<schema>.schema.json``.
+
+    Raises:
+        FormatError: naming the first offending key path, what was expected and the fix;
+            further problems are counted in the hint.
+    """
+    problems = errors_of(data, schema)
+    if not problems:
+        return
+    key, message = problems[0]
+    more = f" ({len(problems) - 1} more problem(s) after this one)" if len(problems) > 1 else ""
+    raise FormatError(
+        f"{message}{more}",
+        file=file,
+        key=key,
+        hint=f"fix '{key}' as the schema {schema}.schema.json describes",
+    )
+
+
+def _explain(error: Any) -> str:
+    validator = error.validator
+    if validator == "required":
+        return error.message.replace("is a required property", "is required but missing")
+    if validator == "additionalProperties":
+        return f"unknown key: {error.message.split('(')[-1].rstrip(')')}"
+    if validator == "enum":
+        allowed = ", ".join(map(repr, error.validator_value))
+        return f"{error.instance!r} is not one of {allowed}"
+    if validator == "type":
+        return f"expected {error.validator_value}, got {type(error.instance).__name__} {error.instance!r}"
+    return str(error.message)

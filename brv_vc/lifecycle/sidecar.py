@@ -1,0 +1,130 @@
+"""The scoring sidecar: one row of :class:`Signals` per entry in ``.brv/state/brv.db``.
+
+It lives outside the tree so that searching never dirties ``vc status``; it is *not* derived
+(nothing can rebuild importance from the files), so index rebuilds never touch it.
+Search hits are recorded in one batched transaction per command, never a write per hit.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import Counter
+from collections.abc import Iterable
+
+from brv_vc.lifecycle import scoring
+from brv_vc.lifecycle.scoring import Signals
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS signals (
+    path TEXT PRIMARY KEY,
+    importance REAL NOT NULL,
+    maturity TEXT NOT NULL,
+    access_count INTEGER NOT NULL,
+    update_count INTEGER NOT NULL,
+    updated_at REAL NOT NULL,
+    scored_at REAL NOT NULL
+)
+"""
+_COLUMNS = "importance, maturity, access_count, update_count, updated_at, scored_at"
+
+
+def ensure_schema(conn: sqlite3.Connection) -> None:
+    """Creates the sidecar table when missing."""
+    conn.execute(_SCHEMA)
+
+
+def _row(signals: Signals) -> tuple[float, str, int, int, float, float]:
+    return (
+        signals.importance,
+        signals.maturity,
+        signals.access_count,
+        signals.update_count,
+        signals.updated_at,
+        signals.scored_at,
+    )
+
+
+def get_many(conn: sqlite3.Connection, paths: Iterable[str]) -> dict[str, Signals]:
+    """Returns the stored signals of the given paths (paths without a row are absent)."""
+    ensure_schema(conn)
+    wanted = list(dict.fromkeys(paths))
+    found: dict[str, Signals] = {}
+    for start in range(0, len(wanted), 500):
+        chunk = wanted[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        for path, *values in conn.execute(
+            f"SELECT path, {_COLUMNS} FROM signals WHERE path IN ({marks})", chunk
+        ):
+            found[path] = Signals(*values)
+    return found
+
+
+def get(conn: sqlite3.Connection, path: str, now: float) -> Signals:
+    """Returns the signals of one path, or fresh defaults when it has none."""
+    return get_many(conn, [path]).get(path) or scoring.fresh(now)
+
+
+def put_many(conn: sqlite3.Connection, rows: dict[str, Signals]) -> None:
+    """Stores signals (insert or replace) in one transaction."""
+    ensure_schema(conn)
+    with conn:
+        conn.executemany(
+            f"INSERT OR REPLACE INTO signals (path, {_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(path, *_row(s)) for path, s in rows.items()],
+        )
+
+
+def record_added(conn: sqlite3.Connection, paths: Iterable[str], now: float) -> None:
+    """Gives new entries default signals (an existing row is kept)."""
+    ensure_schema(conn)
+    with conn:
+        conn.executemany(
+            f"INSERT OR IGNORE INTO signals (path, {_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(path, *_row(scoring.fresh(now))) for path in paths],
+        )
+
+
+def record_updates(conn: sqlite3.Connection, paths: Iterable[str], now: float) -> None:
+    """Applies one curation update (+5, recency reset) to each path."""
+    paths = list(paths)
+    stored = get_many(conn, paths)
+    put_many(conn, {p: scoring.on_update(stored.get(p) or scoring.fresh(now), now) for p in paths})
+
+
+def record_hits(conn: sqlite3.Connection, paths: Iterable[str], now: float) -> None:
+    """Applies search hits (+3 each), batched: one transaction for the whole result list."""
+    counts = Counter(paths)
+    if not counts:
+        return
+    stored = get_many(conn, counts)
+    put_many(
+        conn,
+        {p: scoring.on_hits(stored.get(p) or scoring.fresh(now), n, now) for p, n in counts.items()},
+    )
+
+
+def move(conn: sqlite3.Connection, source: str, target: str, now: float) -> None:
+    """Moves ``source``'s signals onto ``target``, merging when the target has its own."""
+    stored = get_many(conn, [source, target])
+    if source not in stored:
+        return
+    combined = (
+        scoring.merged(stored[source], stored[target], now) if target in stored else stored[source]
+    )
+    with conn:
+        conn.execute("DELETE FROM signals WHERE path = ?", (source,))
+    put_many(conn, {target: combined})
+
+
+def delete(conn: sqlite3.Connection, paths: Iterable[str], *, prefix: bool = False) -> None:
+    """Deletes the signals of paths (``prefix=True``: of every path under these folders)."""
+    ensure_schema(conn)
+    with conn:
+        for path in paths:
+            if prefix:
+                conn.execute(
+                    "DELETE FROM signals WHERE path = ? OR substr(path, 1, ?) = ?",
+                    (path, len(path) + 1, path + "/"),
+                )
+            else:
+                conn.execute("DELETE FROM signals WHERE path = ?", (path,))

@@ -1,0 +1,60 @@
+"""``brv init``: create ``.brv/`` (config, context tree, state) idempotently."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from brv_vc.tree.config import DEFAULT_CONFIG
+from brv_vc.tree.project import BRV_DIR, Project, find_root
+from brv_vc.tree.store import write_atomic
+from brv_vc.vc import git
+
+# state/ is per machine; this keeps it out of any repository that tracks .brv/ (in-project
+# mode) without touching the project's own .gitignore.
+BRV_GITIGNORE = "# brv: per-machine state, never committed\nstate/\n"
+
+
+@dataclass(frozen=True)
+class InitResult:
+    """What ``brv init`` did."""
+
+    root: str
+    created: bool
+    created_paths: tuple[str, ...]
+
+
+def init_root_for(cwd: Path) -> Path:
+    """Where ``brv init`` should create ``.brv/``: an existing project above ``cwd``, else the
+    top of the git repository holding ``cwd``, else ``cwd`` itself."""
+    existing = find_root(cwd)
+    if existing is not None:
+        return existing
+    proc = git.run(["rev-parse", "--show-toplevel"], cwd, check=False)
+    if proc.returncode == 0 and proc.stdout.strip():
+        return Path(proc.stdout.strip())
+    return cwd.resolve()
+
+
+def init_project(root: Path) -> InitResult:
+    """Creates ``.brv/config.yaml``, ``.brv/context-tree/`` and ``.brv/state/`` under ``root``.
+
+    Idempotent: existing files are left as they are.
+    """
+    project = Project(root.resolve())
+    created: list[str] = []
+    for folder in (project.tree, project.state):
+        if not folder.is_dir():
+            folder.mkdir(parents=True, exist_ok=True)
+            created.append(folder.relative_to(project.root).as_posix() + "/")
+    for path, text in (
+        (project.config_path, DEFAULT_CONFIG),
+        (project.brv_dir / ".gitignore", BRV_GITIGNORE),
+    ):
+        if not path.exists():
+            write_atomic(path, text.encode("utf-8"))
+            created.append(path.relative_to(project.root).as_posix())
+    return InitResult(str(project.root), bool(created), tuple(created))
+
+
+__all__ = ["BRV_DIR", "InitResult", "init_project", "init_root_for"]

@@ -1,0 +1,1 @@
+"""The context tree on disk: paths, layout rules, the atomic store, project discovery, state."""

@@ -1,0 +1,71 @@
+"""``.brv/config.yaml``: project settings, validated against ``schemas/config.schema.json``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from brv_vc.errors import FormatError
+from brv_vc.format.validate import validate
+from brv_vc.tree.project import CONFIG_FILE, Project
+
+DEFAULT_CONFIG = """\
+# brv project settings. Schema: schemas/config.schema.json in brv-vc.
+version: 1
+# Optional OpenAI-compatible LLM provider (local Ollama / vLLM / llama.cpp, or hosted).
+# brv never needs one; it upgrades summaries and query tiers 3-4 when present.
+# llm:
+#   base_url: http://127.0.0.1:11434/v1
+#   model: llama3.1
+#   api_key_env: OPENAI_API_KEY
+#   timeout_seconds: 30
+"""
+
+
+@dataclass(frozen=True)
+class LlmSettings:
+    """Where the optional provider is and how to reach it (the key stays in the environment)."""
+
+    base_url: str
+    model: str
+    api_key_env: str | None = None
+    timeout_seconds: float = 30.0
+
+
+@dataclass(frozen=True)
+class Config:
+    """Project settings."""
+
+    llm: LlmSettings | None = None
+    search_limit: int = 10
+    vc_mode: str | None = None
+    raw: tuple[tuple[str, Any], ...] = ()
+
+
+def load_config(project: Project) -> Config:
+    """Reads and validates ``.brv/config.yaml``; a missing file means the defaults.
+
+    Raises:
+        FormatError: malformed YAML or a value the schema refuses (file, key and fix named).
+    """
+    import yaml  # deferred: commands that never read settings should not pay for PyYAML
+
+    file = f".brv/{CONFIG_FILE}"
+    try:
+        text = project.config_path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return Config()
+    try:
+        data = yaml.safe_load(text) or {}
+    except yaml.YAMLError as exc:
+        raise FormatError(
+            f"malformed YAML: {str(exc).splitlines()[0]}", file=file, hint="fix the YAML syntax"
+        ) from None
+    validate(data, "config", file=file)
+    llm = data.get("llm")
+    return Config(
+        llm=LlmSettings(**llm) if llm else None,
+        search_limit=data.get("search", {}).get("limit", 10),
+        vc_mode=data.get("vc", {}).get("mode"),
+        raw=tuple(data.items()),
+    )

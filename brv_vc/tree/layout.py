@@ -1,0 +1,179 @@
+"""Layout rules of the context tree (seed 000).
+
+``domain/topic[/subtopic]/entry.md``: at most one subtopic level; snake_case folder names;
+an entry's file is named after its title; ``context.md`` describes each level. Everything
+else in the tree is derived (summaries, abstracts, overviews, the manifest, the archive)
+and can be rebuilt, so it is never synced and never indexed as knowledge.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import Enum
+
+from brv_vc.errors import InvalidPathError
+
+CONTEXT_FILE = "context.md"
+SUMMARY_FILE = "_index.md"
+MANIFEST_FILE = "_manifest.json"
+ARCHIVE_DIR = "_archived"
+ABSTRACT_SUFFIX = ".abstract.md"
+OVERVIEW_SUFFIX = ".overview.md"
+STUB_SUFFIX = ".stub.md"
+FULL_SUFFIX = ".full.md"
+MAX_DEPTH = 3  # domain / topic / subtopic
+MAX_NAME = 100
+RESERVED_STEMS = frozenset({"context", "_index", "_manifest", "_archived", "readme", "index"})
+_NON_WORD = re.compile(r"[^0-9a-z]+")
+_VALID_SEGMENT = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+
+
+class Kind(str, Enum):
+    """What a file in the tree is."""
+
+    ENTRY = "entry"
+    CONTEXT = "context"
+    SUMMARY = "summary"
+    ABSTRACT = "abstract"
+    OVERVIEW = "overview"
+    MANIFEST = "manifest"
+    STUB = "archive_stub"
+    FULL = "archive_full"
+    OTHER = "other"
+
+
+def snake(name: str) -> str:
+    """Normalises a name: lowercase, runs of other characters to ``_``, trimmed."""
+    return _NON_WORD.sub("_", name.lower()).strip("_")
+
+
+def kind_of(relpath: str) -> Kind:
+    """Classifies a tree-relative POSIX path."""
+    parts = relpath.split("/")
+    name = parts[-1]
+    if parts[0] == ARCHIVE_DIR:
+        if name.endswith(STUB_SUFFIX):
+            return Kind.STUB
+        return Kind.FULL if name.endswith(FULL_SUFFIX) else Kind.OTHER
+    if any(p.startswith(".") for p in parts):
+        return Kind.OTHER
+    if name == MANIFEST_FILE and len(parts) == 1:
+        return Kind.MANIFEST
+    if not name.endswith(".md"):
+        return Kind.OTHER
+    if name == SUMMARY_FILE:
+        return Kind.SUMMARY
+    if name.endswith(ABSTRACT_SUFFIX):
+        return Kind.ABSTRACT
+    if name.endswith(OVERVIEW_SUFFIX):
+        return Kind.OVERVIEW
+    if name == CONTEXT_FILE:
+        return Kind.CONTEXT if len(parts) >= 2 else Kind.OTHER
+    return Kind.ENTRY if 3 <= len(parts) <= MAX_DEPTH + 1 else Kind.OTHER
+
+
+def is_derived(relpath: str) -> bool:
+    """True for files brv regenerates and never syncs (summaries, abstracts, archive...)."""
+    return kind_of(relpath) in {
+        Kind.SUMMARY, Kind.ABSTRACT, Kind.OVERVIEW, Kind.MANIFEST, Kind.STUB, Kind.FULL
+    } or relpath.split("/")[0] == ARCHIVE_DIR
+
+
+def clean_relpath(path: str, *, what: str = "path") -> str:
+    """Normalises a user-given tree path: forward slashes, no leading ``@``/``/``, no ``..``.
+
+    Raises:
+        InvalidPathError: absolute paths, ``..`` segments, empty or hidden segments.
+    """
+    raw = path.strip().replace("\\", "/")
+    if raw.startswith("@"):
+        raw = raw[1:]
+    if raw.startswith("/") or re.match(r"^[A-Za-z]:", raw):
+        raise InvalidPathError(
+            f"{what} '{path}' is absolute; paths are relative to the context tree",
+            hint="write it as domain/topic or domain/topic/entry.md",
+        )
+    parts = [p for p in raw.split("/") if p not in ("", ".")]
+    if not parts:
+        raise InvalidPathError(f"{what} is empty", hint="give a path such as domain/topic")
+    for part in parts:
+        if part == "..":
+            raise InvalidPathError(
+                f"{what} '{path}' leaves the context tree ('..')",
+                hint="paths are relative to .brv/context-tree and may not contain '..'",
+            )
+        if part.startswith(".") or "\x00" in part:
+            raise InvalidPathError(
+                f"{what} '{path}' has a hidden or invalid segment '{part}'",
+                hint="use letters, digits, '_' and '-' in names",
+            )
+    return "/".join(parts)
+
+
+def folder_segments(path: str) -> tuple[str, ...]:
+    """Validates and normalises ``domain/topic[/subtopic]`` into snake_case segments.
+
+    Raises:
+        InvalidPathError: wrong depth, reserved or empty names, ``..`` and the like.
+    """
+    parts = clean_relpath(path, what="folder").split("/")
+    if not 2 <= len(parts) <= MAX_DEPTH:
+        raise InvalidPathError(
+            f"'{path}' has {len(parts)} level(s); knowledge lives in domain/topic or "
+            "domain/topic/subtopic",
+            hint="give two or three names, such as auth/jwt or auth/jwt/refresh_tokens",
+        )
+    return tuple(_segment(part, path) for part in parts)
+
+
+def _segment(part: str, path: str) -> str:
+    name = snake(part)
+    if not name:
+        raise InvalidPathError(
+            f"name '{part}' in '{path}' has no letters or digits",
+            hint="use names such as api_design or auth",
+        )
+    if name in RESERVED_STEMS or part.startswith("_"):
+        raise InvalidPathError(
+            f"name '{part}' in '{path}' is reserved by brv", hint="choose another name"
+        )
+    if len(name) > MAX_NAME:
+        raise InvalidPathError(
+            f"name '{part[:40]}...' in '{path}' is longer than {MAX_NAME} characters",
+            hint="use a shorter name",
+        )
+    return name
+
+
+def entry_filename(title: str) -> str:
+    """Returns the file name of an entry titled ``title`` (``<snake(title)>.md``).
+
+    Raises:
+        InvalidPathError: the title has no letters or digits, or names a reserved file.
+    """
+    stem = snake(title)
+    if not stem:
+        raise InvalidPathError(
+            f"title {title!r} has no letters or digits to name a file after",
+            hint="give the entry a descriptive title",
+        )
+    if len(stem) > MAX_NAME:
+        cut = stem[:MAX_NAME]
+        stem = cut[: cut.rfind("_")] if "_" in cut[MAX_NAME // 2 :] else cut
+    if stem in RESERVED_STEMS:
+        raise InvalidPathError(
+            f"title {title!r} would be written as {stem}.md, a name brv reserves",
+            hint="choose a more specific title",
+        )
+    return stem + ".md"
+
+
+def is_valid_folder_name(name: str) -> bool:
+    """True when a folder already on disk follows the naming rules (snake or kebab case)."""
+    return bool(_VALID_SEGMENT.match(name)) and name not in RESERVED_STEMS
+
+
+def ancestors(relpath: str) -> list[str]:
+    """Folders containing ``relpath``, nearest first, ending with '' (the tree root)."""
+    parts = relpath.split("/")[:-1]
+    return ["/".join(parts[:i]) for i in range(len(parts), -1, -1)]

@@ -1,0 +1,39 @@
+"""SQLite databases under ``.brv/state/`` (per machine, never synced, never in the tree).
+
+Two files, on purpose:
+- ``brv.db`` holds state that is *not* derived and must survive any rebuild: the scoring
+  sidecar, work queues and the curate log. Back it up; never delete it.
+- ``index.db`` holds what is derived (search index, reference index, query cache). It can be
+  deleted at any time and ``brv index --rebuild`` makes it again; a corrupted one is rebuilt.
+Keeping them apart means a corrupted or dropped index can never take the sidecar with it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from brv_vc.tree.project import Project
+
+STATE_DB = "brv.db"
+INDEX_DB = "index.db"
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    """Opens a SQLite database in WAL mode with a busy timeout, creating its folder."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(str(path), timeout=10.0, isolation_level=None)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    conn.execute("PRAGMA foreign_keys=ON")
+    return conn
+
+
+def open_state(project: Project) -> sqlite3.Connection:
+    """Opens ``.brv/state/brv.db`` (the non-derived state)."""
+    return connect(project.state / STATE_DB)
+
+
+def index_db_path(project: Project) -> Path:
+    """Returns the path of ``.brv/state/index.db`` (the derived index)."""
+    return project.state / INDEX_DB

@@ -1,0 +1,1 @@
+"""Git: the one adapter (``vc.git``), status, semantic diff, merge driver, sync, hooks."""

@@ -18,10 +18,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from brv_vc.format.body import build_body  # noqa: E402
-from brv_vc.format.entry import Entry, serialize_entry  # noqa: E402
-from brv_vc.services.init import init_project  # noqa: E402
-from brv_vc.tree.layout import entry_filename, snake  # noqa: E402
+from brv_vc.format.body import build_body
+from brv_vc.format.entry import Entry, serialize_entry
+from brv_vc.services.init import init_project
+from brv_vc.tree.layout import entry_filename, snake
 
 _SYLLABLES = [
     "ka", "lo", "mi", "ne", "ru", "sa", "to", "vi", "ze", "por", "tan", "gel", "dor", "fin",

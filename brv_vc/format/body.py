@@ -55,8 +55,11 @@ class Fact:
 
     def key(self) -> tuple[str, str]:
         """The identity used to de-duplicate facts (case and spacing folded)."""
-        fold = lambda s: " ".join((s or "").lower().split())  # noqa: E731
-        return fold(self.subject), fold(self.statement)
+        return _fold(self.subject), _fold(self.statement)
+
+
+def _fold(text: str | None) -> str:
+    return " ".join((text or "").lower().split())
 
 
 def split_sections(body: str) -> tuple[str, list[Section]]:

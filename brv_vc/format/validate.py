@@ -57,7 +57,7 @@ def validate(data: Any, schema: str, *, file: str | None = None) -> None:
 def _explain(error: Any) -> str:
     validator = error.validator
     if validator == "required":
-        return error.message.replace("is a required property", "is required but missing")
+        return str(error.message).replace("is a required property", "is required but missing")
     if validator == "additionalProperties":
         return f"unknown key: {error.message.split('(')[-1].rstrip(')')}"
     if validator == "enum":

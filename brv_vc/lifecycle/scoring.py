@@ -54,7 +54,7 @@ def fresh(now: float) -> Signals:
 
 def decayed_importance(signals: Signals, now: float) -> float:
     """Importance at ``now``: the stored value times 0.995 per day since it was scored."""
-    return signals.importance * DAILY_DECAY ** days_between(signals.scored_at, now)
+    return float(signals.importance * DAILY_DECAY ** days_between(signals.scored_at, now))
 
 
 def recency(signals: Signals, now: float) -> float:

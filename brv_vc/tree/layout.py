@@ -9,7 +9,7 @@ and can be rebuilt, so it is never synced and never indexed as knowledge.
 from __future__ import annotations
 
 import re
-from enum import Enum
+from enum import StrEnum
 
 from brv_vc.errors import InvalidPathError
 
@@ -28,7 +28,7 @@ _NON_WORD = re.compile(r"[^0-9a-z]+")
 _VALID_SEGMENT = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 
 
-class Kind(str, Enum):
+class Kind(StrEnum):
     """What a file in the tree is."""
 
     ENTRY = "entry"

@@ -28,7 +28,8 @@ def git(*args: str, cwd: Path, check: bool = True, env: dict[str, str] | None = 
     proc = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True,
                           env=env or git_env(), input=input, check=False)
     if check and proc.returncode != 0:
-        raise AssertionError(f"git {' '.join(args)} -> {proc.returncode}\n{proc.stdout}\n{proc.stderr}")
+        raise AssertionError(
+            f"git {' '.join(args)} -> {proc.returncode}\n{proc.stdout}\n{proc.stderr}")
     return proc
 
 

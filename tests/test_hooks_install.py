@@ -50,7 +50,8 @@ def test_install_standalone_writes_executable_shims_recording_python(tmp_path: P
     assert [h["action"] for h in again["hooks"]] == ["unchanged"] * 4
 
     status = brv("hooks", "status", "--json", cwd=project.root).json()
-    assert [(h["state"], h["python"]) for h in status["hooks"]] == [("installed", sys.executable)] * 4
+    states = [(h["state"], h["python"]) for h in status["hooks"]]
+    assert states == [("installed", sys.executable)] * 4
 
 
 def test_an_older_shim_of_ours_is_upgraded_in_place(tmp_path: Path, brv) -> None:

@@ -16,14 +16,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from brv_vc.clock import format_iso
 from brv_vc.errors import BrvError, UsageError
-from brv_vc.services.hook_checks import StagedProblem, check_staged
 from brv_vc.services.refresh import refresh
 from brv_vc.tree.project import Project, find_root
 from brv_vc.vc import git
 from brv_vc.vc import hooks_install as hi
+
+if TYPE_CHECKING:
+    from brv_vc.services.hook_checks import StagedProblem
 
 LOG_FILE = "hooks.log"
 _LOG_LIMIT = 256 * 1024  # keep the log small: halve it when it grows past this
@@ -163,6 +166,9 @@ def run_hook(
 
 def _pre_commit(project: Project, repo: hi.TreeRepo, index_file: str | None,
                 now: datetime) -> HookRun:
+    # Imported here: the check needs YAML, which the post-* hooks never pay for.
+    from brv_vc.services.hook_checks import check_staged
+
     check = check_staged(repo, index_file)
     if check.problems:
         return HookRun("pre-commit", blocked=True, problems=check.problems,

@@ -159,3 +159,30 @@ def test_framework_refresh_maps_pre_commit_environment(tmp_path: Path, brv) -> N
     assert result.json()["refreshed"] == ["auth/jwt/feature.md"]
     plain = brv_process("hook-impl", "refresh", "--json", cwd=tree)
     assert plain.json()["full_scan"] is True
+
+
+def test_legacy_post_rewrite_and_brv_both_read_stdin(tmp_path: Path, brv) -> None:
+    project = standalone(tmp_path)
+    hooks_dir = project.tree / ".git/hooks"
+    legacy = write(hooks_dir, "post-rewrite",
+                   "#!/bin/sh\necho \"$1\" > \"$(git rev-parse --git-dir)/legacy.txt\"\n"
+                   "cat >> \"$(git rev-parse --git-dir)/legacy.txt\"\n")
+    legacy.chmod(0o755)
+    _installed(project, brv)
+    old = git("rev-parse", "HEAD", cwd=project.tree).stdout.strip()
+    write(project.tree, "auth/jwt/token_rotation.md", entry_bytes("Token rotation", "Again.\n"))
+    git("add", "-A", cwd=project.tree)
+    git("commit", "-q", "--amend", "--no-edit", cwd=project.tree)
+    new = git("rev-parse", "HEAD", cwd=project.tree).stdout.strip()
+    assert (project.tree / ".git/legacy.txt").read_text() == f"amend\n{old} {new}\n"
+    assert _runs(project, "post-rewrite")[-1]["refreshed"] == ["auth/jwt/token_rotation.md"]
+
+
+def test_a_legacy_post_checkout_keeps_its_exit_status(tmp_path: Path, brv) -> None:
+    project = standalone(tmp_path)
+    legacy = write(project.tree / ".git/hooks", "post-checkout", "#!/bin/sh\nexit 3\n")
+    legacy.chmod(0o755)
+    _installed(project, brv)
+    proc = git("checkout", "-q", "-b", "other", cwd=project.tree, check=False)
+    assert proc.returncode == 1  # git reports a failed post-checkout as 1, as before brv
+    assert _runs(project, "post-checkout")[-1]["refreshed"] == []  # brv still ran

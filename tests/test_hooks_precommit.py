@@ -11,6 +11,7 @@ from conftest import brv_process, snapshot
 from hooks_support import entry_bytes, git, git_env, head, in_project, log_lines, standalone, write
 
 from brv_vc.tree.project import Project
+from brv_vc.vc.hooks_install import install
 
 BYPASS = "to commit anyway (not recommended): git commit --no-verify"
 
@@ -175,3 +176,29 @@ def test_hook_impl_json_reports_the_problems(tree_repo: Project) -> None:
     assert data["ok"] is False
     assert data["blocked"] is True
     assert [p["file"] for p in data["problems"]] == ["auth/_index.md"]
+
+
+def test_shim_falls_back_to_brv_on_path(tree_repo: Project, tmp_path: Path) -> None:
+    tree = tree_repo.tree
+    shim = tree / ".git/hooks/pre-commit"
+    shim.write_text(shim.read_text().replace(f"PY={sys.executable}", "PY=/nonexistent/python3"))
+    bin_dir = tmp_path / "bin"
+    write(bin_dir, "brv", f'#!/bin/sh\nexec {sys.executable} -m brv_vc "$@"\n').chmod(0o755)
+    write(tree, "auth/jwt/broken.md", "---\ntitle: [x\n---\n")
+    git("add", "-A", cwd=tree)
+    env = git_env(PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    err = _refused(tree, head(tree), _commit(tree, env=env))
+    assert "auth/jwt/broken.md: malformed YAML" in err
+
+
+def test_shim_without_brv_is_silent_outside_a_brv_project(tmp_path: Path) -> None:
+    repo = tmp_path / "plain"
+    repo.mkdir()
+    git("init", "-q", cwd=repo)
+    install(repo / ".git/hooks", "/nonexistent/python3")
+    write(repo, "a.txt", "a\n")
+    git("add", "-A", cwd=repo)
+    env = git_env(PATH=os.pathsep.join(p for p in os.environ["PATH"].split(os.pathsep)
+                                       if not (Path(p) / "brv").exists()))
+    proc = _commit(repo, env=env)
+    assert (proc.returncode, proc.stderr) == (0, "")

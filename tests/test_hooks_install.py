@@ -173,3 +173,23 @@ def test_install_hooks_service_is_callable_without_the_cli(tmp_path: Path) -> No
     text = (project.tree / ".git/hooks/pre-commit").read_text()
     assert "\nPY='/opt/py'\"'\"'s/bin/python3'  # the Python" in text
     assert report.hooks[0].python == "/opt/py's/bin/python3"
+
+
+def test_status_says_when_the_recorded_python_is_gone(tmp_path: Path, brv) -> None:
+    project = standalone(tmp_path)
+    install_hooks(project, python="/nonexistent/python3")
+    text = brv("hooks", "status", cwd=project.root).stdout
+    assert ("pre-commit     installed; its Python /nonexistent/python3 is gone: run "
+            "'brv hooks install'") in text
+    none = brv("hooks", "uninstall", cwd=project.root)
+    again = brv("hooks", "uninstall", cwd=project.root)
+    assert "pre-commit     removed" in none.stdout
+    assert "pre-commit     not installed" in again.stdout
+
+
+def test_hooks_help_has_an_example(brv, tmp_path: Path) -> None:
+    for args in (("hooks", "--help"), ("hooks", "install", "--help")):
+        result = brv(*args, cwd=tmp_path)
+        assert result.exit_code == 0
+        assert "Example:" in result.stdout
+    assert "hook-impl" not in brv("--help", cwd=tmp_path).stdout

@@ -202,3 +202,15 @@ def test_shim_without_brv_is_silent_outside_a_brv_project(tmp_path: Path) -> Non
                                        if not (Path(p) / "brv").exists()))
     proc = _commit(repo, env=env)
     assert (proc.returncode, proc.stderr) == (0, "")
+
+
+def test_partial_commit_from_a_subfolder_checks_the_temporary_index(tree_repo: Project) -> None:
+    tree = tree_repo.tree
+    write(tree, "auth/jwt/token_rotation.md", "---\ntitle: [x\n---\n")  # tracked, not staged
+    write(tree, "auth/jwt/fine.md", entry_bytes("Fine"))
+    git("add", "auth/jwt/fine.md", cwd=tree)
+    proc = git("commit", "-q", "-m", "partial", "jwt/token_rotation.md", cwd=tree / "auth",
+               check=False)
+    err = _refused(tree, head(tree), proc)
+    assert "auth/jwt/token_rotation.md: malformed YAML" in err
+    assert "fine.md" not in err

@@ -23,6 +23,8 @@ from brv_vc.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, BrvError
 # name -> "module:attribute"; one module per command group (STYLE).
 COMMANDS: dict[str, str] = {
     "init": "brv_vc.cli.init_cmd:init",
+    "hooks": "brv_vc.cli.hooks_cmd:hooks",
+    "hook-impl": "brv_vc.cli.hooks_cmd:hook_impl",
 }
 
 

@@ -1,0 +1,144 @@
+"""The pre-commit check: what is STAGED must be valid knowledge.
+
+It reads the blobs in the index git is about to commit (never the working tree: a file may be
+staged in one state and edited further, and pre-commit-style tools stash unstaged changes),
+and refuses, one clear message a file: derived or excluded files that were force-added,
+conflict markers, malformed entries, and frontmatter the JSON Schema rejects.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from brv_vc.errors import BrvError
+from brv_vc.format import frontmatter as fm
+from brv_vc.format.entry import decode, parse_entry
+from brv_vc.resources import schema_path
+from brv_vc.tree.layout import Kind, is_derived, kind_of
+from brv_vc.vc import git
+from brv_vc.vc.hooks_install import TreeRepo
+
+FRONTMATTER_SCHEMA = "frontmatter"
+# "=======" alone is also a markdown heading underline, so only the unambiguous markers count.
+_CONFLICT = re.compile(rb"^(<{7} |>{7} |\|{7} |<{7}$|>{7}$)", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class StagedProblem:
+    """Why one staged file may not be committed, and how to fix it."""
+
+    file: str  # repo-relative, as git prints it
+    message: str
+    hint: str
+    key: str = ""
+
+
+@dataclass(frozen=True)
+class StagedCheck:
+    """The staged tree paths (tree-relative, deletions included) and the problems found."""
+
+    paths: tuple[str, ...]
+    problems: tuple[StagedProblem, ...]
+    checked: int  # knowledge files parsed
+
+
+def check_staged(repo: TreeRepo, index_file: str | None) -> StagedCheck:
+    """Validates the staged knowledge files of the tree's repository.
+
+    Args:
+        repo: the repository holding the tree.
+        index_file: the GIT_INDEX_FILE git exported to the hook, if any.
+
+    Returns:
+        The staged tree paths and one problem per refused file.
+
+    Raises:
+        GitError: git could not list or read the staged files.
+    """
+    # In-project mode looks only under .brv/: code files are not ours to judge.
+    pathspec = repo.prefix.removesuffix("context-tree/") or None
+    staged = git.staged_files(repo.toplevel, index_file, pathspec)
+    tree_paths = [p[len(repo.prefix):] for _, p, _ in staged if p.startswith(repo.prefix)]
+    present = [(path, blob) for status, path, blob in staged if status != "D"]
+    problems: dict[str, StagedProblem] = {}
+    for path in sorted(git.ignored_paths(repo.toplevel, [p for p, _ in present])):
+        problems[path] = StagedProblem(
+            path,
+            "is excluded from sync by the ignore rules but was force-added",
+            f"unstage it with 'git rm --cached {path}' (brv keeps it local on purpose)",
+        )
+    to_read: list[tuple[str, str, Kind]] = []
+    for path, blob in present:
+        if path in problems:
+            continue
+        if not path.startswith(repo.prefix):  # .brv/state, .brv/config.yaml...: not the tree
+            continue
+        rel = path[len(repo.prefix):]
+        if is_derived(rel):
+            problems[path] = StagedProblem(
+                path,
+                "is derived (brv regenerates it on every machine) and is never committed",
+                f"unstage it with 'git rm --cached {path}'",
+            )
+            continue
+        kind = kind_of(rel)
+        if kind in (Kind.ENTRY, Kind.CONTEXT) or rel.endswith(".md"):
+            to_read.append((path, blob, kind))
+    blobs = git.read_blobs(repo.toplevel, [blob for _, blob, _ in to_read])
+    checked = 0
+    for path, blob, kind in to_read:
+        problem = _check_blob(path, blobs.get(blob, b""), kind)
+        checked += kind in (Kind.ENTRY, Kind.CONTEXT)
+        if problem is not None:
+            problems[path] = problem
+    ordered = tuple(problems[p] for p in sorted(problems))
+    return StagedCheck(tuple(sorted(set(tree_paths))), ordered, checked)
+
+
+def _check_blob(path: str, data: bytes, kind: Kind) -> StagedProblem | None:
+    marker = _CONFLICT.search(data)
+    if marker is not None:
+        line = data.count(b"\n", 0, marker.start()) + 1
+        return StagedProblem(
+            path,
+            f"has a merge conflict marker at line {line}",
+            "resolve the conflict (keep the right text, delete the <<<<<<< ======= >>>>>>> "
+            f"lines), then 'git add {path}'",
+        )
+    if kind not in (Kind.ENTRY, Kind.CONTEXT):
+        return None
+    try:
+        entry_check(data, path, kind)
+    except BrvError as error:
+        return StagedProblem(path, error.message, error.hint or "", error.key or "")
+    return None
+
+
+def entry_check(data: bytes, file: str, kind: Kind) -> None:
+    """Parses a knowledge file and, for entries, checks its frontmatter against the schema.
+
+    Raises:
+        FormatError: the file breaks the format or the schema.
+    """
+    stem = file.rsplit("/", 1)[-1].removesuffix(".md")
+    parse_entry(data, file=file, stem=stem)
+    if kind is not Kind.ENTRY or not _has_schema():
+        return
+    source, _ = fm.split(decode(data, file=file), file=file)
+    if source is None:
+        return
+    from brv_vc.format.validate import validate  # jsonschema costs ~100 ms: only when needed
+
+    validate({f.key: f.value for f in fm.load(source, file=file)}, FRONTMATTER_SCHEMA, file=file)
+
+
+def _has_schema() -> bool:
+    # schemas/frontmatter.schema.json is written by another area; skip the check until it exists.
+    try:
+        return schema_path(FRONTMATTER_SCHEMA).is_file()
+    except FileNotFoundError:
+        return False
+
+
+__all__ = ["StagedCheck", "StagedProblem", "check_staged", "entry_check"]

@@ -1,0 +1,256 @@
+"""Git hooks: install them, and what each does when git runs it (``brv hook-impl``).
+
+- pre-commit: refuse invalid staged knowledge (see ``hook_checks``), then refresh derived
+  state for the staged entries. It never changes a tracked file.
+- post-merge, post-checkout, post-rewrite: refresh derived state for the paths that changed.
+  git ignores (or merely forwards) their exit status, so they fail open: problems are
+  reported as warnings and the hook exits 0.
+Every run that refreshes appends one JSON line to ``.brv/state/hooks.log`` (per machine).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from brv_vc.clock import format_iso
+from brv_vc.errors import BrvError, UsageError
+from brv_vc.services.refresh import refresh
+from brv_vc.tree.project import Project, find_root
+from brv_vc.vc import git
+from brv_vc.vc import hooks_install as hi
+
+if TYPE_CHECKING:
+    from brv_vc.services.hook_checks import StagedProblem
+
+LOG_FILE = "hooks.log"
+_LOG_LIMIT = 256 * 1024  # keep the log small: halve it when it grows past this
+
+
+@dataclass(frozen=True)
+class HooksReport:
+    """Where the hooks live and the state of each (after install/uninstall, or now)."""
+
+    mode: str
+    repository: str
+    hooks_dir: str
+    hooks_path: str | None  # the core.hooksPath setting, when set
+    hooks: tuple[hi.HookState, ...]
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class HookRun:
+    """What one hook run did."""
+
+    hook: str
+    skipped: str = ""  # why nothing was done ("" when it ran)
+    blocked: bool = False
+    problems: tuple[StagedProblem, ...] = ()
+    refreshed: tuple[str, ...] = ()  # tree paths handed to refresh
+    full_scan: bool = False  # refresh was asked to find the changes itself
+    checked: int = 0
+    warnings: tuple[str, ...] = ()
+
+
+def _locate(project: Project) -> tuple[hi.TreeRepo, Path, str | None]:
+    repo = hi.tree_repo(project)
+    folder, hooks_path = hi.hooks_dir(repo.toplevel)
+    return repo, folder, hooks_path
+
+
+def _notes(repo: hi.TreeRepo, folder: Path, hooks_path: str | None) -> tuple[str, ...]:
+    if hooks_path is None:
+        return ()
+    return (
+        f"core.hooksPath is set to {hooks_path!r}, so git runs hooks from {folder}; brv's "
+        "hooks are there too (every repository using that folder runs them; they do nothing "
+        "outside a brv project)",
+    )
+
+
+def install_hooks(project: Project, *, python: str | None = None) -> HooksReport:
+    """Installs (or upgrades) brv's hooks into the repository that holds the tree.
+
+    Args:
+        project: the project.
+        python: the interpreter the shims run (default: the one running brv now).
+
+    Returns:
+        The report; each hook's ``action`` says what changed.
+
+    Raises:
+        NotInitializedError: the tree is in no git repository.
+        ConflictError: a foreign hook and its ``.legacy`` both exist (nothing changed).
+    """
+    repo, folder, hooks_path = _locate(project)
+    states = hi.install(folder, python or sys.executable)
+    return HooksReport(repo.mode, str(repo.toplevel), str(folder), hooks_path, states,
+                       _notes(repo, folder, hooks_path))
+
+
+def uninstall_hooks(project: Project) -> HooksReport:
+    """Removes brv's hooks and restores the hooks they replaced."""
+    repo, folder, hooks_path = _locate(project)
+    return HooksReport(repo.mode, str(repo.toplevel), str(folder), hooks_path,
+                       hi.uninstall(folder))
+
+
+def hooks_status(project: Project) -> HooksReport:
+    """Reports brv's hooks without changing anything."""
+    repo, folder, hooks_path = _locate(project)
+    return HooksReport(repo.mode, str(repo.toplevel), str(folder), hooks_path,
+                       hi.status(folder, sys.executable), _notes(repo, folder, hooks_path))
+
+
+def framework_invocation(env: Mapping[str, str]) -> tuple[str, tuple[str, ...]]:
+    """Maps the pre-commit framework's environment to the git hook it stands for.
+
+    The framework runs one ``brv-refresh`` entry for three stages and passes git's hook
+    arguments as ``PRE_COMMIT_*`` variables instead of arguments.
+    """
+    if env.get("PRE_COMMIT_CHECKOUT_TYPE"):
+        return "post-checkout", (env.get("PRE_COMMIT_FROM_REF", ""),
+                                 env.get("PRE_COMMIT_TO_REF", ""), env["PRE_COMMIT_CHECKOUT_TYPE"])
+    if env.get("PRE_COMMIT_IS_SQUASH_MERGE"):
+        return "post-merge", (env["PRE_COMMIT_IS_SQUASH_MERGE"],)
+    if env.get("PRE_COMMIT_REWRITE_COMMAND"):
+        return "post-rewrite", (env["PRE_COMMIT_REWRITE_COMMAND"],)
+    return "refresh", ()
+
+
+def run_hook(
+    start: Path,
+    name: str,
+    args: Sequence[str],
+    now: datetime,
+    *,
+    stdin: str = "",
+    index_file: str | None = None,
+) -> HookRun:
+    """Runs hook ``name`` as git would, from the folder git runs it in.
+
+    Args:
+        start: the hook's working folder (the top of the work tree).
+        name: pre-commit, post-merge, post-checkout, post-rewrite, or refresh (all paths).
+        args: git's hook arguments.
+        now: the clock.
+        stdin: what git wrote on the hook's stdin (post-rewrite's commit pairs).
+        index_file: GIT_INDEX_FILE as git exported it (pre-commit).
+
+    Returns:
+        The run; ``blocked`` means the commit must be refused.
+
+    Raises:
+        UsageError: an unknown hook name.
+    """
+    if name not in (*hi.HOOK_NAMES, "refresh"):
+        raise UsageError(f"unknown hook {name!r}", hint=f"use one of {', '.join(hi.HOOK_NAMES)}")
+    root = find_root(start)
+    if root is None or not (root / ".brv" / "context-tree").is_dir():
+        return HookRun(name, skipped="not a brv project")
+    project = Project(root)
+    try:
+        repo = hi.tree_repo(project)
+        if name == "pre-commit":
+            return _pre_commit(project, repo, index_file, now)
+        return _post(project, repo, name, tuple(args), stdin, now)
+    except BrvError as error:  # fail open: a hook must not break git over derived state
+        return HookRun(name, warnings=(f"{name} hook could not run: {error.message}",))
+
+
+def _pre_commit(project: Project, repo: hi.TreeRepo, index_file: str | None,
+                now: datetime) -> HookRun:
+    # Imported here: the check needs YAML, which the post-* hooks never pay for.
+    from brv_vc.services.hook_checks import check_staged
+
+    check = check_staged(repo, index_file)
+    if check.problems:
+        return HookRun("pre-commit", blocked=True, problems=check.problems,
+                       checked=check.checked)
+    return _refresh(project, "pre-commit", check.paths, now, checked=check.checked)
+
+
+def _post(project: Project, repo: hi.TreeRepo, name: str, args: tuple[str, ...], stdin: str,
+          now: datetime) -> HookRun:
+    top = repo.toplevel
+    rebasing = git.git_path(top, "rebase-merge").exists() or git.git_path(
+        top, "rebase-apply").exists()
+    if name == "refresh":
+        return _refresh(project, name, None, now)
+    if name == "post-checkout":
+        old, new, flag = (*args, "", "", "")[:3]
+        if flag == "0":
+            return HookRun(name, skipped="file checkout")
+        if rebasing:  # post-rewrite refreshes once when the rebase ends
+            return HookRun(name, skipped="rebase in progress")
+        if not old or old == git.NULL_SHA:  # clone or worktree add: everything is new
+            return _refresh(project, name, None, now)
+        return _refresh_between(project, repo, name, old, new, now)
+    if name == "post-merge":
+        if args[:1] == ("1",):  # squash: HEAD did not move, the changes are staged
+            staged = [p for _, p, _ in git.staged_files(top)]
+            return _refresh(project, name, _tree_paths(repo, staged), now)
+        orig = git.commit_of(top, "ORIG_HEAD")
+        if orig is None:  # the first pull into an empty branch
+            return _refresh(project, name, None, now)
+        return _refresh_between(project, repo, name, orig, "HEAD", now)
+    command = args[0] if args else ""
+    if command != "rebase" and rebasing:  # an amend while rebasing: the rebase's run covers it
+        return HookRun(name, skipped="rebase in progress")
+    orig = git.commit_of(top, "ORIG_HEAD") if command == "rebase" else None
+    if orig is not None:
+        return _refresh_between(project, repo, name, orig, "HEAD", now)
+    pairs = [line.split()[:2] for line in stdin.splitlines() if len(line.split()) >= 2]
+    if not pairs:
+        previous = git.commit_of(top, "HEAD@{1}")  # pre-commit framework: no stdin
+        return (_refresh_between(project, repo, name, previous, "HEAD", now) if previous
+                else _refresh(project, name, None, now))
+    changed: set[str] = set()
+    for old, new in pairs:
+        changed.update(git.changed_between(top, old, new, repo.prefix or None))
+    return _refresh(project, name, _tree_paths(repo, sorted(changed)), now)
+
+
+def _tree_paths(repo: hi.TreeRepo, paths: Sequence[str]) -> tuple[str, ...]:
+    return tuple(p[len(repo.prefix):] for p in paths if p.startswith(repo.prefix))
+
+
+def _refresh_between(project: Project, repo: hi.TreeRepo, name: str, old: str, new: str,
+                     now: datetime) -> HookRun:
+    changed = git.changed_between(repo.toplevel, old, new, repo.prefix or None)
+    return _refresh(project, name, _tree_paths(repo, changed), now)
+
+
+def _refresh(project: Project, name: str, paths: Sequence[str] | None, now: datetime,
+             *, checked: int = 0) -> HookRun:
+    warnings: list[str] = []
+    try:
+        report = refresh(project, paths, now)
+        warnings.extend(report.problems)
+    except Exception as exc:  # fail open: derived state can always be rebuilt later
+        warnings.append(f"refreshing derived state failed: {type(exc).__name__}: {exc}")
+    run = HookRun(name, refreshed=tuple(paths or ()), full_scan=paths is None, checked=checked,
+                  warnings=tuple(warnings))
+    _log(project, run, now)
+    return run
+
+
+def _log(project: Project, run: HookRun, now: datetime) -> None:
+    line = json.dumps({"at": format_iso(now), "hook": run.hook, "refreshed": list(run.refreshed),
+                       "full_scan": run.full_scan, "warnings": list(run.warnings)})
+    path = project.state / LOG_FILE
+    try:
+        project.state.mkdir(parents=True, exist_ok=True)
+        if path.exists() and path.stat().st_size > _LOG_LIMIT:
+            kept = path.read_bytes()[-_LOG_LIMIT // 2:]
+            path.write_bytes(kept[kept.find(b"\n") + 1:])
+        with path.open("a", encoding="utf-8") as handle:
+            handle.write(line + "\n")
+    except OSError:
+        pass  # the log is a convenience; never fail a hook over it

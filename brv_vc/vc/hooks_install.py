@@ -1,0 +1,186 @@
+"""Installing brv's git hook shims: which repository, which folder, and never clobbering.
+
+Policies (docs/hooks.md):
+- The repository is the one holding the tree: the nested ``.brv/context-tree/.git`` in
+  standalone mode, else the git repository that contains the project (in-project mode).
+- The folder is ``git rev-parse --git-path hooks``: the common git dir, so linked worktrees
+  share the hooks, and ``core.hooksPath`` when it is set (like git-lfs, not pre-commit,
+  which refuses): teams that point hooksPath at a shared folder still get brv's hooks.
+- A hook that is not ours is moved to ``<name>.legacy`` and run first by the shim
+  (pre-commit's migration mode); appending to it is never safe (DVC #2362). Ours are found
+  by the ID line and rewritten in place, so running install again upgrades them.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from brv_vc.errors import ConflictError, NotInitializedError
+from brv_vc.resources import hook_path
+from brv_vc.tree.project import Project
+from brv_vc.vc import git
+
+HOOK_NAMES = ("pre-commit", "post-merge", "post-checkout", "post-rewrite")
+MARKER = "brv-vc-hook-id: 7c3e91d0a5f4"
+_PY_LINE = "PY=''"  # the shipped placeholder; the installer writes the interpreter here
+LEGACY_SUFFIX = ".legacy"
+
+
+@dataclass(frozen=True)
+class TreeRepo:
+    """The git repository holding the tree, and the tree's path inside it."""
+
+    toplevel: Path
+    prefix: str  # "" (standalone) or ".brv/context-tree/" (in-project), repo-relative
+    mode: str  # "standalone" | "in-project"
+
+
+@dataclass(frozen=True)
+class HookState:
+    """One hook file: whose it is, and what an install or uninstall did to it."""
+
+    name: str
+    state: str  # "installed" | "outdated" | "foreign" | "missing"
+    legacy: bool  # a replaced hook is kept as <name>.legacy and chained
+    python: str | None = None  # the interpreter recorded in our shim
+    action: str = ""  # installed | upgraded | unchanged | chained | removed | restored | kept
+
+
+def tree_repo(project: Project) -> TreeRepo:
+    """Finds the git repository that holds the project's tree.
+
+    Raises:
+        NotInitializedError: the tree is in no git repository yet.
+    """
+    if (project.tree / ".git").exists():
+        return TreeRepo(project.tree.resolve(), "", "standalone")
+    top = git.toplevel(project.root)
+    if top is None:
+        raise NotInitializedError(
+            f"the context tree of {project.root} is not in a git repository",
+            hint="run 'brv vc init' (its own repository) or 'brv vc init --in-project'",
+        )
+    prefix = project.tree.resolve().relative_to(top).as_posix() + "/"
+    return TreeRepo(top, prefix, "in-project")
+
+
+def hooks_dir(repo: Path) -> tuple[Path, str | None]:
+    """Returns the folder git runs hooks from and the ``core.hooksPath`` value (or None)."""
+    return git.git_path(repo, "hooks"), git.config_value(repo, "core.hooksPath")
+
+
+def render(name: str, python: str) -> bytes:
+    """Returns the shim for hook ``name`` with ``python`` recorded as its interpreter."""
+    text = hook_path(name).read_text(encoding="utf-8")
+    return text.replace(_PY_LINE, f"PY={shlex.quote(python)}", 1).encode("utf-8")
+
+
+def _read_head(path: Path) -> str:
+    try:
+        with path.open("rb") as handle:
+            return handle.read(4096).decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def is_ours(path: Path) -> bool:
+    """True when ``path`` is one of brv's shims (any version: the ID line never changes)."""
+    return MARKER in _read_head(path)
+
+
+def recorded_python(path: Path) -> str | None:
+    """The interpreter our shim at ``path`` records, or None."""
+    for line in _read_head(path).splitlines():
+        if line.startswith("PY="):
+            words = shlex.split(line[3:], comments=True)
+            return words[0] if words else None
+    return None
+
+
+def _state(folder: Path, name: str, python: str) -> HookState:
+    path = folder / name
+    legacy = os.path.lexists(folder / (name + LEGACY_SUFFIX))
+    if not os.path.lexists(path):
+        return HookState(name, "missing", legacy)
+    if not is_ours(path):
+        return HookState(name, "foreign", legacy)
+    recorded = recorded_python(path)
+    current = path.read_bytes() == render(name, recorded or python)
+    return HookState(name, "installed" if current else "outdated", legacy, recorded)
+
+
+def status(folder: Path, python: str) -> tuple[HookState, ...]:
+    """Reports each hook in ``folder`` without changing anything."""
+    return tuple(_state(folder, name, python) for name in HOOK_NAMES)
+
+
+def _write_executable(path: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.chmod(tmp, 0o755)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def install(
+    folder: Path, python: str, names: tuple[str, ...] = HOOK_NAMES
+) -> tuple[HookState, ...]:
+    """Installs (or upgrades) the shims in ``folder``, chaining any foreign hook.
+
+    Raises:
+        ConflictError: a foreign hook and a ``.legacy`` file both exist; nothing is changed.
+    """
+    before = [_state(folder, name, python) for name in names]
+    clashes = [s.name for s in before if s.state == "foreign" and s.legacy]
+    if clashes:
+        raise ConflictError(
+            f"{', '.join(clashes)}: both the hook and {clashes[0]}{LEGACY_SUFFIX} exist and "
+            "neither is brv's, so brv cannot keep both",
+            file=str(folder / clashes[0]),
+            hint=f"merge or remove one of them in {folder}, then run 'brv hooks install' again",
+        )
+    folder.mkdir(parents=True, exist_ok=True)
+    done = []
+    for state in before:
+        path = folder / state.name
+        data = render(state.name, python)
+        if state.state == "foreign":
+            os.replace(path, folder / (state.name + LEGACY_SUFFIX))
+            action = "chained"
+        elif state.state == "missing":
+            action = "installed"
+        else:
+            action = "unchanged" if path.read_bytes() == data else "upgraded"
+        if action != "unchanged":
+            _write_executable(path, data)
+        legacy = state.legacy or action == "chained"
+        done.append(HookState(state.name, "installed", legacy, python, action))
+    return tuple(done)
+
+
+def uninstall(folder: Path, names: tuple[str, ...] = HOOK_NAMES) -> tuple[HookState, ...]:
+    """Removes our shims from ``folder`` and puts back the hooks they replaced."""
+    done = []
+    for name in names:
+        path, legacy = folder / name, folder / (name + LEGACY_SUFFIX)
+        if os.path.lexists(path) and not is_ours(path):
+            done.append(HookState(name, "foreign", os.path.lexists(legacy), action="kept"))
+            continue
+        action = "absent"
+        if os.path.lexists(path):
+            path.unlink()
+            action = "removed"
+        if os.path.lexists(legacy):
+            os.replace(legacy, path)
+            action = "restored"
+        done.append(HookState(name, "foreign" if action == "restored" else "missing", False,
+                              action=action))
+    return tuple(done)

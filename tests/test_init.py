@@ -48,3 +48,29 @@ def test_unknown_option_is_a_usage_error(tmp_path: Path, brv) -> None:
     assert result.exit_code == 2
     assert "No such option" in result.stderr
     assert not (tmp_path / ".brv").exists()
+
+
+def test_exit_codes_set_by_a_command_reach_the_process(tmp_path: Path, monkeypatch) -> None:
+    import click
+
+    from brv_vc.cli import main as main_module
+
+    @click.command()
+    @click.pass_context
+    def fails(ctx: click.Context) -> None:
+        """Exit with 4.
+
+        \b
+        Example:
+          brv fails
+        """
+        ctx.exit(4)
+
+    monkeypatch.setitem(main_module.COMMANDS, "fails", "x:y")
+    monkeypatch.setattr(main_module.LazyGroup, "get_command", lambda self, ctx, name: fails)
+    try:
+        main_module.main(["fails"])
+    except SystemExit as done:
+        assert done.code == 4
+    else:  # pragma: no cover - main always exits
+        raise AssertionError("main() returned instead of exiting")

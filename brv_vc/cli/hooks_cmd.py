@@ -151,6 +151,4 @@ def hook_impl(app: AppContext, name: str, args: tuple[str, ...], as_json: bool) 
     if run.blocked:
         if not as_json:
             click.echo(_blocked_text(run), err=True)
-        # SystemExit, not click's Exit: main() runs click with standalone_mode=False, where
-        # click returns an Exit's code instead of raising it, and the code would be lost.
-        sys.exit(1)
+        click.get_current_context().exit(1)

@@ -3,6 +3,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
 from conftest import brv_process
 
 
@@ -68,9 +69,6 @@ def test_exit_codes_set_by_a_command_reach_the_process(tmp_path: Path, monkeypat
 
     monkeypatch.setitem(main_module.COMMANDS, "fails", "x:y")
     monkeypatch.setattr(main_module.LazyGroup, "get_command", lambda self, ctx, name: fails)
-    try:
+    with pytest.raises(SystemExit) as done:
         main_module.main(["fails"])
-    except SystemExit as done:
-        assert done.code == 4
-    else:  # pragma: no cover - main always exits
-        raise AssertionError("main() returned instead of exiting")
+    assert done.value.code == 4

@@ -23,6 +23,9 @@ from brv_vc.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, BrvError
 # name -> "module:attribute"; one module per command group (STYLE).
 COMMANDS: dict[str, str] = {
     "init": "brv_vc.cli.init_cmd:init",
+    "curate": "brv_vc.cli.curate_cmd:curate",
+    "tree": "brv_vc.cli.tree_cmd:tree",
+    "demo": "brv_vc.cli.demo_cmd:demo",
 }
 
 
@@ -102,7 +105,11 @@ def main(argv: list[str] | None = None) -> Any:
     args = list(sys.argv[1:] if argv is None else argv)
     as_json = _wants_json(args)
     try:
-        cli.main(args=args, prog_name="brv", standalone_mode=False)
+        # standalone_mode=False makes click *return* the code of a click.exceptions.Exit
+        # (a command that reports a result and then exits 1) instead of raising it.
+        code = cli.main(args=args, prog_name="brv", standalone_mode=False)
+        if isinstance(code, int) and code:
+            sys.exit(code)
     except BrvError as error:
         _report_error(error, as_json)
         sys.exit(error.exit_code)

@@ -25,27 +25,39 @@ def make_ops(count: int) -> list[dict[str, object]]:
     """1,000 ADDs spread over 10 domains x 10 topics (so context.md files are written too)."""
     ops = []
     for i in range(count):
-        ops.append({
-            "type": "ADD",
-            "path": f"domain_{i % 10}/topic_{(i // 10) % 10}",
-            "title": f"Entry number {i}",
-            "summary": f"Summary of entry {i}",
-            "tags": ["bench", f"t{i % 7}"],
-            "keywords": [f"k{i}"],
-            "content": f"Knowledge paragraph {i}. " * 20,
-            "facts": [{"statement": f"Fact {i} holds", "category": "project"}],
-            "reason": "benchmark",
-        })
+        ops.append(
+            {
+                "type": "ADD",
+                "path": f"domain_{i % 10}/topic_{(i // 10) % 10}",
+                "title": f"Entry number {i}",
+                "summary": f"Summary of entry {i}",
+                "tags": ["bench", f"t{i % 7}"],
+                "keywords": [f"k{i}"],
+                "content": f"Knowledge paragraph {i}. " * 20,
+                "facts": [{"statement": f"Fact {i} holds", "category": "project"}],
+                "reason": "benchmark",
+            }
+        )
     return ops
 
 
 def run_once(ops_file: Path, env: dict[str, str]) -> float:
     with tempfile.TemporaryDirectory(prefix="brv-bench-") as folder:
-        subprocess.run([sys.executable, "-m", "brv_vc", "init"], cwd=folder, env=env,
-                       check=True, capture_output=True)
+        subprocess.run(
+            [sys.executable, "-m", "brv_vc", "init"],
+            cwd=folder,
+            env=env,
+            check=True,
+            capture_output=True,
+        )
         start = time.perf_counter()
-        proc = subprocess.run([sys.executable, "-m", "brv_vc", "curate", "--ops", str(ops_file), "--json"],
-                              cwd=folder, env=env, capture_output=True, text=True)
+        proc = subprocess.run(
+            [sys.executable, "-m", "brv_vc", "curate", "--ops", str(ops_file), "--json"],
+            cwd=folder,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
         elapsed = time.perf_counter() - start
         if proc.returncode != 0:
             raise SystemExit(f"curate failed: {proc.stderr}{proc.stdout[:2000]}")

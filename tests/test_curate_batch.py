@@ -5,23 +5,35 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from conftest import snapshot
 
 from brv_vc.errors import FormatError
 from brv_vc.services.curate import load_ops, run_batch
 from brv_vc.tree.project import Project
-from conftest import snapshot
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
 
 def add(title: str, path: str = "auth/jwt", **extra) -> dict:
-    return {"type": "ADD", "path": path, "title": title, "content": f"About {title}.", "reason": "r", **extra}
+    return {
+        "type": "ADD",
+        "path": path,
+        "title": title,
+        "content": f"About {title}.",
+        "reason": "r",
+        **extra,
+    }
 
 
 def test_operations_apply_in_order_and_a_failure_does_not_stop_the_others(project: Project) -> None:
     ops = [
         add("One"),
-        {"type": "MERGE", "path": "auth/jwt/missing.md", "target": "auth/jwt/one.md", "reason": "dup"},
+        {
+            "type": "MERGE",
+            "path": "auth/jwt/missing.md",
+            "target": "auth/jwt/one.md",
+            "reason": "dup",
+        },
         {"type": "UPDATE", "path": "auth/jwt/one.md", "content": "Changed.", "reason": "sees op 0"},
         add("Two"),
     ]
@@ -38,33 +50,52 @@ def test_operations_apply_in_order_and_a_failure_does_not_stop_the_others(projec
 def test_atomic_batch_applies_nothing_when_one_operation_would_fail(project: Project) -> None:
     run_batch(project, [add("Existing")], NOW)
     before = snapshot(project.root)
-    ops = [add("New"), add("Existing"), {"type": "DELETE", "path": "auth/jwt/existing.md", "reason": "r"}]
+    ops = [
+        add("New"),
+        add("Existing"),
+        {"type": "DELETE", "path": "auth/jwt/existing.md", "reason": "r"},
+    ]
     result = run_batch(project, ops, NOW, atomic=True)
     assert not result.ok
     assert [r.status for r in result.applied] == ["skipped", "failed", "skipped"]
     assert result.applied[0].message == "not applied: the batch is atomic and operation 1 failed"
-    assert result.applied[1].message == "'auth/jwt/existing.md' already exists; use UPDATE or UPSERT"
+    assert (
+        result.applied[1].message == "'auth/jwt/existing.md' already exists; use UPDATE or UPSERT"
+    )
     assert result.summary.added == result.summary.deleted == 0
     assert result.summary.failed == 1
     assert snapshot(project.root) == before
 
 
-def test_atomic_batch_plans_each_operation_on_the_tree_its_predecessors_leave(project: Project) -> None:
+def test_atomic_batch_plans_each_operation_on_the_tree_its_predecessors_leave(
+    project: Project,
+) -> None:
     ops = [
         add("One", path="billing/plans"),
         add("Two", path="billing/plans"),
         {"type": "UPDATE", "path": "billing/plans/one.md", "content": "Updated.", "reason": "r"},
-        {"type": "MERGE", "path": "billing/plans/two.md", "target": "billing/plans/one.md", "reason": "r"},
+        {
+            "type": "MERGE",
+            "path": "billing/plans/two.md",
+            "target": "billing/plans/one.md",
+            "reason": "r",
+        },
         add("Two", path="billing/plans"),  # exists again only because MERGE deleted it
         {"type": "DELETE", "path": "billing/plans/two.md", "reason": "r"},
     ]
     result = run_batch(project, ops, NOW, atomic=True)
     assert result.ok, result.applied
     text = (project.tree / "billing/plans/one.md").read_text()
-    assert "Updated." in text and "About Two." in text
+    assert "Updated." in text
+    assert "About Two." in text
     assert not (project.tree / "billing/plans/two.md").exists()
     assert (project.tree / "billing/plans/context.md").read_text().startswith("# Topic: plans")
-    assert (result.summary.added, result.summary.updated, result.summary.merged, result.summary.deleted) == (3, 1, 1, 1)
+    assert (
+        result.summary.added,
+        result.summary.updated,
+        result.summary.merged,
+        result.summary.deleted,
+    ) == (3, 1, 1, 1)
 
 
 def test_atomic_add_into_a_folder_deleted_earlier_in_the_batch(project: Project) -> None:
@@ -72,12 +103,18 @@ def test_atomic_add_into_a_folder_deleted_earlier_in_the_batch(project: Project)
     ops = [{"type": "DELETE", "path": "legacy", "reason": "r"}, add("New", path="legacy/api")]
     result = run_batch(project, ops, NOW, atomic=True)
     assert result.ok
-    assert sorted(p.name for p in (project.tree / "legacy/api").iterdir()) == ["context.md", "new.md"]
+    assert sorted(p.name for p in (project.tree / "legacy/api").iterdir()) == [
+        "context.md",
+        "new.md",
+    ]
     assert (project.tree / "legacy/context.md").exists()
 
 
 def test_an_invalid_batch_is_refused_whole(project: Project) -> None:
-    text = '[{"type": "ADD", "path": "a/b", "title": "Fine", "reason": "r"}, {"type": "ADD", "path": "a/b", "reason": "r"}]'
+    text = (
+        '[{"type": "ADD", "path": "a/b", "title": "Fine", "reason": "r"},'
+        ' {"type": "ADD", "path": "a/b", "reason": "r"}]'
+    )
     with pytest.raises(FormatError) as caught:
         load_ops(text, file="ops.json")
     assert caught.value.message == (

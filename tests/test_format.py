@@ -10,11 +10,10 @@ import yaml
 
 from brv_vc.errors import FormatError
 from brv_vc.format import frontmatter as fm
-from brv_vc.format.body import Fact
+from brv_vc.format.body import Fact, section_text
 from brv_vc.format.entry import Entry, parse_entry, serialize_entry
 from brv_vc.format.validate import errors_of
 from brv_vc.services.curate_content import parse_raw_blocks
-from brv_vc.format.body import section_text
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -30,11 +29,18 @@ def test_seed_000_example_loads_and_keeps_its_bytes() -> None:
     assert entry.title == "JWT Token Generation"
     assert entry.tags == ("auth", "jwt", "security")
     assert entry.keywords == ("token", "access_token", "refresh_token", "RS256")
-    assert entry.related == ("authentication/session-management", "database/user-models/token-storage")
+    assert entry.related == (
+        "authentication/session-management",
+        "database/user-models/token-storage",
+    )
     assert entry.created_at == "2025-03-18T10:00:00Z"
     assert entry.facts() == [
         Fact("Access tokens are signed with RS256 algorithm", "jwt_secret", "convention"),
-        Fact("Refresh tokens are single-use and rotated on each renewal", "refresh_token", "convention"),
+        Fact(
+            "Refresh tokens are single-use and rotated on each renewal",
+            "refresh_token",
+            "convention",
+        ),
         Fact("Token pairs are stored in the database for revocation tracking", None, "project"),
     ]
     # a '## ' line inside a fenced block is code, not a section
@@ -76,18 +82,32 @@ def test_byterover_js_yaml_output_loads() -> None:
 
 
 def test_field_order_is_seed_000s() -> None:
-    text = serialize_entry(Entry(title="T", summary="S", tags=("a",), keywords=("k",), related=("d/t/x.md",),
-                                 created_at="2025-01-01T00:00:00Z", updated_at="2025-01-02T00:00:00Z")).decode()
+    text = serialize_entry(
+        Entry(
+            title="T",
+            summary="S",
+            tags=("a",),
+            keywords=("k",),
+            related=("d/t/x.md",),
+            created_at="2025-01-01T00:00:00Z",
+            updated_at="2025-01-02T00:00:00Z",
+        )
+    ).decode()
     keys = [line.split(":")[0] for line in text.split("---\n")[1].splitlines()]
     assert keys == ["title", "summary", "tags", "keywords", "related", "createdAt", "updatedAt"]
 
 
 def test_unknown_keys_are_kept_in_order_on_rewrite() -> None:
     source = (
-        '---\ntitle: "T"\nowner: team-a\nreview: {by: alice, votes: 2}\nlinks: [a, b]\n---\n\nBody\n'
+        '---\ntitle: "T"\nowner: team-a\nreview: {by: alice, votes: 2}\nlinks: [a, b]\n'
+        "---\n\nBody\n"
     )
     entry = parse_entry(source)
-    assert entry.extra == (("owner", "team-a"), ("review", {"by": "alice", "votes": 2}), ("links", ["a", "b"]))
+    assert entry.extra == (
+        ("owner", "team-a"),
+        ("review", {"by": "alice", "votes": 2}),
+        ("links", ["a", "b"]),
+    )
     again = parse_entry(serialize_entry(entry.with_changes(summary="changed")))
     assert again.extra == entry.extra
     assert again.body == "\nBody\n"
@@ -104,19 +124,33 @@ def test_yaml_implicit_types_keep_what_the_person_wrote() -> None:
     [
         (b"---\ntitle: [unclosed\n---\n", "malformed YAML in the frontmatter", None),
         (b"---\ntitle: a: b\n---\n", "malformed YAML in the frontmatter", None),
-        (b"---\nsummary: no title\n---\nbody", "required field 'title' is missing or empty", "title"),
+        (
+            b"---\nsummary: no title\n---\nbody",
+            "required field 'title' is missing or empty",
+            "title",
+        ),
         (b"---\ntitle: [a, b]\n---\n", "field 'title' must be a string, got a list", "title"),
-        (b"---\ntitle: T\ntags: auth\n---\n", "field 'tags' must be a list of strings, got str", "tags"),
+        (
+            b"---\ntitle: T\ntags: auth\n---\n",
+            "field 'tags' must be a list of strings, got str",
+            "tags",
+        ),
         (b"---\ntitle: T\ntags: [{a: 1}]\n---\n", "field 'tags' must be a list of strings", "tags"),
-        (b"---\ntitle: T\ncreatedAt: yesterday\n---\n", "field 'createdAt' is not an ISO 8601 timestamp", "createdAt"),
+        (
+            b"---\ntitle: T\ncreatedAt: yesterday\n---\n",
+            "field 'createdAt' is not an ISO 8601 timestamp",
+            "createdAt",
+        ),
         (b"---\ntitle: T\n", "the frontmatter is never closed", None),
         (b"---\n- a\n- b\n---\n", "the frontmatter is not a mapping", None),
         (b"---\ntitle: T\ntitle: U\n---\n", "frontmatter key 'title' appears twice", "title"),
-        (b"---\ntitle: \"caf\xe9\"\n---\n", "the file is not UTF-8 text (bad byte at offset", None),
+        (b'---\ntitle: "caf\xe9"\n---\n', "the file is not UTF-8 text (bad byte at offset", None),
         (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "this is a binary file", None),
     ],
 )
-def test_bad_files_raise_format_error_naming_file_and_key(data: bytes, message: str, key: str | None) -> None:
+def test_bad_files_raise_format_error_naming_file_and_key(
+    data: bytes, message: str, key: str | None
+) -> None:
     with pytest.raises(FormatError) as caught:
         parse_entry(data, file="auth/jwt/x.md", stem="x")
     assert message in caught.value.message
@@ -136,8 +170,8 @@ SCHEMA_SAMPLES = [
     'title: "T"\ncreatedAt: "2025-03-18T10:00:00+02:00"',
     'summary: "no title"',
     'title: ""',
-    'title: [a]',
-    'title: {a: 1}',
+    "title: [a]",
+    "title: {a: 1}",
     'title: "T"\ntags: "auth"',
     'title: "T"\ntags: [[a]]',
     'title: "T"\nrelated: {a: b}',

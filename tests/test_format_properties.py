@@ -6,6 +6,7 @@ arbitrary bytes, ``parse_entry`` raises nothing but ``FormatError``.
 
 from __future__ import annotations
 
+import contextlib
 from datetime import UTC, datetime
 
 import pytest
@@ -18,7 +19,9 @@ from brv_vc.format.entry import FIELD_ORDER, LEGACY_FIELDS, Entry, parse_entry, 
 
 # Text a knowledge file may hold: any Unicode except NUL (NUL marks a binary file) and
 # surrogates (not encodable as UTF-8).
-TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=40)
+TEXT = st.text(
+    st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=40
+)
 NONEMPTY = TEXT.filter(lambda s: s != "")
 TIMESTAMP = st.one_of(
     st.just(""),
@@ -27,7 +30,10 @@ TIMESTAMP = st.one_of(
     ),
 )
 SCALAR = st.one_of(
-    TEXT, st.integers(-(10**12), 10**12), st.booleans(), st.none(),
+    TEXT,
+    st.integers(-(10**12), 10**12),
+    st.booleans(),
+    st.none(),
     st.floats(allow_nan=False, allow_infinity=False, width=32),
 )
 VALUE = st.recursive(
@@ -43,7 +49,9 @@ EXTRA = st.lists(
     max_size=4,
     unique_by=lambda kv: kv[0],
 )
-BODY = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=300)
+BODY = st.text(
+    st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=300
+)
 
 entries = st.builds(
     Entry,
@@ -71,17 +79,40 @@ def test_serialize_then_parse_gives_the_entry_back(entry: Entry) -> None:
 @settings(max_examples=400, deadline=None)
 @given(st.binary(max_size=400))
 def test_arbitrary_bytes_raise_only_format_error(data: bytes) -> None:
-    try:
+    with contextlib.suppress(FormatError):
         parse_entry(data, file="x.md", stem="x")
-    except FormatError:
-        pass
 
 
-FRONTMATTER_LINE = st.sampled_from([
-    "title: ", "summary: ", "tags: ", "keywords: [", "related:\n  - ", "createdAt: ",
-    "updatedAt: '", "importance: ", "? ", "- ", "&a ", "*a", "!!binary ", "{", "[", ": ", "\t",
-    "key: |\n  ", "x: >-\n ", "'", '"', "%YAML 1.1\n", "---\n", "...\n", "#", "\n",
-])
+FRONTMATTER_LINE = st.sampled_from(
+    [
+        "title: ",
+        "summary: ",
+        "tags: ",
+        "keywords: [",
+        "related:\n  - ",
+        "createdAt: ",
+        "updatedAt: '",
+        "importance: ",
+        "? ",
+        "- ",
+        "&a ",
+        "*a",
+        "!!binary ",
+        "{",
+        "[",
+        ": ",
+        "\t",
+        "key: |\n  ",
+        "x: >-\n ",
+        "'",
+        '"',
+        "%YAML 1.1\n",
+        "---\n",
+        "...\n",
+        "#",
+        "\n",
+    ]
+)
 
 
 @settings(max_examples=400, deadline=None)
@@ -96,7 +127,9 @@ def test_yaml_like_frontmatter_raises_only_format_error(parts: list[str], body: 
     assert parse_entry(serialize_entry(entry)) == entry
 
 
-@pytest.mark.parametrize("key", ["a: b", "true", "null", "123", "- x", "#c", "on", "key with space"])
+@pytest.mark.parametrize(
+    "key", ["a: b", "true", "null", "123", "- x", "#c", "on", "key with space"]
+)
 def test_unknown_keys_that_need_quoting_round_trip(key: str) -> None:
     entry = Entry(title="T", extra=((key, "v"),))
     assert parse_entry(serialize_entry(entry)) == entry

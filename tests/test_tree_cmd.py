@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
-from brv_vc.tree.project import Project
 from conftest import snapshot
+
+from brv_vc.tree.project import Project
 
 
 def curate_some(brv, project: Project) -> None:
-    for folder, title in [("auth/jwt", "Rotation"), ("auth/jwt", "Signing"), ("auth/jwt/refresh", "Reuse"),
-                          ("billing/plans", "Tiers")]:
-        assert brv("curate", "add", folder, "--title", title, "--content", "x", cwd=project.root).exit_code == 0
+    for folder, title in [
+        ("auth/jwt", "Rotation"),
+        ("auth/jwt", "Signing"),
+        ("auth/jwt/refresh", "Reuse"),
+        ("billing/plans", "Tiers"),
+    ]:
+        assert (
+            brv(
+                "curate", "add", folder, "--title", title, "--content", "x", cwd=project.root
+            ).exit_code
+            == 0
+        )
     # derived files must not count as entries
     (project.tree / "auth/jwt/_index.md").write_text("summary")
     (project.tree / "auth/jwt/rotation.abstract.md").write_text("abstract")
@@ -40,7 +50,11 @@ def test_tree_json_of_a_subfolder(project: Project, brv) -> None:
     curate_some(brv, project)
     data = brv("tree", "auth/jwt", "--json", cwd=project.root).json()
     assert data["ok"] is True
-    assert (data["path"], data["count"], data["entries"]) == ("auth/jwt", 3, ["rotation.md", "signing.md"])
+    assert (data["path"], data["count"], data["entries"]) == (
+        "auth/jwt",
+        3,
+        ["rotation.md", "signing.md"],
+    )
     assert data["has_context"] is True
     assert [(f["path"], f["count"]) for f in data["folders"]] == [("auth/jwt/refresh", 1)]
 
@@ -49,7 +63,8 @@ def test_tree_folders_only_and_empty_tree(project: Project, brv) -> None:
     assert brv("tree", cwd=project.root).stdout == "context-tree/ (0 entries)\n"
     curate_some(brv, project)
     out = brv("tree", "--folders-only", cwd=project.root).stdout
-    assert ".md" not in out and "refresh/ (1 entry)" in out
+    assert ".md" not in out
+    assert "refresh/ (1 entry)" in out
 
 
 def test_tree_of_a_missing_or_escaping_folder(project: Project, brv) -> None:

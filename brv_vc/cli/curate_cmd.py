@@ -17,7 +17,9 @@ from brv_vc.services.curate import CurateResult, load_ops, run_batch, validate_o
 
 def _read_source(source: str, what: str) -> bytes:
     if source == "-":
-        return sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
+        return (
+            sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
+        )
     try:
         return Path(source).read_bytes()
     except FileNotFoundError:
@@ -30,13 +32,12 @@ def _text(result: CurateResult) -> str:
     lines = []
     for r in result.applied:
         if r.status == "success":
-            lines.append(f"{r.action:<9} {r.file}" + (f"  ({r.message})" if r.action == "unchanged" else ""))
+            lines.append(
+                f"{r.action:<9} {r.file}" + (f"  ({r.message})" if r.action == "unchanged" else "")
+            )
         elif r.status == "skipped":
             lines.append(f"skipped   {r.type} {r.path}")
-    s = result.summary
-    lines.append(
-        f"{s.added} added, {s.updated} updated, {s.merged} merged, {s.deleted} deleted, {s.failed} failed"
-    )
+    lines.append(result.summary.text())
     return "\n".join(lines)
 
 
@@ -61,7 +62,9 @@ def _finish(app: AppContext, ops: list[dict[str, Any]], atomic: bool, as_json: b
 @json_option
 @pass_app
 @click.pass_context
-def curate(ctx: click.Context, app: AppContext, ops_file: str | None, atomic: bool, as_json: bool) -> None:
+def curate(
+    ctx: click.Context, app: AppContext, ops_file: str | None, atomic: bool, as_json: bool
+) -> None:
     """Add, update, merge and delete knowledge (ADD, UPDATE, UPSERT, MERGE, DELETE).
 
     A batch is validated first (an invalid batch applies nothing); operations then run in
@@ -72,7 +75,7 @@ def curate(ctx: click.Context, app: AppContext, ops_file: str | None, atomic: bo
     Example:
       brv curate --ops ops.json --json
       echo '[{"type":"ADD","path":"auth/jwt","title":"Token rotation",
-              "content":"Refresh tokens are single-use.","reason":"from PR 12"}]' | brv curate --ops -
+              "content":"Single-use.","reason":"from PR 12"}]' | brv curate --ops -
       brv curate add auth/jwt --title "Token rotation" --content "Refresh tokens are single-use."
     """
     if ctx.invoked_subcommand is not None:
@@ -91,7 +94,9 @@ def _content_options(func: Any) -> Any:
     options = [
         click.option("--title", help="Entry title (the file is named after it)."),
         click.option("--content", help="Markdown content ('## ' sections make it the whole body)."),
-        click.option("--file", "content_file", metavar="FILE|-", help="Read the content from FILE."),
+        click.option(
+            "--file", "content_file", metavar="FILE|-", help="Read the content from FILE."
+        ),
         click.option("--summary", help="One-line summary."),
         click.option("--tags", help="Comma-separated tags."),
         click.option("--keywords", help="Comma-separated search keywords."),
@@ -109,8 +114,11 @@ def _split(value: str | None) -> list[str]:
 
 
 def _op(kind: str, path: str, opts: dict[str, Any]) -> dict[str, Any]:
-    op: dict[str, Any] = {"type": kind, "path": path,
-                          "reason": opts.get("reason") or f"{kind.lower()} with brv curate {kind.lower()}"}
+    op: dict[str, Any] = {
+        "type": kind,
+        "path": path,
+        "reason": opts.get("reason") or f"{kind.lower()} with brv curate {kind.lower()}",
+    }
     if opts.get("content") is not None and opts.get("content_file"):
         raise UsageError("give --content or --file, not both")
     if opts.get("content_file"):
@@ -143,7 +151,7 @@ def _shortcut(app: AppContext, kind: str, path: str, opts: dict[str, Any]) -> No
 @click.argument("folder")
 @_content_options
 @pass_app
-def add(app: AppContext, folder: str, **opts: Any) -> None:
+def add(app: AppContext, /, folder: str, **opts: Any) -> None:
     """Add a new entry to DOMAIN/TOPIC[/SUBTOPIC] (fails if it exists).
 
     \b
@@ -160,7 +168,7 @@ def add(app: AppContext, folder: str, **opts: Any) -> None:
 @click.argument("entry")
 @_content_options
 @pass_app
-def update(app: AppContext, entry: str, **opts: Any) -> None:
+def update(app: AppContext, /, entry: str, **opts: Any) -> None:
     """Update an existing entry (ENTRY_PATH, or a folder with --title); unmentioned sections stay.
 
     \b
@@ -174,7 +182,7 @@ def update(app: AppContext, entry: str, **opts: Any) -> None:
 @click.argument("path")
 @_content_options
 @pass_app
-def upsert(app: AppContext, path: str, **opts: Any) -> None:
+def upsert(app: AppContext, /, path: str, **opts: Any) -> None:
     """Add the entry if it is new, update it if it exists.
 
     \b
@@ -190,7 +198,7 @@ def upsert(app: AppContext, path: str, **opts: Any) -> None:
 @click.option("--reason", required=True, help="Why (kept in the audit log).")
 @json_option
 @pass_app
-def delete(app: AppContext, path: str, **opts: Any) -> None:
+def delete(app: AppContext, /, path: str, **opts: Any) -> None:
     """Delete an entry, or a whole domain/topic/subtopic folder.
 
     \b
@@ -203,11 +211,13 @@ def delete(app: AppContext, path: str, **opts: Any) -> None:
 
 @curate.command("merge")
 @click.argument("source")
-@click.option("--into", "target", required=True, metavar="TARGET", help="Entry that receives SOURCE.")
+@click.option(
+    "--into", "target", required=True, metavar="TARGET", help="Entry that receives SOURCE."
+)
 @click.option("--reason", required=True, help="Why (kept in the audit log).")
 @json_option
 @pass_app
-def merge(app: AppContext, source: str, target: str, **opts: Any) -> None:
+def merge(app: AppContext, /, source: str, target: str, **opts: Any) -> None:
     """Merge SOURCE into TARGET section by section, then delete SOURCE.
 
     \b

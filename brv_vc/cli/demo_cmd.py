@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -24,26 +25,33 @@ from brv_vc.services.init import init_project
 from brv_vc.services.tree_view import build_tree
 from brv_vc.tree.project import Project
 
-DEMO_OPS = [
+DEMO_OPS: list[dict[str, Any]] = [
     {
         "type": "ADD",
         "path": "authentication/jwt_implementation",
         "title": "JWT Token Generation",
-        "summary": "Access and refresh token pair generation with RS256 signing and single-use rotation",
+        "summary": "Access and refresh token pair generation with RS256 signing and rotation",
         "tags": ["auth", "jwt", "security"],
         "keywords": ["token", "access_token", "refresh_token", "RS256"],
         "related": ["authentication/session_management/session_cookies.md"],
         "rawConcept": {
             "task": "JWT token generation and rotation pattern",
             "files": ["src/auth/jwt.ts", "src/auth/refresh.ts"],
-            "flow": "Login -> validate credentials -> access token -> refresh token -> store -> return pair",
+            "flow": "Login -> check credentials -> access token -> refresh token -> store -> reply",
         },
         "narrative": {
             "structure": "Access and refresh tokens are generated as a pair on every login.",
-            "rules": ["Access tokens expire after 24 hours", "Refresh tokens are single-use with rotation"],
+            "rules": [
+                "Access tokens expire after 24 hours",
+                "Refresh tokens are single-use with rotation",
+            ],
         },
         "facts": [
-            {"subject": "jwt_secret", "statement": "Access tokens are signed with RS256", "category": "convention"},
+            {
+                "subject": "jwt_secret",
+                "statement": "Access tokens are signed with RS256",
+                "category": "convention",
+            },
             {"statement": "Token pairs are stored for revocation tracking", "category": "project"},
         ],
         "reason": "demo: from the login PR",
@@ -102,8 +110,7 @@ def step_curate(state: DemoState) -> None:
     result = run_batch(state.project, DEMO_OPS, state.now)
     for r in result.applied:
         click.echo(f"{r.status:<8} {r.type:<7} {r.file}  (reason: {r.reason})")
-    s = result.summary
-    click.echo(f"{s.added} added, {s.updated} updated, {s.merged} merged, {s.deleted} deleted, {s.failed} failed")
+    click.echo(result.summary.text())
     if not result.ok:
         raise BrvError("the demo batch failed; this is a bug in brv")
     state.notes["entry"] = result.applied[0].file
@@ -118,7 +125,10 @@ def step_tree(state: DemoState) -> None:
 def step_show_entry(state: DemoState) -> None:
     """Prints one knowledge file as it is stored on disk."""
     entry = state.notes["entry"]
-    _say("A knowledge file, as stored (plain markdown, reviewable in git)", f"cat .brv/context-tree/{entry}")
+    _say(
+        "A knowledge file, as stored (plain markdown, reviewable in git)",
+        f"cat .brv/context-tree/{entry}",
+    )
     click.echo(state.project.path_of(entry).read_text(encoding="utf-8"), nl=False)
 
 

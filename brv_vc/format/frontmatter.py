@@ -146,7 +146,8 @@ _YAML_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]")
 
 def quote(text: str) -> str:
     """Returns ``text`` as a YAML double-quoted scalar (JSON string syntax is valid YAML)."""
-    return _YAML_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(text, ensure_ascii=False))
+    escaped = json.dumps(text, ensure_ascii=False)
+    return _YAML_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", escaped)
 
 
 # A key is written plain only when YAML would read it back as the same string; anything else
@@ -194,7 +195,8 @@ def _flow(value: Any) -> str:
         return "[" + ", ".join(_flow(v) for v in value) + "]"
     if isinstance(value, dict):
         items = (
-            f"{dump_key(k) if isinstance(k, str) else _flow(k)}: {_flow(v)}" for k, v in value.items()
+            f"{dump_key(k) if isinstance(k, str) else _flow(k)}: {_flow(v)}"
+            for k, v in value.items()
         )
         return "{" + ", ".join(items) + "}"
     # floats (YAML needs "1.0e-05", not "1e-05") and rare tags (!!binary, !!set): PyYAML's own

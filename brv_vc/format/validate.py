@@ -61,7 +61,9 @@ _JSON_TYPES = {"str": "string", "int": "integer", "float": "number", "bool": "bo
 def _short(value: Any, limit: int = 60) -> str:
     """A repr that never floods a message (a 40,000-character string shows its start)."""
     text = repr(value)
-    return text if len(text) <= limit else text[: limit - 5] + "...'" + f" ({len(str(value)):,} chars)"
+    if len(text) <= limit:
+        return text
+    return text[: limit - 5] + "...'" + f" ({len(str(value)):,} chars)"
 
 
 def _explain(error: Any) -> str:
@@ -78,7 +80,7 @@ def _explain(error: Any) -> str:
     if validator == "anyOf":
         return f"{_short(error.instance)} has the wrong type or shape"
     if validator == "required":
-        return error.message.replace("is a required property", "is required but missing")
+        return str(error.message).replace("is a required property", "is required but missing")
     if validator == "additionalProperties":
         return f"unknown key: {error.message.split('(')[-1].rstrip(')')}"
     if validator == "enum":

@@ -59,6 +59,13 @@ class Summary:
     deleted: int = 0
     failed: int = 0
 
+    def text(self) -> str:
+        """One line: ``2 added, 1 updated, 0 merged, 0 deleted, 0 failed``."""
+        return (
+            f"{self.added} added, {self.updated} updated, {self.merged} merged, "
+            f"{self.deleted} deleted, {self.failed} failed"
+        )
+
 
 @dataclass(frozen=True)
 class CurateResult:
@@ -179,7 +186,9 @@ def _finish_atomic(
             _failed(op, p)
             if isinstance(p, BrvError)
             else OpResult(
-                op["type"], op["path"], "skipped",
+                op["type"],
+                op["path"],
+                "skipped",
                 f"not applied: the batch is atomic and operation {first} failed",
                 op["reason"],
             )
@@ -214,12 +223,21 @@ def _apply(project: Project, plan: Plan) -> BrvError | None:
 
 def _success(op: Mapping[str, Any], plan: Plan) -> OpResult:
     message = plan.message or f"{plan.action} {plan.file}"
-    return OpResult(op["type"], op["path"], "success", message, op["reason"], plan.file, plan.action)
+    return OpResult(
+        op["type"], op["path"], "success", message, op["reason"], plan.file, plan.action
+    )
 
 
 def _failed(op: Mapping[str, Any], error: BrvError) -> OpResult:
     return OpResult(
-        op["type"], op["path"], "failed", error.message, op["reason"], error.file or "", "", error.hint or ""
+        op["type"],
+        op["path"],
+        "failed",
+        error.message,
+        op["reason"],
+        error.file or "",
+        "",
+        error.hint or "",
     )
 
 
@@ -239,7 +257,10 @@ def _record(
             _update_sidecar(conn, applied, now.timestamp())
             curate_log.append(
                 conn,
-                [curate_log.LogRow(stamp, r.type, r.path, r.status, r.reason, r.message) for r in results],
+                [
+                    curate_log.LogRow(stamp, r.type, r.path, r.status, r.reason, r.message)
+                    for r in results
+                ],
             )
         finally:
             conn.close()

@@ -64,7 +64,10 @@ def render_raw_blocks(blocks: Mapping[str, str | tuple[str, ...]]) -> str:
     """Renders Raw Concept blocks (label -> text, or a tuple of list items) canonically."""
     parts: list[str] = []
     inline: list[str] = []
-    order = [*[lbl for lbl in RAW_LABELS if lbl in blocks], *[lbl for lbl in blocks if lbl not in RAW_LABELS]]
+    order = [
+        *[lbl for lbl in RAW_LABELS if lbl in blocks],
+        *[lbl for lbl in blocks if lbl not in RAW_LABELS],
+    ]
     for label in order:
         value = blocks[label]
         if not value:
@@ -101,7 +104,7 @@ def parse_raw_blocks(text: str) -> tuple[str, dict[str, str | tuple[str, ...]]]:
     parsed: dict[str, str | tuple[str, ...]] = {}
     for label, lines in blocks.items():
         if label in RAW_LIST_LABELS:
-            items = []
+            items: list[str] = []
             for line in lines:
                 stripped = _ITEM_RE.sub("", line).strip()
                 if stripped:
@@ -135,7 +138,9 @@ def facts_from_op(items: Iterable[Mapping[str, Any]]) -> list[bodymod.Fact]:
     for item in items:
         fact = bodymod.Fact(
             statement=" ".join(str(item["statement"]).split()),
-            subject=(" ".join(str(item["subject"]).split()) or None) if item.get("subject") else None,
+            subject=(" ".join(str(item["subject"]).split()) or None)
+            if item.get("subject")
+            else None,
             category=item.get("category"),
         )
         seen.setdefault(fact.key(), fact)

@@ -40,7 +40,8 @@ def append(conn: sqlite3.Connection, rows: Iterable[LogRow]) -> None:
     conn.execute(_SCHEMA)
     with conn:
         conn.executemany(
-            "INSERT INTO curate_log (time, type, path, status, reason, message) VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO curate_log (time, type, path, status, reason, message)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
             [(r.time, r.type, r.path, r.status, r.reason, r.message) for r in rows],
         )
 

@@ -62,7 +62,9 @@ class View:
         """Lays a plan's effects over the view."""
         for rel in plan.deletes:
             self.deleted.add(rel)
-            self.written = {k: v for k, v in self.written.items() if not (k == rel or k.startswith(rel + "/"))}
+            self.written = {
+                k: v for k, v in self.written.items() if not (k == rel or k.startswith(rel + "/"))
+            }
         for rel, data in plan.writes:
             self.written[rel] = data
             self.deleted.discard(rel)
@@ -94,7 +96,11 @@ def plan_op(op: Mapping[str, Any], view: View, now_iso: str) -> Plan:
         return _plan_update(op, view, now_iso, _entry_rel(op, view, must_exist=True))
     if kind == "UPSERT":
         rel = _entry_rel(op, view, must_exist=False)
-        return _plan_update(op, view, now_iso, rel) if view.is_file(rel) else _plan_add(op, view, now_iso, rel)
+        return (
+            _plan_update(op, view, now_iso, rel)
+            if view.is_file(rel)
+            else _plan_add(op, view, now_iso, rel)
+        )
     if kind == "MERGE":
         return _plan_merge(op, view, now_iso)
     return _plan_delete(op, view)
@@ -105,9 +111,10 @@ def _folder(view: View, path: str) -> tuple[str, ...]:
     ByteRover tree's kebab-case folders keep working); a new one is snake_cased."""
     clean = layout.clean_relpath(path, what="folder")
     parts = tuple(clean.split("/"))
-    if 2 <= len(parts) <= layout.MAX_DEPTH and all(map(layout.is_valid_folder_name, parts)):
-        if view.is_dir(clean):
-            return parts
+    depth_ok = 2 <= len(parts) <= layout.MAX_DEPTH
+    well_named = depth_ok and all(map(layout.is_valid_folder_name, parts))
+    if well_named and view.is_dir(clean):
+        return parts
     return layout.folder_segments(clean)
 
 
@@ -126,7 +133,7 @@ def _entry_rel(op: Mapping[str, Any], view: View, *, must_exist: bool) -> str:
         raise FormatError(
             f"{op['type']} of folder '{path}' needs a title",
             key="title",
-            hint="add \"title\": \"...\" or give the entry path domain/topic/entry.md",
+            hint='add "title": "..." or give the entry path domain/topic/entry.md',
         )
     view.project.path_of(rel)  # refuses symlinks that lead out of the tree
     if must_exist and not view.is_file(rel):
@@ -168,7 +175,7 @@ def _plan_add(op: Mapping[str, Any], view: View, now_iso: str, rel: str | None =
             raise InvalidPathError(
                 f"ADD takes a folder path and a title, not the file '{op['path']}'",
                 key="path",
-                hint="write path: domain/topic and title: \"...\", or use UPSERT with the file",
+                hint='write path: domain/topic and title: "...", or use UPSERT with the file',
             )
         rel = "/".join(_folder(view, op["path"])) + "/" + layout.entry_filename(op["title"])
         view.project.path_of(rel)
@@ -184,7 +191,13 @@ def _plan_add(op: Mapping[str, Any], view: View, now_iso: str, rel: str | None =
     preamble, sections = content.op_sections(op)
     fields = _lists(op, None)
     title = fields.pop("title", None) or rel.rsplit("/", 1)[1].removesuffix(".md").replace("_", " ")
-    entry = Entry(title=title, created_at=now_iso, updated_at=now_iso, body=content.build(preamble, sections), **fields)
+    entry = Entry(
+        title=title,
+        created_at=now_iso,
+        updated_at=now_iso,
+        body=content.build(preamble, sections),
+        **fields,
+    )
     _check_size(rel, entry.body)
     plan = Plan("added", rel, sidecar=[("added", rel)], changed=[rel])
     for folder, text in contexts_for(segments, entry):
@@ -211,7 +224,9 @@ def _plan_update(op: Mapping[str, Any], view: View, now_iso: str, rel: str) -> P
     if entry == old:
         return Plan("unchanged", rel, message="no change: the entry already holds this content")
     entry = entry.with_changes(updated_at=now_iso)
-    return Plan("updated", rel, [(rel, serialize_entry(entry))], sidecar=[("updated", rel)], changed=[rel])
+    return Plan(
+        "updated", rel, [(rel, serialize_entry(entry))], sidecar=[("updated", rel)], changed=[rel]
+    )
 
 
 def _plan_merge(op: Mapping[str, Any], view: View, now_iso: str) -> Plan:
@@ -272,23 +287,32 @@ def _plan_delete(op: Mapping[str, Any], view: View) -> Plan:
                 hint="DELETE takes an entry path or a domain/topic[/subtopic] folder",
             )
         if not view.is_file(rel):
-            raise NotFoundError(f"no entry at '{rel}' to delete", file=rel, hint="check the path with 'brv tree'")
+            raise NotFoundError(
+                f"no entry at '{rel}' to delete", file=rel, hint="check the path with 'brv tree'"
+            )
         return Plan("deleted", rel, deletes=[rel], sidecar=[("delete", rel)], changed=[rel])
     if not view.is_dir(rel):
-        raise NotFoundError(f"no folder at '{rel}' to delete", file=rel, hint="check the path with 'brv tree'")
+        raise NotFoundError(
+            f"no folder at '{rel}' to delete", file=rel, hint="check the path with 'brv tree'"
+        )
     gone = _files_under(view, rel)
+    entries = sum(1 for g in gone if layout.kind_of(g) is layout.Kind.ENTRY)
     return Plan(
         "deleted",
         rel,
         deletes=[rel],
         sidecar=[("delete_prefix", rel)],
         changed=gone,
-        message=f"deleted folder {rel} ({sum(1 for g in gone if layout.kind_of(g) is layout.Kind.ENTRY)} entries)",
+        message=f"deleted folder {rel} ({entries} entries)",
     )
 
 
 def _files_under(view: View, rel: str) -> list[str]:
     root = view.project.path_of(rel)
-    found = {f"{rel}/{p.relative_to(root).as_posix()}" for p in root.rglob("*") if p.is_file()} if root.is_dir() else set()
+    found = (
+        {f"{rel}/{p.relative_to(root).as_posix()}" for p in root.rglob("*") if p.is_file()}
+        if root.is_dir()
+        else set()
+    )
     found.update(w for w in view.written if w.startswith(rel + "/"))
     return sorted(f for f in found if not view._gone(f) or f in view.written)

@@ -34,7 +34,9 @@ def build_tree(project: Project, path: str = "") -> FolderNode:
     """
     prefix = layout.clean_relpath(path, what="folder") if path.strip() not in ("", ".", "/") else ""
     if prefix and not project.path_of(prefix).is_dir():
-        raise NotFoundError(f"no folder '{prefix}' in the context tree", hint="run 'brv tree' to list folders")
+        raise NotFoundError(
+            f"no folder '{prefix}' in the context tree", hint="run 'brv tree' to list folders"
+        )
     entries: dict[str, list[str]] = {}
     folders: set[str] = {prefix}
     contexts: set[str] = set()
@@ -57,7 +59,9 @@ def build_tree(project: Project, path: str = "") -> FolderNode:
     return _node(prefix, folders, entries, contexts)
 
 
-def _node(path: str, folders: set[str], entries: dict[str, list[str]], contexts: set[str]) -> FolderNode:
+def _node(
+    path: str, folders: set[str], entries: dict[str, list[str]], contexts: set[str]
+) -> FolderNode:
     children = sorted(f for f in folders if f and f.rpartition("/")[0] == path and f != path)
     subs = tuple(_node(child, folders, entries, contexts) for child in children)
     own = tuple(sorted(entries.get(path, ())))

@@ -127,3 +127,13 @@ def test_an_invalid_batch_is_refused_whole(project: Project) -> None:
 def test_operations_wrapper_object_is_accepted() -> None:
     ops = load_ops('{"operations": [{"type": "DELETE", "path": "a", "reason": "r"}]}')
     assert ops == [{"type": "DELETE", "path": "a", "reason": "r"}]
+
+
+def test_a_large_batch_is_staged_synced_once_and_leaves_no_staging(project: Project) -> None:
+    ops = [add(f"Entry {i}", path=f"d{i % 3}/t{i % 2}") for i in range(40)]
+    result = run_batch(project, ops, NOW)
+    assert result.ok
+    assert result.summary.added == 40
+    assert (project.tree / "d1/t0/entry_4.md").read_text().endswith("## Narrative\nAbout Entry 4.\n")
+    assert not list(project.state.glob(".curate-staging-*"))
+    assert not list(project.tree.rglob("*.tmp"))

@@ -26,9 +26,10 @@ from brv_vc.format.entry import decode
 from brv_vc.format.validate import errors_of
 from brv_vc.lifecycle import sidecar
 from brv_vc.services import curate_log
+from brv_vc.services.curate_apply import apply_plans
 from brv_vc.services.curate_plan import Plan, View, plan_op
 from brv_vc.services.refresh import refresh
-from brv_vc.tree import statedb, store
+from brv_vc.tree import statedb
 from brv_vc.tree.project import Project
 
 SCHEMA = "curate-ops"
@@ -131,6 +132,9 @@ def run_batch(
 ) -> CurateResult:
     """Applies schema-valid operations to the tree (see the module docstring).
 
+    Every operation is planned first, in order, each on the tree its predecessors leave (a
+    failed one leaves nothing); then the plans are written in one pass.
+
     Args:
         project: the project.
         ops: operations already validated by :func:`load_ops` / :func:`validate_ops`.
@@ -141,47 +145,18 @@ def run_batch(
         The per-operation results and the summary counts.
     """
     now_iso = format_iso(now)
-    results: list[OpResult] = []
-    applied: list[Plan] = []
     view = View(project)
-    planned: list[tuple[Mapping[str, Any], Plan | BrvError]] = []
+    planned: list[Plan | BrvError] = []
     for op in ops:
         try:
-            plan = plan_op(op, view if atomic else View(project), now_iso)
+            plan = plan_op(op, view, now_iso)
         except BrvError as error:
-            planned.append((op, error))
-            if not atomic:
-                results.append(_failed(op, error))
+            planned.append(error)
             continue
-        if atomic:
-            view.add(plan)
-            planned.append((op, plan))
-            continue
-        outcome = _apply(project, plan)
-        if isinstance(outcome, BrvError):
-            results.append(_failed(op, outcome))
-        else:
-            applied.append(plan)
-            results.append(_success(op, plan))
-    if atomic:
-        results, applied = _finish_atomic(project, planned)
-    problems = _record(project, ops, results, applied, now)
-    counts = {name: 0 for name in ("added", "updated", "merged", "deleted", "failed")}
-    for result in results:
-        if result.status == "failed":
-            counts["failed"] += 1
-        elif result.status == "success" and result.action in _COUNTED:
-            counts[_COUNTED[result.action]] += 1
-    summary = Summary(**counts)
-    return CurateResult(summary.failed == 0, tuple(results), summary, atomic, tuple(problems))
-
-
-def _finish_atomic(
-    project: Project, planned: list[tuple[Mapping[str, Any], Plan | BrvError]]
-) -> tuple[list[OpResult], list[Plan]]:
-    failures = [i for i, (_, p) in enumerate(planned) if isinstance(p, BrvError)]
-    if failures:
-        first = failures[0]
+        view.add(plan)
+        planned.append(plan)
+    failures = [i for i, p in enumerate(planned) if isinstance(p, BrvError)]
+    if atomic and failures:
         results = [
             _failed(op, p)
             if isinstance(p, BrvError)
@@ -189,36 +164,33 @@ def _finish_atomic(
                 op["type"],
                 op["path"],
                 "skipped",
-                f"not applied: the batch is atomic and operation {first} failed",
+                f"not applied: the batch is atomic and operation {failures[0]} failed",
                 op["reason"],
             )
-            for op, p in planned
+            for op, p in zip(ops, planned, strict=True)
         ]
-        return results, []
-    results, applied = [], []
-    for op, plan in planned:
-        assert isinstance(plan, Plan)
-        outcome = _apply(project, plan)
-        if isinstance(outcome, BrvError):
-            results.append(_failed(op, outcome))
-        else:
-            applied.append(plan)
-            results.append(_success(op, plan))
-    return results, applied
-
-
-def _apply(project: Project, plan: Plan) -> BrvError | None:
-    """Writes a plan: new files first (atomic temp + rename), then deletions."""
-    try:
-        for rel, data in plan.writes:
-            store.write_atomic(project.path_of(rel), data)
-        for rel in plan.deletes:
-            path = project.path_of(rel)
-            store.remove_tree(path)
-            store.remove_empty_parents(project, path.parent)
-    except OSError as exc:
-        return BrvError(f"could not write the tree: {exc}", hint="check permissions and disk space")
-    return None
+        applied: list[Plan] = []
+    else:
+        plans = [p for p in planned if isinstance(p, Plan)]
+        outcomes = iter(apply_plans(project, plans, view.path))
+        results, applied = [], []
+        for op, p in zip(ops, planned, strict=True):
+            outcome = p if isinstance(p, BrvError) else next(outcomes)
+            if outcome is None and isinstance(p, Plan):
+                applied.append(p)
+                results.append(_success(op, p))
+            else:
+                assert outcome is not None
+                results.append(_failed(op, outcome))
+    problems = _record(project, results, applied, now)
+    counts = dict.fromkeys(("added", "updated", "merged", "deleted", "failed"), 0)
+    for result in results:
+        if result.status == "failed":
+            counts["failed"] += 1
+        elif result.status == "success" and result.action in _COUNTED:
+            counts[_COUNTED[result.action]] += 1
+    summary = Summary(**counts)
+    return CurateResult(summary.failed == 0, tuple(results), summary, atomic, tuple(problems))
 
 
 def _success(op: Mapping[str, Any], plan: Plan) -> OpResult:
@@ -243,7 +215,6 @@ def _failed(op: Mapping[str, Any], error: BrvError) -> OpResult:
 
 def _record(
     project: Project,
-    ops: Sequence[Mapping[str, Any]],
     results: list[OpResult],
     applied: list[Plan],
     now: datetime,

@@ -3,8 +3,9 @@
 Batch semantics (docs/curate.md):
 1. The whole batch is validated against ``schemas/curate-ops.schema.json`` first; an invalid
    batch raises :class:`FormatError` and nothing is applied.
-2. Operations then run in order, each on the tree its predecessors left. A failed operation
-   changes nothing and is reported with status ``failed`` and a message; the others still run.
+2. Operations are then planned in order, each on the tree its predecessors leave, and the
+   plans are written in one pass (``curate_apply``). A failed operation changes nothing and is
+   reported with status ``failed`` and a message; the others still apply.
 3. With ``atomic=True`` every operation is planned first and none is applied if any would fail
    (the others are reported as ``skipped``).
 Afterwards the scoring sidecar and the audit log are updated, and derived state is refreshed.

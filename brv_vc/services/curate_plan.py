@@ -201,9 +201,15 @@ def _plan_add(op: Mapping[str, Any], view: View, now_iso: str, rel: str | None =
             file=rel,
             hint="UPDATE replaces an existing entry's content; UPSERT adds or updates",
         )
-    segments = tuple(rel.split("/")[:-1])
-    if not op.get("title"):
-        layout.folder_segments("/".join(segments))  # a new .md path must follow the naming rules
+    folder, _, name = rel.rpartition("/")
+    segments = _folder(view, folder)
+    expected = "/".join(segments) + "/" + layout.entry_filename(name.removesuffix(".md"))
+    if expected != rel:  # a new entry given as a file path must follow the naming rules
+        raise InvalidPathError(
+            f"'{rel}' does not follow the naming rules; a new entry there would be '{expected}'",
+            key="path",
+            hint="use snake_case names, or give the folder as path plus a title",
+        )
     preamble, sections = content.op_sections(op)
     fields = _lists(op, None)
     title = fields.pop("title", None) or rel.rsplit("/", 1)[1].removesuffix(".md").replace("_", " ")

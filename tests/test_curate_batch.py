@@ -134,6 +134,8 @@ def test_a_large_batch_is_staged_synced_once_and_leaves_no_staging(project: Proj
     result = run_batch(project, ops, NOW)
     assert result.ok
     assert result.summary.added == 40
-    assert (project.tree / "d1/t0/entry_4.md").read_text().endswith("## Narrative\nAbout Entry 4.\n")
+    assert (
+        (project.tree / "d1/t0/entry_4.md").read_text().endswith("## Narrative\nAbout Entry 4.\n")
+    )
     assert not list(project.state.glob(".curate-staging-*"))
     assert not list(project.tree.rglob("*.tmp"))

@@ -176,8 +176,7 @@ def test_malformed_ops_json(seeded: Project, brv, tmp_path: Path) -> None:
     err, _ = refused(brv, seeded.root, "curate", "--ops", str(path))
     assert (
         "brv: error: the operations are not valid JSON: Expecting property name enclosed in "
-        f"double quotes (line 1, column 17)\n  file: {path}\n"
-        in err
+        f"double quotes (line 1, column 17)\n  file: {path}\n" in err
     )
 
 
@@ -399,3 +398,29 @@ def test_failed_operation_exit_code_with_json(seeded: Project, brv) -> None:
         result.json()["applied"][0]["hint"]
         == "use ADD or UPSERT to create it; 'brv tree' lists the entries"
     )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("curate",),
+        ("curate", "add"),
+        ("curate", "update"),
+        ("curate", "upsert"),
+        ("curate", "delete"),
+        ("curate", "merge"),
+        ("tree",),
+        ("demo",),
+    ],
+)
+def test_every_command_has_help_with_an_example(tmp_path: Path, brv, args: tuple[str, ...]) -> None:
+    result = brv(*args, "--help", cwd=tmp_path)
+    assert result.exit_code == 0
+    assert "Example:" in result.stdout
+
+
+def test_curate_outside_a_project(tmp_path: Path, brv) -> None:
+    result = brv("curate", "add", "a/b", "--title", "T", "--content", "x", cwd=tmp_path)
+    assert result.exit_code == 1
+    assert "not a brv project" in result.stderr
+    assert list(tmp_path.iterdir()) == []

@@ -402,12 +402,16 @@ def test_invalid_paths_and_names_fail_the_operation(
 
 
 def test_upsert_of_a_new_entry_by_file_path_follows_the_naming_rules(project: Project) -> None:
-    ok = curate(project, {"type": "UPSERT", "path": "auth/jwt/key_rotation.md", "content": "x",
-                          "reason": "r"})
+    ok = curate(
+        project,
+        {"type": "UPSERT", "path": "auth/jwt/key_rotation.md", "content": "x", "reason": "r"},
+    )
     assert ok.applied[0].action == "added"
     assert read(project, "auth/jwt/key_rotation.md").title == "key rotation"
-    bad = curate(project, {"type": "UPSERT", "path": "Auth Stuff/jwt/Key Rotation.md",
-                           "content": "x", "reason": "r"})
+    bad = curate(
+        project,
+        {"type": "UPSERT", "path": "Auth Stuff/jwt/Key Rotation.md", "content": "x", "reason": "r"},
+    )
     assert bad.applied[0].message == (
         "'Auth Stuff/jwt/Key Rotation.md' does not follow the naming rules; "
         "a new entry there would be 'auth_stuff/jwt/key_rotation.md'"

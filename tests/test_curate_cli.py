@@ -424,3 +424,28 @@ def test_curate_outside_a_project(tmp_path: Path, brv) -> None:
     assert result.exit_code == 1
     assert "not a brv project" in result.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_dry_run_reports_and_writes_nothing(seeded: Project, brv, tmp_path: Path) -> None:
+    ops = write_ops(
+        tmp_path,
+        [
+            {"type": "ADD", "path": "a/b", "title": "New", "content": "x", "reason": "r"},
+            {"type": "DELETE", "path": "auth", "reason": "r"},
+            {"type": "UPDATE", "path": "x/y/none.md", "content": "x", "reason": "r"},
+        ],
+    )
+    before = snapshot(seeded.root)
+    result = brv("curate", "--ops", ops, "--dry-run", cwd=seeded.root)
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [
+        "added     a/b/new.md",
+        "deleted   auth",
+        "1 added, 0 updated, 0 merged, 1 deleted, 1 failed (dry run: nothing was written)",
+    ]
+    assert "no entry at 'x/y/none.md' to update" in result.stderr
+    assert snapshot(seeded.root) == before
+    data = brv("curate", "--ops", ops, "--dry-run", "--json", cwd=seeded.root).json()
+    assert data["dry_run"] is True
+    assert data["applied"][0]["message"] == "would add a/b/new.md"
+    assert data["applied"][1]["message"] == "would delete folder auth (1 entries)"

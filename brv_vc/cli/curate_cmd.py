@@ -37,12 +37,16 @@ def _text(result: CurateResult) -> str:
             )
         elif r.status == "skipped":
             lines.append(f"skipped   {r.type} {r.path}")
-    lines.append(result.summary.text())
+    lines.append(
+        result.summary.text() + (" (dry run: nothing was written)" if result.dry_run else "")
+    )
     return "\n".join(lines)
 
 
-def _finish(app: AppContext, ops: list[dict[str, Any]], atomic: bool, as_json: bool) -> None:
-    result = run_batch(app.project(), ops, app.now, atomic=atomic)
+def _finish(
+    app: AppContext, ops: list[dict[str, Any]], atomic: bool, as_json: bool, dry_run: bool = False
+) -> None:
+    result = run_batch(app.project(), ops, app.now, atomic=atomic, dry_run=dry_run)
     emit(result, as_json, _text)
     if not as_json:
         for r in result.applied:
@@ -59,11 +63,17 @@ def _finish(app: AppContext, ops: list[dict[str, Any]], atomic: bool, as_json: b
 @click.group(invoke_without_command=True)
 @click.option("--ops", "ops_file", metavar="FILE|-", help="JSON array of operations ('-' = stdin).")
 @click.option("--atomic", is_flag=True, help="Apply nothing if any operation would fail.")
+@click.option("--dry-run", is_flag=True, help="Check and report the batch; write nothing.")
 @json_option
 @pass_app
 @click.pass_context
 def curate(
-    ctx: click.Context, app: AppContext, ops_file: str | None, atomic: bool, as_json: bool
+    ctx: click.Context,
+    app: AppContext,
+    ops_file: str | None,
+    atomic: bool,
+    dry_run: bool,
+    as_json: bool,
 ) -> None:
     """Add, update, merge and delete knowledge (ADD, UPDATE, UPSERT, MERGE, DELETE).
 
@@ -87,7 +97,7 @@ def curate(
         )
     name = "<stdin>" if ops_file == "-" else ops_file
     ops = load_ops(_read_source(ops_file, "operations"), file=name)
-    _finish(app, ops, atomic, as_json)
+    _finish(app, ops, atomic, as_json, dry_run)
 
 
 def _content_options(func: Any) -> Any:

@@ -34,6 +34,7 @@ from brv_vc.tree import statedb
 from brv_vc.tree.project import Project
 
 SCHEMA = "curate-ops"
+_VERBS = {"added": "add", "updated": "update", "merged": "merge", "deleted": "delete"}
 _COUNTED = {"added": "added", "updated": "updated", "merged": "merged", "deleted": "deleted"}
 
 
@@ -78,6 +79,7 @@ class CurateResult:
     summary: Summary
     atomic: bool = False
     problems: tuple[str, ...] = ()
+    dry_run: bool = False
 
 
 def load_ops(data: bytes | str, *, file: str = "<ops>") -> list[dict[str, Any]]:
@@ -129,7 +131,12 @@ def validate_ops(ops: Sequence[Any], *, file: str = "<ops>") -> None:
 
 
 def run_batch(
-    project: Project, ops: Sequence[Mapping[str, Any]], now: datetime, *, atomic: bool = False
+    project: Project,
+    ops: Sequence[Mapping[str, Any]],
+    now: datetime,
+    *,
+    atomic: bool = False,
+    dry_run: bool = False,
 ) -> CurateResult:
     """Applies schema-valid operations to the tree (see the module docstring).
 
@@ -141,6 +148,7 @@ def run_batch(
         ops: operations already validated by :func:`load_ops` / :func:`validate_ops`.
         now: the clock (createdAt / updatedAt and the sidecar).
         atomic: apply nothing when any operation would fail.
+        dry_run: plan and report, but write nothing (not even the sidecar or the log).
 
     Returns:
         The per-operation results and the summary counts.
@@ -171,6 +179,12 @@ def run_batch(
             for op, p in zip(ops, planned, strict=True)
         ]
         applied: list[Plan] = []
+    elif dry_run:
+        results = [
+            _failed(op, p) if isinstance(p, BrvError) else _success(op, p, dry_run=True)
+            for op, p in zip(ops, planned, strict=True)
+        ]
+        applied = []
     else:
         plans = [p for p in planned if isinstance(p, Plan)]
         outcomes = iter(apply_plans(project, plans, view.path))
@@ -183,7 +197,7 @@ def run_batch(
             else:
                 assert outcome is not None
                 results.append(_failed(op, outcome))
-    problems = _record(project, results, applied, now)
+    problems = [] if dry_run else _record(project, results, applied, now)
     counts = dict.fromkeys(("added", "updated", "merged", "deleted", "failed"), 0)
     for result in results:
         if result.status == "failed":
@@ -191,11 +205,16 @@ def run_batch(
         elif result.status == "success" and result.action in _COUNTED:
             counts[_COUNTED[result.action]] += 1
     summary = Summary(**counts)
-    return CurateResult(summary.failed == 0, tuple(results), summary, atomic, tuple(problems))
+    return CurateResult(
+        summary.failed == 0, tuple(results), summary, atomic, tuple(problems), dry_run
+    )
 
 
-def _success(op: Mapping[str, Any], plan: Plan) -> OpResult:
+def _success(op: Mapping[str, Any], plan: Plan, *, dry_run: bool = False) -> OpResult:
     message = plan.message or f"{plan.action} {plan.file}"
+    verb = _VERBS.get(plan.action)
+    if dry_run and verb and message.startswith(plan.action):
+        message = f"would {verb}{message[len(plan.action) :]}"
     return OpResult(
         op["type"], op["path"], "success", message, op["reason"], plan.file, plan.action
     )

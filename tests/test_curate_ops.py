@@ -417,3 +417,10 @@ def test_upsert_of_a_new_entry_by_file_path_follows_the_naming_rules(project: Pr
         "a new entry there would be 'auth_stuff/jwt/key_rotation.md'"
     )
     assert not (project.tree / "Auth Stuff").exists()
+
+
+def test_merge_of_facts_keeps_prose_lines_once() -> None:
+    from brv_vc.services.curate_merge import merge_facts
+
+    merged = merge_facts("- a [team]\nNote: see ADR 7", "Note: see ADR 7\n- **x**: b\n- A [team]")
+    assert merged == "- a [team]\n- **x**: b\n\nNote: see ADR 7"

@@ -14,6 +14,7 @@ Rules (docs/curate.md):
 
 from __future__ import annotations
 
+from brv_vc.clock import parse_iso
 from brv_vc.format import body as bodymod
 from brv_vc.format.entry import Entry
 from brv_vc.services import curate_content as content
@@ -23,8 +24,6 @@ _FENCE = ("```", "~~~")
 
 def earliest(a: str, b: str) -> str:
     """Returns the earlier of two ISO timestamps (an empty one never wins)."""
-    from brv_vc.clock import parse_iso
-
     if not a or not b:
         return a or b
     try:
@@ -71,7 +70,14 @@ def merge_facts(target: str, source: str) -> str:
     facts: dict[tuple[str, str], bodymod.Fact] = {}
     for fact in [*bodymod.parse_facts(target), *bodymod.parse_facts(source)]:
         facts.setdefault(fact.key(), fact)
-    return content.render_facts(facts.values())
+    prose = [
+        line.rstrip()
+        for line in [*target.splitlines(), *source.splitlines()]
+        if line.strip() and not _is_item(line)
+    ]
+    rendered = content.render_facts(facts.values())
+    rest = "\n".join(dict.fromkeys(prose))
+    return f"{rendered}\n\n{rest}" if rendered and rest else rendered or rest
 
 
 def merge_raw_concept(target: str, source: str) -> str:

@@ -161,7 +161,8 @@ def _entry_rel(op: Mapping[str, Any], view: View, *, must_exist: bool) -> str:
     return rel
 
 
-def _lists(op: Mapping[str, Any], old: Entry | None) -> dict[str, Any]:
+def _fields(op: Mapping[str, Any]) -> dict[str, Any]:
+    """The frontmatter fields an operation sets (normalised); absent keys are left alone."""
     out: dict[str, Any] = {}
     for name in ("tags", "keywords"):
         if name in op:
@@ -211,7 +212,7 @@ def _plan_add(op: Mapping[str, Any], view: View, now_iso: str, rel: str | None =
             hint="use snake_case names, or give the folder as path plus a title",
         )
     preamble, sections = content.op_sections(op)
-    fields = _lists(op, None)
+    fields = _fields(op)
     title = fields.pop("title", None) or rel.rsplit("/", 1)[1].removesuffix(".md").replace("_", " ")
     entry = Entry(
         title=title,
@@ -241,7 +242,7 @@ def _plan_update(op: Mapping[str, Any], view: View, now_iso: str, rel: str) -> P
     new_pre, new_sections = content.op_sections(op)
     sections.update(new_sections)  # sections the op does not mention are kept
     body = content.build(new_pre or old_pre, sections) if (new_pre or new_sections) else old.body
-    entry = old.with_changes(body=body, created_at=old.created_at or now_iso, **_lists(op, old))
+    entry = old.with_changes(body=body, created_at=old.created_at or now_iso, **_fields(op))
     _check_size(rel, entry.body)
     if entry == old:
         return Plan("unchanged", rel, message="no change: the entry already holds this content")

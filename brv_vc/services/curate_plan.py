@@ -1,16 +1,14 @@
 """Planning one curate operation: what it would write and delete, decided before anything is
 touched, so a failed operation changes nothing and ``--atomic`` can check a whole batch first.
 
-A :class:`View` is the tree as it will be after the operations planned so far (pending writes
-and deletes laid over the disk); a :class:`Plan` is one operation's effect.
+A :class:`~brv_vc.services.curate_view.View` is the tree as it will be after the operations
+planned so far; a :class:`Plan` is one operation's effect.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from brv_vc.errors import ConflictError, FormatError, InvalidPathError, NotFoundError
@@ -18,72 +16,10 @@ from brv_vc.format.entry import Entry, parse_entry, serialize_entry
 from brv_vc.services import curate_content as content
 from brv_vc.services.curate_contexts import contexts_for
 from brv_vc.services.curate_merge import merge_entries
+from brv_vc.services.curate_view import View
 from brv_vc.tree import layout
-from brv_vc.tree.project import Project
 
 MAX_CHARS = 40_000  # seed 002 Table 7: max chars per file
-
-
-@dataclass
-class View:
-    """The tree with the pending effects of already planned operations laid over it."""
-
-    project: Project
-    written: dict[str, bytes] = field(default_factory=dict)
-    deleted: set[str] = field(default_factory=set)
-    _paths: dict[str, Path] = field(default_factory=dict)
-    _written_dirs: set[str] = field(default_factory=set)
-
-    def path(self, rel: str) -> Path:
-        """``project.path_of`` (refusing escapes), cached: it resolves symlinks, which costs
-        a dozen ``lstat`` calls and dominated a 1,000-operation batch before the cache."""
-        found = self._paths.get(rel)
-        if found is None:
-            found = self._paths[rel] = self.project.path_of(rel)
-        return found
-
-    def _gone(self, rel: str) -> bool:
-        return any(rel == d or rel.startswith(d + "/") for d in self.deleted)
-
-    def is_file(self, rel: str) -> bool:
-        """True when an entry file exists at ``rel`` (after pending effects)."""
-        if rel in self.written:
-            return True
-        return not self._gone(rel) and os.path.isfile(self.path(rel))
-
-    def is_dir(self, rel: str) -> bool:
-        """True when a folder exists at ``rel`` (after pending effects)."""
-        if rel in self._written_dirs:
-            return True
-        return not self._gone(rel) and os.path.isdir(self.path(rel))
-
-    def read(self, rel: str) -> bytes:
-        """Returns the bytes at ``rel`` (pending write first). Raises NotFoundError."""
-        if rel in self.written:
-            return self.written[rel]
-        try:
-            if self._gone(rel):
-                raise FileNotFoundError(rel)
-            return self.path(rel).read_bytes()
-        except (FileNotFoundError, IsADirectoryError):
-            raise NotFoundError(f"no entry at '{rel}'", file=rel) from None
-
-    def add(self, plan: Plan) -> None:
-        """Lays a plan's effects over the view."""
-        for rel in plan.deletes:
-            self.deleted.add(rel)
-            inside = rel + "/"
-            self.written = {
-                k: v for k, v in self.written.items() if not (k == rel or k.startswith(inside))
-            }
-            self._written_dirs = {
-                d for d in self._written_dirs if not (d == rel or d.startswith(inside))
-            }
-        for rel, data in plan.writes:
-            self.written[rel] = data
-            self.deleted.discard(rel)
-            parts = rel.split("/")
-            self._written_dirs.update("/".join(parts[:i]) for i in range(1, len(parts)))
 
 
 @dataclass
@@ -338,4 +274,4 @@ def _files_under(view: View, rel: str) -> list[str]:
         else set()
     )
     found.update(w for w in view.written if w.startswith(rel + "/"))
-    return sorted(f for f in found if not view._gone(f) or f in view.written)
+    return sorted(f for f in found if not view.is_gone(f) or f in view.written)

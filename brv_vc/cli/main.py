@@ -25,6 +25,9 @@ COMMANDS: dict[str, str] = {
     "init": "brv_vc.cli.init_cmd:init",
     "hooks": "brv_vc.cli.hooks_cmd:hooks",
     "hook-impl": "brv_vc.cli.hooks_cmd:hook_impl",
+    "curate": "brv_vc.cli.curate_cmd:curate",
+    "tree": "brv_vc.cli.tree_cmd:tree",
+    "demo": "brv_vc.cli.demo_cmd:demo",
 }
 
 

@@ -79,8 +79,11 @@ def load(source: str, *, file: str | None = None) -> list[RawField]:
     """
     if not source.strip():
         return []
-    loader = _Loader(source)
+    loader: _Loader | None = None
     try:
+        # The constructor already reads the stream: a control character raises ReaderError
+        # here (found by the property tests), so it belongs inside the try.
+        loader = _Loader(source)
         node = loader.get_single_node()
         if node is None:
             return []
@@ -123,7 +126,8 @@ def load(source: str, *, file: str | None = None) -> list[RawField]:
             "the frontmatter nests too deeply", file=file, hint="flatten the nested values"
         ) from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
 
 
 def _source_text(node: yaml.Node) -> str | tuple[str, ...] | None:
@@ -142,17 +146,29 @@ _YAML_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]")
 
 def quote(text: str) -> str:
     """Returns ``text`` as a YAML double-quoted scalar (JSON string syntax is valid YAML)."""
-    return _YAML_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(text, ensure_ascii=False))
+    escaped = json.dumps(text, ensure_ascii=False)
+    return _YAML_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", escaped)
+
+
+# A key is written plain only when YAML would read it back as the same string; anything else
+# (``a: b``, ``true``, ``123``, ``=``, ``- x``) is double-quoted. Found by the property tests.
+_PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+_YAML_WORDS = frozenset({"y", "n", "yes", "no", "true", "false", "on", "off", "null"})
+
+
+def dump_key(key: str) -> str:
+    """Returns a mapping key as YAML that reads back as exactly ``key``."""
+    return key if _PLAIN_KEY.fullmatch(key) and key.lower() not in _YAML_WORDS else quote(key)
 
 
 def dump_string(key: str, value: str) -> str:
     """Returns ``key: "value"`` as one canonical line."""
-    return f"{key}: {quote(value)}\n"
+    return f"{dump_key(key)}: {quote(value)}\n"
 
 
 def dump_list(key: str, values: tuple[str, ...] | list[str]) -> str:
     """Returns ``key: ["a", "b"]`` as one canonical flow-style line."""
-    return f"{key}: [{', '.join(quote(v) for v in values)}]\n"
+    return f"{dump_key(key)}: [{', '.join(quote(v) for v in values)}]\n"
 
 
 def dump_any(key: str, value: Any) -> str:
@@ -161,12 +177,29 @@ def dump_any(key: str, value: Any) -> str:
         return dump_string(key, value)
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return dump_list(key, value)
-    text = yaml.safe_dump(
-        {key: value},
-        default_flow_style=True,
-        sort_keys=False,
-        allow_unicode=True,
-        width=2**31 - 1,
-    )
-    # safe_dump wraps the whole mapping in braces: "{key: value}\n"
-    return text.strip()[1:-1].strip() + "\n"
+    return f"{dump_key(key)}: {_flow(value)}\n"
+
+
+def _flow(value: Any) -> str:
+    """One value in YAML flow style; strings always through :func:`quote`, because PyYAML
+    writes characters such as U+0085 raw, and YAML then reads them as line breaks."""
+    if isinstance(value, str):
+        return quote(value)
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_flow(v) for v in value) + "]"
+    if isinstance(value, dict):
+        items = (
+            f"{dump_key(k) if isinstance(k, str) else _flow(k)}: {_flow(v)}"
+            for k, v in value.items()
+        )
+        return "{" + ", ".join(items) + "}"
+    # floats (YAML needs "1.0e-05", not "1e-05") and rare tags (!!binary, !!set): PyYAML's own
+    # representer, inside a one-item flow list so a scalar gets no "..." end marker.
+    text = yaml.safe_dump([value], default_flow_style=True, allow_unicode=False, width=2**31 - 1)
+    return text.strip()[1:-1].strip()

@@ -54,15 +54,41 @@ def validate(data: Any, schema: str, *, file: str | None = None) -> None:
     )
 
 
+_JSON_TYPES = {"str": "string", "int": "integer", "float": "number", "bool": "boolean",
+               "list": "array", "dict": "object", "NoneType": "null"}
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    """A repr that never floods a message (a 40,000-character string shows its start)."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    return text[: limit - 5] + "...'" + f" ({len(str(value)):,} chars)"
+
+
 def _explain(error: Any) -> str:
     validator = error.validator
+    if validator == "maxLength":
+        return f"is {len(error.instance):,} characters long; the limit is {error.validator_value:,}"
+    if validator == "minLength":
+        return "must not be empty" if error.validator_value == 1 else (
+            f"must be at least {error.validator_value} characters long"
+        )
+    if validator in ("maxItems", "minItems"):
+        word = "at most" if validator == "maxItems" else "at least"
+        return f"has {len(error.instance)} items; expected {word} {error.validator_value}"
+    if validator == "anyOf":
+        return f"{_short(error.instance)} has the wrong type or shape"
     if validator == "required":
         return str(error.message).replace("is a required property", "is required but missing")
     if validator == "additionalProperties":
         return f"unknown key: {error.message.split('(')[-1].rstrip(')')}"
     if validator == "enum":
         allowed = ", ".join(map(repr, error.validator_value))
-        return f"{error.instance!r} is not one of {allowed}"
+        return f"{_short(error.instance)} is not one of {allowed}"
     if validator == "type":
-        return f"expected {error.validator_value}, got {type(error.instance).__name__} {error.instance!r}"
+        expected = error.validator_value
+        expected = " or ".join(expected) if isinstance(expected, list) else expected
+        got = _JSON_TYPES.get(type(error.instance).__name__, type(error.instance).__name__)
+        return f"expected {expected}, got {got} {_short(error.instance)}"
     return str(error.message)

@@ -23,6 +23,10 @@ from brv_vc.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, BrvError
 # name -> "module:attribute"; one module per command group (STYLE).
 COMMANDS: dict[str, str] = {
     "init": "brv_vc.cli.init_cmd:init",
+    "archive": "brv_vc.cli.archive_cmd:archive_cmd",
+    "manifest": "brv_vc.cli.manifest_cmd:manifest_cmd",
+    "restore": "brv_vc.cli.archive_cmd:restore_cmd",
+    "summarize": "brv_vc.cli.summarize_cmd:summarize_cmd",
 }
 
 

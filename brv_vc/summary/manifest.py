@@ -1,0 +1,176 @@
+"""``_manifest.json``: a token-budgeted registry of the tree in three lanes (seed 000).
+
+- ``summaries``: every ``_index.md``, broadest first (condensation order 3 -> 0), 2,000 tokens;
+- ``contexts``: entries by importance (the scoring sidecar, decayed; 50 without a row),
+  4,000 tokens, each costed by its ``.abstract.md`` sibling when there is one;
+- ``stubs``: archive ghost cues in insertion (eviction) order, 500 tokens.
+
+Freshness is a cheap hash of ``path:mtime:size`` of the inputs (as in ByteRover); a stale
+or hand-edited manifest is rebuilt. The bytes depend only on the tree and the sidecar.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from brv_vc.format.tokens import count_tokens
+from brv_vc.lifecycle import scoring, sidecar
+from brv_vc.summary.abstracts import siblings
+from brv_vc.summary.records import Records, sha
+from brv_vc.tree.layout import ARCHIVE_DIR, MANIFEST_FILE, Kind, kind_of
+from brv_vc.tree.project import Project
+from brv_vc.tree.store import walk, write_atomic
+
+BUDGETS = {"summaries": 2000, "contexts": 4000, "stubs": 500}
+MISSES_BEFORE_STOP = 64  # a lane stops scanning after this many items in a row do not fit
+_INPUT_KINDS = {Kind.ENTRY, Kind.SUMMARY, Kind.ABSTRACT, Kind.STUB}
+_EVICTED = re.compile(r'^evicted_at: "([^"]*)"$', re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class ManifestResult:
+    """The manifest, whether it was rebuilt, and why."""
+
+    manifest: dict[str, Any]
+    rebuilt: bool
+    warnings: tuple[str, ...] = ()
+
+
+def _inputs(project: Project) -> dict[Kind, list[tuple[str, int, int]]]:
+    found: dict[Kind, list[tuple[str, int, int]]] = {k: [] for k in _INPUT_KINDS}
+    for rel, stat in walk(project):
+        kind = kind_of(rel)
+        if kind in _INPUT_KINDS and (kind is Kind.STUB or not rel.startswith(ARCHIVE_DIR + "/")):
+            found[kind].append((rel, stat.st_mtime_ns, stat.st_size))
+    return found
+
+
+def freshness(inputs: dict[Kind, list[tuple[str, int, int]]]) -> str:
+    """The hash of every input's ``path:mtime:size`` (cheap: one stat a file, no reads)."""
+    lines = sorted(f"{p}:{m}:{s}" for rows in inputs.values() for p, m, s in rows)
+    return hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()
+
+
+def _tokens(project: Project, rel: str) -> int:
+    return count_tokens((project.tree / rel).read_text(encoding="utf-8", errors="replace"))
+
+
+def _fill(rows: list[dict[str, Any]], budget: int, cost: Any) -> tuple[list[dict[str, Any]], int]:
+    chosen: list[dict[str, Any]] = []
+    used = misses = 0
+    for row in rows:
+        try:
+            tokens = cost(row)
+        except OSError:
+            continue
+        if used + tokens <= budget:
+            chosen.append({**row, "tokens": tokens})
+            used += tokens
+            misses = 0
+        else:
+            misses += 1
+            if misses >= MISSES_BEFORE_STOP or budget - used <= 0:
+                break
+    return chosen, used
+
+
+def build(
+    project: Project,
+    conn: sqlite3.Connection,
+    now: datetime,
+    inputs: dict[Kind, list[tuple[str, int, int]]] | None = None,
+) -> dict[str, Any]:
+    """Builds the manifest (does not write it); ``inputs`` saves a second walk."""
+    inputs = _inputs(project) if inputs is None else inputs
+    moment = now.timestamp()
+    summaries: list[dict[str, Any]] = [
+        {"path": p, "condensation_order": 3 - p.count("/")}
+        for p, _, _ in sorted(inputs[Kind.SUMMARY], key=lambda r: (r[0].count("/"), r[0]))
+    ]
+    abstracts = {p for p, _, _ in inputs[Kind.ABSTRACT]}
+    entries = [p for p, _, _ in inputs[Kind.ENTRY]]
+    stored = sidecar.get_many(conn, entries)
+    importance = {
+        p: round(scoring.at(stored[p], moment).importance, 1) if p in stored else
+        scoring.DEFAULT_IMPORTANCE
+        for p in entries
+    }
+    contexts = []
+    for p in sorted(entries, key=lambda p: (-importance[p], p)):
+        abstract_rel = siblings(p)[0]
+        read = abstract_rel if abstract_rel in abstracts else p
+        contexts.append({"path": p, "read": read, "importance": importance[p]})
+    stubs = []
+    for p, _, _ in inputs[Kind.STUB]:
+        head = (project.tree / p).read_text(encoding="utf-8", errors="replace")[:600]
+        match = _EVICTED.search(head)
+        stubs.append({"path": p, "evicted_at": match.group(1) if match else ""})
+    stubs.sort(key=lambda r: (r["evicted_at"], r["path"]))
+    lanes: dict[str, Any] = {}
+    totals: dict[str, int] = {}
+    omitted: dict[str, int] = {}
+    for name, rows, key in (
+        ("summaries", summaries, "path"),
+        ("contexts", contexts, "read"),
+        ("stubs", stubs, "path"),
+    ):
+        chosen, used = _fill(rows, BUDGETS[name], lambda r, k=key: _tokens(project, r[k]))
+        lanes[name], totals[name], omitted[name] = chosen, used, len(rows) - len(chosen)
+    return {
+        "version": 1,
+        "freshness": freshness(inputs),
+        "budgets": BUDGETS,
+        **lanes,
+        "totals": totals,
+        "omitted": omitted,
+    }
+
+
+def render(manifest: dict[str, Any]) -> bytes:
+    """The manifest's canonical bytes (sorted keys are NOT used: lanes keep seed order)."""
+    return (json.dumps(manifest, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def ensure(
+    project: Project, conn: sqlite3.Connection, now: datetime, *, force: bool = False
+) -> ManifestResult:
+    """Returns the manifest, rebuilding and writing it first when stale, missing or edited.
+
+    Args:
+        project: the project.
+        conn: ``brv.db`` (sidecar and derived-file records).
+        now: the clock (importance decays to it).
+        force: rebuild even when fresh.
+    """
+    records = Records(conn)
+    target = project.tree / MANIFEST_FILE
+    warnings: list[str] = []
+    try:
+        existing: bytes | None = target.read_bytes()
+    except FileNotFoundError:
+        existing = None
+    record = records.get(MANIFEST_FILE)
+    current: dict[str, Any] | None = None
+    if existing is not None:
+        if record is not None and record.sha != sha(existing):
+            warnings.append(f"{MANIFEST_FILE} was edited by hand; rebuilt (it is a derived file)")
+        else:
+            try:
+                loaded = json.loads(existing)
+                current = loaded if isinstance(loaded, dict) else None
+            except ValueError:
+                warnings.append(f"{MANIFEST_FILE} is not valid JSON; rebuilt")
+    inputs = _inputs(project)
+    if current is not None and not force and current.get("freshness") == freshness(inputs):
+        return ManifestResult(current, False, tuple(warnings))
+    manifest = build(project, conn, now, inputs)
+    data = render(manifest)
+    write_atomic(target, data)
+    records.put(MANIFEST_FILE, str(manifest["freshness"]), data)
+    return ManifestResult(manifest, True, tuple(warnings))

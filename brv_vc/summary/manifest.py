@@ -5,8 +5,10 @@
   4,000 tokens, each costed by its ``.abstract.md`` sibling when there is one;
 - ``stubs``: archive ghost cues in insertion (eviction) order, 500 tokens.
 
-Freshness is a cheap hash of ``path:mtime:size`` of the inputs (as in ByteRover); a stale
-or hand-edited manifest is rebuilt. The bytes depend only on the tree and the sidecar.
+Freshness is a cheap hash of ``path:mtime:size`` of the inputs (as in ByteRover), kept
+with the hash of the bytes written in ``derived_files`` (mtimes are per machine, so they
+stay out of the file: the bytes depend only on the tree and the sidecar). A stale, missing
+or hand-edited manifest is rebuilt.
 """
 
 from __future__ import annotations
@@ -124,7 +126,6 @@ def build(
         lanes[name], totals[name], omitted[name] = chosen, used, len(rows) - len(chosen)
     return {
         "version": 1,
-        "freshness": freshness(inputs),
         "budgets": BUDGETS,
         **lanes,
         "totals": totals,
@@ -156,21 +157,20 @@ def ensure(
     except FileNotFoundError:
         existing = None
     record = records.get(MANIFEST_FILE)
-    current: dict[str, Any] | None = None
-    if existing is not None:
-        if record is not None and record.sha != sha(existing):
+    inputs = _inputs(project)
+    stamp = freshness(inputs)
+    if existing is not None and record is not None:
+        if record.sha != sha(existing):
             warnings.append(f"{MANIFEST_FILE} was edited by hand; rebuilt (it is a derived file)")
-        else:
+        elif record.input_hash == stamp and not force:
             try:
                 loaded = json.loads(existing)
-                current = loaded if isinstance(loaded, dict) else None
             except ValueError:
-                warnings.append(f"{MANIFEST_FILE} is not valid JSON; rebuilt")
-    inputs = _inputs(project)
-    if current is not None and not force and current.get("freshness") == freshness(inputs):
-        return ManifestResult(current, False, tuple(warnings))
+                loaded = None
+            if isinstance(loaded, dict):
+                return ManifestResult(loaded, False, ())
     manifest = build(project, conn, now, inputs)
     data = render(manifest)
     write_atomic(target, data)
-    records.put(MANIFEST_FILE, str(manifest["freshness"]), data)
+    records.put(MANIFEST_FILE, stamp, data)
     return ManifestResult(manifest, True, tuple(warnings))

@@ -40,7 +40,9 @@ def test_abstract_and_overview_follow_the_seed(project: Project) -> None:
     assert abstract.startswith("JWT Tokens: Access tokens last 24h.")
     assert "## Key points\n- jwt_secret: Tokens are signed with RS256" in overview
     assert "- Pairs are stored for revocation" in overview
-    assert "## Entities\n" in overview and "- jwt_secret" in overview and "- kw" in overview
+    assert "## Entities\n" in overview
+    assert "- jwt_secret" in overview
+    assert "- kw" in overview
     assert "## Patterns\n- Refresh tokens are single-use" in overview
 
 
@@ -53,7 +55,8 @@ def test_broken_entry_fails_after_three_retries_and_the_queue_goes_on(project: P
     assert slept == [0.5, 1.0, 2.0]
     assert [path for path, _ in result.failed] == ["a/b/middle.md"]
     assert "malformed YAML" in result.failed[0][1]
-    assert result.done == 2 and result.remaining == 0
+    assert result.done == 2
+    assert result.remaining == 0
     assert (project.tree / "a/b/first.abstract.md").exists()
     assert (project.tree / "a/b/last.overview.md").exists()
     assert not (project.tree / "a/b/middle.abstract.md").exists()
@@ -130,7 +133,8 @@ def test_sigkilled_summarize_resumes_and_matches_a_clean_run(tmp_path: Path) -> 
     with sqlite3.connect(db) as conn:
         left = conn.execute(
             "SELECT COUNT(*) FROM summary_queue WHERE state != 'done'").fetchone()[0]
-    assert done >= 50 and left > 0, "the kill must land mid-queue"
+    assert done >= 50, "the kill must land mid-queue"
+    assert left > 0, "the kill must land mid-queue"
 
     rerun = subprocess.run([sys.executable, "-m", "brv_vc", "summarize", "--json"], cwd=killed,
                            env=env, capture_output=True, text=True, check=False)

@@ -97,7 +97,8 @@ def test_candidates_use_the_sidecar_or_defaults_decayed_from_updated_at(project:
     ]
     assert rows[1]["importance"] == round(50 * 0.995 ** 151, 1)
     text = brv("archive", "--candidates", cwd=project.root).stdout
-    assert "a/b/stale.md" in text and "archive one with: brv archive PATH" in text
+    assert "a/b/stale.md" in text
+    assert "archive one with: brv archive PATH" in text
 
 
 def test_write_archive_writes_stub_and_full_only(project: Project) -> None:

@@ -33,7 +33,8 @@ def test_lanes_orders_and_budgets(project: Project) -> None:
     m = show_manifest(project, NOW, rebuild=True).manifest
     assert m["budgets"] == {"summaries": 2000, "contexts": 4000, "stubs": 500}
     orders = [row["condensation_order"] for row in m["summaries"]]
-    assert orders == sorted(orders, reverse=True) and orders[0] == 3
+    assert orders == sorted(orders, reverse=True)
+    assert orders[0] == 3
     assert m["summaries"][0]["path"] == "_index.md"
     contexts = m["contexts"]
     assert contexts[0] == {
@@ -91,5 +92,6 @@ def test_hand_edited_manifest_is_rebuilt_with_a_warning(project: Project, brv) -
     assert target.read_bytes() == original
     target.write_text("{not json")
     again = brv("manifest", cwd=project.root)
-    assert again.exit_code == 0 and "edited by hand" in again.stderr
+    assert again.exit_code == 0
+    assert "edited by hand" in again.stderr
     assert target.read_bytes() == original

@@ -17,7 +17,8 @@ from brv_vc.services.summarize import refresh_summaries, summarize
 from brv_vc.summary.budgets import ABSTRACT_TOKENS, TRUNCATED
 from brv_vc.summary.digest import digest
 from brv_vc.summary.documents import Document
-from brv_vc.summary.engine import EXTRACTIVE, generate as generate_text
+from brv_vc.summary.engine import EXTRACTIVE
+from brv_vc.summary.engine import generate as generate_text
 from brv_vc.tree.project import Project
 
 NOW = datetime(2026, 2, 1, tzinfo=UTC)
@@ -52,8 +53,10 @@ def test_every_folder_gets_an_index_with_seed_frontmatter(project: Project) -> N
         tokens = int(re.search(r"token_count: (\d+)", head).group(1))
         assert tokens == count_tokens(body.lstrip("\n"))
     _, head, body = _frontmatter(tree / "auth/jwt/_index.md")
-    assert "covers:\n  - refresh/_index.md\n  - token_generation.md\n  - token_rotation.md\n" in head
-    assert "Token Generation" in body and "About token rotation." in body
+    covers = "covers:\n  - refresh/_index.md\n  - token_generation.md\n  - token_rotation.md\n"
+    assert covers in head
+    assert "Token Generation" in body
+    assert "About token rotation." in body
     _, head, body = _frontmatter(tree / "auth/_index.md")
     assert "  - context.md\n" in head
     assert "Covers authentication patterns." in body

@@ -11,19 +11,18 @@ from __future__ import annotations
 import sqlite3
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from brv_vc.format.entry import decode, parse_entry
+from brv_vc.format.entry import decode
 from brv_vc.summary import queue
 from brv_vc.summary.budgets import ABSTRACT_TOKENS, INPUT_CHARS, OVERVIEW_TOKENS
-from brv_vc.summary.digest import Digest
+from brv_vc.summary.digest import strict_digest
 from brv_vc.summary.documents import Document
 from brv_vc.summary.engine import Engine, generate
-from brv_vc.summary.records import sha
+from brv_vc.summary.records import sha, write_derived
 from brv_vc.tree.layout import ABSTRACT_SUFFIX, OVERVIEW_SUFFIX
 from brv_vc.tree.project import Project
-from brv_vc.tree.store import write_atomic
 
 BACKOFF = (0.5, 1.0, 2.0)  # seconds before retry 1, 2, 3 (seed 000)
 
@@ -47,17 +46,8 @@ def siblings(relpath: str) -> tuple[str, str]:
 def document(relpath: str, data: bytes) -> Document:
     """Parses an entry strictly into an engine input (raises FormatError when broken)."""
     text = decode(data, file=relpath)
-    stem = Path(relpath).stem
-    entry = parse_entry(text, file=relpath, stem=stem)
-    info = Digest(
-        title=entry.title,
-        summary=entry.summary,
-        tags=entry.tags,
-        keywords=entry.keywords,
-        updated_at=entry.updated_at,
-        body=entry.body[:INPUT_CHARS],
-    )
-    return Document(relpath, info, text[:INPUT_CHARS])
+    info = strict_digest(text, file=relpath, stem=Path(relpath).stem)
+    return Document(relpath, replace(info, body=info.body[:INPUT_CHARS]), text[:INPUT_CHARS])
 
 
 def process(project: Project, relpath: str, engine: Engine) -> tuple[str | None, str]:
@@ -80,8 +70,8 @@ def process(project: Project, relpath: str, engine: Engine) -> tuple[str | None,
     doc = document(relpath, data)
     short = generate(engine, "abstract", doc, ABSTRACT_TOKENS)
     long = generate(engine, "overview", doc, OVERVIEW_TOKENS)
-    write_atomic(project.tree / abstract_rel, (" ".join(short.text.split()) + "\n").encode())
-    write_atomic(project.tree / overview_rel, (long.text.rstrip("\n") + "\n").encode())
+    write_derived(project.tree / abstract_rel, (" ".join(short.text.split()) + "\n").encode())
+    write_derived(project.tree / overview_rel, (long.text.rstrip("\n") + "\n").encode())
     worst = max(short.level, long.level, key=("normal", "aggressive", "truncated").index)
     return sha(data), worst
 
@@ -112,6 +102,7 @@ def drain(
         The report; failures are reported, never raised.
     """
     deadline = None if budget_seconds is None else clock() + budget_seconds
+    queue.ensure_schema(conn)
     done: list[str] = []
     failed: list[tuple[str, str]] = []
     levels: list[tuple[str, str]] = []

@@ -54,6 +54,41 @@ def _strings(value: object) -> tuple[str, ...]:
     return tuple(v for v in value if isinstance(v, str)) if isinstance(value, list) else ()
 
 
+def strict_digest(text: str, *, stem: str, file: str | None = None) -> Digest:
+    """Reads a knowledge file strictly: canonical frontmatter fast, anything else with YAML.
+
+    Raises:
+        FormatError: the file is not a valid knowledge file.
+    """
+    quick = _quick(text)
+    if quick is not None and isinstance(quick.get("title"), str) and quick["title"]:
+        return _from_quick(quick)
+    entry = parse_entry(text, file=file, stem=stem)
+    return Digest(
+        title=entry.title,
+        summary=entry.summary,
+        tags=entry.tags,
+        keywords=entry.keywords,
+        updated_at=entry.updated_at,
+        body=entry.body,
+    )
+
+
+def _from_quick(quick: dict[str, object]) -> Digest:
+    def get(key: str) -> str:
+        value = quick.get(key)
+        return value if isinstance(value, str) else ""
+
+    return Digest(
+        title=get("title"),
+        summary=get("summary"),
+        tags=_strings(quick.get("tags")),
+        keywords=_strings(quick.get("keywords")),
+        updated_at=get("updatedAt"),
+        body=str(quick["__body__"]),
+    )
+
+
 def digest(data: bytes, *, stem: str, file: str | None = None) -> Digest:
     """Reads a knowledge file tolerantly (never raises).
 
@@ -71,19 +106,7 @@ def digest(data: bytes, *, stem: str, file: str | None = None) -> Digest:
         return Digest(title=stem, broken=exc.message)
     quick = _quick(text)
     if quick is not None and isinstance(quick.get("title"), str) and quick["title"]:
-
-        def get(key: str) -> str:
-            value = quick.get(key) if quick is not None else None
-            return value if isinstance(value, str) else ""
-
-        return Digest(
-            title=str(quick["title"]),
-            summary=get("summary"),
-            tags=_strings(quick.get("tags")),
-            keywords=_strings(quick.get("keywords")),
-            updated_at=get("updatedAt"),
-            body=str(quick["__body__"]),
-        )
+        return _from_quick(quick)
     try:
         entry = parse_entry(text, file=file, stem=stem)
     except FormatError as exc:

@@ -24,10 +24,10 @@ from typing import Any
 from brv_vc.format.tokens import count_tokens
 from brv_vc.lifecycle import scoring, sidecar
 from brv_vc.summary.abstracts import siblings
-from brv_vc.summary.records import Records, sha
+from brv_vc.summary.records import Records, sha, write_derived
 from brv_vc.tree.layout import ARCHIVE_DIR, MANIFEST_FILE, Kind, kind_of
 from brv_vc.tree.project import Project
-from brv_vc.tree.store import walk, write_atomic
+from brv_vc.tree.store import walk
 
 BUDGETS = {"summaries": 2000, "contexts": 4000, "stubs": 500}
 MISSES_BEFORE_STOP = 64  # a lane stops scanning after this many items in a row do not fit
@@ -171,6 +171,6 @@ def ensure(
                 return ManifestResult(loaded, False, ())
     manifest = build(project, conn, now, inputs)
     data = render(manifest)
-    write_atomic(target, data)
+    write_derived(target, data)
     records.put(MANIFEST_FILE, stamp, data)
     return ManifestResult(manifest, True, tuple(warnings))

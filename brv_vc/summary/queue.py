@@ -84,17 +84,26 @@ def _alive(pid: int | None) -> bool:
 def claim(
     conn: sqlite3.Connection, *, wall: Callable[[], float] = time.time, lease: float = LEASE_SECONDS
 ) -> Claim | None:
-    """Claims the oldest pending row, or a stale claim (expired lease or dead owner)."""
-    ensure_schema(conn)
+    """Claims the oldest pending row, or a stale claim (expired lease or dead owner).
+
+    The table must exist (:func:`ensure_schema`; :func:`enqueue` and :func:`counts` make it).
+    """
     now = wall()
     with conn:
         conn.execute("BEGIN IMMEDIATE")
-        for path, seq, state, owner, until in conn.execute(
-            "SELECT path, seq, state, owner, lease_until FROM summary_queue "
-            "WHERE state IN ('pending', 'claimed') ORDER BY seq"
-        ).fetchall():
-            if state == CLAIMED and (until or 0) > now and _alive(owner):
-                continue
+        # Stale claims first (a killed run resumes where it stopped), then the oldest pending.
+        rows = [
+            (path, seq)
+            for path, seq, owner, until in conn.execute(
+                "SELECT path, seq, owner, lease_until FROM summary_queue "
+                "WHERE state = 'claimed' ORDER BY seq"
+            ).fetchall()
+            if (until or 0) <= now or not _alive(owner)
+        ]
+        rows += conn.execute(
+            "SELECT path, seq FROM summary_queue WHERE state = 'pending' ORDER BY seq LIMIT 1"
+        ).fetchall()
+        for path, seq in rows[:1]:
             conn.execute(
                 "UPDATE summary_queue SET state = 'claimed', owner = ?, lease_until = ? "
                 "WHERE path = ?",

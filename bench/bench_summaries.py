@@ -41,10 +41,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--entries", type=int, default=25000)
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--dest", type=Path, default=None)
     args = parser.parse_args()
-    root = args.dest or Path(tempfile.mkdtemp(prefix="brv-bench-sum-")) / "proj"
-    paths = generate(root, args.entries, seed=1) if not (root / ".brv").exists() else []
+    root = Path(tempfile.mkdtemp(prefix="brv-bench-sum-")) / "proj"
+    paths = generate(root, args.entries, seed=1)
     project = Project(root)
     print(f"tree: {root} ({args.entries} entries)")
 

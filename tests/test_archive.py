@@ -139,6 +139,11 @@ def test_restore_refuses_to_overwrite(project: Project, brv) -> None:
     assert result.json()["error"]["code"] == "conflict"
     assert "already exists at 'a/b/twice.md'" in result.json()["error"]["message"]
     assert snapshot(project.root) == before
+    # archiving the new one would overwrite the older archive: refused, nothing changed
+    refused = brv("archive", "a/b/twice.md", cwd=project.root)
+    assert refused.exit_code == 1
+    assert "another version of 'a/b/twice.md' is already archived" in refused.stderr
+    assert snapshot(project.root) == before
     (project.tree / "a/b/twice.md").unlink()
     assert brv("restore", "_archived/a/b/twice.stub.md", cwd=project.root).exit_code == 0
     assert (project.tree / "a/b/twice.md").read_bytes() == original

@@ -182,8 +182,17 @@ def archive_entry(project: Project, relpath: str, now: datetime) -> ArchiveRecor
     Raises:
         InvalidPathError: the path is not an entry.
         NotFoundError: no such entry.
+        ConflictError: another version of this entry is already archived (nothing changed).
     """
     rel, data, mtime = _entry_bytes(project, relpath)
+    full = project.tree / archive_paths(rel)[1]
+    if full.exists() and full.read_bytes() != data:
+        raise ConflictError(
+            f"another version of '{rel}' is already archived in {archive_paths(rel)[1]}",
+            file=rel,
+            hint=f"move the current entry away and run 'brv restore {rel}' to review the "
+            f"older version, or delete {archive_paths(rel)[1]} if it is no longer wanted",
+        )
     conn = open_state(project)
     try:
         signals, _ = current_signals(conn, rel, data, mtime, now)

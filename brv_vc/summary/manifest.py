@@ -5,15 +5,15 @@
   4,000 tokens, each costed by its ``.abstract.md`` sibling when there is one;
 - ``stubs``: archive ghost cues in insertion (eviction) order, 500 tokens.
 
-Freshness is a cheap hash of ``path:mtime:size`` of the inputs (as in ByteRover), kept
-with the hash of the bytes written in ``derived_files`` (mtimes are per machine, so they
-stay out of the file: the bytes depend only on the tree and the sidecar). A stale, missing
+Freshness is a cheap hash of folder mtimes and file names (:mod:`brv_vc.summary.scan`; ByteRover
+hashes ``path:mtime:size``), kept with the hash of the bytes written in ``derived_files``
+(mtimes are per machine, so they stay out of the file: the bytes depend only on the tree
+and the sidecar). A stale, missing
 or hand-edited manifest is rebuilt.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import sqlite3
@@ -25,13 +25,12 @@ from brv_vc.format.tokens import count_tokens
 from brv_vc.lifecycle import scoring, sidecar
 from brv_vc.summary.abstracts import siblings
 from brv_vc.summary.records import Records, sha, write_derived
-from brv_vc.tree.layout import ARCHIVE_DIR, MANIFEST_FILE, Kind, kind_of
+from brv_vc.summary.scan import Scan, scan
+from brv_vc.tree.layout import MANIFEST_FILE
 from brv_vc.tree.project import Project
-from brv_vc.tree.store import walk
 
 BUDGETS = {"summaries": 2000, "contexts": 4000, "stubs": 500}
 MISSES_BEFORE_STOP = 64  # a lane stops scanning after this many items in a row do not fit
-_INPUT_KINDS = {Kind.ENTRY, Kind.SUMMARY, Kind.ABSTRACT, Kind.STUB}
 _EVICTED = re.compile(r'^evicted_at: "([^"]*)"$', re.MULTILINE)
 
 
@@ -42,21 +41,6 @@ class ManifestResult:
     manifest: dict[str, Any]
     rebuilt: bool
     warnings: tuple[str, ...] = ()
-
-
-def _inputs(project: Project) -> dict[Kind, list[tuple[str, int, int]]]:
-    found: dict[Kind, list[tuple[str, int, int]]] = {k: [] for k in _INPUT_KINDS}
-    for rel, stat in walk(project):
-        kind = kind_of(rel)
-        if kind in _INPUT_KINDS and (kind is Kind.STUB or not rel.startswith(ARCHIVE_DIR + "/")):
-            found[kind].append((rel, stat.st_mtime_ns, stat.st_size))
-    return found
-
-
-def freshness(inputs: dict[Kind, list[tuple[str, int, int]]]) -> str:
-    """The hash of every input's ``path:mtime:size`` (cheap: one stat a file, no reads)."""
-    lines = sorted(f"{p}:{m}:{s}" for rows in inputs.values() for p, m, s in rows)
-    return hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()
 
 
 def _tokens(project: Project, rel: str) -> int:
@@ -83,20 +67,16 @@ def _fill(rows: list[dict[str, Any]], budget: int, cost: Any) -> tuple[list[dict
 
 
 def build(
-    project: Project,
-    conn: sqlite3.Connection,
-    now: datetime,
-    inputs: dict[Kind, list[tuple[str, int, int]]] | None = None,
+    project: Project, conn: sqlite3.Connection, now: datetime, found: Scan | None = None
 ) -> dict[str, Any]:
-    """Builds the manifest (does not write it); ``inputs`` saves a second walk."""
-    inputs = _inputs(project) if inputs is None else inputs
+    """Builds the manifest (does not write it); ``found`` saves a second scan."""
+    found = scan(project) if found is None else found
     moment = now.timestamp()
     summaries: list[dict[str, Any]] = [
         {"path": p, "condensation_order": 3 - p.count("/")}
-        for p, _, _ in sorted(inputs[Kind.SUMMARY], key=lambda r: (r[0].count("/"), r[0]))
+        for p in sorted(found.summaries, key=lambda p: (p.count("/"), p))
     ]
-    abstracts = {p for p, _, _ in inputs[Kind.ABSTRACT]}
-    entries = [p for p, _, _ in inputs[Kind.ENTRY]]
+    entries = found.entries
     stored = sidecar.get_many(conn, entries)
     importance = {
         p: round(scoring.at(stored[p], moment).importance, 1) if p in stored else
@@ -106,10 +86,10 @@ def build(
     contexts = []
     for p in sorted(entries, key=lambda p: (-importance[p], p)):
         abstract_rel = siblings(p)[0]
-        read = abstract_rel if abstract_rel in abstracts else p
+        read = abstract_rel if abstract_rel in found.abstracts else p
         contexts.append({"path": p, "read": read, "importance": importance[p]})
     stubs = []
-    for p, _, _ in inputs[Kind.STUB]:
+    for p in found.stubs:
         head = (project.tree / p).read_text(encoding="utf-8", errors="replace")[:600]
         match = _EVICTED.search(head)
         stubs.append({"path": p, "evicted_at": match.group(1) if match else ""})
@@ -157,8 +137,8 @@ def ensure(
     except FileNotFoundError:
         existing = None
     record = records.get(MANIFEST_FILE)
-    inputs = _inputs(project)
-    stamp = freshness(inputs)
+    found = scan(project)
+    stamp = found.freshness
     if existing is not None and record is not None:
         if record.sha != sha(existing):
             warnings.append(f"{MANIFEST_FILE} was edited by hand; rebuilt (it is a derived file)")
@@ -169,7 +149,7 @@ def ensure(
                 loaded = None
             if isinstance(loaded, dict):
                 return ManifestResult(loaded, False, ())
-    manifest = build(project, conn, now, inputs)
+    manifest = build(project, conn, now, found)
     data = render(manifest)
     write_derived(target, data)
     records.put(MANIFEST_FILE, stamp, data)

@@ -79,6 +79,13 @@ def test_broken_entry_through_the_cli(project: Project, brv) -> None:
     after = snapshot(project.tree)
     assert {k for k in after if after[k] != before.get(k)} <= {"_manifest.json", "a/b/_index.md",
                                                                 "a/_index.md", "_index.md"}
+    # agents get the failure as a JSON error too (the file is retried on every run)
+    as_json = brv("summarize", "--json", cwd=project.root)
+    assert as_json.exit_code == 1
+    payload = as_json.json()
+    assert payload["ok"] is False
+    assert payload["error"]["message"] == "1 file(s) failed after 3 retries"
+    assert payload["failed"][0][0] == "a/b/middle.md"
 
 
 def test_claimed_row_of_a_dead_worker_is_resumed(project: Project) -> None:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from typing import Any
 
 import click
 
 from brv_vc.cli.context import AppContext, json_option, pass_app
-from brv_vc.cli.render import emit, stderr_is_tty, warn
+from brv_vc.cli.render import emit, jsonable, stderr_is_tty, warn
 from brv_vc.services.summarize import SummarizeResult, summarize
 
 
@@ -68,7 +69,16 @@ def summarize_cmd(app: AppContext, as_json: bool) -> None:
         bar.close()
     for message in result.warnings:
         warn(message)
-    emit(result, as_json, _text)
+    if as_json and result.failed:
+        error = {
+            "code": "format",
+            "message": f"{len(result.failed)} file(s) failed after 3 retries",
+            "hint": "fix those files and run 'brv summarize' again",
+        }
+        click.echo(json.dumps({"ok": False, "error": error, **jsonable(result)}, indent=2,
+                              ensure_ascii=False))
+    else:
+        emit(result, as_json, _text)
     if result.failed:
         # Trigger: a file failed after its retries. Why: scripts and hooks must notice.
         # Outcome: every other file was still done; exit 1 names the failures.

@@ -8,6 +8,7 @@ changed paths' ancestors, a short time budget for the queue, fail-open.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -53,7 +54,18 @@ class SummarizeResult:
     warnings: tuple[str, ...]
 
 
+_LLM_KEY = re.compile(r"^llm\s*:", re.MULTILINE)
+
+
 def _engine(project: Project, sleep: Callable[[float], None]) -> Engine:
+    # Trigger: no "llm:" key in config.yaml. Why: validating the config imports jsonschema
+    # (~90 ms), and refresh runs in every git hook. Outcome: the extractive engine, no import.
+    try:
+        text = project.config_path.read_text(encoding="utf-8")
+    except OSError:
+        return EXTRACTIVE
+    if not _LLM_KEY.search(text):
+        return EXTRACTIVE
     return engine_for(load_config(project).llm, sleep=sleep)
 
 

@@ -20,13 +20,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.gen_tree import generate  # noqa: E402
-from brv_vc.services.summarize import refresh_summaries, summarize  # noqa: E402
-from brv_vc.summary import folders  # noqa: E402
-from brv_vc.summary.engine import EXTRACTIVE  # noqa: E402
-from brv_vc.summary.records import Records  # noqa: E402
-from brv_vc.tree.project import Project  # noqa: E402
-from brv_vc.tree.statedb import open_state  # noqa: E402
+from bench.gen_tree import generate
+from brv_vc.services.summarize import refresh_summaries, summarize
+from brv_vc.summary import folders
+from brv_vc.summary.engine import EXTRACTIVE
+from brv_vc.summary.records import Records
+from brv_vc.tree.project import Project
+from brv_vc.tree.statedb import open_state
 
 NOW = datetime(2026, 11, 1, tzinfo=UTC)
 
@@ -73,7 +73,8 @@ def main() -> None:
         refreshed = refresh_summaries(project, [rel], NOW)
         refresh_times.append(time.perf_counter() - start)
         assert not refreshed.problems, refreshed.problems
-    print(f"_index.md after one changed entry: median {statistics.median(index_times) * 1000:.1f} ms"
+    median_ms = statistics.median(index_times) * 1000
+    print(f"_index.md after one changed entry: median {median_ms:.1f} ms"
           f" over {len(index_times)} runs (files rewritten per run: {written})")
     print(f"whole summary refresh step (indexes + abstract queue + manifest) after one change: "
           f"median {statistics.median(refresh_times) * 1000:.1f} ms")

@@ -21,12 +21,15 @@ class ChildLine:
     """One child of a folder as its ``_index.md`` lists it.
 
     ``name`` is ``entry.md`` or ``sub/``; ``text`` is the entry's summary or the
-    sub-folder's headline.
+    sub-folder's headline; ``terms`` its tags and keywords (a folder's key terms, most
+    frequent first); ``entries`` how many entries it stands for.
     """
 
     name: str
     title: str
     text: str
+    terms: tuple[str, ...] = ()
+    entries: int = 1
 
 
 @dataclass(frozen=True)

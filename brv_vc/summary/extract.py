@@ -203,11 +203,45 @@ def folder_name(relpath: str) -> str:
     return relpath.rsplit("/", 1)[-1] if relpath else "context tree"
 
 
+KEY_TERMS = 8
+_COUNT = re.compile(r"\b(\d+) entr(?:y|ies)\b")
+_TERMS = re.compile(r"Key terms: (.+?)\.\s*$")
+
+
+def key_terms(folder: FolderInput) -> list[str]:
+    """The folder's most frequent tags/keywords (a sub-folder's terms weigh by their rank)."""
+    weight: dict[str, float] = {}
+    for child in folder.children:
+        for rank, term in enumerate(child.terms):
+            key = term.lower()
+            share = 1.0 if child.name.endswith(".md") else (KEY_TERMS - rank) * 0.5
+            weight[key] = weight.get(key, 0.0) + max(share, 0.5)
+    return [t for t, _ in sorted(weight.items(), key=lambda kv: (-kv[1], kv[0]))[:KEY_TERMS]]
+
+
+def parse_headline(text: str) -> tuple[int, tuple[str, ...]]:
+    """Reads back (entry count, key terms) from a headline written by :func:`headline`."""
+    count = _COUNT.search(text)
+    terms = _TERMS.search(text)
+    return (
+        int(count.group(1)) if count else 0,
+        tuple(t.strip() for t in terms.group(1).split(",")) if terms else (),
+    )
+
+
 def headline(folder: FolderInput) -> str:
-    """The first line under a folder summary's heading (parents quote it)."""
-    titles = [c.title for c in folder.children[:5]]
-    covers = "Covers: " + "; ".join(titles) + ("; …" if len(folder.children) > 5 else "") + "."
-    return f"{folder.purpose} {covers}".strip() if folder.purpose else covers
+    """The first line under a folder summary's heading (parents quote it): purpose, size,
+    and key terms."""
+    total = sum(c.entries for c in folder.children)
+    folders = sum(1 for c in folder.children if c.name.endswith("/"))
+    size = f"{total} {'entry' if total == 1 else 'entries'}"
+    if folders:
+        size += f" in {folders} {'folder' if folders == 1 else 'folders'}"
+    parts = [folder.purpose, size + "."]
+    terms = key_terms(folder)
+    if terms:
+        parts.append("Key terms: " + ", ".join(terms) + ".")
+    return " ".join(p for p in parts if p)
 
 
 def folder_summary(folder: FolderInput, budget: int, aggressive: bool) -> str:

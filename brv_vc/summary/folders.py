@@ -158,12 +158,15 @@ def folder_input(folder: str, children: list[_Child]) -> FolderInput:
             purpose = _purpose(child.data)
         elif child.kind is Kind.SUMMARY:
             name = child.name.split("/")[0]
-            lines.append(ChildLine(name + "/", name, _headline(child.data)))
+            text = _headline(child.data)
+            count, terms = extract.parse_headline(text)
+            lines.append(ChildLine(name + "/", name, text, terms, count))
     for child in children:
         if child.kind is Kind.ENTRY:
             info = digest(child.data, stem=child.name[:-3])
             text = info.summary or next(iter(extract.sentences(info.body[:2000])), "")
-            lines.append(ChildLine(child.name, info.title, text))
+            terms = tuple(dict.fromkeys([*info.tags, *info.keywords]))
+            lines.append(ChildLine(child.name, info.title, text, terms))
     return FolderInput(folder, 3 - depth(folder), purpose, tuple(lines))
 
 

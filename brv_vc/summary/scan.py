@@ -6,8 +6,9 @@ of a 25,000-entry tree with abstracts and overviews. So freshness hashes each *f
 ``write_atomic``, derived files through ``write_derived``) replaces a file by rename, which
 updates its folder's mtime, and adding or removing a file changes the names. An in-place
 edit by another tool is picked up by the next ``brv summarize``, which regenerates the
-entry's abstract (by rename). The root folder is the exception (see :func:`scan`). Classification mirrors :func:`brv_vc.tree.layout.kind_of`
-without its generic cost (it runs 75,000 times).
+entry's abstract (by rename). The root folder is the exception (see :func:`scan`).
+Classification mirrors :func:`brv_vc.tree.layout.kind_of` without its generic cost (it
+runs 75,000 times).
 """
 
 from __future__ import annotations

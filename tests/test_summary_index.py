@@ -157,3 +157,36 @@ def test_huge_entry_on_disk_gets_fitting_siblings(project: Project) -> None:
     index = (project.tree / "big/topic/_index.md").read_text()
     body = index.split("\n---\n", 1)[1]
     assert count_tokens(body.strip()) <= 800
+
+
+def test_refresh_without_a_change_list_scans_everything_once(project: Project) -> None:
+    small_tree(project)
+    first = refresh(project, None, NOW)
+    assert first.problems == ()
+    assert (project.tree / "auth/jwt/refresh/_index.md").exists()
+    assert (project.tree / "db/models/user_model.abstract.md").exists()
+    assert (project.tree / "_manifest.json").exists()
+    before = derived_files(project.tree)
+    again = refresh_summaries(project, None, NOW)
+    assert again.written == ()
+    assert derived_files(project.tree) == before
+
+
+def test_archive_folder_and_hidden_folders_get_no_summary(project: Project) -> None:
+    small_tree(project)
+    (project.tree / "_archived/auth").mkdir(parents=True)
+    (project.tree / "_archived/auth/x.stub.md").write_text("stub")
+    (project.tree / ".git").mkdir()
+    summarize(project, NOW)
+    assert not (project.tree / "_archived/_index.md").exists()
+    assert not (project.tree / "_archived/auth/_index.md").exists()
+    assert not (project.tree / ".git/_index.md").exists()
+    assert "_archived" not in (project.tree / "_index.md").read_text()
+
+
+def test_commands_have_help_with_examples(brv, tmp_path: Path) -> None:
+    for name in ("summarize", "manifest", "archive", "restore"):
+        result = brv(name, "--help", cwd=tmp_path)
+        assert result.exit_code == 0
+        assert "Example:" in result.stdout
+        assert "--json" in result.stdout

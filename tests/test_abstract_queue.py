@@ -63,6 +63,16 @@ def test_broken_entry_fails_after_three_retries_and_the_queue_goes_on(project: P
     assert (project.tree / "a/b/middle.md").read_bytes() == BROKEN
     # the folder summary still lists it by name
     assert "middle.md" in (project.tree / "a/b/_index.md").read_text()
+    # the same broken bytes are reported again without another round of retries
+    again = summarize(project, NOW, sleep=slept.append)
+    assert [path for path, _ in again.failed] == ["a/b/middle.md"]
+    assert slept == [0.5, 1.0, 2.0]
+    # once fixed, the entry is processed
+    write_entry(project, "a/b/middle.md", "Middle")
+    fixed = summarize(project, NOW, sleep=slept.append)
+    assert fixed.failed == ()
+    assert fixed.done == 1
+    assert (project.tree / "a/b/middle.abstract.md").exists()
 
 
 def test_broken_entry_through_the_cli(project: Project, brv) -> None:
@@ -79,7 +89,7 @@ def test_broken_entry_through_the_cli(project: Project, brv) -> None:
     after = snapshot(project.tree)
     assert {k for k in after if after[k] != before.get(k)} <= {"_manifest.json", "a/b/_index.md",
                                                                 "a/_index.md", "_index.md"}
-    # agents get the failure as a JSON error too (the file is retried on every run)
+    # agents get the failure as a JSON error too; unchanged bytes are not retried again
     as_json = brv("summarize", "--json", cwd=project.root)
     assert as_json.exit_code == 1
     payload = as_json.json()

@@ -127,6 +127,8 @@ def summarize(
             progress=progress.advance if progress is not None else None,
         )
         built = manifest_mod.ensure(project, conn, now)
+        known = set(entries)
+        failed = tuple((p, e) for p, e in queue.failures(conn) if p in known)
     finally:
         conn.close()
     return SummarizeResult(
@@ -136,7 +138,7 @@ def summarize(
         indexes_unchanged=report.skipped,
         queued=queued,
         done=len(drained.done),
-        failed=drained.failed,
+        failed=failed,
         remaining=drained.remaining,
         escalated=drained.levels,
         manifest_rebuilt=built.rebuilt,

@@ -117,7 +117,7 @@ def drain(
             except Exception as exc:  # fail open: one bad file never stops the queue
                 message = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
                 if attempt == len(BACKOFF):
-                    queue.fail(conn, item, message, attempt + 1)
+                    queue.fail(conn, item, message, attempt + 1, _hash_of(project, item.path))
                     failed.append((item.path, message))
                     break
                 delay = BACKOFF[attempt]
@@ -139,17 +139,30 @@ def drain(
     return DrainReport(tuple(done), tuple(failed), remaining, tuple(levels))
 
 
+def _hash_of(project: Project, relpath: str) -> str | None:
+    try:
+        return sha((project.tree / relpath).read_bytes())
+    except OSError:
+        return None
+
+
 def stale_entries(
     conn: sqlite3.Connection, tree: Path, entries: Iterable[str]
 ) -> list[str]:
-    """Entries whose siblings are missing or were made from other content."""
-    made = queue.done_hashes(conn)
+    """Entries whose siblings are missing or were made from other content.
+
+    An entry that already failed with exactly its current bytes is not stale: retrying the
+    same broken file on every run would cost 3.5 s of backoff each time. It is still
+    reported (:func:`brv_vc.summary.queue.failures`) until it changes.
+    """
+    made = queue.settled_hashes(conn)
+    failed = {path for path, _ in queue.failures(conn)}
     stale = []
     for rel in entries:
         abstract_rel, overview_rel = siblings(rel)
-        if made.get(rel) is None or not (tree / abstract_rel).exists() or not (
-            tree / overview_rel
-        ).exists():
+        if made.get(rel) is None or (rel not in failed and not (
+            (tree / abstract_rel).exists() and (tree / overview_rel).exists()
+        )):
             stale.append(rel)
             continue
         try:

@@ -123,13 +123,16 @@ def finish(conn: sqlite3.Connection, item: Claim, content_hash: str | None) -> N
         )
 
 
-def fail(conn: sqlite3.Connection, item: Claim, error: str, attempts: int) -> None:
-    """Marks a claim failed with its error (it runs again when the path is queued again)."""
+def fail(
+    conn: sqlite3.Connection, item: Claim, error: str, attempts: int, content_hash: str | None
+) -> None:
+    """Marks a claim failed with its error and the content that failed (it runs again when
+    the path is queued again)."""
     with conn:
         conn.execute(
             "UPDATE summary_queue SET state = 'failed', owner = NULL, lease_until = NULL, "
-            "error = ?, attempts = ? WHERE path = ? AND seq = ?",
-            (error, attempts, item.path, item.seq),
+            "error = ?, attempts = ?, content_hash = ? WHERE path = ? AND seq = ?",
+            (error, attempts, content_hash, item.path, item.seq),
         )
 
 
@@ -143,13 +146,13 @@ def release(conn: sqlite3.Connection, item: Claim) -> None:
         )
 
 
-def done_hashes(conn: sqlite3.Connection) -> dict[str, str]:
-    """The content hash each done path was generated from."""
+def settled_hashes(conn: sqlite3.Connection) -> dict[str, str]:
+    """The content hash each done (or failed) path was last tried with."""
     ensure_schema(conn)
     return {
         path: digest
         for path, digest in conn.execute(
-            "SELECT path, content_hash FROM summary_queue WHERE state = 'done'"
+            "SELECT path, content_hash FROM summary_queue WHERE state IN ('done', 'failed')"
         )
         if digest
     }

@@ -11,7 +11,6 @@ archive of other clones from git history with :func:`write_archive`.
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -144,10 +143,10 @@ def _default_clock(data: bytes, fallback: float) -> float:
 
 
 def current_signals(
-    conn: sqlite3.Connection, relpath: str, data: bytes, mtime: float, now: datetime
+    row: scoring.Signals | None, data: bytes, mtime: float, now: datetime
 ) -> tuple[scoring.Signals, str]:
-    """The entry's signals at ``now``: its sidecar row, or defaults decayed from ``updatedAt``."""
-    row = sidecar.get_many(conn, [relpath]).get(relpath)
+    """The entry's signals at ``now``: its sidecar row, or defaults decayed from ``updatedAt``
+    (the file's mtime when it has none), as byterover-cli.md §7 describes."""
     if row is not None:
         return scoring.at(row, now.timestamp()), "sidecar"
     start = _default_clock(data, mtime)
@@ -195,7 +194,8 @@ def archive_entry(project: Project, relpath: str, now: datetime) -> ArchiveRecor
         )
     conn = open_state(project)
     try:
-        signals, _ = current_signals(conn, rel, data, mtime, now)
+        row = sidecar.get_many(conn, [rel]).get(rel)
+        signals, _ = current_signals(row, data, mtime, now)
         record = write_archive(project, rel, data, importance=signals.importance, now=now)
         target = project.tree / rel
         target.unlink()
@@ -211,14 +211,16 @@ def candidates(project: Project, now: datetime) -> list[Candidate]:
     """Entries the archive rule selects (draft, decayed importance < 35), lowest first."""
     conn = open_state(project)
     try:
+        paths = entry_paths(project)
+        rows = sidecar.get_many(conn, paths)
         found = []
-        for rel in entry_paths(project):
+        for rel in paths:
             path = project.tree / rel
             try:
                 data, mtime = path.read_bytes(), path.stat().st_mtime
             except OSError:
                 continue
-            signals, source = current_signals(conn, rel, data, mtime, now)
+            signals, source = current_signals(rows.get(rel), data, mtime, now)
             if signals.maturity == scoring.DRAFT and signals.importance < scoring.ARCHIVE_THRESHOLD:
                 found.append(Candidate(rel, round(signals.importance, 1), signals.maturity, source))
     finally:

@@ -36,4 +36,12 @@ def refresh(project: Project, changed: Iterable[str] | None, now: datetime) -> R
         The report of the steps run.
     """
     paths = tuple(sorted(set(changed))) if changed is not None else ()
-    return RefreshReport(changed=paths)
+    steps: list[str] = []
+    problems: list[str] = []
+    # Summaries, abstracts/overviews and the manifest (fail-open; see services/summarize.py).
+    from brv_vc.services.summarize import refresh_summaries
+
+    summary = refresh_summaries(project, None if changed is None else paths, now)
+    steps.extend(summary.steps)
+    problems.extend(summary.problems)
+    return RefreshReport(changed=paths, steps=tuple(steps), problems=tuple(problems))

@@ -1,0 +1,85 @@
+"""``brv summarize``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+from brv_vc.cli.context import AppContext, json_option, pass_app
+from brv_vc.cli.render import emit, jsonable, stderr_is_tty, warn
+from brv_vc.services.summarize import SummarizeResult, summarize
+
+
+class _Bar:
+    """A click progress bar on stderr, drawn only on a TTY."""
+
+    def __init__(self) -> None:
+        self.bar: Any = None
+
+    def start(self, total: int) -> None:
+        if stderr_is_tty() and total > 1:
+            self.bar = click.progressbar(length=total, label="summarizing", file=sys.stderr)
+            self.bar.__enter__()
+
+    def advance(self, path: str) -> None:
+        if self.bar is not None:
+            self.bar.update(1)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+
+
+def _text(r: SummarizeResult) -> str:
+    lines = [
+        f"_index.md: {len(r.indexes_written)} written, {len(r.indexes_removed)} removed, "
+        f"{r.indexes_unchanged} unchanged",
+        f"abstracts/overviews ({r.engine}): {r.done} generated, {len(r.failed)} failed, "
+        f"{r.remaining} still queued",
+        f"_manifest.json: {'rebuilt' if r.manifest_rebuilt else 'up to date'}",
+    ]
+    lines += [f"  failed {path}: {error}" for path, error in r.failed]
+    if r.failed:
+        lines.append("hint: fix those files and run 'brv summarize' again")
+    return "\n".join(lines)
+
+
+@click.command()
+@json_option
+@pass_app
+def summarize_cmd(app: AppContext, as_json: bool) -> None:
+    """Regenerate derived summaries: _index.md, abstracts, overviews and the manifest.
+
+    Only what is stale is rewritten. Abstracts and overviews come from a work queue in
+    .brv/state/brv.db that survives a crash: an interrupted run resumes. Uses the LLM
+    provider when .brv/config.yaml has llm:, else the deterministic extractive engine.
+
+    \b
+    Example:
+      brv summarize
+      brv summarize --json
+    """
+    bar = _Bar()
+    try:
+        result = summarize(app.project(), app.now, progress=bar)
+    finally:
+        bar.close()
+    for message in result.warnings:
+        warn(message)
+    if as_json and result.failed:
+        error = {
+            "code": "format",
+            "message": f"{len(result.failed)} file(s) failed after 3 retries",
+            "hint": "fix those files and run 'brv summarize' again",
+        }
+        click.echo(json.dumps({"ok": False, "error": error, **jsonable(result)}, indent=2,
+                              ensure_ascii=False))
+    else:
+        emit(result, as_json, _text)
+    if result.failed:
+        # Trigger: a file failed after its retries. Why: scripts and hooks must notice.
+        # Outcome: every other file was still done; exit 1 names the failures.
+        sys.exit(1)

@@ -1,0 +1,223 @@
+"""``brv summarize`` and the summary step of refresh.
+
+``summarize`` brings every derived summary up to date: all ``_index.md`` (skipping folders
+whose children did not change), the abstract/overview queue drained to the end, and the
+manifest. ``refresh_summaries`` is the cheap variant run after every tree change: only the
+changed paths' ancestors, a short time budget for the queue, fail-open.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+from brv_vc.errors import BrvError
+from brv_vc.summary import abstracts, folders, queue
+from brv_vc.summary import manifest as manifest_mod
+from brv_vc.summary.engine import EXTRACTIVE, Engine, engine_for
+from brv_vc.summary.records import Records
+from brv_vc.tree.config import load_config
+from brv_vc.tree.layout import ABSTRACT_SUFFIX, ARCHIVE_DIR, OVERVIEW_SUFFIX, Kind, kind_of
+from brv_vc.tree.project import Project
+from brv_vc.tree.statedb import open_state
+from brv_vc.tree.store import walk
+
+REFRESH_BUDGET_SECONDS = 0.5  # refresh drains the queue only while it stays quick
+
+
+class Progress(Protocol):
+    """Receives progress of a long summarize (the CLI draws a bar on a TTY)."""
+
+    def start(self, total: int) -> None: ...
+
+    def advance(self, path: str) -> None: ...
+
+
+@dataclass(frozen=True)
+class SummarizeResult:
+    """What ``brv summarize`` did."""
+
+    engine: str
+    indexes_written: tuple[str, ...]
+    indexes_removed: tuple[str, ...]
+    indexes_unchanged: int
+    queued: int
+    done: int
+    failed: tuple[tuple[str, str], ...]
+    remaining: int
+    escalated: tuple[tuple[str, str], ...]
+    manifest_rebuilt: bool
+    warnings: tuple[str, ...]
+
+
+_LLM_KEY = re.compile(r"^llm\s*:", re.MULTILINE)
+
+
+def _engine(project: Project, sleep: Callable[[float], None]) -> Engine:
+    # Trigger: no "llm:" key in config.yaml. Why: validating the config imports jsonschema
+    # (~90 ms), and refresh runs in every git hook. Outcome: the extractive engine, no import.
+    try:
+        text = project.config_path.read_text(encoding="utf-8")
+    except OSError:
+        return EXTRACTIVE
+    if not _LLM_KEY.search(text):
+        return EXTRACTIVE
+    return engine_for(load_config(project).llm, sleep=sleep)
+
+
+def _entries_and_orphans(project: Project) -> tuple[list[str], list[str]]:
+    entries: list[str] = []
+    derived: list[str] = []
+    for rel, _ in walk(project):
+        if rel.startswith(ARCHIVE_DIR + "/"):
+            continue
+        kind = kind_of(rel)
+        if kind is Kind.ENTRY:
+            entries.append(rel)
+        elif kind in (Kind.ABSTRACT, Kind.OVERVIEW):
+            derived.append(rel)
+    known = set(entries)
+    orphans = set()
+    for rel in derived:
+        suffix = ABSTRACT_SUFFIX if rel.endswith(ABSTRACT_SUFFIX) else OVERVIEW_SUFFIX
+        owner = rel[: -len(suffix)] + ".md"
+        if owner not in known:
+            orphans.add(owner)
+    return sorted(entries), sorted(orphans)
+
+
+def summarize(
+    project: Project,
+    now: datetime,
+    *,
+    sleep: Callable[[float], None] = time.sleep,
+    progress: Progress | None = None,
+) -> SummarizeResult:
+    """Regenerates every stale summary, drains the queue and rebuilds the manifest if stale.
+
+    Args:
+        project: the project.
+        now: the clock.
+        sleep: the retry backoff's sleep.
+        progress: optional progress receiver.
+
+    Returns:
+        The result; a file that fails after its retries is reported in ``failed``.
+
+    Raises:
+        FormatError: ``.brv/config.yaml`` is invalid.
+    """
+    engine = _engine(project, sleep)
+    conn = open_state(project)
+    try:
+        records = Records(conn)
+        report = folders.regenerate(project, None, engine, records)
+        entries, orphans = _entries_and_orphans(project)
+        stale = abstracts.stale_entries(conn, project.tree, entries)
+        queued = queue.enqueue(conn, [*stale, *orphans])
+        waiting = queue.counts(conn)
+        if progress is not None:
+            progress.start(waiting.get(queue.PENDING, 0) + waiting.get(queue.CLAIMED, 0))
+        drained = abstracts.drain(
+            project, conn, engine, sleep=sleep,
+            progress=progress.advance if progress is not None else None,
+        )
+        built = manifest_mod.ensure(project, conn, now)
+        known = set(entries)
+        failed = tuple((p, e) for p, e in queue.failures(conn) if p in known)
+    finally:
+        conn.close()
+    return SummarizeResult(
+        engine=engine.name,
+        indexes_written=report.written,
+        indexes_removed=report.removed,
+        indexes_unchanged=report.skipped,
+        queued=queued,
+        done=len(drained.done),
+        failed=failed,
+        remaining=drained.remaining,
+        escalated=drained.levels,
+        manifest_rebuilt=built.rebuilt,
+        warnings=report.warnings + built.warnings,
+    )
+
+
+@dataclass(frozen=True)
+class SummaryRefresh:
+    """The summary step of a refresh: short step lines and problems (never raised)."""
+
+    steps: tuple[str, ...]
+    problems: tuple[str, ...]
+    written: tuple[str, ...] = ()
+
+
+def refresh_summaries(
+    project: Project,
+    changed: Iterable[str] | None,
+    now: datetime,
+    *,
+    budget_seconds: float = REFRESH_BUDGET_SECONDS,
+    sleep: Callable[[float], None] = time.sleep,
+) -> SummaryRefresh:
+    """Updates summaries along the changed paths, works the queue briefly, refreshes the manifest.
+
+    Fails open: every problem is collected, nothing is raised (hooks must never break git).
+    """
+    steps: list[str] = []
+    problems: list[str] = []
+    written: list[str] = []
+    paths = None if changed is None else sorted(set(changed))
+    try:
+        engine = _engine(project, sleep)
+    except BrvError as exc:
+        problems.append(f"summaries use the extractive engine: {exc.message}")
+        engine = EXTRACTIVE
+    try:
+        conn = open_state(project)
+    except Exception as exc:
+        return SummaryRefresh((), (f"summaries skipped: cannot open brv.db: {exc}",))
+    try:
+        records = Records(conn)
+        touched = False
+        try:
+            todo = None if paths is None else folders.folders_for(paths)
+            report = folders.regenerate(project, todo, engine, records)
+            written.extend(report.written + report.removed)
+            problems.extend(report.warnings)
+            touched = bool(report.written or report.removed)
+            steps.append(f"summaries: {len(report.written)} written, {len(report.removed)} removed")
+        except Exception as exc:
+            problems.append(f"summaries failed: {type(exc).__name__}: {exc}")
+        try:
+            if paths is None:
+                entries, orphans = _entries_and_orphans(project)
+                wanted = abstracts.stale_entries(conn, project.tree, entries) + orphans
+            else:
+                wanted = [
+                    p for p in paths
+                    if kind_of(p) is Kind.ENTRY and not p.startswith(ARCHIVE_DIR + "/")
+                ]
+            queue.enqueue(conn, wanted)
+            drained = abstracts.drain(
+                project, conn, engine, budget_seconds=budget_seconds, sleep=sleep
+            )
+            touched = touched or bool(drained.done)
+            problems.extend(f"abstract of {p} failed: {e}" for p, e in drained.failed)
+            steps.append(f"abstracts: {len(drained.done)} done, {drained.remaining} queued")
+        except Exception as exc:
+            problems.append(f"abstracts failed: {type(exc).__name__}: {exc}")
+        try:
+            if touched or paths is None or paths:
+                built = manifest_mod.ensure(project, conn, now)
+                problems.extend(built.warnings)
+                if built.rebuilt:
+                    steps.append("manifest: rebuilt")
+        except Exception as exc:
+            problems.append(f"manifest failed: {type(exc).__name__}: {exc}")
+    finally:
+        conn.close()
+    return SummaryRefresh(tuple(steps), tuple(problems), tuple(written))

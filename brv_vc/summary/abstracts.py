@@ -1,0 +1,173 @@
+"""``<entry>.abstract.md`` (~80 tokens) and ``<entry>.overview.md`` (~1,500 tokens).
+
+One queue item at a time (seed 000): read the entry, parse it strictly (a broken
+frontmatter is an error worth retrying: the file may be mid-write), condense the first
+20,000 characters, write both siblings atomically. Failures retry after 500 ms, 1 s, 2 s
+(the sleep is injectable), then the item is marked failed and the queue goes on.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from brv_vc.format.entry import decode
+from brv_vc.summary import queue
+from brv_vc.summary.budgets import ABSTRACT_TOKENS, INPUT_CHARS, OVERVIEW_TOKENS
+from brv_vc.summary.digest import strict_digest
+from brv_vc.summary.documents import Document
+from brv_vc.summary.engine import Engine, generate
+from brv_vc.summary.records import sha, write_derived
+from brv_vc.tree.layout import ABSTRACT_SUFFIX, OVERVIEW_SUFFIX
+from brv_vc.tree.project import Project
+
+BACKOFF = (0.5, 1.0, 2.0)  # seconds before retry 1, 2, 3 (seed 000)
+
+
+@dataclass(frozen=True)
+class DrainReport:
+    """What a drain did: paths done, (path, error) failures, rows still waiting."""
+
+    done: tuple[str, ...] = ()
+    failed: tuple[tuple[str, str], ...] = ()
+    remaining: int = 0
+    levels: tuple[tuple[str, str], ...] = ()
+
+
+def siblings(relpath: str) -> tuple[str, str]:
+    """The abstract and overview paths of an entry."""
+    stem = relpath[:-3] if relpath.endswith(".md") else relpath
+    return stem + ABSTRACT_SUFFIX, stem + OVERVIEW_SUFFIX
+
+
+def document(relpath: str, data: bytes) -> Document:
+    """Parses an entry strictly into an engine input (raises FormatError when broken)."""
+    text = decode(data, file=relpath)
+    info = strict_digest(text, file=relpath, stem=Path(relpath).stem)
+    return Document(relpath, replace(info, body=info.body[:INPUT_CHARS]), text[:INPUT_CHARS])
+
+
+def process(project: Project, relpath: str, engine: Engine) -> tuple[str | None, str]:
+    """Writes (or, for a deleted entry, removes) the two siblings of one entry.
+
+    Returns:
+        (content hash of the entry or None when it is gone, worst escalation level).
+
+    Raises:
+        FormatError: the entry does not parse.
+        OSError: the file cannot be read or written.
+    """
+    abstract_rel, overview_rel = siblings(relpath)
+    try:
+        data = project.path_of(relpath).read_bytes()
+    except FileNotFoundError:
+        for rel in (abstract_rel, overview_rel):
+            (project.tree / rel).unlink(missing_ok=True)
+        return None, ""
+    doc = document(relpath, data)
+    short = generate(engine, "abstract", doc, ABSTRACT_TOKENS)
+    long = generate(engine, "overview", doc, OVERVIEW_TOKENS)
+    write_derived(project.tree / abstract_rel, (" ".join(short.text.split()) + "\n").encode())
+    write_derived(project.tree / overview_rel, (long.text.rstrip("\n") + "\n").encode())
+    worst = max(short.level, long.level, key=("normal", "aggressive", "truncated").index)
+    return sha(data), worst
+
+
+def drain(
+    project: Project,
+    conn: sqlite3.Connection,
+    engine: Engine,
+    *,
+    budget_seconds: float | None = None,
+    sleep: Callable[[float], None] = time.sleep,
+    clock: Callable[[], float] = time.monotonic,
+    progress: Callable[[str], None] | None = None,
+) -> DrainReport:
+    """Works through the queue one file at a time until it is empty (or the budget is spent).
+
+    Args:
+        project: the project.
+        conn: ``brv.db``.
+        engine: the engine writing the texts.
+        budget_seconds: stop claiming new work after this long (None: drain everything).
+            A retry that would overrun the budget gives its claim back instead of sleeping.
+        sleep: the backoff sleep (tests pass a recorder).
+        clock: a monotonic clock for the budget.
+        progress: called with each path as it finishes.
+
+    Returns:
+        The report; failures are reported, never raised.
+    """
+    deadline = None if budget_seconds is None else clock() + budget_seconds
+    queue.ensure_schema(conn)
+    done: list[str] = []
+    failed: list[tuple[str, str]] = []
+    levels: list[tuple[str, str]] = []
+    stopped = False
+    while not stopped and (deadline is None or clock() < deadline):
+        item = queue.claim(conn)
+        if item is None:
+            break
+        for attempt in range(len(BACKOFF) + 1):
+            try:
+                content_hash, level = process(project, item.path, engine)
+            except Exception as exc:  # fail open: one bad file never stops the queue
+                message = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
+                if attempt == len(BACKOFF):
+                    queue.fail(conn, item, message, attempt + 1, _hash_of(project, item.path))
+                    failed.append((item.path, message))
+                    break
+                delay = BACKOFF[attempt]
+                if deadline is not None and clock() + delay > deadline:
+                    queue.release(conn, item)
+                    stopped = True
+                    break
+                sleep(delay)
+                continue
+            queue.finish(conn, item, content_hash)
+            done.append(item.path)
+            if level and level != "normal":
+                levels.append((item.path, level))
+            break
+        if progress is not None:
+            progress(item.path)
+    waiting = queue.counts(conn)
+    remaining = waiting.get(queue.PENDING, 0) + waiting.get(queue.CLAIMED, 0)
+    return DrainReport(tuple(done), tuple(failed), remaining, tuple(levels))
+
+
+def _hash_of(project: Project, relpath: str) -> str | None:
+    try:
+        return sha((project.tree / relpath).read_bytes())
+    except OSError:
+        return None
+
+
+def stale_entries(
+    conn: sqlite3.Connection, tree: Path, entries: Iterable[str]
+) -> list[str]:
+    """Entries whose siblings are missing or were made from other content.
+
+    An entry that already failed with exactly its current bytes is not stale: retrying the
+    same broken file on every run would cost 3.5 s of backoff each time. It is still
+    reported (:func:`brv_vc.summary.queue.failures`) until it changes.
+    """
+    made = queue.settled_hashes(conn)
+    failed = {path for path, _ in queue.failures(conn)}
+    stale = []
+    for rel in entries:
+        abstract_rel, overview_rel = siblings(rel)
+        if made.get(rel) is None or (rel not in failed and not (
+            (tree / abstract_rel).exists() and (tree / overview_rel).exists()
+        )):
+            stale.append(rel)
+            continue
+        try:
+            if sha((tree / rel).read_bytes()) != made[rel]:
+                stale.append(rel)
+        except OSError:
+            stale.append(rel)
+    return stale

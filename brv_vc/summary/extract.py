@@ -1,0 +1,265 @@
+"""The default engine: deterministic, extractive text (same input, same bytes; no LLM).
+
+Abstract = title + summary + first key sentence. Overview = key points (facts, first
+sentences of sections), entities (keywords, tags, bold subjects, code identifiers) and
+patterns (the Raw Concept flow, Narrative rules). Folder summaries list their children's
+titles and summaries in a fixed order. Each function aims at the budget it is given; the
+escalation ladder in :mod:`brv_vc.summary.budgets` checks the result.
+"""
+
+from __future__ import annotations
+
+import re
+
+from brv_vc.format.body import parse_facts, split_sections
+from brv_vc.format.tokens import count_tokens
+from brv_vc.summary.documents import Document, FolderInput
+
+_FENCE_BLOCK = re.compile(r"^\s{0,3}(```|~~~).*?^\s{0,3}\1[^\n]*$", re.MULTILINE | re.DOTALL)
+_CODE_BLOCK = re.compile(r"^\s{0,3}(?:```|~~~)[^\n]*\n(.*?)^\s{0,3}(?:```|~~~)", re.M | re.S)
+_MARKUP = re.compile(r"(\*\*|__|`|^#+\s+|^\s*[-*+]\s+|^\s*\d+\.\s+)", re.MULTILINE)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`*\"'(])")
+_BOLD = re.compile(r"\*\*([^*\n]{1,60}?)\*\*")
+_TICKED = re.compile(r"`([^`\n]{1,60})`")
+_CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]{2,40})\s*\(")
+_LIST_ITEM = re.compile(r"^\s*[-*+]\s+(.+?)\s*$", re.MULTILINE)
+_FLOW = re.compile(r"\*\*Flow:\*\*\s*\n?(.+)")
+_SUBHEAD = re.compile(r"^###\s+(.+?)\s*$", re.MULTILINE)
+_LABEL = re.compile(r"^\*\*[^*\n]+:\*\*\s*$", re.MULTILINE)
+ITEM_CHARS = 300
+KINDS = {3: "Root", 2: "Domain", 1: "Topic", 0: "Subtopic"}
+
+
+def plain(text: str) -> str:
+    """Returns ``text`` without code blocks and markdown markup, whitespace collapsed."""
+    text = _FENCE_BLOCK.sub(" ", text)
+    text = _LABEL.sub(" ", text)
+    return " ".join(_MARKUP.sub("", text).split())
+
+
+def sentences(text: str) -> list[str]:
+    """Splits prose into sentences (after :func:`plain`)."""
+    flat = plain(text)
+    return [s.strip() for s in _SENTENCE_END.split(flat) if s.strip()] if flat else []
+
+
+def clip(text: str, limit: int = ITEM_CHARS) -> str:
+    """Cuts ``text`` to ``limit`` characters at a word boundary, marking the cut."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > limit // 2 else cut).rstrip(" ,;:") + "…"
+
+
+def _unique(items: list[str]) -> list[str]:
+    seen: set[str] = set()
+    out = []
+    for item in items:
+        key = item.lower()
+        if item and key not in seen:
+            seen.add(key)
+            out.append(item)
+    return out
+
+
+def _section_map(body: str) -> dict[str, str]:
+    preamble, sections = split_sections(body)
+    found = {"": preamble}
+    for section in sections:
+        found.setdefault(section.name.lower(), section.text)
+    return found
+
+
+def _subsections(text: str) -> dict[str, str]:
+    parts = _SUBHEAD.split(text)
+    found = {"": parts[0]}
+    for name, content in zip(parts[1::2], parts[2::2], strict=False):
+        found.setdefault(name.lower(), content)
+    return found
+
+
+def key_points(doc: Document) -> list[str]:
+    """Key points: facts first, then the first sentence of every section and sub-section."""
+    sections = _section_map(doc.digest.body)
+    points = [
+        f"{f.subject}: {f.statement}" if f.subject else f.statement
+        for f in parse_facts(sections.get("facts", ""))
+    ]
+    for name, text in sections.items():
+        if name in ("facts", "relations"):
+            continue
+        for sub, content in _subsections(text).items():
+            if sub == "rules":
+                continue
+            paragraph = next((p for p in content.strip().split("\n\n") if p.strip()), "")
+            first = sentences(paragraph)
+            if first:
+                points.append(first[0])
+    return _unique([clip(p) for p in points])
+
+
+def patterns(doc: Document) -> list[str]:
+    """Patterns: the Raw Concept flow, then the Narrative rules (and any Patterns list)."""
+    sections = _section_map(doc.digest.body)
+    found = [m.group(1).strip() for m in _FLOW.finditer(sections.get("raw concept", ""))]
+    narrative = _subsections(sections.get("narrative", ""))
+    for name in ("rules", "patterns"):
+        found.extend(m.group(1) for m in _LIST_ITEM.finditer(narrative.get(name, "")))
+    found.extend(m.group(1) for m in _LIST_ITEM.finditer(sections.get("patterns", "")))
+    return _unique([clip(plain(p)) for p in found])
+
+
+def entities(doc: Document) -> list[str]:
+    """Entities: keywords, tags, bold subjects, then code identifiers."""
+    body = doc.digest.body
+    code = " ".join(m.group(1) for m in _CODE_BLOCK.finditer(body))
+    found = [*doc.digest.keywords, *doc.digest.tags]
+    found += [m.group(1).strip() for m in _BOLD.finditer(_FENCE_BLOCK.sub(" ", body))]
+    found += [m.group(1).strip() for m in _TICKED.finditer(_FENCE_BLOCK.sub(" ", body))]
+    found += [m.group(1) + "()" for m in _CALL.finditer(code)]
+    return _unique([e for e in found if not e.endswith(":")])
+
+
+def _lead(doc: Document) -> str:
+    if doc.digest.summary:
+        return doc.digest.summary
+    first = sentences(doc.digest.body)
+    return first[0] if first else ""
+
+
+def abstract(doc: Document, budget: int, aggressive: bool) -> str:
+    """One line: title, summary, and (unless aggressive) the first key point that adds news."""
+    lead = clip(_lead(doc), budget * 4)
+    line = f"{doc.digest.title}: {lead}" if lead else doc.digest.title
+    if not aggressive:
+        for point in key_points(doc):
+            if point.lower() not in line.lower():
+                longer = f"{line.rstrip('.')}. {point}"
+                if count_tokens(longer) <= budget:
+                    line = longer
+                break
+    return " ".join(line.split())
+
+
+def _fit_lists(head: str, lists: list[tuple[str, list[str]]], budget: int) -> str:
+    def render() -> str:
+        parts = [head]
+        for name, items in lists:
+            if items:
+                parts.append(f"## {name}\n" + "\n".join(f"- {i}" for i in items))
+        return "\n\n".join(parts) + "\n"
+
+    text = render()
+    # Drop the last item of the longest list until the text fits (keeps every list's head).
+    while count_tokens(text) > budget:
+        longest = max(lists, key=lambda pair: len(pair[1]))[1]
+        if len(longest) <= 1:
+            break
+        longest.pop()
+        text = render()
+    return text
+
+
+def overview(doc: Document, budget: int, aggressive: bool) -> str:
+    """3-7 key points, notable entities and patterns, as markdown."""
+    limit = 160 if aggressive else ITEM_CHARS
+    points = key_points(doc)
+    rules = patterns(doc)
+    if len(points) < 3:
+        points += [r for r in rules if r not in points][: 3 - len(points)]
+    points = [clip(p, limit) for p in points[: 5 if aggressive else 7]]
+    names = [clip(e, 60) for e in entities(doc)[: 10 if aggressive else 24]]
+    rule_items = [clip(r, limit) for r in rules[: 4 if aggressive else 7]]
+    head = f"# {doc.digest.title}"
+    if doc.digest.summary:
+        head += "\n\n" + clip(doc.digest.summary, limit)
+    return _fit_lists(
+        head, [("Key points", points), ("Entities", names), ("Patterns", rule_items)], budget
+    )
+
+
+def ghost_cue(doc: Document, budget: int, aggressive: bool) -> str:
+    """The body of an archive stub: what the entry was about, in searchable words."""
+    parts = [f"# Archived: {doc.digest.title}"]
+    if doc.digest.summary:
+        parts.append(doc.digest.summary)
+    points = key_points(doc)[: 3 if aggressive else 6]
+    if points:
+        parts.append(" ".join(p if p.endswith((".", "!", "?")) else p + "." for p in points))
+    names = entities(doc)[: 6 if aggressive else 12]
+    if names:
+        parts.append("Key entities: " + ", ".join(names) + ".")
+    text = "\n\n".join(parts)
+    while count_tokens(text) > budget and len(parts) > 2:
+        parts.pop()
+        text = "\n\n".join(parts)
+    return text
+
+
+def folder_name(relpath: str) -> str:
+    """The display name of a folder ('' is the context tree root)."""
+    return relpath.rsplit("/", 1)[-1] if relpath else "context tree"
+
+
+KEY_TERMS = 8
+_COUNT = re.compile(r"\b(\d+) entr(?:y|ies)\b")
+_TERMS = re.compile(r"Key terms: (.+?)\.\s*$")
+
+
+def key_terms(folder: FolderInput) -> list[str]:
+    """The folder's most frequent tags/keywords (a sub-folder's terms weigh by their rank)."""
+    weight: dict[str, float] = {}
+    for child in folder.children:
+        for rank, term in enumerate(child.terms):
+            key = term.lower()
+            share = 1.0 if child.name.endswith(".md") else (KEY_TERMS - rank) * 0.5
+            weight[key] = weight.get(key, 0.0) + max(share, 0.5)
+    return [t for t, _ in sorted(weight.items(), key=lambda kv: (-kv[1], kv[0]))[:KEY_TERMS]]
+
+
+def parse_headline(text: str) -> tuple[int, tuple[str, ...]]:
+    """Reads back (entry count, key terms) from a headline written by :func:`headline`."""
+    count = _COUNT.search(text)
+    terms = _TERMS.search(text)
+    return (
+        int(count.group(1)) if count else 0,
+        tuple(t.strip() for t in terms.group(1).split(",")) if terms else (),
+    )
+
+
+def headline(folder: FolderInput) -> str:
+    """The first line under a folder summary's heading (parents quote it): purpose, size,
+    and key terms."""
+    total = sum(c.entries for c in folder.children)
+    folders = sum(1 for c in folder.children if c.name.endswith("/"))
+    size = f"{total} {'entry' if total == 1 else 'entries'}"
+    if folders:
+        size += f" in {folders} {'folder' if folders == 1 else 'folders'}"
+    parts = [folder.purpose, size + "."]
+    terms = key_terms(folder)
+    if terms:
+        parts.append("Key terms: " + ", ".join(terms) + ".")
+    return " ".join(p for p in parts if p)
+
+
+def folder_summary(folder: FolderInput, budget: int, aggressive: bool) -> str:
+    """A folder's ``_index.md`` body: heading, headline, one line a child, fit to the budget."""
+    head = f"# {KINDS.get(folder.order, 'Folder')}: {folder_name(folder.relpath)}\n\n"
+    head += clip(headline(folder), 600) + "\n"
+    lines: list[str] = []
+    used = count_tokens(head)
+    reserve = 12  # room for the "... and N more" line
+    for index, child in enumerate(folder.children):
+        if aggressive or not child.text:
+            line = f"- **{child.title}** ({child.name})"
+        else:
+            line = f"- **{child.title}** ({child.name}): {clip(child.text, 240)}"
+        cost = count_tokens(line) + 1
+        if used + cost > budget - reserve:
+            lines.append(f"- … and {len(folder.children) - index} more")
+            break
+        lines.append(line)
+        used += cost
+    return head + ("\n" + "\n".join(lines) + "\n" if lines else "")

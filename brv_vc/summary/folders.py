@@ -1,0 +1,257 @@
+"""``_index.md``: the hierarchical summary of every folder (seed 000 "Hierarchical Summaries").
+
+A folder's children are its ``context.md``, its entries and its sub-folders' ``_index.md``.
+``children_hash`` is the sha256 of the sorted ``name`` + content-hash pairs; a folder whose
+hash did not change is skipped, so after one change only the changed paths are rewritten,
+bottom-up to the root. A folder without children loses its ``_index.md``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from brv_vc.format.frontmatter import quote
+from brv_vc.format.tokens import count_tokens
+from brv_vc.summary import extract
+from brv_vc.summary.budgets import INDEX_TOKENS
+from brv_vc.summary.digest import digest
+from brv_vc.summary.documents import ChildLine, FolderInput
+from brv_vc.summary.engine import Engine, generate
+from brv_vc.summary.records import Records, sha, write_derived
+from brv_vc.tree.layout import (
+    ARCHIVE_DIR,
+    MAX_DEPTH,
+    SUMMARY_FILE,
+    Kind,
+    ancestors,
+    is_derived,
+    kind_of,
+)
+from brv_vc.tree.project import Project
+
+_HASH_LINE = re.compile(r'^---\nchildren_hash: "([0-9a-f]+)"\n')
+_SAFE_ITEM = re.compile(r"^[A-Za-z0-9_./-]+$")
+
+
+@dataclass(frozen=True)
+class IndexReport:
+    """What a regeneration did: files written and removed (tree paths), folders skipped."""
+
+    written: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    skipped: int = 0
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class _Child:
+    name: str
+    data: bytes
+    kind: Kind
+
+
+def index_path(folder: str) -> str:
+    """The tree path of a folder's ``_index.md``."""
+    return f"{folder}/{SUMMARY_FILE}" if folder else SUMMARY_FILE
+
+
+def depth(folder: str) -> int:
+    """0 for the root, 1 for a domain, 2 for a topic, 3 for a subtopic."""
+    return folder.count("/") + 1 if folder else 0
+
+
+def folders_for(changed: Iterable[str]) -> set[str]:
+    """The folders whose summaries a change to ``changed`` may affect (their ancestors)."""
+    found: set[str] = set()
+    for path in changed:
+        path = path.strip("/")
+        if not path or path.split("/")[0] == ARCHIVE_DIR or is_derived(path):
+            continue
+        found.update(ancestors(path))
+        if not path.endswith(".md"):
+            found.add(path)  # a folder (e.g. a deleted topic)
+    return {f for f in found if depth(f) <= MAX_DEPTH}
+
+
+def all_folders(project: Project) -> set[str]:
+    """Every folder of the tree that may hold a summary (not ``_archived``, not hidden)."""
+    found = {""}
+    stack = [""]
+    while stack:
+        folder = stack.pop()
+        if depth(folder) >= MAX_DEPTH:
+            continue
+        try:
+            items = list(os.scandir(project.tree / folder))
+        except OSError:
+            continue
+        for item in items:
+            if item.is_dir(follow_symlinks=False) and not item.name.startswith("."):
+                if not folder and item.name == ARCHIVE_DIR:
+                    continue
+                child = f"{folder}/{item.name}" if folder else item.name
+                found.add(child)
+                stack.append(child)
+    return found
+
+
+def _children(project: Project, folder: str) -> list[_Child] | None:
+    try:
+        items = list(os.scandir(project.tree / folder))
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    children: list[_Child] = []
+    for item in items:
+        if item.name.startswith("."):
+            continue
+        if item.is_dir(follow_symlinks=False):
+            if (not folder and item.name == ARCHIVE_DIR) or depth(folder) >= MAX_DEPTH:
+                continue
+            try:
+                data = open(os.path.join(item.path, SUMMARY_FILE), "rb").read()  # noqa: SIM115
+            except OSError:
+                continue
+            children.append(_Child(f"{item.name}/{SUMMARY_FILE}", data, Kind.SUMMARY))
+        elif item.is_file(follow_symlinks=False):
+            kind = kind_of(f"{folder}/{item.name}" if folder else item.name)
+            if kind in (Kind.ENTRY, Kind.CONTEXT):
+                with open(item.path, "rb") as handle:
+                    children.append(_Child(item.name, handle.read(), kind))
+    return sorted(children, key=lambda c: c.name)
+
+
+def children_hash(children: Iterable[_Child]) -> str:
+    """sha256 of the sorted ``name`` + content-hash pairs."""
+    lines = sorted(f"{c.name}\0{sha(c.data)}\n" for c in children)
+    return sha("".join(lines).encode("utf-8"))
+
+
+def _headline(data: bytes) -> str:
+    text = data.decode("utf-8", "replace")
+    if text.startswith("---\n"):
+        end = text.find("\n---\n", 3)
+        text = text[end + 5 :] if end != -1 else text
+    for line in text.splitlines():
+        if line.strip() and not line.startswith("#"):
+            return line.strip()
+    return ""
+
+
+def _purpose(data: bytes) -> str:
+    info = digest(data, stem="context")
+    if info.summary:
+        return extract.clip(info.summary, 300)
+    prose = "\n".join(line for line in info.body.splitlines() if not line.startswith("#"))
+    first = extract.sentences(prose)
+    return extract.clip(first[0], 300) if first else ""
+
+
+def folder_input(folder: str, children: list[_Child]) -> FolderInput:
+    """Builds the engine's input: purpose from ``context.md``, folders first, then entries."""
+    purpose = ""
+    lines: list[ChildLine] = []
+    for child in children:
+        if child.kind is Kind.CONTEXT:
+            purpose = _purpose(child.data)
+        elif child.kind is Kind.SUMMARY:
+            name = child.name.split("/")[0]
+            text = _headline(child.data)
+            count, terms = extract.parse_headline(text)
+            lines.append(ChildLine(name + "/", name, text, terms, count))
+    for child in children:
+        if child.kind is Kind.ENTRY:
+            info = digest(child.data, stem=child.name[:-3])
+            text = info.summary or next(iter(extract.sentences(info.body[:2000])), "")
+            terms = tuple(dict.fromkeys([*info.tags, *info.keywords]))
+            lines.append(ChildLine(child.name, info.title, text, terms))
+    return FolderInput(folder, 3 - depth(folder), purpose, tuple(lines))
+
+
+def _stored_hash(data: bytes) -> str | None:
+    match = _HASH_LINE.match(data.decode("utf-8", "replace"))
+    return match.group(1) if match else None
+
+
+def _item(name: str) -> str:
+    return name if _SAFE_ITEM.match(name) else quote(name)
+
+
+def render_index(folder: str, children: list[_Child], digest_hash: str, body: str) -> bytes:
+    """Returns the bytes of an ``_index.md`` with seed 000's frontmatter, keys in seed order."""
+    order = 3 - depth(folder)
+    total = sum(count_tokens(c.data.decode("utf-8", "replace")) for c in children)
+    body = body.strip("\n") + "\n"
+    tokens = count_tokens(body)
+    ratio = round(tokens / total, 2) if total else 0.0
+    lines = [
+        "---",
+        f'children_hash: "{digest_hash}"',
+        f"compression_ratio: {ratio}",
+        f"condensation_order: {order}",
+        "covers:",
+        *(f"  - {_item(c.name)}" for c in children),
+        f"covers_token_total: {total}",
+        f"summary_level: d{order}",
+        f"token_count: {tokens}",
+        "type: summary",
+        "---",
+        "",
+    ]
+    return ("\n".join(lines) + "\n" + body).encode("utf-8")
+
+
+def regenerate(
+    project: Project, folders: Iterable[str] | None, engine: Engine, records: Records
+) -> IndexReport:
+    """Regenerates ``_index.md`` bottom-up for ``folders`` (None: every folder).
+
+    Args:
+        project: the project.
+        folders: folders to visit (usually :func:`folders_for` of the changed paths).
+        engine: the engine writing the bodies.
+        records: what brv last wrote (detects hand edits).
+
+    Returns:
+        The report; a hand-edited summary is regenerated and named in ``warnings``.
+    """
+    todo = all_folders(project) if folders is None else set(folders)
+    written: list[str] = []
+    removed: list[str] = []
+    warnings: list[str] = []
+    skipped = 0
+    for folder in sorted(todo, key=lambda f: (-depth(f), f)):
+        rel = index_path(folder)
+        target = project.tree / rel
+        children = _children(project, folder)
+        if not children:
+            if children is not None and target.exists():
+                target.unlink()
+                removed.append(rel)
+            records.drop(rel)
+            continue
+        digest_hash = children_hash(children)
+        try:
+            existing: bytes | None = target.read_bytes()
+        except FileNotFoundError:
+            existing = None
+        record = records.get(rel)
+        if existing is not None:
+            if record is not None and record.sha != sha(existing):
+                warnings.append(f"{rel} was edited by hand; regenerated (it is a derived file)")
+            elif record is not None and record.input_hash == digest_hash:
+                skipped += 1
+                continue
+            elif record is None and _stored_hash(existing) == digest_hash:
+                records.put(rel, digest_hash, existing)  # adopt a file from another run
+                skipped += 1
+                continue
+        info = folder_input(folder, children)
+        body = generate(engine, "folder_summary", info, INDEX_TOKENS[info.order]).text
+        data = render_index(folder, children, digest_hash, body)
+        if write_derived(target, data):
+            written.append(rel)
+        records.put(rel, digest_hash, data)
+    return IndexReport(tuple(written), tuple(removed), skipped, tuple(warnings))

@@ -1,0 +1,185 @@
+"""The abstract/overview queue: retries with backoff, a broken file fails alone, a killed
+run resumes, changed entries are refreshed within the time budget."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+from conftest import REPO, snapshot
+from test_summary_support import derived_files, write_entry
+
+from bench.gen_tree import generate
+from brv_vc.services.refresh import refresh
+from brv_vc.services.summarize import summarize
+from brv_vc.summary import abstracts, queue
+from brv_vc.summary.engine import EXTRACTIVE
+from brv_vc.tree.project import Project
+from brv_vc.tree.statedb import open_state
+
+NOW = datetime(2026, 2, 1, tzinfo=UTC)
+BROKEN = b'---\ntitle: "Broken\nsummary: [unclosed\n---\nbody\n'
+
+
+def test_abstract_and_overview_follow_the_seed(project: Project) -> None:
+    write_entry(project, "auth/jwt/tokens.md", "JWT Tokens", summary="Access tokens last 24h.",
+                facts="- **jwt_secret**: Tokens are signed with RS256 [convention]\n"
+                      "- Pairs are stored for revocation [project]",
+                narrative="### Structure\nTokens come in pairs. More text.\n\n"
+                          "### Rules\n- Refresh tokens are single-use\n")
+    summarize(project, NOW)
+    abstract = (project.tree / "auth/jwt/tokens.abstract.md").read_text()
+    overview = (project.tree / "auth/jwt/tokens.overview.md").read_text()
+    assert abstract.count("\n") == 1
+    assert abstract.startswith("JWT Tokens: Access tokens last 24h.")
+    assert "## Key points\n- jwt_secret: Tokens are signed with RS256" in overview
+    assert "- Pairs are stored for revocation" in overview
+    assert "## Entities\n" in overview
+    assert "- jwt_secret" in overview
+    assert "- kw" in overview
+    assert "## Patterns\n- Refresh tokens are single-use" in overview
+
+
+def test_broken_entry_fails_after_three_retries_and_the_queue_goes_on(project: Project) -> None:
+    write_entry(project, "a/b/first.md", "First")
+    (project.tree / "a/b/middle.md").write_bytes(BROKEN)
+    write_entry(project, "a/b/last.md", "Last")
+    slept: list[float] = []
+    result = summarize(project, NOW, sleep=slept.append)
+    assert slept == [0.5, 1.0, 2.0]
+    assert [path for path, _ in result.failed] == ["a/b/middle.md"]
+    assert "malformed YAML" in result.failed[0][1]
+    assert result.done == 2
+    assert result.remaining == 0
+    assert (project.tree / "a/b/first.abstract.md").exists()
+    assert (project.tree / "a/b/last.overview.md").exists()
+    assert not (project.tree / "a/b/middle.abstract.md").exists()
+    assert (project.tree / "a/b/middle.md").read_bytes() == BROKEN
+    # the folder summary still lists it by name
+    assert "middle.md" in (project.tree / "a/b/_index.md").read_text()
+    # the same broken bytes are reported again without another round of retries
+    again = summarize(project, NOW, sleep=slept.append)
+    assert [path for path, _ in again.failed] == ["a/b/middle.md"]
+    assert slept == [0.5, 1.0, 2.0]
+    # once fixed, the entry is processed
+    write_entry(project, "a/b/middle.md", "Middle")
+    fixed = summarize(project, NOW, sleep=slept.append)
+    assert fixed.failed == ()
+    assert fixed.done == 1
+    assert (project.tree / "a/b/middle.abstract.md").exists()
+
+
+def test_broken_entry_through_the_cli(project: Project, brv) -> None:
+    write_entry(project, "a/b/first.md", "First")
+    summarize(project, NOW)
+    (project.tree / "a/b/middle.md").write_bytes(BROKEN)
+    before = snapshot(project.tree)
+    result = brv("summarize", cwd=project.root)  # real backoff: 3.5 s of retries
+    assert result.exit_code == 1
+    assert "1 generated, 1 failed" not in result.stdout
+    assert "0 generated, 1 failed, 0 still queued" in result.stdout
+    assert "failed a/b/middle.md: malformed YAML in the frontmatter" in result.stdout
+    assert "hint: fix those files and run 'brv summarize' again" in result.stdout
+    after = snapshot(project.tree)
+    assert {k for k in after if after[k] != before.get(k)} <= {"_manifest.json", "a/b/_index.md",
+                                                                "a/_index.md", "_index.md"}
+    # agents get the failure as a JSON error too; unchanged bytes are not retried again
+    as_json = brv("summarize", "--json", cwd=project.root)
+    assert as_json.exit_code == 1
+    payload = as_json.json()
+    assert payload["ok"] is False
+    assert payload["error"]["message"] == "1 file(s) failed after 3 retries"
+    assert payload["failed"][0][0] == "a/b/middle.md"
+
+
+def test_claimed_row_of_a_dead_worker_is_resumed(project: Project) -> None:
+    write_entry(project, "a/b/one.md", "One")
+    write_entry(project, "a/b/two.md", "Two")
+    conn = open_state(project)
+    queue.enqueue(conn, ["a/b/one.md", "a/b/two.md"])
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    # a worker that claimed "one" with a long lease, then died before finishing
+    conn.execute("UPDATE summary_queue SET state='claimed', owner=?, lease_until=? "
+                 "WHERE path='a/b/one.md'", (dead.pid, time.time() + 3600))
+    report = abstracts.drain(project, conn, EXTRACTIVE)
+    assert sorted(report.done) == ["a/b/one.md", "a/b/two.md"]
+    assert report.remaining == 0
+    assert queue.counts(conn) == {"done": 2}
+    conn.close()
+
+
+def test_live_claim_is_left_alone_until_its_lease_ends(project: Project) -> None:
+    write_entry(project, "a/b/one.md", "One")
+    conn = open_state(project)
+    queue.enqueue(conn, ["a/b/one.md"])
+    assert queue.claim(conn) is not None  # held by this (living) process
+    assert queue.claim(conn) is None
+    assert queue.claim(conn, wall=lambda: time.time() + queue.LEASE_SECONDS + 1) is not None
+    conn.close()
+
+
+def test_sigkilled_summarize_resumes_and_matches_a_clean_run(tmp_path: Path) -> None:
+    killed, clean = tmp_path / "killed", tmp_path / "clean"
+    generate(killed, 500, seed=3)
+    generate(clean, 500, seed=3)
+    env = {**os.environ, "PYTHONPATH": str(REPO), "BRV_NOW": "2026-02-01T00:00:00Z"}
+    proc = subprocess.Popen([sys.executable, "-m", "brv_vc", "summarize"], cwd=killed, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    db = killed / ".brv/state/brv.db"
+    deadline = time.monotonic() + 60
+    done = 0
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            with sqlite3.connect(db, timeout=1) as conn:
+                done = conn.execute(
+                    "SELECT COUNT(*) FROM summary_queue WHERE state='done'").fetchone()[0]
+        except sqlite3.OperationalError:
+            done = 0
+        if done >= 20:
+            break
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    with sqlite3.connect(db) as conn:
+        left = conn.execute(
+            "SELECT COUNT(*) FROM summary_queue WHERE state != 'done'").fetchone()[0]
+    assert done >= 20, "the kill must land mid-queue"
+    assert left > 0, "the kill must land mid-queue"
+
+    rerun = subprocess.run([sys.executable, "-m", "brv_vc", "summarize", "--json"], cwd=killed,
+                           env=env, capture_output=True, text=True, check=False)
+    assert rerun.returncode == 0, rerun.stderr
+    subprocess.run([sys.executable, "-m", "brv_vc", "summarize"], cwd=clean, env=env,
+                   capture_output=True, check=True)
+    assert derived_files(killed / ".brv/context-tree") == derived_files(clean / ".brv/context-tree")
+
+
+def test_refresh_regenerates_siblings_of_changed_entries(project: Project) -> None:
+    write_entry(project, "a/b/one.md", "One", summary="First version.")
+    summarize(project, NOW)
+    write_entry(project, "a/b/one.md", "One", summary="Second version.")
+    report = refresh(project, ["a/b/one.md"], NOW)
+    assert report.problems == ()
+    assert "Second version." in (project.tree / "a/b/one.abstract.md").read_text()
+    assert any(step.startswith("abstracts: 1 done") for step in report.steps)
+    (project.tree / "a/b/one.md").unlink()
+    refresh(project, ["a/b/one.md"], NOW)
+    assert not (project.tree / "a/b/one.abstract.md").exists()
+    assert not (project.tree / "a/b/one.overview.md").exists()
+
+
+def test_refresh_gives_back_a_claim_instead_of_sleeping_past_its_budget(project: Project) -> None:
+    (project.tree / "a/b").mkdir(parents=True)
+    (project.tree / "a/b/bad.md").write_bytes(BROKEN)
+    report = refresh(project, ["a/b/bad.md"], NOW)
+    assert report.problems == ()  # not failed yet: left queued for brv summarize
+    conn = open_state(project)
+    assert queue.counts(conn) == {"pending": 1}
+    conn.close()

@@ -23,6 +23,8 @@ from brv_vc.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, BrvError
 # name -> "module:attribute"; one module per command group (STYLE).
 COMMANDS: dict[str, str] = {
     "init": "brv_vc.cli.init_cmd:init",
+    "merge-driver": "brv_vc.cli.vc_cmd:merge_driver",
+    "vc": "brv_vc.cli.vc_cmd:vc",
 }
 
 

@@ -9,10 +9,15 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Mapping, Sequence
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from brv_vc.errors import GitError
+
+Proc = subprocess.CompletedProcess[str]
 
 _HOOK_VARS = ("GIT_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE", "GIT_PREFIX", "GIT_OBJECT_DIRECTORY",
               "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR")
@@ -34,12 +39,19 @@ def run(
     check: bool = True,
     input: str | None = None,
     env: Mapping[str, str] | None = None,
+    index_file: Path | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """Runs ``git <args>`` in ``cwd`` and returns the completed process.
+
+    ``index_file`` points git at another index (``GIT_INDEX_FILE``); the hook variables are
+    stripped first, so this is the only way one reaches git.
 
     Raises:
         GitError: git is missing, or (with ``check``) exited non-zero.
     """
+    full_env = no_git_env(env)
+    if index_file is not None:
+        full_env["GIT_INDEX_FILE"] = str(index_file)
     try:
         proc = subprocess.run(
             ["git", *args],
@@ -47,7 +59,7 @@ def run(
             input=input,
             capture_output=True,
             text=True,
-            env=no_git_env(env),
+            env=full_env,
             check=False,
         )
     except FileNotFoundError:
@@ -58,3 +70,123 @@ def run(
         words = (proc.stderr or proc.stdout).strip()
         raise GitError(f"git {' '.join(args[:2])} failed: {words}")
     return proc
+
+
+# --- vc: object reads (dulwich), merge-file, error translation ---------------------------
+# dulwich reads objects in process: a semantic diff of 200 files costs 200 dict lookups in
+# the pack index instead of 200 ``git cat-file`` processes.
+
+
+@dataclass(frozen=True)
+class CommitInfo:
+    """One commit of a history walk."""
+
+    sha: str
+    message: str
+    parents: tuple[str, ...]
+
+
+def _open(workdir: Path) -> Any:
+    from dulwich.repo import Repo
+
+    return Repo(str(workdir))
+
+
+def read_blobs(workdir: Path, shas: Iterable[str]) -> dict[str, bytes]:
+    """Returns the bytes of each blob id (hex) found in the repository at ``workdir``."""
+    wanted = [s for s in dict.fromkeys(shas) if s and set(s) != {"0"}]
+    if not wanted:
+        return {}
+    repo = _open(workdir)
+    try:
+        out: dict[str, bytes] = {}
+        for sha in wanted:
+            try:
+                out[sha] = repo.object_store[sha.encode("ascii")].as_raw_string()
+            except KeyError:
+                continue
+        return out
+    finally:
+        repo.close()
+
+
+def blob_at(workdir: Path, rev: str, path: str) -> bytes | None:
+    """Returns the bytes of ``path`` (repository-relative, POSIX) at commit ``rev``, or None."""
+    from dulwich.object_store import tree_lookup_path
+
+    repo = _open(workdir)
+    try:
+        commit = repo[rev.encode("ascii")]
+        try:
+            _, sha = tree_lookup_path(repo.object_store.__getitem__, commit.tree, path.encode())
+        except KeyError:
+            return None
+        data: bytes = repo.object_store[sha].as_raw_string()
+        return data
+    finally:
+        repo.close()
+
+
+def commits_in_range(workdir: Path, old: str | None, new: str) -> list[CommitInfo]:
+    """Commits reachable from ``new`` and not from ``old`` (``old`` None: all), oldest first."""
+    repo = _open(workdir)
+    try:
+        walker = repo.get_walker(
+            include=[new.encode("ascii")], exclude=[old.encode("ascii")] if old else None
+        )
+        found = [
+            CommitInfo(
+                sha=entry.commit.id.decode("ascii"),
+                message=entry.commit.message.decode("utf-8", "replace"),
+                parents=tuple(p.decode("ascii") for p in entry.commit.parents),
+            )
+            for entry in walker
+        ]
+        return list(reversed(found))
+    finally:
+        repo.close()
+
+
+def merge_file(ours: bytes, base: bytes, theirs: bytes, cwd: Path) -> tuple[bytes, bool]:
+    """Line-level 3-way merge by ``git merge-file`` (the fallback of the merge driver).
+
+    Returns:
+        (merged bytes with standard markers where needed, True when conflicts remain).
+    """
+    with tempfile.TemporaryDirectory(prefix="brv-merge-") as tmp:
+        names = []
+        for name, data in (("ours", ours), ("base", base), ("theirs", theirs)):
+            path = Path(tmp) / name
+            path.write_bytes(data)
+            names.append(str(path))
+        proc = subprocess.run(
+            ["git", "merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs", *names],
+            cwd=cwd, capture_output=True, env=no_git_env(), check=False,
+        )
+    if proc.returncode < 0 or proc.returncode > 127:
+        raise GitError(f"git merge-file failed: {proc.stderr.decode(errors='replace').strip()}")
+    return proc.stdout, proc.returncode != 0
+
+
+_NETWORK_WORDS = (
+    "could not resolve host", "connection refused", "unable to connect",
+    "could not read from remote",
+    "does not appear to be a git repository", "unable to access", "connection timed out",
+    "no route to host", "repository not found", "network is unreachable",
+)
+
+
+def failure_kind(words: str) -> str:
+    """Classifies git's error output: identity, network, rejected, overwrite or other."""
+    low = words.lower()
+    if "please tell me who you are" in low or "author identity unknown" in low or (
+        "empty ident name" in low
+    ):
+        return "identity"
+    if "[rejected]" in low or "non-fast-forward" in low or "fetch first" in low:
+        return "rejected"
+    if "would be overwritten" in low:
+        return "overwrite"
+    if any(word in low for word in _NETWORK_WORDS):
+        return "network"
+    return "other"

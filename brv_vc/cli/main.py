@@ -104,7 +104,8 @@ def main(argv: list[str] | None = None) -> Any:
     args = list(sys.argv[1:] if argv is None else argv)
     as_json = _wants_json(args)
     try:
-        cli.main(args=args, prog_name="brv", standalone_mode=False)
+        # with standalone_mode=False click returns the code of a click.exceptions.Exit
+        code = cli.main(args=args, prog_name="brv", standalone_mode=False)
     except BrvError as error:
         _report_error(error, as_json)
         sys.exit(error.exit_code)
@@ -124,4 +125,4 @@ def main(argv: list[str] | None = None) -> Any:
             err=True,
         )
         sys.exit(EXIT_INTERNAL)
-    sys.exit(0)
+    sys.exit(code if isinstance(code, int) else 0)

@@ -92,6 +92,13 @@ def _open(workdir: Path) -> Any:
     return Repo(str(workdir))
 
 
+def _commit(repo: Any, rev: str) -> Any:
+    """The commit object a rev names (hex id, branch, HEAD, ...)."""
+    from dulwich.objectspec import parse_commit
+
+    return parse_commit(repo, rev.encode("utf-8"))
+
+
 def read_blobs(workdir: Path, shas: Iterable[str]) -> dict[str, bytes]:
     """Returns the bytes of each blob id (hex) found in the repository at ``workdir``."""
     wanted = [s for s in dict.fromkeys(shas) if s and set(s) != {"0"}]
@@ -116,7 +123,7 @@ def blob_at(workdir: Path, rev: str, path: str) -> bytes | None:
 
     repo = _open(workdir)
     try:
-        commit = repo[rev.encode("ascii")]
+        commit = _commit(repo, rev)
         try:
             _, sha = tree_lookup_path(repo.object_store.__getitem__, commit.tree, path.encode())
         except KeyError:
@@ -132,7 +139,7 @@ def commits_in_range(workdir: Path, old: str | None, new: str) -> list[CommitInf
     repo = _open(workdir)
     try:
         walker = repo.get_walker(
-            include=[new.encode("ascii")], exclude=[old.encode("ascii")] if old else None
+            include=[_commit(repo, new).id], exclude=[_commit(repo, old).id] if old else None
         )
         found = [
             CommitInfo(

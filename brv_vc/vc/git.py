@@ -179,7 +179,7 @@ _NETWORK_WORDS = (
     "could not resolve host", "connection refused", "unable to connect",
     "could not read from remote",
     "does not appear to be a git repository", "unable to access", "connection timed out",
-    "no route to host", "repository not found", "network is unreachable",
+    "no route to host", "repository not found", "network is unreachable", "does not exist",
 )
 
 

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import vc_helpers
 from conftest import snapshot
-from vc_helpers import Member, Team, free_port, git, make_member, team  # noqa: F401
+from vc_helpers import Member, Team, free_port, git, make_member
 
 ROT = "auth/jwt/token_rotation.md"
+
+team = vc_helpers.team
 
 
 def _unchanged(member: Member, *args: str, code: int = 1) -> dict:
@@ -17,7 +20,8 @@ def _unchanged(member: Member, *args: str, code: int = 1) -> dict:
     assert snapshot(member.root) == before
     assert member.git("rev-parse", "--verify", "-q", "HEAD", check=False) == head
     error = result.json()["error"]
-    assert error["message"] and error["hint"]
+    assert error["message"]
+    assert error["hint"]
     return error
 
 
@@ -52,9 +56,11 @@ def test_no_commits_and_nothing_staged(tmp_path: Path) -> None:
 def test_no_upstream(team: Team) -> None:
     team.alice.ok("vc", "checkout", "-b", "topic")
     error = _unchanged(team.alice, "vc", "pull")
-    assert "has no upstream" in error["message"] and "brv vc pull origin" in error["hint"]
+    assert "has no upstream" in error["message"]
+    assert "brv vc pull origin" in error["hint"]
     error = _unchanged(team.alice, "vc", "push")
-    assert "has no upstream branch" in error["message"] and "push -u" in error["hint"]
+    assert "has no upstream branch" in error["message"]
+    assert "push -u" in error["hint"]
     team.alice.ok("vc", "push", "-u")
     assert "topic" in git(team.remote, "branch")
 
@@ -111,7 +117,8 @@ def test_missing_identity_gives_gits_problem_and_the_hint(team: Team, isolated_m
 def test_not_under_version_control(project) -> None:
     member = Member("p", project.root)
     error = _unchanged(member, "vc", "status")
-    assert "not under version control" in error["message"] and "brv vc init" in error["hint"]
+    assert "not under version control" in error["message"]
+    assert "brv vc init" in error["hint"]
 
 
 def test_remote_errors(team: Team) -> None:

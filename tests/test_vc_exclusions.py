@@ -6,8 +6,9 @@ import itertools
 import subprocess
 from pathlib import Path
 
+import vc_helpers
 from conftest import snapshot
-from vc_helpers import Team, git, team  # noqa: F401
+from vc_helpers import Team, git
 
 from brv_vc.vc import exclusions
 from brv_vc.vc.exclusions import BEGIN, END, ensure_files, is_excluded
@@ -21,6 +22,8 @@ NAMES = [
     ".fuse_hidden0001", ".nfs0042", "entry.md.swp", "entry.md.swo", "entry.md~", ".#entry.md",
     "old.bak", "x.tmp", "tmp", "_archived", "x.stub.md", "x.full.md", "README.md", "a~b.md",
 ]
+
+team = vc_helpers.team
 
 
 def test_predicate_agrees_with_git_check_ignore(tmp_path: Path) -> None:
@@ -43,21 +46,25 @@ def test_predicate_agrees_with_git_check_ignore(tmp_path: Path) -> None:
     disagreements = [(p, is_excluded(p), p in ignored_by_git) for p in samples
                      if is_excluded(p) != (p in ignored_by_git)]
     assert disagreements == []
-    assert len(samples) > 200 and 50 < len(ignored_by_git) < len(samples)
+    assert len(samples) > 200
+    assert 50 < len(ignored_by_git) < len(samples)
 
 
 def test_managed_blocks_are_idempotent_and_keep_user_lines(tmp_path: Path) -> None:
     (tmp_path / ".gitignore").write_text("# mine\nscratch/\n")
     assert ensure_files(tmp_path) == [".gitignore", ".gitattributes"]
     first = (tmp_path / ".gitignore").read_text()
-    assert first.startswith("# mine\nscratch/\n\n" + BEGIN) and first.endswith(END + "\n")
+    assert first.startswith("# mine\nscratch/\n\n" + BEGIN)
+    assert first.endswith(END + "\n")
     assert ensure_files(tmp_path) == []
     # a person edits inside the block and adds a line after it: the block is restored,
     # their own line stays
     (tmp_path / ".gitignore").write_text(first.replace("*.tmp\n", "") + "private.md\n")
     assert ensure_files(tmp_path) == [".gitignore"]
     text = (tmp_path / ".gitignore").read_text()
-    assert "*.tmp\n" in text and text.endswith("private.md\n") and text.count(BEGIN) == 1
+    assert "*.tmp\n" in text
+    assert text.endswith("private.md\n")
+    assert text.count(BEGIN) == 1
     assert (tmp_path / ".gitattributes").read_text().count("*.md merge=brv diff=brv") == 1
 
 
@@ -74,7 +81,8 @@ def test_derived_files_never_show_in_status(team: Team) -> None:
         (team.alice.tree / rel).parent.mkdir(parents=True, exist_ok=True)
         (team.alice.tree / rel).write_text("derived")
     status = team.alice.ok("vc", "status", "--json").json()
-    assert status["untracked"] == [] and status["unstaged"] == []
+    assert status["untracked"] == []
+    assert status["unstaged"] == []
 
 
 def test_force_added_excluded_file_is_refused_at_commit(team: Team) -> None:
@@ -85,7 +93,8 @@ def test_force_added_excluded_file_is_refused_at_commit(team: Team) -> None:
     result = team.alice.fails("vc", "commit", "-m", "oops")
     assert "sync-excluded (derived) files are tracked: _index.md" in result.stderr
     assert "git -C .brv/context-tree rm --cached -- _index.md" in result.stderr
-    assert snapshot(team.alice.root) == before and team.alice.git("rev-parse", "HEAD") == head
+    assert snapshot(team.alice.root) == before
+    assert team.alice.git("rev-parse", "HEAD") == head
 
 
 def test_force_added_excluded_file_is_refused_at_push(team: Team) -> None:
@@ -95,7 +104,8 @@ def test_force_added_excluded_file_is_refused_at_push(team: Team) -> None:
     remote_head = git(team.remote, "rev-parse", "main")
     result = team.alice.fails("vc", "push", "--json")
     error = result.json()["error"]
-    assert "auth/_index.md" in error["message"] and "rm --cached" in error["hint"]
+    assert "auth/_index.md" in error["message"]
+    assert "rm --cached" in error["hint"]
     assert git(team.remote, "rev-parse", "main") == remote_head
     team.alice.git("rm", "-q", "--cached", "auth/_index.md")
     team.alice.ok("vc", "commit", "-m", "untrack the summary")

@@ -2,21 +2,28 @@
 
 from __future__ import annotations
 
+import vc_helpers
 from conftest import snapshot
-from vc_helpers import Team, team  # noqa: F401
+from vc_helpers import Team
 
 ROT = "auth/jwt/token_rotation.md"
+
+team = vc_helpers.team
 
 
 def test_clone_registers_drivers_and_matches_alice(team: Team) -> None:
     assert team.bob.read(ROT) == team.alice.read(ROT)
     config = team.bob.git("config", "--local", "--list")
-    assert "merge.brv.driver=" in config and "diff.brv.textconv=" in config
+    assert "merge.brv.driver=" in config
+    assert "diff.brv.textconv=" in config
     assert "*.md merge=brv diff=brv" in team.bob.git("show", "HEAD:.gitattributes")
     assert "_index.md" in team.bob.git("show", "HEAD:.gitignore")
     status = team.bob.ok("vc", "status", "--json").json()
-    assert status["branch"] == "main" and status["upstream"] == "origin/main"
-    assert status["staged"] == [] and status["untracked"] == [] and status["unstaged"] == []
+    assert status["branch"] == "main"
+    assert status["upstream"] == "origin/main"
+    assert status["staged"] == []
+    assert status["untracked"] == []
+    assert status["unstaged"] == []
 
 
 def test_disjoint_edits_merge_without_conflict(team: Team) -> None:
@@ -28,7 +35,8 @@ def test_disjoint_edits_merge_without_conflict(team: Team) -> None:
     rejected = team.bob.fails("vc", "push")
     assert "pull first" in rejected.stderr
     pulled = team.bob.ok("vc", "pull", "--json").json()
-    assert pulled["conflicts"] == [] and ROT in pulled["after"]["changed"]
+    assert pulled["conflicts"] == []
+    assert ROT in pulled["after"]["changed"]
     team.bob.ok("vc", "push")
     team.alice.ok("vc", "pull")
     assert team.alice.read(ROT).tags == ("auth", "jwt", "security")
@@ -68,17 +76,20 @@ def test_same_field_edited_both_sides_conflicts_then_resolves(team: Team) -> Non
     assert text.count("<<<<<<< ours") == 1
 
     status = team.bob.ok("vc", "status", "--json").json()
-    assert status["merging"] and status["conflicts"][0]["change"] == "both modified"
+    assert status["merging"]
+    assert status["conflicts"][0]["change"] == "both modified"
     assert status["markers"] == [ROT]
     text_status = team.bob.ok("vc", "status").stdout
-    assert "Unmerged paths:" in text_status and "Files with conflict markers:" in text_status
+    assert "Unmerged paths:" in text_status
+    assert "Files with conflict markers:" in text_status
 
     before = snapshot(team.bob.root)
     refused = team.bob.fails("vc", "commit", "-m", "too early")
     assert "unmerged paths" in refused.stderr
     team.bob.ok("vc", "add")  # staging a file that still has markers...
     refused = team.bob.fails("vc", "merge", "--continue")
-    assert "conflict markers remain" in refused.stderr and "auth/jwt/token_rotation.md" in refused.stderr
+    assert "conflict markers remain" in refused.stderr
+    assert "auth/jwt/token_rotation.md" in refused.stderr
     assert snapshot(team.bob.root) == before
 
     resolved = text.replace(text[text.index("<<<<<<<"):text.index(">>>>>>> theirs\n") + 15],
@@ -102,9 +113,12 @@ def test_same_section_conflict_markers_only_in_that_section(team: Team) -> None:
     team.bob.fails("vc", "pull")
     text = team.bob.text(ROT)
     narrative = text[text.index("## Narrative"):text.index("## Facts")]
-    assert "<<<<<<< ours" in narrative and "rotate daily" in narrative and "rotate hourly" in narrative
+    assert "<<<<<<< ours" in narrative
+    assert "rotate daily" in narrative
+    assert "rotate hourly" in narrative
     facts = text[text.index("## Facts"):]
-    assert "<<<<<<<" not in facts and "30 day expiry" in facts
+    assert "<<<<<<<" not in facts
+    assert "30 day expiry" in facts
     assert text.count("<<<<<<<") == 1
 
 
@@ -157,7 +171,7 @@ def test_pull_refuses_to_overwrite_uncommitted_changes(team: Team) -> None:
     before = snapshot(team.bob.root)
     head = team.bob.git("rev-parse", "HEAD")
     result = team.bob.fails("vc", "pull")
-    assert "would overwrite uncommitted local changes in: auth/jwt/token_rotation.md" in result.stderr
+    assert f"would overwrite uncommitted local changes in: {ROT}" in result.stderr
     assert snapshot(team.bob.root) == before
     assert team.bob.git("rev-parse", "HEAD") == head
 
@@ -168,7 +182,8 @@ def test_checkout_branches_and_refresh(team: Team) -> None:
     team.alice.ok("vc", "add")
     team.alice.ok("vc", "commit", "-m", "draft")
     branches = team.alice.ok("vc", "branch", "--json").json()
-    assert branches["current"] == "review" and set(branches["branches"]) == {"main", "review"}
+    assert branches["current"] == "review"
+    assert set(branches["branches"]) == {"main", "review"}
     moved = team.alice.ok("vc", "checkout", "main", "--json").json()
     assert moved["after"]["changed"] == ["auth/jwt/draft.md"]
     assert not (team.alice.tree / "auth/jwt/draft.md").exists()

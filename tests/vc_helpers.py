@@ -71,7 +71,8 @@ class Member:
     def ok(self, *args: str) -> Result:
         """Runs brv and asserts success."""
         result = self.brv(*args)
-        assert result.exit_code == 0, f"{self.name}: brv {' '.join(args)}\n{result.stdout}\n{result.stderr}"
+        command = " ".join(args)
+        assert result.exit_code == 0, f"{self.name}: brv {command}\n{result.stdout}{result.stderr}"
         return result
 
     def fails(self, *args: str, code: int = 1) -> Result:

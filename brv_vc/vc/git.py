@@ -179,7 +179,7 @@ _NETWORK_WORDS = (
     "could not resolve host", "connection refused", "unable to connect",
     "could not read from remote",
     "does not appear to be a git repository", "unable to access", "connection timed out",
-    "no route to host", "repository not found", "network is unreachable", "does not exist",
+    "no route to host", "repository not found", "network is unreachable",
 )
 
 
@@ -194,6 +194,8 @@ def failure_kind(words: str) -> str:
         return "rejected"
     if "would be overwritten" in low:
         return "overwrite"
-    if any(word in low for word in _NETWORK_WORDS):
+    if any(word in low for word in _NETWORK_WORDS) or (
+        "repository '" in low and "does not exist" in low
+    ):
         return "network"
     return "other"

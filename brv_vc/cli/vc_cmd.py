@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -11,17 +12,20 @@ from brv_vc.cli import vc_render as txt
 from brv_vc.cli.context import AppContext, json_option, pass_app
 from brv_vc.cli.render import emit, jsonable
 from brv_vc.errors import UsageError
-from brv_vc.services import vc as local
 from brv_vc.services import vc_setup as setup
-from brv_vc.services import vc_sync as sync
-from brv_vc.vc.repo import KnowledgeRepo
+
+# The services are imported inside each command: 'brv vc status' is budgeted at 2x a plain
+# 'git status' and must not pay for the imports of merge, diff and sync.
+if TYPE_CHECKING:
+    from brv_vc.services.vc_sync import SyncResult
+    from brv_vc.vc.repo import KnowledgeRepo
 
 
 def _repo(app: AppContext) -> KnowledgeRepo:
     return setup.prepare(app.project())
 
 
-def _exit_on_conflicts(result: sync.SyncResult) -> None:
+def _exit_on_conflicts(result: SyncResult) -> None:
     if result.conflicts:
         raise click.exceptions.Exit(1)
 
@@ -83,8 +87,9 @@ def status(app: AppContext, as_json: bool) -> None:
     Example:
       brv vc status --json
     """
-    report = local.status(_repo(app))
-    emit(report, as_json, txt.status_text)
+    from brv_vc.services.vc_status import status as read_status
+
+    emit(read_status(_repo(app)), as_json, txt.status_text)
 
 
 @vc.command()
@@ -130,6 +135,8 @@ def add(app: AppContext, paths: tuple[str, ...], as_json: bool) -> None:
       brv vc add
       brv vc add auth/jwt/token_rotation.md
     """
+    from brv_vc.services import vc as local
+
     result = local.add(_repo(app), paths)
     emit(result, as_json, lambda r: f"Staged {r.staged} file(s)")
 
@@ -148,6 +155,8 @@ def commit(app: AppContext, message: str, as_json: bool) -> None:
     Example:
       brv vc commit -m "auth: document token rotation"
     """
+    from brv_vc.services import vc as local
+
     emit(local.commit(_repo(app), message), as_json, txt.commit_text)
 
 
@@ -164,6 +173,8 @@ def log(app: AppContext, ref: str | None, all_branches: bool, limit: int, as_jso
     Example:
       brv vc log --limit 5
     """
+    from brv_vc.services import vc as local
+
     entries = local.log(_repo(app), ref, all_branches=all_branches, limit=limit)
     emit({"commits": entries} if as_json else entries, as_json, txt.log_text)
 
@@ -185,6 +196,8 @@ def branch(app: AppContext, name: str | None, all_branches: bool, delete: bool,
       brv vc branch review/q3
       brv vc branch -d review/q3
     """
+    from brv_vc.services import vc_sync as sync
+
     result = sync.branch(_repo(app), name, delete=delete, all_branches=all_branches,
                          set_upstream_to=upstream)
     emit(result, as_json, txt.branch_text)
@@ -202,6 +215,8 @@ def checkout(app: AppContext, name: str, create: bool, as_json: bool) -> None:
     Example:
       brv vc checkout -b review/q3
     """
+    from brv_vc.services import vc_sync as sync
+
     project = app.project()
     result = sync.checkout(project, setup.prepare(project), app.now, name, create=create)
     emit(result, as_json, txt.sync_text)
@@ -221,6 +236,8 @@ def merge(app: AppContext, ref: str | None, abort: bool, cont: bool, as_json: bo
       brv vc merge review/q3
       brv vc merge --continue
     """
+    from brv_vc.services import vc_sync as sync
+
     project = app.project()
     repo = setup.prepare(project)
     if sum([abort, cont, ref is not None]) != 1:
@@ -247,6 +264,8 @@ def fetch(app: AppContext, remote: str | None, as_json: bool) -> None:
     Example:
       brv vc fetch
     """
+    from brv_vc.services import vc_sync as sync
+
     result = sync.fetch(_repo(app), remote)
     emit(result, as_json, lambda r: f"Fetched {r.remote} ({r.url}): {r.ahead} ahead, "
                                     f"{r.behind} behind")
@@ -265,6 +284,8 @@ def pull(app: AppContext, remote: str | None, branch_name: str | None, as_json: 
       brv vc pull
       brv vc pull origin main
     """
+    from brv_vc.services import vc_sync as sync
+
     project = app.project()
     result = sync.pull(project, setup.prepare(project), app.now, remote, branch_name)
     emit(result, as_json, txt.sync_text)
@@ -285,6 +306,8 @@ def push(app: AppContext, remote: str | None, branch_name: str | None, set_upstr
     Example:
       brv vc push -u
     """
+    from brv_vc.services import vc_sync as sync
+
     result = sync.push(_repo(app), remote, branch_name, set_upstream=set_upstream)
     emit(result, as_json, txt.push_text)
 
@@ -322,6 +345,8 @@ def reset(app: AppContext, args: tuple[str, ...], mode: str | None, as_json: boo
       brv vc reset auth/jwt/token_rotation.md
       brv vc reset --hard HEAD
     """
+    from brv_vc.services import vc as local
+
     repo = _repo(app)
     if mode:
         if len(args) > 1:

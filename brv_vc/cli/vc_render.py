@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from brv_vc.services.vc import CommitResult, LogEntry, StatusReport
-from brv_vc.services.vc_setup import InitResult
-from brv_vc.services.vc_sync import BranchResult, PushResult, SyncResult
+if TYPE_CHECKING:  # types only: 'vc status' must not import the sync services
+    from brv_vc.services.vc import CommitResult, LogEntry
+    from brv_vc.services.vc_setup import InitResult
+    from brv_vc.services.vc_status import StatusReport
+    from brv_vc.services.vc_sync import BranchResult, PushResult, SyncResult
 
 _LABEL = {"added": "new file", "deleted": "deleted", "modified": "modified",
           "renamed": "renamed", "typechange": "typechange", "copied": "copied"}

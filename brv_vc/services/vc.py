@@ -1,4 +1,4 @@
-"""Local vc use cases: ``status``, ``add``, ``commit``, ``log``, ``reset``.
+"""Local vc use cases: ``add``, ``commit``, ``log``, ``reset`` (``status`` is in vc_status).
 
 Every command is scoped to the tree's pathspec, so in in-project mode knowledge commands
 never read, stage or commit code files.
@@ -12,72 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from brv_vc.errors import ConflictError, GitError, NotFoundError, UsageError
+from brv_vc.services.vc_status import status
 from brv_vc.tree.layout import ARCHIVE_DIR, clean_relpath
 from brv_vc.vc import exclusions
 from brv_vc.vc.archived import trailer_block
 from brv_vc.vc.repo import KnowledgeRepo
-from brv_vc.vc.status import Change, has_conflict_markers, parse_porcelain
-
-
-@dataclass(frozen=True)
-class StatusReport:
-    """``brv vc status``: git's view of the knowledge files, plus conflict markers."""
-
-    mode: str
-    branch: str
-    initial: bool
-    upstream: str | None
-    ahead: int
-    behind: int
-    merging: bool
-    staged: tuple[Change, ...]
-    unstaged: tuple[Change, ...]
-    untracked: tuple[str, ...]
-    conflicts: tuple[Change, ...]
-    markers: tuple[str, ...]
-
-    @property
-    def clean(self) -> bool:
-        """True when nothing is staged, changed, untracked or conflicted."""
-        return not (self.staged or self.unstaged or self.untracked or self.conflicts)
-
-
-def _git_dir(repo: KnowledgeRepo) -> Path:
-    dot = repo.workdir / ".git"
-    return dot if dot.is_dir() else repo.git_dir()
-
-
-def status(repo: KnowledgeRepo) -> StatusReport:
-    """Reads the status with one ``git status`` run.
-
-    Only changed files are opened (to look for conflict markers): a committed file cannot
-    hold markers, because commit and push refuse them, so a 25,000-file tree costs what
-    ``git status`` costs plus a few reads.
-    """
-    args = ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all"]
-    if repo.prefix:
-        args += repo.pathspec()
-    parsed = parse_porcelain(repo.git(*args).stdout, repo.tree_path)
-    changed = dict.fromkeys([
-        *(c.path for c in parsed.conflicts), *(c.path for c in parsed.unstaged),
-        *(c.path for c in parsed.staged), *parsed.untracked,
-    ])
-    markers = tuple(p for p in changed if _file_has_markers(repo.tree / p))
-    return StatusReport(
-        mode="in-project" if repo.in_project else "standalone",
-        branch=parsed.branch, initial=parsed.initial, upstream=parsed.upstream,
-        ahead=parsed.ahead, behind=parsed.behind,
-        merging=(_git_dir(repo) / "MERGE_HEAD").exists(),
-        staged=parsed.staged, unstaged=parsed.unstaged, untracked=parsed.untracked,
-        conflicts=parsed.conflicts, markers=markers,
-    )
-
-
-def _file_has_markers(path: Path) -> bool:
-    try:
-        return has_conflict_markers(path.read_bytes())
-    except (FileNotFoundError, IsADirectoryError, PermissionError):
-        return False
 
 
 @dataclass(frozen=True)
@@ -319,3 +258,4 @@ def reset(repo: KnowledgeRepo, paths: tuple[str, ...] = (), *, mode: str = "unst
                             hint="finish with 'brv vc merge --continue' or '--abort'")
     repo.git("reset", "-q", f"--{mode}", target)
     return ResetResult(mode, target, ())
+

@@ -15,9 +15,7 @@ from pathlib import Path
 
 import brv_vc
 from brv_vc.errors import ConflictError, GitError, NotFoundError, UsageError
-from brv_vc.services.init import init_project, init_root_for
 from brv_vc.tree.project import Project
-from brv_vc.tree.store import write_atomic
 from brv_vc.vc import exclusions, git
 from brv_vc.vc.repo import KnowledgeRepo, locate, translate
 
@@ -47,6 +45,12 @@ def driver_config() -> dict[str, str]:
 
 def register_drivers(repo: KnowledgeRepo) -> list[str]:
     """Sets the driver config keys that are missing or stale; returns the keys written."""
+    config = repo.workdir / ".git" / "config"
+    if config.is_file():
+        # fast path (every vc command runs this): all values already there, verbatim
+        text = config.read_text(encoding="utf-8", errors="replace")
+        if all(f"= {value}\n" in text for value in driver_config().values()):
+            return []
     out = repo.git_ok("config", "--local", "--get-regexp", r"^(merge|diff)\.brv\.") or ""
     current = dict(line.split(" ", 1) for line in out.splitlines() if " " in line)
     written = []
@@ -82,6 +86,8 @@ class InitResult:
 
 
 def _project_for(cwd: Path) -> Project:
+    from brv_vc.services.init import init_project, init_root_for
+
     root = init_root_for(cwd)
     init_project(root)
     return Project(root)
@@ -97,6 +103,8 @@ def _ignore_brv_in_project_repo(project: Project) -> bool:
     if any(line.strip() in (".brv/", ".brv", "/.brv/", "/.brv") for line in text.splitlines()):
         return False
     sep = "" if not text or text.endswith("\n") else "\n"
+    from brv_vc.tree.store import write_atomic
+
     write_atomic(path, (text + sep + ".brv/\n").encode("utf-8"))
     return True
 

@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from brv_vc.errors import ConflictError, GitError, NotFoundError, UsageError
-from brv_vc.services.vc import refuse_excluded, refuse_markers, status
+from brv_vc.services.vc import refuse_excluded, refuse_markers
 from brv_vc.services.vc_archive import AfterChange, after_change
 from brv_vc.services.vc_setup import _remotes, mask_url
+from brv_vc.services.vc_status import status
 from brv_vc.tree.project import Project
 from brv_vc.vc import git
 from brv_vc.vc.repo import KnowledgeRepo, translate

@@ -14,8 +14,6 @@ from __future__ import annotations
 from fnmatch import fnmatchcase
 from pathlib import Path
 
-from brv_vc.tree.store import write_atomic
-
 BEGIN = "# >>> brv: managed block, rewritten by brv vc (edit outside it) >>>"
 END = "# <<< brv: end of managed block <<<"
 
@@ -87,6 +85,10 @@ def ensure_files(tree: Path) -> list[str]:
         except FileNotFoundError:
             current = ""
         wanted = with_block(current, lines)
-        if wanted != current and write_atomic(path, wanted.encode("utf-8")):
-            changed.append(name)
+        if wanted != current:
+            # imported here: the store pulls in the YAML parser, which 'vc status' never needs
+            from brv_vc.tree.store import write_atomic
+
+            if write_atomic(path, wanted.encode("utf-8")):
+                changed.append(name)
     return changed

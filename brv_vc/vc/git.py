@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -160,6 +159,8 @@ def merge_file(ours: bytes, base: bytes, theirs: bytes, cwd: Path) -> tuple[byte
     Returns:
         (merged bytes with standard markers where needed, True when conflicts remain).
     """
+    import tempfile  # only merges need it; keep it off the 'vc status' path
+
     with tempfile.TemporaryDirectory(prefix="brv-merge-") as tmp:
         names = []
         for name, data in (("ours", ours), ("base", base), ("theirs", theirs)):
@@ -199,3 +200,42 @@ def failure_kind(words: str) -> str:
     ):
         return "network"
     return "other"
+
+
+class Running:
+    """git commands started with :func:`start`; :meth:`wait` collects them in order."""
+
+    def __init__(self, commands: Sequence[Sequence[str]], procs: list[Any]) -> None:
+        self._commands = commands
+        self._procs = procs
+
+    def wait(self) -> list[Proc]:
+        """Waits for every command and returns the completed processes (not checked)."""
+        done = []
+        for args, proc in zip(self._commands, self._procs, strict=True):
+            out, err = proc.communicate()
+            done.append(subprocess.CompletedProcess(["git", *args], proc.returncode, out, err))
+        return done
+
+
+def start(commands: Sequence[Sequence[str]], cwd: Path) -> Running:
+    """Starts several read-only git commands at once, without waiting.
+
+    ``brv vc status`` splits git status into tracked changes and the untracked walk, which
+    run side by side, while Python finishes its own imports.
+
+    Raises:
+        GitError: git is missing.
+    """
+    env = no_git_env()
+    try:
+        procs = [
+            subprocess.Popen(["git", *args], cwd=cwd, env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+            for args in commands
+        ]
+    except FileNotFoundError:
+        raise GitError(
+            "git is not installed or not on PATH", hint="install git (https://git-scm.com)"
+        ) from None
+    return Running(commands, procs)

@@ -221,3 +221,39 @@ def test_vc_commit_of_an_archived_deletion_carries_a_trailer(team: Team) -> None
     # without summary/archive.py (built in parallel) the rebuild is reported, not raised
     assert pulled["after"]["archived"] == [ROT] or any(
         ROT in problem for problem in pulled["after"]["problems"])
+
+
+def test_clone_of_an_empty_remote_then_first_push(tmp_path) -> None:
+    from vc_helpers import git, make_member
+
+    bare = tmp_path / "empty.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
+    carol = make_member(tmp_path, "carol")
+    carol.ok("vc", "clone", str(bare))
+    status = carol.ok("vc", "status", "--json").json()
+    assert status["initial"] and status["branch"] == "main"
+    assert set(status["untracked"]) == {".gitignore", ".gitattributes"}
+    carol.write(ROT, "Token rotation")
+    carol.ok("vc", "add")
+    carol.ok("vc", "commit", "-m", "first")
+    carol.ok("vc", "push", "-u")
+    assert git(bare, "log", "--format=%s", "main").strip() == "first"
+
+
+def test_machine_state_never_dirties_status(team: Team) -> None:
+    state = team.alice.root / ".brv" / "state"
+    state.mkdir(exist_ok=True)
+    (state / "brv.db").write_bytes(b"index and scoring sidecar")
+    assert team.alice.ok("vc", "status", "--json").json()["untracked"] == []
+    assert "nothing to commit" in team.alice.ok("vc", "status").stdout
+
+
+def test_pull_into_a_fresh_init_with_the_same_managed_files(team: Team, tmp_path) -> None:
+    from vc_helpers import make_member
+
+    dave = make_member(tmp_path, "dave")
+    dave.ok("vc", "init")
+    dave.ok("vc", "remote", "add", "origin", str(team.remote))
+    dave.ok("vc", "pull", "origin", "main")
+    assert dave.read(ROT).title == "Token rotation"
+    assert dave.ok("vc", "status", "--json").json()["untracked"] == []

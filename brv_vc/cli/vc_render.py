@@ -21,7 +21,7 @@ def _plural(n: int, word: str) -> str:
 def status_text(r: StatusReport) -> str:
     """``git status``-like text."""
     lines = [f"On branch {r.branch}" if r.branch != "HEAD" else "HEAD detached"]
-    if r.upstream:
+    if r.upstream and not r.merging:
         if r.ahead and r.behind:
             lines.append(f"Your branch and '{r.upstream}' have diverged "
                          f"({r.ahead} and {r.behind} different commits); run 'brv vc pull'.")

@@ -17,14 +17,14 @@ def _value(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, default=str)
 
 
-def _field(change: FieldChange, code: str = "") -> str:
+def _field(change: FieldChange, code: str = "", arrow: str = "->") -> str:
     if change.added or change.removed:
         parts = [f"+{code}{x}{code}" for x in change.added]
         parts += [f"-{code}{x}{code}" for x in change.removed]
         return " ".join(parts)
     old = "(none)" if change.old is None else _value(change.old)
     new = "(none)" if change.new is None else _value(change.new)
-    return f"{code}{old}{code} -> {code}{new}{code}"
+    return f"{code}{old}{code} {arrow} {code}{new}{code}"
 
 
 def _headline(entry: EntryDiff) -> str:
@@ -114,7 +114,7 @@ def _details(entry: EntryDiff) -> list[str]:
     out: list[str] = []
     if entry.fields:
         out += ["**Frontmatter**", ""]
-        out += [f"- `{c.key}`: {_field(c, '`')}" for c in entry.fields]
+        out += [f"- `{c.key}`: {_field(c, '`', '→')}" for c in entry.fields]
         out.append("")
     sections = [s for s in entry.sections if entry.status not in ("added", "removed")]
     if sections:

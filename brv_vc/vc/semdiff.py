@@ -119,9 +119,11 @@ def _sections(old_body: str, new_body: str) -> list[SectionChange]:
         if name not in after:
             changes.append(SectionChange(name, "removed"))
         elif name not in before:
-            changes.append(SectionChange(name, "added", _line_diff("", after[name], 6)))
+            changes.append(SectionChange(name, "added", _line_diff("", after[name].strip(), 6)))
         elif before[name].strip() != after[name].strip():
-            changes.append(SectionChange(name, "changed", _line_diff(before[name], after[name])))
+            # trailing blank lines are layout (a section that stops being last gains one)
+            changes.append(SectionChange(
+                name, "changed", _line_diff(before[name].strip("\n"), after[name].strip("\n"))))
     return changes
 
 

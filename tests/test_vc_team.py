@@ -231,7 +231,8 @@ def test_clone_of_an_empty_remote_then_first_push(tmp_path) -> None:
     carol = make_member(tmp_path, "carol")
     carol.ok("vc", "clone", str(bare))
     status = carol.ok("vc", "status", "--json").json()
-    assert status["initial"] and status["branch"] == "main"
+    assert status["initial"]
+    assert status["branch"] == "main"
     assert set(status["untracked"]) == {".gitignore", ".gitattributes"}
     carol.write(ROT, "Token rotation")
     carol.ok("vc", "add")

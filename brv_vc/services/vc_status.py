@@ -34,11 +34,7 @@ class StatusReport:
     untracked: tuple[str, ...]
     conflicts: tuple[Change, ...]
     markers: tuple[str, ...]
-
-    @property
-    def clean(self) -> bool:
-        """True when nothing is staged, changed, untracked or conflicted."""
-        return not (self.staged or self.unstaged or self.untracked or self.conflicts)
+    clean: bool  # nothing staged, changed, untracked or conflicted
 
 
 def _git_dir(repo: KnowledgeRepo) -> Path:
@@ -88,4 +84,5 @@ def status(repo: KnowledgeRepo) -> StatusReport:
         merging=(_git_dir(repo) / "MERGE_HEAD").exists(),
         staged=parsed.staged, unstaged=parsed.unstaged, untracked=untracked,
         conflicts=parsed.conflicts, markers=tuple(markers),
+        clean=not (parsed.staged or parsed.unstaged or untracked or parsed.conflicts),
     )

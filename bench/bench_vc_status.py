@@ -6,6 +6,8 @@ Each command runs once to warm the caches, then the commands run interleaved 5 t
 both see the same machine load; the machine may be shared); medians are reported.
 
     python bench/bench_vc_status.py --entries 25000 [--workdir /tmp/bench-vc]
+
+``--workdir`` keeps the generated project; a later run with the same folder reuses it.
 """
 
 from __future__ import annotations
@@ -78,7 +80,11 @@ def main() -> None:
         root = args.workdir or Path(tmp) / "project"
         root.mkdir(parents=True, exist_ok=True)
         start = time.perf_counter()
-        tree = setup(root, args.entries, env)
+        tree = root / ".brv" / "context-tree"
+        if (tree / ".git").is_dir():  # --workdir of an earlier run: reuse its tree
+            print(f"reusing {root}")
+        else:
+            tree = setup(root, args.entries, env)
         files = sum(1 for _ in tree.rglob("*.md"))
         print(f"setup: {files} files committed, 3 modified ({time.perf_counter() - start:.1f} s)")
         git_s, brv_s, bare_s = _medians([

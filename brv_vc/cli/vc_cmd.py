@@ -196,9 +196,9 @@ def branch(app: AppContext, name: str | None, all_branches: bool, delete: bool,
       brv vc branch review/q3
       brv vc branch -d review/q3
     """
-    from brv_vc.services import vc_sync as sync
+    from brv_vc.services import vc_branch
 
-    result = sync.branch(_repo(app), name, delete=delete, all_branches=all_branches,
+    result = vc_branch.branch(_repo(app), name, delete=delete, all_branches=all_branches,
                          set_upstream_to=upstream)
     emit(result, as_json, txt.branch_text)
 
@@ -215,10 +215,10 @@ def checkout(app: AppContext, name: str, create: bool, as_json: bool) -> None:
     Example:
       brv vc checkout -b review/q3
     """
-    from brv_vc.services import vc_sync as sync
+    from brv_vc.services import vc_branch
 
     project = app.project()
-    result = sync.checkout(project, setup.prepare(project), app.now, name, create=create)
+    result = vc_branch.checkout(project, setup.prepare(project), app.now, name, create=create)
     emit(result, as_json, txt.sync_text)
 
 

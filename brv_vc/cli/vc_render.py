@@ -6,9 +6,10 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # types only: 'vc status' must not import the sync services
     from brv_vc.services.vc import CommitResult, LogEntry
+    from brv_vc.services.vc_branch import BranchResult
     from brv_vc.services.vc_setup import InitResult
     from brv_vc.services.vc_status import StatusReport
-    from brv_vc.services.vc_sync import BranchResult, PushResult, SyncResult
+    from brv_vc.services.vc_sync import PushResult, SyncResult
 
 _LABEL = {"added": "new file", "deleted": "deleted", "modified": "modified",
           "renamed": "renamed", "typechange": "typechange", "copied": "copied"}

@@ -53,7 +53,7 @@ def add(repo: KnowledgeRepo, paths: tuple[str, ...] = ()) -> AddResult:
             raise NotFoundError(f"no knowledge file matches {', '.join(paths)}",
                                 hint="see the changed files with 'brv vc status'")
         raise GitError(f"git add failed: {proc.stderr.strip()}")
-    staged = _staged(repo)
+    staged = [p for p in (repo.tree_path(x) for x in _staged(repo)) if p]
     return AddResult(len(staged), tuple(staged))
 
 

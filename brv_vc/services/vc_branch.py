@@ -7,7 +7,7 @@ from datetime import datetime
 
 from brv_vc.errors import GitError, NotFoundError, UsageError
 from brv_vc.services.vc_archive import after_change
-from brv_vc.services.vc_sync import SyncResult, _refuse_merging
+from brv_vc.services.vc_sync import SyncResult, refuse_merging
 from brv_vc.tree.project import Project
 from brv_vc.vc import git
 from brv_vc.vc.repo import KnowledgeRepo, translate
@@ -21,7 +21,7 @@ def checkout(project: Project, repo: KnowledgeRepo, now: datetime, name: str, *,
         NotFoundError: an unknown branch.
         GitError: local changes would be overwritten, or a bad branch name.
     """
-    _refuse_merging(repo)
+    refuse_merging(repo)
     old = repo.head()
     if not create and repo.rev(name) is None:
         raise NotFoundError(f"unknown branch '{name}'",

@@ -221,7 +221,7 @@ def remote(project: Project, action: str = "list", name: str | None = None,
         ConflictError: ``add`` of an existing remote.
     """
     repo = prepare(project)
-    current = _remotes(repo)
+    current = list_remotes(repo)
     if action != "list":
         if not name or (action in ("add", "set-url") and not url):
             raise UsageError(f"'brv vc remote {action}' needs a name"
@@ -237,10 +237,11 @@ def remote(project: Project, action: str = "list", name: str | None = None,
                 "set-url": ["remote", "set-url", name, url or ""],
                 "remove": ["remote", "remove", name]}[action]
         repo.git(*args)
-    return RemoteResult({k: mask_url(v) for k, v in _remotes(repo).items()}, action, name)
+    return RemoteResult({k: mask_url(v) for k, v in list_remotes(repo).items()}, action, name)
 
 
-def _remotes(repo: KnowledgeRepo) -> dict[str, str]:
+def list_remotes(repo: KnowledgeRepo) -> dict[str, str]:
+    """Remote name -> URL (unmasked), from the repository's config."""
     out = repo.git_ok("config", "--get-regexp", r"^remote\..*\.url$") or ""
     found = {}
     for line in out.splitlines():

@@ -14,7 +14,7 @@ from datetime import datetime
 from brv_vc.errors import ConflictError, GitError, NotFoundError
 from brv_vc.services.vc import refuse_excluded, refuse_markers
 from brv_vc.services.vc_archive import AfterChange, after_change
-from brv_vc.services.vc_setup import _remotes, mask_url
+from brv_vc.services.vc_setup import list_remotes, mask_url
 from brv_vc.services.vc_status import status
 from brv_vc.tree.project import Project
 from brv_vc.vc import git
@@ -23,7 +23,7 @@ from brv_vc.vc.status import Change
 
 
 def _need_remote(repo: KnowledgeRepo, name: str | None) -> str:
-    remotes = _remotes(repo)
+    remotes = list_remotes(repo)
     if not remotes:
         raise GitError("no remote configured",
                        hint="add one: brv vc remote add origin <url> (any URL git accepts: a "
@@ -64,7 +64,7 @@ def fetch(repo: KnowledgeRepo, remote: str | None = None) -> FetchResult:
     name = _need_remote(repo, remote or (upstream[0] if upstream else None))
     repo.git("fetch", "-q", name, what=f"fetch from '{name}'")
     st = status(repo)
-    return FetchResult(name, mask_url(_remotes(repo)[name]), st.ahead, st.behind)
+    return FetchResult(name, mask_url(list_remotes(repo)[name]), st.ahead, st.behind)
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,8 @@ class SyncResult:
     source: str = ""
 
 
-def _refuse_merging(repo: KnowledgeRepo) -> None:
+def refuse_merging(repo: KnowledgeRepo) -> None:
+    """Raises ConflictError while a merge waits for --continue or --abort."""
     if repo.merging():
         raise ConflictError("a merge is in progress",
                             hint="resolve it and run 'brv vc merge --continue', or "
@@ -150,7 +151,7 @@ def pull(project: Project, repo: KnowledgeRepo, now: datetime, remote: str | Non
         GitError: no remote, no upstream, unreachable remote.
         ConflictError: a merge in progress, or local changes the pull would overwrite.
     """
-    _refuse_merging(repo)
+    refuse_merging(repo)
     upstream = _upstream(repo)
     name = _need_remote(repo, remote or (upstream[0] if upstream else None))
     if branch is None:
@@ -175,7 +176,7 @@ def merge(project: Project, repo: KnowledgeRepo, now: datetime, ref: str) -> Syn
         NotFoundError: an unknown ref.
         ConflictError: a merge in progress or local changes in the way.
     """
-    _refuse_merging(repo)
+    refuse_merging(repo)
     target = repo.rev(ref)
     if target is None:
         raise NotFoundError(f"unknown branch or ref '{ref}'",

@@ -81,3 +81,34 @@ def test_standalone_in_a_code_repository_ignores_brv(tmp_path: Path) -> None:
     app.write(ROT, "Token rotation")
     assert git(app.root, "status", "--porcelain").split() == ["??", ".gitignore"]
     assert app.ok("vc", "status", "--json").json()["mode"] == "standalone"
+
+
+def test_in_project_team_merges_knowledge_with_the_driver(tmp_path: Path) -> None:
+    app = _code_repo(tmp_path)
+    app.ok("vc", "init", "--in-project")
+    app.write(ROT, "Token rotation", tags=("auth",), facts=["single use"])
+    app.ok("vc", "add")
+    app.ok("vc", "commit", "-m", "knowledge")
+    bare = tmp_path / "app.git"
+    git(tmp_path, "clone", "-q", "--bare", str(app.root), str(bare))
+    members = []
+    for name in ("alice", "bob"):
+        git(tmp_path, "clone", "-q", str(bare), name)
+        member = Member(name, tmp_path / name)
+        member.ok("vc", "init", "--in-project")  # registers the drivers in this clone
+        members.append(member)
+    alice, bob = members
+    alice.edit(ROT, tags=("auth", "alice"))
+    alice.ok("vc", "add")
+    alice.ok("vc", "commit", "-m", "alice tag")
+    alice.ok("vc", "push")
+    bob.edit(ROT, tags=("auth", "bob"), summary="bob's summary")
+    (bob.root / "src/app.py").write_text("print('bob')\n")
+    git(bob.root, "commit", "-q", "-am", "bob: code and knowledge in one commit")
+    pulled = bob.ok("vc", "pull", "--json").json()
+    assert pulled["conflicts"] == []
+    assert pulled["after"]["changed"] == [ROT]  # tree paths only, never src/app.py
+    merged = bob.read(ROT)
+    assert merged.tags == ("auth", "bob", "alice")
+    assert merged.summary == "bob's summary"
+    assert (bob.root / "src/app.py").read_text() == "print('bob')\n"

@@ -258,3 +258,14 @@ def test_pull_into_a_fresh_init_with_the_same_managed_files(team: Team, tmp_path
     dave.ok("vc", "pull", "origin", "main")
     assert dave.read(ROT).title == "Token rotation"
     assert dave.ok("vc", "status", "--json").json()["untracked"] == []
+
+
+def test_pull_with_conflicts_reports_ok_false(team: Team) -> None:
+    team.alice.edit(ROT, title="A")
+    team.alice.sync("a")
+    team.bob.edit(ROT, title="B")
+    team.bob.ok("vc", "add")
+    team.bob.ok("vc", "commit", "-m", "b")
+    payload = team.bob.fails("vc", "pull", "--json").json()
+    assert payload["ok"] is False
+    assert payload["conflicts"][0]["path"] == ROT

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,7 +26,12 @@ def _repo(app: AppContext) -> KnowledgeRepo:
     return setup.prepare(app.project())
 
 
-def _exit_on_conflicts(result: SyncResult) -> None:
+def _emit_sync(result: SyncResult, as_json: bool) -> None:
+    """Prints a pull/merge result; conflicts give ``"ok": false`` and exit 1 (as git does)."""
+    if as_json and result.conflicts:
+        click.echo(json.dumps({"ok": False, **jsonable(result)}, indent=2, ensure_ascii=False))
+    else:
+        emit(result, as_json, txt.sync_text)
     if result.conflicts:
         raise click.exceptions.Exit(1)
 
@@ -249,8 +255,7 @@ def merge(app: AppContext, ref: str | None, abort: bool, cont: bool, as_json: bo
         result = sync.merge_continue(project, repo, app.now)
     else:
         result = sync.merge(project, repo, app.now, ref or "")
-    emit(result, as_json, txt.sync_text)
-    _exit_on_conflicts(result)
+    _emit_sync(result, as_json)
 
 
 @vc.command()
@@ -288,8 +293,7 @@ def pull(app: AppContext, remote: str | None, branch_name: str | None, as_json: 
 
     project = app.project()
     result = sync.pull(project, setup.prepare(project), app.now, remote, branch_name)
-    emit(result, as_json, txt.sync_text)
-    _exit_on_conflicts(result)
+    _emit_sync(result, as_json)
 
 
 @vc.command()

@@ -116,3 +116,9 @@ def test_plain_git_diff_uses_the_textconv(team: Team) -> None:
     assert "tags:" in out
     raw = team.alice.ok("vc", "textconv", str(team.alice.tree / ROT)).stdout
     assert raw.startswith("title: Token rotation\n")
+
+
+def test_textconv_of_an_unparseable_file_is_its_raw_text(team: Team) -> None:
+    broken = team.alice.tree / "auth/jwt/broken.md"
+    broken.write_text("---\ntitle: [unclosed\n---\nbody\n")
+    assert team.alice.ok("vc", "textconv", str(broken)).stdout == broken.read_text()

@@ -269,3 +269,25 @@ def test_pull_with_conflicts_reports_ok_false(team: Team) -> None:
     payload = team.bob.fails("vc", "pull", "--json").json()
     assert payload["ok"] is False
     assert payload["conflicts"][0]["path"] == ROT
+
+
+def test_status_text_is_git_like(team: Team) -> None:
+    team.alice.edit(ROT, title="A")
+    team.alice.sync("a")
+    team.bob.ok("vc", "fetch")
+    text = team.bob.ok("vc", "status").stdout
+    assert text.startswith("On branch main\nYour branch is behind 'origin/main' by 1 commit")
+    team.bob.write("auth/oauth/scopes.md", "Scopes")
+    team.bob.edit(ROT, summary="local edit")
+    (team.bob.tree / "auth/jwt/new.md").write_text("# New\n")
+    team.bob.ok("vc", "add", "auth/jwt/new.md")
+    text = team.bob.ok("vc", "status").stdout
+    assert "Changes to be committed:" in text
+    assert "\tnew file:   auth/jwt/new.md" in text
+    assert "Changes not staged for commit:" in text
+    assert f"\tmodified:   {ROT}" in text
+    assert "Untracked files:" in text
+    assert "\tauth/oauth/" in text
+    status = team.bob.ok("vc", "status", "--json").json()
+    assert status["behind"] == 1
+    assert not status["clean"]

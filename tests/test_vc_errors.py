@@ -81,7 +81,20 @@ def test_clone_of_a_missing_repository_leaves_nothing(tmp_path: Path) -> None:
     carol = make_member(tmp_path, "carol")
     result = carol.fails("vc", "clone", str(tmp_path / "missing.git"))
     assert "cannot be reached" in result.stderr
-    assert list((carol.tree).iterdir()) == []
+    assert list(carol.root.iterdir()) == []  # not even .brv/
+    carol.ok("init")
+    before = snapshot(carol.root)
+    carol.fails("vc", "clone", str(tmp_path / "missing.git"))
+    assert snapshot(carol.root) == before
+    assert carol.tree.is_dir()
+
+
+def test_init_in_project_outside_a_repository_creates_nothing(tmp_path: Path) -> None:
+    lone = make_member(tmp_path, "lone")
+    error = lone.fails("vc", "init", "--in-project", "--json").json()["error"]
+    assert "not inside a git repository" in error["message"]
+    assert "git init" in error["hint"]
+    assert list(lone.root.iterdir()) == []
 
 
 def test_conflict_markers_block_commit(team: Team) -> None:

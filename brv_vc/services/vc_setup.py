@@ -85,12 +85,18 @@ class InitResult:
     url: str | None = None
 
 
-def _project_for(cwd: Path) -> Project:
-    from brv_vc.services.init import init_project, init_root_for
+def _project_at(cwd: Path) -> Project:
+    """The project for ``cwd`` (where ``brv init`` would put it); nothing is created yet."""
+    from brv_vc.services.init import init_root_for
 
-    root = init_root_for(cwd)
-    init_project(root)
-    return Project(root)
+    return Project(init_root_for(cwd).resolve())
+
+
+def _create(project: Project) -> None:
+    """Creates ``.brv/`` (idempotent); called only once every check has passed."""
+    from brv_vc.services.init import init_project
+
+    init_project(project.root)
 
 
 def _ignore_brv_in_project_repo(project: Project) -> bool:
@@ -116,10 +122,11 @@ def init_repo(cwd: Path, *, in_project: bool = False) -> InitResult:
         GitError: ``--in-project`` outside a git repository.
         ConflictError: switching modes on a tree that already has the other one.
     """
-    project = _project_for(cwd)
+    project = _project_at(cwd)
     tree = project.tree
     if in_project:
         return _init_in_project(project)
+    _create(project)
     reinit = (tree / ".git").exists()
     if not reinit:
         git.run(["init", "-q", "-b", DEFAULT_BRANCH], tree)
@@ -158,6 +165,7 @@ def _init_in_project(project: Project) -> InitResult:
                  "'brv vc init --in-project' again",
         )
     reinit = (tree / ".gitattributes").exists()
+    _create(project)
     repo = KnowledgeRepo(workdir, prefix)
     written = exclusions.ensure_files(tree)
     register_drivers(repo)
@@ -171,7 +179,7 @@ def clone_repo(cwd: Path, url: str) -> tuple[Project, KnowledgeRepo, InitResult]
         ConflictError: the tree already holds a repository or files.
         GitError: the clone failed (unreachable remote, bad URL); nothing is left behind.
     """
-    project = _project_for(cwd)
+    project = _project_at(cwd)
     tree = project.tree
     if (tree / ".git").exists():
         raise ConflictError(
@@ -184,11 +192,19 @@ def clone_repo(cwd: Path, url: str) -> tuple[Project, KnowledgeRepo, InitResult]
             hint="move the files away, or run 'brv vc init', 'brv vc remote add origin URL' "
                  "and 'brv vc pull'",
         )
-    if tree.exists():
-        tree.rmdir()
+    had_brv = project.brv_dir.exists()
+    _create(project)
+    tree.rmdir()  # empty (checked above); git clone wants to create it
     proc = git.run(["clone", "-q", url, str(tree)], project.brv_dir, check=False)
     if proc.returncode != 0:
-        tree.mkdir(parents=True, exist_ok=True)
+        # nothing is left behind: the .brv/ this command created goes, else the empty tree
+        # comes back as it was
+        if had_brv:
+            tree.mkdir(parents=True, exist_ok=True)
+        else:
+            import shutil
+
+            shutil.rmtree(project.brv_dir, ignore_errors=True)
         raise translate(["clone", url], proc, what=f"clone of {mask_url(url)}")
     repo = KnowledgeRepo(tree, "")
     written = exclusions.ensure_files(tree)

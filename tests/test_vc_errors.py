@@ -148,3 +148,14 @@ def test_remote_errors(team: Team) -> None:
 def test_merge_needs_exactly_one_of_ref_abort_continue(team: Team) -> None:
     assert _unchanged(team.alice, "vc", "merge", code=2)["message"].startswith("give a branch")
     assert "no merge to abort" in _unchanged(team.alice, "vc", "merge", "--abort")["message"]
+
+
+def test_checkout_refuses_to_overwrite_local_changes(team: Team) -> None:
+    team.alice.ok("vc", "checkout", "-b", "other")
+    team.alice.edit(ROT, title="Other")
+    team.alice.ok("vc", "add")
+    team.alice.ok("vc", "commit", "-m", "other title")
+    team.alice.ok("vc", "checkout", "main")
+    team.alice.edit(ROT, title="Uncommitted")
+    error = _unchanged(team.alice, "vc", "checkout", "other")
+    assert error["message"] == f"checkout of 'other' would overwrite local changes in: {ROT}"

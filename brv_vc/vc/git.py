@@ -118,6 +118,7 @@ def read_blobs(workdir: Path, shas: Iterable[str]) -> dict[str, bytes]:
 
 def blob_at(workdir: Path, rev: str, path: str) -> bytes | None:
     """Returns the bytes of ``path`` (repository-relative, POSIX) at commit ``rev``, or None."""
+    from dulwich.errors import NotTreeError
     from dulwich.object_store import tree_lookup_path
 
     repo = _open(workdir)
@@ -125,7 +126,7 @@ def blob_at(workdir: Path, rev: str, path: str) -> bytes | None:
         commit = _commit(repo, rev)
         try:
             _, sha = tree_lookup_path(repo.object_store.__getitem__, commit.tree, path.encode())
-        except KeyError:
+        except (KeyError, NotTreeError):  # missing, or a parent folder is a file there
             return None
         data: bytes = repo.object_store[sha].as_raw_string()
         return data

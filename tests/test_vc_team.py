@@ -291,3 +291,20 @@ def test_status_text_is_git_like(team: Team) -> None:
     status = team.bob.ok("vc", "status", "--json").json()
     assert status["behind"] == 1
     assert not status["clean"]
+
+
+def test_real_process_status_with_prefetch_and_a_stale_prefetch(team: Team, tmp_path) -> None:
+    from conftest import brv_process
+
+    (team.alice.tree / "_index.md").write_text("derived summary")
+    team.alice.edit(ROT, summary="changed")
+    result = brv_process("-C", str(team.alice.root), "vc", "status", "--json", cwd=tmp_path)
+    assert result.exit_code == 0, result.stderr
+    assert result.json()["unstaged"] == [{"change": "modified", "path": ROT, "old": None}]
+    # the .gitignore is gone when git status is prefetched; prepare() restores it, so the
+    # prefetched answer (which saw _index.md as untracked) must be thrown away
+    (team.alice.tree / ".gitignore").unlink()
+    result = brv_process("vc", "status", "--json", cwd=team.alice.tree / "auth")
+    status = result.json()
+    assert status["untracked"] == []
+    assert status["unstaged"] == [{"change": "modified", "path": ROT, "old": None}]

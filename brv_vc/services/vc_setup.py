@@ -68,8 +68,9 @@ def prepare(project: Project) -> KnowledgeRepo:
         NotInitializedError: the tree is not under version control.
     """
     repo = locate(project)
-    exclusions.ensure_files(repo.tree)
-    register_drivers(repo)
+    rewritten = exclusions.ensure_files(repo.tree)
+    if register_drivers(repo) or rewritten:
+        git.discard_prefetched()  # a git status started before the rewrite may be stale
     return repo
 
 

@@ -54,10 +54,12 @@ def status(repo: KnowledgeRepo) -> StatusReport:
     Raises:
         GitError: git failed.
     """
-    spec = repo.pathspec() if repo.prefix else []
-    untracked_mode = "all" if repo.prefix else "normal"
-    running = git.start([["status", "--porcelain=v2", "--branch", "-z",
-                          f"--untracked-files={untracked_mode}", *spec]], repo.workdir)
+    if repo.prefix:
+        args = ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all",
+                *repo.pathspec()]
+    else:
+        args = list(git.STATUS_ARGS)
+    running = git.take_prefetched(args, repo.workdir) or git.start([args], repo.workdir)
     # imported while git works: these imports overlap with the git process
     from brv_vc.vc.status import has_conflict_markers, parse_porcelain
 

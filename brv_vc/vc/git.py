@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from brv_vc.errors import GitError
+
+# Annotations only: this module is imported before the CLI when 'brv vc status' prefetches
+# git status (see prefetch_status), so it keeps its runtime imports to os and subprocess.
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping, Sequence
+    from pathlib import Path
+    from typing import Any
 
 Proc = subprocess.CompletedProcess[str]
 
@@ -76,13 +80,25 @@ def run(
 # the pack index instead of 200 ``git cat-file`` processes.
 
 
-@dataclass(frozen=True)
 class CommitInfo:
-    """One commit of a history walk."""
+    """One commit of a history walk (a plain value class: see the import note above)."""
 
-    sha: str
-    message: str
-    parents: tuple[str, ...]
+    __slots__ = ("message", "parents", "sha")
+
+    def __init__(self, sha: str, message: str, parents: tuple[str, ...]) -> None:
+        self.sha = sha
+        self.message = message
+        self.parents = parents
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CommitInfo) and (self.sha, self.message, self.parents) == (
+            other.sha, other.message, other.parents)
+
+    def __hash__(self) -> int:
+        return hash(self.sha)
+
+    def __repr__(self) -> str:
+        return f"CommitInfo(sha={self.sha!r}, parents={self.parents!r})"
 
 
 def _open(workdir: Path) -> Any:
@@ -165,9 +181,10 @@ def merge_file(ours: bytes, base: bytes, theirs: bytes, cwd: Path) -> tuple[byte
     with tempfile.TemporaryDirectory(prefix="brv-merge-") as tmp:
         names = []
         for name, data in (("ours", ours), ("base", base), ("theirs", theirs)):
-            path = Path(tmp) / name
-            path.write_bytes(data)
-            names.append(str(path))
+            path = os.path.join(tmp, name)
+            with open(path, "wb") as handle:
+                handle.write(data)
+            names.append(path)
         proc = subprocess.run(
             ["git", "merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs", *names],
             cwd=cwd, capture_output=True, env=no_git_env(), check=False,
@@ -240,3 +257,67 @@ def start(commands: Sequence[Sequence[str]], cwd: Path) -> Running:
             "git is not installed or not on PATH", hint="install git (https://git-scm.com)"
         ) from None
     return Running(commands, procs)
+
+
+# --- vc status prefetch ----------------------------------------------------------------
+# 'brv vc status' is budgeted at 2x a plain 'git status' (DESIGN.md). Python start-up and
+# the CLI imports cost about as much as git itself, so the package __init__ of brv_vc.cli
+# starts git status first and the status service adopts the running process. Anything
+# that could change the answer (prepare() rewriting .gitignore) discards it.
+
+STATUS_ARGS = ("status", "--porcelain=v2", "--branch", "-z", "--untracked-files=normal")
+_prefetched: list[tuple[str, Any]] = []
+
+
+def prefetch_status(argv: Sequence[str]) -> None:
+    """Starts ``git status`` early when ``argv`` is ``[-C DIR] vc status ...``.
+
+    Only the standalone layout (``<project>/.brv/context-tree/.git``) is prefetched; any
+    other case is left to the normal path. Never raises.
+    """
+    args = list(argv)
+    cwd = os.getcwd()
+    if args[:1] == ["-C"] and len(args) > 1:
+        cwd, args = os.path.join(cwd, args[1]), args[2:]
+    if args[:2] != ["vc", "status"]:
+        return
+    folder = os.path.realpath(cwd)
+    while not os.path.isdir(os.path.join(folder, ".brv")):
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return
+        folder = parent
+    tree = os.path.join(folder, ".brv", "context-tree")
+    if not os.path.isdir(os.path.join(tree, ".git")):
+        return
+    try:
+        proc = subprocess.Popen(["git", *STATUS_ARGS], cwd=tree, env=no_git_env(),
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    except OSError:
+        return
+    import atexit
+
+    atexit.register(discard_prefetched)  # e.g. 'vc status --help' never collects it
+    _prefetched.append((tree, proc))
+
+
+def take_prefetched(args: Sequence[str], cwd: Path) -> Running | None:
+    """The prefetched ``git status`` if it ran ``args`` in ``cwd``; None otherwise."""
+    while _prefetched:
+        where, proc = _prefetched.pop()
+        if tuple(args) == STATUS_ARGS and where == os.path.realpath(cwd):
+            return Running([list(args)], [proc])
+        _stop(proc)
+    return None
+
+
+def discard_prefetched() -> None:
+    """Stops a prefetched ``git status`` whose answer may be stale."""
+    while _prefetched:
+        _stop(_prefetched.pop()[1])
+
+
+def _stop(proc: Any) -> None:
+    if proc.poll() is None:
+        proc.kill()
+    proc.communicate()

@@ -11,6 +11,7 @@ from conftest import REPO
 
 from brv_vc.format.entry import Entry, serialize_entry
 from brv_vc.services.init import init_project
+from brv_vc.services.vc_setup import init_repo
 from brv_vc.tree.project import Project
 
 
@@ -54,7 +55,7 @@ def standalone(tmp: Path, name: str = "proj") -> Project:
     root.mkdir()
     init_project(root)
     project = Project(root)
-    git("init", "-q", cwd=project.tree)
+    init_repo(root)  # what 'brv vc init' does: nested repo, exclusion rules, drivers
     write(project.tree, "auth/jwt/token_rotation.md", entry_bytes("Token rotation"))
     git("add", "-A", cwd=project.tree)
     git("commit", "-q", "-m", "first", cwd=project.tree)
@@ -68,6 +69,7 @@ def in_project(tmp: Path, name: str = "app") -> Project:
     git("init", "-q", cwd=root)
     init_project(root)
     project = Project(root)
+    init_repo(root, in_project=True)
     write(root, "src/app.py", "print('hi')\n")
     write(project.tree, "auth/jwt/token_rotation.md", entry_bytes("Token rotation"))
     git("add", "-A", cwd=root)

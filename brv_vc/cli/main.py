@@ -9,8 +9,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
-import traceback
 from importlib import import_module
 from pathlib import Path
 from typing import Any
@@ -32,6 +30,8 @@ COMMANDS: dict[str, str] = {
     "manifest": "brv_vc.cli.manifest_cmd:manifest_cmd",
     "restore": "brv_vc.cli.archive_cmd:restore_cmd",
     "summarize": "brv_vc.cli.summarize_cmd:summarize_cmd",
+    "merge-driver": "brv_vc.cli.vc_cmd:merge_driver",
+    "vc": "brv_vc.cli.vc_cmd:vc",
 }
 
 
@@ -96,6 +96,10 @@ def _report_error(error: BrvError, as_json: bool) -> None:
 
 
 def _log_internal(exc: BaseException) -> Path:
+    # imported here: only a crash needs them, and every run would pay for them (vc status)
+    import tempfile
+    import traceback
+
     folder = Path(os.environ.get("BRV_LOG_DIR") or tempfile.gettempdir())
     folder.mkdir(parents=True, exist_ok=True)
     log = folder / "brv-crash.log"

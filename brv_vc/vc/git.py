@@ -9,10 +9,18 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Mapping, Sequence
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from brv_vc.errors import GitError
+
+# Annotations only: this module is imported before the CLI when 'brv vc status' prefetches
+# git status (see prefetch_status), so it keeps its runtime imports to os and subprocess.
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping, Sequence
+    from pathlib import Path
+    from typing import Any
+
+Proc = subprocess.CompletedProcess[str]
 
 _HOOK_VARS = ("GIT_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE", "GIT_PREFIX", "GIT_OBJECT_DIRECTORY",
               "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR")
@@ -34,12 +42,19 @@ def run(
     check: bool = True,
     input: str | None = None,
     env: Mapping[str, str] | None = None,
+    index_file: Path | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """Runs ``git <args>`` in ``cwd`` and returns the completed process.
+
+    ``index_file`` points git at another index (``GIT_INDEX_FILE``); the hook variables are
+    stripped first, so this is the only way one reaches git.
 
     Raises:
         GitError: git is missing, or (with ``check``) exited non-zero.
     """
+    full_env = no_git_env(env)
+    if index_file is not None:
+        full_env["GIT_INDEX_FILE"] = str(index_file)
     try:
         proc = subprocess.run(
             ["git", *args],
@@ -47,7 +62,7 @@ def run(
             input=input,
             capture_output=True,
             text=True,
-            env=no_git_env(env),
+            env=full_env,
             check=False,
         )
     except FileNotFoundError:
@@ -58,6 +73,254 @@ def run(
         words = (proc.stderr or proc.stdout).strip()
         raise GitError(f"git {' '.join(args[:2])} failed: {words}")
     return proc
+
+
+# --- vc: object reads (dulwich), merge-file, error translation ---------------------------
+# dulwich reads objects in process: a semantic diff of 200 files costs 200 dict lookups in
+# the pack index instead of 200 ``git cat-file`` processes.
+
+
+class CommitInfo:
+    """One commit of a history walk (a plain value class: see the import note above)."""
+
+    __slots__ = ("message", "parents", "sha")
+
+    def __init__(self, sha: str, message: str, parents: tuple[str, ...]) -> None:
+        self.sha = sha
+        self.message = message
+        self.parents = parents
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CommitInfo) and (self.sha, self.message, self.parents) == (
+            other.sha, other.message, other.parents)
+
+    def __hash__(self) -> int:
+        return hash(self.sha)
+
+    def __repr__(self) -> str:
+        return f"CommitInfo(sha={self.sha!r}, parents={self.parents!r})"
+
+
+def _open(workdir: Path) -> Any:
+    from dulwich.repo import Repo
+
+    return Repo(str(workdir))
+
+
+def _commit(repo: Any, rev: str) -> Any:
+    """The commit object a rev names (hex id, branch, HEAD, ...)."""
+    from dulwich.objectspec import parse_commit
+
+    return parse_commit(repo, rev.encode("utf-8"))
+
+
+def read_blobs(workdir: Path, shas: Iterable[str]) -> dict[str, bytes]:
+    """Returns the bytes of each blob id (hex) found in the repository at ``workdir``."""
+    wanted = [s for s in dict.fromkeys(shas) if s and set(s) != {"0"}]
+    if not wanted:
+        return {}
+    repo = _open(workdir)
+    try:
+        out: dict[str, bytes] = {}
+        for sha in wanted:
+            try:
+                out[sha] = repo.object_store[sha.encode("ascii")].as_raw_string()
+            except KeyError:
+                continue
+        return out
+    finally:
+        repo.close()
+
+
+def blob_at(workdir: Path, rev: str, path: str) -> bytes | None:
+    """Returns the bytes of ``path`` (repository-relative, POSIX) at commit ``rev``, or None."""
+    from dulwich.errors import NotTreeError
+    from dulwich.object_store import tree_lookup_path
+
+    repo = _open(workdir)
+    try:
+        commit = _commit(repo, rev)
+        try:
+            _, sha = tree_lookup_path(repo.object_store.__getitem__, commit.tree, path.encode())
+        except (KeyError, NotTreeError):  # missing, or a parent folder is a file there
+            return None
+        data: bytes = repo.object_store[sha].as_raw_string()
+        return data
+    finally:
+        repo.close()
+
+
+def commits_in_range(workdir: Path, old: str | None, new: str) -> list[CommitInfo]:
+    """Commits reachable from ``new`` and not from ``old`` (``old`` None: all), oldest first."""
+    repo = _open(workdir)
+    try:
+        walker = repo.get_walker(
+            include=[_commit(repo, new).id], exclude=[_commit(repo, old).id] if old else None
+        )
+        found = [
+            CommitInfo(
+                sha=entry.commit.id.decode("ascii"),
+                message=entry.commit.message.decode("utf-8", "replace"),
+                parents=tuple(p.decode("ascii") for p in entry.commit.parents),
+            )
+            for entry in walker
+        ]
+        return list(reversed(found))
+    finally:
+        repo.close()
+
+
+def merge_file(ours: bytes, base: bytes, theirs: bytes, cwd: Path) -> tuple[bytes, bool]:
+    """Line-level 3-way merge by ``git merge-file`` (the fallback of the merge driver).
+
+    Returns:
+        (merged bytes with standard markers where needed, True when conflicts remain).
+    """
+    import tempfile  # only merges need it; keep it off the 'vc status' path
+
+    with tempfile.TemporaryDirectory(prefix="brv-merge-") as tmp:
+        names = []
+        for name, data in (("ours", ours), ("base", base), ("theirs", theirs)):
+            path = os.path.join(tmp, name)
+            with open(path, "wb") as handle:
+                handle.write(data)
+            names.append(path)
+        proc = subprocess.run(
+            ["git", "merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs", *names],
+            cwd=cwd, capture_output=True, env=no_git_env(), check=False,
+        )
+    if proc.returncode < 0 or proc.returncode > 127:
+        raise GitError(f"git merge-file failed: {proc.stderr.decode(errors='replace').strip()}")
+    return proc.stdout, proc.returncode != 0
+
+
+_NETWORK_WORDS = (
+    "could not resolve host", "connection refused", "unable to connect",
+    "could not read from remote",
+    "does not appear to be a git repository", "unable to access", "connection timed out",
+    "no route to host", "repository not found", "network is unreachable",
+)
+
+
+def failure_kind(words: str) -> str:
+    """Classifies git's error output: identity, network, rejected, overwrite or other."""
+    low = words.lower()
+    if "please tell me who you are" in low or "author identity unknown" in low or (
+        "empty ident name" in low
+    ):
+        return "identity"
+    if "[rejected]" in low or "non-fast-forward" in low or "fetch first" in low:
+        return "rejected"
+    if "would be overwritten" in low:
+        return "overwrite"
+    if any(word in low for word in _NETWORK_WORDS) or (
+        "repository '" in low and "does not exist" in low
+    ):
+        return "network"
+    return "other"
+
+
+class Running:
+    """git commands started with :func:`start`; :meth:`wait` collects them in order."""
+
+    def __init__(self, commands: Sequence[Sequence[str]], procs: list[Any]) -> None:
+        self._commands = commands
+        self._procs = procs
+
+    def wait(self) -> list[Proc]:
+        """Waits for every command and returns the completed processes (not checked)."""
+        done = []
+        for args, proc in zip(self._commands, self._procs, strict=True):
+            out, err = proc.communicate()
+            done.append(subprocess.CompletedProcess(["git", *args], proc.returncode, out, err))
+        return done
+
+
+def start(commands: Sequence[Sequence[str]], cwd: Path) -> Running:
+    """Starts several read-only git commands at once, without waiting.
+
+    ``brv vc status`` splits git status into tracked changes and the untracked walk, which
+    run side by side, while Python finishes its own imports.
+
+    Raises:
+        GitError: git is missing.
+    """
+    env = no_git_env()
+    try:
+        procs = [
+            subprocess.Popen(["git", *args], cwd=cwd, env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+            for args in commands
+        ]
+    except FileNotFoundError:
+        raise GitError(
+            "git is not installed or not on PATH", hint="install git (https://git-scm.com)"
+        ) from None
+    return Running(commands, procs)
+
+
+# --- vc status prefetch ----------------------------------------------------------------
+# 'brv vc status' is budgeted at 2x a plain 'git status' (DESIGN.md). Python start-up and
+# the CLI imports cost about as much as git itself, so the package __init__ of brv_vc.cli
+# starts git status first and the status service adopts the running process. Anything
+# that could change the answer (prepare() rewriting .gitignore) discards it.
+
+STATUS_ARGS = ("status", "--porcelain=v2", "--branch", "-z", "--untracked-files=normal")
+_prefetched: list[tuple[str, Any]] = []
+
+
+def prefetch_status(argv: Sequence[str]) -> None:
+    """Starts ``git status`` early when ``argv`` is ``[-C DIR] vc status ...``.
+
+    Only the standalone layout (``<project>/.brv/context-tree/.git``) is prefetched; any
+    other case is left to the normal path. Never raises.
+    """
+    args = list(argv)
+    cwd = os.getcwd()
+    if args[:1] == ["-C"] and len(args) > 1:
+        cwd, args = os.path.join(cwd, args[1]), args[2:]
+    if args[:2] != ["vc", "status"]:
+        return
+    folder = os.path.realpath(cwd)
+    while not os.path.isdir(os.path.join(folder, ".brv")):
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return
+        folder = parent
+    tree = os.path.join(folder, ".brv", "context-tree")
+    if not os.path.isdir(os.path.join(tree, ".git")):
+        return
+    try:
+        proc = subprocess.Popen(["git", *STATUS_ARGS], cwd=tree, env=no_git_env(),
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    except OSError:
+        return
+    import atexit
+
+    atexit.register(discard_prefetched)  # e.g. 'vc status --help' never collects it
+    _prefetched.append((tree, proc))
+
+
+def take_prefetched(args: Sequence[str], cwd: Path) -> Running | None:
+    """The prefetched ``git status`` if it ran ``args`` in ``cwd``; None otherwise."""
+    while _prefetched:
+        where, proc = _prefetched.pop()
+        if tuple(args) == STATUS_ARGS and where == os.path.realpath(cwd):
+            return Running([list(args)], [proc])
+        _stop(proc)
+    return None
+
+
+def discard_prefetched() -> None:
+    """Stops a prefetched ``git status`` whose answer may be stale."""
+    while _prefetched:
+        _stop(_prefetched.pop()[1])
+
+
+def _stop(proc: Any) -> None:
+    if proc.poll() is None:
+        proc.kill()
+    proc.communicate()
 
 
 # --- git hooks (issue #6): where hooks live and what a commit, merge or checkout changed ---
@@ -97,6 +360,8 @@ def toplevel(start: Path) -> Path | None:
     """Returns the top folder of the work tree holding ``start``, or None outside git."""
     proc = run(["rev-parse", "--show-toplevel"], start, check=False)
     out = proc.stdout.strip()
+    from pathlib import Path  # runtime import kept local: see the note on imports above
+
     return Path(out).resolve() if proc.returncode == 0 and out else None
 
 
@@ -108,6 +373,8 @@ def git_path(repo: Path, name: str) -> Path:
     ``repo``, the folder git runs hooks in.
     """
     out = run(["rev-parse", "--git-path", name], repo).stdout.strip()
+    from pathlib import Path
+
     return (repo / out).resolve() if not os.path.isabs(out) else Path(out)
 
 
@@ -147,24 +414,6 @@ def staged_files(
         if len(parts) == 5:  # ":old_mode new_mode old_id new_id status"
             found.append((parts[4][:1], path, parts[3]))
     return found
-
-
-def read_blobs(repo: Path, ids: Sequence[str]) -> dict[str, bytes]:
-    """Reads blobs by id in one ``git cat-file --batch`` call."""
-    if not ids:
-        return {}
-    out = _git_bytes(["cat-file", "--batch"], repo, input="".join(f"{i}\n" for i in ids).encode())
-    blobs: dict[str, bytes] = {}
-    pos = 0
-    while pos < len(out):
-        end = out.index(b"\n", pos)
-        header = out[pos:end].decode().split()
-        pos = end + 1
-        if len(header) == 3:
-            size = int(header[2])
-            blobs[header[0]] = out[pos : pos + size]
-            pos += size + 1  # the blob is followed by a newline
-    return blobs
 
 
 def ignored_paths(repo: Path, paths: Sequence[str]) -> set[str]:

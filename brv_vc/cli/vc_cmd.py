@@ -1,0 +1,385 @@
+"""``brv vc ...``: team sync of the context tree over any git remote, and the hidden
+``brv merge-driver`` git calls during merges."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from brv_vc.cli import vc_render as txt
+from brv_vc.cli.context import AppContext, json_option, pass_app
+from brv_vc.cli.render import emit, jsonable
+from brv_vc.errors import UsageError
+from brv_vc.services import vc_setup as setup
+
+# The services are imported inside each command: 'brv vc status' is budgeted at 2x a plain
+# 'git status' and must not pay for the imports of merge, diff and sync.
+if TYPE_CHECKING:
+    from brv_vc.services.vc_sync import SyncResult
+    from brv_vc.vc.repo import KnowledgeRepo
+
+
+def _repo(app: AppContext) -> KnowledgeRepo:
+    return setup.prepare(app.project())
+
+
+def _emit_sync(result: SyncResult, as_json: bool) -> None:
+    """Prints a pull/merge result; conflicts give ``"ok": false`` and exit 1 (as git does)."""
+    if as_json and result.conflicts:
+        click.echo(json.dumps({"ok": False, **jsonable(result)}, indent=2, ensure_ascii=False))
+    else:
+        emit(result, as_json, txt.sync_text)
+    if result.conflicts:
+        raise click.exceptions.Exit(1)
+
+
+@click.group()
+def vc() -> None:
+    """Version control for the context tree: share knowledge with your team over any git
+    remote (a path, file://, ssh, https), with knowledge-aware merges and diffs.
+
+    \b
+    Example:
+      brv vc init
+      brv vc remote add origin git@github.com:acme/knowledge.git
+      brv vc add && brv vc commit -m "auth: token rotation" && brv vc push -u
+    """
+
+
+@vc.command()
+@click.option("--in-project", is_flag=True,
+              help="Track the tree in the project's own git repository instead of a nested one.")
+@json_option
+@pass_app
+def init(app: AppContext, in_project: bool, as_json: bool) -> None:
+    """Put the context tree under git (default branch main). Safe to run again.
+
+    \b
+    Example:
+      brv vc init                # own repository at .brv/context-tree/.git
+      brv vc init --in-project   # knowledge travels with the code
+    """
+    emit(setup.init_repo(app.cwd, in_project=in_project), as_json, txt.init_text)
+
+
+@vc.command()
+@click.argument("url")
+@json_option
+@pass_app
+def clone(app: AppContext, url: str, as_json: bool) -> None:
+    """Clone a knowledge repository into this project's (empty) context tree.
+
+    \b
+    Example:
+      brv vc clone git@github.com:acme/knowledge.git
+    """
+    from brv_vc.services.vc_archive import after_change
+
+    project, repo, result = setup.clone_repo(app.cwd, url)
+    after_change(project, repo, None, repo.head(), app.now)
+    emit(result, as_json, txt.init_text)
+
+
+@vc.command()
+@json_option
+@pass_app
+def status(app: AppContext, as_json: bool) -> None:
+    """Show the branch, ahead/behind, staged, unstaged, untracked and conflicted knowledge.
+
+    \b
+    Example:
+      brv vc status --json
+    """
+    from brv_vc.services.vc_status import status as read_status
+
+    emit(read_status(_repo(app)), as_json, txt.status_text)
+
+
+@vc.command()
+@click.argument("ref", required=False)
+@click.option("--staged", is_flag=True, help="Compare HEAD with the index.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]),
+              default="text", show_default=True, help="markdown: ready for a PR comment.")
+@json_option
+@pass_app
+def diff(app: AppContext, ref: str | None, staged: bool, fmt: str, as_json: bool) -> None:
+    """Semantic diff of knowledge: entries added, removed, renamed or modified; frontmatter
+    field by field, body section by section, relations.
+
+    REF compares REF with the working tree; A..B compares two commits.
+
+    \b
+    Example:
+      brv vc diff --staged
+      brv vc diff origin/main..HEAD --format markdown > comment.md
+    """
+    from brv_vc.services.vc_diff import semantic_diff
+    from brv_vc.vc.diff_render import render_markdown, render_text
+
+    report = semantic_diff(_repo(app), ref, staged=staged)
+    if as_json or fmt == "json":
+        emit({"base": report.base, "target": report.target, "counts": report.counts(),
+              "entries": jsonable(report.entries)}, True, str)
+    elif fmt == "markdown":
+        click.echo(render_markdown(report.entries, report.base, report.target), nl=False)
+    else:
+        click.echo(render_text(report.entries, report.base, report.target))
+
+
+@vc.command()
+@click.argument("paths", nargs=-1)
+@json_option
+@pass_app
+def add(app: AppContext, paths: tuple[str, ...], as_json: bool) -> None:
+    """Stage knowledge files (new, changed and deleted); default: the whole tree.
+
+    \b
+    Example:
+      brv vc add
+      brv vc add auth/jwt/token_rotation.md
+    """
+    from brv_vc.services import vc as local
+
+    result = local.add(_repo(app), paths)
+    emit(result, as_json, lambda r: f"Staged {r.staged} file(s)")
+
+
+@vc.command()
+@click.option("-m", "--message", required=True, help="The commit message.")
+@json_option
+@pass_app
+def commit(app: AppContext, message: str, as_json: bool) -> None:
+    """Commit the staged knowledge (never code, even in --in-project mode).
+
+    Refused while conflicts or conflict markers remain, or when a sync-excluded file was
+    force-added.
+
+    \b
+    Example:
+      brv vc commit -m "auth: document token rotation"
+    """
+    from brv_vc.services import vc as local
+
+    emit(local.commit(_repo(app), message), as_json, txt.commit_text)
+
+
+@vc.command()
+@click.argument("ref", required=False)
+@click.option("-a", "--all", "all_branches", is_flag=True, help="Commits of all branches.")
+@click.option("-n", "--limit", default=10, show_default=True, type=click.IntRange(min=1))
+@json_option
+@pass_app
+def log(app: AppContext, ref: str | None, all_branches: bool, limit: int, as_json: bool) -> None:
+    """Show the newest commits that changed knowledge.
+
+    \b
+    Example:
+      brv vc log --limit 5
+    """
+    from brv_vc.services import vc as local
+
+    entries = local.log(_repo(app), ref, all_branches=all_branches, limit=limit)
+    emit({"commits": entries} if as_json else entries, as_json, txt.log_text)
+
+
+@vc.command()
+@click.argument("name", required=False)
+@click.option("-a", "--all", "all_branches", is_flag=True, help="Include remote branches.")
+@click.option("-d", "--delete", is_flag=True, help="Delete NAME (only when merged).")
+@click.option("--set-upstream-to", "upstream", metavar="REMOTE/BRANCH",
+              help="Set the upstream of the current branch.")
+@json_option
+@pass_app
+def branch(app: AppContext, name: str | None, all_branches: bool, delete: bool,
+           upstream: str | None, as_json: bool) -> None:
+    """List, create or delete branches.
+
+    \b
+    Example:
+      brv vc branch review/q3
+      brv vc branch -d review/q3
+    """
+    from brv_vc.services import vc_branch
+
+    result = vc_branch.branch(_repo(app), name, delete=delete, all_branches=all_branches,
+                         set_upstream_to=upstream)
+    emit(result, as_json, txt.branch_text)
+
+
+@vc.command()
+@click.argument("name")
+@click.option("-b", "create", is_flag=True, help="Create the branch first.")
+@json_option
+@pass_app
+def checkout(app: AppContext, name: str, create: bool, as_json: bool) -> None:
+    """Switch branch; refuses when local changes would be overwritten.
+
+    \b
+    Example:
+      brv vc checkout -b review/q3
+    """
+    from brv_vc.services import vc_branch
+
+    project = app.project()
+    result = vc_branch.checkout(project, setup.prepare(project), app.now, name, create=create)
+    emit(result, as_json, txt.sync_text)
+
+
+@vc.command()
+@click.argument("ref", required=False)
+@click.option("--abort", is_flag=True, help="Restore the state before the merge.")
+@click.option("--continue", "cont", is_flag=True, help="Commit once conflicts are resolved.")
+@json_option
+@pass_app
+def merge(app: AppContext, ref: str | None, abort: bool, cont: bool, as_json: bool) -> None:
+    """Merge a branch with the knowledge-aware driver (exit 1 when conflicts remain).
+
+    \b
+    Example:
+      brv vc merge review/q3
+      brv vc merge --continue
+    """
+    from brv_vc.services import vc_sync as sync
+
+    project = app.project()
+    repo = setup.prepare(project)
+    if sum([abort, cont, ref is not None]) != 1:
+        raise UsageError("give a branch to merge, or --abort, or --continue",
+                         hint="example: brv vc merge review/q3")
+    if abort:
+        result = sync.merge_abort(repo)
+    elif cont:
+        result = sync.merge_continue(project, repo, app.now)
+    else:
+        result = sync.merge(project, repo, app.now, ref or "")
+    _emit_sync(result, as_json)
+
+
+@vc.command()
+@click.argument("remote", required=False)
+@json_option
+@pass_app
+def fetch(app: AppContext, remote: str | None, as_json: bool) -> None:
+    """Download commits from the remote without merging them.
+
+    \b
+    Example:
+      brv vc fetch
+    """
+    from brv_vc.services import vc_sync as sync
+
+    result = sync.fetch(_repo(app), remote)
+    emit(result, as_json, lambda r: f"Fetched {r.remote} ({r.url}): {r.ahead} ahead, "
+                                    f"{r.behind} behind")
+
+
+@vc.command()
+@click.argument("remote", required=False)
+@click.argument("branch_name", metavar="BRANCH", required=False)
+@json_option
+@pass_app
+def pull(app: AppContext, remote: str | None, branch_name: str | None, as_json: bool) -> None:
+    """Fetch and merge the upstream; refuses to overwrite uncommitted changes.
+
+    \b
+    Example:
+      brv vc pull
+      brv vc pull origin main
+    """
+    from brv_vc.services import vc_sync as sync
+
+    project = app.project()
+    result = sync.pull(project, setup.prepare(project), app.now, remote, branch_name)
+    _emit_sync(result, as_json)
+
+
+@vc.command()
+@click.argument("remote", required=False)
+@click.argument("branch_name", metavar="BRANCH", required=False)
+@click.option("-u", "--set-upstream", is_flag=True, help="Remember the remote branch.")
+@json_option
+@pass_app
+def push(app: AppContext, remote: str | None, branch_name: str | None, set_upstream: bool,
+         as_json: bool) -> None:
+    """Publish commits (never forced; a rejected push says to pull first).
+
+    \b
+    Example:
+      brv vc push -u
+    """
+    from brv_vc.services import vc_sync as sync
+
+    result = sync.push(_repo(app), remote, branch_name, set_upstream=set_upstream)
+    emit(result, as_json, txt.push_text)
+
+
+@vc.command()
+@click.argument("action", required=False, type=click.Choice(["add", "set-url", "remove"]))
+@click.argument("name", required=False)
+@click.argument("url", required=False)
+@json_option
+@pass_app
+def remote(app: AppContext, action: str | None, name: str | None, url: str | None,
+           as_json: bool) -> None:
+    """Show or change remotes (any URL git accepts; passwords are masked).
+
+    \b
+    Example:
+      brv vc remote add origin /srv/git/knowledge.git
+      brv vc remote set-url origin https://github.com/acme/knowledge.git
+    """
+    result = setup.remote(app.project(), action or "list", name, url)
+    emit(result, as_json, txt.remote_text)
+
+
+@vc.command()
+@click.argument("args", nargs=-1)
+@click.option("--soft", "mode", flag_value="soft", help="Move the branch to REF, keep changes.")
+@click.option("--hard", "mode", flag_value="hard", help="Move the branch to REF, drop changes.")
+@json_option
+@pass_app
+def reset(app: AppContext, args: tuple[str, ...], mode: str | None, as_json: bool) -> None:
+    """Unstage knowledge files, or (--soft/--hard [REF]) move the branch.
+
+    \b
+    Example:
+      brv vc reset auth/jwt/token_rotation.md
+      brv vc reset --hard HEAD
+    """
+    from brv_vc.services import vc as local
+
+    repo = _repo(app)
+    if mode:
+        if len(args) > 1:
+            raise UsageError("--soft/--hard take at most one REF", hint="brv vc reset --hard HEAD")
+        result = local.reset(repo, mode=mode, ref=args[0] if args else None)
+    else:
+        result = local.reset(repo, args)
+    emit(result, as_json, lambda r: f"HEAD is now at {r.target}" if r.target else "Unstaged.")
+
+
+@vc.command(hidden=True)
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+def textconv(file: Path) -> None:
+    """git's textconv for knowledge files: a normalised, readable rendering."""
+    from brv_vc.services.vc_driver import render_textconv
+
+    click.echo(render_textconv(file), nl=False)
+
+
+@click.command("merge-driver", hidden=True)
+@click.argument("base", type=click.Path(path_type=Path))
+@click.argument("ours", type=click.Path(path_type=Path))
+@click.argument("theirs", type=click.Path(path_type=Path))
+@click.argument("path", required=False, default="")
+def merge_driver(base: Path, ours: Path, theirs: Path, path: str) -> None:
+    """git merge driver (%O %A %B %P): merge a knowledge file; exit 1 on conflicts."""
+    from brv_vc.services.vc_driver import run_merge_driver
+
+    result = run_merge_driver(base, ours, theirs, path)
+    if result.conflicts:
+        click.echo(f"brv: conflict in {path}: {', '.join(result.conflicts)}", err=True)
+        raise click.exceptions.Exit(1)

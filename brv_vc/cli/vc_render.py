@@ -1,0 +1,136 @@
+"""Text output of the ``brv vc`` commands (git-like wording, brv hints)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # types only: 'vc status' must not import the sync services
+    from brv_vc.services.vc import CommitResult, LogEntry
+    from brv_vc.services.vc_branch import BranchResult
+    from brv_vc.services.vc_setup import InitResult
+    from brv_vc.services.vc_status import StatusReport
+    from brv_vc.services.vc_sync import PushResult, SyncResult
+
+_LABEL = {"added": "new file", "deleted": "deleted", "modified": "modified",
+          "renamed": "renamed", "typechange": "typechange", "copied": "copied"}
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def status_text(r: StatusReport) -> str:
+    """``git status``-like text."""
+    lines = [f"On branch {r.branch}" if r.branch != "HEAD" else "HEAD detached"]
+    if r.upstream and not r.merging:
+        if r.ahead and r.behind:
+            lines.append(f"Your branch and '{r.upstream}' have diverged "
+                         f"({r.ahead} and {r.behind} different commits); run 'brv vc pull'.")
+        elif r.ahead:
+            lines.append(f"Your branch is ahead of '{r.upstream}' by {_plural(r.ahead, 'commit')}"
+                         " (publish them with 'brv vc push').")
+        elif r.behind:
+            lines.append(f"Your branch is behind '{r.upstream}' by {_plural(r.behind, 'commit')}"
+                         " (update with 'brv vc pull').")
+        else:
+            lines.append(f"Your branch is up to date with '{r.upstream}'.")
+    if r.initial:
+        lines += ["", "No commits yet"]
+    if r.merging:
+        lines += ["", "You are in the middle of a merge (fix conflicts, 'brv vc add' them, then "
+                      "'brv vc merge --continue'; or 'brv vc merge --abort')."]
+    groups = [
+        ("Unmerged paths:", '(use "brv vc add <file>..." to mark resolution)',
+         [f"{c.change}:   {c.path}" for c in r.conflicts]),
+        ("Changes to be committed:", '(use "brv vc reset <file>..." to unstage)',
+         [f"{_LABEL.get(c.change, c.change)}:   "
+          + (f"{c.old} -> {c.path}" if c.old else c.path) for c in r.staged]),
+        ("Changes not staged for commit:", '(use "brv vc add <file>..." to stage them)',
+         [f"{_LABEL.get(c.change, c.change)}:   {c.path}" for c in r.unstaged]),
+        ("Untracked files:", '(use "brv vc add <file>..." to include them)', list(r.untracked)),
+        ("Files with conflict markers:", "(resolve every <<<<<<< block before committing)",
+         list(r.markers)),
+    ]
+    for title, hint, rows in groups:
+        if rows:
+            lines += ["", title, f"  {hint}", *(f"\t{row}" for row in rows)]
+    if r.clean:
+        lines += ["", "nothing to commit, knowledge tree clean"]
+    return "\n".join(lines)
+
+
+def init_text(r: InitResult) -> str:
+    """``vc init`` / ``clone``."""
+    where = r.workdir + (f" (tree at {r.prefix}/)" if r.prefix else "")
+    if r.url:
+        head = f"Cloned {r.url} into {r.workdir}"
+    else:
+        verb = "Reinitialized" if r.reinitialized else "Initialized"
+        head = f"{verb} {r.mode} knowledge repository in {where}"
+    return "\n".join([head, *(f"  wrote {name}" for name in r.written)])
+
+
+def commit_text(r: CommitResult) -> str:
+    """``vc commit``."""
+    subject = r.message.splitlines()[0]
+    tail = f"\n  archived: {', '.join(r.archived)}" if r.archived else ""
+    return f"[{r.branch} {r.sha[:7]}] {subject}\n {_plural(r.files, 'file')} changed{tail}"
+
+
+def log_text(entries: tuple[LogEntry, ...]) -> str:
+    """``vc log``."""
+    if not entries:
+        return "No commits yet."
+    return "\n".join(f"{e.sha[:7]} {e.date[:10]} {e.author}: {e.subject}" for e in entries)
+
+
+def sync_text(r: SyncResult) -> str:
+    """``vc pull`` / ``merge`` / ``checkout``."""
+    if r.action == "checkout":
+        head = f"Switched to branch '{r.source}'"
+    elif r.up_to_date:
+        return "Already up to date."
+    elif r.conflicts:
+        rows = "\n".join(f"\t{c.change}:   {c.path}" for c in r.conflicts)
+        return (f"Automatic merge failed; fix conflicts and then run 'brv vc add' and "
+                f"'brv vc merge --continue' (or 'brv vc merge --abort'):\n{rows}")
+    elif r.action == "merge --abort":
+        return "Merge aborted; the tree is back to its state before the merge."
+    else:
+        head = f"Updated {(r.old or 'nothing')[:7]}..{(r.new or '')[:7]}"
+    lines = [head]
+    if r.after is not None:
+        if r.after.changed:
+            lines.append(f" {_plural(len(r.after.changed), 'knowledge file')} changed")
+        lines += [f" rebuilt archive: {p}" for p in r.after.archived]
+        lines += [f" warning: {p}" for p in r.after.problems]
+    return "\n".join(lines)
+
+
+def push_text(r: PushResult) -> str:
+    """``vc push``."""
+    if r.up_to_date:
+        return "Everything up-to-date."
+    tail = ""
+    if r.set_upstream:
+        tail = f"\nbranch '{r.branch}' set up to track '{r.remote}/{r.branch}'."
+    return f"Pushed to {r.remote}/{r.branch}.{tail}"
+
+
+def branch_text(r: BranchResult) -> str:
+    """``vc branch``."""
+    if r.action == "create":
+        return f"Created branch '{r.name}'."
+    if r.action == "delete":
+        return f"Deleted branch '{r.name}'."
+    if r.action == "set-upstream":
+        return f"Branch '{r.current}' now tracks its upstream."
+    rows = [("* " if b == r.current else "  ") + b for b in r.branches]
+    return "\n".join(rows) or "No branches yet."
+
+
+def remote_text(r: Any) -> str:
+    """``vc remote``."""
+    if not r.remotes:
+        return "No remote configured (add one: brv vc remote add origin <url>)."
+    return "\n".join(f"{name}\t{url}" for name, url in sorted(r.remotes.items()))

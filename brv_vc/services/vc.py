@@ -1,0 +1,261 @@
+"""Local vc use cases: ``add``, ``commit``, ``log``, ``reset`` (``status`` is in vc_status).
+
+Every command is scoped to the tree's pathspec, so in in-project mode knowledge commands
+never read, stage or commit code files.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from brv_vc.errors import ConflictError, GitError, NotFoundError, UsageError
+from brv_vc.services.vc_status import status
+from brv_vc.tree.layout import ARCHIVE_DIR, clean_relpath
+from brv_vc.vc import exclusions
+from brv_vc.vc.archived import trailer_block
+from brv_vc.vc.repo import KnowledgeRepo
+
+
+@dataclass(frozen=True)
+class AddResult:
+    """``brv vc add``: how many files are staged now."""
+
+    staged: int
+    paths: tuple[str, ...]
+
+
+def _repo_paths(repo: KnowledgeRepo, paths: tuple[str, ...]) -> list[str]:
+    if not paths or paths == (".",):
+        return [repo.prefix or "."]
+    return [repo.repo_path(clean_relpath(p)) for p in paths]
+
+
+def add(repo: KnowledgeRepo, paths: tuple[str, ...] = ()) -> AddResult:
+    """Stages knowledge files (new, changed and deleted); the default is the whole tree.
+
+    Raises:
+        InvalidPathError: a path outside the tree.
+        GitError: git refused (e.g. an excluded path named explicitly).
+    """
+    targets = _repo_paths(repo, paths)
+    proc = repo.git("add", "-A", "--", *targets, check=False)
+    if proc.returncode != 0:
+        if "ignored by one of your .gitignore" in proc.stderr:
+            raise GitError(
+                "refusing to stage a sync-excluded file: " + ", ".join(paths),
+                hint="derived files (_index.md, *.abstract.md, _archived/...) are rebuilt on "
+                     "every clone and never synced",
+            )
+        if "did not match any files" in proc.stderr:
+            raise NotFoundError(f"no knowledge file matches {', '.join(paths)}",
+                                hint="see the changed files with 'brv vc status'")
+        raise GitError(f"git add failed: {proc.stderr.strip()}")
+    staged = [p for p in (repo.tree_path(x) for x in _staged(repo)) if p]
+    return AddResult(len(staged), tuple(staged))
+
+
+def _staged(repo: KnowledgeRepo, whole_repo: bool = False) -> list[str]:
+    spec = [] if whole_repo else repo.pathspec()
+    out = repo.git("diff", "--cached", "--name-only", "-z", "--no-renames", *spec).stdout
+    return [p for p in out.split("\0") if p]
+
+
+def _deleted_staged(repo: KnowledgeRepo) -> list[str]:
+    out = repo.git("diff", "--cached", "--name-only", "-z", "--no-renames",
+                   "--diff-filter=D", *repo.pathspec()).stdout
+    return [p for p in (repo.tree_path(x) for x in out.split("\0") if x) if p]
+
+
+def conflict_marker_files(repo: KnowledgeRepo, where: str) -> list[str]:
+    """Tracked knowledge files holding a marker triplet: ``where`` is "worktree", "index"
+    or a commit."""
+    scope = [] if where == "worktree" else ["--cached"] if where == "index" else [where]
+    proc = repo.git("grep", "-l", "-I", "--all-match", "-e", "^<<<<<<<", "-e", "^=======",
+                    "-e", "^>>>>>>>", *scope, *repo.pathspec(), check=False)
+    if proc.returncode not in (0, 1):
+        raise GitError(f"git grep failed: {proc.stderr.strip()}")
+    names = [line.split(":", 1)[1] if where not in ("worktree", "index") else line
+             for line in proc.stdout.splitlines() if line]
+    return [p for p in (repo.tree_path(n) for n in names) if p]
+
+
+def refuse_markers(repo: KnowledgeRepo, where: str, action: str) -> None:
+    """Raises ConflictError when tracked knowledge files still hold conflict markers."""
+    found = conflict_marker_files(repo, where)
+    if found:
+        raise ConflictError(
+            f"cannot {action}: conflict markers remain in " + ", ".join(found),
+            file=found[0],
+            hint="edit the files to resolve each <<<<<<< / ======= / >>>>>>> block, then "
+                 "'brv vc add' them",
+        )
+
+
+def refuse_excluded(repo: KnowledgeRepo, tracked: list[str], action: str) -> None:
+    """Raises GitError when sync-excluded files (force-added) are tracked."""
+    bad = [p for p in tracked if exclusions.is_excluded(p)]
+    if bad:
+        cmd = "git rm --cached -- " + " ".join(repo.repo_path(p) for p in bad)
+        if not repo.prefix:
+            cmd = "git -C .brv/context-tree rm --cached -- " + " ".join(bad)
+        raise GitError(
+            f"cannot {action}: sync-excluded (derived) files are tracked: {', '.join(bad)}"
+,
+            file=bad[0],
+            hint=f"untrack them (the files stay on disk): {cmd}",
+        )
+
+
+@dataclass(frozen=True)
+class CommitResult:
+    """``brv vc commit``."""
+
+    sha: str
+    branch: str
+    message: str
+    files: int
+    archived: tuple[str, ...]
+
+
+def _archived_locally(repo: KnowledgeRepo, path: str) -> bool:
+    stem = path.removesuffix(".md")
+    base = repo.tree / ARCHIVE_DIR
+    return any((base / name).exists() for name in (f"{stem}.full.md", f"{stem}.stub.md", path))
+
+
+def commit(repo: KnowledgeRepo, message: str) -> CommitResult:
+    """Commits the staged knowledge changes (only those, even in in-project mode).
+
+    Raises:
+        UsageError: an empty message.
+        ConflictError: unmerged paths or conflict markers remain.
+        GitError: nothing staged, force-added excluded files, missing identity.
+    """
+    if not message.strip():
+        raise UsageError("the commit message is empty", hint='give one: brv vc commit -m "..."')
+    st = status(repo)
+    if st.conflicts:
+        raise ConflictError(
+            "cannot commit: unmerged paths " + ", ".join(c.path for c in st.conflicts),
+            hint="resolve them, 'brv vc add' them, then 'brv vc merge --continue'",
+        )
+    refuse_markers(repo, "index", "commit")
+    refuse_markers(repo, "worktree", "commit")
+    tracked = repo.git("ls-files", "-z", "-ci", "--exclude-standard", *repo.pathspec()).stdout
+    refuse_excluded(repo, [p for p in (repo.tree_path(x) for x in tracked.split("\0") if x)
+                           if p], "commit")
+    staged = _staged(repo)
+    if not staged and not st.merging:
+        raise GitError("nothing to commit: no knowledge changes are staged",
+                       hint="stage them first with 'brv vc add' (see 'brv vc status')")
+    archived = [p for p in _deleted_staged(repo) if _archived_locally(repo, p)]
+    full = message.rstrip("\n") + ("\n\n" + trailer_block(archived) if archived else "")
+    outside = set(_staged(repo, whole_repo=True)) - set(staged)
+    if outside and not st.merging:
+        _commit_only_knowledge(repo, full)
+    else:
+        repo.git("commit", "-q", "-m", full, what="commit")
+    sha = repo.head() or ""
+    return CommitResult(sha, repo.branch(), full, len(staged), tuple(archived))
+
+
+def _commit_only_knowledge(repo: KnowledgeRepo, message: str) -> None:
+    """Commits the staged knowledge while code changes staged by the user stay staged.
+
+    Trigger: in-project mode with code staged too. Why: 'brv vc commit' must never commit
+    code. Outcome: a temporary index (HEAD + the staged knowledge entries) is committed by
+    the real ``git commit`` (hooks run); afterwards the real index matches HEAD for the
+    knowledge paths and still holds the code changes.
+    """
+    fd, tmp = tempfile.mkstemp(prefix="brv-index-")
+    os.close(fd)
+    index = Path(tmp)
+    try:
+        index.unlink()
+        repo.git("read-tree", "HEAD" if repo.head() else "--empty", index_file=index)
+        old = repo.git("ls-files", "-z", *repo.pathspec(), index_file=index).stdout
+        if old:
+            repo.git("update-index", "-z", "--force-remove", "--stdin", index_file=index,
+                     input=old)
+        entries = repo.git("ls-files", "-s", "-z", *repo.pathspec()).stdout
+        if entries:
+            repo.git("update-index", "-z", "--index-info", index_file=index, input=entries)
+        repo.git("commit", "-q", "-m", message, index_file=index, what="commit")
+        repo.git("reset", "-q", "HEAD", *repo.pathspec())
+    finally:
+        index.unlink(missing_ok=True)
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One commit of ``brv vc log``."""
+
+    sha: str
+    author: str
+    email: str
+    date: str
+    subject: str
+
+
+def log(repo: KnowledgeRepo, ref: str | None = None, *, all_branches: bool = False,
+        limit: int = 10) -> tuple[LogEntry, ...]:
+    """The newest commits that touched knowledge.
+
+    Raises:
+        NotFoundError: an unknown branch or ref.
+    """
+    if repo.head() is None and ref is None:
+        return ()
+    if ref is not None and repo.rev(ref) is None:
+        raise NotFoundError(f"unknown branch or ref '{ref}'",
+                            hint="list branches with 'brv vc branch -a'")
+    target = ["--all"] if all_branches else [ref or "HEAD"]
+    spec = repo.pathspec() if repo.prefix else []
+    out = repo.git("log", f"-n{limit}", "--format=%H%x1f%an%x1f%ae%x1f%aI%x1f%s%x1e",
+                   *target, *spec).stdout
+    rows = [r.strip("\n").split("\x1f") for r in out.split("\x1e") if r.strip()]
+    return tuple(LogEntry(*row) for row in rows if len(row) == 5)
+
+
+@dataclass(frozen=True)
+class ResetResult:
+    """``brv vc reset``."""
+
+    mode: str  # unstage | soft | hard
+    target: str | None
+    paths: tuple[str, ...]
+
+
+def reset(repo: KnowledgeRepo, paths: tuple[str, ...] = (), *, mode: str = "unstage",
+          ref: str | None = None) -> ResetResult:
+    """Unstages knowledge paths, or (``soft``/``hard``) moves the branch to ``ref``.
+
+    Raises:
+        UsageError: ``--hard``/``--soft`` in in-project mode (they would move code too).
+        NotFoundError: an unknown ref.
+    """
+    if mode == "unstage":
+        targets = _repo_paths(repo, paths)
+        if repo.head():
+            repo.git("reset", "-q", "HEAD", "--", *targets)
+        else:
+            repo.git("rm", "-q", "-r", "--cached", "--ignore-unmatch", "--", *targets)
+        return ResetResult(mode, None, tuple(paths))
+    if repo.in_project:
+        raise UsageError(
+            f"'brv vc reset --{mode}' would move the project's branch, code included",
+            hint="use plain git for that; 'brv vc reset [PATHS]' unstages knowledge files",
+        )
+    target = ref or "HEAD"
+    if repo.rev(target) is None:
+        raise NotFoundError(f"unknown branch or ref '{target}'",
+                            hint="see commits with 'brv vc log'")
+    if mode == "soft" and repo.merging():
+        raise ConflictError("cannot soft-reset during a merge",
+                            hint="finish with 'brv vc merge --continue' or '--abort'")
+    repo.git("reset", "-q", f"--{mode}", target)
+    return ResetResult(mode, target, ())
+

@@ -1,0 +1,46 @@
+"""The git merge driver (``brv merge-driver %O %A %B %P``) and diff textconv
+(``brv vc textconv FILE``) that ``vc init``/``clone`` register per clone."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from brv_vc.errors import FormatError
+from brv_vc.tree.store import write_atomic
+from brv_vc.vc import git, textconv
+from brv_vc.vc.merge3 import merge_entries
+
+
+@dataclass(frozen=True)
+class DriverResult:
+    """What the driver wrote to ``%A``; git records a conflict when ``conflicts`` is set."""
+
+    path: str
+    method: str  # knowledge | line (git merge-file, for files that do not parse)
+    conflicts: tuple[str, ...]
+
+
+def run_merge_driver(base: Path, ours: Path, theirs: Path, path: str) -> DriverResult:
+    """Merges ``base``/``ours``/``theirs`` (git's temp files) and writes the result to ``ours``.
+
+    Args:
+        base: ``%O``, the ancestor (empty when both sides added the file).
+        ours: ``%A``, our version; the merged result is written here.
+        theirs: ``%B``, their version.
+        path: ``%P``, the file's path in the repository (for messages).
+    """
+    data_base, data_ours, data_theirs = base.read_bytes(), ours.read_bytes(), theirs.read_bytes()
+    try:
+        result = merge_entries(data_base or None, data_ours, data_theirs, path=path)
+        merged, conflicts, method = result.data, result.conflicts, "knowledge"
+    except FormatError:
+        merged, clash = git.merge_file(data_ours, data_base, data_theirs, ours.parent)
+        conflicts, method = (("(lines)",) if clash else ()), "line"
+    write_atomic(ours, merged)
+    return DriverResult(path, method, conflicts)
+
+
+def render_textconv(file: Path) -> str:
+    """The normalised text of a knowledge file, for ``git diff`` (see vc/textconv.py)."""
+    return textconv.render(file.read_bytes(), path=file.name)

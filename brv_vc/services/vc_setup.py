@@ -1,0 +1,267 @@
+"""``brv vc init``, ``clone`` and ``remote``, and :func:`prepare`, run by every vc command.
+
+git config is per clone, so the merge and diff drivers are registered again by every vc
+command (cheap: one ``git config`` read when nothing is missing), and the managed
+``.gitignore``/``.gitattributes`` blocks are rewritten when they drifted.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import brv_vc
+from brv_vc.errors import ConflictError, GitError, NotFoundError, UsageError
+from brv_vc.tree.project import Project
+from brv_vc.vc import exclusions, git
+from brv_vc.vc.repo import KnowledgeRepo, locate, translate
+
+DEFAULT_BRANCH = "main"
+
+
+def brv_command() -> str:
+    """The shell command git runs to call back into this brv (drivers, textconv).
+
+    ``PYTHONPATH`` names the folder holding ``brv_vc`` so a checkout that is not installed
+    (a development tree, a vendored copy) works the same as an installed one.
+    """
+    parent = Path(brv_vc.__file__).resolve().parent.parent
+    return (f"PYTHONPATH={shlex.quote(str(parent))}${{PYTHONPATH:+:$PYTHONPATH}} "
+            f"{shlex.quote(sys.executable)} -m brv_vc")
+
+
+def driver_config() -> dict[str, str]:
+    """The per-clone git config that enables the knowledge merge and diff drivers."""
+    cmd = brv_command()
+    return {
+        "merge.brv.name": "brv knowledge-aware merge (frontmatter by key, body by section)",
+        "merge.brv.driver": f"{cmd} merge-driver %O %A %B %P",
+        "diff.brv.textconv": f"{cmd} vc textconv",
+    }
+
+
+def register_drivers(repo: KnowledgeRepo) -> list[str]:
+    """Sets the driver config keys that are missing or stale; returns the keys written."""
+    config = repo.workdir / ".git" / "config"
+    if config.is_file():
+        # fast path (every vc command runs this): all values already there, verbatim
+        text = config.read_text(encoding="utf-8", errors="replace")
+        if all(f"= {value}\n" in text for value in driver_config().values()):
+            return []
+    out = repo.git_ok("config", "--local", "--get-regexp", r"^(merge|diff)\.brv\.") or ""
+    current = dict(line.split(" ", 1) for line in out.splitlines() if " " in line)
+    written = []
+    for key, value in driver_config().items():
+        if current.get(key) != value:
+            repo.git("config", "--local", key, value)
+            written.append(key)
+    return written
+
+
+def prepare(project: Project) -> KnowledgeRepo:
+    """Locates the knowledge repository and brings its exclusions and drivers up to date.
+
+    Raises:
+        NotInitializedError: the tree is not under version control.
+    """
+    repo = locate(project)
+    rewritten = exclusions.ensure_files(repo.tree)
+    if register_drivers(repo) or rewritten:
+        git.discard_prefetched()  # a git status started before the rewrite may be stale
+    return repo
+
+
+@dataclass(frozen=True)
+class InitResult:
+    """What ``brv vc init`` / ``clone`` did."""
+
+    mode: str  # standalone | in-project
+    workdir: str
+    prefix: str
+    reinitialized: bool
+    written: tuple[str, ...] = ()
+    url: str | None = None
+
+
+def _project_at(cwd: Path) -> Project:
+    """The project for ``cwd`` (where ``brv init`` would put it); nothing is created yet."""
+    from brv_vc.services.init import init_root_for
+
+    return Project(init_root_for(cwd).resolve())
+
+
+def _create(project: Project) -> None:
+    """Creates ``.brv/`` (idempotent); called only once every check has passed."""
+    from brv_vc.services.init import init_project
+
+    init_project(project.root)
+
+
+def _ignore_brv_in_project_repo(project: Project) -> bool:
+    """Appends ``.brv/`` to the project's ``.gitignore`` when the project is a git repo."""
+    proc = git.run(["rev-parse", "--show-toplevel"], project.root, check=False)
+    if proc.returncode != 0:
+        return False
+    path = project.root / ".gitignore"
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    if any(line.strip() in (".brv/", ".brv", "/.brv/", "/.brv") for line in text.splitlines()):
+        return False
+    sep = "" if not text or text.endswith("\n") else "\n"
+    from brv_vc.tree.store import write_atomic
+
+    write_atomic(path, (text + sep + ".brv/\n").encode("utf-8"))
+    return True
+
+
+def init_repo(cwd: Path, *, in_project: bool = False) -> InitResult:
+    """``brv vc init``: put the tree under version control (idempotent).
+
+    Raises:
+        GitError: ``--in-project`` outside a git repository.
+        ConflictError: switching modes on a tree that already has the other one.
+    """
+    project = _project_at(cwd)
+    tree = project.tree
+    if in_project:
+        return _init_in_project(project)
+    _create(project)
+    reinit = (tree / ".git").exists()
+    if not reinit:
+        git.run(["init", "-q", "-b", DEFAULT_BRANCH], tree)
+    repo = KnowledgeRepo(tree, "")
+    written = exclusions.ensure_files(tree)
+    register_drivers(repo)
+    if _ignore_brv_in_project_repo(project):
+        written.append("../../.gitignore")
+    return InitResult("standalone", str(tree), "", reinit, tuple(written))
+
+
+def _init_in_project(project: Project) -> InitResult:
+    tree = project.tree
+    if (tree / ".git").exists():
+        raise ConflictError(
+            "the context tree already has its own repository (standalone mode)",
+            file=str(tree / ".git"),
+            hint="keep standalone mode, or move the history elsewhere and delete "
+                 ".brv/context-tree/.git before 'brv vc init --in-project'",
+        )
+    top = git.run(["rev-parse", "--show-toplevel"], project.root, check=False)
+    if top.returncode != 0:
+        raise GitError(
+            f"{project.root} is not inside a git repository, so it cannot track the tree",
+            hint="run 'git init' first, or use 'brv vc init' for a separate knowledge repository",
+        )
+    workdir = Path(top.stdout.strip()).resolve()
+    prefix = tree.resolve().relative_to(workdir).as_posix()
+    probe = git.run(["check-ignore", "-q", "--no-index", f"{prefix}/probe.md"], workdir,
+                    check=False)
+    if probe.returncode == 0:
+        raise ConflictError(
+            "the project's .gitignore ignores the context tree (.brv/), so git cannot track it",
+            file=".gitignore",
+            hint="remove the '.brv/' line from the project's .gitignore, then run "
+                 "'brv vc init --in-project' again",
+        )
+    reinit = (tree / ".gitattributes").exists()
+    _create(project)
+    repo = KnowledgeRepo(workdir, prefix)
+    written = exclusions.ensure_files(tree)
+    register_drivers(repo)
+    return InitResult("in-project", str(workdir), prefix, reinit, tuple(written))
+
+
+def clone_repo(cwd: Path, url: str) -> tuple[Project, KnowledgeRepo, InitResult]:
+    """``brv vc clone URL``: clone a knowledge repository into the (empty) context tree.
+
+    Raises:
+        ConflictError: the tree already holds a repository or files.
+        GitError: the clone failed (unreachable remote, bad URL); nothing is left behind.
+    """
+    project = _project_at(cwd)
+    tree = project.tree
+    if (tree / ".git").exists():
+        raise ConflictError(
+            "the context tree is already a git repository",
+            hint="use 'brv vc remote add origin URL' and 'brv vc pull' instead",
+        )
+    if tree.exists() and any(tree.iterdir()):
+        raise ConflictError(
+            f"the context tree ({tree}) already holds files; clone needs it empty",
+            hint="move the files away, or run 'brv vc init', 'brv vc remote add origin URL' "
+                 "and 'brv vc pull'",
+        )
+    had_brv = project.brv_dir.exists()
+    _create(project)
+    tree.rmdir()  # empty (checked above); git clone wants to create it
+    proc = git.run(["clone", "-q", url, str(tree)], project.brv_dir, check=False)
+    if proc.returncode != 0:
+        # nothing is left behind: the .brv/ this command created goes, else the empty tree
+        # comes back as it was
+        if had_brv:
+            tree.mkdir(parents=True, exist_ok=True)
+        else:
+            import shutil
+
+            shutil.rmtree(project.brv_dir, ignore_errors=True)
+        raise translate(["clone", url], proc, what=f"clone of {mask_url(url)}")
+    repo = KnowledgeRepo(tree, "")
+    written = exclusions.ensure_files(tree)
+    register_drivers(repo)
+    _ignore_brv_in_project_repo(project)
+    return project, repo, InitResult("standalone", str(tree), "", False, tuple(written), url)
+
+
+def mask_url(url: str) -> str:
+    """Hides a password in ``https://user:secret@host/...``."""
+    return re.sub(r"(://[^/:@]+):[^/@]+@", r"\1:***@", url)
+
+
+@dataclass(frozen=True)
+class RemoteResult:
+    """The remotes after ``brv vc remote ...``."""
+
+    remotes: dict[str, str]
+    action: str = "list"
+    name: str | None = None
+
+
+def remote(project: Project, action: str = "list", name: str | None = None,
+           url: str | None = None) -> RemoteResult:
+    """Lists, adds, re-points or removes a remote (any URL git accepts).
+
+    Raises:
+        UsageError: a missing name or URL.
+        NotFoundError: ``set-url``/``remove`` of an unknown remote.
+        ConflictError: ``add`` of an existing remote.
+    """
+    repo = prepare(project)
+    current = list_remotes(repo)
+    if action != "list":
+        if not name or (action in ("add", "set-url") and not url):
+            raise UsageError(f"'brv vc remote {action}' needs a name"
+                             + (" and a URL" if action != "remove" else ""),
+                             hint="example: brv vc remote add origin git@github.com:team/kb.git")
+        if action == "add" and name in current:
+            raise ConflictError(f"remote '{name}' already exists ({mask_url(current[name])})",
+                                hint=f"change it with 'brv vc remote set-url {name} URL'")
+        if action in ("set-url", "remove") and name not in current:
+            raise NotFoundError(f"no remote named '{name}'",
+                                hint="list remotes with 'brv vc remote'")
+        args = {"add": ["remote", "add", name, url or ""],
+                "set-url": ["remote", "set-url", name, url or ""],
+                "remove": ["remote", "remove", name]}[action]
+        repo.git(*args)
+    return RemoteResult({k: mask_url(v) for k, v in list_remotes(repo).items()}, action, name)
+
+
+def list_remotes(repo: KnowledgeRepo) -> dict[str, str]:
+    """Remote name -> URL (unmasked), from the repository's config."""
+    out = repo.git_ok("config", "--get-regexp", r"^remote\..*\.url$") or ""
+    found = {}
+    for line in out.splitlines():
+        key, _, value = line.partition(" ")
+        found[key[len("remote."):-len(".url")]] = value
+    return found

@@ -1,0 +1,53 @@
+"""Archives across a team: the ``Brv-Archived:`` commit trailer (DESIGN.md).
+
+``_archived/`` is derived and never synced. The commit that deletes an archived entry names it
+in a trailer; every other clone reads the deleted blob from that commit's parent and rebuilds
+its own ``_archived/`` copy, so archived knowledge stays searchable everywhere.
+"""
+
+from __future__ import annotations
+
+import re
+
+from brv_vc.vc import git
+from brv_vc.vc.repo import KnowledgeRepo
+
+TRAILER = "Brv-Archived"
+_TRAILER_RE = re.compile(rf"^{TRAILER}:\s*(\S.*?)\s*$", re.MULTILINE)
+
+
+def trailer_block(paths: list[str]) -> str:
+    """The trailer paragraph naming archived tree paths (empty string for none)."""
+    return "\n".join(f"{TRAILER}: {path}" for path in paths)
+
+
+def parse_trailers(message: str) -> list[str]:
+    """The tree paths named by ``Brv-Archived:`` lines of a commit message."""
+    return _TRAILER_RE.findall(message)
+
+
+def archived_in_range(repo: KnowledgeRepo, old: str | None, new: str) -> list[tuple[str, bytes]]:
+    """Entries archived by the commits in ``old..new`` (``old`` None: all of history).
+
+    Args:
+        repo: the knowledge repository.
+        old: the commit before the pull/merge (excluded), or None.
+        new: the commit after it.
+
+    Returns:
+        (tree path, the entry's bytes before its deletion), oldest first; an entry present
+        again at ``new`` (restored later) is left out.
+    """
+    found: dict[str, bytes] = {}
+    for commit in git.commits_in_range(repo.workdir, old, new):
+        paths = parse_trailers(commit.message)
+        if not paths or not commit.parents:
+            continue
+        for path in paths:
+            data = git.blob_at(repo.workdir, commit.parents[0], repo.repo_path(path))
+            if data is not None:
+                found[path] = data
+    return [
+        (path, data) for path, data in found.items()
+        if git.blob_at(repo.workdir, new, repo.repo_path(path)) is None
+    ]

@@ -1,0 +1,134 @@
+"""Rendering semantic diffs as terminal text and as GitHub markdown (a pull-request comment)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from brv_vc.vc.semdiff import EntryDiff, FieldChange
+
+_ORDER = ("added", "modified", "renamed", "removed")
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def _field(change: FieldChange, code: str = "", arrow: str = "->") -> str:
+    if change.added or change.removed:
+        parts = [f"+{code}{x}{code}" for x in change.added]
+        parts += [f"-{code}{x}{code}" for x in change.removed]
+        return " ".join(parts)
+    old = "(none)" if change.old is None else _value(change.old)
+    new = "(none)" if change.new is None else _value(change.new)
+    return f"{code}{old}{code} {arrow} {code}{new}{code}"
+
+
+def _headline(entry: EntryDiff) -> str:
+    where = f"{entry.old_path} -> {entry.path}" if entry.status == "renamed" else entry.path
+    title = f'  "{entry.title}"' if entry.title else ""
+    return f"{entry.status:<9} {where}{title}"
+
+
+def render_text(entries: Sequence[EntryDiff], base: str, target: str) -> str:
+    """Terminal text: one headline per entry, then its field, section and relation changes."""
+    if not entries:
+        return f"No knowledge changes between {base} and {target}."
+    lines = [f"Knowledge changes ({base} -> {target}):"]
+    for entry in entries:
+        lines.append(_headline(entry))
+        for change in entry.fields:
+            lines.append(f"    {change.key}: {_field(change)}")
+        for section in entry.sections:
+            lines.append(f"    section '{section.name}' {section.change}")
+            if section.change == "changed":
+                lines.extend(f"      {line}" for line in section.lines)
+        for rel in entry.relations_added:
+            lines.append(f"    relation +@{rel}")
+        for rel in entry.relations_removed:
+            lines.append(f"    relation -@{rel}")
+        if entry.note:
+            lines.append(f"    ({entry.note})")
+            lines.extend(f"      {line}" for line in entry.lines)
+    lines.append(_summary(entries))
+    return "\n".join(lines)
+
+
+def _summary(entries: Sequence[EntryDiff]) -> str:
+    counts = {s: sum(1 for e in entries if e.status == s) for s in _ORDER}
+    parts = [f"{n} {s}" for s, n in counts.items() if n]
+    noun = "entry" if len(entries) == 1 else "entries"
+    return f"{len(entries)} {noun} changed: " + ", ".join(parts)
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _what(entry: EntryDiff) -> str:
+    bits = []
+    if entry.fields:
+        bits.append("fields: " + ", ".join(f"`{c.key}`" for c in entry.fields))
+    changed = [s.name for s in entry.sections if s.change == "changed"]
+    added = [s.name for s in entry.sections if s.change == "added"]
+    removed = [s.name for s in entry.sections if s.change == "removed"]
+    if entry.status in ("added", "removed"):
+        names = [s.name for s in entry.sections]
+        bits.append(f"{len(names)} section{'s' if len(names) != 1 else ''}")
+    else:
+        for label, names in (("changed", changed), ("added", added), ("removed", removed)):
+            if names:
+                bits.append(f"{label} " + ", ".join(f"*{n}*" for n in names))
+    rels = len(entry.relations_added) + len(entry.relations_removed)
+    if rels:
+        bits.append(f"{rels} relation change{'s' if rels != 1 else ''}")
+    if entry.note:
+        bits.append(entry.note)
+    return "; ".join(bits) or "-"
+
+
+def render_markdown(entries: Sequence[EntryDiff], base: str, target: str) -> str:
+    """GitHub markdown, ready to post as a pull-request comment: a heading, a summary table
+    and one collapsible ``<details>`` block per entry."""
+    lines = ["## Knowledge changes", ""]
+    if not entries:
+        return "\n".join([*lines, f"No knowledge changes between `{base}` and `{target}`."])
+    lines += [f"{_summary(entries)} (`{base}` → `{target}`).", "",
+              "| Change | Entry | Title | What changed |", "| --- | --- | --- | --- |"]
+    for entry in entries:
+        path = f"`{entry.old_path}` → `{entry.path}`" if entry.status == "renamed" else (
+            f"`{entry.path}`")
+        lines.append(f"| {entry.status} | {path} | {_cell(entry.title)} | {_cell(_what(entry))} |")
+    for entry in entries:
+        detail = _details(entry)
+        if detail:
+            lines += ["", f"<details><summary><code>{entry.path}</code> ({entry.status})"
+                          "</summary>", "", *detail, "", "</details>"]
+    return "\n".join(lines) + "\n"
+
+
+def _details(entry: EntryDiff) -> list[str]:
+    out: list[str] = []
+    if entry.fields:
+        out += ["**Frontmatter**", ""]
+        out += [f"- `{c.key}`: {_field(c, '`', '→')}" for c in entry.fields]
+        out.append("")
+    sections = [s for s in entry.sections if entry.status not in ("added", "removed")]
+    if sections:
+        out += ["**Sections**", ""]
+        for section in sections:
+            out.append(f"- *{section.name}* {section.change}")
+        for section in sections:
+            if section.lines:
+                out += ["", f"*{section.name}*:", "", "```diff", *section.lines, "```"]
+        out.append("")
+    if entry.relations_added or entry.relations_removed:
+        out += ["**Relations**", ""]
+        out += [f"- added `@{r}`" for r in entry.relations_added]
+        out += [f"- removed `@{r}`" for r in entry.relations_removed]
+    if entry.lines:
+        out += ["```diff", *entry.lines, "```"]
+    return out

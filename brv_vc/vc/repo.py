@@ -1,0 +1,139 @@
+"""The repository that holds the context tree, as one small value every vc command uses.
+
+DESIGN.md "Git: two modes, one code path": standalone (a nested repository at
+``.brv/context-tree/.git``, ``prefix == ""``) and in-project (the project's own repository
+tracks the tree, ``prefix == ".brv/context-tree"``). Commands never branch on the mode; they
+ask this value for the pathspec and for path conversions.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from brv_vc.errors import GitError, NotInitializedError
+from brv_vc.tree.project import Project
+from brv_vc.vc import git
+
+IDENTITY_HINT = (
+    'tell git who you are: git config --global user.email "you@example.com" && '
+    'git config --global user.name "Your Name"'
+)
+
+
+@dataclass(frozen=True)
+class KnowledgeRepo:
+    """``workdir`` is the git work tree; ``prefix`` the tree's POSIX path inside it."""
+
+    workdir: Path
+    prefix: str
+
+    @property
+    def in_project(self) -> bool:
+        """True when the project's own repository tracks the tree."""
+        return bool(self.prefix)
+
+    @property
+    def tree(self) -> Path:
+        """The context tree folder."""
+        return self.workdir / self.prefix if self.prefix else self.workdir
+
+    def pathspec(self) -> list[str]:
+        """``-- <prefix>`` limits any git command to knowledge (``.`` in standalone mode)."""
+        return ["--", self.prefix or "."]
+
+    def repo_path(self, tree_rel: str) -> str:
+        """Tree-relative path -> repository-relative path."""
+        return f"{self.prefix}/{tree_rel}" if self.prefix else tree_rel
+
+    def tree_path(self, repo_rel: str) -> str | None:
+        """Repository-relative path -> tree-relative path (None: outside the tree)."""
+        if not self.prefix:
+            return repo_rel
+        head = self.prefix + "/"
+        return repo_rel[len(head):] if repo_rel.startswith(head) else None
+
+    def git(
+        self, *args: str, check: bool = True, index_file: Path | None = None,
+        what: str | None = None, input: str | None = None,
+    ) -> git.Proc:
+        """Runs git in the work tree; failures become GitError with a hint."""
+        proc = git.run(list(args), self.workdir, check=False, index_file=index_file,
+                       input=input)
+        if check and proc.returncode != 0:
+            raise translate(args, proc, what=what)
+        return proc
+
+    def git_ok(self, *args: str) -> str | None:
+        """stdout of a git command that may fail (None when it did)."""
+        proc = git.run(list(args), self.workdir, check=False)
+        return proc.stdout if proc.returncode == 0 else None
+
+    def rev(self, ref: str) -> str | None:
+        """The commit id ``ref`` names, or None."""
+        out = self.git_ok("rev-parse", "--verify", "--quiet", ref + "^{commit}")
+        return out.strip() if out else None
+
+    def head(self) -> str | None:
+        """The commit id of HEAD, or None before the first commit."""
+        return self.rev("HEAD")
+
+    def branch(self) -> str:
+        """The current branch name (``HEAD`` when detached)."""
+        out = self.git_ok("symbolic-ref", "--quiet", "--short", "HEAD")
+        return out.strip() if out else "HEAD"
+
+    def git_dir(self) -> Path:
+        """The repository's git directory (absolute)."""
+        out = self.git("rev-parse", "--absolute-git-dir").stdout.strip()
+        return Path(out)
+
+    def merging(self) -> bool:
+        """True while a merge waits for ``merge --continue`` or ``--abort``."""
+        return (self.git_dir() / "MERGE_HEAD").exists()
+
+
+def translate(
+    args: tuple[str, ...] | list[str], proc: git.Proc, *,
+    what: str | None = None,
+) -> GitError:
+    """Turns a failed git run into a GitError that says what to do next."""
+    words = "\n".join(x for x in (proc.stderr.strip(), proc.stdout.strip()) if x)
+    kind = git.failure_kind(words)
+    label = what or f"git {' '.join(args[:2])}"
+    if kind == "identity":
+        return GitError(f"{label} failed: git does not know who you are (user.name/user.email "
+                        "are not set)", hint=IDENTITY_HINT)
+    if kind == "network":
+        return GitError(f"{label} failed: the remote cannot be reached\n{words}",
+                        hint="check the URL ('brv vc remote'), your network and your git "
+                             "credentials, then try again")
+    if kind == "rejected":
+        return GitError(f"{label} was rejected: the remote has commits you do not have",
+                        hint="pull first ('brv vc pull'), then push again; nothing was lost")
+    return GitError(f"{label} failed: {words}")
+
+
+def locate(project: Project) -> KnowledgeRepo:
+    """Finds the repository holding the project's tree.
+
+    Raises:
+        NotInitializedError: the tree is not under version control yet.
+    """
+    tree = project.tree
+    if (tree / ".git").exists():
+        return KnowledgeRepo(tree, "")
+    proc = git.run(["rev-parse", "--show-toplevel"], tree if tree.is_dir() else project.root,
+                   check=False)
+    top = proc.stdout.strip()
+    if proc.returncode == 0 and top and (tree / ".gitattributes").is_file():
+        root = Path(top).resolve()
+        prefix = Path(os.path.relpath(tree.resolve(), root)).as_posix()
+        if not prefix.startswith(".."):
+            return KnowledgeRepo(root, prefix)
+    raise NotInitializedError(
+        "the context tree is not under version control",
+        hint="run 'brv vc init' (own repository) or 'brv vc init --in-project' (track it in "
+             "the project's repository), or 'brv vc clone URL'",
+    )

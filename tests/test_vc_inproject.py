@@ -1,0 +1,114 @@
+"""In-project mode: the project's own repository tracks the tree, and knowledge commands
+never touch, stage or commit code files. Standalone mode in a code repository ignores .brv/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from vc_helpers import Member, git, make_member
+
+ROT = "auth/jwt/token_rotation.md"
+
+
+def _code_repo(tmp_path: Path) -> Member:
+    member = make_member(tmp_path, "app")
+    git(member.root, "init", "-q")
+    (member.root / "src").mkdir()
+    (member.root / "src/app.py").write_text("print('v1')\n")
+    git(member.root, "add", ".")
+    git(member.root, "commit", "-q", "-m", "code")
+    return member
+
+
+def test_knowledge_commands_never_touch_code(tmp_path: Path) -> None:
+    app = _code_repo(tmp_path)
+    result = app.ok("vc", "init", "--in-project", "--json").json()
+    assert result["mode"] == "in-project"
+    assert result["prefix"] == ".brv/context-tree"
+    app.write(ROT, "Token rotation", facts=["single use"])
+    (app.root / "src/app.py").write_text("print('v2')\n")  # unstaged code change
+    (app.root / "src/new.py").write_text("x = 1\n")  # untracked code
+    (app.root / "src/staged.py").write_text("y = 2\n")
+    git(app.root, "add", "src/staged.py")  # the user staged code on purpose
+
+    status = app.ok("vc", "status", "--json").json()
+    assert status["mode"] == "in-project"
+    assert set(status["untracked"]) == {".gitignore", ".gitattributes", ROT}
+    assert status["staged"] == []
+    assert status["unstaged"] == []
+
+    app.ok("vc", "add")
+    staged = set(git(app.root, "diff", "--cached", "--name-only").split())
+    assert staged == {"src/staged.py", ".brv/context-tree/.gitignore",
+                      ".brv/context-tree/.gitattributes", f".brv/context-tree/{ROT}"}
+    assert app.ok("vc", "diff", "--staged", "--json").json()["counts"] == {"added": 3}
+
+    app.ok("vc", "commit", "-m", "knowledge: token rotation")
+    committed = set(git(app.root, "show", "--name-only", "--format=", "HEAD").split())
+    assert committed == {".brv/context-tree/.gitignore", ".brv/context-tree/.gitattributes",
+                         f".brv/context-tree/{ROT}"}
+    assert git(app.root, "diff", "--cached", "--name-only").split() == ["src/staged.py"]
+    assert git(app.root, "diff", "--name-only").split() == ["src/app.py"]
+    assert (app.root / "src/new.py").read_text() == "x = 1\n"
+    assert app.ok("vc", "status", "--json").json()["staged"] == []
+
+    log = app.ok("vc", "log", "--json").json()["commits"]
+    assert [c["subject"] for c in log] == ["knowledge: token rotation"]  # not "code"
+
+    app.edit(ROT, title="Rotation")
+    app.ok("vc", "add", ROT)
+    app.ok("vc", "reset")  # unstage knowledge only
+    assert git(app.root, "diff", "--cached", "--name-only").split() == ["src/staged.py"]
+    refused = app.fails("vc", "reset", "--hard", code=2)
+    assert "code included" in refused.stderr
+
+
+def test_in_project_refuses_when_the_project_ignores_brv(tmp_path: Path) -> None:
+    app = _code_repo(tmp_path)
+    (app.root / ".gitignore").write_text(".brv/\n")
+    result = app.fails("vc", "init", "--in-project")
+    assert "ignores the context tree" in result.stderr
+    assert "remove the '.brv/' line" in result.stderr
+
+
+def test_standalone_in_a_code_repository_ignores_brv(tmp_path: Path) -> None:
+    app = _code_repo(tmp_path)
+    app.ok("vc", "init")
+    assert (app.root / ".gitignore").read_text() == ".brv/\n"
+    app.ok("vc", "init")  # idempotent
+    assert (app.root / ".gitignore").read_text() == ".brv/\n"
+    assert (app.tree / ".git").is_dir()
+    app.write(ROT, "Token rotation")
+    assert git(app.root, "status", "--porcelain").split() == ["??", ".gitignore"]
+    assert app.ok("vc", "status", "--json").json()["mode"] == "standalone"
+
+
+def test_in_project_team_merges_knowledge_with_the_driver(tmp_path: Path) -> None:
+    app = _code_repo(tmp_path)
+    app.ok("vc", "init", "--in-project")
+    app.write(ROT, "Token rotation", tags=("auth",), facts=["single use"])
+    app.ok("vc", "add")
+    app.ok("vc", "commit", "-m", "knowledge")
+    bare = tmp_path / "app.git"
+    git(tmp_path, "clone", "-q", "--bare", str(app.root), str(bare))
+    members = []
+    for name in ("alice", "bob"):
+        git(tmp_path, "clone", "-q", str(bare), name)
+        member = Member(name, tmp_path / name)
+        member.ok("vc", "init", "--in-project")  # registers the drivers in this clone
+        members.append(member)
+    alice, bob = members
+    alice.edit(ROT, tags=("auth", "alice"))
+    alice.ok("vc", "add")
+    alice.ok("vc", "commit", "-m", "alice tag")
+    alice.ok("vc", "push")
+    bob.edit(ROT, tags=("auth", "bob"), summary="bob's summary")
+    (bob.root / "src/app.py").write_text("print('bob')\n")
+    git(bob.root, "commit", "-q", "-am", "bob: code and knowledge in one commit")
+    pulled = bob.ok("vc", "pull", "--json").json()
+    assert pulled["conflicts"] == []
+    assert pulled["after"]["changed"] == [ROT]  # tree paths only, never src/app.py
+    merged = bob.read(ROT)
+    assert merged.tags == ("auth", "bob", "alice")
+    assert merged.summary == "bob's summary"
+    assert (bob.root / "src/app.py").read_text() == "print('bob')\n"

@@ -1,0 +1,182 @@
+"""Small fixtures so vc scenarios read like stories: a bare remote and two teammates, alice
+and bob, each with a project whose context tree is a clone of it.
+
+    def test_x(team):
+        team.alice.write("auth/jwt/rotation.md", title="Rotation", facts=["single use"])
+        team.alice.sync("add rotation")          # add + commit + push
+        team.bob.ok("vc", "pull")
+
+Import the fixtures into a test module with ``from vc_helpers import team  # noqa: F401``.
+"""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import Result, run_brv
+
+from brv_vc.format.body import build_body
+from brv_vc.format.entry import Entry, parse_entry, serialize_entry
+from brv_vc.tree.store import write_atomic
+
+T0 = "2025-03-01T10:00:00Z"
+
+
+def git(cwd: Path, *args: str, check: bool = True) -> str:
+    """Runs plain git (as a person would) and returns stdout."""
+    proc = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"git {' '.join(args)} failed: {proc.stderr}")
+    return proc.stdout
+
+
+def entry_bytes(title: str, *, summary: str = "", tags: tuple[str, ...] = (),
+                narrative: str = "", facts: list[str] | None = None,
+                relations: list[str] | None = None, created: str = T0,
+                updated: str = T0) -> bytes:
+    """Canonical bytes of an entry built from a few plain values."""
+    body = build_body([
+        ("Narrative", narrative),
+        ("Facts", "\n".join(f"- {f}" for f in facts or [])),
+        ("Relations", "\n".join(f"@{r}" for r in relations or [])),
+    ])
+    return serialize_entry(Entry(title=title, summary=summary, tags=tags, created_at=created,
+                                 updated_at=updated, body=body))
+
+
+@dataclass
+class Member:
+    """One teammate's project."""
+
+    name: str
+    root: Path
+    log: list[Result] = field(default_factory=list)
+
+    @property
+    def tree(self) -> Path:
+        return self.root / ".brv" / "context-tree"
+
+    def brv(self, *args: str) -> Result:
+        result = run_brv(*args, cwd=self.root)
+        self.log.append(result)
+        return result
+
+    def ok(self, *args: str) -> Result:
+        """Runs brv and asserts success."""
+        result = self.brv(*args)
+        command = " ".join(args)
+        assert result.exit_code == 0, f"{self.name}: brv {command}\n{result.stdout}{result.stderr}"
+        return result
+
+    def fails(self, *args: str, code: int = 1) -> Result:
+        """Runs brv and asserts the given non-zero exit code."""
+        result = self.brv(*args)
+        assert result.exit_code == code, f"{self.name}: expected exit {code}: {result}"
+        return result
+
+    def write(self, relpath: str, title: str | None = None, **values: Any) -> None:
+        write_atomic(self.tree / relpath, entry_bytes(title or relpath, **values))
+
+    def edit(self, relpath: str, **changes: Any) -> None:
+        """Changes fields of an entry (``body`` replaces the whole body)."""
+        entry = self.read(relpath)
+        write_atomic(self.tree / relpath, serialize_entry(entry.with_changes(**changes)))
+
+    def read(self, relpath: str) -> Entry:
+        return parse_entry((self.tree / relpath).read_bytes(), file=relpath)
+
+    def text(self, relpath: str) -> str:
+        return (self.tree / relpath).read_text(encoding="utf-8")
+
+    def git(self, *args: str, check: bool = True) -> str:
+        return git(self.tree, *args, check=check)
+
+    def sync(self, message: str) -> None:
+        """add + commit + push."""
+        self.ok("vc", "add")
+        self.ok("vc", "commit", "-m", message)
+        self.ok("vc", "push")
+
+
+@dataclass
+class Team:
+    """A bare remote and two teammates who cloned it."""
+
+    remote: Path
+    alice: Member
+    bob: Member
+
+
+def make_member(base: Path, name: str) -> Member:
+    root = base / name
+    root.mkdir(parents=True)
+    return Member(name, root)
+
+
+def start_team(base: Path, url: str | None = None, remote: Path | None = None) -> Team:
+    """alice initialises, commits one entry and pushes; bob clones."""
+    if remote is None:
+        remote = base / "knowledge.git"
+        git(base, "init", "-q", "--bare", "-b", "main", str(remote))
+    alice, bob = make_member(base, "alice"), make_member(base, "bob")
+    alice.ok("vc", "init")
+    alice.write("auth/jwt/token_rotation.md", "Token rotation", summary="How tokens rotate",
+                tags=("auth", "jwt"), narrative="Refresh tokens rotate on every use.",
+                facts=["refresh tokens are single-use"])
+    alice.ok("vc", "add")
+    alice.ok("vc", "commit", "-m", "auth: token rotation")
+    alice.ok("vc", "remote", "add", "origin", url or str(remote))
+    alice.ok("vc", "push", "-u")
+    bob.ok("vc", "clone", url or str(remote))
+    return Team(remote, alice, bob)
+
+
+@pytest.fixture
+def team(tmp_path: Path) -> Team:
+    """A bare remote plus alice and bob, both at the same first commit."""
+    return start_team(tmp_path)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture
+def git_daemon(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """A real ``git daemon`` on loopback serving a bare repository (push enabled).
+
+    Yields:
+        (the git:// URL, the bare repository's path).
+    """
+    base = tmp_path / "served"
+    base.mkdir()
+    git(base, "init", "-q", "--bare", "-b", "main", "knowledge.git")
+    port = free_port()
+    proc = subprocess.Popen(
+        ["git", "daemon", "--listen=127.0.0.1", f"--port={port}", f"--base-path={base}",
+         "--export-all", "--enable=receive-pack", "--reuseaddr", str(base)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or proc.poll() is not None:
+                    raise RuntimeError("git daemon did not start") from None
+                time.sleep(0.05)
+        yield f"git://127.0.0.1:{port}/knowledge.git", base / "knowledge.git"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

@@ -23,6 +23,11 @@ from brv_vc.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, BrvError
 # name -> "module:attribute"; one module per command group (STYLE).
 COMMANDS: dict[str, str] = {
     "init": "brv_vc.cli.init_cmd:init",
+    "index": "brv_vc.cli.index_cmd:index",
+    "query": "brv_vc.cli.query_cmd:query",
+    "relations": "brv_vc.cli.show_cmd:relations",
+    "search": "brv_vc.cli.search_cmd:search",
+    "show": "brv_vc.cli.show_cmd:show",
 }
 
 

@@ -123,10 +123,7 @@ def search(
     scored = []
     for rowid, path, title, raw, kind, updated, mtime_ns in rows:
         relevance = max(raw, 0.0) / (1.0 + max(raw, 0.0))
-        sig = signals.get(path)
-        if sig is None:
-            since = updated if updated is not None else mtime_ns / 1e9
-            sig = scoring.Signals(updated_at=since, scored_at=since)
+        sig = signals.get(path) or default_signals(updated, mtime_ns)
         score = min(1.0, scoring.compound_score(relevance, sig, now) + LOCAL_BONUS)
         scored.append((score, relevance, rowid, path, title, kind))
     scored.sort(key=lambda s: (-s[0], s[3]))
@@ -148,6 +145,24 @@ def search(
         for score, relevance, rowid, path, title, kind in kept
     )
     return SearchOutcome(tuple(terms), hits, combine, ood, tuple(unmatched), alts, corpus)
+
+
+def default_signals(updated: float | None, mtime_ns: int) -> scoring.Signals:
+    """Signals of an entry with no sidecar row: importance 50, draft, and recency measured
+    from its frontmatter ``updatedAt`` (else the file's mtime, as ByteRover does)."""
+    since = updated if updated is not None else mtime_ns / 1e9
+    return scoring.Signals(updated_at=since, scored_at=since)
+
+
+def defaults_for(conn: sqlite3.Connection, paths: list[str]) -> dict[str, scoring.Signals]:
+    """``default_signals`` of indexed paths (for recording hits on never-scored entries)."""
+    if not paths:
+        return {}
+    marks = ",".join("?" * len(paths))
+    rows = conn.execute(
+        f"SELECT path, updated, mtime_ns FROM docs WHERE path IN ({marks})", paths
+    )
+    return {path: default_signals(updated, mtime) for path, updated, mtime in rows}
 
 
 def _needles(terms: list[str], alts: dict[str, tuple[str, ...]]) -> list[str]:

@@ -147,10 +147,9 @@ def query_tree(
     opened = open_synced(project)
     try:
         result = _answer(project, opened, query, terms, key, tokens, now, max_iterations, sleep)
+        record_hits(project, opened, [m.path for m in result.matched], now)
     finally:
         opened.close()
-    paths = [m.path for m in result.matched]
-    record_hits(project, tuple(Hit(p, "", "entry", 0, 0, "") for p in paths), now)
     elapsed = round((clock() - started) * 1000)
     return QueryResult(**{**result.__dict__, "duration_ms": elapsed, "notes": tuple(opened.notes)})
 

@@ -86,16 +86,22 @@ def run_search(
         state.close()
 
 
-def record_hits(project: Project, hits: tuple[Hit, ...], now: datetime) -> None:
-    """+3 importance per returned entry: one batched sidecar write per command."""
+def record_hits(project: Project, opened: OpenIndex, paths: list[str], now: datetime) -> None:
+    """+3 importance per returned entry: one batched sidecar write per command.
+
+    Call it while ``opened`` is still open (entries never scored start from their own
+    ``updatedAt``, read from the index).
+    """
+    from brv_vc.index.search import defaults_for
     from brv_vc.lifecycle.sidecar import record_hits as record
+    from brv_vc.tree.layout import Kind, kind_of
     from brv_vc.tree.statedb import open_state
 
-    paths = [h.path for h in hits if h.kind == "entry"]
-    if paths:
+    entries = [p for p in dict.fromkeys(paths) if kind_of(p) is Kind.ENTRY]
+    if entries:
         state = open_state(project)
         try:
-            record(state, paths, now.timestamp())
+            record(state, entries, now.timestamp(), defaults_for(opened.conn, entries))
         finally:
             state.close()
 
@@ -126,9 +132,9 @@ def search_tree(
     opened = open_synced(project)
     try:
         outcome = run_search(project, opened, terms, now, limit=limit, scope=clean_scope)
+        record_hits(project, opened, [h.path for h in outcome.hits], now)
     finally:
         opened.close()
-    record_hits(project, outcome.hits, now)
     return SearchResult(
         query=query,
         terms=outcome.terms,

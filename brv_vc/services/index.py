@@ -78,7 +78,7 @@ def index_project(project: Project, *, rebuild: bool, now: datetime) -> IndexRes
         report = opened.report
         return IndexResult(
             report.mode, files, report.added, report.updated, report.removed, problems,
-            tuple(n for n in opened.notes if not n.startswith("skipped ")),
+            tuple(n for n in opened.notes if not n.startswith("skipped ") and "missing" not in n),
         )
     finally:
         opened.close()

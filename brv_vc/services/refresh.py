@@ -61,6 +61,6 @@ def _index_step(
         finally:
             opened.close()
         steps.append("index")
-        problems.extend(opened.notes)
+        problems.extend(n for n in opened.notes if n.startswith("skipped "))
     except Exception as exc:  # fail open: a broken index must never block a tree change
         problems.append(f"index: {type(exc).__name__}: {exc}")

@@ -55,9 +55,12 @@ def put(
     answer: dict[str, Any],
     created: float,
 ) -> None:
-    """Stores an answer and drops old ones (at most KEEP rows, other fingerprints first)."""
+    """Stores an answer and drops the oldest beyond KEEP rows.
+
+    Answers of other fingerprints are kept: undoing an edit restores the old fingerprint,
+    and its answers are right again.
+    """
     with conn:
-        conn.execute("DELETE FROM cache WHERE fingerprint != ?", (fingerprint,))
         conn.execute(
             "INSERT OR REPLACE INTO cache (key, fingerprint, tokens, answer, created) "
             "VALUES (?, ?, ?, ?, ?)",

@@ -119,6 +119,8 @@ def search(
             rows, combine = _candidates(conn, " OR ".join(exprs), scope), "or"
     if not rows:
         return SearchOutcome(tuple(terms), (), combine, True, tuple(unmatched), alts, corpus)
+    if unmatched:
+        combine = "or"  # a word no entry holds: the AND of all query words found nothing
     signals = get_many(state, [r[1] for r in rows]) if state is not None else {}
     scored = []
     for rowid, path, title, raw, kind, updated, mtime_ns in rows:

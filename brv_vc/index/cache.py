@@ -67,7 +67,7 @@ def put(
             (key, fingerprint, json.dumps(sorted(tokens)), json.dumps(answer), created),
         )
         conn.execute(
-            "DELETE FROM cache WHERE key NOT IN "
-            "(SELECT key FROM cache ORDER BY created DESC LIMIT ?)",
+            "DELETE FROM cache WHERE rowid NOT IN "
+            "(SELECT rowid FROM cache ORDER BY created DESC LIMIT ?)",
             (KEEP,),
         )

@@ -14,7 +14,7 @@ from pathlib import Path
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import connect, index_db_path
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 
 # No stemmer on purpose: fuzzy matching compares query words with the raw vocabulary
 # (fts5vocab); plurals are covered by prefix queries on a crude stem (terms.stem). The prefix
@@ -42,11 +42,12 @@ CREATE INDEX links_target ON links(target);
 CREATE TABLE terms (term TEXT PRIMARY KEY, len INTEGER NOT NULL) WITHOUT ROWID;
 CREATE INDEX terms_len ON terms(len);
 CREATE TABLE cache (
-    key TEXT PRIMARY KEY,
+    key TEXT NOT NULL,
     fingerprint TEXT NOT NULL,
     tokens TEXT NOT NULL,
     answer TEXT NOT NULL,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    PRIMARY KEY (key, fingerprint)
 );
 CREATE VIRTUAL TABLE fts USING fts5(
     title, content, path, tokenize='unicode61 remove_diacritics 2', prefix='2 3'

@@ -28,8 +28,11 @@ def reply(content: str = "", tool_calls: list[dict[str, Any]] | None = None) -> 
 
 def tool_call(name: str, arguments: dict[str, Any], call_id: str = "t1") -> dict[str, Any]:
     """One OpenAI-style tool call."""
-    return {"id": call_id, "type": "function",
-            "function": {"name": name, "arguments": json.dumps(arguments)}}
+    return {
+        "id": call_id,
+        "type": "function",
+        "function": {"name": name, "arguments": json.dumps(arguments)},
+    }
 
 
 class ChatServer:

@@ -31,8 +31,14 @@ def write_entry(
     if relation_lines:
         sections.append(("Relations", "\n".join(f"- @{r}" for r in relation_lines)))
     entry = Entry(
-        title=title, summary=summary, tags=tags, keywords=keywords, related=related,
-        created_at="2026-01-01T10:00:00Z", updated_at=updated, body=build_body(sections),
+        title=title,
+        summary=summary,
+        tags=tags,
+        keywords=keywords,
+        related=related,
+        created_at="2026-01-01T10:00:00Z",
+        updated_at=updated,
+        body=build_body(sections),
     )
     path = project.tree / relpath
     write_atomic(path, serialize_entry(entry))
@@ -44,9 +50,14 @@ def load_labelled(project: Project) -> list[dict[str, object]]:
     corpus = json.loads((FIXTURES / "corpus.json").read_text(encoding="utf-8"))
     for item in corpus:
         write_entry(
-            project, item["path"], item["title"], item["narrative"],
-            summary=item.get("summary", ""), tags=tuple(item.get("tags", ())),
-            keywords=tuple(item.get("keywords", ())), related=tuple(item.get("related", ())),
+            project,
+            item["path"],
+            item["title"],
+            item["narrative"],
+            summary=item.get("summary", ""),
+            tags=tuple(item.get("tags", ())),
+            keywords=tuple(item.get("keywords", ())),
+            related=tuple(item.get("related", ())),
         )
     return list(json.loads((FIXTURES / "queries.json").read_text(encoding="utf-8")))
 
@@ -56,5 +67,9 @@ def filler(project: Project, count: int, folder: str = "misc/notes") -> None:
     words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]
     for i in range(count):
         w = words[i % len(words)]
-        write_entry(project, f"{folder}/note_{i}.md", f"Note {w} {i}",
-                    f"Meeting notes about {w} planning number {i}.")
+        write_entry(
+            project,
+            f"{folder}/note_{i}.md",
+            f"Note {w} {i}",
+            f"Meeting notes about {w} planning number {i}.",
+        )

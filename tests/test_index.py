@@ -72,7 +72,8 @@ def test_only_changed_files_are_reread(project: Project) -> None:
     os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 10**9))  # touch only
     second = sync(project, handle.conn)
     assert second.updated == ("a/b/e1.md",)
-    assert second.added == () and second.removed == ()
+    assert second.added == ()
+    assert second.removed == ()
     assert sync(project, handle.conn).changed is False
 
 
@@ -98,7 +99,8 @@ def test_fast_check_uses_folder_mtimes(project: Project) -> None:
     write_entry(project, "a/b/one.md", "One", "pear")  # atomic write: folder mtime moves
     write_entry(project, "a/c/new.md", "New", "plum")  # new folder
     report = sync(project, handle.conn, mode="fast")
-    assert report.updated == ("a/b/one.md",) and report.added == ("a/c/new.md",)
+    assert report.updated == ("a/b/one.md",)
+    assert report.added == ("a/c/new.md",)
     import shutil
 
     shutil.rmtree(project.tree / "a/c")
@@ -122,7 +124,8 @@ def test_fast_check_misses_in_place_edits_but_results_are_rechecked(project: Pro
 def test_refresh_syncs_named_paths_and_fails_open(project: Project) -> None:
     write_entry(project, "a/b/one.md", "One", "apple")
     report = refresh(project, None, NOW)
-    assert "index" in report.steps and report.problems == ()
+    assert "index" in report.steps
+    assert report.problems == ()
     write_entry(project, "a/b/one.md", "One", "quince")
     report = refresh(project, ["a/b/one.md"], NOW)
     assert "index" in report.steps
@@ -180,6 +183,7 @@ def test_rebuild_never_touches_the_sidecar(project: Project, brv) -> None:
 def test_index_result_counts(project: Project) -> None:
     write_entry(project, "a/b/one.md", "One", "apple")
     first = index_project(project, rebuild=False, now=NOW)
-    assert first.files == 1 and first.added == ("a/b/one.md",)
+    assert first.files == 1
+    assert first.added == ("a/b/one.md",)
     again = index_project(project, rebuild=True, now=NOW)
     assert again.files == 1

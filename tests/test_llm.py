@@ -27,19 +27,31 @@ def test_text_reply_and_request_shape(monkeypatch: pytest.MonkeyPatch) -> None:
         headers, body = server.requests[0]
     assert got == Completion("hello there", ())
     assert body["model"] == "test-model"
-    assert body["temperature"] == 0.3 and body["max_tokens"] == 1024
-    assert body["messages"] == MESSAGES and "tools" not in body
+    assert body["temperature"] == 0.3
+    assert body["max_tokens"] == 1024
+    assert body["messages"] == MESSAGES
+    assert "tools" not in body
     assert headers["Authorization"] == "Bearer sk-secret-123"
 
 
 def test_tool_calls_are_parsed() -> None:
-    calls = [tool_call("search", {"query": "jwt"}, "a"), tool_call("read_entry", {"path": "x.md"}, "b")]
+    calls = [
+        tool_call("search", {"query": "jwt"}, "a"),
+        tool_call("read_entry", {"path": "x.md"}, "b"),
+    ]
     with ChatServer(lambda r: reply("", calls)) as server:
-        got = complete(settings(server), MESSAGES, temperature=0.5, max_tokens=2048,
-                       tools=[{"type": "function", "function": {"name": "search"}}])
+        got = complete(
+            settings(server),
+            MESSAGES,
+            temperature=0.5,
+            max_tokens=2048,
+            tools=[{"type": "function", "function": {"name": "search"}}],
+        )
         assert server.requests[0][1]["tools"][0]["function"]["name"] == "search"
-    assert got.tool_calls == (ToolCall("a", "search", {"query": "jwt"}),
-                              ToolCall("b", "read_entry", {"path": "x.md"}))
+    assert got.tool_calls == (
+        ToolCall("a", "search", {"query": "jwt"}),
+        ToolCall("b", "read_entry", {"path": "x.md"}),
+    )
 
 
 def test_server_errors_are_retried_with_backoff() -> None:
@@ -66,8 +78,13 @@ def test_client_errors_are_not_retried_and_never_show_the_key(
     monkeypatch.setenv("TEST_LLM_KEY", "sk-secret-123")
     with ChatServer(lambda r: (401, "invalid key sk-secret-123")) as server:
         with pytest.raises(ProviderError) as info:
-            complete(settings(server, api_key_env="TEST_LLM_KEY"), MESSAGES, temperature=0,
-                     max_tokens=5, sleep=lambda s: None)
+            complete(
+                settings(server, api_key_env="TEST_LLM_KEY"),
+                MESSAGES,
+                temperature=0,
+                max_tokens=5,
+                sleep=lambda s: None,
+            )
         assert len(server.requests) == 1
     assert "HTTP 401" in info.value.message
     assert "sk-secret-123" not in info.value.message + str(info.value.hint)
@@ -75,13 +92,19 @@ def test_client_errors_are_not_retried_and_never_show_the_key(
 
 @pytest.mark.parametrize(
     "body",
-    ["not json at all", '{"choices": []}', '{"choices": [{"message": {"content": 5}}]}',
-     '{"choices": [{"message": {"content": ""}}]}',
-     '{"choices": [{"message": {"tool_calls": [{"function": {"name": "x", "arguments": "{bad"}}]}}]}'],
+    [
+        "not json at all",
+        '{"choices": []}',
+        '{"choices": [{"message": {"content": 5}}]}',
+        '{"choices": [{"message": {"content": ""}}]}',
+        '{"choices": [{"message": {"tool_calls": '
+        '[{"function": {"name": "x", "arguments": "{bad"}}]}}]}',
+    ],
 )
 def test_garbage_is_a_clear_error(body: str) -> None:
-    with ChatServer(lambda r: (200, body)) as server, pytest.raises(
-        ProviderError, match="not a chat completion"
+    with (
+        ChatServer(lambda r: (200, body)) as server,
+        pytest.raises(ProviderError, match="not a chat completion"),
     ):
         complete(settings(server), MESSAGES, temperature=0, max_tokens=5, sleep=lambda s: None)
 
@@ -93,8 +116,13 @@ def test_timeout_is_retried_then_reported() -> None:
 
     waits: list[float] = []
     with ChatServer(slow) as server, pytest.raises(ProviderError, match="no answer within"):
-        complete(settings(server, timeout_seconds=0.05), MESSAGES, temperature=0, max_tokens=5,
-                 sleep=waits.append)
+        complete(
+            settings(server, timeout_seconds=0.05),
+            MESSAGES,
+            temperature=0,
+            max_tokens=5,
+            sleep=waits.append,
+        )
     assert waits == [0.5, 1.0, 2.0]
 
 

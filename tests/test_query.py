@@ -30,13 +30,25 @@ def ask(project: Project, text: str, **kw: Any):  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def tree(project: Project) -> Project:
-    write_entry(project, "auth/jwt/rotation.md", "Refresh Token Rotation",
-                "Every refresh issues a new refresh token and revokes the old one.",
-                summary="Refresh tokens are single-use.")
-    write_entry(project, "auth/jwt/lifetime.md", "Access Token Lifetime",
-                "Access tokens expire after 15 minutes.")
-    write_entry(project, "billing/stripe/webhooks.md", "Stripe Webhooks",
-                "Webhook signatures are verified with the endpoint secret.")
+    write_entry(
+        project,
+        "auth/jwt/rotation.md",
+        "Refresh Token Rotation",
+        "Every refresh issues a new refresh token and revokes the old one.",
+        summary="Refresh tokens are single-use.",
+    )
+    write_entry(
+        project,
+        "auth/jwt/lifetime.md",
+        "Access Token Lifetime",
+        "Access tokens expire after 15 minutes.",
+    )
+    write_entry(
+        project,
+        "billing/stripe/webhooks.md",
+        "Stripe Webhooks",
+        "Webhook signatures are verified with the endpoint secret.",
+    )
     return project
 
 
@@ -56,10 +68,12 @@ def make_core(project: Project, path: str) -> None:
 def test_tier2_direct_answer_when_dominant(tree: Project) -> None:
     make_core(tree, "billing/stripe/webhooks.md")
     result = ask(tree, "stripe webhook signatures")
-    assert result.tier == 2 and result.note == ""
+    assert result.tier == 2
+    assert result.note == ""
     assert result.top_score >= 0.93
     assert result.matched[0].path == "billing/stripe/webhooks.md"
-    assert "Sources:" in result.answer and "billing/stripe/webhooks.md" in result.answer
+    assert "Sources:" in result.answer
+    assert "billing/stripe/webhooks.md" in result.answer
 
 
 def test_tier2_without_provider_says_so(tree: Project) -> None:
@@ -72,11 +86,15 @@ def test_tier2_without_provider_says_so(tree: Project) -> None:
 
 def test_tier0_exact_and_tier1_fuzzy_cache(tree: Project) -> None:
     first = ask(tree, "Stripe  webhook signatures")
-    assert first.tier == 2 and not first.cache_hit
+    assert first.tier == 2
+    assert not first.cache_hit
     again = ask(tree, "stripe webhook SIGNATURES")
-    assert again.tier == 0 and again.cache_hit and again.answer == first.answer
+    assert again.tier == 0
+    assert again.cache_hit
+    assert again.answer == first.answer
     similar = ask(tree, "stripe webhook signatures verification")
-    assert similar.tier == 1 and similar.cache_hit
+    assert similar.tier == 1
+    assert similar.cache_hit
     # one-token queries never use the fuzzy cache
     assert ask(tree, "stripe").tier == 2
 
@@ -109,12 +127,14 @@ def test_cached_answer_is_rechecked_in_a_large_tree(
     path.write_text(path.read_text().replace("endpoint secret", "endpoint secret v2"))
     os.utime(path.parent, ns=(folder, folder))
     again = ask(tree, "stripe webhook signatures")
-    assert again.tier == 2 and "endpoint secret v2" in again.answer
+    assert again.tier == 2
+    assert "endpoint secret v2" in again.answer
 
 
 def test_out_of_domain_zero_results(tree: Project) -> None:
     result = ask(tree, "xylophone tuning")
-    assert result.out_of_domain and result.answer.startswith(OUT_OF_SCOPE)
+    assert result.out_of_domain
+    assert result.answer.startswith(OUT_OF_SCOPE)
     assert "outside the scope of stored knowledge" in result.answer
     assert result.matched == ()
 
@@ -122,7 +142,8 @@ def test_out_of_domain_zero_results(tree: Project) -> None:
 def test_out_of_domain_gate_on_larger_corpus(tree: Project) -> None:
     filler(tree, 55)
     result = ask(tree, "quantum chromodynamics echo")
-    assert result.out_of_domain and OUT_OF_SCOPE in result.answer
+    assert result.out_of_domain
+    assert OUT_OF_SCOPE in result.answer
     assert not ask(tree, "refresh token rotation").out_of_domain
 
 
@@ -132,17 +153,29 @@ def test_tier3_single_call_with_prefetched_documents(tree: Project) -> None:
         result = ask(tree, "refresh token rotation")
         assert len(server.requests) == 1
         body = server.requests[0][1]
-    assert result.tier == 3 and result.answer == "Refresh tokens rotate on every refresh."
-    assert body["temperature"] == 0.3 and body["max_tokens"] == 1024 and "tools" not in body
+    assert result.tier == 3
+    assert result.answer == "Refresh tokens rotate on every refresh."
+    assert body["temperature"] == 0.3
+    assert body["max_tokens"] == 1024
+    assert "tools" not in body
     prompt = body["messages"][-1]["content"]
-    assert "refresh token rotation" in prompt and "Refresh Token Rotation (auth/jwt/rotation.md)" in prompt
-    assert all(m.score >= 0.7 for m in result.matched) and len(result.matched) <= 5
+    assert "refresh token rotation" in prompt
+    assert "Refresh Token Rotation (auth/jwt/rotation.md)" in prompt
+    assert all(m.score >= 0.7 for m in result.matched)
+    assert len(result.matched) <= 5
 
 
 def old_tree(project: Project) -> Project:
-    write_entry(project, "auth/jwt/rotation.md", "Refresh Token Rotation",
-                "Every refresh issues a new refresh token.", updated="2024-01-01T00:00:00Z")
-    write_entry(project, "misc/x/other.md", "Other", "unrelated words", updated="2024-01-01T00:00:00Z")
+    write_entry(
+        project,
+        "auth/jwt/rotation.md",
+        "Refresh Token Rotation",
+        "Every refresh issues a new refresh token.",
+        updated="2024-01-01T00:00:00Z",
+    )
+    write_entry(
+        project, "misc/x/other.md", "Other", "unrelated words", updated="2024-01-01T00:00:00Z"
+    )
     return project
 
 
@@ -157,12 +190,14 @@ def test_tier4_agentic_loop_uses_search_and_read_entry(project: Project) -> None
         use_provider(project, server)
         result = ask(project, "refresh rotation")
         bodies = [b for _, b in server.requests]
-    assert result.tier == 4 and "new token" in result.answer
+    assert result.tier == 4
+    assert "new token" in result.answer
     assert result.matched[0].path == "auth/jwt/rotation.md"
     assert all(b["temperature"] == 0.5 and b["max_tokens"] == 2048 for b in bodies)
     assert {t["function"]["name"] for t in bodies[0]["tools"]} == {"search", "read_entry"}
     search_result = bodies[1]["messages"][-1]
-    assert search_result["role"] == "tool" and "auth/jwt/rotation.md" in search_result["content"]
+    assert search_result["role"] == "tool"
+    assert "auth/jwt/rotation.md" in search_result["content"]
     assert "Every refresh issues a new refresh token" in bodies[2]["messages"][-1]["content"]
 
 
@@ -172,7 +207,9 @@ def test_tier4_is_bounded_and_keeps_the_tier2_answer(project: Project) -> None:
         use_provider(project, server)
         result = ask(project, "refresh rotation", max_iterations=3)
         assert len(server.requests) == 3
-    assert result.tier == 2 and result.error and "3 iterations" in result.error
+    assert result.tier == 2
+    assert result.error
+    assert "3 iterations" in result.error
     assert result.matched[0].path == "auth/jwt/rotation.md"
 
 
@@ -183,7 +220,8 @@ def test_read_entry_refuses_escapes(project: Project) -> None:
         use_provider(project, server)
         ask(project, "refresh rotation")
         tool_message = server.requests[1][1]["messages"][-1]["content"]
-    assert tool_message.startswith("error:") and "leaves the context tree" in tool_message
+    assert tool_message.startswith("error:")
+    assert "leaves the context tree" in tool_message
 
 
 def test_provider_timeout_keeps_the_tier2_answer(tree: Project, brv) -> None:
@@ -194,7 +232,8 @@ def test_provider_timeout_keeps_the_tier2_answer(tree: Project, brv) -> None:
     with ChatServer(slow) as server:
         use_provider(tree, server, timeout=0.05)
         result = ask(tree, "refresh token rotation")
-    assert result.tier == 2 and "no answer within" in (result.error or "")
+    assert result.tier == 2
+    assert "no answer within" in (result.error or "")
     assert result.matched[0].path == "auth/jwt/rotation.md"
 
 
@@ -204,15 +243,20 @@ def test_provider_garbage_keeps_the_tier2_answer_on_the_cli(tree: Project, brv) 
         result = brv("query", "refresh token rotation", cwd=tree.root)
     assert result.exit_code == 0
     assert "not a chat completion" in result.stderr
-    assert "auth/jwt/rotation.md" in result.stdout and "[tier 2 ·" in result.stdout
+    assert "auth/jwt/rotation.md" in result.stdout
+    assert "[tier 2 ·" in result.stdout
 
 
 def test_cli_reports_tier_time_and_score(tree: Project, brv) -> None:
     text = brv("query", "refresh token rotation", cwd=tree.root)
-    assert text.exit_code == 0 and "[tier 2 · " in text.stdout and "top score 0." in text.stdout
+    assert text.exit_code == 0
+    assert "[tier 2 · " in text.stdout
+    assert "top score 0." in text.stdout
     data = brv("query", "refresh token rotation", "--json", cwd=tree.root).json()
-    assert data["tier"] == 0 and data["cache_hit"] is True
-    assert isinstance(data["duration_ms"], int) and data["top_score"] > 0
+    assert data["tier"] == 0
+    assert data["cache_hit"] is True
+    assert isinstance(data["duration_ms"], int)
+    assert data["top_score"] > 0
 
 
 @pytest.mark.parametrize("text", ["", "  ", "?? !!", "what is the"])
@@ -221,10 +265,12 @@ def test_bad_questions(tree: Project, brv, text: str) -> None:
         ask(tree, text)
     before = snapshot(tree.root)
     result = brv("query", text, cwd=tree.root)
-    assert result.exit_code == 1 and "hint:" in result.stderr
+    assert result.exit_code == 1
+    assert "hint:" in result.stderr
     assert snapshot(tree.root) == before
 
 
 def test_query_syntax_characters_are_plain_words(tree: Project) -> None:
     result = ask(tree, 'rotation" OR title:* NEAR(-token)')
-    assert result.matched and result.matched[0].path == "auth/jwt/rotation.md"
+    assert result.matched
+    assert result.matched[0].path == "auth/jwt/rotation.md"

@@ -56,7 +56,9 @@ def test_prefix_matching(labelled: tuple[Project, list[dict[str, object]]]) -> N
     assert "infra/deploy/kubernetes_rollout.md" in paths(project, "kube")
 
 
-def test_fuzzy_matching_for_unknown_words(labelled: tuple[Project, list[dict[str, object]]]) -> None:
+def test_fuzzy_matching_for_unknown_words(
+    labelled: tuple[Project, list[dict[str, object]]],
+) -> None:
     project, _ = labelled
     result = search_tree(project, "pgbouncr", now=NOW)
     assert result.results[0].path == "database/postgres/connection_pooling.md"
@@ -99,7 +101,9 @@ def test_scope_limits_results(labelled: tuple[Project, list[dict[str, object]]])
     assert paths(project, "token", scope="billing") == []
 
 
-def test_results_carry_excerpt_and_backlinks(labelled: tuple[Project, list[dict[str, object]]]) -> None:
+def test_results_carry_excerpt_and_backlinks(
+    labelled: tuple[Project, list[dict[str, object]]],
+) -> None:
     project, _ = labelled
     hit = search_tree(project, "access token lifetime", now=NOW).results[0]
     assert hit.path == "auth/jwt/access_token_lifetime.md"
@@ -107,7 +111,9 @@ def test_results_carry_excerpt_and_backlinks(labelled: tuple[Project, list[dict[
     assert hit.backlinks == ("auth/jwt/token_rotation.md",)
 
 
-def test_each_hit_adds_3_importance_in_one_batch(labelled: tuple[Project, list[dict[str, object]]]) -> None:
+def test_each_hit_adds_3_importance_in_one_batch(
+    labelled: tuple[Project, list[dict[str, object]]],
+) -> None:
     project, _ = labelled
     result = search_tree(project, "stripe webhook", now=NOW)
     state = open_state(project)
@@ -121,9 +127,19 @@ def test_each_hit_adds_3_importance_in_one_batch(labelled: tuple[Project, list[d
 
 @pytest.mark.parametrize(
     "text",
-    ['"unbalanced', "token*", "-token", "title:token", "token NEAR rotation", "NEAR(token rotation)",
-     "token AND OR NOT rotation", "(token) OR (", "col:umn ^token",
-     "{title}: token", "token + - * ( ) : \" '"],
+    [
+        '"unbalanced',
+        "token*",
+        "-token",
+        "title:token",
+        "token NEAR rotation",
+        "NEAR(token rotation)",
+        "token AND OR NOT rotation",
+        "(token) OR (",
+        "col:umn ^token",
+        "{title}: token",
+        "token + - * ( ) : \" '",
+    ],
 )
 def test_fts_syntax_never_reaches_match(
     labelled: tuple[Project, list[dict[str, object]]], text: str
@@ -141,18 +157,21 @@ def test_sql_text_is_only_words(labelled: tuple[Project, list[dict[str, object]]
 
 @pytest.mark.parametrize(
     ("text", "message"),
-    [("", "the query is empty"), ("   ", "the query is empty"),
-     ("?!* -- ()", "has no words to search for"), ("the and of it", "has only stop words")],
+    [
+        ("", "the query is empty"),
+        ("   ", "the query is empty"),
+        ("?!* -- ()", "has no words to search for"),
+        ("the and of it", "has only stop words"),
+    ],
 )
-def test_bad_queries_are_refused(
-    project: Project, brv, text: str, message: str
-) -> None:
+def test_bad_queries_are_refused(project: Project, brv, text: str, message: str) -> None:
     with pytest.raises(QueryError, match=message):
         search_tree(project, text, now=NOW)
     before = snapshot(project.root)
     result = brv("search", text, cwd=project.root)
     assert result.exit_code == 1
-    assert message in result.stderr and "hint:" in result.stderr
+    assert message in result.stderr
+    assert "hint:" in result.stderr
     assert snapshot(project.root) == before
 
 
@@ -167,12 +186,14 @@ def test_limit_bounds(project: Project, brv) -> None:
     with pytest.raises(UsageError):
         search_tree(project, "x", now=NOW, limit=0)
     result = brv("search", "token", "--limit", "51", cwd=project.root)
-    assert result.exit_code == 2 and "between 1 and 50" in result.stderr
+    assert result.exit_code == 2
+    assert "between 1 and 50" in result.stderr
 
 
 def test_scope_escaping_the_tree_is_refused(project: Project, brv) -> None:
     result = brv("search", "token", "--scope", "../etc", cwd=project.root)
-    assert result.exit_code == 1 and "leaves the context tree" in result.stderr
+    assert result.exit_code == 1
+    assert "leaves the context tree" in result.stderr
 
 
 def test_cli_text_and_json(labelled: tuple[Project, list[dict[str, object]]], brv) -> None:

@@ -63,7 +63,7 @@ class SearchOutcome:
 def _candidates(
     conn: sqlite3.Connection, expr: str, scope: str | None
 ) -> list[tuple[int, str, str, float, str, float | None, int]]:
-    where, args = "", [expr]
+    where, args = "", [expr]  # type: tuple[str, list[object]]
     if scope:
         where = " AND (fts.path = ? OR substr(fts.path, 1, ?) = ?)"
         args += [scope, len(scope) + 1, scope + "/"]

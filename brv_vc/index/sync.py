@@ -222,7 +222,9 @@ def _reconcile(
     writer = Writer(conn)
     conn.execute("BEGIN IMMEDIATE")
     try:
-        added, updated, problems = [], [], []
+        added: list[str] = []
+        updated: list[str] = []
+        problems: list[tuple[str, str]] = []
         for path in sorted(changed):
             try:
                 data = (tree / path).read_bytes()

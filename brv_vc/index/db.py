@@ -14,7 +14,7 @@ from pathlib import Path
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import connect, index_db_path
 
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 
 # No stemmer on purpose: fuzzy matching compares query words with the raw vocabulary
 # (fts5vocab); plurals are covered by prefix queries on a crude stem (terms.stem). The prefix
@@ -39,6 +39,7 @@ CREATE TABLE dirs (path TEXT PRIMARY KEY, mtime_ns INTEGER NOT NULL);
 CREATE TABLE links (source TEXT NOT NULL, target TEXT NOT NULL, raw TEXT NOT NULL);
 CREATE INDEX links_source ON links(source);
 CREATE INDEX links_target ON links(target);
+CREATE TABLE dfcache (expr TEXT PRIMARY KEY, df INTEGER NOT NULL, files INTEGER NOT NULL);
 CREATE TABLE terms (term TEXT PRIMARY KEY, len INTEGER NOT NULL) WITHOUT ROWID;
 CREATE INDEX terms_len ON terms(len);
 CREATE TABLE cache (

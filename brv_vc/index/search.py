@@ -20,13 +20,15 @@ from brv_vc.lifecycle import scoring
 from brv_vc.lifecycle.sidecar import get_many
 
 WEIGHTS = "5.0, 1.0, 1.5"  # title, content, path (seed 002 Table 7)
-CANDIDATES = 100
+CANDIDATES = 50
 LOCAL_BONUS = 0.1  # byterover §5.1 step 4: local results +0.1, capped at 1
 GAP_RATIO = 0.7
 OOD_MIN_DOCS = 50
 OOD_LOW = 0.45
 OOD_UNMATCHED = 0.85
 OOD_TERM_LEN = 4
+PLAN_MIN_DOCS = 2000
+HEAVY = 1500
 
 
 @dataclass(frozen=True)
@@ -61,21 +63,98 @@ class SearchOutcome:
 
 
 def _candidates(
-    conn: sqlite3.Connection, expr: str, scope: str | None
+    conn: sqlite3.Connection,
+    expr: str,
+    scope: str | None,
+    *,
+    ranked: bool = True,
+    rowids: list[int] | None = None,
 ) -> list[tuple[int, str, str, float, str, float | None, int]]:
     where, args = "", [expr]  # type: tuple[str, list[object]]
+    if rowids:
+        # unary + keeps SQLite from handing the IN list to FTS5 (which would re-run the
+        # full-text query once per rowid); FTS5 iterates the match once, bm25 runs for these
+        where = f" AND +fts.rowid IN ({','.join(str(int(r)) for r in rowids)})"
     if scope:
-        where = " AND (fts.path = ? OR substr(fts.path, 1, ?) = ?)"
+        where += " AND (fts.path = ? OR substr(fts.path, 1, ?) = ?)"
         args += [scope, len(scope) + 1, scope + "/"]
+    order = f"ORDER BY bm25(fts, {WEIGHTS}) " if ranked else ""
     sql = (
         f"SELECT fts.rowid, fts.path, fts.title, -bm25(fts, {WEIGHTS}), docs.kind, docs.updated, "
         f"docs.mtime_ns FROM fts JOIN docs ON docs.id = fts.rowid WHERE fts MATCH ?{where} "
-        f"ORDER BY bm25(fts, {WEIGHTS}) LIMIT {CANDIDATES}"
+        f"{order}LIMIT {CANDIDATES}"
     )
     rows: list[tuple[int, str, str, float, str, float | None, int]] = conn.execute(
         sql, args
     ).fetchall()
     return rows
+
+
+def _doc_freq(conn: sqlite3.Connection, expr: str, files: int) -> int:
+    """Documents matching one term, cached (the count only steers the plan, so a count
+    taken when the tree had within 10% as many files is good enough)."""
+    row = conn.execute("SELECT df, files FROM dfcache WHERE expr = ?", (expr,)).fetchone()
+    if row is not None and row[0] > 0 and abs(row[1] - files) <= 0.1 * files:
+        return int(row[0])
+    df = int(conn.execute("SELECT count(*) FROM fts WHERE fts MATCH ?", (expr,)).fetchone()[0])
+    conn.execute(
+        "INSERT OR REPLACE INTO dfcache (expr, df, files) VALUES (?, ?, ?)", (expr, df, files)
+    )
+    return df
+
+
+def _ranked(
+    conn: sqlite3.Connection, expr: str, scope: str | None, heavy: bool
+) -> list[tuple[int, str, str, float, str, float | None, int]]:
+    """BM25 ranking; for a match set of thousands, only the best title/path matches are
+    scored in full.
+
+    Why: scoring costs ~1 us a matched document. With title x5 and path x1.5, a document
+    holding the terms in its title or path outranks one holding them only in its body
+    (BM25 saturates term frequency), so when >= CANDIDATES documents match there, the
+    best of them by title/path relevance are scored with the full formula and the body-
+    only matches are skipped (documented in docs/retrieval.md). Fewer: full ranking.
+    """
+    if heavy:
+        firsts = [
+            r[0]
+            for r in conn.execute(
+                f"SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY bm25(fts, {WEIGHTS}) "
+                f"LIMIT {CANDIDATES}",
+                (f"{{title path}} : ({expr})",),
+            )
+        ]
+        if len(firsts) >= CANDIDATES:
+            rows = _candidates(conn, expr, scope, rowids=firsts)
+            if rows:
+                return rows
+    return _candidates(conn, expr, scope)
+
+
+def _match(
+    conn: sqlite3.Connection, exprs: list[str], corpus: int, scope: str | None
+) -> tuple[list[tuple[int, str, str, float, str, float | None, int]], str]:
+    """AND first, then OR, with one shortcut for large trees.
+
+    FTS5's BM25 clamps the idf of a term found in more than half of the documents to ~0, so
+    such a term cannot change the ranking, while scoring every document it matches costs
+    ~1 us each (25 ms at 25,000 entries). So it is left out of MATCH when rarer terms
+    remain; when every term is that common, the first documents holding them in the title
+    or path (else anywhere) are taken unranked and ordered by the lifecycle signals.
+    """
+    common: set[str] = set()
+    if corpus >= PLAN_MIN_DOCS:
+        common = {e for e in exprs if _doc_freq(conn, e, corpus) * 2 > corpus}
+    rare = [e for e in exprs if e not in common]
+    if rare:
+        heavy = corpus >= PLAN_MIN_DOCS and min(_doc_freq(conn, e, corpus) for e in rare) > HEAVY
+        rows = _ranked(conn, " AND ".join(rare), scope, heavy)
+        if rows or len(rare) == 1:
+            return rows, "and"
+        return _ranked(conn, " OR ".join(rare), scope, True), "or"
+    both = " AND ".join(exprs)
+    rows = _candidates(conn, f"{{title path}} : ({both})", scope, ranked=False)
+    return rows or _candidates(conn, both, scope, ranked=False), "and"
 
 
 def search(
@@ -101,9 +180,14 @@ def search(
         The outcome (hits best first).
     """
     exprs, unmatched, alts = [], [], {}
+    corpus = int(get_meta(conn, "files") or 0)
     for term in terms:
+        expr = term_expr(term, [])
+        if corpus >= PLAN_MIN_DOCS and _doc_freq(conn, expr, corpus) > 0:
+            exprs.append(expr)  # a cached count > 0 is trusted; a cached 0 never is
+            continue
         if fuzzy.is_known(conn, term):
-            exprs.append(term_expr(term, []))
+            exprs.append(expr)
             continue
         found = fuzzy.alternatives(conn, term)
         if found:
@@ -111,12 +195,9 @@ def search(
             exprs.append(term_expr(term, found))
         else:
             unmatched.append(term)
-    corpus = int(get_meta(conn, "files") or 0)
     rows, combine = [], "none"
     if exprs:
-        rows, combine = _candidates(conn, " AND ".join(exprs), scope), "and"
-        if not rows and len(exprs) > 1:
-            rows, combine = _candidates(conn, " OR ".join(exprs), scope), "or"
+        rows, combine = _match(conn, exprs, corpus, scope)
     if not rows:
         return SearchOutcome(tuple(terms), (), combine, True, tuple(unmatched), alts, corpus)
     if unmatched:
@@ -161,9 +242,7 @@ def defaults_for(conn: sqlite3.Connection, paths: list[str]) -> dict[str, scorin
     if not paths:
         return {}
     marks = ",".join("?" * len(paths))
-    rows = conn.execute(
-        f"SELECT path, updated, mtime_ns FROM docs WHERE path IN ({marks})", paths
-    )
+    rows = conn.execute(f"SELECT path, updated, mtime_ns FROM docs WHERE path IN ({marks})", paths)
     return {path: default_signals(updated, mtime) for path, updated, mtime in rows}
 
 

@@ -172,9 +172,10 @@ def sync(
         return _reconcile(conn, tree, "full", listing, _stored(conn, "", []), dirs_now, gone, wall)
     known_dirs = dict(conn.execute("SELECT path, mtime_ns FROM dirs").fetchall())
     gone = []
+    base = str(tree) + os.sep  # plain strings: pathlib costs more than the stat itself
     for rel, mtime in known_dirs.items():
         try:
-            now_mtime = os.stat(tree / rel if rel else tree).st_mtime_ns
+            now_mtime = os.stat(base + rel if rel else str(tree)).st_mtime_ns
         except OSError:
             gone.append(rel)
             continue

@@ -214,3 +214,35 @@ def test_out_of_domain_flag_needs_50_docs(project: Project) -> None:
     result = search_tree(project, "quantum chromodynamics lattice", now=NOW)
     assert result.out_of_domain
     assert not search_tree(project, "token rotation", now=NOW).out_of_domain
+
+
+def test_large_tree_plan_keeps_the_ranking(
+    labelled: tuple[Project, list[dict[str, object]]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The shortcuts used above 2,000 entries (ubiquitous terms left out, title/path-first
+    scoring of large match sets) forced on the small labelled tree."""
+    from brv_vc.index import search as engine
+
+    project, queries = labelled
+    monkeypatch.setattr(engine, "PLAN_MIN_DOCS", 1)
+    monkeypatch.setattr(engine, "HEAVY", 0)
+    monkeypatch.setattr(engine, "CANDIDATES", 3)
+    found = sum(
+        bool(set(q["expected"]) & set(paths(project, str(q["query"]), limit=5)))  # type: ignore[arg-type]
+        for q in queries
+    )
+    assert found / len(queries) >= 0.8
+
+
+def test_ubiquitous_words_are_left_out_of_the_match(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from brv_vc.index import search as engine
+
+    monkeypatch.setattr(engine, "PLAN_MIN_DOCS", 1)
+    for i in range(4):
+        write_entry(project, f"a/b/e{i}.md", f"Entry {i}", "company handbook" + " zebra" * (i == 2))
+    # "company" is in every entry (idf ~0): the rare word alone decides
+    assert paths(project, "company zebra") == ["a/b/e2.md"]
+    # every word ubiquitous: results still come back (ordered by the lifecycle signals)
+    assert sorted(paths(project, "company handbook")) == [f"a/b/e{i}.md" for i in range(4)]

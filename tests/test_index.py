@@ -187,3 +187,21 @@ def test_index_result_counts(project: Project) -> None:
     assert first.added == ("a/b/one.md",)
     again = index_project(project, rebuild=True, now=NOW)
     assert again.files == 1
+
+
+def test_two_processes_syncing_at_once_do_not_collide(project: Project) -> None:
+    """The second sync saw the change before the first wrote it: it re-reads under the lock."""
+    from brv_vc.index import sync as syncmod
+
+    write_entry(project, "a/b/one.md", "One", "apple")
+    first, second = open_index(project), open_index(project)
+    sync(project, first.conn, mode="full")
+    write_entry(project, "a/b/two.md", "Two", "pear")
+    dirs: dict[str, int] = {}
+    listing: dict[str, tuple[int, int]] = {}
+    syncmod._walk(project.tree, "", dirs, listing)
+    stale = syncmod._stored(second.conn, "", [])  # read before the first process writes
+    assert sync(project, first.conn, mode="full").added == ("a/b/two.md",)
+    late = syncmod._reconcile(second.conn, project.tree, "full", listing, stale, dirs, [], 0.0)
+    assert late.changed is False
+    assert second.conn.execute("SELECT count(*) FROM docs").fetchone()[0] == 2

@@ -195,7 +195,8 @@ def search(
             exprs.append(term_expr(term, found))
         else:
             unmatched.append(term)
-    rows, combine = [], "none"
+    rows: list[tuple[int, str, str, float, str, float | None, int]] = []
+    combine = "none"
     if exprs:
         rows, combine = _match(conn, exprs, corpus, scope)
     if not rows:

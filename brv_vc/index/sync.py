@@ -220,9 +220,17 @@ def _reconcile(
         return SyncReport(mode)
     from brv_vc.index.writer import Writer  # hashlib and the parsers load only on changes
 
-    writer = Writer(conn)
     conn.execute("BEGIN IMMEDIATE")
     try:
+        # another brv process may have synced these files while this one waited for the
+        # write lock: compare against the rows as they are now
+        stored = _stored_in_paths(conn, [*changed, *removed])
+        changed = [
+            p for p in changed
+            if (old := stored.get(p)) is None or (old.mtime_ns, old.size) != listing[p]
+        ]
+        removed = [p for p in removed if p in stored]
+        writer = Writer(conn)
         added: list[str] = []
         updated: list[str] = []
         problems: list[tuple[str, str]] = []

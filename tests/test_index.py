@@ -200,8 +200,24 @@ def test_two_processes_syncing_at_once_do_not_collide(project: Project) -> None:
     dirs: dict[str, int] = {}
     listing: dict[str, tuple[int, int]] = {}
     syncmod._walk(project.tree, "", dirs, listing)
-    stale = syncmod._stored(second.conn, "", [])  # read before the first process writes
+    stale = syncmod._stats(second.conn, "", [])  # read before the first process writes
     assert sync(project, first.conn, mode="full").added == ("a/b/two.md",)
     late = syncmod._reconcile(second.conn, project.tree, "full", listing, stale, dirs, [], 0.0)
     assert late.changed is False
     assert second.conn.execute("SELECT count(*) FROM docs").fetchone()[0] == 2
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["a.md", "a/b.md", "a/b/c.md", "a/b/c/d.md", "a/b/c/d/e.md", "a/context.md", "context.md",
+     "a/b/_index.md", "a/b/x.abstract.md", "a/b/x.overview.md", "a/b/x.txt", "_manifest.json",
+     "_archived/a/b/x.stub.md", "_archived/a/b/x.full.md", "_archived/x.md", "a/b/c/context.md"],
+)
+def test_walk_classifier_matches_layout(path: str) -> None:
+    from brv_vc.index.docs import is_indexed
+    from brv_vc.index.sync import _indexable
+
+    folder, _, name = path.rpartition("/")
+    depth = folder.count("/") + 1 if folder else 0
+    archived = folder.split("/")[0] == "_archived"
+    assert _indexable(name, depth, archived) == is_indexed(path)

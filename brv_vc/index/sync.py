@@ -31,6 +31,15 @@ from pathlib import Path
 
 from brv_vc.index.db import get_meta, set_meta
 from brv_vc.index.docs import is_indexed
+from brv_vc.tree.layout import (
+    ABSTRACT_SUFFIX,
+    ARCHIVE_DIR,
+    CONTEXT_FILE,
+    MAX_DEPTH,
+    OVERVIEW_SUFFIX,
+    STUB_SUFFIX,
+    SUMMARY_FILE,
+)
 from brv_vc.tree.project import Project
 
 FULL_WALK_MAX = 2000
@@ -71,20 +80,38 @@ def _join(folder: str, name: str) -> str:
     return f"{folder}/{name}" if folder else name
 
 
+def _indexable(name: str, depth: int, archived: bool) -> bool:
+    """``docs.is_indexed`` for a file of a folder ``depth`` levels deep with no hidden part,
+    without re-splitting the path (this runs once per file on every full walk)."""
+    if archived:
+        return name.endswith(STUB_SUFFIX)
+    if not name.endswith(".md") or name == SUMMARY_FILE:
+        return False
+    if name.endswith((ABSTRACT_SUFFIX, OVERVIEW_SUFFIX)):
+        return False
+    if name == CONTEXT_FILE:
+        return depth >= 1
+    return 2 <= depth <= MAX_DEPTH
+
+
 def _list_dir(
     tree: Path, rel: str, files: dict[str, tuple[int, int]]
 ) -> list[str]:
     """Adds the indexable files of one folder to ``files``; returns its sub-folders."""
     subdirs = []
+    depth = rel.count("/") + 1 if rel else 0
+    archived = rel == ARCHIVE_DIR or rel.startswith(ARCHIVE_DIR + "/")
     try:
-        with os.scandir(tree / rel if rel else tree) as items:
+        with os.scandir(os.path.join(str(tree), rel) if rel else str(tree)) as items:
             for item in items:
                 if item.name.startswith("."):
                     continue
                 path = _join(rel, item.name)
                 if item.is_dir(follow_symlinks=False):
                     subdirs.append(path)
-                elif is_indexed(path) and item.is_file(follow_symlinks=False):
+                elif _indexable(item.name, depth, archived) and item.is_file(
+                    follow_symlinks=False
+                ):
                     st = item.stat(follow_symlinks=False)
                     files[path] = (st.st_mtime_ns, st.st_size)
     except (FileNotFoundError, NotADirectoryError, PermissionError):
@@ -112,11 +139,18 @@ def _stored(conn: sqlite3.Connection, where: str, args: list[str]) -> dict[str, 
     return {path: _Stored(*rest) for path, *rest in rows}
 
 
-def _stored_in_dirs(conn: sqlite3.Connection, folders: list[str]) -> dict[str, _Stored]:
-    found: dict[str, _Stored] = {}
+def _stats(conn: sqlite3.Connection, where: str, args: list[str]) -> dict[str, tuple[int, int]]:
+    """(mtime_ns, size) by path: all a change check needs (plain tuples: this runs over every
+    row on a full walk)."""
+    rows = conn.execute(f"SELECT path, mtime_ns, size FROM docs {where}", args)
+    return {path: (mtime, size) for path, mtime, size in rows}
+
+
+def _stats_in_dirs(conn: sqlite3.Connection, folders: list[str]) -> dict[str, tuple[int, int]]:
+    found: dict[str, tuple[int, int]] = {}
     for start in range(0, len(folders), 500):
         chunk = folders[start : start + 500]
-        found.update(_stored(conn, f"WHERE dir IN ({','.join('?' * len(chunk))})", chunk))
+        found.update(_stats(conn, f"WHERE dir IN ({','.join('?' * len(chunk))})", chunk))
     return found
 
 
@@ -160,7 +194,7 @@ def sync(
                 listing[path] = (st.st_mtime_ns, st.st_size)
             except OSError:
                 pass
-        stored = _stored_in_paths(conn, wanted)
+        stored = {p: (r.mtime_ns, r.size) for p, r in _stored_in_paths(conn, wanted).items()}
         return _reconcile(conn, tree, "paths", listing, stored, {}, [], wall)
     mode = mode or choose_mode(conn, wall)
     dirs_now: dict[str, int] = {}
@@ -169,7 +203,7 @@ def sync(
         _walk(tree, "", dirs_now, listing)
         known = [row[0] for row in conn.execute("SELECT path FROM dirs")]
         gone = [d for d in known if d not in dirs_now]
-        return _reconcile(conn, tree, "full", listing, _stored(conn, "", []), dirs_now, gone, wall)
+        return _reconcile(conn, tree, "full", listing, _stats(conn, "", []), dirs_now, gone, wall)
     known_dirs = dict(conn.execute("SELECT path, mtime_ns FROM dirs").fetchall())
     gone = []
     base = str(tree) + os.sep  # plain strings: pathlib costs more than the stat itself
@@ -186,7 +220,7 @@ def sync(
                     _walk(tree, sub, dirs_now, listing)
     if not dirs_now and not gone:
         return SyncReport("fast")
-    stored = _stored_in_dirs(conn, [*dirs_now, *gone])
+    stored = _stats_in_dirs(conn, [*dirs_now, *gone])
     return _reconcile(conn, tree, "fast", listing, stored, dirs_now, gone, wall)
 
 
@@ -203,16 +237,13 @@ def _reconcile(
     tree: Path,
     mode: str,
     listing: dict[str, tuple[int, int]],
-    stored: dict[str, _Stored],
+    known: dict[str, tuple[int, int]],
     dirs_now: dict[str, int],
     dirs_gone: list[str],
     wall: float,
 ) -> SyncReport:
-    changed = [
-        p for p, st in listing.items()
-        if (old := stored.get(p)) is None or (old.mtime_ns, old.size) != st
-    ]
-    removed = [p for p in stored if p not in listing]
+    changed = [p for p, st in listing.items() if known.get(p) != st]
+    removed = [p for p in known if p not in listing]
     touched = bool(changed or removed or dirs_gone or dirs_now)
     if not touched:
         if mode == "full":

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from brv_vc.cli.context import AppContext, json_option, pass_app
@@ -25,9 +27,20 @@ def index(app: AppContext, rebuild: bool, as_json: bool) -> None:
       brv index
       brv index --rebuild --json
     """
+    from brv_vc.cli.render import stderr_is_tty
     from brv_vc.services.index import index_project
 
-    result = index_project(app.project(), rebuild=rebuild, now=app.now)
+    if not stderr_is_tty():
+        result = index_project(app.project(), rebuild=rebuild, now=app.now)
+    else:
+        bar_of: Any = click.progressbar  # its overloads want an iterable; a length is enough
+        with bar_of(length=1, label="Indexing", file=click.get_text_stream("stderr")) as bar:
+
+            def step(done: int, total: int) -> None:
+                bar.length = max(total, 1)
+                bar.update(done - bar.pos)
+
+            result = index_project(app.project(), rebuild=rebuild, now=app.now, progress=step)
     for note in result.notes:
         warn(note)
     emit(result, as_json, index_text)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -170,6 +171,7 @@ def sync(
     mode: str | None = None,
     paths: list[str] | None = None,
     wall: float | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> SyncReport:
     """Brings the index up to date with the tree.
 
@@ -179,6 +181,7 @@ def sync(
         mode: "full", "fast" or None (choose by tree size and age of the last full walk).
         paths: only check these tree-relative files (mode "paths").
         wall: the wall clock (epoch seconds) used to age full walks; defaults to time.time().
+        progress: called as (files done, files to read) while changed files are indexed.
 
     Returns:
         The report.
@@ -195,7 +198,7 @@ def sync(
             except OSError:
                 pass
         stored = {p: (r.mtime_ns, r.size) for p, r in _stored_in_paths(conn, wanted).items()}
-        return _reconcile(conn, tree, "paths", listing, stored, {}, [], wall)
+        return _reconcile(conn, tree, "paths", listing, stored, {}, [], wall, progress)
     mode = mode or choose_mode(conn, wall)
     dirs_now: dict[str, int] = {}
     listing = {}
@@ -203,7 +206,8 @@ def sync(
         _walk(tree, "", dirs_now, listing)
         known = [row[0] for row in conn.execute("SELECT path FROM dirs")]
         gone = [d for d in known if d not in dirs_now]
-        return _reconcile(conn, tree, "full", listing, _stats(conn, "", []), dirs_now, gone, wall)
+        known_stats = _stats(conn, "", [])
+        return _reconcile(conn, tree, "full", listing, known_stats, dirs_now, gone, wall, progress)
     known_dirs = dict(conn.execute("SELECT path, mtime_ns FROM dirs").fetchall())
     gone = []
     base = str(tree) + os.sep  # plain strings: pathlib costs more than the stat itself
@@ -221,7 +225,7 @@ def sync(
     if not dirs_now and not gone:
         return SyncReport("fast")
     stored = _stats_in_dirs(conn, [*dirs_now, *gone])
-    return _reconcile(conn, tree, "fast", listing, stored, dirs_now, gone, wall)
+    return _reconcile(conn, tree, "fast", listing, stored, dirs_now, gone, wall, progress)
 
 
 def _stored_in_paths(conn: sqlite3.Connection, paths: list[str]) -> dict[str, _Stored]:
@@ -241,6 +245,7 @@ def _reconcile(
     dirs_now: dict[str, int],
     dirs_gone: list[str],
     wall: float,
+    progress: Callable[[int, int], None] | None = None,
 ) -> SyncReport:
     changed = [p for p, st in listing.items() if known.get(p) != st]
     removed = [p for p in known if p not in listing]
@@ -265,7 +270,9 @@ def _reconcile(
         added: list[str] = []
         updated: list[str] = []
         problems: list[tuple[str, str]] = []
-        for path in sorted(changed):
+        for done, path in enumerate(sorted(changed)):
+            if progress is not None and done % 500 == 0:
+                progress(done, len(changed))
             try:
                 data = (tree / path).read_bytes()
             except OSError:

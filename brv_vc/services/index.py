@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -37,7 +38,13 @@ class OpenIndex:
         self.conn.close()
 
 
-def open_synced(project: Project, *, mode: str | None = None, rebuild: bool = False) -> OpenIndex:
+def open_synced(
+    project: Project,
+    *,
+    mode: str | None = None,
+    rebuild: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> OpenIndex:
     """Opens ``index.db`` (repairing or creating it) and syncs it with the tree.
 
     Args:
@@ -49,35 +56,48 @@ def open_synced(project: Project, *, mode: str | None = None, rebuild: bool = Fa
         The open index; ``notes`` are messages for stderr (a rebuilt index, unparsable files).
     """
     handle = open_index(project, rebuild=rebuild)
-    report = sync(project, handle.conn, mode="full" if handle.created else mode)
+    report = sync(project, handle.conn, mode="full" if handle.created else mode, progress=progress)
     notes = list(handle.notes)
     notes += [f"skipped {path}: {message}" for path, message in report.problems]
     return OpenIndex(handle.conn, report, notes)
 
 
-def index_project(project: Project, *, rebuild: bool, now: datetime) -> IndexResult:
+def index_project(
+    project: Project,
+    *,
+    rebuild: bool,
+    now: datetime,
+    progress: Callable[[int, int], None] | None = None,
+) -> IndexResult:
     """Brings the index up to date with a full walk (``brv index [--rebuild]``).
 
     Args:
         project: the project.
         rebuild: drop the index first (the scoring sidecar in brv.db is never touched).
         now: the clock (unused by the index itself; kept for the service signature).
+        progress: called as (files done, files to read) during long builds.
 
     Returns:
         The result; ``problems`` lists every file that currently fails to parse.
     """
-    opened = open_synced(project, mode="full", rebuild=rebuild)
+    opened = open_synced(project, mode="full", rebuild=rebuild, progress=progress)
     try:
         conn = opened.conn
         problems = tuple(
-            (p, m) for p, m in conn.execute(
+            (p, m)
+            for p, m in conn.execute(
                 "SELECT path, problem FROM docs WHERE problem IS NOT NULL ORDER BY path"
             )
         )
         files = conn.execute("SELECT count(*) FROM docs WHERE problem IS NULL").fetchone()[0]
         report = opened.report
         return IndexResult(
-            report.mode, files, report.added, report.updated, report.removed, problems,
+            report.mode,
+            files,
+            report.added,
+            report.updated,
+            report.removed,
+            problems,
             tuple(n for n in opened.notes if not n.startswith("skipped ") and "missing" not in n),
         )
     finally:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import click
@@ -34,7 +35,7 @@ def index(app: AppContext, rebuild: bool, as_json: bool) -> None:
         result = index_project(app.project(), rebuild=rebuild, now=app.now)
     else:
         bar_of: Any = click.progressbar  # its overloads want an iterable; a length is enough
-        with bar_of(length=1, label="Indexing", file=click.get_text_stream("stderr")) as bar:
+        with bar_of(length=1, label="Indexing", file=sys.stderr) as bar:
 
             def step(done: int, total: int) -> None:
                 bar.length = max(total, 1)

@@ -11,7 +11,11 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
+
+# typing costs ~5 ms to import and this module is on the cold search path
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _VALUE_OPTIONS = {
     "search": {"--limit": "limit", "-n": "limit", "--scope": "scope"},

@@ -7,11 +7,14 @@ pays for PyYAML), so searching an unchanged tree never does.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
 from brv_vc.tree.layout import ARCHIVE_DIR, STUB_SUFFIX, Kind, kind_of
 
+# typing costs ~5 ms to import and this module is on the cold search path
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from brv_vc.format.entry import Entry
 
 INDEXED_KINDS = frozenset({Kind.ENTRY, Kind.CONTEXT, Kind.STUB})

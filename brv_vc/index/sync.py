@@ -204,10 +204,11 @@ def sync(
     listing = {}
     if mode == "full":
         _walk(tree, "", dirs_now, listing)
-        known = [row[0] for row in conn.execute("SELECT path FROM dirs")]
+        known = dict(conn.execute("SELECT path, mtime_ns FROM dirs").fetchall())
         gone = [d for d in known if d not in dirs_now]
+        moved = {d: m for d, m in dirs_now.items() if known.get(d) != m}
         known_stats = _stats(conn, "", [])
-        return _reconcile(conn, tree, "full", listing, known_stats, dirs_now, gone, wall, progress)
+        return _reconcile(conn, tree, "full", listing, known_stats, moved, gone, wall, progress)
     known_dirs = dict(conn.execute("SELECT path, mtime_ns FROM dirs").fetchall())
     gone = []
     base = str(tree) + os.sep  # plain strings: pathlib costs more than the stat itself

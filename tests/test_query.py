@@ -274,3 +274,11 @@ def test_query_syntax_characters_are_plain_words(tree: Project) -> None:
     result = ask(tree, 'rotation" OR title:* NEAR(-token)')
     assert result.matched
     assert result.matched[0].path == "auth/jwt/rotation.md"
+
+
+def test_configuring_a_provider_starts_a_fresh_cache(tree: Project) -> None:
+    assert ask(tree, "refresh token rotation").tier == 2
+    with ChatServer(lambda r: reply("From the LLM.")) as server:
+        use_provider(tree, server)
+        assert ask(tree, "refresh token rotation").tier == 3
+        assert ask(tree, "refresh token rotation").tier == 0

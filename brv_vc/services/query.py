@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from brv_vc.errors import BrvError
 from brv_vc.index import cache
@@ -21,9 +21,11 @@ from brv_vc.index.db import get_meta
 from brv_vc.index.search import Hit, SearchOutcome
 from brv_vc.index.terms import normalize, query_terms, significant
 from brv_vc.services.index import OpenIndex, open_synced
-from brv_vc.services.search import _stale, record_hits, run_search
-from brv_vc.tree.config import LlmSettings
+from brv_vc.services.search import record_hits, run_search, stale_paths
 from brv_vc.tree.project import Project
+
+if TYPE_CHECKING:
+    from brv_vc.tree.config import LlmSettings
 
 DIRECT_MIN, DIRECT_HIGH, DIRECT_GAP = 0.85, 0.93, 0.08  # byterover §5.2 / seed 002 Table 7
 PREFETCH_MIN, PREFETCH_MAX = 0.7, 5
@@ -57,6 +59,14 @@ class QueryResult:
     note: str = ""
     error: str | None = None
     notes: tuple[str, ...] = ()
+
+
+def has_provider(project: Project) -> bool:
+    """True when config.yaml has an ``llm:`` section (cheap: no YAML parsing)."""
+    try:
+        return bool(_LLM_LINE.search(project.config_path.read_text(encoding="utf-8")))
+    except OSError:
+        return False
 
 
 def provider_settings(project: Project) -> LlmSettings | None:
@@ -111,7 +121,7 @@ def _from_cache(
     hits = tuple(
         Hit(m["path"], m["title"], "entry", m["score"], 0.0, "") for m in answer["matched"]
     )
-    if _stale(project, opened, hits):
+    if stale_paths(project, opened, hits):
         return None
     return answer
 
@@ -166,7 +176,9 @@ def _answer(
     sleep: Callable[[float], None],
 ) -> QueryResult:
     conn = opened.conn
-    fingerprint = get_meta(conn, "fingerprint") or "0"
+    # answers differ with and without a provider: switching it on or off starts afresh
+    tag = "+llm" if has_provider(project) else ""
+    fingerprint = (get_meta(conn, "fingerprint") or "0") + tag
     hit = cache.exact(conn, key, fingerprint)
     if hit is not None and _from_cache(project, opened, hit) is not None:
         return _cached(query, hit, 0, "")
@@ -174,7 +186,7 @@ def _answer(
     if similar is not None and _from_cache(project, opened, similar[0]) is not None:
         return _cached(query, similar[0], 1, f"similar to a cached query ({similar[1]:.2f})")
     outcome = run_search(project, opened, terms, now, limit=10, scope=None)
-    fingerprint = get_meta(conn, "fingerprint") or "0"  # a stale result may have been re-read
+    fingerprint = (get_meta(conn, "fingerprint") or "0") + tag  # a result may have been re-read
     result = _tiers(project, opened, query, outcome, max_iterations, sleep)
     if result.error is None:
         stored = {

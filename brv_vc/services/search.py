@@ -43,8 +43,8 @@ def check_limit(limit: int) -> int:
     return limit
 
 
-def _stale(project: Project, opened: OpenIndex, hits: tuple[Hit, ...]) -> list[str]:
-    """Result files whose (mtime, size) differ from the index: edited in place since."""
+def stale_paths(project: Project, opened: OpenIndex, hits: tuple[Hit, ...]) -> list[str]:
+    """Result files whose (mtime, size) differ from the index (edited in place since)."""
     paths = [h.path for h in hits]
     if not paths:
         return []
@@ -77,7 +77,7 @@ def run_search(
     state = open_state(project)
     try:
         outcome = search(opened.conn, state, terms, now.timestamp(), limit=limit, scope=scope)
-        stale = _stale(project, opened, outcome.hits)
+        stale = stale_paths(project, opened, outcome.hits)
         if stale:
             sync(project, opened.conn, paths=stale)
             outcome = search(opened.conn, state, terms, now.timestamp(), limit=limit, scope=scope)

@@ -246,3 +246,10 @@ def test_ubiquitous_words_are_left_out_of_the_match(
     assert paths(project, "company zebra") == ["a/b/e2.md"]
     # every word ubiquitous: results still come back (ordered by the lifecycle signals)
     assert sorted(paths(project, "company handbook")) == [f"a/b/e{i}.md" for i in range(4)]
+
+
+def test_fuzzy_vocabulary_follows_new_words(project: Project) -> None:
+    write_entry(project, "a/b/one.md", "Kubernetes Rollout", "rolling updates")
+    assert paths(project, "kubernets") == ["a/b/one.md"]  # builds the vocabulary copy
+    write_entry(project, "a/b/two.md", "Terraform Modules", "infrastructure as code")
+    assert paths(project, "terrafom") == ["a/b/two.md"]  # added file by file since

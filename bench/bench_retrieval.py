@@ -51,7 +51,7 @@ def tree_for(workdir: Path, size: int) -> Path:
 
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def full_build(root: Path) -> dict[str, float]:
@@ -63,8 +63,8 @@ def full_build(root: Path) -> dict[str, float]:
 
 
 def queries(root: Path, count: int, rng: random.Random) -> list[str]:
-    from brv_vc.tree.store import entry_paths
     from brv_vc.tree.project import Project
+    from brv_vc.tree.store import entry_paths
 
     paths = entry_paths(Project(root))
     out = []

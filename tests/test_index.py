@@ -221,3 +221,22 @@ def test_walk_classifier_matches_layout(path: str) -> None:
     depth = folder.count("/") + 1 if folder else 0
     archived = folder.split("/")[0] == "_archived"
     assert _indexable(name, depth, archived) == is_indexed(path)
+
+
+def test_damage_found_midway_is_rebuilt_not_a_crash(project: Project, brv) -> None:
+    for i in range(40):
+        write_entry(project, f"a/b/e{i}.md", f"Entry {i}", "apple " * 200 + f"word{i}")
+    assert brv("search", "apple", cwd=project.root).exit_code == 0
+    db = index_db_path(project)
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    data = bytearray(db.read_bytes())
+    page = 4096
+    for start in range(2 * page, len(data) - page, 3 * page):  # keep the header page intact
+        data[start + 100 : start + page] = b"\xff" * (page - 100)
+    db.write_bytes(bytes(data))
+    result = brv("search", "word7", cwd=project.root)
+    assert result.exit_code == 0, result.stderr
+    assert "a/b/e7.md" in result.stdout
+    assert "brv: warning: the search index index.db was" in result.stderr

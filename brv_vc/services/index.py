@@ -11,6 +11,13 @@ from brv_vc.index.db import open_index
 from brv_vc.index.sync import SyncReport, sync
 from brv_vc.tree.project import Project
 
+# typing costs ~5 ms to import and this module is on the cold search path
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    T = TypeVar("T")
+
 
 @dataclass(frozen=True)
 class IndexResult:
@@ -60,6 +67,35 @@ def open_synced(
     notes = list(handle.notes)
     notes += [f"skipped {path}: {message}" for path, message in report.problems]
     return OpenIndex(handle.conn, report, notes)
+
+
+def with_index(
+    project: Project, work: Callable[[OpenIndex], T], *, mode: str | None = None
+) -> tuple[T, list[str]]:
+    """Runs ``work`` on an up-to-date index; an index found damaged midway (a corrupt page
+    that opening did not touch) is rebuilt from the tree and ``work`` runs once more.
+
+    Returns:
+        (what ``work`` returned, notes for stderr).
+    """
+    notes: list[str] = []
+    for attempt in (0, 1):
+        try:
+            opened = open_synced(project, mode=mode, rebuild=attempt == 1)
+        except sqlite3.DatabaseError as exc:
+            if attempt:
+                raise
+            notes.append(f"the search index index.db was damaged ({exc}); rebuilt it")
+            continue
+        try:
+            return work(opened), notes + opened.notes
+        except sqlite3.DatabaseError as exc:
+            if attempt:
+                raise
+            notes.append(f"the search index index.db was damaged ({exc}); rebuilt it")
+        finally:
+            opened.close()
+    raise AssertionError("unreachable")
 
 
 def index_project(

@@ -20,7 +20,7 @@ from brv_vc.index import cache
 from brv_vc.index.db import get_meta
 from brv_vc.index.search import Hit, SearchOutcome
 from brv_vc.index.terms import normalize, query_terms, significant
-from brv_vc.services.index import OpenIndex, open_synced
+from brv_vc.services.index import OpenIndex, with_index
 from brv_vc.services.search import record_hits, run_search, stale_paths
 from brv_vc.tree.project import Project
 
@@ -154,14 +154,15 @@ def query_tree(
     started = clock()
     terms = query_terms(query)
     key, tokens = normalize(query), set(significant(query))
-    opened = open_synced(project)
-    try:
+
+    def work(opened: OpenIndex) -> QueryResult:
         result = _answer(project, opened, query, terms, key, tokens, now, max_iterations, sleep)
         record_hits(project, opened, [m.path for m in result.matched], now)
-    finally:
-        opened.close()
+        return result
+
+    result, notes = with_index(project, work)
     elapsed = round((clock() - started) * 1000)
-    return QueryResult(**{**result.__dict__, "duration_ms": elapsed, "notes": tuple(opened.notes)})
+    return QueryResult(**{**result.__dict__, "duration_ms": elapsed, "notes": tuple(notes)})
 
 
 def _answer(

@@ -10,7 +10,7 @@ from brv_vc.errors import UsageError
 from brv_vc.index.search import Hit, SearchOutcome, search
 from brv_vc.index.sync import sync
 from brv_vc.index.terms import query_terms
-from brv_vc.services.index import OpenIndex, open_synced
+from brv_vc.services.index import OpenIndex, with_index
 from brv_vc.tree.layout import clean_relpath
 from brv_vc.tree.project import Project
 
@@ -68,7 +68,12 @@ def stale_paths(project: Project, opened: OpenIndex, hits: tuple[Hit, ...]) -> l
 
 
 def run_search(
-    project: Project, opened: OpenIndex, terms: list[str], now: datetime, *, limit: int,
+    project: Project,
+    opened: OpenIndex,
+    terms: list[str],
+    now: datetime,
+    *,
+    limit: int,
     scope: str | None,
 ) -> SearchOutcome:
     """Searches, re-checking the result files first (see ``index.sync`` on in-place edits)."""
@@ -129,12 +134,13 @@ def search_tree(
     check_limit(limit)
     terms = query_terms(query)
     clean_scope = clean_relpath(scope, what="scope") if scope else None
-    opened = open_synced(project)
-    try:
+
+    def work(opened: OpenIndex) -> SearchOutcome:
         outcome = run_search(project, opened, terms, now, limit=limit, scope=clean_scope)
         record_hits(project, opened, [h.path for h in outcome.hits], now)
-    finally:
-        opened.close()
+        return outcome
+
+    outcome, notes = with_index(project, work)
     return SearchResult(
         query=query,
         terms=outcome.terms,
@@ -142,5 +148,5 @@ def search_tree(
         combine=outcome.combine,
         out_of_domain=outcome.out_of_domain,
         fuzzy=outcome.fuzzy,
-        notes=tuple(opened.notes),
+        notes=tuple(notes),
     )

@@ -12,7 +12,7 @@ from typing import Any
 
 from brv_vc.index import relations
 from brv_vc.lifecycle import scoring
-from brv_vc.services.index import open_synced
+from brv_vc.services.index import OpenIndex, with_index
 from brv_vc.tree.layout import clean_relpath
 from brv_vc.tree.project import Project
 
@@ -89,15 +89,16 @@ def show_entry(project: Project, path: str, *, now: datetime) -> ShowResult:
 
     relpath = _entry_path(project, path)
     entry = read_entry(project, relpath)
-    opened = open_synced(project)
-    try:
+
+    def work(opened: OpenIndex) -> tuple[tuple[str, ...], tuple[str, ...], Any]:
         back = tuple(relations.backlinks(opened.conn, relpath))
         bad = tuple(link.raw for link in relations.dangling(opened.conn, relpath))
         row = opened.conn.execute(
             "SELECT updated, mtime_ns FROM docs WHERE path = ?", (relpath,)
         ).fetchone()
-    finally:
-        opened.close()
+        return back, bad, row
+
+    (back, bad, row), notes = with_index(project, work)
     state = open_state(project)
     try:
         stored = get_many(state, [relpath]).get(relpath)
@@ -111,9 +112,13 @@ def show_entry(project: Project, path: str, *, now: datetime) -> ShowResult:
         stored_signals, has_row = stored, True
     current = scoring.at(stored_signals, moment)
     values = {
-        "title": entry.title, "summary": entry.summary, "tags": list(entry.tags),
-        "keywords": list(entry.keywords), "related": list(entry.related),
-        "createdAt": entry.created_at, "updatedAt": entry.updated_at,
+        "title": entry.title,
+        "summary": entry.summary,
+        "tags": list(entry.tags),
+        "keywords": list(entry.keywords),
+        "related": list(entry.related),
+        "createdAt": entry.created_at,
+        "updatedAt": entry.updated_at,
     }
     frontmatter = {k: values[k] for k in FIELD_ORDER} | dict(entry.extra)
     return ShowResult(
@@ -132,17 +137,13 @@ def show_entry(project: Project, path: str, *, now: datetime) -> ShowResult:
             update_count=current.update_count,
             stored=has_row,
         ),
-        notes=tuple(opened.notes),
+        notes=tuple(notes),
     )
 
 
 def dangling_relations(project: Project) -> DanglingResult:
     """Lists relations (frontmatter ``related`` and ``@`` lines) that lead nowhere."""
-    opened = open_synced(project)
-    try:
-        links = relations.dangling(opened.conn)
-    finally:
-        opened.close()
+    links, notes = with_index(project, lambda opened: relations.dangling(opened.conn))
     return DanglingResult(
-        tuple(DanglingRelation(link.source, link.raw) for link in links), tuple(opened.notes)
+        tuple(DanglingRelation(link.source, link.raw) for link in links), tuple(notes)
     )

@@ -240,3 +240,27 @@ def test_damage_found_midway_is_rebuilt_not_a_crash(project: Project, brv) -> No
     assert result.exit_code == 0, result.stderr
     assert "a/b/e7.md" in result.stdout
     assert "brv: warning: the search index index.db was" in result.stderr
+
+
+def test_with_index_rebuilds_once_when_work_hits_damage(project: Project) -> None:
+    from brv_vc.services.index import with_index
+
+    write_entry(project, "a/b/one.md", "One", "apple")
+    calls: list[int] = []
+
+    def work(opened: object) -> str:
+        calls.append(1)
+        if len(calls) == 1:
+            raise sqlite3.DatabaseError("database disk image is malformed")
+        return "ok"
+
+    result, notes = with_index(project, work)
+    assert result == "ok"
+    assert len(calls) == 2
+    assert any("damaged" in n and "rebuilt" in n for n in notes)
+
+    def always(opened: object) -> str:
+        raise sqlite3.DatabaseError("still broken")
+
+    with pytest.raises(sqlite3.DatabaseError):
+        with_index(project, always)

@@ -4,7 +4,8 @@
         settings = LlmSettings(base_url=server.base_url, model="m")
 
 ``handler(request_json)`` returns the response body (a dict, sent as JSON with status 200)
-or ``(status, raw_text)``. ``server.requests`` keeps every request as (headers, json).
+or ``(status, raw_text)``. ``server.requests`` keeps every request body (parsed JSON) and
+``server.headers`` the matching request headers.
 """
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ class ChatServer:
 
     def __init__(self, handler: Handler) -> None:
         self.handler = handler
-        self.requests: list[tuple[dict[str, str], dict[str, Any]]] = []
+        self.requests: list[dict[str, Any]] = []
+        self.headers: list[dict[str, str]] = []
         outer = self
 
         class _Handler(BaseHTTPRequestHandler):
@@ -51,7 +53,8 @@ class ChatServer:
                     body = json.loads(raw)
                 except ValueError:
                     body = {"_raw": raw.decode("utf-8", "replace")}
-                outer.requests.append((dict(self.headers.items()), body))
+                outer.headers.append(dict(self.headers.items()))
+                outer.requests.append(body)
                 if not self.path.endswith("/chat/completions"):
                     self._send(404, "not found")
                     return

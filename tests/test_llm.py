@@ -24,7 +24,7 @@ def test_text_reply_and_request_shape(monkeypatch: pytest.MonkeyPatch) -> None:
         got = complete(
             settings(server, api_key_env="TEST_LLM_KEY"), MESSAGES, temperature=0.3, max_tokens=1024
         )
-        headers, body = server.requests[0]
+        headers, body = server.headers[0], server.requests[0]
     assert got == Completion("hello there", ())
     assert body["model"] == "test-model"
     assert body["temperature"] == 0.3
@@ -47,7 +47,7 @@ def test_tool_calls_are_parsed() -> None:
             max_tokens=2048,
             tools=[{"type": "function", "function": {"name": "search"}}],
         )
-        assert server.requests[0][1]["tools"][0]["function"]["name"] == "search"
+        assert server.requests[0]["tools"][0]["function"]["name"] == "search"
     assert got.tool_calls == (
         ToolCall("a", "search", {"query": "jwt"}),
         ToolCall("b", "read_entry", {"path": "x.md"}),

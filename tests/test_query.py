@@ -152,7 +152,7 @@ def test_tier3_single_call_with_prefetched_documents(tree: Project) -> None:
         use_provider(tree, server)
         result = ask(tree, "refresh token rotation")
         assert len(server.requests) == 1
-        body = server.requests[0][1]
+        body = server.requests[0]
     assert result.tier == 3
     assert result.answer == "Refresh tokens rotate on every refresh."
     assert body["temperature"] == 0.3
@@ -189,7 +189,7 @@ def test_tier4_agentic_loop_uses_search_and_read_entry(project: Project) -> None
     with ChatServer(lambda r: script.pop(0)) as server:
         use_provider(project, server)
         result = ask(project, "refresh rotation")
-        bodies = [b for _, b in server.requests]
+        bodies = list(server.requests)
     assert result.tier == 4
     assert "new token" in result.answer
     assert result.matched[0].path == "auth/jwt/rotation.md"
@@ -219,7 +219,7 @@ def test_read_entry_refuses_escapes(project: Project) -> None:
     with ChatServer(lambda r: script.pop(0)) as server:
         use_provider(project, server)
         ask(project, "refresh rotation")
-        tool_message = server.requests[1][1]["messages"][-1]["content"]
+        tool_message = server.requests[1]["messages"][-1]["content"]
     assert tool_message.startswith("error:")
     assert "leaves the context tree" in tool_message
 

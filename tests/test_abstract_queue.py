@@ -179,7 +179,12 @@ def test_refresh_gives_back_a_claim_instead_of_sleeping_past_its_budget(project:
     (project.tree / "a/b").mkdir(parents=True)
     (project.tree / "a/b/bad.md").write_bytes(BROKEN)
     report = refresh(project, ["a/b/bad.md"], NOW)
-    assert report.problems == ()  # not failed yet: left queued for brv summarize
+    # the index reports the broken file; the abstract queue has not failed it yet: it is
+    # left queued for brv summarize instead of sleeping through retries inside refresh
+    assert report.problems == (
+        "skipped a/b/bad.md: malformed YAML in the frontmatter (line 4, column 1): "
+        "found unexpected end of stream",
+    )
     conn = open_state(project)
     assert queue.counts(conn) == {"pending": 1}
     conn.close()

@@ -1,10 +1,12 @@
 """The process entry point of ``brv`` (console script and ``python -m brv_vc``).
 
-It exists for one reason: ``brv vc status`` is budgeted at 2x a plain ``git status``
-(DESIGN.md), and Python start-up plus the CLI imports cost about as much as git itself.
-So, before click and the services are imported, it starts ``git status`` and lets the
-status service adopt the running process (see ``brv_vc.vc.git.prefetch_status``). Doing
-this here, not at import time of a package, keeps ``import brv_vc.cli`` free of effects.
+Two commands have start-up budgets close to Python's own start-up (DESIGN.md), so this
+entry does a little before click and the services are imported:
+- ``brv search`` / ``brv query`` try the click-free fast path (``cli/fast.py``), which
+  prints exactly what the click commands print and hands anything else back;
+- ``brv vc status`` starts ``git status`` at once and lets the status service adopt the
+  running process (``brv_vc.vc.git.prefetch_status``).
+Doing this here, not at import time of a package, keeps ``import brv_vc.cli`` free of effects.
 """
 
 from __future__ import annotations
@@ -19,6 +21,12 @@ def main() -> None:
         from brv_vc.vc.git import prefetch_status
 
         prefetch_status(argv)
+    elif argv:
+        from brv_vc.cli.fast import try_fast
+
+        code = try_fast(argv)
+        if code is not None:
+            sys.exit(code)
     from brv_vc.cli.main import main as run
 
     run()

@@ -91,15 +91,29 @@ def record_updates(conn: sqlite3.Connection, paths: Iterable[str], now: float) -
     put_many(conn, {p: scoring.on_update(stored.get(p) or scoring.fresh(now), now) for p in paths})
 
 
-def record_hits(conn: sqlite3.Connection, paths: Iterable[str], now: float) -> None:
-    """Applies search hits (+3 each), batched: one transaction for the whole result list."""
+def record_hits(
+    conn: sqlite3.Connection,
+    paths: Iterable[str],
+    now: float,
+    defaults: dict[str, Signals] | None = None,
+) -> None:
+    """Applies search hits (+3 each), batched: one transaction for the whole result list.
+
+    Args:
+        defaults: signals to start from for paths without a row (e.g. recency measured from
+            the entry's own ``updatedAt``); otherwise a path starts fresh at ``now``.
+    """
     counts = Counter(paths)
     if not counts:
         return
     stored = get_many(conn, counts)
+    start = defaults or {}
     put_many(
         conn,
-        {p: scoring.on_hits(stored.get(p) or scoring.fresh(now), n, now) for p, n in counts.items()},
+        {
+            p: scoring.on_hits(stored.get(p) or start.get(p) or scoring.fresh(now), n, now)
+            for p, n in counts.items()
+        },
     )
 
 

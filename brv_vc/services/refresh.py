@@ -38,6 +38,7 @@ def refresh(project: Project, changed: Iterable[str] | None, now: datetime) -> R
     paths = tuple(sorted(set(changed))) if changed is not None else ()
     steps: list[str] = []
     problems: list[str] = []
+    _index_step(project, paths if changed is not None else None, steps, problems)
     # Summaries, abstracts/overviews and the manifest (fail-open; see services/summarize.py).
     from brv_vc.services.summarize import refresh_summaries
 
@@ -45,3 +46,27 @@ def refresh(project: Project, changed: Iterable[str] | None, now: datetime) -> R
     steps.extend(summary.steps)
     problems.extend(summary.problems)
     return RefreshReport(changed=paths, steps=tuple(steps), problems=tuple(problems))
+
+
+def _index_step(
+    project: Project, paths: tuple[str, ...] | None, steps: list[str], problems: list[str]
+) -> None:
+    """Search index: re-read the changed files (or walk the whole tree); fails open."""
+    try:
+        from brv_vc.services.index import open_synced
+
+        # known paths: the cheap automatic check plus those files; unknown: a full walk
+        opened = open_synced(project, mode="full" if paths is None else None)
+        try:
+            if paths is not None:
+                # the named paths are re-checked even when an in-place edit kept their
+                # folder's mtime (which the cheap check looks at)
+                from brv_vc.index.sync import sync
+
+                sync(project, opened.conn, paths=list(paths))
+        finally:
+            opened.close()
+        steps.append("index")
+        problems.extend(n for n in opened.notes if n.startswith("skipped "))
+    except Exception as exc:  # fail open: a broken index must never block a tree change
+        problems.append(f"index: {type(exc).__name__}: {exc}")

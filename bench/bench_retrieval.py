@@ -1,0 +1,176 @@
+"""Retrieval benchmarks against DESIGN.md's budgets (run on a generated tree; never in tests).
+
+    python bench/bench_retrieval.py --sizes 1000,25000 [--workdir /tmp/brv-bench] [--runs 20]
+
+For each size it prints: full build (s), incremental sync after 3 changed files (ms; the
+automatic check every command runs, and the explicit-paths sync curate/refresh use), warm
+query p50/p99 (ms; in process, the tier-2 path: change check + ranked search), cold
+``python -m brv_vc search`` p50 next to a bare ``python -c pass`` measured in the same run,
+and the peak RSS of the full build (a child process, so each size is measured alone).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from bench.gen_tree import generate  # noqa: E402
+
+BUILD = """
+import json, resource, sys, time
+sys.path.insert(0, {repo!r})
+from brv_vc.clock import utcnow
+from brv_vc.services.index import index_project
+from brv_vc.tree.project import Project
+t = time.perf_counter()
+from pathlib import Path
+r = index_project(Project(Path({root!r})), rebuild=True, now=utcnow())
+print(json.dumps({{"seconds": time.perf_counter() - t, "files": r.files,
+                  "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}}))
+"""
+
+
+def tree_for(workdir: Path, size: int) -> Path:
+    root = workdir / f"tree{size}"
+    if not (root / ".brv" / "context-tree").is_dir():
+        start = time.perf_counter()
+        generate(root, size, seed=7)
+        print(f"  generated {size} entries in {time.perf_counter() - start:.1f} s", flush=True)
+    return root
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def full_build(root: Path) -> dict[str, float]:
+    out = subprocess.run(
+        [sys.executable, "-c", BUILD.format(repo=str(REPO), root=str(root))],
+        capture_output=True, text=True, check=True,
+    )
+    return dict(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def queries(root: Path, count: int, rng: random.Random) -> list[str]:
+    from brv_vc.tree.project import Project
+    from brv_vc.tree.store import entry_paths
+
+    paths = entry_paths(Project(root))
+    out = []
+    for path in rng.sample(paths, min(count, len(paths))):
+        words = path.rsplit("/", 1)[-1].removesuffix(".md").split("_")[:-1]
+        out.append(" ".join(rng.sample(words, min(len(words), rng.randint(1, 3)))))
+    return out
+
+
+def incremental(root: Path, rng: random.Random) -> tuple[float, float]:
+    from brv_vc.index.db import open_index
+    from brv_vc.index.sync import sync
+    from brv_vc.tree.project import Project
+    from brv_vc.tree.store import entry_paths, write_atomic
+
+    project = Project(root)
+    handle = open_index(project)
+    sync(project, handle.conn, mode="full")
+    paths = entry_paths(project)
+    auto, explicit = [], []
+    for round_ in range(5):
+        for mode in ("auto", "paths"):
+            changed = rng.sample(paths, 3)
+            for rel in changed:
+                target = project.tree / rel
+                write_atomic(target, target.read_bytes() + f"\nedit {round_} {mode}\n".encode())
+            start = time.perf_counter()
+            report = sync(project, handle.conn, paths=changed if mode == "paths" else None)
+            elapsed = (time.perf_counter() - start) * 1000
+            assert len(report.updated) == 3, report
+            (auto if mode == "auto" else explicit).append(elapsed)
+    handle.conn.close()
+    return statistics.median(auto), statistics.median(explicit)
+
+
+def warm(root: Path, texts: list[str]) -> tuple[float, float]:
+    from brv_vc.index.db import open_index
+    from brv_vc.index.search import search
+    from brv_vc.index.sync import sync
+    from brv_vc.index.terms import query_terms
+    from brv_vc.tree.project import Project
+    from brv_vc.tree.statedb import open_state
+
+    project = Project(root)
+    handle = open_index(project)
+    state = open_state(project)
+    sync(project, handle.conn, mode="full")
+    now = time.time()
+    for text in texts:  # warm: the process has run these queries once (caches filled)
+        search(handle.conn, state, query_terms(text), now)
+    times = []
+    for text in texts:
+        start = time.perf_counter()
+        sync(project, handle.conn)
+        search(handle.conn, state, query_terms(text), now)
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times), pct(times, 0.99)
+
+
+def cold(root: Path, texts: list[str], runs: int) -> tuple[float, float]:
+    # an installed package has its bytecode compiled (pip does it); this environment sets
+    # PYTHONDONTWRITEBYTECODE, so compile once here instead of on every cold start
+    import compileall
+
+    compileall.compile_dir(str(REPO / "brv_vc"), quiet=1)
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    bare, brv = [], []
+    for i in range(runs):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "pass"], check=True, env=env)
+        bare.append((time.perf_counter() - start) * 1000)
+        start = time.perf_counter()
+        subprocess.run(
+            [sys.executable, "-m", "brv_vc", "search", texts[i % len(texts)]],
+            check=True, cwd=root, env=env, stdout=subprocess.DEVNULL,
+        )
+        brv.append((time.perf_counter() - start) * 1000)
+    return statistics.median(brv), statistics.median(bare)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1000,25000,100000")
+    parser.add_argument("--workdir", type=Path, default=Path("/tmp/brv-bench"))
+    parser.add_argument("--runs", type=int, default=20, help="cold-process runs per size")
+    args = parser.parse_args()
+    args.workdir.mkdir(parents=True, exist_ok=True)
+    header = (f"{'entries':>8} {'build s':>8} {'rss MB':>7} {'incr auto ms':>12} "
+              f"{'incr paths ms':>13} {'warm p50':>8} {'warm p99':>8} {'cold p50':>8} "
+              f"{'bare p50':>8} {'ratio':>5}")
+    rows = []
+    for size in (int(s) for s in args.sizes.split(",")):
+        print(f"size {size}:", flush=True)
+        rng = random.Random(size)
+        root = tree_for(args.workdir, size)
+        build = full_build(root)
+        texts = queries(root, 200, rng)
+        inc_auto, inc_paths = incremental(root, rng)
+        w50, w99 = warm(root, texts)
+        c50, b50 = cold(root, texts, args.runs)
+        rows.append(f"{size:>8} {build['seconds']:>8.2f} {build['rss_mb']:>7.0f} {inc_auto:>12.1f} "
+                    f"{inc_paths:>13.1f} {w50:>8.2f} {w99:>8.2f} {c50:>8.1f} {b50:>8.1f} "
+                    f"{c50 / b50:>5.2f}")
+        print(header + "\n" + rows[-1], flush=True)
+    print("\n" + header + "\n" + "\n".join(rows))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,47 @@
+"""``brv index``."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from brv_vc.cli.context import AppContext, json_option, pass_app
+from brv_vc.cli.render import emit, warn
+from brv_vc.cli.retrieval_text import index_text
+
+
+@click.command()
+@click.option("--rebuild", is_flag=True, help="Drop the index and build it again from the tree.")
+@json_option
+@pass_app
+def index(app: AppContext, rebuild: bool, as_json: bool) -> None:
+    """Bring the search index (.brv/state/index.db) up to date with the tree.
+
+    Every command that reads the index does this cheaply by itself; run it after large
+    edits by hand or to see which files fail to parse. The index is derived: --rebuild
+    never touches the scoring signals in brv.db.
+
+    \b
+    Example:
+      brv index
+      brv index --rebuild --json
+    """
+    from brv_vc.cli.render import stderr_is_tty
+    from brv_vc.services.index import index_project
+
+    if not stderr_is_tty():
+        result = index_project(app.project(), rebuild=rebuild, now=app.now)
+    else:
+        bar_of: Any = click.progressbar  # its overloads want an iterable; a length is enough
+        with bar_of(length=1, label="Indexing", file=sys.stderr) as bar:
+
+            def step(done: int, total: int) -> None:
+                bar.length = max(total, 1)
+                bar.update(done - bar.pos)
+
+            result = index_project(app.project(), rebuild=rebuild, now=app.now, progress=step)
+    for note in result.notes:
+        warn(note)
+    emit(result, as_json, index_text)

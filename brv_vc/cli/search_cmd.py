@@ -1,0 +1,34 @@
+"""``brv search``."""
+
+from __future__ import annotations
+
+import click
+
+from brv_vc.cli.context import AppContext, json_option, pass_app
+from brv_vc.cli.render import emit, warn
+from brv_vc.cli.retrieval_text import search_text
+
+
+@click.command()
+@click.argument("query")
+@click.option("--limit", "-n", type=int, default=10, show_default=True, help="Results (1-50).")
+@click.option("--scope", metavar="PREFIX", help="Only entries under this tree path.")
+@json_option
+@pass_app
+def search(app: AppContext, query: str, limit: int, scope: str | None, as_json: bool) -> None:
+    """Search the context tree (BM25 + prefix + fuzzy, no LLM).
+
+    Results are ranked by relevance, importance, recency and maturity, with the best excerpt
+    and the entries that link to each result.
+
+    \b
+    Example:
+      brv search "refresh token rotation"
+      brv search jwt --scope auth --limit 5 --json
+    """
+    from brv_vc.services.search import search_tree
+
+    result = search_tree(app.project(), query, now=app.now, limit=limit, scope=scope)
+    for note in result.notes:
+        warn(note)
+    emit(result, as_json, search_text)

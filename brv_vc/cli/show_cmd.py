@@ -1,0 +1,75 @@
+"""``brv show`` and ``brv relations``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from brv_vc.cli.context import AppContext, json_option, pass_app
+from brv_vc.cli.render import emit, warn
+
+
+def _show_text(r: Any) -> str:
+    s = r.signals
+    lines = [f"{r.title}  ({r.path})", ""]
+    for key, value in r.frontmatter.items():
+        lines.append(f"{key}: {', '.join(value) if isinstance(value, list) else value}")
+    lines += ["", r.body.strip(), ""]
+    lines.append(
+        f"Signals: importance {s.importance:.1f}, recency {s.recency:.2f}, {s.maturity}, "
+        f"{s.access_count} hits, {s.update_count} updates"
+        + ("" if s.stored else " (defaults: never curated or searched)")
+    )
+    lines.append("Backlinks: " + (", ".join(r.backlinks) if r.backlinks else "none"))
+    if r.dangling:
+        lines.append("Dangling relations: " + ", ".join(r.dangling))
+    return "\n".join(lines)
+
+
+@click.command()
+@click.argument("path")
+@json_option
+@pass_app
+def show(app: AppContext, path: str, as_json: bool) -> None:
+    """Print an entry with its backlinks, dangling relations and scoring signals.
+
+    Reading changes nothing in the tree and records no search hit.
+
+    \b
+    Example:
+      brv show auth/jwt/token_rotation.md
+      brv show auth/jwt/token_rotation --json
+    """
+    from brv_vc.services.show import show_entry
+
+    result = show_entry(app.project(), path, now=app.now)
+    for note in result.notes:
+        warn(note)
+    emit(result, as_json, _show_text)
+
+
+def _dangling_text(r: Any) -> str:
+    if not r.dangling:
+        return "No dangling relations."
+    return "\n".join(f"{d.source} -> {d.target}" for d in r.dangling)
+
+
+@click.command()
+@click.option("--dangling", is_flag=True, required=True, help="List relations that lead nowhere.")
+@json_option
+@pass_app
+def relations(app: AppContext, dangling: bool, as_json: bool) -> None:
+    """List relations whose target is neither an entry nor a folder.
+
+    \b
+    Example:
+      brv relations --dangling
+      brv relations --dangling --json
+    """
+    from brv_vc.services.show import dangling_relations
+
+    result = dangling_relations(app.project())
+    for note in result.notes:
+        warn(note)
+    emit(result, as_json, _dangling_text)

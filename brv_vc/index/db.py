@@ -1,0 +1,127 @@
+"""Opening ``.brv/state/index.db``: schema, version, and recovery from a broken file.
+
+The file is derived: anything wrong with it (missing, corrupted, an older schema) is fixed by
+deleting it and building it again from the tree. The scoring sidecar lives in ``brv.db`` and
+is never touched here.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from brv_vc.tree.project import Project
+from brv_vc.tree.statedb import connect, index_db_path
+
+SCHEMA_VERSION = "3"
+
+# No stemmer on purpose: fuzzy matching compares query words with the raw vocabulary
+# (fts5vocab); plurals are covered by prefix queries on a crude stem (terms.stem). The prefix
+# indexes keep the prefix query of every search term fast.
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE docs (
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL UNIQUE,
+    dir TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    size INTEGER NOT NULL,
+    hash TEXT NOT NULL,
+    fp INTEGER NOT NULL,
+    title TEXT NOT NULL DEFAULT '',
+    updated REAL,
+    problem TEXT
+);
+CREATE INDEX docs_dir ON docs(dir);
+CREATE TABLE dirs (path TEXT PRIMARY KEY, mtime_ns INTEGER NOT NULL);
+CREATE TABLE links (source TEXT NOT NULL, target TEXT NOT NULL, raw TEXT NOT NULL);
+CREATE INDEX links_source ON links(source);
+CREATE INDEX links_target ON links(target);
+CREATE TABLE dfcache (expr TEXT PRIMARY KEY, df INTEGER NOT NULL, files INTEGER NOT NULL);
+CREATE TABLE terms (term TEXT PRIMARY KEY, len INTEGER NOT NULL) WITHOUT ROWID;
+CREATE INDEX terms_len ON terms(len);
+CREATE TABLE cache (
+    key TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    tokens TEXT NOT NULL,
+    answer TEXT NOT NULL,
+    created REAL NOT NULL,
+    PRIMARY KEY (key, fingerprint)
+);
+CREATE VIRTUAL TABLE fts USING fts5(
+    title, content, path, tokenize='unicode61 remove_diacritics 2', prefix='2 3'
+);
+CREATE VIRTUAL TABLE vocab USING fts5vocab(fts, 'row');
+"""
+
+
+@dataclass
+class IndexHandle:
+    """An open index: the connection and what opening it had to repair (for a stderr note)."""
+
+    conn: sqlite3.Connection
+    created: bool
+    notes: list[str]
+
+
+def _remove(path: Path) -> None:
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        Path(str(path) + suffix).unlink(missing_ok=True)
+
+
+def _try_open(path: Path) -> sqlite3.Connection:
+    conn = connect(path)
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        if row is None or row[0] != SCHEMA_VERSION:
+            raise sqlite3.DatabaseError("index schema version mismatch")
+        conn.execute("SELECT count(*) FROM fts WHERE rowid = 0").fetchone()
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _create(path: Path) -> sqlite3.Connection:
+    conn = connect(path)
+    conn.executescript("BEGIN;" + _SCHEMA + "COMMIT;")
+    conn.execute("INSERT INTO meta (key, value) VALUES ('schema', ?)", (SCHEMA_VERSION,))
+    return conn
+
+
+def open_index(project: Project, *, rebuild: bool = False) -> IndexHandle:
+    """Opens ``index.db``, creating it (or replacing a broken one) when needed.
+
+    Args:
+        project: the project.
+        rebuild: drop the file first (``brv index --rebuild``).
+
+    Returns:
+        The handle; ``created`` tells the caller to run a full sync.
+    """
+    path = index_db_path(project)
+    notes: list[str] = []
+    if rebuild:
+        _remove(path)
+    elif path.exists():
+        try:
+            return IndexHandle(_try_open(path), False, notes)
+        except sqlite3.DatabaseError as exc:
+            notes.append(f"the search index {path.name} was unreadable ({exc}); rebuilt it")
+            _remove(path)
+    elif path.parent.exists() and not rebuild:
+        notes.append(f"the search index {path.name} was missing; built it")
+    return IndexHandle(_create(path), True, notes)
+
+
+def get_meta(conn: sqlite3.Connection, key: str) -> str | None:
+    """Returns a meta value or None."""
+    row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    return None if row is None else str(row[0])
+
+
+def set_meta(conn: sqlite3.Connection, key: str, value: str) -> None:
+    """Stores a meta value (inside the caller's transaction, if any)."""
+    conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))

@@ -1,0 +1,66 @@
+"""The relation reference index (seed 002 §3.2.2): forward links and backlinks, O(1) per entry.
+
+Links are rows (source, target) written with each file. A target may name an entry with or
+without ``.md``, or a folder; it *resolves* when such a file or folder is in the tree, else
+it is dangling.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Link:
+    """One relation: ``source`` names ``target`` (as written: ``raw``)."""
+
+    source: str
+    target: str
+    raw: str
+
+
+def forward(conn: sqlite3.Connection, path: str) -> list[Link]:
+    """The relations an entry declares, in order."""
+    rows = conn.execute(
+        "SELECT source, target, raw FROM links WHERE source = ? ORDER BY rowid", (path,)
+    )
+    return [Link(*row) for row in rows]
+
+
+def backlinks(conn: sqlite3.Connection, path: str) -> list[str]:
+    """Entries that name ``path`` (with or without ``.md``), sorted, unique."""
+    names = [path, path.removesuffix(".md")] if path.endswith(".md") else [path]
+    marks = ",".join("?" * len(names))
+    rows = conn.execute(
+        f"SELECT DISTINCT source FROM links WHERE target IN ({marks}) AND source != ? "
+        "ORDER BY source",
+        (*names, path),
+    )
+    return [row[0] for row in rows]
+
+
+def resolves(conn: sqlite3.Connection, target: str) -> bool:
+    """True when ``target`` names a file or a folder of the tree."""
+    candidates = (target, target + ".md")
+    found = conn.execute(
+        "SELECT 1 FROM docs WHERE path IN (?, ?) LIMIT 1", candidates
+    ).fetchone() or conn.execute("SELECT 1 FROM dirs WHERE path = ? LIMIT 1", (target,)).fetchone()
+    return found is not None
+
+
+def dangling(conn: sqlite3.Connection, source: str | None = None) -> list[Link]:
+    """Relations whose target is neither a file nor a folder (of one source, or all)."""
+    where, args = ("WHERE source = ?", (source,)) if source else ("", ())
+    rows = conn.execute(
+        f"SELECT source, target, raw FROM links {where} ORDER BY source, rowid", args
+    ).fetchall()
+    known: dict[str, bool] = {}
+    out = []
+    for row in rows:
+        link = Link(*row)
+        if link.target not in known:
+            known[link.target] = resolves(conn, link.target)
+        if not known[link.target]:
+            out.append(link)
+    return out

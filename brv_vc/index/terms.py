@@ -1,0 +1,112 @@
+"""Query text: tokens, stop words, normalisation, Jaccard similarity, and safe FTS5 syntax.
+
+User text never reaches ``MATCH`` as syntax: every term is rebuilt as a double-quoted FTS5
+string made only of letters and digits, so quotes, ``*``, ``-``, ``:``, parentheses and the
+words NEAR/AND/OR/NOT are plain words (or dropped), never operators.
+"""
+
+from __future__ import annotations
+
+import re
+
+from brv_vc.errors import BrvError
+
+MAX_QUERY_CHARS = 2000
+MAX_TERMS = 24
+_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
+
+# A compact English stop-word list (the words the npm `stopword` package ByteRover uses
+# removes that matter for short technical questions).
+_STOP_TEXT = """a about above after again against all am an and any are as at be because been before
+    being below between both but by can could did do does doing down during each few for from
+    further had has have having he her here hers herself him himself his how i if in into is it
+    its itself just me more most my myself no nor not now of off on once only or other our ours
+    ourselves out over own same she should so some such than that the their theirs them
+    themselves then there these they this those through to too under until up very was we were
+    what when where which while who whom why will with would you your yours yourself yourselves
+    s t don shouldn ll re ve d m o y ain aren couldn didn doesn hadn hasn haven isn ma mightn
+    mustn needn shan wasn weren won wouldn tell explain describe show give get please know
+"""
+STOPWORDS = frozenset(_STOP_TEXT.split())
+
+
+class QueryError(BrvError):
+    """The query text cannot be searched (empty, only stop words or punctuation)."""
+
+    code = "bad_query"
+
+
+def tokens(text: str) -> list[str]:
+    """Lowercased words of at least 2 characters (letters and digits; ``_`` splits words)."""
+    return [t for t in _TOKEN.findall(text.lower()) if len(t) >= 2]
+
+
+def normalize(text: str) -> str:
+    """The exact-cache key of a query: lowercased, whitespace collapsed (byterover §5.2)."""
+    return " ".join(text.lower().split())
+
+
+def significant(text: str) -> list[str]:
+    """Stop-word-filtered tokens, unique, in order."""
+    return list(dict.fromkeys(t for t in tokens(text) if t not in STOPWORDS))
+
+
+def query_terms(text: str) -> list[str]:
+    """The terms to search for.
+
+    Raises:
+        QueryError: empty text, only punctuation, or only stop words (message and hint say so).
+    """
+    if not text.strip():
+        raise QueryError(
+            "the query is empty", hint='search for some words, e.g. brv search "jwt refresh"'
+        )
+    if len(text) > MAX_QUERY_CHARS:
+        text = text[:MAX_QUERY_CHARS]
+    words = tokens(text)
+    if not words:
+        raise QueryError(
+            f"the query {_show(text)} has no words to search for (only punctuation or symbols)",
+            hint="use letters or digits, e.g. brv search \"token rotation\"",
+        )
+    terms = significant(text)
+    if not terms:
+        raise QueryError(
+            f"the query {_show(text)} has only stop words ({', '.join(words[:6])})",
+            hint="add a specific word, e.g. the name of a module, tool or concept",
+        )
+    return terms[:MAX_TERMS]
+
+
+def _show(text: str) -> str:
+    short = text if len(text) <= 60 else text[:57] + "..."
+    return repr(short)
+
+
+def jaccard(a: set[str], b: set[str]) -> float:
+    """|a & b| / |a | b| (0 for two empty sets)."""
+    union = a | b
+    return len(a & b) / len(union) if union else 0.0
+
+
+def quote(term: str) -> str:
+    """An FTS5 string literal for a term made of word characters (no operator survives)."""
+    return '"' + term.replace('"', '""') + '"'
+
+
+def stem(term: str) -> str:
+    """A crude English stem for the prefix part of a term ("tokens" -> "token")."""
+    for suffix in ("ing", "ies", "es", "ed", "s"):
+        if term.endswith(suffix) and len(term) - len(suffix) >= 3:
+            return term[: -len(suffix)]
+    return term
+
+
+def term_expr(term: str, alternatives: list[str]) -> str:
+    """One query term for MATCH: the exact word, its prefix, and fuzzy alternatives (OR).
+
+    The exact word is listed beside its prefix on purpose: BM25 then counts an exact match
+    twice, so "token" ranks documents saying "token" above those saying only "tokenizer".
+    """
+    parts = [quote(term), quote(stem(term)) + "*", *(quote(a) for a in alternatives)]
+    return "(" + " OR ".join(dict.fromkeys(parts)) + ")"

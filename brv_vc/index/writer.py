@@ -1,0 +1,149 @@
+"""Writing index rows for one file: docs, the FTS5 row, its relation links, the fingerprint.
+
+The tree fingerprint is the XOR of a 64-bit hash of (path, content hash) over every indexed
+file, so it is updated per file in O(1) and only depends on the tree's content: undoing an
+edit gives back the old fingerprint (and the answers cached for it are right again).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import sqlite3
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+from brv_vc.index.db import get_meta, set_meta
+from brv_vc.index.docs import extract
+from brv_vc.tree.layout import kind_of
+
+_MASK = (1 << 64) - 1
+
+
+@dataclass(frozen=True)
+class PutOutcome:
+    """What writing one file did."""
+
+    content_changed: bool
+    problem: str | None = None
+
+
+def fingerprint_part(path: str, digest: str) -> int:
+    """The 64-bit share of one file in the tree fingerprint."""
+    raw = hashlib.sha1(f"{path}\0{digest}".encode(), usedforsecurity=False).digest()[:8]
+    return int.from_bytes(raw, "big", signed=True)
+
+
+def normalize_target(raw: str) -> str:
+    """A relation target as a tree path: no ``@``, no leading ``./`` or ``/``, no trailing ``/``."""
+    target = raw.strip().lstrip("@").strip()
+    while target.startswith(("./", "/")):
+        target = target[1:] if target.startswith("/") else target[2:]
+    return target.rstrip("/")
+
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+def _words(text: str) -> set[str]:
+    """Words as FTS5's unicode61 tokenizer sees them (lowercase, diacritics removed)."""
+    lowered = text.lower()
+    if not lowered.isascii():
+        decomposed = unicodedata.normalize("NFKD", lowered)
+        lowered = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return set(_WORD.findall(lowered))
+
+
+class Writer:
+    """Applies per-file changes inside the caller's transaction."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.fingerprint = int(get_meta(conn, "fingerprint") or "0", 16)
+        self.files = int(get_meta(conn, "files") or 0)
+        self.fts_changed = False
+        # Once the fuzzy vocabulary copy exists, new words are added to it file by file
+        # (copying all of fts5vocab again costs ~175 ms at 25,000 entries). Words that no
+        # longer occur anywhere stay in the copy: a fuzzy alternative that matches nothing.
+        self.vocab_current = get_meta(conn, "terms_dirty") == "0"
+        self.new_words: set[str] = set()
+
+    def put(
+        self, path: str, folder: str, stat: tuple[int, int], data: bytes, old: Any | None
+    ) -> PutOutcome:
+        """Indexes one file's bytes (``old`` is its stored row, or None when new)."""
+        digest = hashlib.sha1(data, usedforsecurity=False).hexdigest()
+        if old is not None and old.hash == digest:
+            self.conn.execute(
+                "UPDATE docs SET mtime_ns = ?, size = ? WHERE id = ?", (*stat, old.id)
+            )
+            return PutOutcome(False, old.problem)
+        problem = None
+        try:
+            doc = extract(path, data)
+        except Exception as exc:  # fail open: one bad file never blocks the others
+            doc = None
+            problem = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
+        part = fingerprint_part(path, digest)
+        values = (
+            folder, kind_of(path).value, *stat, digest, part,
+            doc.title if doc else "", doc.updated if doc else None, problem,
+        )
+        if old is not None:
+            self._drop_content(path, old.id)
+            self.fingerprint ^= old.fp
+            self.conn.execute(
+                "UPDATE docs SET dir=?, kind=?, mtime_ns=?, size=?, hash=?, fp=?, title=?, "
+                "updated=?, problem=? WHERE id = ?",
+                (*values, old.id),
+            )
+            row_id = old.id
+        else:
+            cur = self.conn.execute(
+                "INSERT INTO docs (path, dir, kind, mtime_ns, size, hash, fp, title, updated, "
+                "problem) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (path, *values),
+            )
+            row_id = cur.lastrowid
+            self.files += 1
+        self.fingerprint ^= part
+        if doc is not None:
+            if self.vocab_current:
+                self.new_words.update(_words(f"{doc.title} {doc.content} {path}"))
+            self.conn.execute(
+                "INSERT INTO fts (rowid, title, content, path) VALUES (?, ?, ?, ?)",
+                (row_id, doc.title, doc.content, path),
+            )
+            self.conn.executemany(
+                "INSERT INTO links (source, target, raw) VALUES (?, ?, ?)",
+                [(path, normalize_target(r), r) for r in doc.relations if normalize_target(r)],
+            )
+        self.fts_changed = True
+        return PutOutcome(True, problem)
+
+    def _drop_content(self, path: str, row_id: int) -> None:
+        self.conn.execute("DELETE FROM fts WHERE rowid = ?", (row_id,))
+        self.conn.execute("DELETE FROM links WHERE source = ?", (path,))
+
+    def delete(self, path: str, old: Any) -> None:
+        """Removes one file from the index."""
+        self._drop_content(path, old.id)
+        self.conn.execute("DELETE FROM docs WHERE id = ?", (old.id,))
+        self.fingerprint ^= old.fp
+        self.files -= 1
+        self.fts_changed = True
+
+    def finish(self, full_walk_at: float | None) -> None:
+        """Stores the fingerprint, the file count and (after a full walk) its time."""
+        set_meta(self.conn, "fingerprint", format(self.fingerprint & _MASK, "016x"))
+        set_meta(self.conn, "files", str(self.files))
+        if self.fts_changed and not self.vocab_current:
+            set_meta(self.conn, "terms_dirty", "1")
+        if self.new_words:
+            self.conn.executemany(
+                "INSERT OR IGNORE INTO terms (term, len) VALUES (?, ?)",
+                [(w, len(w)) for w in self.new_words],
+            )
+        if full_walk_at is not None:
+            set_meta(self.conn, "full_walk_at", repr(full_walk_at))

@@ -1,0 +1,1 @@
+"""The optional OpenAI-compatible LLM provider (stdlib HTTP only)."""

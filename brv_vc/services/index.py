@@ -1,0 +1,140 @@
+"""Opening the search index up to date (every reader calls this), and ``brv index``."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from brv_vc.index.db import open_index
+from brv_vc.index.sync import SyncReport, sync
+from brv_vc.tree.project import Project
+
+# typing costs ~5 ms to import and this module is on the cold search path
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class IndexResult:
+    """What ``brv index`` did."""
+
+    mode: str
+    files: int
+    added: tuple[str, ...]
+    updated: tuple[str, ...]
+    removed: tuple[str, ...]
+    problems: tuple[tuple[str, str], ...]
+    notes: tuple[str, ...]
+
+
+@dataclass
+class OpenIndex:
+    """An index brought up to date, with what that took."""
+
+    conn: sqlite3.Connection
+    report: SyncReport
+    notes: list[str]
+
+    def close(self) -> None:
+        """Closes the connection."""
+        self.conn.close()
+
+
+def open_synced(
+    project: Project,
+    *,
+    mode: str | None = None,
+    rebuild: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> OpenIndex:
+    """Opens ``index.db`` (repairing or creating it) and syncs it with the tree.
+
+    Args:
+        project: the project.
+        mode: "full", "fast" or None (automatic; see ``index.sync``).
+        rebuild: drop and rebuild the whole index.
+
+    Returns:
+        The open index; ``notes`` are messages for stderr (a rebuilt index, unparsable files).
+    """
+    handle = open_index(project, rebuild=rebuild)
+    report = sync(project, handle.conn, mode="full" if handle.created else mode, progress=progress)
+    notes = list(handle.notes)
+    notes += [f"skipped {path}: {message}" for path, message in report.problems]
+    return OpenIndex(handle.conn, report, notes)
+
+
+def with_index(
+    project: Project, work: Callable[[OpenIndex], T], *, mode: str | None = None
+) -> tuple[T, list[str]]:
+    """Runs ``work`` on an up-to-date index; an index found damaged midway (a corrupt page
+    that opening did not touch) is rebuilt from the tree and ``work`` runs once more.
+
+    Returns:
+        (what ``work`` returned, notes for stderr).
+    """
+    notes: list[str] = []
+    for attempt in (0, 1):
+        try:
+            opened = open_synced(project, mode=mode, rebuild=attempt == 1)
+        except sqlite3.DatabaseError as exc:
+            if attempt:
+                raise
+            notes.append(f"the search index index.db was damaged ({exc}); rebuilt it")
+            continue
+        try:
+            return work(opened), notes + opened.notes
+        except sqlite3.DatabaseError as exc:
+            if attempt:
+                raise
+            notes.append(f"the search index index.db was damaged ({exc}); rebuilt it")
+        finally:
+            opened.close()
+    raise AssertionError("unreachable")
+
+
+def index_project(
+    project: Project,
+    *,
+    rebuild: bool,
+    now: datetime,
+    progress: Callable[[int, int], None] | None = None,
+) -> IndexResult:
+    """Brings the index up to date with a full walk (``brv index [--rebuild]``).
+
+    Args:
+        project: the project.
+        rebuild: drop the index first (the scoring sidecar in brv.db is never touched).
+        now: the clock (unused by the index itself; kept for the service signature).
+        progress: called as (files done, files to read) during long builds.
+
+    Returns:
+        The result; ``problems`` lists every file that currently fails to parse.
+    """
+    opened = open_synced(project, mode="full", rebuild=rebuild, progress=progress)
+    try:
+        conn = opened.conn
+        problems = tuple(
+            (p, m)
+            for p, m in conn.execute(
+                "SELECT path, problem FROM docs WHERE problem IS NOT NULL ORDER BY path"
+            )
+        )
+        files = conn.execute("SELECT count(*) FROM docs WHERE problem IS NULL").fetchone()[0]
+        report = opened.report
+        return IndexResult(
+            report.mode,
+            files,
+            report.added,
+            report.updated,
+            report.removed,
+            problems,
+            tuple(n for n in opened.notes if not n.startswith("skipped ") and "missing" not in n),
+        )
+    finally:
+        opened.close()

@@ -1,0 +1,74 @@
+"""`python -m brv_vc search|query` skips click; it must print what the click CLI prints."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import brv_process
+from retrieval_util import load_labelled
+
+from brv_vc.cli.fast import _parse
+from brv_vc.tree.project import Project
+
+ENV = {"BRV_NOW": "2026-01-20T00:00:00Z"}
+
+
+@pytest.fixture
+def twins(project: Project, tmp_path: Path) -> tuple[Path, Path]:
+    load_labelled(project)
+    other = tmp_path / "twin"
+    shutil.copytree(project.root, other)
+    return project.root, other
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("search", "stripe webhook"),
+        ("search", "token", "--json", "--limit", "3"),
+        ("search", "--scope=auth", "token"),
+        ("query", "cursor pagination", "--json"),
+    ],
+)
+def test_fast_path_prints_what_click_prints(
+    twins: tuple[Path, Path], brv, monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...]
+) -> None:
+    fast_root, click_root = twins
+    fast = brv_process(*args, cwd=fast_root, env=ENV)
+    monkeypatch.setenv("BRV_NOW", ENV["BRV_NOW"])
+    slow = brv(*args, cwd=click_root)
+    assert fast.exit_code == slow.exit_code == 0
+    if args[0] == "query":
+        a, b = json.loads(fast.stdout), json.loads(slow.stdout)
+        a.pop("duration_ms")
+        b.pop("duration_ms")
+        assert a == b
+    else:
+        assert fast.stdout == slow.stdout
+
+
+def test_errors_and_help_go_through_click(project: Project) -> None:
+    bad = brv_process("search", "", cwd=project.root)
+    assert bad.exit_code == 1
+    assert "brv: error: the query is empty" in bad.stderr
+    helped = brv_process("search", "--help", cwd=project.root)
+    assert helped.exit_code == 0
+    assert "Example:" in helped.stdout
+
+
+def test_parser_declines_what_it_does_not_know() -> None:
+    assert _parse(["search", "x", "--limit", "5"]) == ("search", None, "x", {"limit": 5}, False)
+    assert _parse(["-C", "/p", "query", "q", "--json"]) == ("query", "/p", "q", {}, True)
+    for argv in (
+        ["search"],
+        ["search", "a", "b"],
+        ["search", "x", "--limit"],
+        ["search", "x", "--bogus"],
+        ["search", "x", "--limit", "ten"],
+        ["index"],
+        ["query", "x", "--max-iterations", "99"],
+    ):
+        assert _parse(argv) is None

@@ -49,6 +49,10 @@ def isolated_machine(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyte
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
     monkeypatch.setenv("BRV_LOG_DIR", str(home / "logs"))
+    # git hooks run 'python -m brv_vc' in subprocesses: make this checkout importable there
+    # whether or not brv is installed, so local runs exercise the hooks exactly as CI does
+    paths = [str(REPO), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(dict.fromkeys(paths)))
     for name in ("BRV_NOW", "GIT_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE", "EDITOR", "GIT_EDITOR"):
         monkeypatch.delenv(name, raising=False)
     return home

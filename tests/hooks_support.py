@@ -55,7 +55,7 @@ def standalone(tmp: Path, name: str = "proj") -> Project:
     root.mkdir()
     init_project(root)
     project = Project(root)
-    init_repo(root)  # what 'brv vc init' does: nested repo, exclusion rules, drivers
+    init_repo(root, hooks=False)  # 'brv vc init --no-hooks': the tests install them
     write(project.tree, "auth/jwt/token_rotation.md", entry_bytes("Token rotation"))
     git("add", "-A", cwd=project.tree)
     git("commit", "-q", "-m", "first", cwd=project.tree)
@@ -69,7 +69,7 @@ def in_project(tmp: Path, name: str = "app") -> Project:
     git("init", "-q", cwd=root)
     init_project(root)
     project = Project(root)
-    init_repo(root, in_project=True)
+    init_repo(root, in_project=True, hooks=False)
     write(root, "src/app.py", "print('hi')\n")
     write(project.tree, "auth/jwt/token_rotation.md", entry_bytes("Token rotation"))
     git("add", "-A", cwd=root)

@@ -100,7 +100,12 @@ def test_force_added_excluded_file_is_refused_at_commit(team: Team) -> None:
 def test_force_added_excluded_file_is_refused_at_push(team: Team) -> None:
     (team.alice.tree / "auth" / "_index.md").write_text("summary")
     team.alice.git("add", "-f", "auth/_index.md")
-    team.alice.git("commit", "-q", "-m", "committed with plain git")
+    # the pre-commit hook refuses this commit; a teammate who bypassed it is stopped at push
+    refused = subprocess.run(["git", "commit", "-q", "-m", "plain git"], cwd=team.alice.tree,
+                             capture_output=True, text=True, check=False)
+    assert refused.returncode == 1
+    assert "auth/_index.md: is excluded from sync" in refused.stderr
+    team.alice.git("commit", "-q", "--no-verify", "-m", "committed with plain git")
     remote_head = git(team.remote, "rev-parse", "main")
     result = team.alice.fails("vc", "push", "--json")
     error = result.json()["error"]

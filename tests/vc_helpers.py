@@ -63,8 +63,8 @@ class Member:
     def tree(self) -> Path:
         return self.root / ".brv" / "context-tree"
 
-    def brv(self, *args: str) -> Result:
-        result = run_brv(*args, cwd=self.root)
+    def brv(self, *args: str, input: str | None = None) -> Result:
+        result = run_brv(*args, cwd=self.root, input=input)
         self.log.append(result)
         return result
 

@@ -49,27 +49,38 @@ def vc() -> None:
     """
 
 
+no_hooks_option = click.option(
+    "--no-hooks", is_flag=True,
+    help="Do not install brv's git hooks (install them later with 'brv hooks install').")
+
+
 @vc.command()
 @click.option("--in-project", is_flag=True,
               help="Track the tree in the project's own git repository instead of a nested one.")
+@no_hooks_option
 @json_option
 @pass_app
-def init(app: AppContext, in_project: bool, as_json: bool) -> None:
+def init(app: AppContext, in_project: bool, no_hooks: bool, as_json: bool) -> None:
     """Put the context tree under git (default branch main). Safe to run again.
+
+    Also writes the sync-exclusion rules, registers the merge and diff drivers and installs
+    brv's git hooks, so plain git commands keep knowledge valid and indexed.
 
     \b
     Example:
       brv vc init                # own repository at .brv/context-tree/.git
       brv vc init --in-project   # knowledge travels with the code
     """
-    emit(setup.init_repo(app.cwd, in_project=in_project), as_json, txt.init_text)
+    emit(setup.init_repo(app.cwd, in_project=in_project, hooks=not no_hooks), as_json,
+         txt.init_text)
 
 
 @vc.command()
 @click.argument("url")
+@no_hooks_option
 @json_option
 @pass_app
-def clone(app: AppContext, url: str, as_json: bool) -> None:
+def clone(app: AppContext, url: str, no_hooks: bool, as_json: bool) -> None:
     """Clone a knowledge repository into this project's (empty) context tree.
 
     \b
@@ -78,7 +89,7 @@ def clone(app: AppContext, url: str, as_json: bool) -> None:
     """
     from brv_vc.services.vc_archive import after_change
 
-    project, repo, result = setup.clone_repo(app.cwd, url)
+    project, repo, result = setup.clone_repo(app.cwd, url, hooks=not no_hooks)
     after_change(project, repo, None, repo.head(), app.now)
     emit(result, as_json, txt.init_text)
 

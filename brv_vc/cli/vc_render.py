@@ -67,7 +67,9 @@ def init_text(r: InitResult) -> str:
     else:
         verb = "Reinitialized" if r.reinitialized else "Initialized"
         head = f"{verb} {r.mode} knowledge repository in {where}"
-    return "\n".join([head, *(f"  wrote {name}" for name in r.written)])
+    hooks = [f"  git hook {line}" for line in r.hooks]
+    return "\n".join([head, *(f"  wrote {name}" for name in r.written), *hooks,
+                      *(f"note: {note}" for note in r.notes)])
 
 
 def commit_text(r: CommitResult) -> str:

@@ -17,7 +17,7 @@ from brv_vc.format.entry import decode, parse_entry
 from brv_vc.resources import schema_path
 from brv_vc.tree.layout import Kind, is_derived, kind_of
 from brv_vc.vc import git
-from brv_vc.vc.hooks_install import TreeRepo
+from brv_vc.vc.repo import KnowledgeRepo
 
 FRONTMATTER_SCHEMA = "frontmatter"
 # "=======" alone is also a markdown heading underline, so only the unambiguous markers count.
@@ -43,7 +43,7 @@ class StagedCheck:
     checked: int  # knowledge files parsed
 
 
-def check_staged(repo: TreeRepo, index_file: str | None) -> StagedCheck:
+def check_staged(repo: KnowledgeRepo, index_file: str | None) -> StagedCheck:
     """Validates the staged knowledge files of the tree's repository.
 
     Args:
@@ -57,12 +57,12 @@ def check_staged(repo: TreeRepo, index_file: str | None) -> StagedCheck:
         GitError: git could not list or read the staged files.
     """
     # In-project mode looks only under .brv/: code files are not ours to judge.
-    pathspec = repo.prefix.removesuffix("context-tree/") or None
-    staged = git.staged_files(repo.toplevel, index_file, pathspec)
-    tree_paths = [p[len(repo.prefix):] for _, p, _ in staged if p.startswith(repo.prefix)]
+    pathspec = repo.prefix.removesuffix("context-tree") or None
+    staged = git.staged_files(repo.workdir, index_file, pathspec)
+    tree_paths = [rel for _, p, _ in staged if (rel := repo.tree_path(p)) is not None]
     present = [(path, blob) for status, path, blob in staged if status != "D"]
     problems: dict[str, StagedProblem] = {}
-    for path in sorted(git.ignored_paths(repo.toplevel, [p for p, _ in present])):
+    for path in sorted(git.ignored_paths(repo.workdir, [p for p, _ in present])):
         problems[path] = StagedProblem(
             path,
             "is excluded from sync by the ignore rules but was force-added",
@@ -72,9 +72,9 @@ def check_staged(repo: TreeRepo, index_file: str | None) -> StagedCheck:
     for path, blob in present:
         if path in problems:
             continue
-        if not path.startswith(repo.prefix):  # .brv/state, .brv/config.yaml...: not the tree
+        rel = repo.tree_path(path)
+        if rel is None:  # .brv/state, .brv/config.yaml...: not the tree
             continue
-        rel = path[len(repo.prefix):]
         if is_derived(rel):
             problems[path] = StagedProblem(
                 path,
@@ -85,7 +85,7 @@ def check_staged(repo: TreeRepo, index_file: str | None) -> StagedCheck:
         kind = kind_of(rel)
         if kind in (Kind.ENTRY, Kind.CONTEXT) or rel.endswith(".md"):
             to_read.append((path, blob, kind))
-    blobs = git.read_blobs(repo.toplevel, [blob for _, blob, _ in to_read])
+    blobs = git.read_blobs(repo.workdir, [blob for _, blob, _ in to_read])
     checked = 0
     for path, blob, kind in to_read:
         problem = _check_blob(path, blobs.get(blob, b""), kind)

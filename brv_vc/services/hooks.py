@@ -24,6 +24,7 @@ from brv_vc.services.refresh import refresh
 from brv_vc.tree.project import Project, find_root
 from brv_vc.vc import git
 from brv_vc.vc import hooks_install as hi
+from brv_vc.vc.repo import KnowledgeRepo, locate
 
 if TYPE_CHECKING:
     from brv_vc.services.hook_checks import StagedProblem
@@ -58,13 +59,13 @@ class HookRun:
     warnings: tuple[str, ...] = ()
 
 
-def _locate(project: Project) -> tuple[hi.TreeRepo, Path, str | None]:
-    repo = hi.tree_repo(project)
-    folder, hooks_path = hi.hooks_dir(repo.toplevel)
+def _locate(project: Project) -> tuple[KnowledgeRepo, Path, str | None]:
+    repo = locate(project)
+    folder, hooks_path = hi.hooks_dir(repo.workdir)
     return repo, folder, hooks_path
 
 
-def _notes(repo: hi.TreeRepo, folder: Path, hooks_path: str | None) -> tuple[str, ...]:
+def _notes(repo: KnowledgeRepo, folder: Path, hooks_path: str | None) -> tuple[str, ...]:
     if hooks_path is None:
         return ()
     return (
@@ -90,21 +91,21 @@ def install_hooks(project: Project, *, python: str | None = None) -> HooksReport
     """
     repo, folder, hooks_path = _locate(project)
     states = hi.install(folder, python or sys.executable)
-    return HooksReport(repo.mode, str(repo.toplevel), str(folder), hooks_path, states,
+    return HooksReport(_mode(repo), str(repo.workdir), str(folder), hooks_path, states,
                        _notes(repo, folder, hooks_path))
 
 
 def uninstall_hooks(project: Project) -> HooksReport:
     """Removes brv's hooks and restores the hooks they replaced."""
     repo, folder, hooks_path = _locate(project)
-    return HooksReport(repo.mode, str(repo.toplevel), str(folder), hooks_path,
+    return HooksReport(_mode(repo), str(repo.workdir), str(folder), hooks_path,
                        hi.uninstall(folder))
 
 
 def hooks_status(project: Project) -> HooksReport:
     """Reports brv's hooks without changing anything."""
     repo, folder, hooks_path = _locate(project)
-    return HooksReport(repo.mode, str(repo.toplevel), str(folder), hooks_path,
+    return HooksReport(_mode(repo), str(repo.workdir), str(folder), hooks_path,
                        hi.status(folder, sys.executable), _notes(repo, folder, hooks_path))
 
 
@@ -156,7 +157,7 @@ def run_hook(
         return HookRun(name, skipped="not a brv project")
     project = Project(root)
     try:
-        repo = hi.tree_repo(project)
+        repo = locate(project)
         if name == "pre-commit":
             return _pre_commit(project, repo, index_file, now)
         return _post(project, repo, name, tuple(args), stdin, now)
@@ -164,7 +165,7 @@ def run_hook(
         return HookRun(name, warnings=(f"{name} hook could not run: {error.message}",))
 
 
-def _pre_commit(project: Project, repo: hi.TreeRepo, index_file: str | None,
+def _pre_commit(project: Project, repo: KnowledgeRepo, index_file: str | None,
                 now: datetime) -> HookRun:
     # Imported here: the check needs YAML, which the post-* hooks never pay for.
     from brv_vc.services.hook_checks import check_staged
@@ -176,9 +177,9 @@ def _pre_commit(project: Project, repo: hi.TreeRepo, index_file: str | None,
     return _refresh(project, "pre-commit", check.paths, now, checked=check.checked)
 
 
-def _post(project: Project, repo: hi.TreeRepo, name: str, args: tuple[str, ...], stdin: str,
+def _post(project: Project, repo: KnowledgeRepo, name: str, args: tuple[str, ...], stdin: str,
           now: datetime) -> HookRun:
-    top = repo.toplevel
+    top = repo.workdir
     rebasing = git.git_path(top, "rebase-merge").exists() or git.git_path(
         top, "rebase-apply").exists()
     if name == "refresh":
@@ -217,14 +218,32 @@ def _post(project: Project, repo: hi.TreeRepo, name: str, args: tuple[str, ...],
     return _refresh(project, name, _tree_paths(repo, sorted(changed)), now)
 
 
-def _tree_paths(repo: hi.TreeRepo, paths: Sequence[str]) -> tuple[str, ...]:
-    return tuple(p[len(repo.prefix):] for p in paths if p.startswith(repo.prefix))
+def _mode(repo: KnowledgeRepo) -> str:
+    return "in-project" if repo.in_project else "standalone"
 
 
-def _refresh_between(project: Project, repo: hi.TreeRepo, name: str, old: str, new: str,
+def _tree_paths(repo: KnowledgeRepo, paths: Sequence[str]) -> tuple[str, ...]:
+    return tuple(rel for p in paths if (rel := repo.tree_path(p)) is not None)
+
+
+def _refresh_between(project: Project, repo: KnowledgeRepo, name: str, old: str, new: str,
                      now: datetime) -> HookRun:
-    changed = git.changed_between(repo.toplevel, old, new, repo.prefix or None)
-    return _refresh(project, name, _tree_paths(repo, changed), now)
+    """Rebuilds archives named by commit trailers in old..new, then refreshes the changed
+    paths: the very step ``brv vc pull`` runs, so a plain ``git pull`` gets it too."""
+    # Imported here: the archive step reads history with dulwich, which pre-commit never needs.
+    from brv_vc.services.vc_archive import after_change
+
+    old_id, new_id = repo.rev(old), repo.rev(new)
+    if old_id is None or new_id is None:
+        missing = old if old_id is None else new
+        return _logged(project, HookRun(name, warnings=(
+            f"{name} hook could not run: git does not know commit {missing}",)), now)
+    try:
+        after = after_change(project, repo, old_id, new_id, now)
+    except Exception as exc:  # fail open: derived state can always be rebuilt later
+        return _logged(project, HookRun(name, warnings=(
+            f"refreshing derived state failed: {type(exc).__name__}: {exc}",)), now)
+    return _logged(project, HookRun(name, refreshed=after.changed, warnings=after.problems), now)
 
 
 def _refresh(project: Project, name: str, paths: Sequence[str] | None, now: datetime,
@@ -237,6 +256,10 @@ def _refresh(project: Project, name: str, paths: Sequence[str] | None, now: date
         warnings.append(f"refreshing derived state failed: {type(exc).__name__}: {exc}")
     run = HookRun(name, refreshed=tuple(paths or ()), full_scan=paths is None, checked=checked,
                   warnings=tuple(warnings))
+    return _logged(project, run, now)
+
+
+def _logged(project: Project, run: HookRun, now: datetime) -> HookRun:
     _log(project, run, now)
     return run
 

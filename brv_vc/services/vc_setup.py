@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import shlex
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import brv_vc
@@ -84,6 +84,8 @@ class InitResult:
     reinitialized: bool
     written: tuple[str, ...] = ()
     url: str | None = None
+    hooks: tuple[str, ...] = ()  # "<hook>: <action>" for each git hook installed
+    notes: tuple[str, ...] = ()
 
 
 def _project_at(cwd: Path) -> Project:
@@ -116,17 +118,42 @@ def _ignore_brv_in_project_repo(project: Project) -> bool:
     return True
 
 
-def init_repo(cwd: Path, *, in_project: bool = False) -> InitResult:
+def init_repo(cwd: Path, *, in_project: bool = False, hooks: bool = True) -> InitResult:
     """``brv vc init``: put the tree under version control (idempotent).
+
+    Args:
+        cwd: a folder of the project.
+        in_project: track the tree in the project's own repository.
+        hooks: also install brv's git hooks (pre-commit, post-merge, post-checkout,
+            post-rewrite) into the repository, so plain git keeps knowledge healthy.
 
     Raises:
         GitError: ``--in-project`` outside a git repository.
         ConflictError: switching modes on a tree that already has the other one.
     """
     project = _project_at(cwd)
+    result = _init_in_project(project) if in_project else _init_standalone(project)
+    return with_hooks(project, result) if hooks else result
+
+
+def with_hooks(project: Project, result: InitResult) -> InitResult:
+    """Installs the git hooks and records what happened; a hook that cannot be installed
+    is a note, not a failure (the repository itself is ready)."""
+    from brv_vc.errors import BrvError
+    from brv_vc.services.hooks import install_hooks
+
+    try:
+        report = install_hooks(project)
+    except BrvError as error:
+        note = f"git hooks not installed: {error.message}" + (
+            f" ({error.hint})" if error.hint else "")
+        return replace(result, notes=(*result.notes, note))
+    return replace(result, hooks=tuple(f"{h.name}: {h.action}" for h in report.hooks),
+                   notes=(*result.notes, *report.notes))
+
+
+def _init_standalone(project: Project) -> InitResult:
     tree = project.tree
-    if in_project:
-        return _init_in_project(project)
     _create(project)
     reinit = (tree / ".git").exists()
     if not reinit:
@@ -173,7 +200,8 @@ def _init_in_project(project: Project) -> InitResult:
     return InitResult("in-project", str(workdir), prefix, reinit, tuple(written))
 
 
-def clone_repo(cwd: Path, url: str) -> tuple[Project, KnowledgeRepo, InitResult]:
+def clone_repo(cwd: Path, url: str, *, hooks: bool = True
+               ) -> tuple[Project, KnowledgeRepo, InitResult]:
     """``brv vc clone URL``: clone a knowledge repository into the (empty) context tree.
 
     Raises:
@@ -211,7 +239,8 @@ def clone_repo(cwd: Path, url: str) -> tuple[Project, KnowledgeRepo, InitResult]
     written = exclusions.ensure_files(tree)
     register_drivers(repo)
     _ignore_brv_in_project_repo(project)
-    return project, repo, InitResult("standalone", str(tree), "", False, tuple(written), url)
+    result = InitResult("standalone", str(tree), "", False, tuple(written), url)
+    return project, repo, with_hooks(project, result) if hooks else result
 
 
 def mask_url(url: str) -> str:

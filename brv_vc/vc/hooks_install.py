@@ -19,24 +19,14 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from brv_vc.errors import ConflictError, NotInitializedError
+from brv_vc.errors import ConflictError
 from brv_vc.resources import hook_path
-from brv_vc.tree.project import Project
 from brv_vc.vc import git
 
 HOOK_NAMES = ("pre-commit", "post-merge", "post-checkout", "post-rewrite")
 MARKER = "brv-vc-hook-id: 7c3e91d0a5f4"
 _PY_LINE = "PY=''"  # the shipped placeholder; the installer writes the interpreter here
 LEGACY_SUFFIX = ".legacy"
-
-
-@dataclass(frozen=True)
-class TreeRepo:
-    """The git repository holding the tree, and the tree's path inside it."""
-
-    toplevel: Path
-    prefix: str  # "" (standalone) or ".brv/context-tree/" (in-project), repo-relative
-    mode: str  # "standalone" | "in-project"
 
 
 @dataclass(frozen=True)
@@ -48,24 +38,6 @@ class HookState:
     legacy: bool  # a replaced hook is kept as <name>.legacy and chained
     python: str | None = None  # the interpreter recorded in our shim
     action: str = ""  # installed | upgraded | unchanged | chained | removed | restored | kept
-
-
-def tree_repo(project: Project) -> TreeRepo:
-    """Finds the git repository that holds the project's tree.
-
-    Raises:
-        NotInitializedError: the tree is in no git repository yet.
-    """
-    if (project.tree / ".git").exists():
-        return TreeRepo(project.tree.resolve(), "", "standalone")
-    top = git.toplevel(project.root)
-    if top is None:
-        raise NotInitializedError(
-            f"the context tree of {project.root} is not in a git repository",
-            hint="run 'brv vc init' (its own repository) or 'brv vc init --in-project'",
-        )
-    prefix = project.tree.resolve().relative_to(top).as_posix() + "/"
-    return TreeRepo(top, prefix, "in-project")
 
 
 def hooks_dir(repo: Path) -> tuple[Path, str | None]:

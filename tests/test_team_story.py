@@ -8,7 +8,10 @@ import json
 import subprocess
 from pathlib import Path
 
-from vc_helpers import Team, git, team  # noqa: F401
+import vc_helpers
+from vc_helpers import Team, git
+
+team = vc_helpers.team
 
 ROT = "auth/jwt/token_rotation.md"
 

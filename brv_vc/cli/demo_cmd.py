@@ -7,6 +7,7 @@ appending a function to ``STEPS`` at the right place.
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -132,7 +133,75 @@ def step_show_entry(state: DemoState) -> None:
     click.echo(state.project.path_of(entry).read_text(encoding="utf-8"), nl=False)
 
 
-STEPS: list[Step] = [step_init, step_curate, step_tree, step_show_entry]
+def _brv(cwd: Path, *args: str) -> None:
+    """Runs a real ``brv`` command in process and lets it print, as a person would see it."""
+    from brv_vc.cli.main import cli
+
+    code = cli.main(["-C", str(cwd), *args], prog_name="brv", standalone_mode=False)
+    if isinstance(code, int) and code:
+        raise BrvError(f"the demo step 'brv {' '.join(args)}' failed; this is a bug in brv")
+
+
+def step_search(state: DemoState) -> None:
+    """Searches the tree: BM25 over the persistent index, no LLM."""
+    _say("Search, in milliseconds and without any LLM", 'brv search "refresh token rotation"')
+    _brv(state.root, "search", "refresh token rotation")
+
+
+def step_query(state: DemoState) -> None:
+    """Asks a question; the answer names the tier that answered."""
+    _say("Ask a question (5 tiers; tiers 3-4 only with an LLM configured)",
+         'brv query "how are access tokens signed?"')
+    _brv(state.root, "query", "how are access tokens signed?")
+
+
+def step_show(state: DemoState) -> None:
+    """Shows an entry with its backlinks and scoring signals."""
+    entry = "authentication/session_management/session_cookies.md"
+    _say("An entry with its backlinks and lifecycle signals", f"brv show {entry}")
+    _brv(state.root, "show", entry)
+
+
+def step_share(state: DemoState) -> None:
+    """Shares the tree through a git remote with a teammate, who changes it; shows the
+    knowledge diff a pull request would carry."""
+    remote = state.root.parent / f"{state.root.name}-remote.git"
+    teammate = state.root.parent / f"{state.root.name}-teammate"
+    state.notes["cleanup"] = f"{remote}\n{teammate}"
+    _say("Share it over any git remote (here a bare repository on disk)",
+         "brv vc init && brv vc add && brv vc commit -m ... && brv vc push -u")
+    from brv_vc.vc import git
+
+    # the stand-in for GitHub: a bare repository, made through brv's git adapter
+    git.run(["init", "-q", "--bare", "-b", "main", str(remote)], state.root.parent)
+    _brv(state.root, "vc", "init")
+    _brv(state.root, "vc", "add")
+    _brv(state.root, "vc", "commit", "-m", "auth: tokens and sessions")
+    _brv(state.root, "vc", "remote", "add", "origin", str(remote))
+    _brv(state.root, "vc", "push", "-u")
+
+    teammate.mkdir()
+    _say("A teammate clones it, and their agent adds knowledge", f"brv vc clone {remote}")
+    _brv(teammate, "vc", "clone", str(remote))
+    ops = [{"type": "UPDATE", "path": "authentication/jwt_implementation/jwt_token_generation.md",
+            "reason": "demo: incident review", "tags": ["auth", "jwt", "security", "incident"],
+            "summary": "Token pairs with RS256 signing; a reused refresh token revokes the family"}]
+    validate_ops(ops)
+    run_batch(Project(teammate), ops, state.now)
+    _brv(teammate, "vc", "add")
+    _brv(teammate, "vc", "commit", "-m", "auth: reuse revokes the token family")
+    _brv(teammate, "vc", "push")
+
+    _say("Back here: pull, and read the change as a pull-request comment would show it",
+         "brv vc pull && brv vc diff HEAD~1..HEAD --format markdown")
+    _brv(state.root, "vc", "pull")
+    _brv(state.root, "vc", "diff", "HEAD~1..HEAD", "--format", "markdown")
+
+
+STEPS: list[Step] = [
+    step_init, step_curate, step_tree, step_show_entry, step_search, step_query, step_show,
+    step_share,
+]
 
 
 @click.command()
@@ -146,14 +215,20 @@ def demo(app: AppContext, keep: bool) -> None:
       brv demo
       brv demo --keep
     """
-    folder = Path(tempfile.mkdtemp(prefix="brv-demo-"))
+    base = Path(tempfile.mkdtemp(prefix="brv-demo-"))
+    folder = base / "project"
+    folder.mkdir()
     state = DemoState(root=folder, now=app.now)
+    # A fresh machine may have no git identity; the demo's commits get one of their own.
+    for role in ("AUTHOR", "COMMITTER"):
+        os.environ.setdefault(f"GIT_{role}_NAME", "brv demo")
+        os.environ.setdefault(f"GIT_{role}_EMAIL", "demo@brv.invalid")
     try:
         for step in STEPS:
             step(state)
     finally:
         if keep:
-            click.echo(f"\nThe demo project is kept in {folder}")
+            click.echo(f"\nThe demo projects are kept in {base}")
         else:
-            shutil.rmtree(folder, ignore_errors=True)
+            shutil.rmtree(base, ignore_errors=True)
     click.echo("\nDemo finished.")

@@ -100,15 +100,38 @@ def _contents(opened: OpenIndex, paths: list[str]) -> dict[str, str]:
     return dict(rows.fetchall())
 
 
+def _split_entry(kind: str, content: str) -> tuple[str, str]:
+    """(summary line, body) of an indexed document. An entry's indexed text is its summary,
+    tags and keywords on one line each, then the body (``Entry.text_for_search``)."""
+    parts = content.split("\n", 3)
+    if kind == "entry" and len(parts) == 4:
+        return parts[0].strip(), parts[3]
+    return "", content
+
+
+def _readable(text: str, limit: int) -> str:
+    """Keeps the markdown's lines (runs of blank lines folded) and cuts at a line end."""
+    lines: list[str] = []
+    for line in text.strip().splitlines():
+        if line.strip() or (lines and lines[-1]):
+            lines.append(line.rstrip())
+    out = "\n".join(lines).strip()
+    if len(out) <= limit:
+        return out
+    return out[:limit].rsplit("\n", 1)[0] + "\n[...]"
+
+
 def direct_answer(opened: OpenIndex, outcome: SearchOutcome) -> str:
     """Summary / Details / Sources from the top documents, no LLM (byterover §5.2 tier 2)."""
     hits = outcome.hits[:DIRECT_DOCS]
     contents = _contents(opened, [h.path for h in hits])
     top = hits[0]
-    lines = [f"Summary: {top.title}: {top.excerpt[:300]}", "", "Details:"]
+    summary, _ = _split_entry(top.kind, contents.get(top.path, ""))
+    lines = [f"Summary: {top.title}: {summary or _readable(top.excerpt, 300)}", "", "Details:"]
     for hit in hits:
-        body = " ".join(contents.get(hit.path, "").split())[:DIRECT_CHARS]
-        lines += ["", f"### {hit.title} ({hit.path}, score {hit.score:.2f})", body]
+        _, body = _split_entry(hit.kind, contents.get(hit.path, ""))
+        lines += ["", f"### {hit.title} ({hit.path}, score {hit.score:.2f})",
+                  _readable(body, DIRECT_CHARS)]
     lines += ["", "Sources:", *(f"- {h.path}" for h in hits)]
     return "\n".join(lines)
 

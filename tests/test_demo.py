@@ -18,6 +18,13 @@ def test_demo_runs_end_to_end_and_cleans_up(tmp_path: Path) -> None:
         "$ brv tree",
         "context-tree/ (2 entries)",
         'title: "JWT Token Generation"',
+        '$ brv search "refresh token rotation"',
+        "1. JWT Token Generation [",
+        "[tier 2 · ",
+        "Backlinks: authentication/jwt_implementation/jwt_token_generation.md",
+        "Pushed to origin/main.",
+        "| modified | `authentication/jwt_implementation/jwt_token_generation.md` |",
+        "+`incident`",
         "Demo finished.",
     ):
         assert line in result.stdout
@@ -27,7 +34,8 @@ def test_demo_runs_end_to_end_and_cleans_up(tmp_path: Path) -> None:
 def test_demo_keep_leaves_the_project(tmp_path: Path) -> None:
     result = brv_process("demo", "--keep", cwd=tmp_path, env={"TMPDIR": str(tmp_path)})
     assert result.exit_code == 0, result.stderr
-    kept = Path(re.search(r"The demo project is kept in (\S+)", result.stdout).group(1))
+    kept = Path(re.search(r"The demo projects are kept in (\S+)", result.stdout).group(1))
+    kept = kept / "project"
     assert (
         kept / ".brv/context-tree/authentication/jwt_implementation/jwt_token_generation.md"
     ).is_file()
@@ -42,4 +50,8 @@ def test_demo_steps_are_extensible() -> None:
         "step_curate",
         "step_tree",
         "step_show_entry",
+        "step_search",
+        "step_query",
+        "step_show",
+        "step_share",
     ]

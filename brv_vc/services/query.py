@@ -8,7 +8,6 @@ keeps the tier-2 answer and reports the error.
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from brv_vc.index.search import Hit, SearchOutcome
 from brv_vc.index.terms import normalize, query_terms, significant
 from brv_vc.services.index import OpenIndex, with_index
 from brv_vc.services.search import record_hits, run_search, stale_paths
+from brv_vc.tree.config import configured_llm, names_llm
 from brv_vc.tree.project import Project
 
 # typing costs ~5 ms to import and this module is on the cold query path
@@ -35,7 +35,6 @@ PREFETCH_MIN, PREFETCH_MAX = 0.7, 5
 DIRECT_DOCS, DIRECT_CHARS = 5, 5000
 DEFAULT_MAX_ITERATIONS = 10
 OUT_OF_SCOPE = "This query appears to be outside the scope of stored knowledge."
-_LLM_LINE = re.compile(r"^llm\s*:", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -62,28 +61,6 @@ class QueryResult:
     note: str = ""
     error: str | None = None
     notes: tuple[str, ...] = ()
-
-
-def has_provider(project: Project) -> bool:
-    """True when config.yaml has an ``llm:`` section (cheap: no YAML parsing)."""
-    try:
-        return bool(_LLM_LINE.search(project.config_path.read_text(encoding="utf-8")))
-    except OSError:
-        return False
-
-
-def provider_settings(project: Project) -> LlmSettings | None:
-    """The configured provider, or None; config.yaml is parsed only when it names ``llm:``
-    (so a query without a provider never pays for PyYAML and jsonschema)."""
-    try:
-        text = project.config_path.read_text(encoding="utf-8")
-    except OSError:
-        return None
-    if not _LLM_LINE.search(text):
-        return None
-    from brv_vc.tree.config import load_config
-
-    return load_config(project).llm
 
 
 def is_direct(hits: tuple[Hit, ...]) -> bool:
@@ -204,7 +181,7 @@ def _answer(
 ) -> QueryResult:
     conn = opened.conn
     # answers differ with and without a provider: switching it on or off starts afresh
-    tag = "+llm" if has_provider(project) else ""
+    tag = "+llm" if names_llm(project) else ""
     fingerprint = (get_meta(conn, "fingerprint") or "0") + tag
     hit = cache.exact(conn, key, fingerprint)
     if hit is not None and _from_cache(project, opened, hit) is not None:
@@ -262,7 +239,7 @@ def _tiers(
     direct = QueryResult(**{**base.__dict__, "answer": direct_answer(opened, outcome)})
     if is_direct(hits):
         return direct
-    settings = provider_settings(project)
+    settings = configured_llm(project)
     if settings is None:
         return QueryResult(
             **{

@@ -8,7 +8,6 @@ changed paths' ancestors, a short time budget for the queue, fail-open.
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -20,7 +19,7 @@ from brv_vc.summary import abstracts, folders, queue
 from brv_vc.summary import manifest as manifest_mod
 from brv_vc.summary.engine import EXTRACTIVE, Engine, engine_for
 from brv_vc.summary.records import Records
-from brv_vc.tree.config import load_config
+from brv_vc.tree.config import configured_llm
 from brv_vc.tree.layout import ABSTRACT_SUFFIX, ARCHIVE_DIR, OVERVIEW_SUFFIX, Kind, kind_of
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import open_state
@@ -54,19 +53,11 @@ class SummarizeResult:
     warnings: tuple[str, ...]
 
 
-_LLM_KEY = re.compile(r"^llm\s*:", re.MULTILINE)
 
 
 def _engine(project: Project, sleep: Callable[[float], None]) -> Engine:
-    # Trigger: no "llm:" key in config.yaml. Why: validating the config imports jsonschema
-    # (~90 ms), and refresh runs in every git hook. Outcome: the extractive engine, no import.
-    try:
-        text = project.config_path.read_text(encoding="utf-8")
-    except OSError:
-        return EXTRACTIVE
-    if not _LLM_KEY.search(text):
-        return EXTRACTIVE
-    return engine_for(load_config(project).llm, sleep=sleep)
+    settings = configured_llm(project)
+    return EXTRACTIVE if settings is None else engine_for(settings, sleep=sleep)
 
 
 def _entries_and_orphans(project: Project) -> tuple[list[str], list[str]]:

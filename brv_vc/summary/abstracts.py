@@ -20,9 +20,10 @@ from brv_vc.summary.budgets import ABSTRACT_TOKENS, INPUT_CHARS, OVERVIEW_TOKENS
 from brv_vc.summary.digest import strict_digest
 from brv_vc.summary.documents import Document
 from brv_vc.summary.engine import Engine, generate
-from brv_vc.summary.records import sha, write_derived
+from brv_vc.summary.records import sha
 from brv_vc.tree.layout import ABSTRACT_SUFFIX, OVERVIEW_SUFFIX
 from brv_vc.tree.project import Project
+from brv_vc.tree.store import write_atomic
 
 BACKOFF = (0.5, 1.0, 2.0)  # seconds before retry 1, 2, 3 (seed 000)
 
@@ -70,8 +71,10 @@ def process(project: Project, relpath: str, engine: Engine) -> tuple[str | None,
     doc = document(relpath, data)
     short = generate(engine, "abstract", doc, ABSTRACT_TOKENS)
     long = generate(engine, "overview", doc, OVERVIEW_TOKENS)
-    write_derived(project.tree / abstract_rel, (" ".join(short.text.split()) + "\n").encode())
-    write_derived(project.tree / overview_rel, (long.text.rstrip("\n") + "\n").encode())
+    write_atomic(project.tree / abstract_rel, (" ".join(short.text.split()) + "\n").encode(),
+                 durable=False)
+    write_atomic(project.tree / overview_rel, (long.text.rstrip("\n") + "\n").encode(),
+                 durable=False)
     worst = max(short.level, long.level, key=("normal", "aggressive", "truncated").index)
     return sha(data), worst
 

@@ -20,7 +20,7 @@ from brv_vc.summary.budgets import INDEX_TOKENS
 from brv_vc.summary.digest import digest
 from brv_vc.summary.documents import ChildLine, FolderInput
 from brv_vc.summary.engine import Engine, generate
-from brv_vc.summary.records import Records, sha, write_derived
+from brv_vc.summary.records import Records, sha
 from brv_vc.tree.layout import (
     ARCHIVE_DIR,
     MAX_DEPTH,
@@ -31,6 +31,7 @@ from brv_vc.tree.layout import (
     kind_of,
 )
 from brv_vc.tree.project import Project
+from brv_vc.tree.store import write_atomic
 
 _HASH_LINE = re.compile(r'^---\nchildren_hash: "([0-9a-f]+)"\n')
 _SAFE_ITEM = re.compile(r"^[A-Za-z0-9_./-]+$")
@@ -251,7 +252,7 @@ def regenerate(
         info = folder_input(folder, children)
         body = generate(engine, "folder_summary", info, INDEX_TOKENS[info.order]).text
         data = render_index(folder, children, digest_hash, body)
-        if write_derived(target, data):
+        if write_atomic(target, data, durable=False):
             written.append(rel)
         records.put(rel, digest_hash, data)
     return IndexReport(tuple(written), tuple(removed), skipped, tuple(warnings))

@@ -24,10 +24,11 @@ from typing import Any
 from brv_vc.format.tokens import count_tokens
 from brv_vc.lifecycle import scoring, sidecar
 from brv_vc.summary.abstracts import siblings
-from brv_vc.summary.records import Records, sha, write_derived
+from brv_vc.summary.records import Records, sha
 from brv_vc.summary.scan import Scan, scan
 from brv_vc.tree.layout import MANIFEST_FILE
 from brv_vc.tree.project import Project
+from brv_vc.tree.store import write_atomic
 
 BUDGETS = {"summaries": 2000, "contexts": 4000, "stubs": 500}
 MISSES_BEFORE_STOP = 64  # a lane stops scanning after this many items in a row do not fit
@@ -151,6 +152,6 @@ def ensure(
                 return ManifestResult(loaded, False, ())
     manifest = build(project, conn, now, found)
     data = render(manifest)
-    write_derived(target, data)
+    write_atomic(target, data, durable=False)
     records.put(MANIFEST_FILE, stamp, data)
     return ManifestResult(manifest, True, tuple(warnings))

@@ -9,10 +9,8 @@ overwritten). A missing record (a new machine, a deleted state folder) is not an
 from __future__ import annotations
 
 import hashlib
-import os
 import sqlite3
 from dataclasses import dataclass
-from pathlib import Path
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS derived_files (
@@ -70,32 +68,3 @@ class Records:
 
 def _fields(record: Record) -> tuple[str, str]:
     return record.input_hash, record.sha
-
-
-def write_derived(path: Path, data: bytes) -> bool:
-    """Writes a derived file atomically (temp file + rename) but without ``fsync``.
-
-    Derived files are rebuilt from the tree at any time, so a power cut may lose one
-    (the next refresh writes it again) but a reader never sees half a file. Skipping the
-    fsync keeps a 25,000-entry ``brv summarize`` from paying two disk flushes per entry.
-
-    Returns:
-        False when the file already held exactly these bytes.
-    """
-    try:
-        if path.read_bytes() == data:
-            return False
-    except FileNotFoundError:
-        pass
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # A pid-named temp file instead of mkstemp: O_EXCL creation with random names costs
-    # about 1 ms a file on some filesystems (overlayfs), a second per 1,000 entries.
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    return True

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,3 +70,26 @@ def load_config(project: Project) -> Config:
         vc_mode=data.get("vc", {}).get("mode"),
         raw=tuple(data.items()),
     )
+
+
+_LLM_KEY = re.compile(r"^llm\s*:", re.MULTILINE)
+
+
+def names_llm(project: Project) -> bool:
+    """True when config.yaml has an ``llm:`` key (a text check: no YAML parsing)."""
+    try:
+        return bool(_LLM_KEY.search(project.config_path.read_text(encoding="utf-8")))
+    except OSError:
+        return False
+
+
+def configured_llm(project: Project) -> LlmSettings | None:
+    """The optional provider's settings, or None when none is configured.
+
+    Trigger: search, query and every git hook ask this. Why: validating the config imports
+    PyYAML and jsonschema (~100 ms). Outcome: the file is parsed only when it names ``llm:``.
+
+    Raises:
+        FormatError: config.yaml names a provider but is invalid.
+    """
+    return load_config(project).llm if names_llm(project) else None

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,8 +17,12 @@ from brv_vc.tree.layout import ARCHIVE_DIR, Kind, kind_of
 from brv_vc.tree.project import Project
 
 
-def write_atomic(path: Path, data: bytes) -> bool:
-    """Writes ``data`` to ``path`` atomically, creating parent folders.
+def write_atomic(path: Path, data: bytes, *, durable: bool = True) -> bool:
+    """Writes ``data`` to ``path`` atomically (temp file + rename), creating parent folders.
+
+    A reader never sees half a file. ``durable=False`` skips the ``fsync``: right for derived
+    files, which any refresh can write again, so a 25,000-entry ``brv summarize`` does not
+    pay two disk flushes per entry; knowledge is always written durably.
 
     Returns:
         False when the file already held exactly these bytes (nothing was written).
@@ -30,15 +33,18 @@ def write_atomic(path: Path, data: bytes) -> bool:
     except FileNotFoundError:
         pass
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    # A pid-named temp file instead of mkstemp: O_EXCL creation with random names costs
+    # about 1 ms a file on some filesystems (overlayfs), a second per 1,000 entries.
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        with os.fdopen(fd, "wb") as handle:
+        with open(tmp, "wb") as handle:
             handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
     return True
 

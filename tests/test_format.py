@@ -178,6 +178,8 @@ SCHEMA_SAMPLES = [
     'title: "T"\ncreatedAt: "yesterday"',
     'title: "T"\nupdatedAt: "2025-13"',
     'title: "T"\nsummary: [a]',
+    "title: 2024",  # YAML reads a number; the parser keeps the text "2024": both accept
+    'title: "T"\nsummary: 3.5',
 ]
 
 

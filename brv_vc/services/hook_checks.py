@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from brv_vc.errors import BrvError
 from brv_vc.format import frontmatter as fm
 from brv_vc.format.entry import decode, parse_entry
-from brv_vc.resources import schema_path
 from brv_vc.tree.layout import Kind, is_derived, kind_of
 from brv_vc.vc import git
 from brv_vc.vc.repo import KnowledgeRepo
@@ -123,7 +122,7 @@ def entry_check(data: bytes, file: str, kind: Kind) -> None:
     """
     stem = file.rsplit("/", 1)[-1].removesuffix(".md")
     parse_entry(data, file=file, stem=stem)
-    if kind is not Kind.ENTRY or not _has_schema():
+    if kind is not Kind.ENTRY:
         return
     source, _ = fm.split(decode(data, file=file), file=file)
     if source is None:
@@ -131,14 +130,6 @@ def entry_check(data: bytes, file: str, kind: Kind) -> None:
     from brv_vc.format.validate import validate  # jsonschema costs ~100 ms: only when needed
 
     validate({f.key: f.value for f in fm.load(source, file=file)}, FRONTMATTER_SCHEMA, file=file)
-
-
-def _has_schema() -> bool:
-    # schemas/frontmatter.schema.json is written by another area; skip the check until it exists.
-    try:
-        return schema_path(FRONTMATTER_SCHEMA).is_file()
-    except FileNotFoundError:
-        return False
 
 
 __all__ = ["StagedCheck", "StagedProblem", "check_staged", "entry_check"]

@@ -88,6 +88,12 @@ class ConflictError(BrvError):
     code = "conflict"
 
 
+class StateError(BrvError):
+    """Per-machine state under ``.brv/state/`` is damaged and cannot be rebuilt."""
+
+    code = "state"
+
+
 class GitError(BrvError):
     """git refused or failed; the message carries git's own words."""
 

@@ -253,3 +253,17 @@ def test_fuzzy_vocabulary_follows_new_words(project: Project) -> None:
     assert paths(project, "kubernets") == ["a/b/one.md"]  # builds the vocabulary copy
     write_entry(project, "a/b/two.md", "Terraform Modules", "infrastructure as code")
     assert paths(project, "terrafom") == ["a/b/two.md"]  # added file by file since
+
+
+def test_a_small_tree_still_ranks_by_title_weight(project, brv) -> None:
+    # Every word below sits in half the documents or more, where FTS5's idf is ~0: without
+    # the common-term correction all four documents tied at relevance 0.
+    ops = ('[{"type":"ADD","path":"auth/jwt","title":"Token rotation","content":"Refresh tokens '
+           'are single use.","reason":"r"},{"type":"ADD","path":"auth/jwt","title":"Signing",'
+           '"content":"The rotation of keys is yearly.","reason":"r"}]')
+    assert brv("curate", "--ops", "-", cwd=project.root, input=ops).exit_code == 0
+    results = brv("search", "rotation", "--json", cwd=project.root).json()["results"]
+    assert [r["path"] for r in results][:2] == ["auth/jwt/token_rotation.md", "auth/jwt/signing.md"]
+    relevances = [r["relevance"] for r in results]
+    assert relevances == sorted(relevances, reverse=True)
+    assert relevances[0] > relevances[1] > 0.1

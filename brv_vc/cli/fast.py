@@ -75,7 +75,6 @@ def try_fast(argv: list[str]) -> int | None:
         return None
     command, directory, text, options, as_json = parsed
     from brv_vc.clock import parse_iso, utcnow
-    from brv_vc.errors import BrvError
     from brv_vc.tree.project import find_project
 
     try:
@@ -99,7 +98,7 @@ def try_fast(argv: list[str]) -> int | None:
 
             result = query_tree(project, text, now=now, **options)
             warnings = [*result.notes, *([result.error] if result.error else [])]
-    except BrvError:
+    except Exception:
         return None
     for note in warnings:
         sys.stderr.write(f"brv: warning: {note}\n")

@@ -11,6 +11,7 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+from brv_vc.errors import StateError
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import connect, index_db_path
 
@@ -103,6 +104,13 @@ def open_index(project: Project, *, rebuild: bool = False) -> IndexHandle:
     """
     path = index_db_path(project)
     notes: list[str] = []
+    if path.is_dir():
+        # Not damage brv can repair by deleting a file: something else stands in its place.
+        raise StateError(
+            f"the search index path {path.name} is a folder, not a database",
+            file=".brv/state/index.db",
+            hint="remove that folder (the index is derived), then run 'brv index'",
+        )
     if rebuild:
         _remove(path)
     elif path.exists():

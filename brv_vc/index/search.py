@@ -9,6 +9,7 @@ queries are flagged.
 
 from __future__ import annotations
 
+import math
 import sqlite3
 from dataclasses import dataclass, field
 
@@ -157,6 +158,38 @@ def _match(
     return rows or _candidates(conn, both, scope, ranked=False), "and"
 
 
+# FTS5's bm25 floors the idf of a term found in at least half of the documents at 1e-6.
+FTS5_IDF_FLOOR = 1e-6
+
+
+def _common_term_boost(
+    conn: sqlite3.Connection, exprs: list[str], corpus: int, rowids: list[int]
+) -> dict[int, float]:
+    """Raw BM25 that FTS5 dropped for common terms, given back with a positive idf.
+
+    Trigger: a small tree (below PLAN_MIN_DOCS), where most words sit in half the documents
+    or more. Why: FTS5 floors such a term's idf at 1e-6, so every score collapses to ~0 and
+    ties, although its per-document part (which carries the title x5 / path x1.5 weights) is
+    intact. Outcome: for each such term, that part times ln(1 + (N - n + 0.5) / (n + 0.5)),
+    the always-positive idf of MiniSearch and Lucene; terms FTS5 scores normally keep their
+    score as it is. One extra bm25() query per common term, over the candidates only.
+    """
+    extra: dict[int, float] = dict.fromkeys(rowids, 0.0)
+    marks = ",".join(str(int(r)) for r in rowids)
+    for expr in exprs:
+        n = int(conn.execute("SELECT count(*) FROM fts WHERE fts MATCH ?", (expr,)).fetchone()[0])
+        if n == 0 or math.log((corpus - n + 0.5) / (n + 0.5)) > FTS5_IDF_FLOOR:
+            continue
+        idf = math.log(1.0 + (corpus - n + 0.5) / (n + 0.5))
+        for rowid, raw in conn.execute(
+            f"SELECT rowid, -bm25(fts, {WEIGHTS}) FROM fts WHERE fts MATCH ? "
+            f"AND +rowid IN ({marks})",
+            (expr,),
+        ):
+            extra[rowid] += idf * max(raw, 0.0) / FTS5_IDF_FLOOR
+    return extra
+
+
 def search(
     conn: sqlite3.Connection,
     state: sqlite3.Connection | None,
@@ -204,9 +237,15 @@ def search(
     if unmatched:
         combine = "or"  # a word no entry holds: the AND of all query words found nothing
     signals = get_many(state, [r[1] for r in rows]) if state is not None else {}
+    boost = (
+        _common_term_boost(conn, exprs, corpus, [r[0] for r in rows])
+        if 0 < corpus < PLAN_MIN_DOCS
+        else {}
+    )
     scored = []
     for rowid, path, title, raw, kind, updated, mtime_ns in rows:
-        relevance = max(raw, 0.0) / (1.0 + max(raw, 0.0))
+        raw = max(raw, 0.0) + boost.get(rowid, 0.0)
+        relevance = raw / (1.0 + raw)
         sig = signals.get(path) or default_signals(updated, mtime_ns)
         score = min(1.0, scoring.compound_score(relevance, sig, now) + LOCAL_BONUS)
         scored.append((score, relevance, rowid, path, title, kind))

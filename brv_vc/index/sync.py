@@ -43,8 +43,11 @@ from brv_vc.tree.layout import (
 )
 from brv_vc.tree.project import Project
 
-FULL_WALK_MAX = 2000
-FULL_WALK_EVERY = 60.0
+# Up to here a full stat walk costs ~20 ms and every command does one; beyond, in-place edits
+# are found by a full walk at most FULL_WALK_EVERY seconds apart (ByteRover revalidates its
+# in-memory index on the same 5 s period).
+FULL_WALK_MAX = 5000
+FULL_WALK_EVERY = 5.0
 
 
 @dataclass(frozen=True)

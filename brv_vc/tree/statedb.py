@@ -13,6 +13,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from brv_vc.errors import StateError
 from brv_vc.tree.project import Project
 
 STATE_DB = "brv.db"
@@ -30,8 +31,23 @@ def connect(path: Path) -> sqlite3.Connection:
 
 
 def open_state(project: Project) -> sqlite3.Connection:
-    """Opens ``.brv/state/brv.db`` (the non-derived state)."""
-    return connect(project.state / STATE_DB)
+    """Opens ``.brv/state/brv.db`` (the non-derived state).
+
+    Raises:
+        StateError: the file is damaged or is not a database. Unlike the index it cannot be
+            rebuilt from the tree, so brv never replaces it on its own.
+    """
+    path = project.state / STATE_DB
+    try:
+        return connect(path)
+    except (sqlite3.DatabaseError, OSError) as exc:
+        raise StateError(
+            f"the state database is unreadable ({exc}); it holds the scoring signals, work "
+            "queues and curate log, which cannot be rebuilt from the tree",
+            file=".brv/state/brv.db",
+            hint="restore it from a backup, or move it aside to start again with default "
+                 "scores: mv .brv/state/brv.db .brv/state/brv.db.broken",
+        ) from None
 
 
 def index_db_path(project: Project) -> Path:

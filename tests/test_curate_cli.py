@@ -265,8 +265,8 @@ def test_structured_content_over_the_limit_fails_the_operation(
         tmp_path, [{"type": "ADD", "path": "a/b", "title": "T", "reason": "r", "facts": facts}]
     )
     err, _ = refused(brv, seeded.root, "curate", "--ops", ops)
-    assert "brv: error: ADD a/b: the content of 'a/b/t.md' is 42," in err
-    assert "characters; the limit is 40,000" in err
+    assert "brv: error: ADD a/b: the entry 'a/b/t.md' would be 42," in err
+    assert "characters with its section headings; the limit is 40,000" in err
 
 
 @pytest.mark.parametrize(
@@ -449,3 +449,28 @@ def test_dry_run_reports_and_writes_nothing(seeded: Project, brv, tmp_path: Path
     assert data["dry_run"] is True
     assert data["applied"][0]["message"] == "would add a/b/new.md"
     assert data["applied"][1]["message"] == "would delete folder auth (1 entries)"
+
+
+def test_a_binary_operations_file_is_named_as_such(seeded: Project, brv, tmp_path: Path) -> None:
+    ops = tmp_path / "ops.json"
+    ops.write_bytes(b"\x00\x01\x02")
+    err, _ = refused(brv, seeded.root, "curate", "--ops", str(ops))
+    assert "brv: error: the operations file is binary, not JSON text" in err
+
+
+def test_unicode_names_are_kept_and_accents_fold(seeded: Project, brv) -> None:
+    result = brv("curate", "add", "日本/設定", "--title", "パスワード", "--content", "x",
+                 "--reason", "r", cwd=seeded.root)
+    assert result.exit_code == 0, result.stderr
+    assert (seeded.tree / "日本/設定/パスワード.md").is_file()
+    result = brv("curate", "add", "auth/jwt", "--title", "Ünïcödé café", "--content", "x",
+                 "--reason", "r", cwd=seeded.root)
+    assert result.exit_code == 0, result.stderr
+    assert (seeded.tree / "auth/jwt/unicode_cafe.md").is_file()
+
+
+@pytest.mark.parametrize("target", ["../../etc/passwd", "/abs/x.md", "a/../../b.md"])
+def test_related_targets_may_not_leave_the_tree(seeded: Project, brv, target: str) -> None:
+    err, _ = refused(brv, seeded.root, "curate", "add", "db/pg", "--title", "Pool", "--content",
+                     "x", "--related", target, "--reason", "r")
+    assert "brv: error: ADD db/pg: related target" in err

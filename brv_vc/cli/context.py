@@ -11,6 +11,7 @@ import click
 
 from brv_vc.clock import parse_iso, utcnow
 from brv_vc.errors import UsageError
+from brv_vc.tree.config import ensure_valid_config
 from brv_vc.tree.project import Project, find_project
 
 
@@ -22,8 +23,15 @@ class AppContext:
     now: datetime = field(default_factory=utcnow)
 
     def project(self) -> Project:
-        """The project holding the working folder (raises NotInitializedError)."""
-        return find_project(self.cwd)
+        """The project holding the working folder, its settings checked.
+
+        Raises:
+            NotInitializedError: no project here.
+            FormatError: .brv/config.yaml is invalid.
+        """
+        project = find_project(self.cwd)
+        ensure_valid_config(project)
+        return project
 
 
 def make_context(directory: str | None) -> AppContext:

@@ -86,6 +86,9 @@ def try_fast(argv: list[str]) -> int | None:
     cwd = Path(directory).resolve() if directory else Path.cwd()
     try:
         project = find_project(cwd)
+        from brv_vc.tree.config import ensure_valid_config
+
+        ensure_valid_config(project)
         if command == "search":
             from brv_vc.cli.retrieval_text import search_text as render
             from brv_vc.services.search import search_tree

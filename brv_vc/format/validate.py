@@ -83,6 +83,8 @@ def _explain(error: Any) -> str:
         return str(error.message).replace("is a required property", "is required but missing")
     if validator == "additionalProperties":
         return f"unknown key: {error.message.split('(')[-1].rstrip(')')}"
+    if validator == "const":
+        return f"expected {error.validator_value!r}, got {error.instance!r}"
     if validator == "enum":
         allowed = ", ".join(map(repr, error.validator_value))
         return f"{_short(error.instance)} is not one of {allowed}"

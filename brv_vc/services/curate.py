@@ -89,6 +89,12 @@ def load_ops(data: bytes | str, *, file: str = "<ops>") -> list[dict[str, Any]]:
     Raises:
         FormatError: not UTF-8, not JSON, or not valid against the schema (nothing applies).
     """
+    if isinstance(data, bytes) and b"\x00" in data:
+        raise FormatError(
+            "the operations file is binary, not JSON text",
+            file=file,
+            hint='give a UTF-8 JSON array such as [{"type": "ADD", ...}]',
+        )
     text = decode(data, file=file) if isinstance(data, bytes) else data
     try:
         parsed = json.loads(text)

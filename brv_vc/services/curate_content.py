@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from brv_vc.format import body as bodymod
+from brv_vc.tree.layout import clean_relpath
 
 # Raw Concept labels, in the order brv writes them. Inline labels hold one short value on the
 # label line (seed 002 Figure 3: "**Timestamp:** ..."); the others hold a block below the label.
@@ -24,12 +25,16 @@ _FENCE_RE = re.compile(r"^\s{0,3}(```|~~~)")
 
 
 def normalise_related(values: Iterable[str]) -> tuple[str, ...]:
-    """Normalises relation targets: ``@`` stripped, lowercase, spaces to ``_``, unique, in order."""
+    """Normalises relation targets: ``@`` stripped, lowercase, spaces to ``_``, unique, in order.
+
+    Raises:
+        InvalidPathError: a target that is absolute or leaves the tree (``..``).
+    """
     out = []
     for value in values:
-        text = value.strip().lstrip("@").strip().lower().replace(" ", "_").strip("/")
+        text = value.strip().lstrip("@").strip().lower().replace(" ", "_").rstrip("/")
         if text:
-            out.append(text)
+            out.append(clean_relpath(text, what="related target"))
     return tuple(dict.fromkeys(out))
 
 

@@ -115,7 +115,8 @@ def _fields(op: Mapping[str, Any]) -> dict[str, Any]:
 def _check_size(rel: str, body: str) -> None:
     if len(body) > MAX_CHARS:
         raise FormatError(
-            f"the content of '{rel}' is {len(body):,} characters; the limit is {MAX_CHARS:,}",
+            f"the entry '{rel}' would be {len(body):,} characters with its section headings; "
+            f"the limit is {MAX_CHARS:,}",
             file=rel,
             key="content",
             hint="split the knowledge into several entries (seed 002 caps a file at 40,000)",

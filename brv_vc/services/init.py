@@ -54,6 +54,10 @@ def init_project(root: Path) -> InitResult:
         if not path.exists():
             write_atomic(path, text.encode("utf-8"))
             created.append(path.relative_to(project.root).as_posix())
+    if created:
+        from brv_vc.tree.config import ensure_valid_config
+
+        ensure_valid_config(project)  # records the fresh config as checked: no first-run cost
     return InitResult(str(project.root), bool(created), tuple(created))
 
 

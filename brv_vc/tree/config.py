@@ -93,3 +93,35 @@ def configured_llm(project: Project) -> LlmSettings | None:
         FormatError: config.yaml names a provider but is invalid.
     """
     return load_config(project).llm if names_llm(project) else None
+
+
+CONFIG_STAMP = "config.ok"
+
+
+def ensure_valid_config(project: Project) -> None:
+    """Validates config.yaml whenever it changed since it was last found valid.
+
+    Trigger: every command. Why: a bad setting must be reported at once, not when an LLM tier
+    first needs it, but validating imports PyYAML and jsonschema (~100 ms). Outcome: one stat
+    and a tiny read per command; the full check runs only after config.yaml changed.
+
+    Raises:
+        FormatError: config.yaml is malformed or breaks the schema (file, key and fix named).
+    """
+    try:
+        info = project.config_path.stat()
+    except OSError:
+        return
+    stamp = f"{info.st_mtime_ns} {info.st_size}"
+    marker = project.state / CONFIG_STAMP
+    try:
+        if marker.read_text(encoding="utf-8") == stamp:
+            return
+    except OSError:
+        pass
+    load_config(project)
+    try:
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.write_text(stamp, encoding="utf-8")
+    except OSError:
+        pass  # a read-only state folder only costs the check again next time

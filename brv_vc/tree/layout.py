@@ -9,6 +9,7 @@ and can be rebuilt, so it is never synced and never indexed as knowledge.
 from __future__ import annotations
 
 import re
+import unicodedata
 from enum import StrEnum
 
 from brv_vc.errors import InvalidPathError
@@ -24,8 +25,9 @@ FULL_SUFFIX = ".full.md"
 MAX_DEPTH = 3  # domain / topic / subtopic
 MAX_NAME = 100
 RESERVED_STEMS = frozenset({"context", "_index", "_manifest", "_archived", "readme", "index"})
-_NON_WORD = re.compile(r"[^0-9a-z]+")
-_VALID_SEGMENT = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+# Letters and digits of any script stay; accents fold away (NFKD), everything else is "_".
+_NON_WORD = re.compile(r"[\W_]+")
+_VALID_SEGMENT = re.compile(r"^[^\W_][\w-]*$")
 
 
 class Kind(StrEnum):
@@ -43,8 +45,16 @@ class Kind(StrEnum):
 
 
 def snake(name: str) -> str:
-    """Normalises a name: lowercase, runs of other characters to ``_``, trimmed."""
-    return _NON_WORD.sub("_", name.lower()).strip("_")
+    """Normalises a name: accents folded (``Café`` -> ``cafe``), lowercase, runs of other
+    characters to ``_``, trimmed. Letters of any script are kept (``設定`` stays)."""
+    kept: list[str] = []
+    for char in unicodedata.normalize("NFKD", name):
+        # an accent on a Latin letter goes (é -> e); other marks stay (パ keeps its ゚)
+        if unicodedata.combining(char) and kept and kept[-1].isascii():
+            continue
+        kept.append(char)
+    folded = unicodedata.normalize("NFC", "".join(kept))
+    return _NON_WORD.sub("_", folded.lower()).strip("_")
 
 
 def kind_of(relpath: str) -> Kind:
@@ -170,7 +180,9 @@ def entry_filename(title: str) -> str:
 
 def is_valid_folder_name(name: str) -> bool:
     """True when a folder already on disk follows the naming rules (snake or kebab case)."""
-    return bool(_VALID_SEGMENT.match(name)) and name not in RESERVED_STEMS
+    return (
+        bool(_VALID_SEGMENT.match(name)) and name == name.lower() and name not in RESERVED_STEMS
+    )
 
 
 def ancestors(relpath: str) -> list[str]:

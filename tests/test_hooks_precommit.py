@@ -214,3 +214,21 @@ def test_partial_commit_from_a_subfolder_checks_the_temporary_index(tree_repo: P
     err = _refused(tree, head(tree), proc)
     assert "auth/jwt/token_rotation.md: malformed YAML" in err
     assert "fine.md" not in err
+
+
+def test_pre_commit_writes_folder_summaries_and_leaves_abstracts_and_manifest_queued(
+    tree_repo: Project,
+) -> None:
+    tree = tree_repo.tree
+    write(tree, "auth/jwt/refresh_tokens.md", entry_bytes("Refresh tokens"))
+    git("add", "-A", cwd=tree)
+    assert _commit(tree).returncode == 0
+    manifest = tree / "_manifest.json"
+    abstract = tree / "auth/jwt/refresh_tokens.abstract.md"
+    assert "refresh_tokens" in (tree / "auth/jwt/_index.md").read_text(encoding="utf-8")
+    assert not abstract.exists()
+    assert not manifest.exists() or "refresh_tokens" not in manifest.read_text(encoding="utf-8")
+    # the next refresh (any other hook, curate, merge) catches up
+    assert brv_process("hook-impl", "refresh", cwd=tree).exit_code == 0
+    assert abstract.exists()
+    assert "auth/jwt/refresh_tokens.md" in manifest.read_text(encoding="utf-8")

@@ -72,3 +72,28 @@ def test_parser_declines_what_it_does_not_know() -> None:
         ["query", "x", "--max-iterations", "99"],
     ):
         assert _parse(argv) is None
+
+
+@pytest.mark.parametrize("args", [("vc", "status"), ("vc", "status", "--json")])
+def test_vc_status_fast_path_prints_what_click_prints(
+    project: Project, brv, args: tuple[str, ...]
+) -> None:
+    assert brv("vc", "init", cwd=project.root).exit_code == 0
+    entry = project.tree / "auth" / "jwt" / "token_rotation.md"
+    entry.parent.mkdir(parents=True)
+    entry.write_text("---\ntitle: Token rotation\n---\nRotate keys.\n", encoding="utf-8")
+    fast = brv_process(*args, cwd=project.root)
+    slow = brv(*args, cwd=project.root)
+    assert fast.exit_code == slow.exit_code == 0
+    assert "auth/" in fast.stdout
+    assert fast.stdout == slow.stdout
+
+
+def test_vc_status_fast_path_declines_other_forms(project: Project) -> None:
+    # not under version control: the click path reports the error (exit 1, a hint)
+    refused = brv_process("vc", "status", cwd=project.root)
+    assert refused.exit_code == 1
+    assert "brv: error:" in refused.stderr
+    helped = brv_process("vc", "status", "--help", cwd=project.root)
+    assert helped.exit_code == 0
+    assert "Example:" in helped.stdout

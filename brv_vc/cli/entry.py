@@ -2,10 +2,11 @@
 
 Two commands have start-up budgets close to Python's own start-up (DESIGN.md), so this
 entry does a little before click and the services are imported:
-- ``brv search`` / ``brv query`` try the click-free fast path (``cli/fast.py``), which
-  prints exactly what the click commands print and hands anything else back;
 - ``brv vc status`` starts ``git status`` at once and lets the status service adopt the
-  running process (``brv_vc.vc.git.prefetch_status``).
+  running process (``brv_vc.vc.git.prefetch_status``);
+- ``brv search`` / ``brv query`` / ``brv vc status`` try the click-free fast path
+  (``cli/fast.py``), which prints exactly what the click commands print and hands anything
+  else back.
 Doing this here, not at import time of a package, keeps ``import brv_vc.cli`` free of effects.
 """
 
@@ -21,7 +22,7 @@ def main() -> None:
         from brv_vc.vc.git import prefetch_status
 
         prefetch_status(argv)
-    elif argv:
+    if argv:
         from brv_vc.cli.fast import try_fast
 
         code = try_fast(argv)

@@ -2,30 +2,14 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import sys
 from collections.abc import Callable
-from enum import Enum
-from pathlib import Path
 from typing import Any
 
 import click
 
-
-def jsonable(value: Any) -> Any:
-    """Converts dataclasses, tuples, paths and enums into JSON-ready values."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, dict):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return [jsonable(v) for v in value]
-    if isinstance(value, Enum):
-        return value.value
-    if isinstance(value, Path):
-        return str(value)
-    return value
+from brv_vc.cli.plain import jsonable
 
 
 def dumps(value: Any) -> str:

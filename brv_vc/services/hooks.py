@@ -174,7 +174,8 @@ def _pre_commit(project: Project, repo: KnowledgeRepo, index_file: str | None,
     if check.problems:
         return HookRun("pre-commit", blocked=True, problems=check.problems,
                        checked=check.checked)
-    return _refresh(project, "pre-commit", check.paths, now, checked=check.checked)
+    # inside 'git commit': abstracts and the manifest wait for the next refresh
+    return _refresh(project, "pre-commit", check.paths, now, checked=check.checked, defer=True)
 
 
 def _post(project: Project, repo: KnowledgeRepo, name: str, args: tuple[str, ...], stdin: str,
@@ -247,10 +248,10 @@ def _refresh_between(project: Project, repo: KnowledgeRepo, name: str, old: str,
 
 
 def _refresh(project: Project, name: str, paths: Sequence[str] | None, now: datetime,
-             *, checked: int = 0) -> HookRun:
+             *, checked: int = 0, defer: bool = False) -> HookRun:
     warnings: list[str] = []
     try:
-        report = refresh(project, paths, now)
+        report = refresh(project, paths, now, defer=defer)
         warnings.extend(report.problems)
     except Exception as exc:  # fail open: derived state can always be rebuilt later
         warnings.append(f"refreshing derived state failed: {type(exc).__name__}: {exc}")

@@ -4,6 +4,12 @@ One idempotent step shared by everything that changes the tree: curate, ``brv vc
 ``merge`` and ``checkout``, and the git hooks (post-merge, post-checkout, post-rewrite,
 pre-commit). Running it twice does nothing the second time. Each derived layer adds its
 own step here (the search index, summaries and the manifest, archives rebuilt from history).
+
+``defer=True`` (the pre-commit hook, which runs inside ``git commit`` within 500 ms) does the
+part a reader would miss at once: the index and the folder summaries (``_index.md``) along
+the changed paths. Abstracts/overviews of the changed entries are queued, not written, and
+the manifest is left as it is; the next refresh (curate, merge, checkout, any other hook),
+``brv summarize`` or ``brv manifest`` brings both up to date.
 """
 
 from __future__ import annotations
@@ -24,13 +30,16 @@ class RefreshReport:
     problems: tuple[str, ...] = ()
 
 
-def refresh(project: Project, changed: Iterable[str] | None, now: datetime) -> RefreshReport:
+def refresh(
+    project: Project, changed: Iterable[str] | None, now: datetime, *, defer: bool = False
+) -> RefreshReport:
     """Updates derived state for the changed tree paths (None: detect changes by scanning).
 
     Args:
         project: the project.
         changed: tree-relative paths known to have changed, or None when unknown.
         now: the clock.
+        defer: queue abstracts and leave the manifest for a later refresh (see above).
 
     Returns:
         The report of the steps run.
@@ -42,7 +51,7 @@ def refresh(project: Project, changed: Iterable[str] | None, now: datetime) -> R
     # Summaries, abstracts/overviews and the manifest (fail-open; see services/summarize.py).
     from brv_vc.services.summarize import refresh_summaries
 
-    summary = refresh_summaries(project, None if changed is None else paths, now)
+    summary = refresh_summaries(project, None if changed is None else paths, now, defer=defer)
     steps.extend(summary.steps)
     problems.extend(summary.problems)
     return RefreshReport(changed=paths, steps=tuple(steps), problems=tuple(problems))
@@ -55,8 +64,10 @@ def _index_step(
     try:
         from brv_vc.services.index import open_synced
 
-        # known paths: the cheap automatic check plus those files; unknown: a full walk
-        opened = open_synced(project, mode="full" if paths is None else None)
+        # known paths: the folder-mtime check plus those files; unknown: a full walk. The
+        # periodic full walk (index.sync.FULL_WALK_EVERY) is left to the next reader: a tree
+        # change (a commit, a merge, a curate) should not pay ~100 ms per 25,000 entries for it
+        opened = open_synced(project, mode="full" if paths is None else "fast")
         try:
             if paths is not None:
                 # the named paths are re-checked even when an in-place edit kept their

@@ -153,9 +153,12 @@ def refresh_summaries(
     *,
     budget_seconds: float = REFRESH_BUDGET_SECONDS,
     sleep: Callable[[float], None] = time.sleep,
+    defer: bool = False,
 ) -> SummaryRefresh:
     """Updates summaries along the changed paths, works the queue briefly, refreshes the manifest.
 
+    With ``defer`` only the ``_index.md`` files are written: abstracts are queued, not drained,
+    and the manifest is not checked (the pre-commit hook's budget; see services/refresh.py).
     Fails open: every problem is collected, nothing is raised (hooks must never break git).
     """
     steps: list[str] = []
@@ -193,6 +196,9 @@ def refresh_summaries(
                     if kind_of(p) is Kind.ENTRY and not p.startswith(ARCHIVE_DIR + "/")
                 ]
             queue.enqueue(conn, wanted)
+            if defer:
+                steps.append(f"abstracts: {len(wanted)} queued")
+                return SummaryRefresh(tuple(steps), tuple(problems), tuple(written))
             drained = abstracts.drain(
                 project, conn, engine, budget_seconds=budget_seconds, sleep=sleep
             )

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from brv_vc.vc import git
 from brv_vc.vc.repo import KnowledgeRepo, translate
 
+TYPE_CHECKING = False  # typing costs ~2 ms to import, on the budgeted status path
 if TYPE_CHECKING:
     from brv_vc.vc.status import Change
 

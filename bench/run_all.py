@@ -1,0 +1,139 @@
+"""Run every DESIGN.md performance budget's bench and print one table (never part of the tests).
+
+    python bench/run_all.py [--entries 25000] [--big] [--workdir /tmp/brv-bench]
+
+Each bench script runs as its own process (so each measures a fresh interpreter) and its
+output is parsed; the table shows the measured median, the budget and pass/fail, with the
+machine (CPUs, Python). ``--big`` adds the retrieval bench at 100,000 entries (build time,
+peak memory). Trees are generated once under ``--workdir`` and reused by later runs, except
+the vc status and summaries benches, which make their own (they commit and edit them).
+Expect ~6-8 minutes at 25,000 entries on 2 CPUs, most of it generating trees.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+
+
+def run(script: str, *args: str) -> str:
+    """Runs one bench script, echoing its output to stderr, and returns that output."""
+    start = time.perf_counter()
+    print(f"== {script} {' '.join(args)}", file=sys.stderr, flush=True)
+    proc = subprocess.run([sys.executable, str(BENCH / script), *args],
+                          capture_output=True, text=True, check=False)
+    sys.stderr.write(proc.stdout + proc.stderr)
+    print(f"   ({time.perf_counter() - start:.0f} s)", file=sys.stderr, flush=True)
+    if proc.returncode != 0:
+        raise SystemExit(f"{script} failed (exit {proc.returncode})")
+    return proc.stdout
+
+
+def number(pattern: str, text: str) -> float:
+    """The first number captured by ``pattern`` in a bench's output."""
+    found = re.search(pattern, text)
+    if found is None:
+        raise SystemExit(f"could not find {pattern!r} in:\n{text}")
+    return float(found.group(1))
+
+
+Row = tuple[str, str, str, bool]  # what, measured, budget, pass
+
+
+def retrieval(entries: int, workdir: Path) -> list[Row]:
+    out = run("bench_retrieval.py", "--sizes", str(entries), "--workdir", str(workdir))
+    last = out.strip().splitlines()[-1].split()
+    build, rss, _auto, paths, w50, w99, c50, b50, ratio = map(float, last[1:])
+    n = f"{entries:,}"
+    return [
+        (f"full index build ({n})", f"{build:.1f} s", "<= 20 s", build <= 20),
+        (f"peak RSS of the build ({n})", f"{rss:.0f} MB", "<= 1024 MB", rss <= 1024),
+        ("incremental reindex, 3 files", f"{paths:.1f} ms", "<= 150 ms", paths <= 150),
+        ("warm query p50", f"{w50:.2f} ms", "<= 5 ms", w50 <= 5),
+        ("warm query p99", f"{w99:.2f} ms", "<= 25 ms", w99 <= 25),
+        ("cold `brv search` process p50", f"{c50:.0f} ms", "<= 250 ms", c50 <= 250),
+        ("cold search / bare `python -c pass`", f"{ratio:.2f}x ({c50:.0f}/{b50:.0f} ms)",
+         "<= 2x", ratio <= 2),
+    ]
+
+
+def big(workdir: Path) -> list[Row]:
+    out = run("bench_retrieval.py", "--sizes", "100000", "--workdir", str(workdir),
+              "--runs", "5")
+    last = out.strip().splitlines()[-1].split()
+    build, rss = float(last[1]), float(last[2])
+    return [("full index build (100,000)", f"{build:.1f} s", "works", True),
+            ("peak RSS of the build (100,000)", f"{rss:.0f} MB", "<= 1024 MB", rss <= 1024)]
+
+
+def hooks(entries: int, workdir: Path) -> list[Row]:
+    out = run("bench_hooks.py", "--entries", str(entries), "--runs", "5",
+              "--work", str(workdir / f"hooks{entries}"))
+    pre = number(r"pre-commit.*\n(?:.*\n)*?\s+hook cost \(difference\)\s+(\d+)", out)
+    pre_alone = number(r"hook-impl pre-commit alone\s+(\d+)", out)
+    post = number(r"post-merge.*\n(?:.*\n)*?\s+hook cost \(difference\)\s+(\d+)", out)
+    return [
+        ("pre-commit hook, 3 staged (in git commit)", f"{pre:.0f} ms", "<= 500 ms", pre <= 500),
+        ("pre-commit hook-impl process alone", f"{pre_alone:.0f} ms", "<= 500 ms",
+         pre_alone <= 500),
+        ("post-merge hooks, 10 changed (in git merge)", f"{post:.0f} ms", "<= 1000 ms",
+         post <= 1000),
+    ]
+
+
+def vc_status(entries: int) -> list[Row]:
+    out = run("bench_vc_status.py", "--entries", str(entries), "--runs", "7")
+    git = number(r"git status\s+median\s+([\d.]+)", out)
+    brv = number(r"brv vc status\s+median\s+([\d.]+)", out)
+    return [("`brv vc status` / `git status`", f"{brv / git:.2f}x ({brv:.0f}/{git:.0f} ms)",
+             "<= 2x", brv <= 2 * git)]
+
+
+def summaries(entries: int) -> list[Row]:
+    out = run("bench_summaries.py", "--entries", str(entries), "--runs", "5")
+    index = number(r"_index.md after one changed entry: median ([\d.]+)", out)
+    whole = number(r"after one change: median ([\d.]+)", out)
+    return [("summaries (ancestors' _index.md), 1 change", f"{index:.0f} ms", "<= 200 ms",
+             index <= 200),
+            ("whole summary refresh step, 1 change", f"{whole:.0f} ms", "(info)", True)]
+
+
+def curate() -> list[Row]:
+    out = run("bench_curate.py", "--ops", "1000", "--runs", "3")
+    seconds = number(r"median: ([\d.]+) s", out)
+    return [("1,000 ops in one `brv curate --ops`", f"{seconds:.2f} s", "< 5 s", seconds < 5)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--entries", type=int, default=25000)
+    parser.add_argument("--big", action="store_true", help="also 100,000 entries (slow)")
+    parser.add_argument("--workdir", type=Path, default=Path("/tmp/brv-bench"))
+    args = parser.parse_args()
+    args.workdir.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+    rows = [*retrieval(args.entries, args.workdir), *hooks(args.entries, args.workdir),
+            *vc_status(args.entries), *summaries(args.entries), *curate()]
+    if args.big:
+        rows += big(args.workdir)
+    print(f"\nmachine: {os.cpu_count()} CPUs, Python {platform.python_version()} "
+          f"({platform.system()} {platform.machine()}); {args.entries:,} entries; "
+          f"total {time.perf_counter() - start:.0f} s")
+    width = max(len(r[0]) for r in rows)
+    print(f"| {'what':<{width}} | {'measured (median)':<26} | {'budget':<10} | ok |")
+    print(f"| {'-' * width} | {'-' * 26} | {'-' * 10} | -- |")
+    for what, measured, budget, ok in rows:
+        print(f"| {what:<{width}} | {measured:<26} | {budget:<10} | {'✓' if ok else '✗'}  |")
+    sys.exit(0 if all(r[3] for r in rows) else 1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,28 @@
+"""JSON-ready values for ``--json`` output, click-free so the fast path (``cli/fast.py``)
+prints exactly what ``cli/render.py`` prints."""
+
+from __future__ import annotations
+
+import dataclasses
+from enum import Enum
+from pathlib import Path
+
+# typing costs ~5 ms to import and this module is on the cold search path
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def jsonable(value: Any) -> Any:
+    """Converts dataclasses, tuples, paths and enums into JSON-ready values."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, Path):
+        return str(value)
+    return value

@@ -105,7 +105,7 @@ def try_fast(argv: list[str]) -> int | None:
 
             result = query_tree(project, text, now=now, **options)
             warnings = [*result.notes, *([result.error] if result.error else [])]
-    except Exception:
+    except Exception:  # the click path runs it again behind the one error boundary
         return None
     for note in warnings:
         sys.stderr.write(f"brv: warning: {note}\n")
@@ -125,7 +125,6 @@ def _vc_status(argv: list[str]) -> int | None:
         return None
     from pathlib import Path
 
-    from brv_vc.errors import BrvError
     from brv_vc.services.vc_setup import prepare
     from brv_vc.services.vc_status import status
     from brv_vc.tree.project import find_project
@@ -133,8 +132,12 @@ def _vc_status(argv: list[str]) -> int | None:
     cwd = Path(directory).resolve() if directory else Path.cwd()
     try:
         # prepare is idempotent: if it or status fails, click runs both again and reports
-        report = status(prepare(find_project(cwd)))
-    except BrvError:
+        project = find_project(cwd)
+        from brv_vc.tree.config import ensure_valid_config
+
+        ensure_valid_config(project)
+        report = status(prepare(project))
+    except Exception:  # the click path runs it again behind the one error boundary
         return None
     if args[-1] == "--json":
         sys.stdout.write(_json(report))

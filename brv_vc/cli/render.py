@@ -11,6 +11,8 @@ import click
 
 from brv_vc.cli.plain import jsonable
 
+__all__ = ["dumps", "emit", "jsonable", "stderr_is_tty", "warn"]
+
 
 def dumps(value: Any) -> str:
     """Returns ``value`` as indented JSON."""

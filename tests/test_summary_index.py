@@ -124,6 +124,25 @@ def test_hand_edited_summary_is_regenerated_with_a_warning(project: Project, brv
     assert "edited by hand" not in quiet.stderr
 
 
+def test_hand_edited_abstract_and_overview_are_regenerated_with_a_warning(
+    project: Project, brv
+) -> None:
+    small_tree(project)
+    assert brv("summarize", cwd=project.root).exit_code == 0
+    edited = sorted(project.tree.rglob("*.abstract.md"))[0]
+    overview = edited.with_name(edited.name.replace(".abstract.md", ".overview.md"))
+    originals = edited.read_bytes(), overview.read_bytes()
+    edited.write_text("hand\n")
+    overview.write_bytes(originals[1] + b"more by hand\n")
+    result = brv("summarize", cwd=project.root)
+    assert result.exit_code == 0, result.stderr
+    rel = edited.relative_to(project.tree).as_posix()
+    assert f"{rel} was edited by hand; regenerated" in result.stderr
+    assert (edited.read_bytes(), overview.read_bytes()) == originals
+    quiet = brv("summarize", cwd=project.root)
+    assert "edited by hand" not in quiet.stderr
+
+
 def test_two_fresh_trees_give_the_same_bytes(tmp_path: Path) -> None:
     trees = []
     for name in ("one", "two"):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Protocol
 
@@ -58,6 +58,18 @@ class SummarizeResult:
 def _engine(project: Project, sleep: Callable[[float], None]) -> Engine:
     settings = configured_llm(project)
     return EXTRACTIVE if settings is None else engine_for(settings, sleep=sleep)
+
+
+def _entry_of(sibling: str) -> str:
+    """``a/b/x.abstract.md`` or ``a/b/x.overview.md`` -> ``a/b/x.md``."""
+    for suffix in (ABSTRACT_SUFFIX, OVERVIEW_SUFFIX):
+        if sibling.endswith(suffix):
+            return sibling[: -len(suffix)] + ".md"
+    return sibling
+
+
+def _edit_warnings(edited: list[str]) -> list[str]:
+    return [f"{rel} was edited by hand; regenerated (it is a derived file)" for rel in edited]
 
 
 def _entries_and_orphans(project: Project) -> tuple[list[str], list[str]]:
@@ -109,6 +121,9 @@ def summarize(
         report = folders.regenerate(project, None, engine, records)
         entries, orphans = _entries_and_orphans(project)
         stale = abstracts.stale_entries(conn, project.tree, entries)
+        edited = abstracts.hand_edited(project.tree, entries, records)
+        stale += [_entry_of(sibling) for sibling in edited]
+        report = replace(report, warnings=(*report.warnings, *_edit_warnings(edited)))
         queued = queue.enqueue(conn, [*stale, *orphans])
         waiting = queue.counts(conn)
         if progress is not None:
@@ -189,7 +204,10 @@ def refresh_summaries(
         try:
             if paths is None:
                 entries, orphans = _entries_and_orphans(project)
-                wanted = abstracts.stale_entries(conn, project.tree, entries) + orphans
+                edited = abstracts.hand_edited(project.tree, entries, records)
+                problems.extend(_edit_warnings(edited))
+                wanted = [*abstracts.stale_entries(conn, project.tree, entries),
+                          *(_entry_of(sibling) for sibling in edited), *orphans]
             else:
                 wanted = [
                     p for p in paths

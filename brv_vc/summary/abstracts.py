@@ -20,7 +20,7 @@ from brv_vc.summary.budgets import ABSTRACT_TOKENS, INPUT_CHARS, OVERVIEW_TOKENS
 from brv_vc.summary.digest import strict_digest
 from brv_vc.summary.documents import Document
 from brv_vc.summary.engine import Engine, generate
-from brv_vc.summary.records import sha
+from brv_vc.summary.records import Records, sha
 from brv_vc.tree.layout import ABSTRACT_SUFFIX, OVERVIEW_SUFFIX
 from brv_vc.tree.project import Project
 from brv_vc.tree.store import write_atomic
@@ -51,8 +51,11 @@ def document(relpath: str, data: bytes) -> Document:
     return Document(relpath, replace(info, body=info.body[:INPUT_CHARS]), text[:INPUT_CHARS])
 
 
-def process(project: Project, relpath: str, engine: Engine) -> tuple[str | None, str]:
-    """Writes (or, for a deleted entry, removes) the two siblings of one entry.
+def process(
+    project: Project, relpath: str, engine: Engine, records: Records | None = None
+) -> tuple[str | None, str]:
+    """Writes (or, for a deleted entry, removes) the two siblings of one entry; ``records``
+    remembers the bytes written, so a later hand edit is noticed (:func:`hand_edited`).
 
     Returns:
         (content hash of the entry or None when it is gone, worst escalation level).
@@ -71,12 +74,15 @@ def process(project: Project, relpath: str, engine: Engine) -> tuple[str | None,
     doc = document(relpath, data)
     short = generate(engine, "abstract", doc, ABSTRACT_TOKENS)
     long = generate(engine, "overview", doc, OVERVIEW_TOKENS)
-    write_atomic(project.tree / abstract_rel, (" ".join(short.text.split()) + "\n").encode(),
-                 durable=False)
-    write_atomic(project.tree / overview_rel, (long.text.rstrip("\n") + "\n").encode(),
-                 durable=False)
+    content_hash = sha(data)
+    for rel, text in ((abstract_rel, " ".join(short.text.split()) + "\n"),
+                      (overview_rel, long.text.rstrip("\n") + "\n")):
+        written = text.encode()
+        write_atomic(project.tree / rel, written, durable=False)
+        if records is not None:
+            records.put(rel, content_hash, written)
     worst = max(short.level, long.level, key=("normal", "aggressive", "truncated").index)
-    return sha(data), worst
+    return content_hash, worst
 
 
 def drain(
@@ -106,6 +112,7 @@ def drain(
     """
     deadline = None if budget_seconds is None else clock() + budget_seconds
     queue.ensure_schema(conn)
+    records = Records(conn)
     done: list[str] = []
     failed: list[tuple[str, str]] = []
     levels: list[tuple[str, str]] = []
@@ -116,7 +123,7 @@ def drain(
             break
         for attempt in range(len(BACKOFF) + 1):
             try:
-                content_hash, level = process(project, item.path, engine)
+                content_hash, level = process(project, item.path, engine, records)
             except Exception as exc:  # fail open: one bad file never stops the queue
                 message = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
                 if attempt == len(BACKOFF):
@@ -174,3 +181,23 @@ def stale_entries(
         except OSError:
             stale.append(rel)
     return stale
+
+
+def hand_edited(tree: Path, entries: Iterable[str], records: Records) -> list[str]:
+    """Siblings (abstract or overview) whose bytes differ from what brv last wrote.
+
+    Derived files are overwritten: each one found here is regenerated, with a warning. A
+    sibling with no record (a new machine, a deleted state folder) is not an edit.
+    """
+    edited = []
+    for rel in entries:
+        for sibling in siblings(rel):
+            record = records.get(sibling)
+            if record is None:
+                continue
+            try:
+                if sha((tree / sibling).read_bytes()) != record.sha:
+                    edited.append(sibling)
+            except OSError:
+                continue
+    return edited

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from brv_vc.format.body import parse_facts, split_sections
-from brv_vc.format.tokens import count_tokens
+from brv_vc.format.tokens import CHARS_PER_TOKEN, count_tokens
 from brv_vc.summary.documents import Document, FolderInput
 
 _FENCE_BLOCK = re.compile(r"^\s{0,3}(```|~~~).*?^\s{0,3}\1[^\n]*$", re.MULTILINE | re.DOTALL)
@@ -30,9 +30,14 @@ ITEM_CHARS = 300
 KINDS = {3: "Root", 2: "Domain", 1: "Topic", 0: "Subtopic"}
 
 
+_HEADING = re.compile(r"^[ \t]{0,3}#{1,6}[ \t].*$", re.MULTILINE)
+
+
 def plain(text: str) -> str:
-    """Returns ``text`` without code blocks and markdown markup, whitespace collapsed."""
+    """Returns ``text`` without code blocks, headings and markdown markup, whitespace
+    collapsed (a heading names a section; it is not a sentence of it)."""
     text = _FENCE_BLOCK.sub(" ", text)
+    text = _HEADING.sub(" ", text)
     text = _LABEL.sub(" ", text)
     return " ".join(_MARKUP.sub("", text).split())
 
@@ -131,7 +136,7 @@ def _lead(doc: Document) -> str:
 
 def abstract(doc: Document, budget: int, aggressive: bool) -> str:
     """One line: title, summary, and (unless aggressive) the first key point that adds news."""
-    lead = clip(_lead(doc), budget * 4)
+    lead = clip(_lead(doc), budget * CHARS_PER_TOKEN)
     line = f"{doc.digest.title}: {lead}" if lead else doc.digest.title
     if not aggressive:
         for point in key_points(doc):

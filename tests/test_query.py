@@ -17,6 +17,7 @@ from brv_vc.index.terms import QueryError
 from brv_vc.lifecycle.scoring import Signals
 from brv_vc.lifecycle.sidecar import put_many
 from brv_vc.services.query import OUT_OF_SCOPE, query_tree
+from brv_vc.services.refresh import refresh
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import open_state
 
@@ -148,6 +149,7 @@ def test_out_of_domain_gate_on_larger_corpus(tree: Project) -> None:
 
 
 def test_tier3_single_call_with_prefetched_documents(tree: Project) -> None:
+    refresh(tree, None, NOW)  # folder summaries, as curate or a hook leaves them
     with ChatServer(lambda r: reply("Refresh tokens rotate on every refresh.")) as server:
         use_provider(tree, server)
         result = ask(tree, "refresh token rotation")
@@ -163,6 +165,11 @@ def test_tier3_single_call_with_prefetched_documents(tree: Project) -> None:
     assert "Refresh Token Rotation (auth/jwt/rotation.md)" in prompt
     assert all(m.score >= 0.7 for m in result.matched)
     assert len(result.matched) <= 5
+    # seed 000: LLM tiers get the manifest's folder summaries as structural context
+    system = body["messages"][0]["content"]
+    assert "How the knowledge base is organised (folder summaries):" in system
+    assert "### auth/jwt\n" in system
+    assert "Refresh Token Rotation" in system.split("folder summaries):", 1)[1]
 
 
 def old_tree(project: Project) -> Project:

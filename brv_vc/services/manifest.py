@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from brv_vc.errors import BrvError
+from brv_vc.format.frontmatter import split
 from brv_vc.summary.manifest import ManifestResult, ensure
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import open_state
@@ -22,3 +24,21 @@ def show_manifest(project: Project, now: datetime, *, rebuild: bool = False) -> 
         return ensure(project, conn, now, force=rebuild)
     finally:
         conn.close()
+
+
+def structure_context(project: Project, now: datetime) -> str:
+    """The manifest's summaries lane as text: how the knowledge is organised, for the
+    system prompt of query tiers 3 and 4 (seed 000: LLM queries read the manifest to inject
+    structural context instead of scanning the tree). Empty when there is none yet.
+    """
+    try:
+        lane = show_manifest(project, now).manifest.get("summaries", [])
+        parts = []
+        for row in lane:
+            text = (project.tree / row["path"]).read_text(encoding="utf-8", errors="replace")
+            _, body = split(text)
+            folder = row["path"].rsplit("/", 1)[0] if "/" in row["path"] else "(root)"
+            parts.append(f"### {folder}\n{body.strip()}")
+        return "\n\n".join(parts)
+    except (BrvError, OSError, KeyError):  # structure is a help, never a reason to fail
+        return ""

@@ -191,7 +191,7 @@ def _answer(
         return _cached(query, similar[0], 1, f"similar to a cached query ({similar[1]:.2f})")
     outcome = run_search(project, opened, terms, now, limit=10, scope=None)
     fingerprint = (get_meta(conn, "fingerprint") or "0") + tag  # a result may have been re-read
-    result = _tiers(project, opened, query, outcome, max_iterations, sleep)
+    result = _tiers(project, opened, query, outcome, max_iterations, sleep, now)
     if result.error is None:
         stored = {
             "answer": result.answer,
@@ -226,6 +226,7 @@ def _tiers(
     outcome: SearchOutcome,
     max_iterations: int,
     sleep: Callable[[float], None],
+    now: datetime,
 ) -> QueryResult:
     hits = outcome.hits
     base = QueryResult(query, "", 2, 0, outcome.top, False, False, _matched(hits))
@@ -249,17 +250,20 @@ def _tiers(
             }
         )
     from brv_vc.services import query_llm
+    from brv_vc.services.manifest import structure_context
 
+    structure = structure_context(project, now)
     prefetch = [h for h in hits if h.score >= PREFETCH_MIN][:PREFETCH_MAX]
     try:
         if prefetch:
             contents = _contents(opened, [h.path for h in prefetch])
             docs = [(h.path, h.title, contents.get(h.path, "")) for h in prefetch]
-            text = query_llm.single_call(settings, query, docs, sleep=sleep)
+            text = query_llm.single_call(settings, query, docs, sleep=sleep,
+                                         structure=structure)
             return QueryResult(
                 **{**base.__dict__, "answer": text, "tier": 3, "matched": _matched(prefetch)}
             )
-        text, read = _agent(project, opened, query, settings, max_iterations, sleep, outcome)
+        text, read = _agent(project, opened, query, settings, max_iterations, sleep, structure)
         by_path = {h.path: h for h in hits}
         used = tuple(
             MatchedDoc(
@@ -289,7 +293,7 @@ def _agent(
     settings: LlmSettings,
     max_iterations: int,
     sleep: Callable[[float], None],
-    outcome: SearchOutcome,
+    structure: str,
 ) -> tuple[str, list[str]]:
     from brv_vc.index.search import search as run
     from brv_vc.services import query_llm
@@ -310,5 +314,6 @@ def _agent(
         return target.read_text(encoding="utf-8", errors="replace")
 
     return query_llm.agentic_loop(
-        settings, query, search=search, read=read, max_iterations=max_iterations, sleep=sleep
+        settings, query, search=search, read=read, max_iterations=max_iterations, sleep=sleep,
+        structure=structure,
     )

@@ -54,15 +54,25 @@ TOOLS: list[dict[str, Any]] = [
 ]
 
 
+def system_prompt(structure: str, extra: str = "") -> str:
+    """The system message: the instructions, then the folder summaries when there are any."""
+    text = SYSTEM + extra
+    if structure:
+        text += "\n\nHow the knowledge base is organised (folder summaries):\n\n" + structure
+    return text
+
+
 def single_call(
-    settings: LlmSettings, question: str, docs: list[tuple[str, str, str]], *, sleep: Any
+    settings: LlmSettings, question: str, docs: list[tuple[str, str, str]], *, sleep: Any,
+    structure: str = "",
 ) -> str:
-    """Tier 3: one call with the pre-fetched documents (path, title, content)."""
+    """Tier 3: one call with the pre-fetched documents (path, title, content) and the
+    manifest's folder summaries (``structure``)."""
     context = "\n\n".join(
         f"## {title} ({path})\n{content[:DOC_CHARS]}" for path, title, content in docs
     )
     messages = [
-        {"role": "system", "content": SYSTEM},
+        {"role": "system", "content": system_prompt(structure)},
         {"role": "user", "content": f"Question: {question}\n\nKnowledge:\n\n{context}"},
     ]
     reply = complete(
@@ -81,6 +91,7 @@ def agentic_loop(
     read: Callable[[str], str],
     max_iterations: int,
     sleep: Any,
+    structure: str = "",
 ) -> tuple[str, list[str]]:
     """Tier 4: lets the model call ``search`` and ``read_entry`` until it answers.
 
@@ -91,7 +102,8 @@ def agentic_loop(
         ProviderError: a provider failure, or no answer within ``max_iterations`` calls.
     """
     messages: list[dict[str, Any]] = [
-        {"role": "system", "content": SYSTEM + " Use the tools to find the knowledge first."},
+        {"role": "system",
+         "content": system_prompt(structure, " Use the tools to find the knowledge first.")},
         {"role": "user", "content": question},
     ]
     read_paths: list[str] = []

@@ -71,8 +71,8 @@ def init(app: AppContext, in_project: bool, no_hooks: bool, as_json: bool) -> No
       brv vc init                # own repository at .brv/context-tree/.git
       brv vc init --in-project   # knowledge travels with the code
     """
-    emit(setup.init_repo(app.cwd, in_project=in_project, hooks=not no_hooks), as_json,
-         txt.init_text)
+    emit(setup.init_repo(app.cwd, in_project=in_project, hooks=not no_hooks, now=app.now),
+         as_json, txt.init_text)
 
 
 @vc.command()

@@ -11,6 +11,7 @@ import re
 import shlex
 import sys
 from dataclasses import dataclass, replace
+from datetime import datetime
 from pathlib import Path
 
 import brv_vc
@@ -118,7 +119,8 @@ def _ignore_brv_in_project_repo(project: Project) -> bool:
     return True
 
 
-def init_repo(cwd: Path, *, in_project: bool = False, hooks: bool = True) -> InitResult:
+def init_repo(cwd: Path, *, in_project: bool = False, hooks: bool = True,
+              now: datetime | None = None) -> InitResult:
     """``brv vc init``: put the tree under version control (idempotent).
 
     Args:
@@ -126,6 +128,8 @@ def init_repo(cwd: Path, *, in_project: bool = False, hooks: bool = True) -> Ini
         in_project: track the tree in the project's own repository.
         hooks: also install brv's git hooks (pre-commit, post-merge, post-checkout,
             post-rewrite) into the repository, so plain git keeps knowledge healthy.
+        now: the clock; when given and the tree already holds knowledge (a cloned
+            project, an existing tree), derived files are refreshed (fail open).
 
     Raises:
         GitError: ``--in-project`` outside a git repository.
@@ -133,7 +137,27 @@ def init_repo(cwd: Path, *, in_project: bool = False, hooks: bool = True) -> Ini
     """
     project = _project_at(cwd)
     result = _init_in_project(project) if in_project else _init_standalone(project)
+    if now is not None:
+        result = _refresh_existing(project, result, now)
     return with_hooks(project, result) if hooks else result
+
+
+def _refresh_existing(project: Project, result: InitResult, now: datetime) -> InitResult:
+    """Builds derived files (indexes, abstracts) for knowledge that arrived without them.
+
+    Trigger: 'git clone' of a project that tracks its tree, or init on an existing tree.
+    Why: derived files are never committed, so nothing else would create them. Outcome:
+    summaries exist; a failure is a note, never an error (the repository is ready).
+    """
+    if not any(project.tree.rglob("*.md")):
+        return result
+    try:
+        from brv_vc.services.refresh import refresh
+
+        problems = refresh(project, None, now).problems
+    except Exception as exc:  # fail open: init must not fail over derived state
+        problems = (f"derived files not refreshed: {exc}",)
+    return replace(result, notes=(*result.notes, *problems))
 
 
 def with_hooks(project: Project, result: InitResult) -> InitResult:
@@ -226,21 +250,37 @@ def clone_repo(cwd: Path, url: str, *, hooks: bool = True
     tree.rmdir()  # empty (checked above); git clone wants to create it
     proc = git.run(["clone", "-q", url, str(tree)], project.brv_dir, check=False)
     if proc.returncode != 0:
-        # nothing is left behind: the .brv/ this command created goes, else the empty tree
-        # comes back as it was
-        if had_brv:
-            tree.mkdir(parents=True, exist_ok=True)
-        else:
-            import shutil
-
-            shutil.rmtree(project.brv_dir, ignore_errors=True)
+        _roll_back_clone(project, had_brv)
         raise translate(["clone", url], proc, what=f"clone of {mask_url(url)}")
+    if (tree / ".brv" / "context-tree").is_dir() or (tree / ".brv" / "config.yaml").is_file():
+        # Trigger: the URL holds a whole project that tracks its tree in-project. Why: its
+        # code would land inside .brv/context-tree/ (a tree inside the tree). Outcome: the
+        # clone is undone and the user is told how to adopt that project instead.
+        _roll_back_clone(project, had_brv)
+        raise ConflictError(
+            f"{mask_url(url)} is a project that tracks its knowledge in-project (it holds "
+            ".brv/ itself), not a knowledge repository; nothing was changed",
+            hint=f"clone the project itself ('git clone {mask_url(url)}'), then run "
+                 "'brv vc init --in-project' inside it",
+        )
     repo = KnowledgeRepo(tree, "")
     written = exclusions.ensure_files(tree)
     register_drivers(repo)
     _ignore_brv_in_project_repo(project)
     result = InitResult("standalone", str(tree), "", False, tuple(written), url)
     return project, repo, with_hooks(project, result) if hooks else result
+
+
+def _roll_back_clone(project: Project, had_brv: bool) -> None:
+    """Leaves nothing behind: the .brv/ this command created goes, else the (empty) tree
+    comes back as it was."""
+    import shutil
+
+    if had_brv:
+        shutil.rmtree(project.tree, ignore_errors=True)
+        project.tree.mkdir(parents=True, exist_ok=True)
+    else:
+        shutil.rmtree(project.brv_dir, ignore_errors=True)
 
 
 def mask_url(url: str) -> str:

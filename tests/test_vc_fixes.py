@@ -44,3 +44,37 @@ def test_init_in_project_after_git_clone_builds_derived_files(tmp_path: Path) ->
     dave.ok("vc", "init", "--in-project")
     assert (dave.tree / "_index.md").is_file()
     assert dave.ok("vc", "status", "--json").json()["untracked"] == []
+
+
+def _bare_with_head_master(tmp_path: Path, branches: tuple[str, ...]) -> Path:
+    """A bare remote whose HEAD names 'master' while only ``branches`` were pushed."""
+    bare = tmp_path / "kb.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "master", str(bare))
+    alice = make_member(tmp_path, "alice")
+    alice.ok("vc", "init")
+    alice.write(ROT, "Token rotation")
+    alice.ok("vc", "add")
+    alice.ok("vc", "commit", "-m", "first")
+    alice.ok("vc", "remote", "add", "origin", str(bare))
+    for name in branches:
+        alice.ok("vc", "push", "origin", name)
+    return bare
+
+
+def test_clone_checks_out_main_when_the_remote_head_is_missing(tmp_path: Path) -> None:
+    bare = _bare_with_head_master(tmp_path, ("main",))
+    bob = make_member(tmp_path, "bob")
+    result = bob.ok("vc", "clone", str(bare), "--json").json()
+    assert "checked out 'main'" in " ".join(result["notes"])
+    assert (bob.tree / ROT).is_file()
+    assert bob.git("rev-parse", "--abbrev-ref", "HEAD").strip() == "main"
+    assert bob.git("rev-parse", "--abbrev-ref", "main@{upstream}").strip() == "origin/main"
+
+
+def test_clone_with_a_missing_head_and_several_branches_is_refused(tmp_path: Path) -> None:
+    bare = _bare_with_head_master(tmp_path, ("dev", "review"))
+    bob = make_member(tmp_path, "bob")
+    result = bob.fails("vc", "clone", str(bare))
+    assert "does not exist there" in result.stderr
+    assert "dev, review" in result.stderr
+    assert not (bob.root / ".brv").exists()

@@ -264,11 +264,51 @@ def clone_repo(cwd: Path, url: str, *, hooks: bool = True
                  "'brv vc init --in-project' inside it",
         )
     repo = KnowledgeRepo(tree, "")
+    try:
+        notes = _check_out_a_branch(repo, url)
+    except ConflictError:
+        _roll_back_clone(project, had_brv)
+        raise
     written = exclusions.ensure_files(tree)
     register_drivers(repo)
     _ignore_brv_in_project_repo(project)
-    result = InitResult("standalone", str(tree), "", False, tuple(written), url)
+    result = InitResult("standalone", str(tree), "", False, tuple(written), url, notes=notes)
     return project, repo, with_hooks(project, result) if hooks else result
+
+
+def _check_out_a_branch(repo: KnowledgeRepo, url: str) -> tuple[str, ...]:
+    """Checks out a real branch when the remote's HEAD names one that does not exist.
+
+    Trigger: a bare repository whose HEAD says 'master' while only 'main' was pushed. Why:
+    git leaves an empty, unborn checkout and the clone looks like an empty repository.
+    Outcome: 'main' (or the only branch) is checked out and a note says so; with several
+    branches and no 'main' the clone is refused (the caller rolls it back).
+
+    Raises:
+        ConflictError: several branches, none called main.
+    """
+    if repo.head() is not None:
+        return ()
+    out = repo.git_ok("for-each-ref", "--format=%(refname:strip=3)", "refs/remotes/origin/")
+    branches = [b for b in (out or "").split() if b != "HEAD"]
+    if not branches:
+        return ()  # a truly empty remote: the first push creates the branch
+    if DEFAULT_BRANCH in branches:
+        chosen = DEFAULT_BRANCH
+    elif len(branches) == 1:
+        chosen = branches[0]
+    else:
+        raise ConflictError(
+            f"the remote's HEAD names branch '{repo.branch()}', which does not exist there, "
+            f"and it has several branches ({', '.join(branches)}); nothing was changed",
+            hint=f"clone one of them with git: git clone -b {branches[0]} {mask_url(url)} "
+                 ".brv/context-tree (or fix the remote's HEAD)",
+        )
+    missing = repo.branch()
+    repo.git("checkout", "-q", "-b", chosen, "--track", f"origin/{chosen}",
+             what=f"checkout of origin/{chosen}")
+    return (f"the remote's HEAD names branch '{missing}', which does not exist there; "
+            f"checked out '{chosen}' instead",)
 
 
 def _roll_back_clone(project: Project, had_brv: bool) -> None:

@@ -78,3 +78,19 @@ def test_clone_with_a_missing_head_and_several_branches_is_refused(tmp_path: Pat
     assert "does not exist there" in result.stderr
     assert "dev, review" in result.stderr
     assert not (bob.root / ".brv").exists()
+
+
+def test_reset_hard_refreshes_derived_files(tmp_path: Path) -> None:
+    alice = make_member(tmp_path, "alice")
+    alice.ok("vc", "init")
+    alice.write(ROT, "Token rotation")
+    alice.ok("vc", "add")
+    alice.ok("vc", "commit", "-m", "first")
+    alice.write("auth/jwt/signing_keys.md", "Signing keys")
+    alice.ok("vc", "add")
+    alice.ok("vc", "commit", "-m", "second")
+    assert "signing_keys" in (alice.tree / "auth/jwt/_index.md").read_text()
+    result = alice.ok("vc", "reset", "--hard", "HEAD~1", "--json").json()
+    assert not (alice.tree / "auth/jwt/signing_keys.md").exists()
+    assert "signing_keys" not in (alice.tree / "auth/jwt/_index.md").read_text()
+    assert result["after"]["changed"] == ["auth/jwt/signing_keys.md"]

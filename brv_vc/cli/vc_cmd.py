@@ -362,11 +362,13 @@ def reset(app: AppContext, args: tuple[str, ...], mode: str | None, as_json: boo
     """
     from brv_vc.services import vc as local
 
-    repo = _repo(app)
+    project = app.project()
+    repo = setup.prepare(project)
     if mode:
         if len(args) > 1:
             raise UsageError("--soft/--hard take at most one REF", hint="brv vc reset --hard HEAD")
-        result = local.reset(repo, mode=mode, ref=args[0] if args else None)
+        result = local.reset(repo, mode=mode, ref=args[0] if args else None, project=project,
+                             now=app.now)
     else:
         result = local.reset(repo, args)
     emit(result, as_json, lambda r: f"HEAD is now at {r.target}" if r.target else "Unstaged.")

@@ -9,14 +9,20 @@ from __future__ import annotations
 import os
 import tempfile
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from brv_vc.errors import ConflictError, GitError, NotFoundError, UsageError
 from brv_vc.services.vc_status import status
 from brv_vc.tree.layout import ARCHIVE_DIR, clean_relpath
+from brv_vc.tree.project import Project
 from brv_vc.vc import exclusions
 from brv_vc.vc.archived import trailer_block
 from brv_vc.vc.repo import KnowledgeRepo
+
+if TYPE_CHECKING:
+    from brv_vc.services.vc_archive import AfterChange
 
 
 @dataclass(frozen=True)
@@ -227,11 +233,17 @@ class ResetResult:
     mode: str  # unstage | soft | hard
     target: str | None
     paths: tuple[str, ...]
+    after: AfterChange | None = None  # derived state refreshed after --hard
 
 
 def reset(repo: KnowledgeRepo, paths: tuple[str, ...] = (), *, mode: str = "unstage",
-          ref: str | None = None) -> ResetResult:
+          ref: str | None = None, project: Project | None = None,
+          now: datetime | None = None) -> ResetResult:
     """Unstages knowledge paths, or (``soft``/``hard``) moves the branch to ``ref``.
+
+    With ``project`` and ``now``, a hard reset then runs the same after-change step as
+    pull, merge and checkout (archives from trailers, derived files), since it rewrites
+    the working tree.
 
     Raises:
         UsageError: ``--hard``/``--soft`` in in-project mode (they would move code too).
@@ -256,6 +268,12 @@ def reset(repo: KnowledgeRepo, paths: tuple[str, ...] = (), *, mode: str = "unst
     if mode == "soft" and repo.merging():
         raise ConflictError("cannot soft-reset during a merge",
                             hint="finish with 'brv vc merge --continue' or '--abort'")
+    old = repo.head()
     repo.git("reset", "-q", f"--{mode}", target)
-    return ResetResult(mode, target, ())
+    after = None
+    if mode == "hard" and project is not None and now is not None:
+        from brv_vc.services.vc_archive import after_change
+
+        after = after_change(project, repo, old, repo.head(), now)
+    return ResetResult(mode, target, (), after)
 

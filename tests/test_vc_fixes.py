@@ -94,3 +94,23 @@ def test_reset_hard_refreshes_derived_files(tmp_path: Path) -> None:
     assert not (alice.tree / "auth/jwt/signing_keys.md").exists()
     assert "signing_keys" not in (alice.tree / "auth/jwt/_index.md").read_text()
     assert result["after"]["changed"] == ["auth/jwt/signing_keys.md"]
+
+
+def test_pull_of_unrelated_histories_is_explained_then_allowed(team) -> None:  # noqa: F811
+    carol = make_member(team.remote.parent, "carol")
+    carol.ok("vc", "init")
+    carol.write("api/errors/retry_policy.md", "Retry policy")
+    carol.ok("vc", "add")
+    carol.ok("vc", "commit", "-m", "carol's own history")
+    carol.ok("vc", "remote", "add", "origin", str(team.remote))
+    before = snapshot(carol.root)
+    refused = carol.fails("vc", "pull", "origin", "main")
+    assert "histories are unrelated" in refused.stderr
+    assert "no merge base" not in refused.stderr
+    assert "brv vc pull --allow-unrelated-histories origin main" in refused.stderr
+    assert snapshot(carol.root) == before
+    pulled = carol.ok("vc", "pull", "--allow-unrelated-histories", "origin", "main", "--json")
+    assert pulled.json()["conflicts"] == []
+    assert (carol.tree / ROT).is_file()
+    assert (carol.tree / "api/errors/retry_policy.md").is_file()
+    assert len(carol.git("rev-list", "--parents", "-n1", "HEAD").split()) == 3

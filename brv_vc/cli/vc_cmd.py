@@ -239,13 +239,20 @@ def checkout(app: AppContext, name: str, create: bool, as_json: bool) -> None:
     emit(result, as_json, txt.sync_text)
 
 
+unrelated_option = click.option(
+    "--allow-unrelated-histories", "allow_unrelated", is_flag=True,
+    help="Join two histories with no commit in common (e.g. two separate 'brv vc init').")
+
+
 @vc.command()
 @click.argument("ref", required=False)
 @click.option("--abort", is_flag=True, help="Restore the state before the merge.")
 @click.option("--continue", "cont", is_flag=True, help="Commit once conflicts are resolved.")
+@unrelated_option
 @json_option
 @pass_app
-def merge(app: AppContext, ref: str | None, abort: bool, cont: bool, as_json: bool) -> None:
+def merge(app: AppContext, ref: str | None, abort: bool, cont: bool, allow_unrelated: bool,
+          as_json: bool) -> None:
     """Merge a branch with the knowledge-aware driver (exit 1 when conflicts remain).
 
     \b
@@ -265,7 +272,7 @@ def merge(app: AppContext, ref: str | None, abort: bool, cont: bool, as_json: bo
     elif cont:
         result = sync.merge_continue(project, repo, app.now)
     else:
-        result = sync.merge(project, repo, app.now, ref or "")
+        result = sync.merge(project, repo, app.now, ref or "", allow_unrelated=allow_unrelated)
     _emit_sync(result, as_json)
 
 
@@ -290,20 +297,24 @@ def fetch(app: AppContext, remote: str | None, as_json: bool) -> None:
 @vc.command()
 @click.argument("remote", required=False)
 @click.argument("branch_name", metavar="BRANCH", required=False)
+@unrelated_option
 @json_option
 @pass_app
-def pull(app: AppContext, remote: str | None, branch_name: str | None, as_json: bool) -> None:
+def pull(app: AppContext, remote: str | None, branch_name: str | None, allow_unrelated: bool,
+         as_json: bool) -> None:
     """Fetch and merge the upstream; refuses to overwrite uncommitted changes.
 
     \b
     Example:
       brv vc pull
       brv vc pull origin main
+      brv vc pull --allow-unrelated-histories origin main
     """
     from brv_vc.services import vc_sync as sync
 
     project = app.project()
-    result = sync.pull(project, setup.prepare(project), app.now, remote, branch_name)
+    result = sync.pull(project, setup.prepare(project), app.now, remote, branch_name,
+                       allow_unrelated=allow_unrelated)
     _emit_sync(result, as_json)
 
 

@@ -114,3 +114,20 @@ def test_pull_of_unrelated_histories_is_explained_then_allowed(team) -> None:  #
     assert (carol.tree / ROT).is_file()
     assert (carol.tree / "api/errors/retry_policy.md").is_file()
     assert len(carol.git("rev-list", "--parents", "-n1", "HEAD").split()) == 3
+
+
+def test_commit_validates_staged_entries_without_hooks(tmp_path: Path) -> None:
+    alice = make_member(tmp_path, "alice")
+    alice.ok("vc", "init", "--no-hooks")
+    alice.write(ROT, "Token rotation")
+    (alice.tree / "auth/jwt/broken.md").write_text("---\ntitle: [unclosed\n---\nbody\n")
+    alice.ok("vc", "add")
+    before = alice.git("rev-parse", "--verify", "-q", "HEAD", check=False)
+    result = alice.fails("vc", "commit", "-m", "broken")
+    assert "1 staged file(s) are not valid knowledge" in result.stderr
+    assert "auth/jwt/broken.md" in result.stderr
+    assert "no-verify" not in result.stderr
+    assert alice.git("rev-parse", "--verify", "-q", "HEAD", check=False) == before
+    (alice.tree / "auth/jwt/broken.md").unlink()
+    alice.ok("vc", "add")
+    alice.ok("vc", "commit", "-m", "fixed")

@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from brv_vc.errors import ConflictError, GitError, NotFoundError, UsageError
+from brv_vc.errors import ConflictError, FormatError, GitError, NotFoundError, UsageError
 from brv_vc.services.vc_status import status
 from brv_vc.tree.layout import ARCHIVE_DIR, clean_relpath
 from brv_vc.tree.project import Project
@@ -139,6 +139,7 @@ def commit(repo: KnowledgeRepo, message: str) -> CommitResult:
         UsageError: an empty message.
         ConflictError: unmerged paths or conflict markers remain.
         GitError: nothing staged, force-added excluded files, missing identity.
+        FormatError: a staged entry is malformed or breaks the frontmatter schema.
     """
     if not message.strip():
         raise UsageError("the commit message is empty", hint='give one: brv vc commit -m "..."')
@@ -157,6 +158,7 @@ def commit(repo: KnowledgeRepo, message: str) -> CommitResult:
     if not staged and not st.merging:
         raise GitError("nothing to commit: no knowledge changes are staged",
                        hint="stage them first with 'brv vc add' (see 'brv vc status')")
+    refuse_invalid(repo)
     archived = [p for p in _deleted_staged(repo) if _archived_locally(repo, p)]
     full = message.rstrip("\n") + ("\n\n" + trailer_block(archived) if archived else "")
     outside = set(_staged(repo, whole_repo=True)) - set(staged)
@@ -166,6 +168,32 @@ def commit(repo: KnowledgeRepo, message: str) -> CommitResult:
         repo.git("commit", "-q", "-m", full, what="commit")
     sha = repo.head() or ""
     return CommitResult(sha, repo.branch(), full, len(staged), tuple(archived))
+
+
+def refuse_invalid(repo: KnowledgeRepo) -> None:
+    """Refuses staged knowledge that the pre-commit hook would refuse (same check, same
+    per-file messages), so a commit is validated even where the hooks are not installed.
+
+    There is no bypass: 'brv vc commit' only ever commits valid knowledge (plain
+    'git commit --no-verify' remains for the rare emergency).
+
+    Raises:
+        FormatError: one line per refused file, with its fix.
+    """
+    from brv_vc.services.hook_checks import check_staged  # YAML + schema: only on commit
+
+    problems = check_staged(repo, None).problems
+    if not problems:
+        return
+    lines = [f"cannot commit: {len(problems)} staged file(s) are not valid knowledge"]
+    for problem in problems:
+        key = f" (key '{problem.key}')" if problem.key else ""
+        lines.append(f"  {problem.file}{key}: {problem.message}")
+        if problem.hint:
+            lines.append(f"    fix: {problem.hint}")
+    raise FormatError("\n".join(lines), file=problems[0].file, key=problems[0].key or None,
+                      hint="fix the files, stage them again with 'brv vc add', then commit; "
+                           "nothing was committed")
 
 
 def _commit_only_knowledge(repo: KnowledgeRepo, message: str) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import snapshot
+from conftest import run_brv, snapshot
 from vc_helpers import Member, git, make_member, team  # noqa: F401
 
 ROT = "auth/jwt/token_rotation.md"
@@ -131,3 +131,41 @@ def test_commit_validates_staged_entries_without_hooks(tmp_path: Path) -> None:
     (alice.tree / "auth/jwt/broken.md").unlink()
     alice.ok("vc", "add")
     alice.ok("vc", "commit", "-m", "fixed")
+
+
+def test_add_accepts_cwd_relative_and_repository_relative_paths(tmp_path: Path) -> None:
+    alice = make_member(tmp_path, "alice")
+    alice.ok("vc", "init")
+    alice.write(ROT, "Token rotation")
+    alice.ok("vc", "add")
+    alice.ok("vc", "commit", "-m", "first")
+    alice.edit(ROT, title="Rotation")
+    inside = run_brv("vc", "add", "jwt/token_rotation.md", "--json", cwd=alice.tree / "auth")
+    assert inside.exit_code == 0, inside.stderr
+    assert inside.json()["paths"] == [ROT]
+    unchanged = alice.ok("vc", "add", ROT)  # staged already: nothing more to stage
+    assert "no knowledge file matches" not in unchanged.stderr
+    alice.ok("vc", "commit", "-m", "retitle")
+    again = alice.ok("vc", "add", ROT)
+    assert f"Unchanged (nothing to stage): {ROT}" in again.stdout
+
+
+def test_add_accepts_what_git_status_prints_in_project(tmp_path: Path) -> None:
+    app = _in_project_app(tmp_path)
+    app.edit(ROT, title="Rotation")
+    result = app.ok("vc", "add", f".brv/context-tree/{ROT}", "--json").json()
+    assert result["paths"] == [ROT]
+    assert result["unchanged"] == []
+
+
+def test_add_that_resolves_a_delete_modify_conflict_says_so(team) -> None:  # noqa: F811
+    (team.alice.tree / ROT).unlink()
+    team.alice.sync("drop rotation")
+    team.bob.edit(ROT, title="Rotation, kept")
+    team.bob.ok("vc", "add")
+    team.bob.ok("vc", "commit", "-m", "bob keeps it")
+    team.bob.fails("vc", "pull")
+    result = team.bob.ok("vc", "add", ROT)
+    assert "Staged 0 file(s)" not in result.stdout
+    assert f"Marked resolved: {ROT}" in result.stdout
+    team.bob.ok("vc", "merge", "--continue")

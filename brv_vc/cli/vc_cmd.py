@@ -147,15 +147,19 @@ def diff(app: AppContext, ref: str | None, staged: bool, fmt: str, as_json: bool
 def add(app: AppContext, paths: tuple[str, ...], as_json: bool) -> None:
     """Stage knowledge files (new, changed and deleted); default: the whole tree.
 
+    PATHS may be tree-relative, relative to the current folder, or (in-project mode)
+    repository-relative as 'git status' prints them.
+
     \b
     Example:
       brv vc add
       brv vc add auth/jwt/token_rotation.md
+      brv vc add .brv/context-tree/auth/jwt/token_rotation.md
     """
     from brv_vc.services import vc as local
 
-    result = local.add(_repo(app), paths)
-    emit(result, as_json, lambda r: f"Staged {r.staged} file(s)")
+    result = local.add(_repo(app), paths, app.cwd)
+    emit(result, as_json, txt.add_text)
 
 
 @vc.command()
@@ -381,7 +385,7 @@ def reset(app: AppContext, args: tuple[str, ...], mode: str | None, as_json: boo
         result = local.reset(repo, mode=mode, ref=args[0] if args else None, project=project,
                              now=app.now)
     else:
-        result = local.reset(repo, args)
+        result = local.reset(repo, args, cwd=app.cwd)
     emit(result, as_json, lambda r: f"HEAD is now at {r.target}" if r.target else "Unstaged.")
 
 

@@ -136,3 +136,15 @@ def remote_text(r: Any) -> str:
     if not r.remotes:
         return "No remote configured (add one: brv vc remote add origin <url>)."
     return "\n".join(f"{name}\t{url}" for name, url in sorted(r.remotes.items()))
+
+
+def add_text(r: Any) -> str:
+    """``brv vc add``: what was staged, resolved, or already up to date."""
+    lines = []
+    if r.resolved:
+        lines.append("Marked resolved: " + ", ".join(r.resolved))
+    if r.staged or not r.resolved:
+        lines.append(f"Staged {r.staged} file(s)")
+    if r.unchanged:
+        lines.append("Unchanged (nothing to stage): " + ", ".join(r.unchanged))
+    return "\n".join(lines)

@@ -169,3 +169,17 @@ def test_add_that_resolves_a_delete_modify_conflict_says_so(team) -> None:  # no
     assert "Staged 0 file(s)" not in result.stdout
     assert f"Marked resolved: {ROT}" in result.stdout
     team.bob.ok("vc", "merge", "--continue")
+
+
+def test_hooks_install_in_a_plain_tree_repository_writes_the_exclusions(
+        tmp_path: Path) -> None:
+    alice = make_member(tmp_path, "alice")
+    alice.write(ROT, "Token rotation")
+    git(alice.tree, "init", "-q")
+    result = alice.ok("hooks", "install", "--json").json()
+    assert any("wrote .gitignore" in note for note in result["notes"])
+    git(alice.tree, "add", ROT)
+    git(alice.tree, "commit", "-q", "-m", "first")  # the hooks build derived files
+    assert (alice.tree / "auth/jwt/_index.md").is_file()
+    untracked = git(alice.tree, "status", "--porcelain", "--untracked-files=all")
+    assert "_index.md" not in untracked

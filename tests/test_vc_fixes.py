@@ -183,3 +183,49 @@ def test_hooks_install_in_a_plain_tree_repository_writes_the_exclusions(
     assert (alice.tree / "auth/jwt/_index.md").is_file()
     untracked = git(alice.tree, "status", "--porcelain", "--untracked-files=all")
     assert "_index.md" not in untracked
+
+
+def test_pull_blocked_by_dirty_code_points_at_git(tmp_path: Path) -> None:
+    app = _in_project_app(tmp_path)
+    bare = tmp_path / "app.git"
+    git(tmp_path, "clone", "-q", "--bare", str(app.root), str(bare))
+    git(tmp_path, "clone", "-q", str(bare), "bob")
+    bob = Member("bob", tmp_path / "bob")
+    bob.ok("vc", "init", "--in-project")
+    git(app.root, "remote", "add", "origin", str(bare))
+    (app.root / "app.py").write_text("print('v2')\n")
+    git(app.root, "commit", "-q", "-am", "code v2")
+    git(app.root, "push", "-q", "-u", "origin", "HEAD")
+    (bob.root / "app.py").write_text("print('local edit')\n")
+    refused = bob.fails("vc", "pull")
+    assert "app.py" in refused.stderr
+    assert "commit or stash the code files with git" in refused.stderr
+    assert "brv vc add" not in refused.stderr
+
+
+def test_status_lists_committed_conflict_markers(tmp_path: Path) -> None:
+    alice = make_member(tmp_path, "alice")
+    alice.ok("vc", "init", "--no-hooks")
+    alice.write(ROT, "Token rotation")
+    alice.ok("vc", "add")
+    alice.ok("vc", "commit", "-m", "first")
+    markers = "<<<<<<< ours\nx\n=======\ny\n>>>>>>> theirs\n"
+    (alice.tree / ROT).write_text(alice.text(ROT) + markers)
+    alice.git("commit", "-q", "--no-verify", "-am", "markers committed with plain git")
+    status = alice.ok("vc", "status")
+    assert "knowledge tree clean" not in status.stdout
+    assert "Committed files with conflict markers:" in status.stdout
+    assert ROT in status.stdout
+    assert alice.ok("vc", "status", "--json").json()["committed_markers"] == [ROT]
+    assert alice.ok("vc", "status", "--json").json()["committed_markers"] == [ROT]  # cached
+
+
+def test_markdown_diff_escapes_html_and_pipes_in_titles(tmp_path: Path) -> None:
+    alice = make_member(tmp_path, "alice")
+    alice.ok("vc", "init")
+    alice.write(ROT, "Tokens <details> & a|b")
+    alice.ok("vc", "add")
+    out = alice.ok("vc", "diff", "--staged", "--format", "markdown").stdout
+    row = next(line for line in out.splitlines() if ROT in line and line.startswith("|"))
+    assert "Tokens &lt;details&gt; &amp; a\\|b" in row
+    assert "<details>" not in row

@@ -50,11 +50,16 @@ def status_text(r: StatusReport) -> str:
         ("Untracked files:", '(use "brv vc add <file>..." to include them)', list(r.untracked)),
         ("Files with conflict markers:", "(resolve every <<<<<<< block before committing)",
          list(r.markers)),
+        ("Committed files with conflict markers:",
+         "(resolve every <<<<<<< block, then 'brv vc add' and 'brv vc commit')",
+         list(r.committed_markers)),
     ]
     for title, hint, rows in groups:
         if rows:
             lines += ["", title, f"  {hint}", *(f"\t{row}" for row in rows)]
-    if r.clean:
+    if r.clean and r.committed_markers:
+        lines += ["", "nothing to commit, but committed knowledge holds conflict markers"]
+    elif r.clean:
         lines += ["", "nothing to commit, knowledge tree clean"]
     return "\n".join(lines)
 

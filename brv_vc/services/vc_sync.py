@@ -136,12 +136,18 @@ def _merge(project: Project, repo: KnowledgeRepo, target: str, label: str, actio
     same = [p for p in clash if _same_as_incoming(repo, target, p)]
     clash = [p for p in clash if p not in same]
     if clash:
+        code = [p for p in clash if repo.tree_path(p) is None]
+        if code:  # in-project mode: 'brv vc add' refuses code, so point at git
+            advice = ("commit or stash the code files with git ('git stash' or 'git commit')"
+                      + (" and commit the knowledge files ('brv vc add', 'brv vc commit')"
+                         if len(code) < len(clash) else ""))
+        else:
+            advice = "commit them ('brv vc add' and 'brv vc commit -m ...') or move them away"
         raise ConflictError(
             f"{action} would overwrite uncommitted local changes in: "
             + ", ".join(repo.tree_path(p) or p for p in clash),
             file=clash[0],
-            hint="commit them ('brv vc add' and 'brv vc commit -m ...') or move them away, "
-                 f"then {action} again; nothing was changed",
+            hint=f"{advice}, then {action} again; nothing was changed",
         )
     for path in same:
         (repo.workdir / path).unlink()

@@ -235,6 +235,7 @@ def merge_entries(base: bytes | None, ours: bytes, theirs: bytes, *, path: str =
     b = _split(base, path) if base else None
     o, t = _split(ours, path), _split(theirs, path)
     head, fm_conflicts = _frontmatter(b[0] if b else None, o[0], t[0], path)
+    body_conflicts: list[str]
     if o[1] == t[1] or (b is not None and t[1] == b[1]):
         body, body_conflicts = o[1], []
     elif b is not None and o[1] == b[1]:

@@ -229,3 +229,23 @@ def test_markdown_diff_escapes_html_and_pipes_in_titles(tmp_path: Path) -> None:
     row = next(line for line in out.splitlines() if ROT in line and line.startswith("|"))
     assert "Tokens &lt;details&gt; &amp; a\\|b" in row
     assert "<details>" not in row
+
+
+def test_committed_markers_follow_new_commits(tmp_path: Path) -> None:
+    alice = make_member(tmp_path, "alice")
+    alice.ok("vc", "init", "--no-hooks")
+    alice.write(ROT, "Token rotation")
+    alice.write("api/errors/retry.md", "Retry")
+    alice.ok("vc", "add")
+    alice.ok("vc", "commit", "-m", "first")
+    assert alice.ok("vc", "status", "--json").json()["committed_markers"] == []
+    clean = alice.text(ROT)
+    (alice.tree / ROT).write_text(clean + "<<<<<<< ours\nx\n=======\ny\n>>>>>>> theirs\n")
+    alice.git("commit", "-q", "--no-verify", "-am", "markers")
+    assert alice.ok("vc", "status", "--json").json()["committed_markers"] == [ROT]
+    alice.edit("api/errors/retry.md", title="Retry policy")
+    alice.git("commit", "-q", "--no-verify", "-am", "unrelated change")
+    assert alice.ok("vc", "status", "--json").json()["committed_markers"] == [ROT]
+    (alice.tree / ROT).write_text(clean)
+    alice.git("commit", "-q", "--no-verify", "-am", "fixed")
+    assert alice.ok("vc", "status", "--json").json()["committed_markers"] == []

@@ -88,8 +88,9 @@ def clone(app: AppContext, url: str, no_hooks: bool, as_json: bool) -> None:
       brv vc clone git@github.com:acme/knowledge.git
     """
     from brv_vc.services.vc_archive import after_change
+    from brv_vc.services.vc_clone import clone_repo
 
-    project, repo, result = setup.clone_repo(app.cwd, url, hooks=not no_hooks)
+    project, repo, result = clone_repo(app.cwd, url, hooks=not no_hooks)
     after_change(project, repo, None, repo.head(), app.now)
     emit(result, as_json, txt.init_text)
 

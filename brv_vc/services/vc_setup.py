@@ -18,7 +18,7 @@ import brv_vc
 from brv_vc.errors import ConflictError, GitError, NotFoundError, UsageError
 from brv_vc.tree.project import Project
 from brv_vc.vc import exclusions, git
-from brv_vc.vc.repo import KnowledgeRepo, locate, translate
+from brv_vc.vc.repo import KnowledgeRepo, locate
 
 DEFAULT_BRANCH = "main"
 
@@ -89,21 +89,21 @@ class InitResult:
     notes: tuple[str, ...] = ()
 
 
-def _project_at(cwd: Path) -> Project:
+def project_at(cwd: Path) -> Project:
     """The project for ``cwd`` (where ``brv init`` would put it); nothing is created yet."""
     from brv_vc.services.init import init_root_for
 
     return Project(init_root_for(cwd).resolve())
 
 
-def _create(project: Project) -> None:
+def create_brv(project: Project) -> None:
     """Creates ``.brv/`` (idempotent); called only once every check has passed."""
     from brv_vc.services.init import init_project
 
     init_project(project.root)
 
 
-def _ignore_brv_in_project_repo(project: Project) -> bool:
+def ignore_brv_in_project_repo(project: Project) -> bool:
     """Appends ``.brv/`` to the project's ``.gitignore`` when the project is a git repo."""
     proc = git.run(["rev-parse", "--show-toplevel"], project.root, check=False)
     if proc.returncode != 0:
@@ -135,7 +135,7 @@ def init_repo(cwd: Path, *, in_project: bool = False, hooks: bool = True,
         GitError: ``--in-project`` outside a git repository.
         ConflictError: switching modes on a tree that already has the other one.
     """
-    project = _project_at(cwd)
+    project = project_at(cwd)
     result = _init_in_project(project) if in_project else _init_standalone(project)
     if now is not None:
         result = _refresh_existing(project, result, now)
@@ -178,14 +178,14 @@ def with_hooks(project: Project, result: InitResult) -> InitResult:
 
 def _init_standalone(project: Project) -> InitResult:
     tree = project.tree
-    _create(project)
+    create_brv(project)
     reinit = (tree / ".git").exists()
     if not reinit:
         git.run(["init", "-q", "-b", DEFAULT_BRANCH], tree)
     repo = KnowledgeRepo(tree, "")
     written = exclusions.ensure_files(tree)
     register_drivers(repo)
-    if _ignore_brv_in_project_repo(project):
+    if ignore_brv_in_project_repo(project):
         written.append("../../.gitignore")
     return InitResult("standalone", str(tree), "", reinit, tuple(written))
 
@@ -217,110 +217,11 @@ def _init_in_project(project: Project) -> InitResult:
                  "'brv vc init --in-project' again",
         )
     reinit = (tree / ".gitattributes").exists()
-    _create(project)
+    create_brv(project)
     repo = KnowledgeRepo(workdir, prefix)
     written = exclusions.ensure_files(tree)
     register_drivers(repo)
     return InitResult("in-project", str(workdir), prefix, reinit, tuple(written))
-
-
-def clone_repo(cwd: Path, url: str, *, hooks: bool = True
-               ) -> tuple[Project, KnowledgeRepo, InitResult]:
-    """``brv vc clone URL``: clone a knowledge repository into the (empty) context tree.
-
-    Raises:
-        ConflictError: the tree already holds a repository or files.
-        GitError: the clone failed (unreachable remote, bad URL); nothing is left behind.
-    """
-    project = _project_at(cwd)
-    tree = project.tree
-    if (tree / ".git").exists():
-        raise ConflictError(
-            "the context tree is already a git repository",
-            hint="use 'brv vc remote add origin URL' and 'brv vc pull' instead",
-        )
-    if tree.exists() and any(tree.iterdir()):
-        raise ConflictError(
-            f"the context tree ({tree}) already holds files; clone needs it empty",
-            hint="move the files away, or run 'brv vc init', 'brv vc remote add origin URL' "
-                 "and 'brv vc pull'",
-        )
-    had_brv = project.brv_dir.exists()
-    _create(project)
-    tree.rmdir()  # empty (checked above); git clone wants to create it
-    proc = git.run(["clone", "-q", url, str(tree)], project.brv_dir, check=False)
-    if proc.returncode != 0:
-        _roll_back_clone(project, had_brv)
-        raise translate(["clone", url], proc, what=f"clone of {mask_url(url)}")
-    if (tree / ".brv" / "context-tree").is_dir() or (tree / ".brv" / "config.yaml").is_file():
-        # Trigger: the URL holds a whole project that tracks its tree in-project. Why: its
-        # code would land inside .brv/context-tree/ (a tree inside the tree). Outcome: the
-        # clone is undone and the user is told how to adopt that project instead.
-        _roll_back_clone(project, had_brv)
-        raise ConflictError(
-            f"{mask_url(url)} is a project that tracks its knowledge in-project (it holds "
-            ".brv/ itself), not a knowledge repository; nothing was changed",
-            hint=f"clone the project itself ('git clone {mask_url(url)}'), then run "
-                 "'brv vc init --in-project' inside it",
-        )
-    repo = KnowledgeRepo(tree, "")
-    try:
-        notes = _check_out_a_branch(repo, url)
-    except ConflictError:
-        _roll_back_clone(project, had_brv)
-        raise
-    written = exclusions.ensure_files(tree)
-    register_drivers(repo)
-    _ignore_brv_in_project_repo(project)
-    result = InitResult("standalone", str(tree), "", False, tuple(written), url, notes=notes)
-    return project, repo, with_hooks(project, result) if hooks else result
-
-
-def _check_out_a_branch(repo: KnowledgeRepo, url: str) -> tuple[str, ...]:
-    """Checks out a real branch when the remote's HEAD names one that does not exist.
-
-    Trigger: a bare repository whose HEAD says 'master' while only 'main' was pushed. Why:
-    git leaves an empty, unborn checkout and the clone looks like an empty repository.
-    Outcome: 'main' (or the only branch) is checked out and a note says so; with several
-    branches and no 'main' the clone is refused (the caller rolls it back).
-
-    Raises:
-        ConflictError: several branches, none called main.
-    """
-    if repo.head() is not None:
-        return ()
-    out = repo.git_ok("for-each-ref", "--format=%(refname:strip=3)", "refs/remotes/origin/")
-    branches = [b for b in (out or "").split() if b != "HEAD"]
-    if not branches:
-        return ()  # a truly empty remote: the first push creates the branch
-    if DEFAULT_BRANCH in branches:
-        chosen = DEFAULT_BRANCH
-    elif len(branches) == 1:
-        chosen = branches[0]
-    else:
-        raise ConflictError(
-            f"the remote's HEAD names branch '{repo.branch()}', which does not exist there, "
-            f"and it has several branches ({', '.join(branches)}); nothing was changed",
-            hint=f"clone one of them with git: git clone -b {branches[0]} {mask_url(url)} "
-                 ".brv/context-tree (or fix the remote's HEAD)",
-        )
-    missing = repo.branch()
-    repo.git("checkout", "-q", "-b", chosen, "--track", f"origin/{chosen}",
-             what=f"checkout of origin/{chosen}")
-    return (f"the remote's HEAD names branch '{missing}', which does not exist there; "
-            f"checked out '{chosen}' instead",)
-
-
-def _roll_back_clone(project: Project, had_brv: bool) -> None:
-    """Leaves nothing behind: the .brv/ this command created goes, else the (empty) tree
-    comes back as it was."""
-    import shutil
-
-    if had_brv:
-        shutil.rmtree(project.tree, ignore_errors=True)
-        project.tree.mkdir(parents=True, exist_ok=True)
-    else:
-        shutil.rmtree(project.brv_dir, ignore_errors=True)
 
 
 def mask_url(url: str) -> str:

@@ -157,9 +157,9 @@ def add(app: AppContext, paths: tuple[str, ...], as_json: bool) -> None:
       brv vc add auth/jwt/token_rotation.md
       brv vc add .brv/context-tree/auth/jwt/token_rotation.md
     """
-    from brv_vc.services import vc as local
+    from brv_vc.services.vc_add import add as stage
 
-    result = local.add(_repo(app), paths, app.cwd)
+    result = stage(_repo(app), paths, app.cwd)
     emit(result, as_json, txt.add_text)
 
 

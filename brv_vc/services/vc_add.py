@@ -61,6 +61,7 @@ def tree_relpath(repo: KnowledgeRepo, path: str, cwd: Path | None = None) -> str
 
 def repo_paths(repo: KnowledgeRepo, paths: tuple[str, ...], cwd: Path | None = None
                 ) -> list[str]:
+    """The repository-relative pathspec for user paths (none: the whole tree)."""
     if not paths:
         return [repo.prefix or "."]
     rels = [tree_relpath(repo, p, cwd) for p in paths]

@@ -110,13 +110,15 @@ def _same_as_incoming(repo: KnowledgeRepo, target: str, path: str) -> bool:
         return False
 
 
-def _refuse_unrelated(action: str, label: str, rerun: str) -> None:
+def _refuse_unrelated(repo: KnowledgeRepo, action: str, label: str, rerun: str) -> None:
+    fresh = ("reset the branch to the remote's with git" if repo.in_project else
+             "move the local tree away and 'brv vc clone URL'")
     raise GitError(
         f"cannot {action} {label}: the local and the remote histories are unrelated (no "
         "commit in common; e.g. both sides ran 'brv vc init' and committed separately); "
         "nothing was changed",
         hint=f"join them with '{rerun}' (files both sides added are merged), or "
-             "start from the remote: move the local tree away and 'brv vc clone URL'",
+             f"start from the remote: {fresh}",
     )
 
 
@@ -128,7 +130,7 @@ def _merge(project: Project, repo: KnowledgeRepo, target: str, label: str, actio
         return SyncResult(action, old, old, True, source=label)
     unrelated = bool(old) and repo.git_ok("merge-base", old or "", target) is None
     if unrelated and not allow_unrelated:
-        _refuse_unrelated(action, label, rerun)
+        _refuse_unrelated(repo, action, label, rerun)
     base = [old, target] if unrelated else [f"{old}...{target}"]
     incoming = repo.git("diff", "--name-only", "-z", "--no-renames", *base).stdout if old else (
         repo.git("ls-tree", "-r", "-z", "--name-only", target).stdout)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from brv_vc.errors import ConflictError
+from brv_vc.errors import BrvError, ConflictError
 from brv_vc.services.vc_setup import (
     DEFAULT_BRANCH,
     InitResult,
@@ -65,7 +65,7 @@ def clone_repo(cwd: Path, url: str, *, hooks: bool = True
     repo = KnowledgeRepo(tree, "")
     try:
         notes = _check_out_a_branch(repo, url)
-    except ConflictError:
+    except BrvError:  # refused, or the checkout failed: leave nothing behind
         _roll_back_clone(project, had_brv)
         raise
     written = exclusions.ensure_files(tree)

@@ -71,8 +71,8 @@ def init(app: AppContext, in_project: bool, no_hooks: bool, as_json: bool) -> No
       brv vc init                # own repository at .brv/context-tree/.git
       brv vc init --in-project   # knowledge travels with the code
     """
-    emit(setup.init_repo(app.cwd, in_project=in_project, hooks=not no_hooks), as_json,
-         txt.init_text)
+    emit(setup.init_repo(app.cwd, in_project=in_project, hooks=not no_hooks, now=app.now),
+         as_json, txt.init_text)
 
 
 @vc.command()
@@ -88,8 +88,9 @@ def clone(app: AppContext, url: str, no_hooks: bool, as_json: bool) -> None:
       brv vc clone git@github.com:acme/knowledge.git
     """
     from brv_vc.services.vc_archive import after_change
+    from brv_vc.services.vc_clone import clone_repo
 
-    project, repo, result = setup.clone_repo(app.cwd, url, hooks=not no_hooks)
+    project, repo, result = clone_repo(app.cwd, url, hooks=not no_hooks)
     after_change(project, repo, None, repo.head(), app.now)
     emit(result, as_json, txt.init_text)
 
@@ -147,15 +148,19 @@ def diff(app: AppContext, ref: str | None, staged: bool, fmt: str, as_json: bool
 def add(app: AppContext, paths: tuple[str, ...], as_json: bool) -> None:
     """Stage knowledge files (new, changed and deleted); default: the whole tree.
 
+    PATHS may be tree-relative, relative to the current folder, or (in-project mode)
+    repository-relative as 'git status' prints them.
+
     \b
     Example:
       brv vc add
       brv vc add auth/jwt/token_rotation.md
+      brv vc add .brv/context-tree/auth/jwt/token_rotation.md
     """
-    from brv_vc.services import vc as local
+    from brv_vc.services.vc_add import add as stage
 
-    result = local.add(_repo(app), paths)
-    emit(result, as_json, lambda r: f"Staged {r.staged} file(s)")
+    result = stage(_repo(app), paths, app.cwd)
+    emit(result, as_json, txt.add_text)
 
 
 @vc.command()
@@ -239,13 +244,20 @@ def checkout(app: AppContext, name: str, create: bool, as_json: bool) -> None:
     emit(result, as_json, txt.sync_text)
 
 
+unrelated_option = click.option(
+    "--allow-unrelated-histories", "allow_unrelated", is_flag=True,
+    help="Join two histories with no commit in common (e.g. two separate 'brv vc init').")
+
+
 @vc.command()
 @click.argument("ref", required=False)
 @click.option("--abort", is_flag=True, help="Restore the state before the merge.")
 @click.option("--continue", "cont", is_flag=True, help="Commit once conflicts are resolved.")
+@unrelated_option
 @json_option
 @pass_app
-def merge(app: AppContext, ref: str | None, abort: bool, cont: bool, as_json: bool) -> None:
+def merge(app: AppContext, ref: str | None, abort: bool, cont: bool, allow_unrelated: bool,
+          as_json: bool) -> None:
     """Merge a branch with the knowledge-aware driver (exit 1 when conflicts remain).
 
     \b
@@ -265,7 +277,7 @@ def merge(app: AppContext, ref: str | None, abort: bool, cont: bool, as_json: bo
     elif cont:
         result = sync.merge_continue(project, repo, app.now)
     else:
-        result = sync.merge(project, repo, app.now, ref or "")
+        result = sync.merge(project, repo, app.now, ref or "", allow_unrelated=allow_unrelated)
     _emit_sync(result, as_json)
 
 
@@ -290,20 +302,24 @@ def fetch(app: AppContext, remote: str | None, as_json: bool) -> None:
 @vc.command()
 @click.argument("remote", required=False)
 @click.argument("branch_name", metavar="BRANCH", required=False)
+@unrelated_option
 @json_option
 @pass_app
-def pull(app: AppContext, remote: str | None, branch_name: str | None, as_json: bool) -> None:
+def pull(app: AppContext, remote: str | None, branch_name: str | None, allow_unrelated: bool,
+         as_json: bool) -> None:
     """Fetch and merge the upstream; refuses to overwrite uncommitted changes.
 
     \b
     Example:
       brv vc pull
       brv vc pull origin main
+      brv vc pull --allow-unrelated-histories origin main
     """
     from brv_vc.services import vc_sync as sync
 
     project = app.project()
-    result = sync.pull(project, setup.prepare(project), app.now, remote, branch_name)
+    result = sync.pull(project, setup.prepare(project), app.now, remote, branch_name,
+                       allow_unrelated=allow_unrelated)
     _emit_sync(result, as_json)
 
 
@@ -362,13 +378,15 @@ def reset(app: AppContext, args: tuple[str, ...], mode: str | None, as_json: boo
     """
     from brv_vc.services import vc as local
 
-    repo = _repo(app)
+    project = app.project()
+    repo = setup.prepare(project)
     if mode:
         if len(args) > 1:
             raise UsageError("--soft/--hard take at most one REF", hint="brv vc reset --hard HEAD")
-        result = local.reset(repo, mode=mode, ref=args[0] if args else None)
+        result = local.reset(repo, mode=mode, ref=args[0] if args else None, project=project,
+                             now=app.now)
     else:
-        result = local.reset(repo, args)
+        result = local.reset(repo, args, cwd=app.cwd)
     emit(result, as_json, lambda r: f"HEAD is now at {r.target}" if r.target else "Unstaged.")
 
 

@@ -51,11 +51,16 @@ def status_text(r: StatusReport) -> str:
         ("Untracked files:", '(use "brv vc add <file>..." to include them)', list(r.untracked)),
         ("Files with conflict markers:", "(resolve every <<<<<<< block before committing)",
          list(r.markers)),
+        ("Committed files with conflict markers:",
+         "(resolve every <<<<<<< block, then 'brv vc add' and 'brv vc commit')",
+         list(r.committed_markers)),
     ]
     for title, hint, rows in groups:
         if rows:
             lines += ["", title, f"  {hint}", *(f"\t{row}" for row in rows)]
-    if r.clean:
+    if r.clean and r.committed_markers:
+        lines += ["", "nothing to commit, but committed knowledge holds conflict markers"]
+    elif r.clean:
         lines += ["", "nothing to commit, knowledge tree clean"]
     return "\n".join(lines)
 
@@ -137,3 +142,15 @@ def remote_text(r: Any) -> str:
     if not r.remotes:
         return "No remote configured (add one: brv vc remote add origin <url>)."
     return "\n".join(f"{name}\t{url}" for name, url in sorted(r.remotes.items()))
+
+
+def add_text(r: Any) -> str:
+    """``brv vc add``: what was staged, resolved, or already up to date."""
+    lines = []
+    if r.resolved:
+        lines.append("Marked resolved: " + ", ".join(r.resolved))
+    if r.staged or not r.resolved:
+        lines.append(f"Staged {r.staged} file(s)")
+    if r.unchanged:
+        lines.append("Unchanged (nothing to stage): " + ", ".join(r.unchanged))
+    return "\n".join(lines)

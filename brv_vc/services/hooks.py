@@ -22,7 +22,7 @@ from brv_vc.clock import format_iso
 from brv_vc.errors import BrvError, UsageError
 from brv_vc.services.refresh import refresh
 from brv_vc.tree.project import Project, find_root
-from brv_vc.vc import git
+from brv_vc.vc import exclusions, git
 from brv_vc.vc import hooks_install as hi
 from brv_vc.vc.repo import KnowledgeRepo, locate
 
@@ -88,11 +88,19 @@ def install_hooks(project: Project, *, python: str | None = None) -> HooksReport
     Raises:
         NotInitializedError: the tree is in no git repository.
         ConflictError: a foreign hook and its ``.legacy`` both exist (nothing changed).
+
+    It also writes the managed ``.gitignore``/``.gitattributes`` of the tree when missing
+    or stale (said in ``notes``).
     """
     repo, folder, hooks_path = _locate(project)
     states = hi.install(folder, python or sys.executable)
+    # A tree repository made with plain 'git init' has no managed .gitignore yet: without it
+    # the derived files the hooks generate would show up as untracked knowledge.
+    written = exclusions.ensure_files(repo.tree)
+    notes = tuple(f"wrote {name} (managed sync exclusions: derived files stay untracked)"
+                  for name in written)
     return HooksReport(_mode(repo), str(repo.workdir), str(folder), hooks_path, states,
-                       _notes(repo, folder, hooks_path))
+                       (*notes, *_notes(repo, folder, hooks_path)))
 
 
 def uninstall_hooks(project: Project) -> HooksReport:

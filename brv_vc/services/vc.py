@@ -1,4 +1,4 @@
-"""Local vc use cases: ``add``, ``commit``, ``log``, ``reset`` (``status`` is in vc_status).
+"""Local vc use cases: ``commit``, ``log``, ``reset`` (``add`` is in vc_add, ``status`` in vc_status).
 
 Every command is scoped to the tree's pathspec, so in in-project mode knowledge commands
 never read, stage or commit code files.
@@ -9,58 +9,21 @@ from __future__ import annotations
 import os
 import tempfile
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from brv_vc.errors import ConflictError, GitError, NotFoundError, UsageError
+from brv_vc.errors import ConflictError, FormatError, GitError, NotFoundError, UsageError
+from brv_vc.services.vc_add import repo_paths, staged_paths
 from brv_vc.services.vc_status import status
-from brv_vc.tree.layout import ARCHIVE_DIR, clean_relpath
+from brv_vc.tree.layout import ARCHIVE_DIR
+from brv_vc.tree.project import Project
 from brv_vc.vc import exclusions
 from brv_vc.vc.archived import trailer_block
 from brv_vc.vc.repo import KnowledgeRepo
 
-
-@dataclass(frozen=True)
-class AddResult:
-    """``brv vc add``: how many files are staged now."""
-
-    staged: int
-    paths: tuple[str, ...]
-
-
-def _repo_paths(repo: KnowledgeRepo, paths: tuple[str, ...]) -> list[str]:
-    if not paths or paths == (".",):
-        return [repo.prefix or "."]
-    return [repo.repo_path(clean_relpath(p)) for p in paths]
-
-
-def add(repo: KnowledgeRepo, paths: tuple[str, ...] = ()) -> AddResult:
-    """Stages knowledge files (new, changed and deleted); the default is the whole tree.
-
-    Raises:
-        InvalidPathError: a path outside the tree.
-        GitError: git refused (e.g. an excluded path named explicitly).
-    """
-    targets = _repo_paths(repo, paths)
-    proc = repo.git("add", "-A", "--", *targets, check=False)
-    if proc.returncode != 0:
-        if "ignored by one of your .gitignore" in proc.stderr:
-            raise GitError(
-                "refusing to stage a sync-excluded file: " + ", ".join(paths),
-                hint="derived files (_index.md, *.abstract.md, _archived/...) are rebuilt on "
-                     "every clone and never synced",
-            )
-        if "did not match any files" in proc.stderr:
-            raise NotFoundError(f"no knowledge file matches {', '.join(paths)}",
-                                hint="see the changed files with 'brv vc status'")
-        raise GitError(f"git add failed: {proc.stderr.strip()}")
-    staged = [p for p in (repo.tree_path(x) for x in _staged(repo)) if p]
-    return AddResult(len(staged), tuple(staged))
-
-
-def _staged(repo: KnowledgeRepo, whole_repo: bool = False) -> list[str]:
-    spec = [] if whole_repo else repo.pathspec()
-    out = repo.git("diff", "--cached", "--name-only", "-z", "--no-renames", *spec).stdout
-    return [p for p in out.split("\0") if p]
+if TYPE_CHECKING:
+    from brv_vc.services.vc_archive import AfterChange
 
 
 def _deleted_staged(repo: KnowledgeRepo) -> list[str]:
@@ -133,6 +96,7 @@ def commit(repo: KnowledgeRepo, message: str) -> CommitResult:
         UsageError: an empty message.
         ConflictError: unmerged paths or conflict markers remain.
         GitError: nothing staged, force-added excluded files, missing identity.
+        FormatError: a staged entry is malformed or breaks the frontmatter schema.
     """
     if not message.strip():
         raise UsageError("the commit message is empty", hint='give one: brv vc commit -m "..."')
@@ -147,19 +111,46 @@ def commit(repo: KnowledgeRepo, message: str) -> CommitResult:
     tracked = repo.git("ls-files", "-z", "-ci", "--exclude-standard", *repo.pathspec()).stdout
     refuse_excluded(repo, [p for p in (repo.tree_path(x) for x in tracked.split("\0") if x)
                            if p], "commit")
-    staged = _staged(repo)
+    staged = staged_paths(repo)
     if not staged and not st.merging:
         raise GitError("nothing to commit: no knowledge changes are staged",
                        hint="stage them first with 'brv vc add' (see 'brv vc status')")
+    refuse_invalid(repo)
     archived = [p for p in _deleted_staged(repo) if _archived_locally(repo, p)]
     full = message.rstrip("\n") + ("\n\n" + trailer_block(archived) if archived else "")
-    outside = set(_staged(repo, whole_repo=True)) - set(staged)
+    outside = set(staged_paths(repo, whole_repo=True)) - set(staged)
     if outside and not st.merging:
         _commit_only_knowledge(repo, full)
     else:
         repo.git("commit", "-q", "-m", full, what="commit")
     sha = repo.head() or ""
     return CommitResult(sha, repo.branch(), full, len(staged), tuple(archived))
+
+
+def refuse_invalid(repo: KnowledgeRepo) -> None:
+    """Refuses staged knowledge that the pre-commit hook would refuse (same check, same
+    per-file messages), so a commit is validated even where the hooks are not installed.
+
+    There is no bypass: 'brv vc commit' only ever commits valid knowledge (plain
+    'git commit --no-verify' remains for the rare emergency).
+
+    Raises:
+        FormatError: one line per refused file, with its fix.
+    """
+    from brv_vc.services.hook_checks import check_staged  # YAML + schema: only on commit
+
+    problems = check_staged(repo, None).problems
+    if not problems:
+        return
+    lines = [f"cannot commit: {len(problems)} staged file(s) are not valid knowledge"]
+    for problem in problems:
+        key = f" (key '{problem.key}')" if problem.key else ""
+        lines.append(f"  {problem.file}{key}: {problem.message}")
+        if problem.hint:
+            lines.append(f"    fix: {problem.hint}")
+    raise FormatError("\n".join(lines), file=problems[0].file, key=problems[0].key or None,
+                      hint="fix the files, stage them again with 'brv vc add', then commit; "
+                           "nothing was committed")
 
 
 def _commit_only_knowledge(repo: KnowledgeRepo, message: str) -> None:
@@ -227,18 +218,24 @@ class ResetResult:
     mode: str  # unstage | soft | hard
     target: str | None
     paths: tuple[str, ...]
+    after: AfterChange | None = None  # derived state refreshed after --hard
 
 
 def reset(repo: KnowledgeRepo, paths: tuple[str, ...] = (), *, mode: str = "unstage",
-          ref: str | None = None) -> ResetResult:
+          ref: str | None = None, project: Project | None = None,
+          now: datetime | None = None, cwd: Path | None = None) -> ResetResult:
     """Unstages knowledge paths, or (``soft``/``hard``) moves the branch to ``ref``.
+
+    With ``project`` and ``now``, a hard reset then runs the same after-change step as
+    pull, merge and checkout (archives from trailers, derived files), since it rewrites
+    the working tree.
 
     Raises:
         UsageError: ``--hard``/``--soft`` in in-project mode (they would move code too).
         NotFoundError: an unknown ref.
     """
     if mode == "unstage":
-        targets = _repo_paths(repo, paths)
+        targets = repo_paths(repo, paths, cwd)
         if repo.head():
             repo.git("reset", "-q", "HEAD", "--", *targets)
         else:
@@ -256,6 +253,12 @@ def reset(repo: KnowledgeRepo, paths: tuple[str, ...] = (), *, mode: str = "unst
     if mode == "soft" and repo.merging():
         raise ConflictError("cannot soft-reset during a merge",
                             hint="finish with 'brv vc merge --continue' or '--abort'")
+    old = repo.head()
     repo.git("reset", "-q", f"--{mode}", target)
-    return ResetResult(mode, target, ())
+    after = None
+    if mode == "hard" and project is not None and now is not None:
+        from brv_vc.services.vc_archive import after_change
+
+        after = after_change(project, repo, old, repo.head(), now)
+    return ResetResult(mode, target, (), after)
 

@@ -11,13 +11,14 @@ import re
 import shlex
 import sys
 from dataclasses import dataclass, replace
+from datetime import datetime
 from pathlib import Path
 
 import brv_vc
 from brv_vc.errors import ConflictError, GitError, NotFoundError, UsageError
 from brv_vc.tree.project import Project
 from brv_vc.vc import exclusions, git
-from brv_vc.vc.repo import KnowledgeRepo, locate, translate
+from brv_vc.vc.repo import KnowledgeRepo, locate
 
 DEFAULT_BRANCH = "main"
 
@@ -88,21 +89,21 @@ class InitResult:
     notes: tuple[str, ...] = ()
 
 
-def _project_at(cwd: Path) -> Project:
+def project_at(cwd: Path) -> Project:
     """The project for ``cwd`` (where ``brv init`` would put it); nothing is created yet."""
     from brv_vc.services.init import init_root_for
 
     return Project(init_root_for(cwd).resolve())
 
 
-def _create(project: Project) -> None:
+def create_brv(project: Project) -> None:
     """Creates ``.brv/`` (idempotent); called only once every check has passed."""
     from brv_vc.services.init import init_project
 
     init_project(project.root)
 
 
-def _ignore_brv_in_project_repo(project: Project) -> bool:
+def ignore_brv_in_project_repo(project: Project) -> bool:
     """Appends ``.brv/`` to the project's ``.gitignore`` when the project is a git repo."""
     proc = git.run(["rev-parse", "--show-toplevel"], project.root, check=False)
     if proc.returncode != 0:
@@ -118,7 +119,8 @@ def _ignore_brv_in_project_repo(project: Project) -> bool:
     return True
 
 
-def init_repo(cwd: Path, *, in_project: bool = False, hooks: bool = True) -> InitResult:
+def init_repo(cwd: Path, *, in_project: bool = False, hooks: bool = True,
+              now: datetime | None = None) -> InitResult:
     """``brv vc init``: put the tree under version control (idempotent).
 
     Args:
@@ -126,14 +128,36 @@ def init_repo(cwd: Path, *, in_project: bool = False, hooks: bool = True) -> Ini
         in_project: track the tree in the project's own repository.
         hooks: also install brv's git hooks (pre-commit, post-merge, post-checkout,
             post-rewrite) into the repository, so plain git keeps knowledge healthy.
+        now: the clock; when given and the tree already holds knowledge (a cloned
+            project, an existing tree), derived files are refreshed (fail open).
 
     Raises:
         GitError: ``--in-project`` outside a git repository.
         ConflictError: switching modes on a tree that already has the other one.
     """
-    project = _project_at(cwd)
+    project = project_at(cwd)
     result = _init_in_project(project) if in_project else _init_standalone(project)
+    if now is not None:
+        result = _refresh_existing(project, result, now)
     return with_hooks(project, result) if hooks else result
+
+
+def _refresh_existing(project: Project, result: InitResult, now: datetime) -> InitResult:
+    """Builds derived files (indexes, abstracts) for knowledge that arrived without them.
+
+    Trigger: 'git clone' of a project that tracks its tree, or init on an existing tree.
+    Why: derived files are never committed, so nothing else would create them. Outcome:
+    summaries exist; a failure is a note, never an error (the repository is ready).
+    """
+    if not any(project.tree.rglob("*.md")):
+        return result
+    try:
+        from brv_vc.services.refresh import refresh
+
+        problems = refresh(project, None, now).problems
+    except Exception as exc:  # fail open: init must not fail over derived state
+        problems = (f"derived files not refreshed: {exc}",)
+    return replace(result, notes=(*result.notes, *problems))
 
 
 def with_hooks(project: Project, result: InitResult) -> InitResult:
@@ -154,14 +178,14 @@ def with_hooks(project: Project, result: InitResult) -> InitResult:
 
 def _init_standalone(project: Project) -> InitResult:
     tree = project.tree
-    _create(project)
+    create_brv(project)
     reinit = (tree / ".git").exists()
     if not reinit:
         git.run(["init", "-q", "-b", DEFAULT_BRANCH], tree)
     repo = KnowledgeRepo(tree, "")
     written = exclusions.ensure_files(tree)
     register_drivers(repo)
-    if _ignore_brv_in_project_repo(project):
+    if ignore_brv_in_project_repo(project):
         written.append("../../.gitignore")
     return InitResult("standalone", str(tree), "", reinit, tuple(written))
 
@@ -193,54 +217,11 @@ def _init_in_project(project: Project) -> InitResult:
                  "'brv vc init --in-project' again",
         )
     reinit = (tree / ".gitattributes").exists()
-    _create(project)
+    create_brv(project)
     repo = KnowledgeRepo(workdir, prefix)
     written = exclusions.ensure_files(tree)
     register_drivers(repo)
     return InitResult("in-project", str(workdir), prefix, reinit, tuple(written))
-
-
-def clone_repo(cwd: Path, url: str, *, hooks: bool = True
-               ) -> tuple[Project, KnowledgeRepo, InitResult]:
-    """``brv vc clone URL``: clone a knowledge repository into the (empty) context tree.
-
-    Raises:
-        ConflictError: the tree already holds a repository or files.
-        GitError: the clone failed (unreachable remote, bad URL); nothing is left behind.
-    """
-    project = _project_at(cwd)
-    tree = project.tree
-    if (tree / ".git").exists():
-        raise ConflictError(
-            "the context tree is already a git repository",
-            hint="use 'brv vc remote add origin URL' and 'brv vc pull' instead",
-        )
-    if tree.exists() and any(tree.iterdir()):
-        raise ConflictError(
-            f"the context tree ({tree}) already holds files; clone needs it empty",
-            hint="move the files away, or run 'brv vc init', 'brv vc remote add origin URL' "
-                 "and 'brv vc pull'",
-        )
-    had_brv = project.brv_dir.exists()
-    _create(project)
-    tree.rmdir()  # empty (checked above); git clone wants to create it
-    proc = git.run(["clone", "-q", url, str(tree)], project.brv_dir, check=False)
-    if proc.returncode != 0:
-        # nothing is left behind: the .brv/ this command created goes, else the empty tree
-        # comes back as it was
-        if had_brv:
-            tree.mkdir(parents=True, exist_ok=True)
-        else:
-            import shutil
-
-            shutil.rmtree(project.brv_dir, ignore_errors=True)
-        raise translate(["clone", url], proc, what=f"clone of {mask_url(url)}")
-    repo = KnowledgeRepo(tree, "")
-    written = exclusions.ensure_files(tree)
-    register_drivers(repo)
-    _ignore_brv_in_project_repo(project)
-    result = InitResult("standalone", str(tree), "", False, tuple(written), url)
-    return project, repo, with_hooks(project, result) if hooks else result
 
 
 def mask_url(url: str) -> str:

@@ -7,6 +7,7 @@ entry; only changed files are opened, to look for conflict markers.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,6 +36,7 @@ class StatusReport:
     conflicts: tuple[Change, ...]
     markers: tuple[str, ...]
     clean: bool  # nothing staged, changed, untracked or conflicted
+    committed_markers: tuple[str, ...] = ()  # unchanged files whose COMMITTED text has markers
 
 
 def _git_dir(repo: KnowledgeRepo) -> Path:
@@ -79,6 +81,7 @@ def status(repo: KnowledgeRepo) -> StatusReport:
                 markers.append(path)
         except (FileNotFoundError, IsADirectoryError, PermissionError):
             continue
+    committed = [p for p in _committed_markers(repo, parsed.oid) if p not in changed]
     return StatusReport(
         mode="in-project" if repo.in_project else "standalone",
         branch=parsed.branch, initial=parsed.initial, upstream=parsed.upstream,
@@ -87,4 +90,56 @@ def status(repo: KnowledgeRepo) -> StatusReport:
         staged=parsed.staged, unstaged=parsed.unstaged, untracked=untracked,
         conflicts=parsed.conflicts, markers=tuple(markers),
         clean=not (parsed.staged or parsed.unstaged or untracked or parsed.conflicts),
+        committed_markers=tuple(committed),
     )
+
+
+MARKER_CACHE = "brv-markers"
+
+
+_INCREMENTAL_LIMIT = 2000  # more changed paths than this: grep the whole HEAD instead
+
+
+def _committed_markers(repo: KnowledgeRepo, oid: str) -> list[str]:
+    """Tracked knowledge files whose text at HEAD holds a conflict marker triplet.
+
+    Trigger: markers committed with plain git (no hooks, or --no-verify). Why: status would
+    call such a tree clean. Outcome: the answer is cached per HEAD in the git directory
+    (never in the tree); after a new commit only the paths it changed are searched again,
+    so status stays within its budget.
+    """
+    if not oid:
+        return []
+    cache = _git_dir(repo) / MARKER_CACHE
+    known: list[str] | None = None
+    try:
+        first, _, rest = cache.read_text(encoding="utf-8").partition("\n")
+        known = [p for p in rest.split("\n") if p]
+        if first == oid:
+            return known
+    except (OSError, UnicodeDecodeError):
+        first = ""
+    scope = repo.pathspec()
+    kept: list[str] = []
+    if known is not None and first:
+        diff = git.run(["diff", "--name-only", "--no-renames", first, oid, *scope],
+                       repo.workdir, check=False)
+        changed = diff.stdout.splitlines()
+        if diff.returncode == 0 and len(changed) <= _INCREMENTAL_LIMIT:
+            gone = {repo.tree_path(p) for p in changed}
+            kept = [p for p in known if p not in gone]
+            scope = ["--", *changed] if changed else []
+    found = _grep_markers(repo, oid, scope) if scope else []
+    result = sorted(set(kept + found))
+    with contextlib.suppress(OSError):  # read-only repository: search again next time
+        cache.write_text(oid + "\n" + "".join(p + "\n" for p in result), encoding="utf-8")
+    return result
+
+
+def _grep_markers(repo: KnowledgeRepo, oid: str, scope: list[str]) -> list[str]:
+    proc = git.run(["grep", "-l", "-I", "--all-match", "-e", "^<<<<<<<", "-e", "^=======",
+                    "-e", "^>>>>>>>", oid, *scope], repo.workdir, check=False)
+    if proc.returncode not in (0, 1):
+        return []
+    names = [line.split(":", 1)[1] for line in proc.stdout.splitlines() if ":" in line]
+    return [p for p in (repo.tree_path(n) for n in names) if p]

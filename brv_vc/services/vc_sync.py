@@ -110,29 +110,51 @@ def _same_as_incoming(repo: KnowledgeRepo, target: str, path: str) -> bool:
         return False
 
 
+def _refuse_unrelated(repo: KnowledgeRepo, action: str, label: str, rerun: str) -> None:
+    fresh = ("reset the branch to the remote's with git" if repo.in_project else
+             "move the local tree away and 'brv vc clone URL'")
+    raise GitError(
+        f"cannot {action} {label}: the local and the remote histories are unrelated (no "
+        "commit in common; e.g. both sides ran 'brv vc init' and committed separately); "
+        "nothing was changed",
+        hint=f"join them with '{rerun}' (files both sides added are merged), or "
+             f"start from the remote: {fresh}",
+    )
+
+
 def _merge(project: Project, repo: KnowledgeRepo, target: str, label: str, action: str,
-           now: datetime) -> SyncResult:
+           now: datetime, allow_unrelated: bool = False, rerun: str = "") -> SyncResult:
     old = repo.head()
     if old == target or (old and repo.git_ok("merge-base", "--is-ancestor", target, old)
                          is not None):
         return SyncResult(action, old, old, True, source=label)
-    base = f"{old}...{target}" if old else target
-    incoming = repo.git("diff", "--name-only", "-z", "--no-renames", base).stdout if old else (
+    unrelated = bool(old) and repo.git_ok("merge-base", old or "", target) is None
+    if unrelated and not allow_unrelated:
+        _refuse_unrelated(repo, action, label, rerun)
+    base = [old, target] if unrelated else [f"{old}...{target}"]
+    incoming = repo.git("diff", "--name-only", "-z", "--no-renames", *base).stdout if old else (
         repo.git("ls-tree", "-r", "-z", "--name-only", target).stdout)
     clash = sorted(_dirty(repo) & {p for p in incoming.split("\0") if p})
     same = [p for p in clash if _same_as_incoming(repo, target, p)]
     clash = [p for p in clash if p not in same]
     if clash:
+        code = [p for p in clash if repo.tree_path(p) is None]
+        if code:  # in-project mode: 'brv vc add' refuses code, so point at git
+            advice = ("commit or stash the code files with git ('git stash' or 'git commit')"
+                      + (" and commit the knowledge files ('brv vc add', 'brv vc commit')"
+                         if len(code) < len(clash) else ""))
+        else:
+            advice = "commit them ('brv vc add' and 'brv vc commit -m ...') or move them away"
         raise ConflictError(
             f"{action} would overwrite uncommitted local changes in: "
             + ", ".join(repo.tree_path(p) or p for p in clash),
             file=clash[0],
-            hint="commit them ('brv vc add' and 'brv vc commit -m ...') or move them away, "
-                 f"then {action} again; nothing was changed",
+            hint=f"{advice}, then {action} again; nothing was changed",
         )
     for path in same:
         (repo.workdir / path).unlink()
-    proc = repo.git("merge", "--no-edit", "-m", f"Merge {label}", target, check=False)
+    extra = ["--allow-unrelated-histories"] if unrelated else []
+    proc = repo.git("merge", "--no-edit", *extra, "-m", f"Merge {label}", target, check=False)
     if proc.returncode != 0:
         st = status(repo)
         if not st.conflicts:
@@ -144,11 +166,13 @@ def _merge(project: Project, repo: KnowledgeRepo, target: str, label: str, actio
 
 
 def pull(project: Project, repo: KnowledgeRepo, now: datetime, remote: str | None = None,
-         branch: str | None = None) -> SyncResult:
+         branch: str | None = None, *, allow_unrelated: bool = False) -> SyncResult:
     """Fetches and merges the upstream (or ``remote branch``) into the current branch.
 
+    ``allow_unrelated`` joins histories with no common commit (refused otherwise).
+
     Raises:
-        GitError: no remote, no upstream, unreachable remote.
+        GitError: no remote, no upstream, unreachable remote, unrelated histories.
         ConflictError: a merge in progress, or local changes the pull would overwrite.
     """
     refuse_merging(repo)
@@ -166,14 +190,19 @@ def pull(project: Project, repo: KnowledgeRepo, now: datetime, remote: str | Non
     target = repo.rev("FETCH_HEAD")
     if target is None:  # pragma: no cover - git fetch succeeded, so FETCH_HEAD exists
         raise GitError(f"fetching {name}/{branch} gave no commit")
-    return _merge(project, repo, target, f"branch '{branch}' of {name}", "pull", now)
+    return _merge(project, repo, target, f"branch '{branch}' of {name}", "pull", now,
+                  allow_unrelated, f"brv vc pull --allow-unrelated-histories {name} {branch}")
 
 
-def merge(project: Project, repo: KnowledgeRepo, now: datetime, ref: str) -> SyncResult:
+def merge(project: Project, repo: KnowledgeRepo, now: datetime, ref: str, *,
+          allow_unrelated: bool = False) -> SyncResult:
     """Merges a branch or ref into the current branch.
+
+    ``allow_unrelated`` joins histories with no common commit (refused otherwise).
 
     Raises:
         NotFoundError: an unknown ref.
+        GitError: unrelated histories without ``allow_unrelated``.
         ConflictError: a merge in progress or local changes in the way.
     """
     refuse_merging(repo)
@@ -181,7 +210,8 @@ def merge(project: Project, repo: KnowledgeRepo, now: datetime, ref: str) -> Syn
     if target is None:
         raise NotFoundError(f"unknown branch or ref '{ref}'",
                             hint="list branches with 'brv vc branch -a'")
-    return _merge(project, repo, target, f"'{ref}'", "merge", now)
+    return _merge(project, repo, target, f"'{ref}'", "merge", now, allow_unrelated,
+                  f"brv vc merge --allow-unrelated-histories {ref}")
 
 
 def merge_abort(repo: KnowledgeRepo) -> SyncResult:

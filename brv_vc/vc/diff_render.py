@@ -65,7 +65,13 @@ def _summary(entries: Sequence[EntryDiff]) -> str:
 
 
 def _cell(text: str) -> str:
+    """Text safe inside a markdown table cell: a pipe would split the cell."""
     return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _html(text: str) -> str:
+    """Free text (a title) escaped for a PR comment: '<details>' must not open a tag."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def _what(entry: EntryDiff) -> str:
@@ -101,7 +107,8 @@ def render_markdown(entries: Sequence[EntryDiff], base: str, target: str) -> str
     for entry in entries:
         path = f"`{entry.old_path}` → `{entry.path}`" if entry.status == "renamed" else (
             f"`{entry.path}`")
-        lines.append(f"| {entry.status} | {path} | {_cell(entry.title)} | {_cell(_what(entry))} |")
+        title = _cell(_html(entry.title))
+        lines.append(f"| {entry.status} | {path} | {title} | {_cell(_what(entry))} |")
     for entry in entries:
         detail = _details(entry)
         if detail:

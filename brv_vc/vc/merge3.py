@@ -9,13 +9,14 @@ section (or around a frontmatter key) that both sides changed differently.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from brv_vc.errors import FormatError
 from brv_vc.format import frontmatter as fm
 from brv_vc.format.body import split_sections
-from brv_vc.format.entry import Entry, parse_entry
+from brv_vc.format.entry import decode, parse_entry
 
 OURS, THEIRS = "<<<<<<< ours\n", ">>>>>>> theirs\n"
 MID = "=======\n"
@@ -57,42 +58,84 @@ def _block(ours: str, theirs: str) -> str:
     return OURS + norm(ours) + MID + norm(theirs) + THEIRS
 
 
-def _frontmatter(base: Entry | None, ours: Entry, theirs: Entry) -> tuple[str, list[str]]:
-    lines: list[str] = []
+_TOP_KEY = re.compile(r"""^(?:"([^"]+)"|'([^']+)'|([^\s#\-][^:]*?)):(?:\s|$)""")
+_SETS = ("tags", "keywords", "related")
+
+
+def _chunks(source: str) -> dict[str, str]:
+    """Frontmatter source -> {top-level key: its lines, verbatim} in source order.
+
+    Comment and blank lines before the first key are kept under ``""``; continuation
+    lines (indented values, list items, comments) stay with the key above them.
+    """
+    out: dict[str, str] = {}
+    key = ""
+    for line in source.splitlines(keepends=True):
+        match = _TOP_KEY.match(line)
+        if match:
+            key = next(g for g in match.groups() if g is not None).strip()
+        out[key] = out.get(key, "") + line
+    return out
+
+
+def _value(key: str, chunk: str | None, path: str) -> Any:
+    """The parsed value of one chunk (_MISSING when absent), for comparisons."""
+    if chunk is None:
+        return _MISSING
+    if not key:
+        return chunk
+    fields = fm.load(chunk, file=path)
+    return fields[0].value if fields else None
+
+
+def _merge_key(key: str, b: str | None, o: str | None, t: str | None,
+               path: str) -> tuple[str | None, bool]:
+    """One key's merged text (None: removed) and whether it is a conflict.
+
+    Values are compared parsed (a reflow or re-quote is no change) and the text of the side
+    taken is kept verbatim; only the set-merged keys are re-dumped.
+    """
+    vb, vo, vt = (_value(key, c, path) for c in (b, o, t))
+    if vo == vt:
+        return o, False
+    if key in _SETS and isinstance(vo, list) and isinstance(vt, list):
+        base = vb if isinstance(vb, list) else []
+        merged = _merge_list(tuple(map(str, base)), tuple(map(str, vo)), tuple(map(str, vt)),
+                             vb is not _MISSING)
+        return fm.dump_list(key, merged), False
+    if key in ("createdAt", "updatedAt") and isinstance(vo, str) and isinstance(vt, str):
+        pick_ours = (vo <= vt) if key == "createdAt" else (vo >= vt)
+        return (o if pick_ours else t), False
+    if vo == vb:
+        return t, False
+    if vt == vb:
+        return o, False
+    return _block(o or "", t or ""), True
+
+
+def _frontmatter(base: str | None, ours: str, theirs: str, path: str) -> tuple[str, list[str]]:
+    """Merges frontmatter source texts; a side's text is kept byte for byte when possible.
+
+    Keys no side removed are kept (unknown and legacy keys included) and no key is added
+    that no side has.
+    """
+    if ours == theirs or theirs == base:
+        return ours, []
+    if ours == base:
+        return theirs, []
+    b = _chunks(base) if base is not None else {}
+    o, t = _chunks(ours), _chunks(theirs)
+    parts: list[str] = []
     conflicts: list[str] = []
-
-    def scalar(key: str, attr: str) -> None:
-        b = getattr(base, attr) if base else _MISSING
-        o, t = getattr(ours, attr), getattr(theirs, attr)
-        value, clash = _three_way(b, o, t)
+    for key in _order(list(o), list(t)):
+        text, clash = _merge_key(key, b.get(key), o.get(key), t.get(key), path)
+        if base is None and (key not in o or key not in t):
+            text, clash = o.get(key, t.get(key)), False
         if clash:
-            conflicts.append(key)
-            lines.append(_block(fm.dump_string(key, o), fm.dump_string(key, t)))
-        else:
-            lines.append(fm.dump_string(key, value))
-
-    scalar("title", "title")
-    scalar("summary", "summary")
-    for key in ("tags", "keywords", "related"):
-        merged = _merge_list(getattr(base, key) if base else (), getattr(ours, key),
-                             getattr(theirs, key), base is not None)
-        lines.append(fm.dump_list(key, merged))
-    created = [x for x in (ours.created_at, theirs.created_at) if x]
-    lines.append(fm.dump_string("createdAt", min(created) if created else ""))
-    updated = [x for x in (ours.updated_at, theirs.updated_at) if x]
-    lines.append(fm.dump_string("updatedAt", max(updated) if updated else ""))
-    b_extra = dict(base.extra) if base else {}
-    o_extra, t_extra = dict(ours.extra), dict(theirs.extra)
-    for key in dict.fromkeys([*o_extra, *t_extra]):
-        o, t = o_extra.get(key, _MISSING), t_extra.get(key, _MISSING)
-        value, clash = _three_way(b_extra.get(key, _MISSING), o, t)
-        if clash:
-            conflicts.append(key)
-            lines.append(_block("" if o is _MISSING else fm.dump_any(key, o),
-                                "" if t is _MISSING else fm.dump_any(key, t)))
-        elif value is not _MISSING:
-            lines.append(fm.dump_any(key, value))
-    return "---\n" + "".join(lines) + "---\n", conflicts
+            conflicts.append(key or "(comments)")
+        if text:
+            parts.append(text if text.endswith("\n") else text + "\n")
+    return "".join(parts), conflicts
 
 
 def _keyed(body: str) -> dict[str, tuple[str, str]]:
@@ -149,8 +192,21 @@ def _body(base: str | None, ours: str, theirs: str) -> tuple[str, list[str]]:
     return head + "\n".join(sections), conflicts
 
 
+def _split(data: bytes, path: str) -> tuple[str, str]:
+    """(frontmatter source, body) of a file, LF line endings, no BOM."""
+    text = decode(data, file=path).replace("\r\n", "\n")
+    source, body = fm.split(text, file=path)
+    if source is None:
+        raise FormatError("no frontmatter", file=path)
+    return source, body
+
+
 def merge_entries(base: bytes | None, ours: bytes, theirs: bytes, *, path: str = "") -> MergeResult:
-    """Merges three versions of a knowledge file.
+    """Merges three versions of a knowledge file, changing as little as possible.
+
+    A frontmatter both sides left alike (or only one side changed) is kept byte for byte;
+    otherwise it is merged key by key. The body is merged section by section only when both
+    sides changed it. CRLF line endings are kept when both sides use them.
 
     Args:
         base: the common ancestor (None or empty when both sides added the file).
@@ -170,11 +226,24 @@ def merge_entries(base: bytes | None, ours: bytes, theirs: bytes, *, path: str =
             # Trigger: a plain markdown file. Why: merging would add a frontmatter nobody
             # wrote. Outcome: the caller falls back to git's line merge.
             raise FormatError("no frontmatter", file=path)
-    parsed_base = parse_entry(base, file=path, stem=stem) if base else None
-    parsed_ours = parse_entry(ours, file=path, stem=stem)
-    parsed_theirs = parse_entry(theirs, file=path, stem=stem)
-    head, fm_conflicts = _frontmatter(parsed_base, parsed_ours, parsed_theirs)
-    body, body_conflicts = _body(
-        parsed_base.body if parsed_base else None, parsed_ours.body, parsed_theirs.body
-    )
-    return MergeResult((head + body).encode("utf-8"), tuple(fm_conflicts + body_conflicts))
+        if data:
+            parse_entry(data, file=path, stem=stem)  # malformed: line merge instead
+    if ours == theirs or theirs == base:
+        return MergeResult(ours, ())
+    if ours == base:
+        return MergeResult(theirs, ())
+    b = _split(base, path) if base else None
+    o, t = _split(ours, path), _split(theirs, path)
+    head, fm_conflicts = _frontmatter(b[0] if b else None, o[0], t[0], path)
+    body_conflicts: list[str]
+    if o[1] == t[1] or (b is not None and t[1] == b[1]):
+        body, body_conflicts = o[1], []
+    elif b is not None and o[1] == b[1]:
+        body, body_conflicts = t[1], []
+    else:
+        body, body_conflicts = _body(b[1] if b else None, o[1], t[1])
+    text = "---\n" + head + "---\n" + body
+    if b"\r\n" in ours and b"\r\n" in theirs:
+        text = text.replace("\n", "\r\n")
+    bom = b"\xef\xbb\xbf" if ours.startswith(b"\xef\xbb\xbf") else b""
+    return MergeResult(bom + text.encode("utf-8"), tuple(fm_conflicts + body_conflicts))

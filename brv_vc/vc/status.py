@@ -37,6 +37,7 @@ class ParsedStatus:
     unstaged: tuple[Change, ...] = ()
     untracked: tuple[str, ...] = ()
     conflicts: tuple[Change, ...] = field(default=())
+    oid: str = ""  # the HEAD commit ("" before the first commit)
 
 
 def parse_porcelain(raw: str, to_tree: Callable[[str], str | None]) -> ParsedStatus:
@@ -99,6 +100,7 @@ def parse_porcelain(raw: str, to_tree: Callable[[str], str | None]) -> ParsedSta
     return ParsedStatus(
         branch="HEAD" if head == "(detached)" else head,
         initial=info.get("branch.oid") == "(initial)",
+        oid="" if info.get("branch.oid", "(initial)") == "(initial)" else info["branch.oid"],
         upstream=info.get("branch.upstream"),
         ahead=ahead,
         behind=behind,

@@ -1,0 +1,127 @@
+"""``brv vc add``: stage knowledge files named in any of the forms a user sees (tree-,
+folder- or repository-relative), and say what was staged, resolved or already unchanged."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from brv_vc.errors import GitError, NotFoundError
+from brv_vc.tree.layout import clean_relpath
+from brv_vc.vc.repo import KnowledgeRepo
+
+
+@dataclass(frozen=True)
+class AddResult:
+    """``brv vc add``: how many files are staged now, which named files had nothing to
+    stage, and which conflicts the add marked resolved."""
+
+    staged: int
+    paths: tuple[str, ...]
+    unchanged: tuple[str, ...] = ()
+    resolved: tuple[str, ...] = ()
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+def _tracked(repo: KnowledgeRepo, tree_rel: str) -> bool:
+    return repo.git_ok("ls-files", "--error-unmatch", "--", repo.repo_path(tree_rel)) is not None
+
+
+def tree_relpath(repo: KnowledgeRepo, path: str, cwd: Path | None = None) -> str:
+    """The tree-relative form of a path the user typed ("" is the whole tree).
+
+    Accepted: a tree-relative path; a repository-relative one in in-project mode (what
+    ``git status`` prints, ``.brv/context-tree/auth/x.md``); a path relative to ``cwd``
+    (or absolute) that lands inside the tree. From inside the tree a path is first read
+    relative to ``cwd`` (as git does) and falls back to tree-relative when only that exists.
+
+    Raises:
+        InvalidPathError: a path that escapes the tree.
+    """
+    posix = path.replace(os.sep, "/")
+    if repo.prefix and (posix == repo.prefix or posix.startswith(repo.prefix + "/")):
+        posix = posix[len(repo.prefix) + 1:]
+    elif cwd is not None:
+        tree = repo.tree.resolve()
+        candidate = (cwd / path).resolve()
+        if _inside(candidate, tree):
+            rel = candidate.relative_to(tree).as_posix()
+            rel = "" if rel == "." else rel
+            plain = posix.strip("/")
+            if (candidate.exists() or not rel or _tracked(repo, rel)
+                    or not (repo.tree / plain).exists()):
+                return rel
+    posix = posix.strip("/")
+    return "" if posix in ("", ".") else clean_relpath(posix)
+
+
+def repo_paths(repo: KnowledgeRepo, paths: tuple[str, ...], cwd: Path | None = None
+                ) -> list[str]:
+    """The repository-relative pathspec for user paths (none: the whole tree)."""
+    if not paths:
+        return [repo.prefix or "."]
+    rels = [tree_relpath(repo, p, cwd) for p in paths]
+    return [repo.repo_path(r) if r else (repo.prefix or ".") for r in rels]
+
+
+def _unmerged(repo: KnowledgeRepo) -> set[str]:
+    out = repo.git("ls-files", "-u", "-z", *repo.pathspec()).stdout
+    return {record.split("\t", 1)[1] for record in out.split("\0") if "\t" in record}
+
+
+def add(repo: KnowledgeRepo, paths: tuple[str, ...] = (), cwd: Path | None = None
+        ) -> AddResult:
+    """Stages knowledge files (new, changed and deleted); the default is the whole tree.
+
+    Args:
+        repo: the knowledge repository.
+        paths: what to stage (see :func:`tree_relpath` for the accepted forms).
+        cwd: the folder the user ran the command in (for relative paths).
+
+    Raises:
+        InvalidPathError: a path outside the tree.
+        NotFoundError: a path that matches no file.
+        GitError: git refused (e.g. an excluded path named explicitly).
+    """
+    targets = repo_paths(repo, paths, cwd)
+    conflicted = _unmerged(repo)
+    proc = repo.git("add", "-A", "--", *targets, check=False)
+    if proc.returncode != 0:
+        if "ignored by one of your .gitignore" in proc.stderr:
+            raise GitError(
+                "refusing to stage a sync-excluded file: " + ", ".join(paths),
+                hint="derived files (_index.md, *.abstract.md, _archived/...) are rebuilt on "
+                     "every clone and never synced",
+            )
+        if "did not match any files" in proc.stderr:
+            raise NotFoundError(f"no knowledge file matches {', '.join(paths)}",
+                                hint="see the changed files with 'brv vc status'")
+        raise GitError(f"git add failed: {proc.stderr.strip()}")
+    staged_repo = staged_paths(repo)
+    staged = [p for p in (repo.tree_path(x) for x in staged_repo) if p]
+    resolved = sorted(p for p in (repo.tree_path(x) for x in conflicted - _unmerged(repo)) if p)
+    unchanged: list[str] = []
+    if paths:
+        for target in targets:
+            base = target.rstrip("/") + "/"
+            if target in (".", repo.prefix):
+                base = "" if target == "." else base
+            hit = any(p == target or p.startswith(base) for p in staged_repo)
+            was = any(p == target or p.startswith(base) for p in conflicted)
+            if not hit and not was:
+                unchanged.append(repo.tree_path(target) or target)
+    return AddResult(len(staged), tuple(staged), tuple(unchanged), tuple(resolved))
+
+
+def staged_paths(repo: KnowledgeRepo, whole_repo: bool = False) -> list[str]:
+    """Repository-relative paths staged (knowledge only, unless ``whole_repo``)."""
+    spec = [] if whole_repo else repo.pathspec()
+    out = repo.git("diff", "--cached", "--name-only", "-z", "--no-renames", *spec).stdout
+    return [p for p in out.split("\0") if p]
+
+
+__all__ = ["AddResult", "add", "repo_paths", "staged_paths", "tree_relpath"]

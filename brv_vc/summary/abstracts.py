@@ -190,6 +190,7 @@ def hand_edited(tree: Path, entries: Iterable[str], records: Records) -> list[st
     sibling with no record (a new machine, a deleted state folder) is not an edit.
     """
     edited = []
+    records.load_all()
     for rel in entries:
         for sibling in siblings(rel):
             record = records.get(sibling)

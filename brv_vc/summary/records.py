@@ -43,12 +43,21 @@ class Records:
         self._rows: dict[str, Record] | None = None
 
     def get(self, path: str) -> Record | None:
-        """The record of ``path``, or None."""
-        if self._rows is None:
-            self._rows = {
-                p: Record(h, s) for p, h, s in self.conn.execute("SELECT * FROM derived_files")
-            }
-        return self._rows.get(path)
+        """The record of ``path``, or None (a primary-key lookup until :meth:`load_all`)."""
+        if self._rows is not None:
+            return self._rows.get(path)
+        row = self.conn.execute(
+            "SELECT input_hash, sha FROM derived_files WHERE path = ?", (path,)
+        ).fetchone()
+        return Record(*row) if row else None
+
+    def load_all(self) -> None:
+        """Reads every record at once, for checks that visit the whole tree (the table holds
+        a row per abstract and overview: 50,000 at 25,000 entries, too many to load for the
+        handful of lookups a one-entry refresh makes)."""
+        self._rows = {
+            p: Record(h, s) for p, h, s in self.conn.execute("SELECT * FROM derived_files")
+        }
 
     def put(self, path: str, input_hash: str, data: bytes) -> None:
         """Records that ``data`` was written at ``path`` for ``input_hash``."""

@@ -9,6 +9,7 @@ scoring sidecar outside the tree.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -101,6 +102,11 @@ def parse_entry(data: bytes | str, *, file: str | None = None, stem: str = "") -
             the key and the fix.
     """
     text = decode(data, file=file) if isinstance(data, bytes) else data
+    return _parse_canonical(text) or _parse_yaml(text, file, stem)
+
+
+def _parse_yaml(text: str, file: str | None, stem: str) -> Entry:
+    """The full parser: any YAML frontmatter, every problem named (see :func:`parse_entry`)."""
     source, body = fm.split(text, file=file)
     if source is None:
         heading = _H1_RE.search(text)
@@ -141,6 +147,62 @@ def parse_entry(data: bytes | str, *, file: str | None = None, stem: str = "") -
         body=body,
         extra=tuple(extra),
     )
+
+
+_KNOWN = frozenset(FIELD_ORDER)
+
+
+def _parse_canonical(text: str) -> Entry | None:
+    """Reads the canonical frontmatter brv writes without PyYAML (~1 ms a file; it dominated
+    index builds and summaries at 25,000 entries), or returns None for the full parser.
+
+    Canonical means: every line is ``key: <JSON string or array of strings>`` with a key of
+    the seven; a JSON string is a YAML double-quoted scalar with the same value, so the result
+    is exactly what the YAML path gives. Anything else (an unknown or legacy key, a plain
+    scalar, a comment, a duplicate, a bad timestamp, characters YAML reads as line breaks)
+    returns None, and the full parser reads it or names the problem.
+    """
+    if not text.startswith("---\n"):
+        return None
+    end = text.find("\n---\n", 3)
+    if end < 0 or "\r" in text[:end]:
+        return None
+    values: dict[str, Any] = {}
+    for line in text[4:end].split("\n"):
+        key, sep, raw = line.partition(": ")
+        if not sep or key not in _KNOWN or key in values or fm.unsafe_for_yaml(raw):
+            return None
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            return None
+        if key in LIST_FIELDS:
+            if not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+                return None
+            value = tuple(value)
+        elif not isinstance(value, str) or (key in TIME_FIELDS and value and not _is_iso(value)):
+            return None
+        values[key] = value
+    if not values.get("title"):
+        return None
+    return Entry(
+        title=values["title"],
+        summary=values.get("summary", ""),
+        tags=values.get("tags", ()),
+        keywords=values.get("keywords", ()),
+        related=values.get("related", ()),
+        created_at=values.get("createdAt", ""),
+        updated_at=values.get("updatedAt", ""),
+        body=text[end + 5 :],
+    )
+
+
+def _is_iso(text: str) -> bool:
+    try:
+        parse_iso(text)
+    except ValueError:
+        return False
+    return True
 
 
 def serialize_entry(entry: Entry) -> bytes:

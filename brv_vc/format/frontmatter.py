@@ -144,6 +144,12 @@ def _source_text(node: yaml.Node) -> str | tuple[str, ...] | None:
 _YAML_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]")
 
 
+def unsafe_for_yaml(text: str) -> bool:
+    """True when ``text`` holds a character YAML reads differently from JSON (line breaks
+    such as NEL or U+2028, non-printables): such a line must take the YAML parser."""
+    return _YAML_UNSAFE.search(text) is not None
+
+
 def quote(text: str) -> str:
     """Returns ``text`` as a YAML double-quoted scalar (JSON string syntax is valid YAML)."""
     escaped = json.dumps(text, ensure_ascii=False)

@@ -13,9 +13,8 @@ from brv_vc.tree.layout import ARCHIVE_DIR, STUB_SUFFIX, Kind, kind_of
 # typing costs ~5 ms to import and this module is on the cold search path
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
 
-    from brv_vc.format.entry import Entry
+    pass
 
 INDEXED_KINDS = frozenset({Kind.ENTRY, Kind.CONTEXT, Kind.STUB})
 
@@ -66,63 +65,11 @@ def extract(relpath: str, data: bytes) -> IndexDoc:
         return _stub(relpath, decode(data, file=relpath))
     parts = relpath.split("/")
     stem = parts[-2] if kind is Kind.CONTEXT else parts[-1].removesuffix(".md")
-    entry = _canonical(decode(data, file=relpath)) or parse_entry(data, file=relpath, stem=stem)
+    entry = parse_entry(data, file=relpath, stem=stem)  # canonical files skip PyYAML
     title = entry.title
     if kind is Kind.CONTEXT and title == stem:
         title = f"{_stem_title(stem)} (context)"
     return IndexDoc(title, entry.text_for_search(), entry.relations(), _stamp(entry.updated_at))
-
-
-_STRINGS = ("title", "summary", "createdAt", "updatedAt")
-_LISTS = ("tags", "keywords", "related")
-
-
-def _canonical(text: str) -> Entry | None:
-    """Reads the canonical frontmatter brv writes (one ``key: <JSON value>`` a line) without
-    PyYAML, which costs ~1 ms a file and dominated full builds. JSON strings and arrays are
-    YAML too, so this reads them exactly as ``parse_entry`` would; anything else (a plain
-    scalar, a comment, a duplicate key, a missing title) returns None and takes the full
-    parser.
-    """
-    import json
-
-    from brv_vc.format.entry import LEGACY_FIELDS, Entry
-
-    if not text.startswith("---\n"):
-        return None
-    end = text.find("\n---\n", 3)
-    if end < 0:
-        return None
-    values: dict[str, Any] = {}
-    for line in text[4 : end + 1].splitlines():
-        key, sep, raw = line.partition(": ")
-        if not sep or key in values or not key.isidentifier():
-            return None
-        if key in LEGACY_FIELDS or key not in _STRINGS + _LISTS:
-            values[key] = None  # kept out of the index, like parse_entry's extra keys
-            continue
-        try:
-            value = json.loads(raw)
-        except ValueError:
-            return None
-        if key in _STRINGS and not isinstance(value, str):
-            return None
-        if key in _LISTS and not (
-            isinstance(value, list) and all(isinstance(v, str) for v in value)
-        ):
-            return None
-        values[key] = value
-    if not values.get("title"):
-        return None
-    return Entry(
-        title=values["title"],
-        summary=values.get("summary") or "",
-        tags=tuple(values.get("tags") or ()),
-        keywords=tuple(values.get("keywords") or ()),
-        related=tuple(values.get("related") or ()),
-        updated_at=values.get("updatedAt") or "",
-        body=text[end + 5 :],
-    )
 
 
 def _stub(relpath: str, text: str) -> IndexDoc:

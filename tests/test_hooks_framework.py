@@ -29,7 +29,12 @@ def test_manifest_is_valid_for_the_framework(tmp_path: Path) -> None:
     hooks = {h["id"]: h for h in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())}
     assert hooks["brv-validate"]["stages"] == ["pre-commit"]
     assert hooks["brv-refresh"]["stages"] == ["post-merge", "post-checkout", "post-rewrite"]
-    assert all(h["language"] == "python" and h["pass_filenames"] is False for h in hooks.values())
+    assert all(h["language"] == "python" for h in hooks.values())
+    assert hooks["brv-validate"]["pass_filenames"] is False
+    assert hooks["brv-refresh"]["pass_filenames"] is False
+    # commit-msg: the framework passes the message file, the hook's one argument
+    assert hooks["brv-archive-trailers"]["stages"] == ["commit-msg"]
+    assert "pass_filenames" not in hooks["brv-archive-trailers"]
     assert hooks["brv-refresh"]["always_run"] is True
 
 

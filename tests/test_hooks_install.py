@@ -38,7 +38,7 @@ def test_install_standalone_writes_executable_shims_recording_python(tmp_path: P
     hooks_dir = project.tree / ".git" / "hooks"
     assert data["mode"] == "standalone"
     assert data["hooks_dir"] == str(hooks_dir)
-    assert [h["action"] for h in data["hooks"]] == ["installed"] * 4
+    assert [h["action"] for h in data["hooks"]] == ["installed"] * len(HOOK_NAMES)
     for name in HOOK_NAMES:
         path = hooks_dir / name
         text = path.read_text()
@@ -47,11 +47,11 @@ def test_install_standalone_writes_executable_shims_recording_python(tmp_path: P
         assert path.stat().st_mode & stat.S_IXUSR
 
     again = brv("hooks", "install", "--json", cwd=project.root).json()
-    assert [h["action"] for h in again["hooks"]] == ["unchanged"] * 4
+    assert [h["action"] for h in again["hooks"]] == ["unchanged"] * len(HOOK_NAMES)
 
     status = brv("hooks", "status", "--json", cwd=project.root).json()
     states = [(h["state"], h["python"]) for h in status["hooks"]]
-    assert states == [("installed", sys.executable)] * 4
+    assert states == [("installed", sys.executable)] * len(HOOK_NAMES)
 
 
 def test_an_older_shim_of_ours_is_upgraded_in_place(tmp_path: Path, brv) -> None:

@@ -26,7 +26,7 @@ def test_hooks_are_installed_by_init_and_clone(team: Team) -> None:
     for member in (team.alice, team.bob):
         status = member.ok("hooks", "status", "--json").json()
         assert {h["name"]: h["state"] for h in status["hooks"]} == {
-            "pre-commit": "installed", "post-merge": "installed",
+            "pre-commit": "installed", "commit-msg": "installed", "post-merge": "installed",
             "post-checkout": "installed", "post-rewrite": "installed",
         }
 
@@ -83,6 +83,22 @@ def test_an_archive_reaches_the_other_clone_through_a_plain_git_pull(team: Team)
     assert found[0]["path"] == "_archived/auth/jwt/token_rotation.stub.md"
     team.bob.ok("restore", ROT)
     assert (team.bob.tree / ROT).read_bytes() == original
+
+
+def test_an_archive_committed_with_plain_git_reaches_the_team_too(team: Team) -> None:
+    original = (team.alice.tree / ROT).read_bytes()
+    team.alice.ok("archive", ROT)
+    for args in (["add", "-A"], ["commit", "-q", "-m", "archive the stale draft"], ["push", "-q"]):
+        proc = subprocess.run(["git", *args], cwd=team.alice.tree, capture_output=True,
+                              text=True, check=False)
+        assert proc.returncode == 0, proc.stderr
+    # the commit-msg hook named the archive, as 'brv vc commit' does
+    assert f"Brv-Archived: {ROT}" in git(team.alice.tree, "log", "-1", "--format=%B")
+
+    pulled = subprocess.run(["git", "pull", "-q"], cwd=team.bob.tree, capture_output=True,
+                            text=True, check=False)
+    assert pulled.returncode == 0, pulled.stderr
+    assert (team.bob.tree / "_archived/auth/jwt/token_rotation.full.md").read_bytes() == original
 
 
 def test_a_pull_request_comment_describes_the_knowledge_change(team: Team) -> None:

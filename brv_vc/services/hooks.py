@@ -54,6 +54,7 @@ class HookRun:
     blocked: bool = False
     problems: tuple[StagedProblem, ...] = ()
     refreshed: tuple[str, ...] = ()  # tree paths handed to refresh
+    trailers: tuple[str, ...] = ()  # commit-msg: archived paths named in Brv-Archived trailers
     full_scan: bool = False  # refresh was asked to find the changes itself
     checked: int = 0
     warnings: tuple[str, ...] = ()
@@ -168,6 +169,8 @@ def run_hook(
         repo = locate(project)
         if name == "pre-commit":
             return _pre_commit(project, repo, index_file, now)
+        if name == "commit-msg":
+            return _commit_msg(repo, tuple(args), index_file)
         return _post(project, repo, name, tuple(args), stdin, now)
     except BrvError as error:  # fail open: a hook must not break git over derived state
         return HookRun(name, warnings=(f"{name} hook could not run: {error.message}",))
@@ -184,6 +187,25 @@ def _pre_commit(project: Project, repo: KnowledgeRepo, index_file: str | None,
                        checked=check.checked)
     # inside 'git commit': abstracts and the manifest wait for the next refresh
     return _refresh(project, "pre-commit", check.paths, now, checked=check.checked, defer=True)
+
+
+def _commit_msg(repo: KnowledgeRepo, args: tuple[str, ...], index_file: str | None) -> HookRun:
+    """Adds ``Brv-Archived:`` trailers for archived entries the commit deletes, as
+    ``brv vc commit`` does, so a plain ``git commit`` carries archives to the team too."""
+    # Imported here: only this hook needs the vc services.
+    from brv_vc.services.vc import archived_deletions
+    from brv_vc.vc.archived import with_trailers
+
+    if not args or repo.merging():
+        return HookRun("commit-msg", skipped="no message file" if not args else "merge commit")
+    archived = archived_deletions(repo, Path(index_file) if index_file else None)
+    if archived:
+        path = Path(args[0]) if Path(args[0]).is_absolute() else repo.workdir / args[0]
+        message = path.read_text(encoding="utf-8")
+        updated = with_trailers(message, archived)
+        if updated != message:
+            path.write_text(updated, encoding="utf-8")
+    return HookRun("commit-msg", trailers=tuple(archived))
 
 
 def _post(project: Project, repo: KnowledgeRepo, name: str, args: tuple[str, ...], stdin: str,

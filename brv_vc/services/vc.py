@@ -26,10 +26,14 @@ if TYPE_CHECKING:
     from brv_vc.services.vc_archive import AfterChange
 
 
-def _deleted_staged(repo: KnowledgeRepo) -> list[str]:
+def archived_deletions(repo: KnowledgeRepo, index_file: Path | None = None) -> list[str]:
+    """Staged deletions of entries archived on this machine (an ``_archived/`` copy exists):
+    the paths a commit names in ``Brv-Archived:`` trailers, so every other clone rebuilds the
+    archive from history. ``index_file``: the index git handed a hook (``commit -a``)."""
     out = repo.git("diff", "--cached", "--name-only", "-z", "--no-renames",
-                   "--diff-filter=D", *repo.pathspec()).stdout
-    return [p for p in (repo.tree_path(x) for x in out.split("\0") if x) if p]
+                   "--diff-filter=D", *repo.pathspec(), index_file=index_file).stdout
+    deleted = [p for p in (repo.tree_path(x) for x in out.split("\0") if x) if p]
+    return [p for p in deleted if _archived_locally(repo, p)]
 
 
 def conflict_marker_files(repo: KnowledgeRepo, where: str) -> list[str]:
@@ -116,7 +120,7 @@ def commit(repo: KnowledgeRepo, message: str) -> CommitResult:
         raise GitError("nothing to commit: no knowledge changes are staged",
                        hint="stage them first with 'brv vc add' (see 'brv vc status')")
     refuse_invalid(repo)
-    archived = [p for p in _deleted_staged(repo) if _archived_locally(repo, p)]
+    archived = archived_deletions(repo)
     full = message.rstrip("\n") + ("\n\n" + trailer_block(archived) if archived else "")
     outside = set(staged_paths(repo, whole_repo=True)) - set(staged)
     if outside and not st.merging:

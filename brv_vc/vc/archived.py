@@ -21,6 +21,23 @@ def trailer_block(paths: list[str]) -> str:
     return "\n".join(f"{TRAILER}: {path}" for path in paths)
 
 
+def with_trailers(message: str, paths: list[str]) -> str:
+    """``message`` with a trailer for each path it does not name yet.
+
+    The trailers go before git's comment lines (``#``), which git strips after the hooks ran.
+    A message with no text of its own is returned unchanged, so git still aborts an empty
+    commit message instead of committing a message made of trailers only.
+    """
+    lines = message.split("\n")
+    cut = next((i for i, line in enumerate(lines) if line.startswith("#")), len(lines))
+    head = "\n".join(lines[:cut]).rstrip()
+    new = [p for p in dict.fromkeys(paths) if p not in parse_trailers(message)]
+    if not new or not head:
+        return message
+    tail = "\n".join(lines[cut:])
+    return f"{head}\n\n{trailer_block(new)}\n" + (f"\n{tail}" if tail else "")
+
+
 def parse_trailers(message: str) -> list[str]:
     """The tree paths named by ``Brv-Archived:`` lines of a commit message."""
     return _TRAILER_RE.findall(message)

@@ -23,7 +23,7 @@ from brv_vc.errors import ConflictError
 from brv_vc.resources import hook_path
 from brv_vc.vc import git
 
-HOOK_NAMES = ("pre-commit", "post-merge", "post-checkout", "post-rewrite")
+HOOK_NAMES = ("pre-commit", "commit-msg", "post-merge", "post-checkout", "post-rewrite")
 MARKER = "brv-vc-hook-id: 7c3e91d0a5f4"
 _PY_LINE = "PY=''"  # the shipped placeholder; the installer writes the interpreter here
 LEGACY_SUFFIX = ".legacy"

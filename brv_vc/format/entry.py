@@ -136,17 +136,7 @@ def _parse_yaml(text: str, file: str | None, stem: str) -> Entry:
             key="title",
             hint='add a line such as title: "JWT Token Generation" to the frontmatter',
         )
-    return Entry(
-        title=values["title"],
-        summary=values.get("summary", ""),
-        tags=values.get("tags", ()),
-        keywords=values.get("keywords", ()),
-        related=values.get("related", ()),
-        created_at=values.get("createdAt", ""),
-        updated_at=values.get("updatedAt", ""),
-        body=body,
-        extra=tuple(extra),
-    )
+    return _entry(values, body, tuple(extra))
 
 
 _KNOWN = frozenset(FIELD_ORDER)
@@ -185,6 +175,11 @@ def _parse_canonical(text: str) -> Entry | None:
         values[key] = value
     if not values.get("title"):
         return None
+    return _entry(values, text[end + 5 :], ())
+
+
+def _entry(values: dict[str, Any], body: str, extra: tuple[tuple[str, Any], ...]) -> Entry:
+    """An entry from frontmatter values keyed by their YAML names (both parse paths)."""
     return Entry(
         title=values["title"],
         summary=values.get("summary", ""),
@@ -193,7 +188,8 @@ def _parse_canonical(text: str) -> Entry | None:
         related=values.get("related", ()),
         created_at=values.get("createdAt", ""),
         updated_at=values.get("updatedAt", ""),
-        body=text[end + 5 :],
+        body=body,
+        extra=extra,
     )
 
 

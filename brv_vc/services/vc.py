@@ -23,7 +23,10 @@ from brv_vc.vc.archived import trailer_block
 from brv_vc.vc.repo import KnowledgeRepo
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from brv_vc.services.vc_archive import AfterChange
+    from brv_vc.vc.status import Change
 
 
 def archived_deletions(repo: KnowledgeRepo, index_file: Path | None = None) -> list[str]:
@@ -58,6 +61,17 @@ def refuse_markers(repo: KnowledgeRepo, where: str, action: str) -> None:
             file=found[0],
             hint="edit the files to resolve each <<<<<<< / ======= / >>>>>>> block, then "
                  "'brv vc add' them",
+        )
+
+
+def refuse_unmerged(conflicts: Sequence[Change], action: str) -> None:
+    """Raises ConflictError while git still records unmerged paths (commit, merge --continue)."""
+    if conflicts:
+        raise ConflictError(
+            f"cannot {action}: unmerged paths " + ", ".join(c.path for c in conflicts),
+            file=conflicts[0].path,
+            hint="edit each file to resolve the <<<<<<< blocks, 'brv vc add' it, then run "
+                 "'brv vc merge --continue'",
         )
 
 
@@ -105,11 +119,7 @@ def commit(repo: KnowledgeRepo, message: str) -> CommitResult:
     if not message.strip():
         raise UsageError("the commit message is empty", hint='give one: brv vc commit -m "..."')
     st = status(repo)
-    if st.conflicts:
-        raise ConflictError(
-            "cannot commit: unmerged paths " + ", ".join(c.path for c in st.conflicts),
-            hint="resolve them, 'brv vc add' them, then 'brv vc merge --continue'",
-        )
+    refuse_unmerged(st.conflicts, "commit")
     refuse_markers(repo, "index", "commit")
     refuse_markers(repo, "worktree", "commit")
     tracked = repo.git("ls-files", "-z", "-ci", "--exclude-standard", *repo.pathspec()).stdout

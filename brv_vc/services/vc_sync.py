@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from brv_vc.errors import ConflictError, GitError, NotFoundError
-from brv_vc.services.vc import refuse_excluded, refuse_markers
+from brv_vc.services.vc import refuse_excluded, refuse_markers, refuse_unmerged
 from brv_vc.services.vc_archive import AfterChange, after_change
 from brv_vc.services.vc_setup import list_remotes, mask_url
 from brv_vc.services.vc_status import status
@@ -236,13 +236,7 @@ def merge_continue(project: Project, repo: KnowledgeRepo, now: datetime) -> Sync
     if not repo.merging():
         raise ConflictError("there is no merge to continue", hint="see 'brv vc status'")
     st = status(repo)
-    if st.conflicts:
-        raise ConflictError(
-            "unresolved conflicts remain in " + ", ".join(c.path for c in st.conflicts),
-            file=st.conflicts[0].path,
-            hint="edit each file to resolve the <<<<<<< blocks, 'brv vc add' it, then run "
-                 "'brv vc merge --continue' again",
-        )
+    refuse_unmerged(st.conflicts, "finish the merge")
     refuse_markers(repo, "index", "finish the merge")
     old = repo.head()
     repo.git("commit", "-q", "--no-edit", what="merge --continue")

@@ -7,6 +7,12 @@ automatic check every command runs, and the explicit-paths sync curate/refresh u
 query p50/p99 (ms; in process, the tier-2 path: change check + ranked search), cold
 ``python -m brv_vc search`` p50 next to a bare ``python -c pass`` measured in the same run,
 and the peak RSS of the full build (a child process, so each size is measured alone).
+
+Two floors are measured in the same interleaved runs, to show what any SQLite-backed answer
+costs before brv adds anything: ``sqlite`` (the interpreter, ``import sqlite3`` and opening
+``index.db``) and ``fts`` (that plus one ranked FTS5 query, top 10, for the query's rarest
+word: the cheapest ranking any answer needs). They use no brv code at all; their ratios to
+the bare interpreter are printed beside brv's.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import argparse
 import json
 import os
 import random
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -37,6 +44,21 @@ from pathlib import Path
 r = index_project(Project(Path({root!r})), rebuild=True, now=utcnow())
 print(json.dumps({{"seconds": time.perf_counter() - t, "files": r.files,
                   "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}}))
+"""
+
+
+# The floors: no brv code, only what every SQLite-backed answer has to do.
+FLOOR = """
+import sqlite3, sys
+conn = sqlite3.connect(sys.argv[1])
+if len(sys.argv) > 2:
+    rows = conn.execute(
+        "SELECT path FROM fts WHERE fts MATCH ? ORDER BY bm25(fts, 5.0, 1.0, 1.5) LIMIT 10",
+        (sys.argv[2],),
+    ).fetchall()
+else:
+    rows = conn.execute("SELECT value FROM meta WHERE key = 'files'").fetchall()
+sys.stdout.write("\\n".join(str(r[0]) for r in rows) + "\\n")
 """
 
 
@@ -124,25 +146,38 @@ def warm(root: Path, texts: list[str]) -> tuple[float, float]:
     return statistics.median(times), pct(times, 0.99)
 
 
-def cold(root: Path, texts: list[str], runs: int) -> tuple[float, float]:
+def cold(root: Path, texts: list[str], runs: int) -> dict[str, float]:
+    """Medians (ms) of interleaved cold processes: bare, the two floors, and brv search."""
     # an installed package has its bytecode compiled (pip does it); this environment sets
     # PYTHONDONTWRITEBYTECODE, so compile once here instead of on every cold start
     import compileall
 
+    from brv_vc.index.terms import query_terms, term_expr
+
     compileall.compile_dir(str(REPO / "brv_vc"), quiet=1)
     env = dict(os.environ, PYTHONPATH=str(REPO))
-    bare, brv = [], []
+    db = str(root / ".brv" / "state" / "index.db")
+    times: dict[str, list[float]] = {"bare": [], "sqlite": [], "fts": [], "brv": []}
+    index = sqlite3.connect(db)
     for i in range(runs):
-        start = time.perf_counter()
-        subprocess.run([sys.executable, "-c", "pass"], check=True, env=env)
-        bare.append((time.perf_counter() - start) * 1000)
-        start = time.perf_counter()
-        subprocess.run(
-            [sys.executable, "-m", "brv_vc", "search", texts[i % len(texts)]],
-            check=True, cwd=root, env=env, stdout=subprocess.DEVNULL,
+        text = texts[i % len(texts)]
+        expr = min(
+            (term_expr(t, []) for t in query_terms(text)),
+            key=lambda e: index.execute("SELECT count(*) FROM fts WHERE fts MATCH ?", (e,))
+            .fetchone()[0],
         )
-        brv.append((time.perf_counter() - start) * 1000)
-    return statistics.median(brv), statistics.median(bare)
+        commands = {
+            "bare": [sys.executable, "-c", "pass"],
+            "sqlite": [sys.executable, "-c", FLOOR, db],
+            "fts": [sys.executable, "-c", FLOOR, db, expr],
+            "brv": [sys.executable, "-m", "brv_vc", "search", text],
+        }
+        for name, command in commands.items():
+            start = time.perf_counter()
+            subprocess.run(command, check=True, cwd=root, env=env, stdout=subprocess.DEVNULL)
+            times[name].append((time.perf_counter() - start) * 1000)
+    index.close()
+    return {name: statistics.median(values) for name, values in times.items()}
 
 
 def main() -> None:
@@ -154,7 +189,8 @@ def main() -> None:
     args.workdir.mkdir(parents=True, exist_ok=True)
     header = (f"{'entries':>8} {'build s':>8} {'rss MB':>7} {'incr auto ms':>12} "
               f"{'incr paths ms':>13} {'warm p50':>8} {'warm p99':>8} {'cold p50':>8} "
-              f"{'bare p50':>8} {'ratio':>5}")
+              f"{'bare p50':>8} {'ratio':>5} {'sqlite p50':>10} {'fts p50':>7} "
+              f"{'sqlite x':>8} {'fts x':>5}")
     rows = []
     for size in (int(s) for s in args.sizes.split(",")):
         print(f"size {size}:", flush=True)
@@ -164,10 +200,12 @@ def main() -> None:
         texts = queries(root, 200, rng)
         inc_auto, inc_paths = incremental(root, rng)
         w50, w99 = warm(root, texts)
-        c50, b50 = cold(root, texts, args.runs)
+        c = cold(root, texts, args.runs)
+        b50 = c["bare"]
         rows.append(f"{size:>8} {build['seconds']:>8.2f} {build['rss_mb']:>7.0f} {inc_auto:>12.1f} "
-                    f"{inc_paths:>13.1f} {w50:>8.2f} {w99:>8.2f} {c50:>8.1f} {b50:>8.1f} "
-                    f"{c50 / b50:>5.2f}")
+                    f"{inc_paths:>13.1f} {w50:>8.2f} {w99:>8.2f} {c['brv']:>8.1f} {b50:>8.1f} "
+                    f"{c['brv'] / b50:>5.2f} {c['sqlite']:>10.1f} {c['fts']:>7.1f} "
+                    f"{c['sqlite'] / b50:>8.2f} {c['fts'] / b50:>5.2f}")
         print(header + "\n" + rows[-1], flush=True)
     print("\n" + header + "\n" + "\n".join(rows))
 

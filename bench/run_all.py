@@ -51,7 +51,7 @@ Row = tuple[str, str, str, bool]  # what, measured, budget, pass
 def retrieval(entries: int, workdir: Path) -> list[Row]:
     out = run("bench_retrieval.py", "--sizes", str(entries), "--workdir", str(workdir))
     last = out.strip().splitlines()[-1].split()
-    build, rss, _auto, paths, w50, w99, c50, b50, ratio = map(float, last[1:])
+    build, rss, _auto, paths, w50, w99, c50, b50, ratio, s50, f50, sx, fx = map(float, last[1:])
     n = f"{entries:,}"
     return [
         (f"full index build ({n})", f"{build:.1f} s", "<= 20 s", build <= 20),
@@ -62,6 +62,10 @@ def retrieval(entries: int, workdir: Path) -> list[Row]:
         ("cold `brv search` process p50", f"{c50:.0f} ms", "<= 250 ms", c50 <= 250),
         ("cold search / bare `python -c pass`", f"{ratio:.2f}x ({c50:.0f}/{b50:.0f} ms)",
          "<= 2x", ratio <= 2),
+        ("  floor: python + `import sqlite3` + open index.db", f"{sx:.2f}x ({s50:.0f} ms)",
+         "(info)", True),
+        ("  floor: ... + one ranked FTS5 query, no brv code", f"{fx:.2f}x ({f50:.0f} ms)",
+         "(info)", True),
     ]
 
 

@@ -1,4 +1,4 @@
-"""docs/cli.md is the --help of every command, and every ``Example:`` in --help really runs.
+"""docs/cli.md is the --help of every command, and every ``Example:`` in --help parses.
 
 STYLE item 14: the CLI reference is generated with cog, so this test fails when it drifts from
 ``--help``; and an example that uses a removed option or a missing argument fails here, not in

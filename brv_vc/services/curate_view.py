@@ -55,7 +55,11 @@ class View:
         return not self.is_gone(rel) and os.path.isdir(self.path(rel))
 
     def read(self, rel: str) -> bytes:
-        """Returns the bytes at ``rel`` (pending write first). Raises NotFoundError."""
+        """Returns the bytes at ``rel``, a pending write first.
+
+        Raises:
+            NotFoundError: no file is there, or a planned operation deletes it.
+        """
         if rel in self.written:
             return self.written[rel]
         try:

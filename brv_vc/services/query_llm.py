@@ -73,6 +73,9 @@ def single_call(
 
     ``docs`` holds (path, title, content) triples; ``structure`` is the folder summaries
     (:func:`~brv_vc.services.manifest.structure_context`).
+
+    Raises:
+        ProviderError: a provider failure, or a reply without text.
     """
     context = "\n\n".join(
         f"## {title} ({path})\n{content[:DOC_CHARS]}" for path, title, content in docs

@@ -46,6 +46,9 @@ def conflict_marker_files(repo: KnowledgeRepo, where: str) -> list[str]:
     """Tracked knowledge files holding a marker triplet.
 
     ``where`` is "worktree", "index" or a commit.
+
+    Raises:
+        GitError: ``git grep`` failed (a match and no match are both normal).
     """
     scope = [] if where == "worktree" else ["--cached"] if where == "index" else [where]
     proc = repo.git("grep", "-l", "-I", "--all-match", "-e", "^<<<<<<<", "-e", "^=======",

@@ -35,7 +35,11 @@ class AppContext:
 
 
 def make_context(directory: str | None) -> AppContext:
-    """Builds the context from ``-C DIR`` and ``BRV_NOW`` (a fixed clock for reproducible runs)."""
+    """Builds the context from ``-C DIR`` and ``BRV_NOW`` (a fixed clock for reproducible runs).
+
+    Raises:
+        UsageError: ``BRV_NOW`` is not an ISO 8601 timestamp, or ``DIR`` is not a folder.
+    """
     now = utcnow()
     if os.environ.get("BRV_NOW"):
         try:

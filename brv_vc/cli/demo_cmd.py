@@ -163,8 +163,10 @@ def step_show(state: DemoState) -> None:
 
 
 def step_share(state: DemoState) -> None:
-    """Shares the tree through a git remote with a teammate, who changes it; shows the
-    knowledge diff a pull request would carry."""
+    """Shares the tree through a git remote with a teammate, who changes it.
+
+    The step ends on the knowledge diff a pull request would carry.
+    """
     remote = state.root.parent / f"{state.root.name}-remote.git"
     teammate = state.root.parent / f"{state.root.name}-teammate"
     state.notes["cleanup"] = f"{remote}\n{teammate}"

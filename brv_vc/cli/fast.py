@@ -1,6 +1,7 @@
-"""A click-free fast path for ``brv search``, ``brv query`` (the commands agents call in
-tight loops) and ``brv vc status`` (budgeted against ``git status``), so a cold process does
-not pay ~20-30 ms for importing click and dispatching through it.
+"""A click-free fast path for ``brv search``, ``brv query`` and ``brv vc status``.
+
+Agents call the first two in tight loops, and the third is budgeted against ``git status``:
+a cold process then does not pay ~20-30 ms for importing click and dispatching through it.
 
 It understands exactly the documented options; anything else (``--help``, an unknown or
 malformed option, a domain error to report) returns None and the regular click entry point
@@ -70,8 +71,14 @@ def _parse(argv: list[str]) -> tuple[str, str | None, str, dict[str, Any], bool]
 
 
 def try_fast(argv: list[str]) -> int | None:
-    """Runs ``search``/``query``/``vc status`` without click; None means "let the click CLI
-    handle it"."""
+    """Runs ``search``/``query``/``vc status`` without click when it can.
+
+    Args:
+        argv: the arguments after the program name.
+
+    Returns:
+        The exit code, or None: "let the click CLI handle it".
+    """
     if "vc" in argv[:3]:
         return _vc_status(argv)
     parsed = _parse(argv)
@@ -115,8 +122,10 @@ def try_fast(argv: list[str]) -> int | None:
 
 
 def _vc_status(argv: list[str]) -> int | None:
-    """``brv [-C DIR] vc status [--json]``; ``git status`` is already running (started by
-    ``cli/entry.py``) and the status service adopts it."""
+    """``brv [-C DIR] vc status [--json]``, adopting the ``git status`` already running.
+
+    ``cli/entry.py`` started it before importing anything else.
+    """
     args = list(argv)
     directory = None
     if args[:1] == ["-C"] and len(args) > 1:

@@ -44,9 +44,11 @@ class LazyGroup(click.Group):
     """A group whose subcommands are imported on first use."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
+        """The names in ``COMMANDS``, sorted, without importing any command."""
         return sorted(COMMANDS)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """Imports the module of ``cmd_name`` only now, so a run loads just its own command."""
         target = COMMANDS.get(cmd_name)
         if target is None:
             return None

@@ -1,5 +1,7 @@
-"""JSON-ready values for ``--json`` output, click-free so the fast path (``cli/fast.py``)
-prints exactly what ``cli/render.py`` prints."""
+"""JSON-ready values for ``--json`` output.
+
+Click-free, so the fast path (``cli/fast.py``) prints exactly what ``cli/render.py`` prints.
+"""
 
 from __future__ import annotations
 

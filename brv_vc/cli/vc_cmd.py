@@ -1,5 +1,7 @@
-"""``brv vc ...``: team sync of the context tree over any git remote, and the hidden
-``brv merge-driver`` git calls during merges."""
+"""``brv vc ...``: team sync of the context tree over any git remote.
+
+The module also holds the hidden ``brv merge-driver`` git calls during merges.
+"""
 
 from __future__ import annotations
 
@@ -38,8 +40,9 @@ def _emit_sync(result: SyncResult, as_json: bool) -> None:
 
 @click.group()
 def vc() -> None:
-    """Version control for the context tree: share knowledge with your team over any git
-    remote (a path, file://, ssh, https), with knowledge-aware merges and diffs.
+    """Version control for the context tree: share knowledge with your team over git.
+
+    Any git remote works (a path, file://, ssh, https), with knowledge-aware merges and diffs.
 
     \b
     Example:
@@ -118,8 +121,10 @@ def status(app: AppContext, as_json: bool) -> None:
 @json_option
 @pass_app
 def diff(app: AppContext, ref: str | None, staged: bool, fmt: str, as_json: bool) -> None:
-    """Semantic diff of knowledge: entries added, removed, renamed or modified; frontmatter
-    field by field, body section by section, relations.
+    """Semantic diff of knowledge: entries added, removed, renamed or modified.
+
+    A modified entry shows its frontmatter field by field, its body section by section and
+    its relations.
 
     REF compares REF with the working tree; A..B compares two commits.
 
@@ -393,7 +398,7 @@ def reset(app: AppContext, args: tuple[str, ...], mode: str | None, as_json: boo
 @vc.command(hidden=True)
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 def textconv(file: Path) -> None:
-    """git's textconv for knowledge files: a normalised, readable rendering."""
+    """Textconv for git: a knowledge file as a normalised, readable rendering."""
     from brv_vc.services.vc_driver import render_textconv
 
     click.echo(render_textconv(file), nl=False)
@@ -405,7 +410,7 @@ def textconv(file: Path) -> None:
 @click.argument("theirs", type=click.Path(path_type=Path))
 @click.argument("path", required=False, default="")
 def merge_driver(base: Path, ours: Path, theirs: Path, path: str) -> None:
-    """git merge driver (%O %A %B %P): merge a knowledge file; exit 1 on conflicts."""
+    """Merge driver for git (%O %A %B %P): merge a knowledge file; exit 1 on conflicts."""
     from brv_vc.services.vc_driver import run_merge_driver
 
     result = run_merge_driver(base, ours, theirs, path)

@@ -143,8 +143,9 @@ _KNOWN = frozenset(FIELD_ORDER)
 
 
 def _parse_canonical(text: str) -> Entry | None:
-    """Reads the canonical frontmatter brv writes without PyYAML (~1 ms a file; it dominated
-    index builds and summaries at 25,000 entries), or returns None for the full parser.
+    """Reads the canonical frontmatter brv writes without PyYAML, else None for the full parser.
+
+    PyYAML costs ~1 ms a file; it dominated index builds and summaries at 25,000 entries.
 
     Canonical means: every line is ``key: <JSON string or array of strings>`` with a key of
     the seven; a JSON string is a YAML double-quoted scalar with the same value, so the result

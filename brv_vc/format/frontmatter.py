@@ -145,8 +145,11 @@ _YAML_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]")
 
 
 def unsafe_for_yaml(text: str) -> bool:
-    """True when ``text`` holds a character YAML reads differently from JSON (line breaks
-    such as NEL or U+2028, non-printables): such a line must take the YAML parser."""
+    """True when ``text`` holds a character YAML reads differently from JSON.
+
+    Such characters (line breaks such as NEL or U+2028, non-printables) send the line to the
+    YAML parser.
+    """
     return _YAML_UNSAFE.search(text) is not None
 
 
@@ -187,8 +190,10 @@ def dump_any(key: str, value: Any) -> str:
 
 
 def _flow(value: Any) -> str:
-    """One value in YAML flow style; strings always through :func:`quote`, because PyYAML
-    writes characters such as U+0085 raw, and YAML then reads them as line breaks."""
+    """One value in YAML flow style, strings always through :func:`quote`.
+
+    PyYAML writes characters such as U+0085 raw, and YAML then reads them as line breaks.
+    """
     if isinstance(value, str):
         return quote(value)
     if value is None:

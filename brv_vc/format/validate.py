@@ -1,5 +1,7 @@
-"""JSON-Schema validation with messages that name the file, the key path, what was expected
-and how to fix it (STYLE item 4)."""
+"""JSON-Schema validation with messages a user can act on (STYLE item 4).
+
+Each message names the file, the key path, what was expected and how to fix it.
+"""
 
 from __future__ import annotations
 

@@ -101,6 +101,10 @@ def open_index(project: Project, *, rebuild: bool = False) -> IndexHandle:
 
     Returns:
         The handle; ``created`` tells the caller to run a full sync.
+
+    Raises:
+        StateError: a folder stands where the database should be (deleting a file cannot
+            repair that).
     """
     path = index_db_path(project)
     notes: list[str] = []

@@ -92,8 +92,11 @@ def _candidates(
 
 
 def _doc_freq(conn: sqlite3.Connection, expr: str, files: int) -> int:
-    """Documents matching one term, cached (the count only steers the plan, so a count
-    taken when the tree had within 10% as many files is good enough)."""
+    """Documents matching one term, cached.
+
+    The count only steers the plan, so a count taken when the tree had within 10% as many
+    files is good enough.
+    """
     row = conn.execute("SELECT df, files FROM dfcache WHERE expr = ?", (expr,)).fetchone()
     if row is not None and row[0] > 0 and abs(row[1] - files) <= 0.1 * files:
         return int(row[0])
@@ -107,8 +110,7 @@ def _doc_freq(conn: sqlite3.Connection, expr: str, files: int) -> int:
 def _ranked(
     conn: sqlite3.Connection, expr: str, scope: str | None, heavy: bool
 ) -> list[tuple[int, str, str, float, str, float | None, int]]:
-    """BM25 ranking; for a match set of thousands, only the best title/path matches are
-    scored in full.
+    """BM25 ranking; of thousands of matches, only the best by title/path are scored in full.
 
     Why: scoring costs ~1 us a matched document. With title x5 and path x1.5, a document
     holding the terms in its title or path outranks one holding them only in its body
@@ -271,8 +273,12 @@ def search(
 
 
 def default_signals(updated: float | None, mtime_ns: int) -> scoring.Signals:
-    """Signals of an entry with no sidecar row: importance 50, draft, and recency measured
-    from its frontmatter ``updatedAt`` (else the file's mtime, as ByteRover does)."""
+    """Signals of an entry with no sidecar row: importance 50, draft, recency from its date.
+
+    Args:
+        updated: the frontmatter ``updatedAt`` in epoch seconds, or None when it has none.
+        mtime_ns: the file's mtime, the date used without ``updatedAt`` (as ByteRover does).
+    """
     since = updated if updated is not None else mtime_ns / 1e9
     return scoring.Signals(updated_at=since, scored_at=since)
 

@@ -86,8 +86,10 @@ def _join(folder: str, name: str) -> str:
 
 
 def _indexable(name: str, depth: int, archived: bool) -> bool:
-    """``docs.is_indexed`` for a file of a folder ``depth`` levels deep with no hidden part,
-    without re-splitting the path (this runs once per file on every full walk)."""
+    """``docs.is_indexed`` for a file of a folder ``depth`` levels deep with no hidden part.
+
+    It does not re-split the path: this runs once per file on every full walk.
+    """
     if archived:
         return name.endswith(STUB_SUFFIX)
     if not name.endswith(".md") or name == SUMMARY_FILE:
@@ -145,8 +147,10 @@ def _stored(conn: sqlite3.Connection, where: str, args: list[str]) -> dict[str, 
 
 
 def _stats(conn: sqlite3.Connection, where: str, args: list[str]) -> dict[str, tuple[int, int]]:
-    """(mtime_ns, size) by path: all a change check needs (plain tuples: this runs over every
-    row on a full walk)."""
+    """(mtime_ns, size) by path: all a change check needs.
+
+    Plain tuples, not rows: this runs over every row on a full walk.
+    """
     rows = conn.execute(f"SELECT path, mtime_ns, size FROM docs {where}", args)
     return {path: (mtime, size) for path, mtime, size in rows}
 

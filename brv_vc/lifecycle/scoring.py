@@ -132,6 +132,8 @@ def compound_score(relevance: float, signals: Signals, now: float) -> float:
 
     Args:
         relevance: the normalised BM25 score s/(1+s), in [0, 1).
+        signals: the entry's stored signals; they are decayed to ``now`` before they count.
+        now: epoch seconds.
     """
     current = at(signals, now)
     base = 0.6 * relevance + 0.2 * current.importance / MAX_IMPORTANCE + 0.2 * recency(current, now)

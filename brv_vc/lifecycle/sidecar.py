@@ -100,6 +100,9 @@ def record_hits(
     """Applies search hits (+3 each), batched: one transaction for the whole result list.
 
     Args:
+        conn: the state database (``brv.db``).
+        paths: one item per hit; a path listed twice gets two hits.
+        now: epoch seconds.
         defaults: signals to start from for paths without a row (e.g. recency measured from
             the entry's own ``updatedAt``); otherwise a path starts fresh at ``now``.
     """

@@ -1,2 +1,5 @@
-"""Use cases. Each takes explicit values (project, now, options), returns frozen dataclasses
-and never prints: the CLI and the MCP server render the results."""
+"""Use cases; the CLI and the MCP server render their results.
+
+Each takes explicit values (project, now, options), returns frozen dataclasses and never
+prints.
+"""

@@ -271,8 +271,11 @@ def _record(
 
 
 def _update_sidecar(conn: sqlite3.Connection, plans: list[Plan], now: float) -> None:
-    """Records sidecar actions in order, coalescing runs of the same action (one transaction
-    per run, so a batch of 1,000 ADDs costs one insert statement, not 1,000 commits)."""
+    """Records sidecar actions in order, coalescing runs of the same action.
+
+    One transaction per run, so a batch of 1,000 ADDs costs one insert statement, not 1,000
+    commits.
+    """
     runs: list[tuple[str, list[tuple[str, ...]]]] = []
     for plan in plans:
         for action in plan.sidecar:

@@ -1,5 +1,7 @@
-"""Turning a curate operation's content into body sections (seed 000's Raw Concept, Narrative,
-Facts), and reading those sections back into parts that MERGE can combine.
+"""Turning a curate operation's content into body sections, and reading them back for MERGE.
+
+The sections are seed 000's Raw Concept, Narrative and Facts; read back, they give the parts
+MERGE can combine.
 
 Everything here is pure text work: same input, same output.
 """

@@ -1,5 +1,7 @@
-"""Planning one curate operation: what it would write and delete, decided before anything is
-touched, so a failed operation changes nothing and ``--atomic`` can check a whole batch first.
+"""Planning one curate operation: what it would write and delete, before anything is touched.
+
+Deciding first means a failed operation changes nothing and ``--atomic`` can check a whole
+batch first.
 
 A :class:`~brv_vc.services.curate_view.View` is the tree as it will be after the operations
 planned so far; a :class:`Plan` is one operation's effect.
@@ -59,8 +61,10 @@ def plan_op(op: Mapping[str, Any], view: View, now_iso: str) -> Plan:
 
 
 def _folder(view: View, path: str) -> tuple[str, ...]:
-    """Resolves ``domain/topic[/subtopic]``: an existing, well-named folder is used as is (so a
-    ByteRover tree's kebab-case folders keep working); a new one is snake_cased."""
+    """Resolves ``domain/topic[/subtopic]``: an existing, well-named folder is used as is.
+
+    That keeps a ByteRover tree's kebab-case folders working; a new folder is snake_cased.
+    """
     clean = layout.clean_relpath(path, what="folder")
     parts = tuple(clean.split("/"))
     depth_ok = 2 <= len(parts) <= layout.MAX_DEPTH

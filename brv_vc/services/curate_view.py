@@ -1,5 +1,7 @@
-"""The tree as a batch will leave it: pending writes and deletes laid over the disk, so each
-operation of a batch is planned on the result of the ones before it."""
+"""The tree as a batch will leave it: pending writes and deletes laid over the disk.
+
+Each operation of a batch is thus planned on the result of the ones before it.
+"""
 
 from __future__ import annotations
 
@@ -26,8 +28,11 @@ class View:
     _written_dirs: set[str] = field(default_factory=set)
 
     def path(self, rel: str) -> Path:
-        """``project.path_of`` (refusing escapes), cached: it resolves symlinks, which costs
-        a dozen ``lstat`` calls and dominated a 1,000-operation batch before the cache."""
+        """``project.path_of`` (refusing escapes), cached.
+
+        It resolves symlinks, which costs a dozen ``lstat`` calls and dominated a
+        1,000-operation batch before the cache.
+        """
         found = self._paths.get(rel)
         if found is None:
             found = self._paths[rel] = self.project.path_of(rel)
@@ -50,7 +55,11 @@ class View:
         return not self.is_gone(rel) and os.path.isdir(self.path(rel))
 
     def read(self, rel: str) -> bytes:
-        """Returns the bytes at ``rel`` (pending write first). Raises NotFoundError."""
+        """Returns the bytes at ``rel``, a pending write first.
+
+        Raises:
+            NotFoundError: no file is there, or a planned operation deletes it.
+        """
         if rel in self.written:
             return self.written[rel]
         try:

@@ -190,8 +190,11 @@ def _pre_commit(project: Project, repo: KnowledgeRepo, index_file: str | None,
 
 
 def _commit_msg(repo: KnowledgeRepo, args: tuple[str, ...], index_file: str | None) -> HookRun:
-    """Adds ``Brv-Archived:`` trailers for archived entries the commit deletes, as
-    ``brv vc commit`` does, so a plain ``git commit`` carries archives to the team too."""
+    """Adds ``Brv-Archived:`` trailers for archived entries the commit deletes.
+
+    ``brv vc commit`` adds them too; this way a plain ``git commit`` carries archives to the
+    team as well.
+    """
     # Imported here: only this hook needs the vc services.
     from brv_vc.services.vc import archived_deletions
     from brv_vc.vc.archived import with_trailers
@@ -259,8 +262,10 @@ def _tree_paths(repo: KnowledgeRepo, paths: Sequence[str]) -> tuple[str, ...]:
 
 def _refresh_between(project: Project, repo: KnowledgeRepo, name: str, old: str, new: str,
                      now: datetime) -> HookRun:
-    """Rebuilds archives named by commit trailers in old..new, then refreshes the changed
-    paths: the very step ``brv vc pull`` runs, so a plain ``git pull`` gets it too."""
+    """Rebuilds archives named by commit trailers in old..new, then refreshes the changed paths.
+
+    This is the very step ``brv vc pull`` runs, so a plain ``git pull`` gets it too.
+    """
     # Imported here: the archive step reads history with dulwich, which pre-commit never needs.
     from brv_vc.services.vc_archive import after_change
 

@@ -58,6 +58,7 @@ def open_synced(
         project: the project.
         mode: "full", "fast" or None (automatic; see ``index.sync``).
         rebuild: drop and rebuild the whole index.
+        progress: called as (files done, files to read) during long builds.
 
     Returns:
         The open index; ``notes`` are messages for stderr (a rebuilt index, unparsable files).
@@ -72,8 +73,10 @@ def open_synced(
 def with_index(
     project: Project, work: Callable[[OpenIndex], T], *, mode: str | None = None
 ) -> tuple[T, list[str]]:
-    """Runs ``work`` on an up-to-date index; an index found damaged midway (a corrupt page
-    that opening did not touch) is rebuilt from the tree and ``work`` runs once more.
+    """Runs ``work`` on an up-to-date index, rebuilding it once if ``work`` finds it damaged.
+
+    A corrupt page that opening did not touch shows only midway; the index is then rebuilt
+    from the tree and ``work`` runs once more.
 
     Returns:
         (what ``work`` returned, notes for stderr).

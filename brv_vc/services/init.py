@@ -25,8 +25,12 @@ class InitResult:
 
 
 def init_root_for(cwd: Path) -> Path:
-    """Where ``brv init`` should create ``.brv/``: an existing project above ``cwd``, else the
-    top of the git repository holding ``cwd``, else ``cwd`` itself."""
+    """Where ``brv init`` should create ``.brv/``.
+
+    Returns:
+        An existing project above ``cwd``, else the top of the git repository holding
+        ``cwd``, else ``cwd`` itself.
+    """
     existing = find_root(cwd)
     if existing is not None:
         return existing

@@ -27,9 +27,11 @@ def show_manifest(project: Project, now: datetime, *, rebuild: bool = False) -> 
 
 
 def structure_context(project: Project, now: datetime) -> str:
-    """The manifest's summaries lane as text: how the knowledge is organised, for the
-    system prompt of query tiers 3 and 4 (seed 000: LLM queries read the manifest to inject
-    structural context instead of scanning the tree). Empty when there is none yet.
+    """The manifest's summaries lane as text: how the knowledge is organised.
+
+    It goes into the system prompt of query tiers 3 and 4 (seed 000: LLM queries read the
+    manifest to inject structural context instead of scanning the tree). Empty when there is
+    none yet.
     """
     try:
         lane = show_manifest(project, now).manifest.get("summaries", [])

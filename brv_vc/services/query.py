@@ -78,8 +78,11 @@ def _contents(opened: OpenIndex, paths: list[str]) -> dict[str, str]:
 
 
 def _split_entry(kind: str, content: str) -> tuple[str, str]:
-    """(summary line, body) of an indexed document. An entry's indexed text is its summary,
-    tags and keywords on one line each, then the body (``Entry.text_for_search``)."""
+    """(summary line, body) of an indexed document.
+
+    An entry's indexed text is its summary, tags and keywords on one line each, then the body
+    (``Entry.text_for_search``).
+    """
     parts = content.split("\n", 3)
     if kind == "entry" and len(parts) == 4:
         return parts[0].strip(), parts[3]

@@ -1,5 +1,8 @@
-"""Tiers 3 and 4 of ``brv query``: one LLM call with pre-fetched documents, or a bounded
-tool-calling loop (tools ``search`` and ``read_entry``) over the index (seed 002 §4.2)."""
+"""Tiers 3 and 4 of ``brv query``: one LLM call, or a bounded tool-calling loop over the index.
+
+Tier 3 sends pre-fetched documents in a single call; tier 4 lets the model call the tools
+``search`` and ``read_entry`` (seed 002 §4.2).
+"""
 
 from __future__ import annotations
 
@@ -66,8 +69,14 @@ def single_call(
     settings: LlmSettings, question: str, docs: list[tuple[str, str, str]], *, sleep: Any,
     structure: str = "",
 ) -> str:
-    """Tier 3: one call with the pre-fetched documents (path, title, content) and the
-    manifest's folder summaries (``structure``)."""
+    """Tier 3: one call with the pre-fetched documents and the manifest's folder summaries.
+
+    ``docs`` holds (path, title, content) triples; ``structure`` is the folder summaries
+    (:func:`~brv_vc.services.manifest.structure_context`).
+
+    Raises:
+        ProviderError: a provider failure, or a reply without text.
+    """
     context = "\n\n".join(
         f"## {title} ({path})\n{content[:DOC_CHARS]}" for path, title, content in docs
     )

@@ -31,9 +31,11 @@ REFRESH_BUDGET_SECONDS = 0.5  # refresh drains the queue only while it stays qui
 class Progress(Protocol):
     """Receives progress of a long summarize (the CLI draws a bar on a TTY)."""
 
-    def start(self, total: int) -> None: ...
+    def start(self, total: int) -> None:
+        """Called once, with the number of entries waiting to be summarized."""
 
-    def advance(self, path: str) -> None: ...
+    def advance(self, path: str) -> None:
+        """Called once per entry processed, with its path."""
 
 
 @dataclass(frozen=True)

@@ -30,9 +30,12 @@ if TYPE_CHECKING:
 
 
 def archived_deletions(repo: KnowledgeRepo, index_file: Path | None = None) -> list[str]:
-    """Staged deletions of entries archived on this machine (an ``_archived/`` copy exists):
-    the paths a commit names in ``Brv-Archived:`` trailers, so every other clone rebuilds the
-    archive from history. ``index_file``: the index git handed a hook (``commit -a``)."""
+    """Staged deletions of entries archived on this machine (an ``_archived/`` copy exists).
+
+    These are the paths a commit names in ``Brv-Archived:`` trailers, so every other clone
+    rebuilds the archive from history. ``index_file`` is the index git handed a hook
+    (``commit -a``).
+    """
     out = repo.git("diff", "--cached", "--name-only", "-z", "--no-renames",
                    "--diff-filter=D", *repo.pathspec(), index_file=index_file).stdout
     deleted = [p for p in (repo.tree_path(x) for x in out.split("\0") if x) if p]
@@ -40,8 +43,13 @@ def archived_deletions(repo: KnowledgeRepo, index_file: Path | None = None) -> l
 
 
 def conflict_marker_files(repo: KnowledgeRepo, where: str) -> list[str]:
-    """Tracked knowledge files holding a marker triplet: ``where`` is "worktree", "index"
-    or a commit."""
+    """Tracked knowledge files holding a marker triplet.
+
+    ``where`` is "worktree", "index" or a commit.
+
+    Raises:
+        GitError: ``git grep`` failed (a match and no match are both normal).
+    """
     scope = [] if where == "worktree" else ["--cached"] if where == "index" else [where]
     proc = repo.git("grep", "-l", "-I", "--all-match", "-e", "^<<<<<<<", "-e", "^=======",
                     "-e", "^>>>>>>>", *scope, *repo.pathspec(), check=False)
@@ -142,8 +150,9 @@ def commit(repo: KnowledgeRepo, message: str) -> CommitResult:
 
 
 def refuse_invalid(repo: KnowledgeRepo) -> None:
-    """Refuses staged knowledge that the pre-commit hook would refuse (same check, same
-    per-file messages), so a commit is validated even where the hooks are not installed.
+    """Refuses staged knowledge that the pre-commit hook would refuse, with its per-file messages.
+
+    This validates a commit even where the hooks are not installed.
 
     There is no bypass: 'brv vc commit' only ever commits valid knowledge (plain
     'git commit --no-verify' remains for the rare emergency).

@@ -1,5 +1,7 @@
-"""``brv vc add``: stage knowledge files named in any of the forms a user sees (tree-,
-folder- or repository-relative), and say what was staged, resolved or already unchanged."""
+"""``brv vc add``: stage knowledge files named tree-, folder- or repository-relative.
+
+The result says what was staged, resolved or already unchanged.
+"""
 
 from __future__ import annotations
 
@@ -14,8 +16,11 @@ from brv_vc.vc.repo import KnowledgeRepo
 
 @dataclass(frozen=True)
 class AddResult:
-    """``brv vc add``: how many files are staged now, which named files had nothing to
-    stage, and which conflicts the add marked resolved."""
+    """What ``brv vc add`` did.
+
+    How many files are staged now, which named files had nothing to stage, and which
+    conflicts the add marked resolved.
+    """
 
     staged: int
     paths: tuple[str, ...]

@@ -1,6 +1,8 @@
-"""After a pull, merge, checkout or clone: rebuild archives named by commit trailers, then
-refresh derived state for the changed paths (the same idempotent step the post-merge hook
-runs, so running both is harmless)."""
+"""After a pull, merge, checkout or clone: rebuild archives, then refresh derived state.
+
+The archives are those named by commit trailers; the refresh covers the changed paths. It is
+the same idempotent step the post-merge hook runs, so running both is harmless.
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,8 @@
-"""``brv vc clone URL``: clone a knowledge repository into the project's empty tree, with
-the checks a plain ``git clone`` lacks (a whole in-project project behind the URL, a remote
-HEAD naming a branch that does not exist), rolled back completely when refused."""
+"""``brv vc clone URL``: clone a knowledge repository into the project's empty tree.
+
+It adds the checks a plain ``git clone`` lacks (a whole in-project project behind the URL, a
+remote HEAD naming a branch that does not exist), and rolls back completely when refused.
+"""
 
 from __future__ import annotations
 
@@ -111,8 +113,10 @@ def _check_out_a_branch(repo: KnowledgeRepo, url: str) -> tuple[str, ...]:
 
 
 def _roll_back_clone(project: Project, had_brv: bool) -> None:
-    """Leaves nothing behind: the .brv/ this command created goes, else the (empty) tree
-    comes back as it was."""
+    """Leaves nothing behind of a clone that failed or was refused.
+
+    The .brv/ this command created goes, else the (empty) tree comes back as it was.
+    """
     if had_brv:
         shutil.rmtree(project.tree, ignore_errors=True)
         project.tree.mkdir(parents=True, exist_ok=True)

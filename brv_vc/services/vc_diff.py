@@ -134,8 +134,10 @@ def semantic_diff(repo: KnowledgeRepo, spec: str | None = None, *,
 
 
 def _pair_same_content(rows: list[_Raw]) -> list[_Raw]:
-    """Pairs an added and a removed file with the same blob as a rename (same content hash),
-    for the cases git's own detection was off (``diff.renames=false``)."""
+    """Pairs an added and a removed file with the same blob (content hash) as a rename.
+
+    This covers the cases git's own detection was off (``diff.renames=false``).
+    """
     removed = {r.old_sha: r for r in rows if r.status == "D" and r.old_sha != _NULL}
     out, used = [], set()
     for row in rows:

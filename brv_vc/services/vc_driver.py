@@ -1,5 +1,7 @@
-"""The git merge driver (``brv merge-driver %O %A %B %P``) and diff textconv
-(``brv vc textconv FILE``) that ``vc init``/``clone`` register per clone."""
+"""The git merge driver and diff textconv that ``vc init``/``clone`` register per clone.
+
+git runs them as ``brv merge-driver %O %A %B %P`` and ``brv vc textconv FILE``.
+"""
 
 from __future__ import annotations
 

@@ -161,8 +161,10 @@ def _refresh_existing(project: Project, result: InitResult, now: datetime) -> In
 
 
 def with_hooks(project: Project, result: InitResult) -> InitResult:
-    """Installs the git hooks and records what happened; a hook that cannot be installed
-    is a note, not a failure (the repository itself is ready)."""
+    """Installs the git hooks and records what happened.
+
+    A hook that cannot be installed is a note, not a failure: the repository itself is ready.
+    """
     from brv_vc.errors import BrvError
     from brv_vc.services.hooks import install_hooks
 

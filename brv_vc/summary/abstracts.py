@@ -54,8 +54,10 @@ def document(relpath: str, data: bytes) -> Document:
 def process(
     project: Project, relpath: str, engine: Engine, records: Records | None = None
 ) -> tuple[str | None, str]:
-    """Writes (or, for a deleted entry, removes) the two siblings of one entry; ``records``
-    remembers the bytes written, so a later hand edit is noticed (:func:`hand_edited`).
+    """Writes (or, for a deleted entry, removes) the two siblings of one entry.
+
+    ``records`` remembers the bytes written, so a later hand edit is noticed
+    (:func:`hand_edited`).
 
     Returns:
         (content hash of the entry or None when it is gone, worst escalation level).

@@ -145,8 +145,11 @@ def _default_clock(data: bytes, fallback: float) -> float:
 def current_signals(
     row: scoring.Signals | None, data: bytes, mtime: float, now: datetime
 ) -> tuple[scoring.Signals, str]:
-    """The entry's signals at ``now``: its sidecar row, or defaults decayed from ``updatedAt``
-    (the file's mtime when it has none), as byterover-cli.md §7 describes."""
+    """The entry's signals at ``now``: its sidecar row, or defaults decayed from its date.
+
+    The defaults date from ``updatedAt``, or the file's mtime when it has none, as
+    byterover-cli.md §7 describes.
+    """
     if row is not None:
         return scoring.at(row, now.timestamp()), "sidecar"
     start = _default_clock(data, mtime)
@@ -232,7 +235,9 @@ def restore_entry(project: Project, path: str, now: datetime) -> ArchiveRecord:
     """Brings an archived entry back byte for byte (default signals) and removes its archive.
 
     Args:
+        project: the project whose tree holds the archive.
         path: the original path, or the stub or full path.
+        now: the restore time; the entry starts again with fresh signals dated ``now``.
 
     Raises:
         NotFoundError: nothing archived at that path.

@@ -20,17 +20,25 @@ T = TypeVar("T", Document, FolderInput)
 
 
 class Engine(Protocol):
-    """Writes abstracts, overviews, ghost cues and folder summaries aiming at a token budget."""
+    """Writes abstracts, overviews, ghost cues and folder summaries aiming at a token budget.
+
+    Each call is one attempt of :func:`generate`'s ladder; ``aggressive`` marks the second
+    (``budget`` already cut to 0.6x) after the first failed or overran: essentials only.
+    """
 
     name: str
 
-    def abstract(self, doc: Document, budget: int, aggressive: bool) -> str: ...
+    def abstract(self, doc: Document, budget: int, aggressive: bool) -> str:
+        """One line: the entry's core topic and key insight."""
 
-    def overview(self, doc: Document, budget: int, aggressive: bool) -> str: ...
+    def overview(self, doc: Document, budget: int, aggressive: bool) -> str:
+        """Markdown: 3-7 key points, notable entities and patterns."""
 
-    def ghost_cue(self, doc: Document, budget: int, aggressive: bool) -> str: ...
+    def ghost_cue(self, doc: Document, budget: int, aggressive: bool) -> str:
+        """The body of an archive stub: what the entry was about, in searchable words."""
 
-    def folder_summary(self, folder: FolderInput, budget: int, aggressive: bool) -> str: ...
+    def folder_summary(self, folder: FolderInput, budget: int, aggressive: bool) -> str:
+        """A folder's ``_index.md`` body from its children's titles and summaries."""
 
 
 class ExtractiveEngine:

@@ -34,8 +34,10 @@ _HEADING = re.compile(r"^[ \t]{0,3}#{1,6}[ \t].*$", re.MULTILINE)
 
 
 def plain(text: str) -> str:
-    """Returns ``text`` without code blocks, headings and markdown markup, whitespace
-    collapsed (a heading names a section; it is not a sentence of it)."""
+    """Returns ``text`` without code blocks, headings and markdown markup, whitespace collapsed.
+
+    Headings go because a heading names a section; it is not a sentence of it.
+    """
     text = _FENCE_BLOCK.sub(" ", text)
     text = _HEADING.sub(" ", text)
     text = _LABEL.sub(" ", text)
@@ -235,8 +237,10 @@ def parse_headline(text: str) -> tuple[int, tuple[str, ...]]:
 
 
 def headline(folder: FolderInput) -> str:
-    """The first line under a folder summary's heading (parents quote it): purpose, size,
-    and key terms."""
+    """The first line under a folder summary's heading: purpose, size, and key terms.
+
+    Parent folders quote it.
+    """
     total = sum(c.entries for c in folder.children)
     folders = sum(1 for c in folder.children if c.name.endswith("/"))
     size = f"{total} {'entry' if total == 1 else 'entries'}"

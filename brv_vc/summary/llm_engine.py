@@ -22,7 +22,12 @@ _SYSTEM = (
 
 
 class LlmEngine:
-    """Asks the configured provider for each text (temperature 0, ``max_tokens`` = budget)."""
+    """Asks the configured provider for each text (temperature 0, ``max_tokens`` = budget).
+
+    Args:
+        settings: the ``llm:`` section of ``.brv/config.yaml``.
+        sleep: waits between retries (injectable so tests do not wait).
+    """
 
     name = "llm"
 

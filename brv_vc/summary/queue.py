@@ -126,8 +126,10 @@ def finish(conn: sqlite3.Connection, item: Claim, content_hash: str | None) -> N
 def fail(
     conn: sqlite3.Connection, item: Claim, error: str, attempts: int, content_hash: str | None
 ) -> None:
-    """Marks a claim failed with its error and the content that failed (it runs again when
-    the path is queued again)."""
+    """Marks a claim failed with its error and the content that failed.
+
+    It runs again when the path is queued again.
+    """
     with conn:
         conn.execute(
             "UPDATE summary_queue SET state = 'failed', owner = NULL, lease_until = NULL, "

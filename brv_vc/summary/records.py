@@ -52,9 +52,11 @@ class Records:
         return Record(*row) if row else None
 
     def load_all(self) -> None:
-        """Reads every record at once, for checks that visit the whole tree (the table holds
-        a row per abstract and overview: 50,000 at 25,000 entries, too many to load for the
-        handful of lookups a one-entry refresh makes)."""
+        """Reads every record at once, for checks that visit the whole tree.
+
+        Not done up front: the table holds a row per abstract and overview (50,000 at 25,000
+        entries), too many to load for the handful of lookups a one-entry refresh makes.
+        """
         self._rows = {
             p: Record(h, s) for p, h, s in self.conn.execute("SELECT * FROM derived_files")
         }

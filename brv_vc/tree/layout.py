@@ -45,8 +45,10 @@ class Kind(StrEnum):
 
 
 def snake(name: str) -> str:
-    """Normalises a name: accents folded (``Café`` -> ``cafe``), lowercase, runs of other
-    characters to ``_``, trimmed. Letters of any script are kept (``設定`` stays)."""
+    """Normalises a name: accents folded, lowercase, runs of other characters to ``_``, trimmed.
+
+    ``Café`` becomes ``cafe``; letters of any script are kept (``設定`` stays).
+    """
     kept: list[str] = []
     for char in unicodedata.normalize("NFKD", name):
         # an accent on a Latin letter goes (é -> e); other marks stay (パ keeps its ゚)

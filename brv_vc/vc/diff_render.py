@@ -97,8 +97,10 @@ def _what(entry: EntryDiff) -> str:
 
 
 def render_markdown(entries: Sequence[EntryDiff], base: str, target: str) -> str:
-    """GitHub markdown, ready to post as a pull-request comment: a heading, a summary table
-    and one collapsible ``<details>`` block per entry."""
+    """GitHub markdown, ready to post as a pull-request comment.
+
+    A heading, a summary table and one collapsible ``<details>`` block per entry.
+    """
     lines = ["## Knowledge changes", ""]
     if not entries:
         return "\n".join([*lines, f"No knowledge changes between `{base}` and `{target}`."])

@@ -176,6 +176,9 @@ def merge_file(ours: bytes, base: bytes, theirs: bytes, cwd: Path) -> tuple[byte
 
     Returns:
         (merged bytes with standard markers where needed, True when conflicts remain).
+
+    Raises:
+        GitError: git merge-file itself failed (crashed, or exited with an error code).
     """
     import tempfile  # only merges need it; keep it off the 'vc status' path
 

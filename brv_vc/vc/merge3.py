@@ -139,7 +139,7 @@ def _frontmatter(base: str | None, ours: str, theirs: str, path: str) -> tuple[s
 
 
 def _keyed(body: str) -> dict[str, tuple[str, str]]:
-    """key -> (heading name, content without trailing blank lines).
+    """Sections by key: (heading name, content without trailing blank lines).
 
     Trailing blank lines are layout, not content: a section that stops being the last one
     gains a blank line, which must not count as a change.

@@ -66,7 +66,7 @@ class KnowledgeRepo:
         return proc
 
     def git_ok(self, *args: str) -> str | None:
-        """stdout of a git command that may fail (None when it did)."""
+        """The stdout of a git command that may fail (None when it did)."""
         proc = git.run(list(args), self.workdir, check=False)
         return proc.stdout if proc.returncode == 0 else None
 

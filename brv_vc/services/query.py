@@ -149,7 +149,7 @@ def query_tree(
         The answer with its tier, duration and top score.
 
     Raises:
-        QueryError: an empty query, or one of only stop words or punctuation.
+        QueryError: an empty query, or one of only stop words, short words or punctuation.
     """
     started = clock()
     terms = query_terms(query)

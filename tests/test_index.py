@@ -142,10 +142,13 @@ def test_a_file_that_fails_to_parse_is_skipped(project: Project, brv) -> None:
     assert result.exit_code == 0
     data = result.json()
     assert data["files"] == 1
-    assert data["problems"][0][0] == "a/b/bad.md"
-    assert "malformed YAML" in data["problems"][0][1]
+    assert data["ok"] is True
+    assert data["problems"][0]["path"] == "a/b/bad.md"
+    assert "malformed YAML" in data["problems"][0]["message"]
+    assert "1 file(s) could not be parsed and are not searchable" in result.stderr
     text = brv("index", cwd=project.root)
     assert "a/b/bad.md" in text.stdout
+    assert "brv: warning: 1 file(s) could not be parsed" in text.stderr
 
 
 @pytest.mark.parametrize("damage", ["corrupt", "delete", "truncate"])

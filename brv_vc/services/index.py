@@ -9,6 +9,7 @@ from datetime import datetime
 
 from brv_vc.index.db import open_index
 from brv_vc.index.sync import SyncReport, sync
+from brv_vc.services.problems import FileProblem, file_problems
 from brv_vc.tree.project import Project
 
 # typing costs ~5 ms to import and this module is on the cold search path
@@ -28,7 +29,7 @@ class IndexResult:
     added: tuple[str, ...]
     updated: tuple[str, ...]
     removed: tuple[str, ...]
-    problems: tuple[tuple[str, str], ...]
+    problems: tuple[FileProblem, ...]
     notes: tuple[str, ...]
 
 
@@ -122,11 +123,8 @@ def index_project(
     opened = open_synced(project, mode="full", rebuild=rebuild, progress=progress)
     try:
         conn = opened.conn
-        problems = tuple(
-            (p, m)
-            for p, m in conn.execute(
-                "SELECT path, problem FROM docs WHERE problem IS NOT NULL ORDER BY path"
-            )
+        problems = file_problems(
+            conn.execute("SELECT path, problem FROM docs WHERE problem IS NOT NULL ORDER BY path")
         )
         files = conn.execute("SELECT count(*) FROM docs WHERE problem IS NULL").fetchone()[0]
         report = opened.report

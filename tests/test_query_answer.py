@@ -98,3 +98,29 @@ def test_first_sentences() -> None:
     assert first_sentences("## Narrative\nOne. Two. Three.", 300) == "One. Two."
     assert first_sentences("No full stop", 300) == "No full stop"
     assert first_sentences("word " * 200, 30).endswith(" [...]")
+
+
+def test_answers_cached_by_an_older_brv_are_not_served(project: Project) -> None:
+    import time
+
+    from brv_vc.index import cache
+    from brv_vc.index.db import get_meta
+    from brv_vc.index.terms import normalize, significant
+    from brv_vc.services.index import with_index
+
+    write_sections(project, "ops/deploy/walrus.md", "Walrus protocol", [("Narrative", LONG)])
+    question = "walrus protocol canary"
+    assert query_tree(project, question, now=NOW).tier == 2
+
+    def plant(opened) -> None:  # type: ignore[no-untyped-def]
+        # an answer in the old shape, stored under the bare tree fingerprint as before
+        old = {"answer": "## Narrative\n[...]", "tier": 2, "top_score": 0.5,
+               "out_of_domain": False, "note": "", "matched": []}
+        fingerprint = get_meta(opened.conn, "fingerprint") or "0"
+        cache.put(opened.conn, normalize(question), set(significant(question)), fingerprint,
+                  old, time.time() + 60)
+
+    with_index(project, plant)
+    result = query_tree(project, question, now=NOW)
+    assert result.answer.startswith("Summary: Walrus protocol:")
+    assert OPENING in result.answer

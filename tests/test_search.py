@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 
 import pytest
@@ -160,12 +161,15 @@ def test_sql_text_is_only_words(labelled: tuple[Project, list[dict[str, object]]
     [
         ("", "the query is empty"),
         ("   ", "the query is empty"),
-        ("?!* -- ()", "has no words to search for"),
+        ("?!* -- ()", "has no words to search for (only punctuation or symbols)"),
         ("the and of it", "has only stop words"),
+        ("C", "words under 2 characters are ignored (C)"),
+        ("a b c", "words under 2 characters are ignored (a, b, c)"),
+        ("x ?!", "words under 2 characters are ignored (x)"),
     ],
 )
 def test_bad_queries_are_refused(project: Project, brv, text: str, message: str) -> None:
-    with pytest.raises(QueryError, match=message):
+    with pytest.raises(QueryError, match=re.escape(message)):
         search_tree(project, text, now=NOW)
     before = snapshot(project.root)
     result = brv("search", text, cwd=project.root)
@@ -173,6 +177,19 @@ def test_bad_queries_are_refused(project: Project, brv, text: str, message: str)
     assert message in result.stderr
     assert "hint:" in result.stderr
     assert snapshot(project.root) == before
+
+
+@pytest.mark.parametrize("command", ["search", "query"])
+def test_single_character_words_get_their_own_message(project: Project, brv,
+                                                      command: str) -> None:
+    result = brv(command, "x", cwd=project.root)
+    assert result.exit_code == 1
+    assert "words under 2 characters are ignored" in result.stderr
+    assert "punctuation" not in result.stderr
+    assert "hint: use a longer word" in result.stderr
+    data = brv(command, "x", "--json", cwd=project.root).json()
+    assert data["error"]["code"] == "bad_query"
+    assert "under 2 characters" in data["error"]["message"]
 
 
 def test_very_long_query_works(labelled: tuple[Project, list[dict[str, object]]]) -> None:

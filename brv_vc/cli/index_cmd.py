@@ -44,4 +44,8 @@ def index(app: AppContext, rebuild: bool, as_json: bool) -> None:
             result = index_project(app.project(), rebuild=rebuild, now=app.now, progress=step)
     for note in result.notes:
         warn(note)
+    if result.problems:
+        # the same rule as `brv summarize` (docs/derived.md): the rest is indexed, exit 0
+        warn(f"{len(result.problems)} file(s) could not be parsed and are not searchable; "
+             "fix them and run 'brv index' again")
     emit(result, as_json, index_text)

@@ -47,5 +47,5 @@ def index_text(result: Any) -> str:
     ]
     if result.problems:
         lines.append(f"{len(result.problems)} file(s) could not be parsed and are not searchable:")
-        lines += [f"  {path}: {message}" for path, message in result.problems]
+        lines += [f"  {problem.path}: {problem.message}" for problem in result.problems]
     return "\n".join(lines)

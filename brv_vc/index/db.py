@@ -65,6 +65,7 @@ class IndexHandle:
     conn: sqlite3.Connection
     created: bool
     notes: list[str]
+    missing: bool = False  # created because no file was there (not a rebuild, not damage)
 
 
 def _remove(path: Path) -> None:
@@ -123,8 +124,10 @@ def open_index(project: Project, *, rebuild: bool = False) -> IndexHandle:
         except sqlite3.DatabaseError as exc:
             notes.append(f"the search index {path.name} was unreadable ({exc}); rebuilt it")
             _remove(path)
-    elif path.parent.exists() and not rebuild:
-        notes.append(f"the search index {path.name} was missing; built it")
+    else:
+        # whether a missing file is news depends on whether there ever was one: the caller
+        # asks brv.db (services.index), which this layer does not open
+        return IndexHandle(_create(path), True, notes, missing=True)
     return IndexHandle(_create(path), True, notes)
 
 

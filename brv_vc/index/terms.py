@@ -31,7 +31,7 @@ STOPWORDS = frozenset(_STOP_TEXT.split())
 
 
 class QueryError(BrvError):
-    """The query text cannot be searched (empty, only stop words or punctuation)."""
+    """The query text cannot be searched (empty, only stop words, short words or punctuation)."""
 
     code = "bad_query"
 
@@ -55,7 +55,8 @@ def query_terms(text: str) -> list[str]:
     """The terms to search for.
 
     Raises:
-        QueryError: empty text, only punctuation, or only stop words (message and hint say so).
+        QueryError: empty text, only punctuation, only words under 2 characters, or only stop
+            words (message and hint say so).
     """
     if not text.strip():
         raise QueryError(
@@ -64,6 +65,13 @@ def query_terms(text: str) -> list[str]:
     if len(text) > MAX_QUERY_CHARS:
         text = text[:MAX_QUERY_CHARS]
     words = tokens(text)
+    if not words and _TOKEN.search(text):
+        short = list(dict.fromkeys(_TOKEN.findall(text)))
+        raise QueryError(
+            f"the query {_show(text)} has no words to search for: words under 2 characters"
+            f" are ignored ({', '.join(short[:6])})",
+            hint="use a longer word, e.g. brv search \"c language\" instead of brv search C",
+        )
     if not words:
         raise QueryError(
             f"the query {_show(text)} has no words to search for (only punctuation or symbols)",

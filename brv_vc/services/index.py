@@ -7,8 +7,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
+from brv_vc.errors import BrvError
 from brv_vc.index.db import open_index
 from brv_vc.index.sync import SyncReport, sync
+from brv_vc.services.problems import FileProblem, file_problems
 from brv_vc.tree.project import Project
 
 # typing costs ~5 ms to import and this module is on the cold search path
@@ -28,7 +30,7 @@ class IndexResult:
     added: tuple[str, ...]
     updated: tuple[str, ...]
     removed: tuple[str, ...]
-    problems: tuple[tuple[str, str], ...]
+    problems: tuple[FileProblem, ...]
     notes: tuple[str, ...]
 
 
@@ -64,10 +66,41 @@ def open_synced(
         The open index; ``notes`` are messages for stderr (a rebuilt index, unparsable files).
     """
     handle = open_index(project, rebuild=rebuild)
-    report = sync(project, handle.conn, mode="full" if handle.created else mode, progress=progress)
     notes = list(handle.notes)
+    if handle.created:
+        had_one = _had_an_index(project)  # also records that the project has one now
+        if handle.missing and had_one:
+            notes.append("the search index index.db was missing; built it")
+    report = sync(project, handle.conn, mode="full" if handle.created else mode, progress=progress)
     notes += [f"skipped {path}: {message}" for path, message in report.problems]
     return OpenIndex(handle.conn, report, notes)
+
+
+_STAMP = "CREATE TABLE IF NOT EXISTS state_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
+
+
+def _had_an_index(project: Project) -> bool:
+    """Records in ``brv.db`` that this project has an index; True when it had one before.
+
+    A missing ``index.db`` is normal in a project that never searched (nothing to say) and
+    worth a note when it existed once (deleted or lost since). ``brv.db`` survives index
+    rebuilds, so it remembers. Only called when ``index.db`` was just created.
+    """
+    from brv_vc.tree.statedb import open_state
+
+    try:
+        conn = open_state(project)
+    except BrvError:
+        return True  # cannot tell: say what happened, as before
+    try:
+        conn.execute(_STAMP)
+        row = conn.execute("SELECT 1 FROM state_meta WHERE key = 'index_built'").fetchone()
+        conn.execute("INSERT OR IGNORE INTO state_meta (key, value) VALUES ('index_built', '1')")
+        return row is not None
+    except sqlite3.Error:
+        return True
+    finally:
+        conn.close()
 
 
 def with_index(
@@ -122,11 +155,8 @@ def index_project(
     opened = open_synced(project, mode="full", rebuild=rebuild, progress=progress)
     try:
         conn = opened.conn
-        problems = tuple(
-            (p, m)
-            for p, m in conn.execute(
-                "SELECT path, problem FROM docs WHERE problem IS NOT NULL ORDER BY path"
-            )
+        problems = file_problems(
+            conn.execute("SELECT path, problem FROM docs WHERE problem IS NOT NULL ORDER BY path")
         )
         files = conn.execute("SELECT count(*) FROM docs WHERE problem IS NULL").fetchone()[0]
         report = opened.report

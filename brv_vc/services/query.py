@@ -19,6 +19,7 @@ from brv_vc.index.db import get_meta
 from brv_vc.index.search import Hit, SearchOutcome
 from brv_vc.index.terms import normalize, query_terms, significant
 from brv_vc.services.index import OpenIndex, with_index
+from brv_vc.services.query_text import first_sentences, readable
 from brv_vc.services.search import record_hits, run_search, stale_paths
 from brv_vc.tree.config import configured_llm, names_llm
 from brv_vc.tree.project import Project
@@ -33,6 +34,9 @@ if TYPE_CHECKING:
 DIRECT_MIN, DIRECT_HIGH, DIRECT_GAP = 0.85, 0.93, 0.08  # byterover §5.2 / seed 002 Table 7
 PREFETCH_MIN, PREFETCH_MAX = 0.7, 5
 DIRECT_DOCS, DIRECT_CHARS = 5, 5000
+SUMMARY_CHARS = 300
+# bumped when the answer text changes shape: answers cached by an older brv are not served
+ANSWER_FORMAT = "/a2"
 DEFAULT_MAX_ITERATIONS = 10
 OUT_OF_SCOPE = "This query appears to be outside the scope of stored knowledge."
 
@@ -89,29 +93,19 @@ def _split_entry(kind: str, content: str) -> tuple[str, str]:
     return "", content
 
 
-def _readable(text: str, limit: int) -> str:
-    """Keeps the markdown's lines (runs of blank lines folded) and cuts at a line end."""
-    lines: list[str] = []
-    for line in text.strip().splitlines():
-        if line.strip() or (lines and lines[-1]):
-            lines.append(line.rstrip())
-    out = "\n".join(lines).strip()
-    if len(out) <= limit:
-        return out
-    return out[:limit].rsplit("\n", 1)[0] + "\n[...]"
-
-
 def direct_answer(opened: OpenIndex, outcome: SearchOutcome) -> str:
     """Summary / Details / Sources from the top documents, no LLM (byterover §5.2 tier 2)."""
     hits = outcome.hits[:DIRECT_DOCS]
     contents = _contents(opened, [h.path for h in hits])
     top = hits[0]
-    summary, _ = _split_entry(top.kind, contents.get(top.path, ""))
-    lines = [f"Summary: {top.title}: {summary or _readable(top.excerpt, 300)}", "", "Details:"]
+    summary, top_body = _split_entry(top.kind, contents.get(top.path, ""))
+    # no summary: the opening sentences of the text, never its raw markdown headings
+    opening = summary or first_sentences(top_body, SUMMARY_CHARS) or top.excerpt[:SUMMARY_CHARS]
+    lines = [f"Summary: {top.title}: {opening}", "", "Details:"]
     for hit in hits:
         _, body = _split_entry(hit.kind, contents.get(hit.path, ""))
         lines += ["", f"### {hit.title} ({hit.path}, score {hit.score:.2f})",
-                  _readable(body, DIRECT_CHARS)]
+                  readable(body, DIRECT_CHARS)]
     lines += ["", "Sources:", *(f"- {h.path}" for h in hits)]
     return "\n".join(lines)
 
@@ -155,7 +149,7 @@ def query_tree(
         The answer with its tier, duration and top score.
 
     Raises:
-        QueryError: an empty query, or one of only stop words or punctuation.
+        QueryError: an empty query, or one of only stop words, short words or punctuation.
     """
     started = clock()
     terms = query_terms(query)
@@ -184,7 +178,7 @@ def _answer(
 ) -> QueryResult:
     conn = opened.conn
     # answers differ with and without a provider: switching it on or off starts afresh
-    tag = "+llm" if names_llm(project) else ""
+    tag = ANSWER_FORMAT + ("+llm" if names_llm(project) else "")
     fingerprint = (get_meta(conn, "fingerprint") or "0") + tag
     hit = cache.exact(conn, key, fingerprint)
     if hit is not None and _from_cache(project, opened, hit) is not None:

@@ -127,7 +127,7 @@ def search_tree(
         The ranked results.
 
     Raises:
-        QueryError: empty query, only stop words or punctuation.
+        QueryError: empty query, only stop words, words under 2 characters or punctuation.
         UsageError: a limit outside 1-50.
         InvalidPathError: a scope that escapes the tree.
     """

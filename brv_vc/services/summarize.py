@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Protocol
 
 from brv_vc.errors import BrvError
+from brv_vc.services.problems import FileProblem, file_problems
 from brv_vc.summary import abstracts, folders, queue
 from brv_vc.summary import manifest as manifest_mod
 from brv_vc.summary.engine import EXTRACTIVE, Engine, engine_for
@@ -48,13 +49,11 @@ class SummarizeResult:
     indexes_unchanged: int
     queued: int
     done: int
-    failed: tuple[tuple[str, str], ...]
+    failed: tuple[FileProblem, ...]
     remaining: int
     escalated: tuple[tuple[str, str], ...]
     manifest_rebuilt: bool
     warnings: tuple[str, ...]
-
-
 
 
 def _engine(project: Project, sleep: Callable[[float], None]) -> Engine:
@@ -111,7 +110,8 @@ def summarize(
         progress: optional progress receiver.
 
     Returns:
-        The result; a file that fails after its retries is reported in ``failed``.
+        The result; a file that cannot be summarized (at once for bad input, after the
+        retries for transient errors) is reported in ``failed``, never raised.
 
     Raises:
         FormatError: ``.brv/config.yaml`` is invalid.
@@ -136,7 +136,7 @@ def summarize(
         )
         built = manifest_mod.ensure(project, conn, now)
         known = set(entries)
-        failed = tuple((p, e) for p, e in queue.failures(conn) if p in known)
+        failed = file_problems((p, e) for p, e in queue.failures(conn) if p in known)
     finally:
         conn.close()
     return SummarizeResult(

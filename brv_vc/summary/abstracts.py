@@ -1,9 +1,12 @@
 """``<entry>.abstract.md`` (~80 tokens) and ``<entry>.overview.md`` (~1,500 tokens).
 
-One queue item at a time (seed 000): read the entry, parse it strictly (a broken
-frontmatter is an error worth retrying: the file may be mid-write), condense the first
-20,000 characters, write both siblings atomically. Failures retry after 500 ms, 1 s, 2 s
-(the sleep is injectable), then the item is marked failed and the queue goes on.
+One queue item at a time (seed 000): read the entry, parse it strictly, condense the first
+20,000 characters, write both siblings atomically. A transient failure (a provider timeout
+or 5xx, a database or disk hiccup) is retried after 500 ms, 1 s, 2 s (the sleep is
+injectable), then the item is marked failed and the queue goes on. A permanent failure (the
+entry does not parse, the path is invalid or unreadable) fails at once: another try would
+read the same bytes. Entries are written atomically (``write_atomic``), so a half-written
+file is not a reason to wait.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from brv_vc.errors import BrvError, ProviderError
 from brv_vc.format.entry import decode
 from brv_vc.summary import queue
 from brv_vc.summary.budgets import ABSTRACT_TOKENS, INPUT_CHARS, OVERVIEW_TOKENS
@@ -36,6 +40,22 @@ class DrainReport:
     failed: tuple[tuple[str, str], ...] = ()
     remaining: int = 0
     levels: tuple[tuple[str, str], ...] = ()
+
+
+# OS errors that waiting does not fix: the path is wrong or unreadable, not busy
+_PERMANENT_OS = (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError)
+
+
+def is_permanent(exc: Exception) -> bool:
+    """Whether retrying ``exc`` is pointless (bad input), as opposed to a transient failure.
+
+    Permanent: every ``BrvError`` but a provider failure (a format error, an invalid path),
+    undecodable text, a missing, misplaced or unreadable file. Transient: provider errors
+    (timeouts, 5xx, rate limits) and other OS or database errors.
+    """
+    if isinstance(exc, ProviderError):
+        return False
+    return isinstance(exc, (BrvError, UnicodeError, *_PERMANENT_OS))
 
 
 def siblings(relpath: str) -> tuple[str, str]:
@@ -128,7 +148,7 @@ def drain(
                 content_hash, level = process(project, item.path, engine, records)
             except Exception as exc:  # fail open: one bad file never stops the queue
                 message = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
-                if attempt == len(BACKOFF):
+                if attempt == len(BACKOFF) or is_permanent(exc):
                     queue.fail(conn, item, message, attempt + 1, _hash_of(project, item.path))
                     failed.append((item.path, message))
                     break
@@ -163,8 +183,8 @@ def stale_entries(
 ) -> list[str]:
     """Entries whose siblings are missing or were made from other content.
 
-    An entry that already failed with exactly its current bytes is not stale: retrying the
-    same broken file on every run would cost 3.5 s of backoff each time. It is still
+    An entry that already failed with exactly its current bytes is not stale: the same
+    bytes would fail the same way. It is still
     reported (:func:`brv_vc.summary.queue.failures`) until it changes.
     """
     made = queue.settled_hashes(conn)

@@ -1,0 +1,19 @@
+"""One shape for "this file could not be processed" in every result (``--json``: an object)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class FileProblem:
+    """A file a command skipped or failed, and why (``{"path": ..., "message": ...}``)."""
+
+    path: str
+    message: str
+
+
+def file_problems(pairs: Iterable[tuple[str, str]]) -> tuple[FileProblem, ...]:
+    """``(path, message)`` pairs as :class:`FileProblem` objects, in the given order."""
+    return tuple(FileProblem(path, message) for path, message in pairs)

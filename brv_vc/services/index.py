@@ -9,6 +9,7 @@ from datetime import datetime
 
 from brv_vc.index.db import open_index
 from brv_vc.index.sync import SyncReport, sync
+from brv_vc.tree.layout import misplaced
 from brv_vc.tree.project import Project
 
 # typing costs ~5 ms to import and this module is on the cold search path
@@ -17,6 +18,14 @@ if TYPE_CHECKING:
     from typing import TypeVar
 
     T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class MisplacedFile:
+    """A markdown file outside the layout: brv never indexes it."""
+
+    path: str
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -30,6 +39,7 @@ class IndexResult:
     removed: tuple[str, ...]
     problems: tuple[tuple[str, str], ...]
     notes: tuple[str, ...]
+    misplaced: tuple[MisplacedFile, ...] = ()
 
 
 @dataclass
@@ -67,7 +77,12 @@ def open_synced(
     report = sync(project, handle.conn, mode="full" if handle.created else mode, progress=progress)
     notes = list(handle.notes)
     notes += [f"skipped {path}: {message}" for path, message in report.problems]
+    notes += [_ignored(path) for path in report.misplaced_new]
     return OpenIndex(handle.conn, report, notes)
+
+
+def _ignored(path: str) -> str:
+    return f"ignored {path}: {misplaced(path)}"
 
 
 def with_index(
@@ -117,7 +132,8 @@ def index_project(
         progress: called as (files done, files to read) during long builds.
 
     Returns:
-        The result; ``problems`` lists every file that currently fails to parse.
+        The result; ``problems`` lists every file that currently fails to parse, and
+        ``misplaced`` every markdown file outside the layout (also warned about in notes).
     """
     opened = open_synced(project, mode="full", rebuild=rebuild, progress=progress)
     try:
@@ -130,6 +146,10 @@ def index_project(
         )
         files = conn.execute("SELECT count(*) FROM docs WHERE problem IS NULL").fetchone()[0]
         report = opened.report
+        notes = [
+            n for n in opened.notes
+            if not n.startswith(("skipped ", "ignored ")) and "missing" not in n
+        ]
         return IndexResult(
             report.mode,
             files,
@@ -137,7 +157,8 @@ def index_project(
             report.updated,
             report.removed,
             problems,
-            tuple(n for n in opened.notes if not n.startswith("skipped ") and "missing" not in n),
+            (*notes, *(_ignored(p) for p in report.misplaced)),
+            tuple(MisplacedFile(p, misplaced(p) or "") for p in report.misplaced),
         )
     finally:
         opened.close()

@@ -137,3 +137,11 @@ def test_relations_needs_a_path_or_dangling(linked: Project, brv) -> None:  # no
     missing = brv("relations", "auth/jwt/none.md", cwd=linked.root)
     assert missing.exit_code == 1
     assert "no entry at 'auth/jwt/none.md'" in missing.stderr
+
+
+def test_the_first_search_of_a_new_project_builds_the_index_silently(project: Project,
+                                                                     brv) -> None:
+    result = brv("search", "token", cwd=project.root)
+    assert result.exit_code == 0
+    assert result.stderr == ""
+    assert (project.state / "index.db").is_file()

@@ -123,8 +123,8 @@ def open_index(project: Project, *, rebuild: bool = False) -> IndexHandle:
         except sqlite3.DatabaseError as exc:
             notes.append(f"the search index {path.name} was unreadable ({exc}); rebuilt it")
             _remove(path)
-    elif path.parent.exists() and not rebuild:
-        notes.append(f"the search index {path.name} was missing; built it")
+    # A missing index is the normal state of a new project or a fresh clone (it is derived
+    # and never synced): it is built without a warning.
     return IndexHandle(_create(path), True, notes)
 
 

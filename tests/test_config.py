@@ -54,6 +54,9 @@ def test_a_bad_llm_section_warns_where_no_provider_is_used_and_blocks_where_it_i
         assert result.exit_code == 0, (args, result.stderr)
         assert "brv: warning: .brv/config.yaml: 'llm' unknown key: 'modle'" in result.stderr
         assert "refuse to run until it is fixed" in result.stderr
+    fast = brv_process("search", "anything", cwd=project.root)  # the click-free path hands over
+    assert fast.exit_code == 0
+    assert "unknown key: 'modle'" in fast.stderr
     again = brv("tree", cwd=project.root)  # not stamped as valid: the warning repeats
     assert "unknown key: 'modle'" in again.stderr
     used = brv("summarize", cwd=project.root)  # the provider is needed here: refused

@@ -163,7 +163,7 @@ def test_in_project_mode_judges_only_the_tree_and_maps_paths(tmp_path: Path, brv
     git("add", "-f", ".brv/state/brv.db", cwd=root)
     err = _refused(root, head(root), _commit(root))
     assert "  .brv/context-tree/auth/jwt/sessions.md: malformed YAML" in err
-    assert "  .brv/state/brv.db: is excluded from sync by the ignore rules" in err
+    assert "  .brv/state/brv.db: is per-machine state (.brv/state/" in err
 
 
 def test_hook_impl_json_reports_the_problems(tree_repo: Project) -> None:

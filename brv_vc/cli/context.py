@@ -27,10 +27,11 @@ class AppContext:
 
         Raises:
             NotInitializedError: no project here.
-            FormatError: .brv/config.yaml is invalid.
+            FormatError: .brv/config.yaml is invalid, or a part of .brv/ has the wrong kind.
         """
         project = find_project(self.cwd)
-        ensure_valid_config(project)
+        for warning in ensure_valid_config(project):
+            click.echo(f"brv: warning: {warning}", err=True)
         return project
 
 

@@ -99,7 +99,8 @@ def try_fast(argv: list[str]) -> int | None:
         project = find_project(cwd)
         from brv_vc.tree.config import ensure_valid_config
 
-        ensure_valid_config(project)
+        if ensure_valid_config(project):
+            return None  # warnings to print: the click path prints them
         if command == "search":
             from brv_vc.cli.retrieval_text import search_text as render
             from brv_vc.services.search import search_tree
@@ -144,7 +145,8 @@ def _vc_status(argv: list[str]) -> int | None:
         project = find_project(cwd)
         from brv_vc.tree.config import ensure_valid_config
 
-        ensure_valid_config(project)
+        if ensure_valid_config(project):
+            return None  # warnings to print: the click path prints them
         report = status(prepare(project))
     except Exception:  # the click path runs it again behind the one error boundary
         return None

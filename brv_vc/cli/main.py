@@ -56,6 +56,23 @@ class LazyGroup(click.Group):
         command: click.Command = getattr(import_module(module), attr)
         return command
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """Suggests the nearest command for a typo (``brv serach``), as ``brv vc`` does."""
+        name = args[0] if args else ""
+        if name and name not in COMMANDS and not name.startswith("-"):
+            import difflib
+
+            visible = [c for c in COMMANDS if c not in _HIDDEN]
+            close = difflib.get_close_matches(name, visible, n=1)
+            ctx.fail(f"No such command {name!r}." + (f" Did you mean {close[0]!r}?" if close else ""))
+        return super().resolve_command(ctx, args)
+
+
+# Not offered as "did you mean" (internal commands git and the hooks call).
+_HIDDEN = frozenset({"hook-impl", "merge-driver"})
+
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
@@ -86,6 +103,18 @@ def cli(ctx: click.Context, directory: str | None) -> None:
 
 def _wants_json(argv: list[str]) -> bool:
     return "--json" in argv
+
+
+def _report_usage(usage: click.ClickException, as_json: bool) -> None:
+    """A click usage error: its usual text on stderr, or the ``--json`` error document."""
+    if not as_json:
+        usage.show()
+        return
+    error = {"code": "usage", "message": usage.format_message()}
+    ctx = getattr(usage, "ctx", None)
+    if ctx is not None:
+        error["hint"] = f"see '{ctx.command_path} --help'"
+    click.echo(json.dumps({"ok": False, "error": error}, indent=2, ensure_ascii=False))
 
 
 def _report_error(error: BrvError, as_json: bool) -> None:
@@ -130,7 +159,7 @@ def main(argv: list[str] | None = None) -> Any:
     except click.exceptions.Exit as done:
         sys.exit(done.exit_code)
     except click.ClickException as usage:
-        usage.show()
+        _report_usage(usage, as_json)
         sys.exit(usage.exit_code)
     except (KeyboardInterrupt, click.exceptions.Abort):
         click.echo("brv: interrupted", err=True)

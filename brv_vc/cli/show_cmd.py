@@ -14,8 +14,11 @@ def _show_text(r: Any) -> str:
     s = r.signals
     lines = [f"{r.title}  ({r.path})", ""]
     for key, value in r.frontmatter.items():
-        lines.append(f"{key}: {', '.join(value) if isinstance(value, list) else value}")
-    lines += ["", r.body.strip(), ""]
+        lines.append(f"{key}: {', '.join(map(str, value)) if isinstance(value, list) else value}")
+    lines += ["", r.body.strip()]
+    if s is None:  # a derived file: no signals, no relations of its own
+        return "\n".join(lines)
+    lines.append("")
     lines.append(
         f"Signals: importance {s.importance:.1f}, recency {s.recency:.2f}, {s.maturity}, "
         f"{s.access_count} hits, {s.update_count} updates"
@@ -55,21 +58,47 @@ def _dangling_text(r: Any) -> str:
     return "\n".join(f"{d.source} -> {d.target}" for d in r.dangling)
 
 
+def _relations_text(r: Any) -> str:
+    lines = [r.path, "Relations:" if r.relations else "Relations: none"]
+    lines += [f"  -> {v.target}" + ("" if v.resolves else "  (dangling)") for v in r.relations]
+    lines.append("Backlinks:" if r.backlinks else "Backlinks: none")
+    lines += [f"  <- {source}" for source in r.backlinks]
+    return "\n".join(lines)
+
+
 @click.command()
-@click.option("--dangling", is_flag=True, required=True, help="List relations that lead nowhere.")
+@click.argument("path", required=False)
+@click.option("--dangling", is_flag=True,
+              help="List relations that lead nowhere (of PATH, or of the whole tree).")
 @json_option
 @pass_app
-def relations(app: AppContext, dangling: bool, as_json: bool) -> None:
-    """List relations whose target is neither an entry nor a folder.
+def relations(app: AppContext, path: str | None, dangling: bool, as_json: bool) -> None:
+    """List an entry's relations and backlinks, or relations that lead nowhere.
+
+    With PATH: what the entry names (each marked when it leads nowhere) and the entries
+    that name it. With --dangling: relations whose target is neither an entry nor a folder.
 
     \b
     Example:
+      brv relations auth/jwt/token_rotation.md
       brv relations --dangling
       brv relations --dangling --json
     """
-    from brv_vc.services.show import dangling_relations
+    from brv_vc.errors import UsageError
+    from brv_vc.services.show import dangling_relations, entry_relations
 
-    result = dangling_relations(app.project())
+    result: Any
+    if dangling:
+        result = dangling_relations(app.project(), path)
+        text = _dangling_text
+    elif path:
+        result = entry_relations(app.project(), path)
+        text = _relations_text
+    else:
+        raise UsageError(
+            "brv relations needs an entry PATH or --dangling",
+            hint="brv relations auth/jwt/token_rotation.md, or brv relations --dangling",
+        )
     for note in result.notes:
         warn(note)
-    emit(result, as_json, _dangling_text)
+    emit(result, as_json, text)

@@ -98,11 +98,42 @@ def parse_entry(data: bytes | str, *, file: str | None = None, stem: str = "") -
         The entry.
 
     Raises:
-        FormatError: the only error this raises, for any input; its message names the file,
-            the key and the fix.
+        FormatError: the only error this raises, for any input (unresolved merge conflict
+            markers included); its message names the file, the key and the fix.
     """
     text = decode(data, file=file) if isinstance(data, bytes) else data
+    if "<<<<<<<" in text:  # a substring test: free for the files that have none
+        _refuse_conflict(text, file)
     return _parse_canonical(text) or _parse_yaml(text, file, stem)
+
+
+def _refuse_conflict(text: str, file: str | None) -> None:
+    """Raises when ``text`` holds a whole conflict block (``<<<<<<<``, ``=======``, ``>>>>>>>``).
+
+    Trigger: a merge or pull stopped on this file. Why: otherwise a conflict inside the
+    frontmatter reads as "malformed YAML", and one in the body as valid knowledge with both
+    versions in it. Outcome: the one error naming the fix. A lone marker line (a code sample
+    about git) does not count: the three lines must come in order.
+
+    Raises:
+        FormatError: the file has unresolved conflict markers.
+    """
+    start = None
+    middle = False
+    for number, line in enumerate(text.split("\n"), 1):
+        if start is None:
+            if line == "<<<<<<<" or line.startswith("<<<<<<< "):
+                start = number
+        elif not middle:
+            middle = line.rstrip() == "======="
+        elif line == ">>>>>>>" or line.startswith(">>>>>>> "):
+            name = file or "the file"
+            raise FormatError(
+                f"unresolved merge conflict markers (<<<<<<<) in {name}, line {start}",
+                file=file,
+                hint=f"resolve them (keep the right text, delete the <<<<<<< ======= >>>>>>> "
+                     f"lines), then 'brv vc add {file or '<file>'}'",
+            )
 
 
 def _parse_yaml(text: str, file: str | None, stem: str) -> Entry:

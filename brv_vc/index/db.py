@@ -65,7 +65,6 @@ class IndexHandle:
     conn: sqlite3.Connection
     created: bool
     notes: list[str]
-    missing: bool = False  # created because no file was there (not a rebuild, not damage)
 
 
 def _remove(path: Path) -> None:
@@ -124,10 +123,8 @@ def open_index(project: Project, *, rebuild: bool = False) -> IndexHandle:
         except sqlite3.DatabaseError as exc:
             notes.append(f"the search index {path.name} was unreadable ({exc}); rebuilt it")
             _remove(path)
-    else:
-        # whether a missing file is news depends on whether there ever was one: the caller
-        # asks brv.db (services.index), which this layer does not open
-        return IndexHandle(_create(path), True, notes, missing=True)
+    # A missing index is the normal state of a new project or a fresh clone (it is derived
+    # and never synced): it is built without a warning.
     return IndexHandle(_create(path), True, notes)
 
 

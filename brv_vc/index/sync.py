@@ -27,7 +27,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from brv_vc.index.db import get_meta, set_meta
@@ -40,6 +40,7 @@ from brv_vc.tree.layout import (
     OVERVIEW_SUFFIX,
     STUB_SUFFIX,
     SUMMARY_FILE,
+    misplaced,
 )
 from brv_vc.tree.project import Project
 
@@ -53,13 +54,20 @@ FULL_WALK_EVERY = 60.0
 
 @dataclass(frozen=True)
 class SyncReport:
-    """What one sync changed; ``problems`` are (path, message) of files that failed to parse."""
+    """What one sync changed; ``problems`` are (path, message) of files that failed to parse.
+
+    ``misplaced`` are the markdown files outside the layout seen in the folders listed (all
+    of them on a full walk); ``misplaced_new`` those in folders that changed since the last
+    sync, so the automatic sync warns about a file once, when it appears.
+    """
 
     mode: str
     added: tuple[str, ...] = ()
     updated: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()
     problems: tuple[tuple[str, str], ...] = ()
+    misplaced: tuple[str, ...] = ()
+    misplaced_new: tuple[str, ...] = ()
 
     @property
     def changed(self) -> bool:
@@ -102,9 +110,12 @@ def _indexable(name: str, depth: int, archived: bool) -> bool:
 
 
 def _list_dir(
-    tree: Path, rel: str, files: dict[str, tuple[int, int]]
+    tree: Path, rel: str, files: dict[str, tuple[int, int]], strays: list[str] | None = None
 ) -> list[str]:
-    """Adds the indexable files of one folder to ``files``; returns its sub-folders."""
+    """Lists one folder: its sub-folders are returned, its files sorted into place.
+
+    Indexable files go to ``files``, markdown outside the layout to ``strays``.
+    """
     subdirs = []
     depth = rel.count("/") + 1 if rel else 0
     archived = rel == ARCHIVE_DIR or rel.startswith(ARCHIVE_DIR + "/")
@@ -121,12 +132,18 @@ def _list_dir(
                 ):
                     st = item.stat(follow_symlinks=False)
                     files[path] = (st.st_mtime_ns, st.st_size)
+                elif (
+                    strays is not None and not archived and item.name.endswith(".md")
+                    and misplaced(path) and item.is_file(follow_symlinks=False)
+                ):
+                    strays.append(path)
     except (FileNotFoundError, NotADirectoryError, PermissionError):
         pass
     return subdirs
 
 
-def _walk(tree: Path, start: str, dirs: dict[str, int], files: dict[str, tuple[int, int]]) -> None:
+def _walk(tree: Path, start: str, dirs: dict[str, int], files: dict[str, tuple[int, int]],
+          strays: list[str] | None = None) -> None:
     stack = [start]
     while stack:
         rel = stack.pop()
@@ -136,7 +153,7 @@ def _walk(tree: Path, start: str, dirs: dict[str, int], files: dict[str, tuple[i
             dirs[rel] = os.stat(tree / rel if rel else tree).st_mtime_ns
         except OSError:
             continue
-        stack.extend(_list_dir(tree, rel, files))
+        stack.extend(_list_dir(tree, rel, files, strays))
 
 
 def _stored(conn: sqlite3.Connection, where: str, args: list[str]) -> dict[str, _Stored]:
@@ -210,13 +227,15 @@ def sync(
     mode = mode or choose_mode(conn, wall)
     dirs_now: dict[str, int] = {}
     listing = {}
+    strays: list[str] = []
     if mode == "full":
-        _walk(tree, "", dirs_now, listing)
+        _walk(tree, "", dirs_now, listing, strays)
         known = dict(conn.execute("SELECT path, mtime_ns FROM dirs").fetchall())
         gone = [d for d in known if d not in dirs_now]
         moved = {d: m for d, m in dirs_now.items() if known.get(d) != m}
         known_stats = _stats(conn, "", [])
-        return _reconcile(conn, tree, "full", listing, known_stats, moved, gone, wall, progress)
+        report = _reconcile(conn, tree, "full", listing, known_stats, moved, gone, wall, progress)
+        return _with_strays(report, strays, moved)
     known_dirs = dict(conn.execute("SELECT path, mtime_ns FROM dirs").fetchall())
     gone = []
     base = str(tree) + os.sep  # plain strings: pathlib costs more than the stat itself
@@ -228,13 +247,21 @@ def sync(
             continue
         if now_mtime != mtime:
             dirs_now[rel] = now_mtime
-            for sub in _list_dir(tree, rel, listing):
+            for sub in _list_dir(tree, rel, listing, strays):
                 if sub not in known_dirs:
-                    _walk(tree, sub, dirs_now, listing)
+                    _walk(tree, sub, dirs_now, listing, strays)
     if not dirs_now and not gone:
         return SyncReport("fast")
     stored = _stats_in_dirs(conn, [*dirs_now, *gone])
-    return _reconcile(conn, tree, "fast", listing, stored, dirs_now, gone, wall, progress)
+    report = _reconcile(conn, tree, "fast", listing, stored, dirs_now, gone, wall, progress)
+    return _with_strays(report, strays, dirs_now)
+
+
+def _with_strays(report: SyncReport, strays: list[str], changed: dict[str, int]) -> SyncReport:
+    if not strays:
+        return report
+    new = tuple(sorted(p for p in strays if _parent(p) in changed))
+    return replace(report, misplaced=tuple(sorted(strays)), misplaced_new=new)
 
 
 def _stored_in_paths(conn: sqlite3.Connection, paths: list[str]) -> dict[str, _Stored]:

@@ -2,8 +2,9 @@
 
 It reads the blobs in the index git is about to commit (never the working tree: a file may be
 staged in one state and edited further, and pre-commit-style tools stash unstaged changes),
-and refuses, one clear message a file: derived or excluded files that were force-added,
-conflict markers, malformed entries, and frontmatter the JSON Schema rejects.
+and refuses, one clear message a file: per-machine state (``.brv/state/``), derived or
+excluded files that were force-added, markdown outside the layout, conflict markers,
+malformed entries, and frontmatter the JSON Schema rejects.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from dataclasses import dataclass
 from brv_vc.errors import BrvError
 from brv_vc.format import frontmatter as fm
 from brv_vc.format.entry import decode, parse_entry
-from brv_vc.tree.layout import Kind, is_derived, kind_of
+from brv_vc.tree.layout import Kind, is_derived, kind_of, misplaced
+from brv_vc.tree.project import STATE_DIR
 from brv_vc.vc import git
 from brv_vc.vc.repo import KnowledgeRepo
 
@@ -60,8 +62,9 @@ def check_staged(repo: KnowledgeRepo, index_file: str | None) -> StagedCheck:
     staged = git.staged_files(repo.workdir, index_file, pathspec)
     tree_paths = [rel for _, p, _ in staged if (rel := repo.tree_path(p)) is not None]
     present = [(path, blob) for status, path, blob in staged if status != "D"]
-    problems: dict[str, StagedProblem] = {}
-    for path in sorted(git.ignored_paths(repo.workdir, [p for p, _ in present])):
+    problems: dict[str, StagedProblem] = _state_files(repo, [p for p, _ in present])
+    unjudged = [p for p, _ in present if p not in problems]
+    for path in sorted(git.ignored_paths(repo.workdir, unjudged)):
         problems[path] = StagedProblem(
             path,
             "is excluded from sync by the ignore rules but was force-added",
@@ -81,6 +84,15 @@ def check_staged(repo: KnowledgeRepo, index_file: str | None) -> StagedCheck:
                 f"unstage it with 'git rm --cached {path}'",
             )
             continue
+        reason = misplaced(rel)
+        if reason is not None:
+            problems[path] = StagedProblem(
+                path,
+                reason,
+                "move it into a topic folder (git mv it to domain/topic/), or out of "
+                ".brv/context-tree if it is not knowledge",
+            )
+            continue
         kind = kind_of(rel)
         if kind in (Kind.ENTRY, Kind.CONTEXT) or rel.endswith(".md"):
             to_read.append((path, blob, kind))
@@ -93,6 +105,28 @@ def check_staged(repo: KnowledgeRepo, index_file: str | None) -> StagedCheck:
             problems[path] = problem
     ordered = tuple(problems[p] for p in sorted(problems))
     return StagedCheck(tuple(sorted(set(tree_paths))), ordered, checked)
+
+
+def _state_files(repo: KnowledgeRepo, paths: list[str]) -> dict[str, StagedProblem]:
+    """Refuses staged files under ``.brv/state/`` (in-project mode).
+
+    Trigger: ``git add -A`` in a clone made before state was ignored, or ``git add -f``.
+    Why: brv.db and index.db are per machine (signals, index); committed, they would
+    overwrite every teammate's own. Outcome: one problem a file, naming the unstage command.
+    """
+    if not repo.in_project:
+        return {}  # standalone: state lives outside the repository of the tree
+    state = repo.prefix.removesuffix("context-tree") + STATE_DIR
+    found = {}
+    for path in paths:
+        if path.startswith(state + "/") and path != f"{state}/.gitignore":
+            found[path] = StagedProblem(
+                path,
+                f"is per-machine state ({state}/: search index, scoring signals, logs) and is "
+                "never committed",
+                f"unstage the folder with 'git rm --cached -r {state}' (your files stay on disk)",
+            )
+    return found
 
 
 def _check_blob(path: str, data: bytes, kind: Kind) -> StagedProblem | None:

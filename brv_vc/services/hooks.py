@@ -161,7 +161,10 @@ def run_hook(
     """
     if name not in (*hi.HOOK_NAMES, "refresh"):
         raise UsageError(f"unknown hook {name!r}", hint=f"use one of {', '.join(hi.HOOK_NAMES)}")
-    root = find_root(start)
+    try:
+        root = find_root(start)
+    except BrvError as error:  # a .brv file that is no valid pointer: not a project to judge
+        return HookRun(name, skipped=f"not a brv project ({error.message})")
     if root is None or not (root / ".brv" / "context-tree").is_dir():
         return HookRun(name, skipped="not a brv project")
     project = Project(root)

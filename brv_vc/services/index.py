@@ -7,10 +7,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from brv_vc.errors import BrvError
 from brv_vc.index.db import open_index
 from brv_vc.index.sync import SyncReport, sync
 from brv_vc.services.problems import FileProblem, file_problems
+from brv_vc.tree.layout import misplaced
 from brv_vc.tree.project import Project
 
 # typing costs ~5 ms to import and this module is on the cold search path
@@ -19,6 +19,14 @@ if TYPE_CHECKING:
     from typing import TypeVar
 
     T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class MisplacedFile:
+    """A markdown file outside the layout: brv never indexes it."""
+
+    path: str
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -32,6 +40,7 @@ class IndexResult:
     removed: tuple[str, ...]
     problems: tuple[FileProblem, ...]
     notes: tuple[str, ...]
+    misplaced: tuple[MisplacedFile, ...] = ()
 
 
 @dataclass
@@ -67,40 +76,14 @@ def open_synced(
     """
     handle = open_index(project, rebuild=rebuild)
     notes = list(handle.notes)
-    if handle.created:
-        had_one = _had_an_index(project)  # also records that the project has one now
-        if handle.missing and had_one:
-            notes.append("the search index index.db was missing; built it")
     report = sync(project, handle.conn, mode="full" if handle.created else mode, progress=progress)
     notes += [f"skipped {path}: {message}" for path, message in report.problems]
+    notes += [_ignored(path) for path in report.misplaced_new]
     return OpenIndex(handle.conn, report, notes)
 
 
-_STAMP = "CREATE TABLE IF NOT EXISTS state_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
-
-
-def _had_an_index(project: Project) -> bool:
-    """Records in ``brv.db`` that this project has an index; True when it had one before.
-
-    A missing ``index.db`` is normal in a project that never searched (nothing to say) and
-    worth a note when it existed once (deleted or lost since). ``brv.db`` survives index
-    rebuilds, so it remembers. Only called when ``index.db`` was just created.
-    """
-    from brv_vc.tree.statedb import open_state
-
-    try:
-        conn = open_state(project)
-    except BrvError:
-        return True  # cannot tell: say what happened, as before
-    try:
-        conn.execute(_STAMP)
-        row = conn.execute("SELECT 1 FROM state_meta WHERE key = 'index_built'").fetchone()
-        conn.execute("INSERT OR IGNORE INTO state_meta (key, value) VALUES ('index_built', '1')")
-        return row is not None
-    except sqlite3.Error:
-        return True
-    finally:
-        conn.close()
+def _ignored(path: str) -> str:
+    return f"ignored {path}: {misplaced(path)}"
 
 
 def with_index(
@@ -150,7 +133,8 @@ def index_project(
         progress: called as (files done, files to read) during long builds.
 
     Returns:
-        The result; ``problems`` lists every file that currently fails to parse.
+        The result; ``problems`` lists every file that currently fails to parse, and
+        ``misplaced`` every markdown file outside the layout (also warned about in notes).
     """
     opened = open_synced(project, mode="full", rebuild=rebuild, progress=progress)
     try:
@@ -160,6 +144,10 @@ def index_project(
         )
         files = conn.execute("SELECT count(*) FROM docs WHERE problem IS NULL").fetchone()[0]
         report = opened.report
+        notes = [
+            n for n in opened.notes
+            if not n.startswith(("skipped ", "ignored ")) and "missing" not in n
+        ]
         return IndexResult(
             report.mode,
             files,
@@ -167,7 +155,8 @@ def index_project(
             report.updated,
             report.removed,
             problems,
-            tuple(n for n in opened.notes if not n.startswith("skipped ") and "missing" not in n),
+            (*notes, *(_ignored(p) for p in report.misplaced)),
+            tuple(MisplacedFile(p, misplaced(p) or "") for p in report.misplaced),
         )
     finally:
         opened.close()

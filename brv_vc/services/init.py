@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from brv_vc.errors import FormatError
 from brv_vc.tree.config import DEFAULT_CONFIG
-from brv_vc.tree.project import BRV_DIR, Project, find_root
+from brv_vc.tree.project import BRV_DIR, Project, check_layout, find_root
 from brv_vc.tree.store import write_atomic
 from brv_vc.vc import git
 
@@ -44,8 +45,27 @@ def init_project(root: Path) -> InitResult:
     """Creates ``.brv/config.yaml``, ``.brv/context-tree/`` and ``.brv/state/`` under ``root``.
 
     Idempotent: existing files are left as they are.
+
+    Raises:
+        FormatError: a part of ``.brv/`` has the wrong kind (a file where a folder belongs or
+            the reverse); nothing is written then.
     """
     project = Project(root.resolve())
+    if project.brv_dir.exists() and not project.brv_dir.is_dir():
+        raise FormatError(
+            f"{project.brv_dir} is a file, not the .brv/ folder",
+            file=BRV_DIR,
+            hint=f"move it aside (mv {project.brv_dir} {project.brv_dir}.bak), then run "
+                 "'brv init' again",
+        )
+    check_layout(project)
+    ignore = project.brv_dir / ".gitignore"
+    if ignore.is_dir():
+        raise FormatError(
+            ".brv/.gitignore is a folder, not a file",
+            file=".brv/.gitignore",
+            hint="move it aside (mv .brv/.gitignore .brv/gitignore.bak), then run 'brv init'",
+        )
     created: list[str] = []
     for folder in (project.tree, project.state):
         if not folder.is_dir():

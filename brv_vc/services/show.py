@@ -1,7 +1,8 @@
-"""``brv show`` and ``brv relations --dangling``: an entry with its links and signals.
+"""``brv show`` and ``brv relations``: an entry with its links and signals.
 
 Reading never writes the tree (the index and the sidecar live under ``.brv/state``), and
-``show`` records no search hit: looking at an entry is not a retrieval.
+``show`` records no search hit: looking at an entry is not a retrieval. ``show`` also reads
+what search can return besides entries (archive stubs, summaries) and says what they are.
 """
 
 from __future__ import annotations
@@ -10,10 +11,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from brv_vc.errors import NotFoundError
 from brv_vc.index import relations
 from brv_vc.lifecycle import scoring
 from brv_vc.services.index import OpenIndex, with_index
-from brv_vc.tree.layout import clean_relpath
+from brv_vc.tree.layout import ARCHIVE_DIR, Kind, clean_relpath, kind_of, misplaced
 from brv_vc.tree.project import Project
 
 
@@ -48,8 +50,9 @@ class ShowResult:
     relations: tuple[str, ...]
     backlinks: tuple[str, ...]
     dangling: tuple[str, ...]
-    signals: SignalsView
+    signals: SignalsView | None  # None for derived files (stubs, summaries): never scored
     notes: tuple[str, ...] = ()
+    kind: str = "entry"  # a tree.layout.Kind value: entry, context, archive_stub, summary...
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,65 @@ def _entry_path(project: Project, path: str) -> str:
     if not clean.endswith(".md") and (project.tree / (clean + ".md")).is_file():
         clean += ".md"
     return clean
+
+
+def _not_there(project: Project, relpath: str) -> None:
+    """Raises the right NotFoundError when no file is at ``relpath`` (archived or absent)."""
+    from brv_vc.summary.archive import archive_paths
+
+    entry = relpath if relpath.endswith(".md") else relpath + ".md"
+    stub = archive_paths(entry)[0]
+    if not relpath.startswith(ARCHIVE_DIR + "/") and (project.tree / stub).is_file():
+        raise NotFoundError(
+            f"'{entry}' is archived (its stub is {stub})",
+            file=entry,
+            hint=f"bring it back with 'brv restore {entry}', or read the stub: brv show {stub}",
+        )
+    if not project.path_of(relpath).exists():
+        raise NotFoundError(
+            f"no entry at '{relpath}'",
+            file=relpath,
+            hint="list the entries with 'brv tree' or find one with 'brv search'",
+        )
+
+
+_DERIVED = {
+    Kind.STUB: "the archive stub of {original} (searchable; the entry itself is archived): "
+               "bring it back with 'brv restore {original}'",
+    Kind.FULL: "the archived full text of {original}: bring it back with "
+               "'brv restore {original}'",
+    Kind.SUMMARY: "the derived summary of {folder} (brv regenerates it from the entries; "
+                  "edit those instead)",
+    Kind.ABSTRACT: "the derived abstract of {original} (brv regenerates it; edit the entry)",
+    Kind.OVERVIEW: "the derived overview of {original} (brv regenerates it; edit the entry)",
+}
+
+
+def _show_derived(project: Project, relpath: str, kind: Kind) -> ShowResult:
+    """A stub, archived copy, summary, abstract or overview: its text and what it is."""
+    from brv_vc.errors import FormatError
+    from brv_vc.format import frontmatter as fm
+    from brv_vc.format.entry import decode
+    from brv_vc.summary.archive import original_of
+
+    data = project.path_of(relpath).read_bytes()
+    text = decode(data, file=relpath)
+    values: dict[str, Any] = {}
+    try:
+        source, body = fm.split(text, file=relpath)
+        values = {f.key: f.value for f in fm.load(source, file=relpath)} if source else {}
+    except FormatError:
+        body = text  # a hand-damaged derived file: show it as it is
+    if kind in (Kind.ABSTRACT, Kind.OVERVIEW):
+        original = relpath.rsplit(".", 2)[0] + ".md"
+    else:
+        original = original_of(relpath)
+    folder = relpath.rsplit("/", 1)[0] + "/" if "/" in relpath else "the whole tree"
+    note = f"{relpath} is " + _DERIVED[kind].format(original=original, folder=folder)
+    titles = {Kind.STUB: f"Archived: {original}", Kind.SUMMARY: f"Summary of {folder}",
+              Kind.ABSTRACT: f"Abstract of {original}", Kind.OVERVIEW: f"Overview of {original}"}
+    title = titles.get(kind) or str(values.get("title") or f"Archived: {original}")
+    return ShowResult(relpath, title, values, body, (), (), (), None, (note,), kind.value)
 
 
 def show_entry(project: Project, path: str, *, now: datetime) -> ShowResult:
@@ -88,7 +150,13 @@ def show_entry(project: Project, path: str, *, now: datetime) -> ShowResult:
     from brv_vc.tree.store import read_entry
 
     relpath = _entry_path(project, path)
+    kind = kind_of(relpath)
+    if not project.path_of(relpath).is_file():
+        _not_there(project, relpath)
+    if kind in _DERIVED:
+        return _show_derived(project, relpath, kind)
     entry = read_entry(project, relpath)
+    stray = misplaced(relpath)
 
     def work(opened: OpenIndex) -> tuple[tuple[str, ...], tuple[str, ...], Any]:
         back = tuple(relations.backlinks(opened.conn, relpath))
@@ -137,13 +205,77 @@ def show_entry(project: Project, path: str, *, now: datetime) -> ShowResult:
             update_count=current.update_count,
             stored=has_row,
         ),
-        notes=tuple(notes),
+        notes=(*notes, *([f"{relpath} {stray}"] if stray else [])),
+        kind=kind.value,
     )
 
 
-def dangling_relations(project: Project) -> DanglingResult:
-    """Lists relations (frontmatter ``related`` and ``@`` lines) that lead nowhere."""
-    links, notes = with_index(project, lambda opened: relations.dangling(opened.conn))
+def dangling_relations(project: Project, path: str | None = None) -> DanglingResult:
+    """Lists relations (frontmatter ``related`` and ``@`` lines) that lead nowhere.
+
+    Args:
+        project: the project.
+        path: only this entry's relations (``.md`` optional); None for the whole tree.
+
+    Raises:
+        NotFoundError: ``path`` names no entry (or an archived one).
+    """
+    source = _existing(project, path) if path else None
+    links, notes = with_index(project, lambda opened: relations.dangling(opened.conn, source))
     return DanglingResult(
         tuple(DanglingRelation(link.source, link.raw) for link in links), tuple(notes)
     )
+
+
+@dataclass(frozen=True)
+class RelationView:
+    """One relation an entry declares, as written, and whether it leads anywhere."""
+
+    target: str
+    resolves: bool
+
+
+@dataclass(frozen=True)
+class RelationsResult:
+    """An entry's relations (what it names) and backlinks (entries that name it)."""
+
+    path: str
+    relations: tuple[RelationView, ...]
+    backlinks: tuple[str, ...]
+    notes: tuple[str, ...] = ()
+
+
+def _existing(project: Project, path: str) -> str:
+    relpath = _entry_path(project, path)
+    if not project.path_of(relpath).is_file():
+        _not_there(project, relpath)
+        raise NotFoundError(f"'{relpath}' is a folder, not an entry", file=relpath)
+    return relpath
+
+
+def entry_relations(project: Project, path: str) -> RelationsResult:
+    """Lists one entry's relations (each marked resolving or dangling) and its backlinks.
+
+    Args:
+        project: the project.
+        path: the entry's tree path (``.md`` optional).
+
+    Returns:
+        The relations, in the entry's order, and the backlinks, sorted.
+
+    Raises:
+        NotFoundError: no such entry (an archived one points to ``brv restore``).
+        InvalidPathError: the path escapes the tree.
+    """
+    relpath = _existing(project, path)
+
+    def work(opened: OpenIndex) -> tuple[tuple[RelationView, ...], tuple[str, ...]]:
+        conn = opened.conn
+        links = tuple(
+            RelationView(link.raw, relations.resolves(conn, link.target))
+            for link in relations.forward(conn, relpath)
+        )
+        return links, tuple(relations.backlinks(conn, relpath))
+
+    (links, back), notes = with_index(project, work)
+    return RelationsResult(relpath, links, back, tuple(notes))

@@ -47,28 +47,58 @@ class Config:
     raw: tuple[tuple[str, Any], ...] = ()
 
 
+_FILE = f".brv/{CONFIG_FILE}"
+
+
+def _read(project: Project) -> Any:
+    """The parsed YAML of config.yaml: None when the file is missing, {} when it is empty.
+
+    Raises:
+        FormatError: a folder instead of a file, unreadable text, or malformed YAML (with the
+            line and column).
+    """
+    import yaml  # deferred: commands that never read settings should not pay for PyYAML
+
+    try:
+        text = project.config_path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except IsADirectoryError:
+        raise FormatError(
+            f"{_FILE} is a folder, not a file", file=_FILE,
+            hint=f"move it aside (mv {_FILE} {_FILE}.bak), then run 'brv init'",
+        ) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise FormatError(
+            f"{_FILE} cannot be read ({exc})", file=_FILE, hint="save it as UTF-8 text"
+        ) from None
+    try:
+        return yaml.safe_load(text) or {}
+    except yaml.YAMLError as exc:
+        raise FormatError(_yaml_message(exc), file=_FILE, hint="fix the YAML syntax") from None
+
+
+def _yaml_message(exc: Any) -> str:
+    """``malformed YAML (line 3, column 8): expected ',' or ']'...`` from a PyYAML error."""
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None)
+    where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
+    what = f"{exc.context}: {problem}" if problem and getattr(exc, "context", None) else problem
+    return f"malformed YAML{where}: {what or str(exc).splitlines()[0]}"
+
+
 def load_config(project: Project) -> Config:
     """Reads and validates ``.brv/config.yaml``; a missing file means the defaults.
 
     Raises:
         FormatError: malformed YAML or a value the schema refuses (file, key and fix named).
     """
-    import yaml  # deferred: commands that never read settings should not pay for PyYAML
-
     from brv_vc.format.validate import validate
 
-    file = f".brv/{CONFIG_FILE}"
-    try:
-        text = project.config_path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    data = _read(project)
+    if data is None:
         return Config()
-    try:
-        data = yaml.safe_load(text) or {}
-    except yaml.YAMLError as exc:
-        raise FormatError(
-            f"malformed YAML: {str(exc).splitlines()[0]}", file=file, hint="fix the YAML syntax"
-        ) from None
-    validate(data, "config", file=file)
+    validate(data, "config", file=_FILE)
     llm = data.get("llm")
     return Config(
         llm=LlmSettings(**llm) if llm else None,
@@ -104,30 +134,50 @@ def configured_llm(project: Project) -> LlmSettings | None:
 CONFIG_STAMP = "config.ok"
 
 
-def ensure_valid_config(project: Project) -> None:
+def ensure_valid_config(project: Project) -> tuple[str, ...]:
     """Validates config.yaml whenever it changed since it was last found valid.
 
     Trigger: every command. Why: a bad setting must be reported at once, not when an LLM tier
     first needs it, but validating imports PyYAML and jsonschema (~100 ms). Outcome: one stat
     and a tiny read per command; the full check runs only after config.yaml changed.
 
+    A problem inside ``llm:`` only blocks the commands that call the provider (they read
+    the settings with :func:`load_config`); every other command gets it as a warning, and
+    the file is not stamped, so the warning repeats until it is fixed.
+
+    Returns:
+        Warnings for stderr (a bad ``llm:`` section), usually none.
+
     Raises:
-        FormatError: config.yaml is malformed or breaks the schema (file, key and fix named).
+        FormatError: config.yaml is malformed or breaks the schema outside ``llm:``.
     """
     try:
         info = project.config_path.stat()
     except OSError:
-        return
+        return ()
     stamp = f"{info.st_mtime_ns} {info.st_size}"
     marker = project.state / CONFIG_STAMP
     try:
         if marker.read_text(encoding="utf-8") == stamp:
-            return
+            return ()
     except OSError:
         pass
-    load_config(project)
+    from brv_vc.format.validate import validate
+
+    data = _read(project)
+    llm = data.pop("llm", None) if isinstance(data, dict) else None
+    validate(data, "config", file=_FILE)
+    if llm is not None:
+        try:
+            validate({"version": 1, "llm": llm}, "config", file=_FILE)
+        except FormatError as error:
+            return (
+                f"{_FILE}: '{error.key}' {error.message}; commands that call the LLM provider "
+                "(query tiers 3-4, summarize) refuse to run until it is fixed",
+            )
     try:
         marker.parent.mkdir(parents=True, exist_ok=True)
         marker.write_text(stamp, encoding="utf-8")
     except OSError:
         pass  # a read-only state folder only costs the check again next time
+    return ()

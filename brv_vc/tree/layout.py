@@ -191,3 +191,28 @@ def ancestors(relpath: str) -> list[str]:
     """Folders containing ``relpath``, nearest first, ending with '' (the tree root)."""
     parts = relpath.split("/")[:-1]
     return ["/".join(parts[:i]) for i in range(len(parts), -1, -1)]
+
+
+LAYOUT_RULE = "knowledge lives in domain/topic/entry.md or domain/topic/subtopic/entry.md"
+
+
+def misplaced(relpath: str) -> str | None:
+    """Why a markdown file of the tree is outside the layout, or None when it is not.
+
+    Such a file (an ``.md`` at the tree root, directly in a domain folder, or deeper than one
+    subtopic) is neither an entry, a ``context.md`` nor derived: brv never indexes it, so
+    it is invisible to search, query and ``brv tree``.
+    """
+    if not relpath.endswith(".md") or kind_of(relpath) is not Kind.OTHER or is_derived(relpath):
+        return None
+    parts = relpath.split("/")
+    if any(p.startswith(".") for p in parts):
+        return None
+    depth = len(parts) - 1
+    if depth == 0:
+        where = "it sits at the root of the context tree"
+    elif depth == 1:
+        where = f"it sits directly in the domain folder {parts[0]}/"
+    else:
+        where = f"it is {depth} folders deep; the most is {MAX_DEPTH} (domain/topic/subtopic)"
+    return f"is outside the layout ({where}): {LAYOUT_RULE}, so brv never indexes or searches it"

@@ -6,13 +6,15 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from brv_vc.errors import InvalidPathError, NotInitializedError
+from brv_vc.errors import FormatError, InvalidPathError, NotInitializedError
 from brv_vc.tree.layout import clean_relpath
 
 BRV_DIR = ".brv"
 TREE_DIR = "context-tree"
 STATE_DIR = "state"
 CONFIG_FILE = "config.yaml"
+# ByteRover's linked worktrees make .brv a JSON file naming the main checkout (reference §3)
+POINTER_KEY = "projectRoot"
 
 
 @dataclass(frozen=True)
@@ -64,13 +66,86 @@ class Project:
         return path.relative_to(self.tree).as_posix()
 
 
+def read_pointer(marker: Path) -> Path:
+    """Follows a ``.brv`` *file*: a ByteRover worktree pointer ``{"projectRoot": "<path>"}``.
+
+    Trigger: ``brv worktree add`` (ByteRover) leaves such a file in a linked checkout. Why:
+    that checkout shares the main project's knowledge. Outcome: brv uses the main project,
+    as ByteRover does. Only one hop is followed: the target must hold a real ``.brv/``.
+
+    Returns:
+        The main project's root (a relative ``projectRoot`` is read from the file's folder).
+
+    Raises:
+        FormatError: the file is not such a pointer.
+        NotInitializedError: the folder it names holds no ``.brv/`` folder.
+    """
+    import json  # only this rare case pays for it
+
+    try:
+        data = json.loads(marker.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        data = None
+    target = data.get(POINTER_KEY) if isinstance(data, dict) else None
+    if not isinstance(target, str) or not target.strip():
+        raise FormatError(
+            f"{marker} is a file, not the .brv/ folder, and not a worktree pointer "
+            f'({{"{POINTER_KEY}": "/path/to/main/project"}})',
+            file=str(marker),
+            hint=f"move it aside (mv {marker} {marker}.bak), then run 'brv init'",
+        )
+    root = (marker.parent / target.strip()).resolve()
+    if not (root / BRV_DIR).is_dir():
+        raise NotInitializedError(
+            f"{marker} points to {root} ({POINTER_KEY}), which has no .brv/ folder",
+            file=str(marker),
+            hint=f"fix '{POINTER_KEY}' in {marker} to name the main project, or move the "
+                 "file aside and run 'brv init'",
+        )
+    return root
+
+
 def find_root(start: Path) -> Path | None:
-    """Returns the nearest folder at or above ``start`` that holds ``.brv/``, or None."""
+    """Returns the nearest folder at or above ``start`` that holds ``.brv/``, or None.
+
+    A ``.brv`` file on the way is a worktree pointer: the folder it names is returned.
+
+    Raises:
+        FormatError, NotInitializedError: a ``.brv`` file that is no valid pointer.
+    """
     current = start.resolve()
     for folder in (current, *current.parents):
-        if (folder / BRV_DIR).is_dir():
+        marker = folder / BRV_DIR
+        if marker.is_dir():
             return folder
+        if marker.is_file():
+            return read_pointer(marker)
     return None
+
+
+def check_layout(project: Project) -> None:
+    """Refuses a ``.brv/`` whose parts have the wrong kind (a file where a folder belongs).
+
+    Trigger: every command. Why: otherwise the first read crashes with an OSError (exit 3).
+    Outcome: three stats; a clear error naming the path and the fix.
+
+    Raises:
+        FormatError: context-tree or state is a file, or config.yaml is a folder.
+    """
+    for path, want_dir, fix in (
+        (project.tree, True, "move it aside (mv {p} {p}.bak), then run 'brv init'"),
+        (project.state, True, "remove it (rm {p}): state is per machine and brv recreates it"),
+        (project.config_path, False,
+         "move it aside (mv {p} {p}.bak), then run 'brv init' to write the default settings"),
+    ):
+        if path.exists() and path.is_dir() != want_dir:
+            rel = path.relative_to(project.root).as_posix()
+            what = "a file, not a folder" if want_dir else "a folder, not a file"
+            raise FormatError(
+                f"{rel} is {what} (in {project.root})",
+                file=rel,
+                hint=fix.format(p=rel),
+            )
 
 
 def find_project(start: Path) -> Project:
@@ -78,6 +153,7 @@ def find_project(start: Path) -> Project:
 
     Raises:
         NotInitializedError: no ``.brv/`` in ``start`` or any parent.
+        FormatError: a part of ``.brv/`` has the wrong kind (see :func:`check_layout`).
     """
     root = find_root(start)
     if root is None:
@@ -85,4 +161,6 @@ def find_project(start: Path) -> Project:
             f"not a brv project (no .brv/ in {start.resolve()} or any parent)",
             hint="run 'brv init' in your project's root folder",
         )
-    return Project(root)
+    project = Project(root)
+    check_layout(project)
+    return project

@@ -218,11 +218,11 @@ def test_missing_ops_file(seeded: Project, brv) -> None:
             "invalid operation at operations[0]: 'reason' is required but missing",
         ),
         (
-            {"type": "ADD", "path": "a/b", "title": "T", "reason": "r", "tags": "auth"},
+            {"type": "ADD", "path": "a/b", "title": "T", "reason": "r", "tags": "auth", "content": "c"},
             "invalid operation at operations[0].tags: expected array, got string 'auth'",
         ),
         (
-            {"type": "ADD", "path": "a/b", "title": "T", "reason": "r", "titel": "x"},
+            {"type": "ADD", "path": "a/b", "title": "T", "reason": "r", "titel": "x", "content": "c"},
             "invalid operation at operations[0]: unknown key: 'titel' was unexpected",
         ),
         (

@@ -120,6 +120,8 @@ def check_shortcut(op: Mapping[str, Any], opts: Mapping[str, Any]) -> None:
         FormatError: the first problem, phrased with the option the user typed.
     """
     command = f"brv curate {str(op['type']).lower()}"
+    if op["type"] == "ADD":
+        _check_add(op, opts, command)
     problems = errors_of([dict(op)], SCHEMA)
     if problems:
         key, message = problems[0]
@@ -143,8 +145,6 @@ def check_shortcut(op: Mapping[str, Any], opts: Mapping[str, Any]) -> None:
             hint=f'add --title "..." (the entry {path}/<snake_case(title)>.md), '
             "or give the entry path domain/topic/entry.md",
         )
-    if op["type"] == "ADD":
-        _check_add(op, opts, command)
 
 
 def _check_add(op: Mapping[str, Any], opts: Mapping[str, Any], command: str) -> None:

@@ -46,7 +46,7 @@ def test_add_without_content_in_an_ops_file_is_refused(
     ])
     assert result.exit_code == 1
     assert (
-        "brv: error: invalid operation at operations[1]: ADD needs content: it needs one of "
+        "brv: error: invalid operation at operations[1]: ADD needs content: give one of "
         "'content', 'rawConcept', 'narrative' or 'facts' (a new entry requires a title and "
         "content); nothing was applied"
     ) in result.stderr

@@ -135,7 +135,8 @@ def check_shortcut(op: Mapping[str, Any], opts: Mapping[str, Any]) -> None:
             if name == "content"
             else f"fix {label}; '{command} --help' lists the options"
         )
-        raise FormatError(f"{label} {message}; nothing was written", key=label, hint=hint,
+        raise FormatError(f"{label} {message}; nothing was written", key=label.split()[0],
+                          hint=hint,
                           file=opts.get("content_file") if name == "content" else None)
     path = str(op["path"]).strip()
     if op["type"] in ("UPDATE", "UPSERT") and not path.endswith(".md") and not op.get("title"):

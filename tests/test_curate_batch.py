@@ -114,8 +114,8 @@ def test_atomic_add_into_a_folder_deleted_earlier_in_the_batch(project: Project)
 
 def test_an_invalid_batch_is_refused_whole(project: Project) -> None:
     text = (
-        '[{"type": "ADD", "path": "a/b", "title": "Fine", "reason": "r"},'
-        ' {"type": "ADD", "path": "a/b", "reason": "r"}]'
+        '[{"type": "ADD", "path": "a/b", "title": "Fine", "content": "c", "reason": "r"},'
+        ' {"type": "ADD", "path": "a/b", "content": "c", "reason": "r"}]'
     )
     with pytest.raises(FormatError) as caught:
         load_ops(text, file="ops.json")

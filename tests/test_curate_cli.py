@@ -218,11 +218,11 @@ def test_missing_ops_file(seeded: Project, brv) -> None:
             "invalid operation at operations[0]: 'reason' is required but missing",
         ),
         (
-            {"type": "ADD", "path": "a/b", "title": "T", "reason": "r", "tags": "auth"},
+            {"type": "ADD", "path": "a/b", "title": "T", "reason": "r", "tags": "auth", "content": "c"},
             "invalid operation at operations[0].tags: expected array, got string 'auth'",
         ),
         (
-            {"type": "ADD", "path": "a/b", "title": "T", "reason": "r", "titel": "x"},
+            {"type": "ADD", "path": "a/b", "title": "T", "reason": "r", "titel": "x", "content": "c"},
             "invalid operation at operations[0]: unknown key: 'titel' was unexpected",
         ),
         (
@@ -439,8 +439,8 @@ def test_dry_run_reports_and_writes_nothing(seeded: Project, brv, tmp_path: Path
     result = brv("curate", "--ops", ops, "--dry-run", cwd=seeded.root)
     assert result.exit_code == 1
     assert result.stdout.splitlines() == [
-        "added     a/b/new.md",
-        "deleted   auth",
+        "would add a/b/new.md",
+        "would delete folder auth (1 entries)",
         "1 added, 0 updated, 0 merged, 1 deleted, 1 failed (dry run: nothing was written)",
     ]
     assert "no entry at 'x/y/none.md' to update" in result.stderr

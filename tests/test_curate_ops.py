@@ -30,7 +30,10 @@ def read(project: Project, rel: str):
 
 
 def add(path: str = "auth/jwt", title: str = "Token Rotation", **extra: Any) -> dict[str, Any]:
-    return {"type": "ADD", "path": path, "title": title, "reason": "test", **extra}
+    op = {"type": "ADD", "path": path, "title": title, "reason": "test", **extra}
+    if not {"content", "rawConcept", "narrative", "facts"} & set(op):
+        op["content"] = f"About {title}."  # ADD requires content
+    return op
 
 
 def signals(project: Project) -> dict[str, Any]:

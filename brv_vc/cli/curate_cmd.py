@@ -2,36 +2,29 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from typing import Any
 
 import click
 
 from brv_vc.cli.context import AppContext, json_option, pass_app
+from brv_vc.cli.curate_options import (
+    build_op,
+    check_shortcut,
+    content_options,
+    dry_run_option,
+    read_source,
+)
 from brv_vc.cli.render import emit
-from brv_vc.errors import FormatError, UsageError
-from brv_vc.format.entry import decode
-from brv_vc.services.curate import CurateResult, load_ops, run_batch, validate_ops
-
-
-def _read_source(source: str, what: str) -> bytes:
-    if source == "-":
-        return (
-            sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
-        )
-    try:
-        return Path(source).read_bytes()
-    except FileNotFoundError:
-        raise FormatError(f"{what} file '{source}' does not exist", file=source) from None
-    except IsADirectoryError:
-        raise FormatError(f"{what} file '{source}' is a folder", file=source) from None
+from brv_vc.errors import UsageError
+from brv_vc.services.curate import CurateResult, load_ops, run_batch
 
 
 def _text(result: CurateResult) -> str:
     lines = []
     for r in result.applied:
-        if r.status == "success":
+        if r.status == "success" and result.dry_run and r.action != "unchanged":
+            lines.append(r.message)  # "would add a/b/x.md"
+        elif r.status == "success":
             lines.append(
                 f"{r.action:<9} {r.file}" + (f"  ({r.message})" if r.action == "unchanged" else "")
             )
@@ -79,104 +72,76 @@ def curate(
 
     A batch is validated first (an invalid batch applies nothing); operations then run in
     order and each one succeeds or fails on its own. Exit code 1 when any failed. See
-    docs/curate.md for the operation format.
+    docs/curate.md for the operation format. --dry-run and --atomic also apply to a
+    subcommand given after them; --ops and a subcommand cannot be combined.
 
     \b
     Example:
       brv curate --ops ops.json --json
+      brv curate --ops ops.json --dry-run
       echo '[{"type":"ADD","path":"auth/jwt","title":"Token rotation",
               "content":"Single-use.","reason":"from PR 12"}]' | brv curate --ops -
       brv curate add auth/jwt --title "Token rotation" --content "Refresh tokens are single-use."
+      brv curate delete legacy --reason "the service is gone" --dry-run
     """
     if ctx.invoked_subcommand is not None:
-        return
+        if ops_file is not None:
+            raise UsageError(
+                f"--ops and the subcommand '{ctx.invoked_subcommand}' cannot be combined",
+                hint=f"run 'brv curate --ops FILE' alone, or 'brv curate {ctx.invoked_subcommand}"
+                " ...' alone",
+            )
+        return  # the shortcut reads --atomic, --dry-run and --json from this context
     if ops_file is None:
         raise UsageError(
             "give operations with --ops FILE (or '-' for stdin), or use a subcommand",
             hint="run 'brv curate --help' to see add, update, upsert, delete and merge",
         )
     name = "<stdin>" if ops_file == "-" else ops_file
-    ops = load_ops(_read_source(ops_file, "operations"), file=name)
+    ops = load_ops(read_source(ops_file, "operations"), file=name)
     _finish(app, ops, atomic, as_json, dry_run)
 
 
-def _content_options(func: Any) -> Any:
-    options = [
-        click.option("--title", help="Entry title (the file is named after it)."),
-        click.option("--content", help="Markdown content ('## ' sections make it the whole body)."),
-        click.option(
-            "--file", "content_file", metavar="FILE|-", help="Read the content from FILE."
-        ),
-        click.option("--summary", help="One-line summary."),
-        click.option("--tags", help="Comma-separated tags."),
-        click.option("--keywords", help="Comma-separated search keywords."),
-        click.option("--related", help="Comma-separated related paths (domain/topic/entry.md)."),
-        click.option("--reason", help="Why (kept in the audit log)."),
-        json_option,
-    ]
-    for option in reversed(options):
-        func = option(func)
-    return func
-
-
-def _split(value: str | None) -> list[str]:
-    return [part.strip() for part in (value or "").split(",") if part.strip()]
-
-
-def _op(kind: str, path: str, opts: dict[str, Any]) -> dict[str, Any]:
-    op: dict[str, Any] = {
-        "type": kind,
-        "path": path,
-        "reason": opts.get("reason") or f"{kind.lower()} with brv curate {kind.lower()}",
-    }
-    if opts.get("content") is not None and opts.get("content_file"):
-        raise UsageError("give --content or --file, not both")
-    if opts.get("content_file"):
-        source = opts["content_file"]
-        op["content"] = decode(_read_source(source, "content"), file=source)
-    elif opts.get("content") is not None:
-        op["content"] = opts["content"]
-    for name in ("title", "summary"):
-        if opts.get(name) is not None:
-            op[name] = opts[name]
-    for name in ("tags", "keywords", "related"):
-        if opts.get(name) is not None:
-            op[name] = _split(opts[name])
-    return op
-
-
-def _wants_json(opts: dict[str, Any]) -> bool:
-    """``--json`` after the subcommand or before it (``brv curate --json add ...``)."""
+def _group_flags(opts: dict[str, Any]) -> tuple[bool, bool, bool]:
+    """(atomic, dry_run, as_json): a shortcut's own flags or the group's, given before it."""
     parent = click.get_current_context().parent
-    return bool(opts.get("as_json") or (parent is not None and parent.params.get("as_json")))
+    group = parent.params if parent is not None else {}
+    return (
+        bool(group.get("atomic")),
+        bool(opts.get("dry_run") or group.get("dry_run")),
+        bool(opts.get("as_json") or group.get("as_json")),
+    )
 
 
-def _shortcut(app: AppContext, kind: str, path: str, opts: dict[str, Any]) -> None:
-    op = _op(kind, path, opts)
-    validate_ops([op], file=f"brv curate {kind.lower()}")
-    _finish(app, [op], False, _wants_json(opts))
+def _shortcut(app: AppContext, op: dict[str, Any], opts: dict[str, Any]) -> None:
+    check_shortcut(op, opts)
+    atomic, dry_run, as_json = _group_flags(opts)
+    _finish(app, [op], atomic, as_json, dry_run)
 
 
 @curate.command("add")
 @click.argument("folder")
-@_content_options
+@content_options
 @pass_app
 def add(app: AppContext, /, folder: str, **opts: Any) -> None:
     """Add a new entry to DOMAIN/TOPIC[/SUBTOPIC] (fails if it exists).
+
+    It needs --title and content (--content or --file).
 
     \b
     Example:
       brv curate add auth/jwt --title "Token rotation" --content "Single-use refresh tokens." \\
         --tags auth,jwt --reason "decided in PR 12"
+      brv curate add ops/ci --title "Pipeline" --file pipeline.md --dry-run
     """
     if not opts.get("title"):
         raise UsageError("brv curate add needs --title", hint='add --title "..."')
-    _shortcut(app, "ADD", folder, opts)
+    _shortcut(app, build_op("ADD", folder, opts), opts)
 
 
 @curate.command("update")
 @click.argument("entry")
-@_content_options
+@content_options
 @pass_app
 def update(app: AppContext, /, entry: str, **opts: Any) -> None:
     """Update an existing entry (ENTRY_PATH, or a folder with --title); unmentioned sections stay.
@@ -185,12 +150,12 @@ def update(app: AppContext, /, entry: str, **opts: Any) -> None:
     Example:
       brv curate update auth/jwt/token_rotation.md --content "Rotation is now weekly."
     """
-    _shortcut(app, "UPDATE", entry, opts)
+    _shortcut(app, build_op("UPDATE", entry, opts), opts)
 
 
 @curate.command("upsert")
 @click.argument("path")
-@_content_options
+@content_options
 @pass_app
 def upsert(app: AppContext, /, path: str, **opts: Any) -> None:
     """Add the entry if it is new, update it if it exists.
@@ -199,13 +164,14 @@ def upsert(app: AppContext, /, path: str, **opts: Any) -> None:
     Example:
       brv curate upsert auth/jwt --title "Token rotation" --content "Single-use refresh tokens."
     """
-    _shortcut(app, "UPSERT", path, opts)
+    _shortcut(app, build_op("UPSERT", path, opts), opts)
 
 
 @curate.command("delete")
 @click.argument("path")
 @click.option("--title", help="Entry title inside the folder PATH.")
 @click.option("--reason", required=True, help="Why (kept in the audit log).")
+@dry_run_option
 @json_option
 @pass_app
 def delete(app: AppContext, /, path: str, **opts: Any) -> None:
@@ -214,9 +180,9 @@ def delete(app: AppContext, /, path: str, **opts: Any) -> None:
     \b
     Example:
       brv curate delete auth/jwt/old_flow.md --reason "superseded by token_rotation"
-      brv curate delete legacy --reason "the legacy service is gone"
+      brv curate delete legacy --reason "the legacy service is gone" --dry-run
     """
-    _shortcut(app, "DELETE", path, opts)
+    _shortcut(app, build_op("DELETE", path, opts), opts)
 
 
 @curate.command("merge")
@@ -225,6 +191,7 @@ def delete(app: AppContext, /, path: str, **opts: Any) -> None:
     "--into", "target", required=True, metavar="TARGET", help="Entry that receives SOURCE."
 )
 @click.option("--reason", required=True, help="Why (kept in the audit log).")
+@dry_run_option
 @json_option
 @pass_app
 def merge(app: AppContext, /, source: str, target: str, **opts: Any) -> None:
@@ -235,7 +202,6 @@ def merge(app: AppContext, /, source: str, target: str, **opts: Any) -> None:
       brv curate merge auth/jwt/rotation_notes.md --into auth/jwt/token_rotation.md \\
         --reason "duplicates"
     """
-    op = _op("MERGE", source, opts)
+    op = build_op("MERGE", source, opts)
     op["target"] = target
-    validate_ops([op], file="brv curate merge")
-    _finish(app, [op], False, _wants_json(opts))
+    _shortcut(app, op, opts)

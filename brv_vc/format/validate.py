@@ -80,6 +80,10 @@ def _explain(error: Any) -> str:
         word = "at most" if validator == "maxItems" else "at least"
         return f"has {len(error.instance)} items; expected {word} {error.validator_value}"
     if validator == "anyOf":
+        branches = error.validator_value
+        if all(isinstance(b, dict) and set(b) == {"required"} for b in branches):
+            names = [repr(name) for b in branches for name in b["required"]]
+            return f"needs one of {', '.join(names[:-1])} or {names[-1]}"
         return f"{_short(error.instance)} has the wrong type or shape"
     if validator == "required":
         return str(error.message).replace("is a required property", "is required but missing")

@@ -129,11 +129,16 @@ def validate_ops(ops: Sequence[Any], *, file: str = "<ops>") -> None:
     key, message = problems[0]
     key = "operations" + (key if key.startswith("[") else "")
     more = f" ({len(problems) - 1} more problem(s) after this one)" if len(problems) > 1 else ""
+    hint = "fix it as docs/curate.md and schemas/curate-ops.schema.json describe"
+    if message.startswith("needs one of 'content'"):  # the ADD rule: title and content
+        wanted = message.removeprefix("needs ")
+        message = f"ADD needs content: give {wanted} (a new entry requires a title and content)"
+        hint = 'add "content": "markdown ..." to the operation (or rawConcept, narrative, facts)'
     raise FormatError(
         f"invalid operation at {key}: {message}{more}; nothing was applied",
         file=file,
         key=key,
-        hint="fix it as docs/curate.md and schemas/curate-ops.schema.json describe",
+        hint=hint,
     )
 
 

@@ -10,9 +10,13 @@ Rules (docs/curate.md):
   take the source's only when the target has none.
 - Narrative and any other section: ``### `` subsections merged by name; inside, paragraphs are
   concatenated without duplicates and bullet items are unioned.
+- Relations: the target drops its links to the source and to itself; every other entry that
+  pointed at the source points at the target instead (:func:`relink`).
 """
 
 from __future__ import annotations
+
+import re
 
 from brv_vc.clock import parse_iso
 from brv_vc.format import body as bodymod
@@ -169,3 +173,55 @@ def _is_item(line: str) -> bool:
 
 def _fold(text: str) -> str:
     return " ".join(text.lower().split())
+
+
+_RELATION_LINE = re.compile(r"^(?P<head>\s*(?:[-*]\s+)?@)(?P<path>[^\s@]+)(?P<tail>.*)$")
+
+
+def _norm(path: str) -> str:
+    return path.strip().lstrip("@").strip().lower().rstrip("/")
+
+
+def relink(entry: Entry, old: str, new: str | None) -> Entry:
+    """Points ``entry``'s relations to ``old`` at ``new`` instead, or drops them (``None``).
+
+    Both the frontmatter ``related`` list and ``@`` lines of a Relations section change; a
+    link that would then appear twice is kept once.
+    """
+    old = _norm(old)
+    related: list[str] = []
+    for value in entry.related:
+        if _norm(value) == old:
+            if new is None:
+                continue
+            value = new
+        if _norm(value) not in map(_norm, related):
+            related.append(value)
+    preamble, sections = bodymod.split_sections(entry.body)
+    out = []
+    for section in sections:
+        if section.name.lower() == bodymod.RELATIONS.lower():
+            section = bodymod.Section(section.name, _relink_lines(section.text, old, new))
+        out.append(section)
+    return entry.with_changes(
+        related=tuple(related), body=bodymod.join_sections(preamble, out)
+    )
+
+
+def _relink_lines(text: str, old: str, new: str | None) -> str:
+    """Rewrites (or drops) the ``@old`` lines of a Relations section; other lines stay as is."""
+    rows = text.splitlines(keepends=True)
+    present = {
+        _norm(m.group("path")) for row in rows if (m := _RELATION_LINE.match(row.rstrip("\r\n")))
+    }
+    lines: list[str] = []
+    for line in rows:
+        match = _RELATION_LINE.match(line.rstrip("\r\n"))
+        if match and _norm(match.group("path")) == old:
+            if new is None or _norm(new) in present:  # dropped, or the link is already there
+                continue
+            present.add(_norm(new))
+            ending = line[len(line.rstrip("\r\n")) :]
+            line = f"{match.group('head')}{new}{match.group('tail')}{ending}"
+        lines.append(line)
+    return "".join(lines)

@@ -13,11 +13,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from brv_vc.errors import ConflictError, FormatError, InvalidPathError, NotFoundError
+from brv_vc.errors import BrvError, ConflictError, FormatError, InvalidPathError, NotFoundError
 from brv_vc.format.entry import Entry, parse_entry, serialize_entry
 from brv_vc.services import curate_content as content
 from brv_vc.services.curate_contexts import contexts_for
-from brv_vc.services.curate_merge import merge_entries
+from brv_vc.services.curate_merge import merge_entries, relink
 from brv_vc.services.curate_view import View
 from brv_vc.tree import layout
 
@@ -153,6 +153,15 @@ def _plan_add(op: Mapping[str, Any], view: View, now_iso: str, rel: str | None =
             hint="use snake_case names, or give the folder as path plus a title",
         )
     preamble, sections = content.op_sections(op)
+    if not preamble.strip() and not sections:
+        raise FormatError(
+            f"{op['type']} would create '{rel}' with no content; a new entry requires a title "
+            "and content",
+            file=rel,
+            key="content",
+            hint='give "content" (or rawConcept, narrative, facts) that is not empty; '
+            "on the command line, --content TEXT or --file FILE",
+        )
     fields = _fields(op)
     title = fields.pop("title", None) or rel.rsplit("/", 1)[1].removesuffix(".md").replace("_", " ")
     entry = Entry(
@@ -203,8 +212,9 @@ def _plan_merge(op: Mapping[str, Any], view: View, now_iso: str) -> Plan:
             hint="give the entry to merge into as target",
         )
     merged = merge_entries(_load(view, target), _load(view, source), now_iso)
+    merged = relink(relink(merged, source, None), target, None)  # no self or dangling link
     _check_size(target, merged.body)
-    return Plan(
+    plan = Plan(
         "merged",
         target,
         writes=[(target, serialize_entry(merged))],
@@ -213,6 +223,34 @@ def _plan_merge(op: Mapping[str, Any], view: View, now_iso: str) -> Plan:
         changed=[target, source],
         message=f"merged {source} into {target}",
     )
+    for rel, data in _relinked(view, source, target):
+        plan.writes.append((rel, data))
+        plan.changed.append(rel)
+    return plan
+
+
+def _relinked(view: View, source: str, target: str) -> list[tuple[str, bytes]]:
+    """Entries that link to ``source``, rewritten to link to ``target`` (seed 002: MERGE).
+
+    A link fix, not new knowledge: ``updatedAt`` and the scoring signals stay. An entry that
+    cannot be read is left alone (it is not this MERGE's to repair).
+    """
+    needle = source.lower().encode("utf-8")
+    out = []
+    for rel in view.entries():
+        if rel in (source, target):
+            continue
+        data = view.read(rel)
+        if needle not in data.lower():  # cheap: most entries never mention the source
+            continue
+        try:
+            entry = _load(view, rel)
+        except BrvError:
+            continue
+        fixed = relink(entry, source, target)
+        if fixed != entry:
+            out.append((rel, serialize_entry(fixed)))
+    return out
 
 
 def _existing_entry(path: str, view: View, role: str) -> str:

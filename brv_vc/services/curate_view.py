@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from brv_vc.errors import NotFoundError
+from brv_vc.tree import store
+from brv_vc.tree.layout import ARCHIVE_DIR, Kind, kind_of
 from brv_vc.tree.project import Project
 
 if TYPE_CHECKING:
@@ -26,6 +28,7 @@ class View:
     deleted: set[str] = field(default_factory=set)
     _paths: dict[str, Path] = field(default_factory=dict)
     _written_dirs: set[str] = field(default_factory=set)
+    _on_disk: list[str] | None = None
 
     def path(self, rel: str) -> Path:
         """``project.path_of`` (refusing escapes), cached.
@@ -68,6 +71,20 @@ class View:
             return self.path(rel).read_bytes()
         except (FileNotFoundError, IsADirectoryError):
             raise NotFoundError(f"no entry at '{rel}'", file=rel) from None
+
+    def entries(self) -> list[str]:
+        """The knowledge entries (not archived) after pending effects, sorted.
+
+        The disk is listed once per batch; pending writes and deletes are laid over it.
+        """
+        if self._on_disk is None:
+            self._on_disk = store.entry_paths(self.project)
+        found = {rel for rel in self._on_disk if not self.is_gone(rel)}
+        found.update(
+            rel for rel in self.written
+            if not rel.startswith(ARCHIVE_DIR + "/") and kind_of(rel) is Kind.ENTRY
+        )
+        return sorted(found)
 
     def add(self, plan: Plan) -> None:
         """Lays a plan's effects over the view."""

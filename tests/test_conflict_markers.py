@@ -64,4 +64,6 @@ def test_commands_report_conflict_markers(conflicted: Project, brv, args: tuple[
 def test_index_lists_the_conflicted_file(conflicted: Project, brv) -> None:
     result = brv("index", "--json", cwd=conflicted.root)
     assert result.exit_code == 0
-    assert ["auth/jwt/token_rotation.md", f"{MESSAGE}, line 3"] in result.json()["problems"]
+    assert {"path": "auth/jwt/token_rotation.md", "message": f"{MESSAGE}, line 3"} in result.json()[
+        "problems"
+    ]

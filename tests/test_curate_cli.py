@@ -474,3 +474,17 @@ def test_related_targets_may_not_leave_the_tree(seeded: Project, brv, target: st
     err, _ = refused(brv, seeded.root, "curate", "add", "db/pg", "--title", "Pool", "--content",
                      "x", "--related", target, "--reason", "r")
     assert "brv: error: ADD db/pg: related target" in err
+
+
+def test_a_damaged_state_database_stops_curate_before_it_writes(project: Project, brv) -> None:
+    state_db = project.state / "brv.db"
+    state_db.parent.mkdir(parents=True, exist_ok=True)
+    state_db.unlink(missing_ok=True)
+    state_db.mkdir()  # not a database: the sidecar and the curate log cannot be written
+    before = snapshot(project.root)
+    result = brv("curate", "add", "auth/jwt", "--title", "Token rotation", "--content", "x",
+                 cwd=project.root)
+    assert result.exit_code == 1
+    assert "the state database is unreadable" in result.stderr
+    assert "mv .brv/state/brv.db" in result.stderr
+    assert snapshot(project.root) == before

@@ -198,6 +198,8 @@ def run_batch(
         ]
         applied = []
     else:
+        # a damaged brv.db (StateError) stops the batch here, before it writes a file
+        statedb.open_state(project).close()
         plans = [p for p in planned if isinstance(p, Plan)]
         outcomes = iter(apply_plans(project, plans, view.path))
         results, applied = [], []

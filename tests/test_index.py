@@ -146,7 +146,8 @@ def test_a_file_that_fails_to_parse_is_skipped(project: Project, brv) -> None:
     assert data["problems"][0]["path"] == "a/b/bad.md"
     assert "malformed YAML" in data["problems"][0]["message"]
     assert "1 file(s) could not be parsed and are not searchable" in result.stderr
-    text = brv("index", cwd=project.root)
+    text = brv("index", "--rebuild", cwd=project.root)
+    assert text.stdout.splitlines()[0] == "Indexed 1 file (1 added, 0 updated, 0 removed)."
     assert "a/b/bad.md" in text.stdout
     assert "brv: warning: 1 file(s) could not be parsed" in text.stderr
 

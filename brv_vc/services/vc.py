@@ -133,7 +133,7 @@ def commit(repo: KnowledgeRepo, message: str) -> CommitResult:
     tracked = repo.git("ls-files", "-z", "-ci", "--exclude-standard", *repo.pathspec()).stdout
     refuse_excluded(repo, [p for p in (repo.tree_path(x) for x in tracked.split("\0") if x)
                            if p], "commit")
-    staged = staged_paths(repo)
+    staged = staged_paths(repo, with_project=True)
     if not staged and not st.merging:
         raise GitError("nothing to commit: no knowledge changes are staged",
                        hint="stage them first with 'brv vc add' (see 'brv vc status')")
@@ -190,15 +190,16 @@ def _commit_only_knowledge(repo: KnowledgeRepo, message: str) -> None:
     try:
         index.unlink()
         repo.git("read-tree", "HEAD" if repo.head() else "--empty", index_file=index)
-        old = repo.git("ls-files", "-z", *repo.pathspec(), index_file=index).stdout
+        spec = repo.commit_pathspec()  # knowledge plus .brv/config.yaml and .brv/.gitignore
+        old = repo.git("ls-files", "-z", *spec, index_file=index).stdout
         if old:
             repo.git("update-index", "-z", "--force-remove", "--stdin", index_file=index,
                      input=old)
-        entries = repo.git("ls-files", "-s", "-z", *repo.pathspec()).stdout
+        entries = repo.git("ls-files", "-s", "-z", *spec).stdout
         if entries:
             repo.git("update-index", "-z", "--index-info", index_file=index, input=entries)
         repo.git("commit", "-q", "-m", message, index_file=index, what="commit")
-        repo.git("reset", "-q", "HEAD", *repo.pathspec())
+        repo.git("reset", "-q", "HEAD", *spec)
     finally:
         index.unlink(missing_ok=True)
 

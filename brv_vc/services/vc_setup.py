@@ -133,7 +133,8 @@ def init_repo(cwd: Path, *, in_project: bool = False, hooks: bool = True,
 
     Raises:
         GitError: ``--in-project`` outside a git repository.
-        ConflictError: switching modes on a tree that already has the other one.
+        ConflictError: switching modes on a tree that already has the other one (either
+            way: a nested repository, or a tree the project's repository tracks).
     """
     project = project_at(cwd)
     result = _init_in_project(project) if in_project else _init_standalone(project)
@@ -178,10 +179,39 @@ def with_hooks(project: Project, result: InitResult) -> InitResult:
                    notes=(*result.notes, *report.notes))
 
 
+def _refuse_tracked_by_project(project: Project) -> None:
+    """Refuses a nested repository for a tree the project's own repository already tracks.
+
+    Trigger: 'brv vc init' in a clone of a project that tracks its tree (in-project mode).
+    Why: a second repository would take the tree over silently and '.brv/' would be added to
+    the project's .gitignore, so new knowledge would no longer reach the team. Outcome: a
+    ConflictError before anything is written.
+    """
+    top = git.run(["rev-parse", "--show-toplevel"], project.root, check=False)
+    if top.returncode != 0 or not top.stdout.strip():
+        return
+    workdir = Path(top.stdout.strip()).resolve()
+    try:
+        prefix = project.tree.resolve().relative_to(workdir).as_posix()
+    except ValueError:
+        return
+    tracked = git.run(["ls-files", "-z", "--", prefix], workdir, check=False)
+    if tracked.returncode == 0 and tracked.stdout.strip("\0"):
+        raise ConflictError(
+            "the context tree is already tracked by the project's repository (in-project mode)",
+            file=prefix,
+            hint="keep in-project mode: run 'brv vc init --in-project' (a fresh clone needs it "
+                 "once for the drivers and hooks); for a separate knowledge repository, untrack "
+                 f"the tree first (git rm -r --cached {prefix}) before 'brv vc init'",
+        )
+
+
 def _init_standalone(project: Project) -> InitResult:
     tree = project.tree
-    create_brv(project)
     reinit = (tree / ".git").exists()
+    if not reinit:
+        _refuse_tracked_by_project(project)
+    create_brv(project)
     if not reinit:
         git.run(["init", "-q", "-b", DEFAULT_BRANCH], tree)
     repo = KnowledgeRepo(tree, "")

@@ -127,7 +127,9 @@ def ensure_valid_config(project: Project) -> None:
         pass
     load_config(project)
     try:
-        marker.parent.mkdir(parents=True, exist_ok=True)
+        from brv_vc.tree.statedb import ensure_state_dir
+
+        ensure_state_dir(marker.parent)
         marker.write_text(stamp, encoding="utf-8")
     except OSError:
         pass  # a read-only state folder only costs the check again next time

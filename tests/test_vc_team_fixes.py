@@ -116,3 +116,117 @@ def test_standalone_init_in_a_clone_of_an_in_project_repository_is_refused(
     error = mate.fails("vc", "init", "--json").json()["error"]
     assert error["code"] == "conflict"
     mate.ok("vc", "init", "--in-project")  # the way the hint points at works
+
+
+# H5 -------------------------------------------------------------------------------------
+
+
+def _standalone(tmp_path: Path, *flags: str) -> Member:
+    member = make_member(tmp_path, "solo")
+    member.ok("init")
+    member.ok("vc", "init", *flags)
+    return member
+
+
+def _derived(member: Member) -> dict[str, str]:
+    """Every derived file of the tree (summaries, abstracts, manifest, archives) and its text."""
+    from brv_vc.tree.layout import is_derived
+
+    out = {}
+    for path in sorted(member.tree.rglob("*")):
+        rel = path.relative_to(member.tree).as_posix()
+        if path.is_file() and not rel.startswith(".git/") and is_derived(rel):
+            out[rel] = path.read_text(encoding="utf-8")
+    return out
+
+
+def test_reset_hard_refreshes_derived_files_of_discarded_edits(tmp_path: Path) -> None:
+    solo = _standalone(tmp_path)
+    solo.ok("curate", "add", "ops/deploy", "--title", "Blue green", "--content", "canary first")
+    solo.ok("vc", "add")
+    solo.ok("vc", "commit", "-m", "one")
+    clean = _derived(solo)
+    solo.ok("curate", "update", "ops/deploy/blue_green.md", "--content", "ocelot draft")
+    assert "ocelot" in (solo.tree / "ops/deploy/_index.md").read_text()
+    result = solo.ok("vc", "reset", "--hard", "HEAD", "--json").json()
+    assert result["after"]["changed"] == ["ops/deploy/blue_green.md"]
+    assert "ocelot" not in (solo.tree / "ops/deploy/blue_green.abstract.md").read_text()
+    assert "ocelot" not in (solo.tree / "ops/deploy/_index.md").read_text()
+    assert solo.ok("search", "ocelot", "--json").json()["results"] == []
+    # a staged new entry and a staged new folder are discarded with their derived files
+    solo.ok("curate", "add", "ops/deploy", "--title", "Gamma", "--content", "gamma text")
+    solo.ok("curate", "add", "billing/invoices", "--title", "Eps", "--content", "eps text")
+    solo.ok("vc", "add")
+    solo.ok("vc", "reset", "--hard", "HEAD")
+    after = _derived(solo)
+    assert after.keys() == clean.keys()
+    assert "gamma" not in after["_manifest.json"] and "billing" not in after["_manifest.json"]
+    assert not (solo.tree / "billing").exists()
+    # the folder is new again: a later ADD writes its context.md
+    solo.ok("curate", "add", "billing/invoices", "--title", "Zeta", "--content", "z")
+    assert (solo.tree / "billing/invoices/context.md").is_file()
+    assert (solo.tree / "billing/context.md").is_file()
+
+
+# H6 -------------------------------------------------------------------------------------
+
+
+def test_an_archived_entry_back_through_checkout_loses_its_ghost(tmp_path: Path) -> None:
+    solo = _standalone(tmp_path, "--no-hooks")  # vc checkout's own step, not the hook's
+    solo.ok("curate", "add", "kb/topic", "--title", "Old idea", "--content", "platypus idea")
+    solo.ok("vc", "add")
+    solo.ok("vc", "commit", "-m", "one")
+    solo.ok("vc", "checkout", "-b", "cleanup")
+    solo.ok("archive", "kb/topic/old_idea.md")
+    solo.ok("vc", "add")
+    solo.ok("vc", "commit", "-m", "archive")
+    stub = solo.tree / "_archived/kb/topic/old_idea.stub.md"
+    result = solo.ok("vc", "checkout", "main", "--json").json()
+    assert result["after"]["unarchived"] == ["kb/topic/old_idea.md"]
+    assert not stub.exists() and not (solo.tree / "_archived").exists()
+    paths = [h["path"] for h in solo.ok("search", "platypus", "--json").json()["results"]]
+    assert paths == ["kb/topic/old_idea.md"]
+    solo.ok("vc", "checkout", "cleanup")  # the archive comes back from the trailer
+    assert stub.is_file()
+    assert not (solo.tree / "kb/topic/old_idea.md").exists()
+
+
+def test_a_teammates_restore_removes_the_archive_on_pull(tmp_path: Path) -> None:
+    from vc_helpers import start_team
+
+    team = start_team(tmp_path)
+    alice, bob = team.alice, team.bob
+    alice.ok("archive", ROT)
+    alice.sync("archive rotation")
+    bob.ok("vc", "pull")
+    stub = bob.tree / "_archived/auth/jwt/token_rotation.stub.md"
+    assert stub.is_file()
+    alice.ok("restore", ROT)
+    alice.sync("restore rotation")
+    bob.ok("vc", "pull")
+    assert not stub.exists()
+    assert not (bob.tree / "_archived/auth/jwt/token_rotation.full.md").exists()
+    paths = [h["path"] for h in bob.ok("search", "rotate", "--json").json()["results"]]
+    assert ROT in paths and not [p for p in paths if p.startswith("_archived/")]
+
+
+def test_plain_git_merge_with_hooks_drops_the_ghost(tmp_path: Path) -> None:
+    solo = _standalone(tmp_path)
+    solo.ok("curate", "add", "kb/topic", "--title", "Old idea", "--content", "platypus idea")
+    solo.ok("vc", "add")
+    solo.ok("vc", "commit", "-m", "one")
+    solo.ok("archive", "kb/topic/old_idea.md")
+    solo.ok("vc", "add")
+    solo.ok("vc", "commit", "-m", "archive")
+    stub = solo.tree / "_archived/kb/topic/old_idea.stub.md"
+    # a branch revives the entry with plain git; main takes it with a plain merge, and the
+    # post-merge hook (the same step as 'brv vc pull') drops the archive
+    git(solo.tree, "checkout", "-q", "-b", "revive")
+    solo.write("kb/topic/old_idea.md", "Old idea", narrative="platypus idea, revived")
+    git(solo.tree, "add", "-A")
+    git(solo.tree, "commit", "-q", "-m", "revive")
+    git(solo.tree, "checkout", "-q", "main")
+    assert stub.is_file()
+    git(solo.tree, "merge", "-q", "--no-edit", "revive")
+    assert (solo.tree / "kb/topic/old_idea.md").is_file()
+    assert not stub.exists()

@@ -278,11 +278,29 @@ def reset(repo: KnowledgeRepo, paths: tuple[str, ...] = (), *, mode: str = "unst
         raise ConflictError("cannot soft-reset during a merge",
                             hint="finish with 'brv vc merge --continue' or '--abort'")
     old = repo.head()
+    discarded = _uncommitted_paths(repo, target) if mode == "hard" else ()
     repo.git("reset", "-q", f"--{mode}", target)
     after = None
     if mode == "hard" and project is not None and now is not None:
         from brv_vc.services.vc_archive import after_change
 
-        after = after_change(project, repo, old, repo.head(), now)
+        after = after_change(project, repo, old, repo.head(), now, also=discarded)
     return ResetResult(mode, target, (), after)
+
+
+def _uncommitted_paths(repo: KnowledgeRepo, target: str) -> tuple[str, ...]:
+    """Tree paths whose working-tree or staged content differs from ``target``.
+
+    Trigger: ``reset --hard``. Why: it also discards uncommitted edits and staged new
+    entries, which no commit between the old and the new HEAD names, so their derived
+    files (``_index.md``, abstracts, the manifest) would describe text that is gone.
+    Outcome: the refresh after the reset covers them too.
+    """
+    found: dict[str, None] = {}
+    for cached in ((), ("--cached",)):
+        out = repo.git("diff", *cached, "--name-only", "-z", "--no-renames", target,
+                       *repo.pathspec()).stdout
+        found.update(dict.fromkeys(p for p in (repo.tree_path(x) for x in out.split("\0")
+                                               if x) if p))
+    return tuple(found)
 

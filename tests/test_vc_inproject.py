@@ -60,7 +60,7 @@ def test_knowledge_commands_never_touch_code(tmp_path: Path) -> None:
     app.ok("vc", "add", ROT)
     app.ok("vc", "reset")  # unstage knowledge only
     assert git(app.root, "diff", "--cached", "--name-only").split() == ["src/staged.py"]
-    refused = app.fails("vc", "reset", "--hard", code=2)
+    refused = app.fails("vc", "reset", "--hard", code=1)  # a refused operation, not usage
     assert "code included" in refused.stderr
 
 

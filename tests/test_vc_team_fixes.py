@@ -41,7 +41,8 @@ def test_in_project_add_commits_the_settings_and_a_clone_searches_at_once(
     # nothing brv wrote is left untracked: settings and .brv/.gitignore went with the commit
     assert git(app.root, "status", "--porcelain", "--untracked-files=all") == ""
     tracked = git(app.root, "ls-tree", "-r", "--name-only", "HEAD").split()
-    assert ".brv/config.yaml" in tracked and ".brv/.gitignore" in tracked
+    assert ".brv/config.yaml" in tracked
+    assert ".brv/.gitignore" in tracked
     assert not [p for p in tracked if p.startswith(".brv/state")]
 
     mate = _clone(tmp_path, app, "mate")
@@ -81,7 +82,8 @@ def test_in_project_add_respects_a_project_that_keeps_settings_local(tmp_path: P
     app.ok("vc", "add")
     staged = git(app.root, "diff", "--cached", "--name-only").split()
     assert ".brv/config.yaml" not in staged
-    assert ".brv/.gitignore" in staged and f".brv/context-tree/{ROT}" in staged
+    assert ".brv/.gitignore" in staged
+    assert f".brv/context-tree/{ROT}" in staged
     app.ok("vc", "commit", "-m", "kb")
     assert git(app.root, "status", "--porcelain") == "?? .gitignore\n"
 
@@ -160,7 +162,8 @@ def test_reset_hard_refreshes_derived_files_of_discarded_edits(tmp_path: Path) -
     solo.ok("vc", "reset", "--hard", "HEAD")
     after = _derived(solo)
     assert after.keys() == clean.keys()
-    assert "gamma" not in after["_manifest.json"] and "billing" not in after["_manifest.json"]
+    assert "gamma" not in after["_manifest.json"]
+    assert "billing" not in after["_manifest.json"]
     assert not (solo.tree / "billing").exists()
     # the folder is new again: a later ADD writes its context.md
     solo.ok("curate", "add", "billing/invoices", "--title", "Zeta", "--content", "z")
@@ -183,7 +186,8 @@ def test_an_archived_entry_back_through_checkout_loses_its_ghost(tmp_path: Path)
     stub = solo.tree / "_archived/kb/topic/old_idea.stub.md"
     result = solo.ok("vc", "checkout", "main", "--json").json()
     assert result["after"]["unarchived"] == ["kb/topic/old_idea.md"]
-    assert not stub.exists() and not (solo.tree / "_archived").exists()
+    assert not stub.exists()
+    assert not (solo.tree / "_archived").exists()
     paths = [h["path"] for h in solo.ok("search", "platypus", "--json").json()["results"]]
     assert paths == ["kb/topic/old_idea.md"]
     solo.ok("vc", "checkout", "cleanup")  # the archive comes back from the trailer
@@ -207,7 +211,8 @@ def test_a_teammates_restore_removes_the_archive_on_pull(tmp_path: Path) -> None
     assert not stub.exists()
     assert not (bob.tree / "_archived/auth/jwt/token_rotation.full.md").exists()
     paths = [h["path"] for h in bob.ok("search", "rotate", "--json").json()["results"]]
-    assert ROT in paths and not [p for p in paths if p.startswith("_archived/")]
+    assert ROT in paths
+    assert not [p for p in paths if p.startswith("_archived/")]
 
 
 def test_plain_git_merge_with_hooks_drops_the_ghost(tmp_path: Path) -> None:
@@ -230,3 +235,82 @@ def test_plain_git_merge_with_hooks_drops_the_ghost(tmp_path: Path) -> None:
     git(solo.tree, "merge", "-q", "--no-edit", "revive")
     assert (solo.tree / "kb/topic/old_idea.md").is_file()
     assert not stub.exists()
+
+
+# M1, L5, L4, M8 -------------------------------------------------------------------------
+
+
+def test_reset_with_more_than_one_mode_is_a_usage_error(tmp_path: Path) -> None:
+    solo = _standalone(tmp_path)
+    solo.ok("curate", "add", "ops/deploy", "--title", "Blue green", "--content", "one")
+    solo.ok("vc", "add")
+    solo.ok("vc", "commit", "-m", "one")
+    solo.ok("curate", "add", "ops/deploy", "--title", "Gamma", "--content", "draft")
+    before = snapshot(solo.root)
+    head = solo.git("rev-parse", "HEAD")
+    for modes in (("--soft", "--hard"), ("--mixed", "--hard"), ("--soft", "--mixed")):
+        result = solo.fails("vc", "reset", *modes, "HEAD", code=2)
+        assert "cannot be combined" in result.stderr
+        error = solo.fails("vc", "reset", *modes, "--json", code=2).json()["error"]
+        assert error["code"] == "usage"
+    assert snapshot(solo.root) == before
+    assert solo.git("rev-parse", "HEAD") == head
+    assert (solo.tree / "ops/deploy/gamma.md").is_file()
+
+
+def test_in_project_reset_hard_is_a_refused_operation(tmp_path: Path) -> None:
+    app = _in_project_app(tmp_path)
+    before = snapshot(app.root)
+    for mode in ("--hard", "--soft", "--mixed"):
+        error = app.fails("vc", "reset", mode, "--json", code=1).json()["error"]
+        assert error["code"] == "conflict"
+        assert "code included" in error["message"]
+    assert snapshot(app.root) == before
+
+
+def test_reset_says_where_head_is_now(tmp_path: Path) -> None:
+    solo = _standalone(tmp_path)
+    solo.ok("curate", "add", "ops/deploy", "--title", "Blue green", "--content", "one")
+    solo.ok("vc", "add")
+    solo.ok("vc", "commit", "-m", "first knowledge")
+    solo.ok("curate", "add", "ops/deploy", "--title", "Gamma", "--content", "two")
+    solo.ok("vc", "add")
+    solo.ok("vc", "commit", "-m", "second")
+    sha = solo.git("rev-parse", "--short=7", "HEAD~1").strip()
+    out = solo.ok("vc", "reset", "--soft", "HEAD~1").stdout
+    assert out.splitlines()[0] == f"HEAD is now at {sha} first knowledge"
+    result = solo.ok("vc", "reset", "--hard", "--json").json()
+    assert result["sha"].startswith(sha)
+    assert result["subject"] == "first knowledge"
+
+
+def test_checkout_of_the_current_branch_says_already_on(tmp_path: Path) -> None:
+    solo = _standalone(tmp_path)
+    solo.ok("curate", "add", "ops/deploy", "--title", "Blue green", "--content", "one")
+    solo.ok("vc", "add")
+    solo.ok("vc", "commit", "-m", "one")
+    assert solo.ok("vc", "checkout", "main").stdout.strip() == "Already on 'main'"
+    assert solo.ok("vc", "checkout", "main", "--json").json()["switched"] is False
+    solo.ok("vc", "branch", "other")
+    assert solo.ok("vc", "checkout", "other").stdout.startswith("Switched to branch 'other'")
+
+
+def test_pull_into_an_empty_branch_says_what_happened(tmp_path: Path) -> None:
+    from vc_helpers import start_team
+
+    team = start_team(tmp_path)
+    carol = make_member(tmp_path, "carol")
+    carol.ok("vc", "init")
+    carol.ok("vc", "remote", "add", "origin", str(team.remote))
+    out = carol.ok("vc", "pull", "origin", "main").stdout
+    sha = team.alice.git("rev-parse", "--short=7", "HEAD").strip()
+    assert "nothing" not in out
+    assert out.splitlines()[0] == (f"Branch had no commits; now at {sha} "
+                                   "(from branch 'main' of origin)")
+
+
+def test_pull_and_push_usage_show_branch_as_optional(tmp_path: Path) -> None:
+    solo = make_member(tmp_path, "solo")
+    for command in ("pull", "push"):
+        usage = solo.ok("vc", command, "--help").stdout.splitlines()[0]
+        assert usage.endswith("[REMOTE] [BRANCH]"), usage

@@ -239,23 +239,27 @@ def log(repo: KnowledgeRepo, ref: str | None = None, *, all_branches: bool = Fal
 class ResetResult:
     """``brv vc reset``."""
 
-    mode: str  # unstage | soft | hard
+    mode: str  # unstage | soft | mixed | hard
     target: str | None
     paths: tuple[str, ...]
     after: AfterChange | None = None  # derived state refreshed after --hard
+    sha: str = ""  # the new HEAD (soft/mixed/hard)
+    subject: str = ""  # its subject line
 
 
 def reset(repo: KnowledgeRepo, paths: tuple[str, ...] = (), *, mode: str = "unstage",
           ref: str | None = None, project: Project | None = None,
           now: datetime | None = None, cwd: Path | None = None) -> ResetResult:
-    """Unstages knowledge paths, or (``soft``/``hard``) moves the branch to ``ref``.
+    """Unstages knowledge paths, or (``soft``/``mixed``/``hard``) moves the branch to ``ref``.
 
     With ``project`` and ``now``, a hard reset then runs the same after-change step as
     pull, merge and checkout (archives from trailers, derived files), since it rewrites
-    the working tree.
+    the working tree; that includes the paths whose uncommitted changes it discarded.
 
     Raises:
-        UsageError: ``--hard``/``--soft`` in in-project mode (they would move code too).
+        UsageError: an unknown mode.
+        ConflictError: a branch-moving reset in in-project mode (it would move code too),
+            or ``soft`` during a merge.
         NotFoundError: an unknown ref.
     """
     if mode == "unstage":
@@ -265,9 +269,12 @@ def reset(repo: KnowledgeRepo, paths: tuple[str, ...] = (), *, mode: str = "unst
         else:
             repo.git("rm", "-q", "-r", "--cached", "--ignore-unmatch", "--", *targets)
         return ResetResult(mode, None, tuple(paths))
+    if mode not in ("soft", "mixed", "hard"):
+        raise UsageError(f"unknown reset mode '{mode}'", hint="use --soft, --mixed or --hard")
     if repo.in_project:
-        raise UsageError(
-            f"'brv vc reset --{mode}' would move the project's branch, code included",
+        raise ConflictError(
+            f"'brv vc reset --{mode}' would move the project's branch, code included; "
+            "nothing was changed",
             hint="use plain git for that; 'brv vc reset [PATHS]' unstages knowledge files",
         )
     target = ref or "HEAD"
@@ -285,7 +292,9 @@ def reset(repo: KnowledgeRepo, paths: tuple[str, ...] = (), *, mode: str = "unst
         from brv_vc.services.vc_archive import after_change
 
         after = after_change(project, repo, old, repo.head(), now, also=discarded)
-    return ResetResult(mode, target, (), after)
+    sha, _, subject = repo.git("log", "-1", "--format=%H%x1f%s").stdout.strip().partition(
+        "\x1f")
+    return ResetResult(mode, target, (), after, sha, subject)
 
 
 def _uncommitted_paths(repo: KnowledgeRepo, target: str) -> tuple[str, ...]:

@@ -45,7 +45,7 @@ class KnowledgeRepo:
         return ["--", self.prefix or "."]
 
     def project_files(self) -> list[str]:
-        """brv's own project files committed with the tree (in-project mode only).
+        """The project files of brv committed with the tree (in-project mode only).
 
         ``.brv/config.yaml`` (team settings: budgets, the provider's URL and the NAME of its
         key variable, never a key) and ``.brv/.gitignore``, repository-relative. Standalone

@@ -98,6 +98,9 @@ def test_in_project_commit_takes_settings_but_never_code(tmp_path: Path) -> None
     (app.root / "app.py").write_text("print('v2')\n")
     git(app.root, "add", "app.py")
     app.ok("vc", "add")
+    app.ok("vc", "reset")  # unstaging everything is symmetric: settings too, never code
+    assert git(app.root, "diff", "--cached", "--name-only").split() == ["app.py"]
+    app.ok("vc", "add")
     result = app.ok("vc", "commit", "-m", "settings", "--json").json()
     assert result["files"] == 1
     assert git(app.root, "show", "--name-only", "--format=", "HEAD").split() == [

@@ -158,4 +158,8 @@ def test_checkout_refuses_to_overwrite_local_changes(team: Team) -> None:
     team.alice.ok("vc", "checkout", "main")
     team.alice.edit(ROT, title="Uncommitted")
     error = _unchanged(team.alice, "vc", "checkout", "other")
-    assert error["message"] == f"checkout of 'other' would overwrite local changes in: {ROT}"
+    assert error["message"] == ("checkout of 'other' would overwrite uncommitted local "
+                                f"changes in: {ROT}")
+    # the same condition reads the same as on 'vc pull': code conflict, the file named
+    assert error["code"] == "conflict"
+    assert error["file"] == ROT

@@ -37,16 +37,17 @@ def test_knowledge_commands_never_touch_code(tmp_path: Path) -> None:
     assert status["staged"] == []
     assert status["unstaged"] == []
 
-    app.ok("vc", "add")
+    app.ok("vc", "add")  # knowledge plus brv's project files (settings, .brv/.gitignore)
     staged = set(git(app.root, "diff", "--cached", "--name-only").split())
-    assert staged == {"src/staged.py", ".brv/context-tree/.gitignore",
+    brv_files = {".brv/config.yaml", ".brv/.gitignore"}
+    assert staged == {"src/staged.py", ".brv/context-tree/.gitignore", *brv_files,
                       ".brv/context-tree/.gitattributes", f".brv/context-tree/{ROT}"}
     assert app.ok("vc", "diff", "--staged", "--json").json()["counts"] == {"added": 3}
 
     app.ok("vc", "commit", "-m", "knowledge: token rotation")
     committed = set(git(app.root, "show", "--name-only", "--format=", "HEAD").split())
     assert committed == {".brv/context-tree/.gitignore", ".brv/context-tree/.gitattributes",
-                         f".brv/context-tree/{ROT}"}
+                         f".brv/context-tree/{ROT}", *brv_files}
     assert git(app.root, "diff", "--cached", "--name-only").split() == ["src/staged.py"]
     assert git(app.root, "diff", "--name-only").split() == ["src/app.py"]
     assert (app.root / "src/new.py").read_text() == "x = 1\n"
@@ -59,7 +60,7 @@ def test_knowledge_commands_never_touch_code(tmp_path: Path) -> None:
     app.ok("vc", "add", ROT)
     app.ok("vc", "reset")  # unstage knowledge only
     assert git(app.root, "diff", "--cached", "--name-only").split() == ["src/staged.py"]
-    refused = app.fails("vc", "reset", "--hard", code=2)
+    refused = app.fails("vc", "reset", "--hard", code=1)  # a refused operation, not usage
     assert "code included" in refused.stderr
 
 

@@ -306,7 +306,7 @@ def fetch(app: AppContext, remote: str | None, as_json: bool) -> None:
 
 @vc.command()
 @click.argument("remote", required=False)
-@click.argument("branch_name", metavar="BRANCH", required=False)
+@click.argument("branch_name", metavar="[BRANCH]", required=False)
 @unrelated_option
 @json_option
 @pass_app
@@ -330,7 +330,7 @@ def pull(app: AppContext, remote: str | None, branch_name: str | None, allow_unr
 
 @vc.command()
 @click.argument("remote", required=False)
-@click.argument("branch_name", metavar="BRANCH", required=False)
+@click.argument("branch_name", metavar="[BRANCH]", required=False)
 @click.option("-u", "--set-upstream", is_flag=True, help="Remember the remote branch.")
 @json_option
 @pass_app
@@ -369,12 +369,14 @@ def remote(app: AppContext, action: str | None, name: str | None, url: str | Non
 
 @vc.command()
 @click.argument("args", nargs=-1)
-@click.option("--soft", "mode", flag_value="soft", help="Move the branch to REF, keep changes.")
-@click.option("--hard", "mode", flag_value="hard", help="Move the branch to REF, drop changes.")
+@click.option("--soft", is_flag=True, help="Move the branch to REF; keep the index and files.")
+@click.option("--mixed", is_flag=True, help="Move the branch to REF; unstage, keep files.")
+@click.option("--hard", is_flag=True, help="Move the branch to REF; drop all changes.")
 @json_option
 @pass_app
-def reset(app: AppContext, args: tuple[str, ...], mode: str | None, as_json: bool) -> None:
-    """Unstage knowledge files, or (--soft/--hard [REF]) move the branch.
+def reset(app: AppContext, args: tuple[str, ...], soft: bool, mixed: bool, hard: bool,
+          as_json: bool) -> None:
+    """Unstage knowledge files, or (--soft/--mixed/--hard [REF]) move the branch.
 
     \b
     Example:
@@ -383,16 +385,21 @@ def reset(app: AppContext, args: tuple[str, ...], mode: str | None, as_json: boo
     """
     from brv_vc.services import vc as local
 
+    modes = [name for name, on in (("soft", soft), ("mixed", mixed), ("hard", hard)) if on]
+    if len(modes) > 1:
+        raise UsageError(f"--{' and --'.join(modes)} cannot be combined; give one mode",
+                         hint="example: brv vc reset --hard HEAD")
+    if modes and len(args) > 1:
+        raise UsageError(f"--{modes[0]} takes at most one REF",
+                         hint=f"example: brv vc reset --{modes[0]} HEAD~1")
     project = app.project()
     repo = setup.prepare(project)
-    if mode:
-        if len(args) > 1:
-            raise UsageError("--soft/--hard take at most one REF", hint="brv vc reset --hard HEAD")
-        result = local.reset(repo, mode=mode, ref=args[0] if args else None, project=project,
-                             now=app.now)
+    if modes:
+        result = local.reset(repo, mode=modes[0], ref=args[0] if args else None,
+                             project=project, now=app.now)
     else:
         result = local.reset(repo, args, cwd=app.cwd)
-    emit(result, as_json, lambda r: f"HEAD is now at {r.target}" if r.target else "Unstaged.")
+    emit(result, as_json, txt.reset_text)
 
 
 @vc.command(hidden=True)

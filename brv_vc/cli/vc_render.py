@@ -94,6 +94,8 @@ def log_text(entries: tuple[LogEntry, ...]) -> str:
 
 def sync_text(r: SyncResult) -> str:
     """``vc pull`` / ``merge`` / ``checkout``."""
+    if r.action == "checkout" and not r.switched:
+        return f"Already on '{r.source}'"
     if r.action == "checkout":
         head = f"Switched to branch '{r.source}'"
     elif r.up_to_date:
@@ -104,15 +106,32 @@ def sync_text(r: SyncResult) -> str:
                 f"'brv vc merge --continue' (or 'brv vc merge --abort'):\n{rows}")
     elif r.action == "merge --abort":
         return "Merge aborted; the tree is back to its state before the merge."
+    elif r.old is None:
+        head = f"Branch had no commits; now at {(r.new or '')[:7]} (from {r.source})"
     else:
-        head = f"Updated {(r.old or 'nothing')[:7]}..{(r.new or '')[:7]}"
-    lines = [head]
-    if r.after is not None:
-        if r.after.changed:
-            lines.append(f" {_plural(len(r.after.changed), 'knowledge file')} changed")
-        lines += [f" rebuilt archive: {p}" for p in r.after.archived]
-        lines += [f" warning: {p}" for p in r.after.problems]
-    return "\n".join(lines)
+        head = f"Updated {r.old[:7]}..{(r.new or '')[:7]}"
+    return "\n".join([head, *_after_lines(r.after)])
+
+
+def _after_lines(after: Any) -> list[str]:
+    """What the post-change step did (files, archives rebuilt or dropped, warnings)."""
+    if after is None:
+        return []
+    lines = []
+    if after.changed:
+        lines.append(f" {_plural(len(after.changed), 'knowledge file')} changed")
+    lines += [f" rebuilt archive: {p}" for p in after.archived]
+    lines += [f" removed archive of restored entry: {p}" for p in after.unarchived]
+    lines += [f" warning: {p}" for p in after.problems]
+    return lines
+
+
+def reset_text(r: Any) -> str:
+    """``vc reset``: git's "HEAD is now at <sha> <subject>", or what was unstaged."""
+    if r.target is None:
+        return "Unstaged."
+    return "\n".join([f"HEAD is now at {r.sha[:7]} {r.subject}".rstrip(),
+                      *_after_lines(r.after)])
 
 
 def push_text(r: PushResult) -> str:

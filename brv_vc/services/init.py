@@ -8,6 +8,7 @@ from pathlib import Path
 from brv_vc.errors import FormatError
 from brv_vc.tree.config import DEFAULT_CONFIG
 from brv_vc.tree.project import BRV_DIR, Project, check_layout, find_root
+from brv_vc.tree.statedb import ensure_state_dir
 from brv_vc.tree.store import write_atomic
 from brv_vc.vc import git
 
@@ -71,6 +72,7 @@ def init_project(root: Path) -> InitResult:
         if not folder.is_dir():
             folder.mkdir(parents=True, exist_ok=True)
             created.append(folder.relative_to(project.root).as_posix() + "/")
+    ensure_state_dir(project.state)
     for path, text in (
         (project.config_path, DEFAULT_CONFIG),
         (project.brv_dir / ".gitignore", BRV_GITIGNORE),

@@ -133,7 +133,7 @@ def commit(repo: KnowledgeRepo, message: str) -> CommitResult:
     tracked = repo.git("ls-files", "-z", "-ci", "--exclude-standard", *repo.pathspec()).stdout
     refuse_excluded(repo, [p for p in (repo.tree_path(x) for x in tracked.split("\0") if x)
                            if p], "commit")
-    staged = staged_paths(repo)
+    staged = staged_paths(repo, with_project=True)
     if not staged and not st.merging:
         raise GitError("nothing to commit: no knowledge changes are staged",
                        hint="stage them first with 'brv vc add' (see 'brv vc status')")
@@ -190,15 +190,16 @@ def _commit_only_knowledge(repo: KnowledgeRepo, message: str) -> None:
     try:
         index.unlink()
         repo.git("read-tree", "HEAD" if repo.head() else "--empty", index_file=index)
-        old = repo.git("ls-files", "-z", *repo.pathspec(), index_file=index).stdout
+        spec = repo.commit_pathspec()  # knowledge plus .brv/config.yaml and .brv/.gitignore
+        old = repo.git("ls-files", "-z", *spec, index_file=index).stdout
         if old:
             repo.git("update-index", "-z", "--force-remove", "--stdin", index_file=index,
                      input=old)
-        entries = repo.git("ls-files", "-s", "-z", *repo.pathspec()).stdout
+        entries = repo.git("ls-files", "-s", "-z", *spec).stdout
         if entries:
             repo.git("update-index", "-z", "--index-info", index_file=index, input=entries)
         repo.git("commit", "-q", "-m", message, index_file=index, what="commit")
-        repo.git("reset", "-q", "HEAD", *repo.pathspec())
+        repo.git("reset", "-q", "HEAD", *spec)
     finally:
         index.unlink(missing_ok=True)
 
@@ -238,23 +239,27 @@ def log(repo: KnowledgeRepo, ref: str | None = None, *, all_branches: bool = Fal
 class ResetResult:
     """``brv vc reset``."""
 
-    mode: str  # unstage | soft | hard
+    mode: str  # unstage | soft | mixed | hard
     target: str | None
     paths: tuple[str, ...]
     after: AfterChange | None = None  # derived state refreshed after --hard
+    sha: str = ""  # the new HEAD (soft/mixed/hard)
+    subject: str = ""  # its subject line
 
 
 def reset(repo: KnowledgeRepo, paths: tuple[str, ...] = (), *, mode: str = "unstage",
           ref: str | None = None, project: Project | None = None,
           now: datetime | None = None, cwd: Path | None = None) -> ResetResult:
-    """Unstages knowledge paths, or (``soft``/``hard``) moves the branch to ``ref``.
+    """Unstages knowledge paths, or (``soft``/``mixed``/``hard``) moves the branch to ``ref``.
 
     With ``project`` and ``now``, a hard reset then runs the same after-change step as
     pull, merge and checkout (archives from trailers, derived files), since it rewrites
-    the working tree.
+    the working tree; that includes the paths whose uncommitted changes it discarded.
 
     Raises:
-        UsageError: ``--hard``/``--soft`` in in-project mode (they would move code too).
+        UsageError: an unknown mode.
+        ConflictError: a branch-moving reset in in-project mode (it would move code too),
+            or ``soft`` during a merge.
         NotFoundError: an unknown ref.
     """
     if mode == "unstage":
@@ -264,9 +269,12 @@ def reset(repo: KnowledgeRepo, paths: tuple[str, ...] = (), *, mode: str = "unst
         else:
             repo.git("rm", "-q", "-r", "--cached", "--ignore-unmatch", "--", *targets)
         return ResetResult(mode, None, tuple(paths))
+    if mode not in ("soft", "mixed", "hard"):
+        raise UsageError(f"unknown reset mode '{mode}'", hint="use --soft, --mixed or --hard")
     if repo.in_project:
-        raise UsageError(
-            f"'brv vc reset --{mode}' would move the project's branch, code included",
+        raise ConflictError(
+            f"'brv vc reset --{mode}' would move the project's branch, code included; "
+            "nothing was changed",
             hint="use plain git for that; 'brv vc reset [PATHS]' unstages knowledge files",
         )
     target = ref or "HEAD"
@@ -277,11 +285,31 @@ def reset(repo: KnowledgeRepo, paths: tuple[str, ...] = (), *, mode: str = "unst
         raise ConflictError("cannot soft-reset during a merge",
                             hint="finish with 'brv vc merge --continue' or '--abort'")
     old = repo.head()
+    discarded = _uncommitted_paths(repo, target) if mode == "hard" else ()
     repo.git("reset", "-q", f"--{mode}", target)
     after = None
     if mode == "hard" and project is not None and now is not None:
         from brv_vc.services.vc_archive import after_change
 
-        after = after_change(project, repo, old, repo.head(), now)
-    return ResetResult(mode, target, (), after)
+        after = after_change(project, repo, old, repo.head(), now, also=discarded)
+    sha, _, subject = repo.git("log", "-1", "--format=%H%x1f%s").stdout.strip().partition(
+        "\x1f")
+    return ResetResult(mode, target, (), after, sha, subject)
+
+
+def _uncommitted_paths(repo: KnowledgeRepo, target: str) -> tuple[str, ...]:
+    """Tree paths whose working-tree or staged content differs from ``target``.
+
+    Trigger: ``reset --hard``. Why: it also discards uncommitted edits and staged new
+    entries, which no commit between the old and the new HEAD names, so their derived
+    files (``_index.md``, abstracts, the manifest) would describe text that is gone.
+    Outcome: the refresh after the reset covers them too.
+    """
+    found: dict[str, None] = {}
+    for cached in ((), ("--cached",)):
+        out = repo.git("diff", *cached, "--name-only", "-z", "--no-renames", target,
+                       *repo.pathspec()).stdout
+        found.update(dict.fromkeys(p for p in (repo.tree_path(x) for x in out.split("\0")
+                                               if x) if p))
+    return tuple(found)
 

@@ -64,11 +64,33 @@ def tree_relpath(repo: KnowledgeRepo, path: str, cwd: Path | None = None) -> str
     return "" if posix in ("", ".") else clean_relpath(posix)
 
 
+def project_files_to_stage(repo: KnowledgeRepo) -> list[str]:
+    """The project files (:meth:`KnowledgeRepo.project_files`) a whole-tree add stages.
+
+    Those present or tracked (a deletion is staged too), and not ignored: a team that
+    keeps ``.brv/config.yaml`` per machine lists it in the project's ``.gitignore``.
+    """
+    files = [p for p in repo.project_files()
+             if (repo.workdir / p).exists() or _tracked_repo_path(repo, p)]
+    if not files:
+        return []
+    ignored = repo.git("check-ignore", "--no-index", "--", *files, check=False).stdout
+    skip = set(ignored.splitlines())
+    return [p for p in files if p not in skip]
+
+
+def _tracked_repo_path(repo: KnowledgeRepo, path: str) -> bool:
+    return repo.git_ok("ls-files", "--error-unmatch", "--", path) is not None
+
+
 def repo_paths(repo: KnowledgeRepo, paths: tuple[str, ...], cwd: Path | None = None
                 ) -> list[str]:
-    """The repository-relative pathspec for user paths (none: the whole tree)."""
+    """The repository-relative pathspec for user paths.
+
+    None means the whole tree, plus (in-project mode) brv's project files.
+    """
     if not paths:
-        return [repo.prefix or "."]
+        return [repo.prefix or ".", *project_files_to_stage(repo)]
     rels = [tree_relpath(repo, p, cwd) for p in paths]
     return [repo.repo_path(r) if r else (repo.prefix or ".") for r in rels]
 
@@ -106,8 +128,8 @@ def add(repo: KnowledgeRepo, paths: tuple[str, ...] = (), cwd: Path | None = Non
             raise NotFoundError(f"no knowledge file matches {', '.join(paths)}",
                                 hint="see the changed files with 'brv vc status'")
         raise GitError(f"git add failed: {proc.stderr.strip()}")
-    staged_repo = staged_paths(repo)
-    staged = [p for p in (repo.tree_path(x) for x in staged_repo) if p]
+    staged_repo = staged_paths(repo, with_project=True)
+    staged = [repo.tree_path(x) or x for x in staged_repo]
     resolved = sorted(p for p in (repo.tree_path(x) for x in conflicted - _unmerged(repo)) if p)
     unchanged: list[str] = []
     if paths:
@@ -122,9 +144,14 @@ def add(repo: KnowledgeRepo, paths: tuple[str, ...] = (), cwd: Path | None = Non
     return AddResult(len(staged), tuple(staged), tuple(unchanged), tuple(resolved))
 
 
-def staged_paths(repo: KnowledgeRepo, whole_repo: bool = False) -> list[str]:
-    """Repository-relative paths staged (knowledge only, unless ``whole_repo``)."""
-    spec = [] if whole_repo else repo.pathspec()
+def staged_paths(repo: KnowledgeRepo, whole_repo: bool = False, *,
+                 with_project: bool = False) -> list[str]:
+    """Repository-relative paths staged.
+
+    Knowledge only by default; ``with_project`` adds brv's project files (in-project
+    mode); ``whole_repo`` lists everything, code included.
+    """
+    spec = [] if whole_repo else repo.commit_pathspec() if with_project else repo.pathspec()
     out = repo.git("diff", "--cached", "--name-only", "-z", "--no-renames", *spec).stdout
     return [p for p in out.split("\0") if p]
 

@@ -6,7 +6,7 @@ the same idempotent step the post-merge hook runs, so running both is harmless.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from importlib import import_module
@@ -14,7 +14,9 @@ from typing import Any
 
 from brv_vc.errors import BrvError
 from brv_vc.services.refresh import refresh
+from brv_vc.tree.layout import ARCHIVE_DIR, FULL_SUFFIX, STUB_SUFFIX, Kind, is_derived, kind_of
 from brv_vc.tree.project import Project
+from brv_vc.tree.store import remove_empty_parents
 from brv_vc.vc.archived import archived_in_range
 from brv_vc.vc.repo import KnowledgeRepo
 
@@ -28,6 +30,7 @@ class AfterChange:
     changed: tuple[str, ...]
     archived: tuple[str, ...] = ()
     problems: tuple[str, ...] = ()
+    unarchived: tuple[str, ...] = ()  # entries back in the tree whose local archive was dropped
 
 
 def _write_archive() -> Callable[..., Any] | None:
@@ -68,7 +71,7 @@ def changed_paths(repo: KnowledgeRepo, old: str | None, new: str | None) -> tupl
 
 
 def after_change(project: Project, repo: KnowledgeRepo, old: str | None, new: str | None,
-                 now: datetime) -> AfterChange:
+                 now: datetime, *, also: Iterable[str] = ()) -> AfterChange:
     """Rebuilds archived entries from history and refreshes derived state.
 
     Args:
@@ -77,8 +80,9 @@ def after_change(project: Project, repo: KnowledgeRepo, old: str | None, new: st
         old: HEAD before the change (None: everything is new, as after a clone).
         new: HEAD after it.
         now: the clock.
+        also: more tree paths the change rewrote (``reset --hard`` discarding edits).
     """
-    changed = changed_paths(repo, old, new)
+    changed = tuple(dict.fromkeys((*changed_paths(repo, old, new), *also)))
     problems: list[str] = []
     archived: list[str] = []
     if new is not None and old != new:
@@ -96,5 +100,74 @@ def after_change(project: Project, repo: KnowledgeRepo, old: str | None, new: st
                 archived.append(path)
             except (BrvError, OSError, ValueError) as exc:
                 problems.append(f"archive of {path} not rebuilt: {exc}")
-    report = refresh(project, changed, now)
-    return AfterChange(changed, tuple(archived), (*problems, *report.problems))
+    unarchived, dropped = drop_returned_archives(project, changed)
+    removed = prune_orphan_folders(project, changed)
+    report = refresh(project, (*changed, *dropped, *removed), now)
+    return AfterChange(changed, tuple(archived), (*problems, *report.problems), unarchived)
+
+
+def drop_returned_archives(project: Project, changed: Iterable[str]
+                           ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Removes the local archive of every changed entry that is back in the tree.
+
+    Trigger: an archived entry returns through a checkout, pull, merge or reset (a branch
+    that never archived it, a teammate's 'brv restore'). Why: the archive must match the
+    tree (DESIGN.md "Archives across a team"); a leftover stub is a ghost search result
+    next to the entry itself. Outcome: its ``.stub.md`` and ``.full.md`` are deleted.
+
+    Returns:
+        (the entries whose archive was dropped, the archive paths deleted).
+    """
+    entries: list[str] = []
+    deleted: list[str] = []
+    for path in changed:
+        if path.startswith(ARCHIVE_DIR + "/") or kind_of(path) is not Kind.ENTRY:
+            continue
+        if not (project.tree / path).is_file():
+            continue
+        stem = path.removesuffix(".md")
+        found = [f"{ARCHIVE_DIR}/{stem}{suffix}" for suffix in (STUB_SUFFIX, FULL_SUFFIX)]
+        found = [rel for rel in found if (project.tree / rel).is_file()]
+        for rel in found:
+            (project.tree / rel).unlink()
+        if found:
+            remove_empty_parents(project, (project.tree / found[0]).parent)
+            entries.append(path)
+            deleted.extend(found)
+    return tuple(entries), tuple(deleted)
+
+
+def prune_orphan_folders(project: Project, changed: Iterable[str]) -> tuple[str, ...]:
+    """Deletes folders left holding only derived files after their knowledge went away.
+
+    Trigger: a change removed every file of a folder (``reset --hard`` discarding a new
+    topic, a checkout of a branch without it). Why: git leaves the folder with its
+    ``_index.md`` and abstracts, which then describe nothing, and a later ADD would take the
+    folder for an existing one and skip its ``context.md``. Outcome: such folders (and
+    parents left empty) are removed; a folder with any other file is kept.
+
+    Returns:
+        The derived files deleted (tree-relative).
+    """
+    removed: list[str] = []
+    tree = project.tree
+    folders = {(tree / p).parent for p in changed
+               if not p.startswith(ARCHIVE_DIR + "/") and not (tree / p).exists()}
+    for folder in sorted(folders, key=lambda f: len(f.parts), reverse=True):
+        while folder != tree and tree in folder.parents:
+            try:
+                children = list(folder.iterdir())
+            except OSError:
+                break
+            rels = [child.relative_to(tree).as_posix() for child in children]
+            if any(child.is_dir() for child in children) or not all(map(is_derived, rels)):
+                break
+            for child in children:
+                child.unlink()
+            removed.extend(rels)
+            try:
+                folder.rmdir()
+            except OSError:
+                break
+            folder = folder.parent
+    return tuple(removed)

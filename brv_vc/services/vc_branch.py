@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from brv_vc.errors import GitError, NotFoundError, UsageError
+from brv_vc.errors import ConflictError, GitError, NotFoundError, UsageError
 from brv_vc.services.vc_archive import after_change
 from brv_vc.services.vc_sync import SyncResult, refuse_merging
 from brv_vc.tree.project import Project
@@ -19,13 +19,16 @@ def checkout(project: Project, repo: KnowledgeRepo, now: datetime, name: str, *,
 
     Raises:
         NotFoundError: an unknown branch.
-        GitError: local changes would be overwritten, or a bad branch name.
+        ConflictError: local changes would be overwritten (as ``pull`` says it).
+        GitError: a bad branch name.
     """
     refuse_merging(repo)
     old = repo.head()
     if not create and repo.rev(name) is None:
         raise NotFoundError(f"unknown branch '{name}'",
                             hint=f"create it with 'brv vc checkout -b {name}'")
+    if not create and repo.branch() == name:
+        return SyncResult("checkout", old, old, True, source=name, switched=False)
     if create and old is None:
         repo.git("checkout", "-q", "-b", name)
         return SyncResult("checkout", None, None, False, source=name)
@@ -34,9 +37,12 @@ def checkout(project: Project, repo: KnowledgeRepo, now: datetime, name: str, *,
         if git.failure_kind(proc.stderr) == "overwrite":
             files = [line.strip() for line in proc.stderr.splitlines()
                      if line.startswith("\t")]
-            raise GitError(
-                f"checkout of '{name}' would overwrite local changes in: {', '.join(files)}",
-                hint="commit them ('brv vc add', 'brv vc commit -m ...') first; nothing changed",
+            raise ConflictError(
+                f"checkout of '{name}' would overwrite uncommitted local changes in: "
+                + ", ".join(repo.tree_path(p) or p for p in files),
+                file=files[0] if files else None,
+                hint="commit them ('brv vc add' and 'brv vc commit -m ...') or move them away, "
+                     "then checkout again; nothing was changed",
             )
         raise translate(["checkout", name], proc, what=f"checkout of '{name}'")
     new = repo.head()

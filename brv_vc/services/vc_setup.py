@@ -34,14 +34,49 @@ def brv_command() -> str:
             f"{shlex.quote(sys.executable)} -m brv_vc")
 
 
+def _with_fallback(name: str, args: str, fallback: str) -> str:
+    """A shell snippet for git that finds a working brv, as the hook shims do.
+
+    Trigger: git runs the textconv on every ``git diff`` of a knowledge file and the merge
+    driver on every merge. Why: the recorded interpreter may be gone (a removed virtualenv,
+    an upgraded Python), and then plain ``git diff`` would fail outright (in in-project mode
+    for code too). Outcome: the recorded brv when its interpreter and package are still
+    there (checked without starting Python), else ``brv`` on PATH, else ``fallback`` (plain
+    git behaviour). git appends the file arguments (``"$@"``) after the function name.
+    """
+    parent = Path(brv_vc.__file__).resolve().parent.parent
+    python = shlex.quote(sys.executable)
+    package = shlex.quote(str(parent / "brv_vc"))
+    return (f"{name}() {{ if [ -x {python} ] && [ -d {package} ]; then {brv_command()} "
+            f"{args}; elif command -v brv >/dev/null 2>&1; then brv {args}; "
+            f"else {fallback}; fi; }}; {name}")
+
+
 def driver_config() -> dict[str, str]:
     """The per-clone git config that enables the knowledge merge and diff drivers."""
-    cmd = brv_command()
+    # without brv, a merge falls back to git's own line merge and a diff to the raw text
+    merge = _with_fallback("brv_merge", 'merge-driver "$@"',
+                           'git merge-file -L ours -L base -L theirs "$2" "$1" "$3"')
+    textconv = _with_fallback("brv_textconv", 'vc textconv "$1"', 'cat "$1"')
     return {
         "merge.brv.name": "brv knowledge-aware merge (frontmatter by key, body by section)",
-        "merge.brv.driver": f"{cmd} merge-driver %O %A %B %P",
-        "diff.brv.textconv": f"{cmd} vc textconv",
+        "merge.brv.driver": f"{merge} %O %A %B %P",
+        "diff.brv.textconv": textconv,
     }
+
+
+def config_file_form(value: str) -> str:
+    """``value`` as ``git config`` writes it into ``.git/config`` (quoted and escaped).
+
+    The rules of git's config writer: backslash, double quote, newline and tab are escaped;
+    the whole value is double-quoted when it holds ``;`` or ``#`` or starts or ends with a
+    space.
+    """
+    escaped = (value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+               .replace("\t", "\\t"))
+    if ";" in value or "#" in value or value.startswith(" ") or value.endswith(" "):
+        return f'"{escaped}"'
+    return escaped
 
 
 def register_drivers(repo: KnowledgeRepo) -> list[str]:
@@ -50,7 +85,7 @@ def register_drivers(repo: KnowledgeRepo) -> list[str]:
     if config.is_file():
         # fast path (every vc command runs this): all values already there, verbatim
         text = config.read_text(encoding="utf-8", errors="replace")
-        if all(f"= {value}\n" in text for value in driver_config().values()):
+        if all(f"= {config_file_form(value)}\n" in text for value in driver_config().values()):
             return []
     out = repo.git_ok("config", "--local", "--get-regexp", r"^(merge|diff)\.brv\.") or ""
     current = dict(line.split(" ", 1) for line in out.splitlines() if " " in line)
@@ -133,7 +168,8 @@ def init_repo(cwd: Path, *, in_project: bool = False, hooks: bool = True,
 
     Raises:
         GitError: ``--in-project`` outside a git repository.
-        ConflictError: switching modes on a tree that already has the other one.
+        ConflictError: switching modes on a tree that already has the other one (either
+            way: a nested repository, or a tree the project's repository tracks).
     """
     project = project_at(cwd)
     result = _init_in_project(project) if in_project else _init_standalone(project)
@@ -178,10 +214,39 @@ def with_hooks(project: Project, result: InitResult) -> InitResult:
                    notes=(*result.notes, *report.notes))
 
 
+def _refuse_tracked_by_project(project: Project) -> None:
+    """Refuses a nested repository for a tree the project's own repository already tracks.
+
+    Trigger: 'brv vc init' in a clone of a project that tracks its tree (in-project mode).
+    Why: a second repository would take the tree over silently and '.brv/' would be added to
+    the project's .gitignore, so new knowledge would no longer reach the team. Outcome: a
+    ConflictError before anything is written.
+    """
+    top = git.run(["rev-parse", "--show-toplevel"], project.root, check=False)
+    if top.returncode != 0 or not top.stdout.strip():
+        return
+    workdir = Path(top.stdout.strip()).resolve()
+    try:
+        prefix = project.tree.resolve().relative_to(workdir).as_posix()
+    except ValueError:
+        return
+    tracked = git.run(["ls-files", "-z", "--", prefix], workdir, check=False)
+    if tracked.returncode == 0 and tracked.stdout.strip("\0"):
+        raise ConflictError(
+            "the context tree is already tracked by the project's repository (in-project mode)",
+            file=prefix,
+            hint="keep in-project mode: run 'brv vc init --in-project' (a fresh clone needs it "
+                 "once for the drivers and hooks); for a separate knowledge repository, untrack "
+                 f"the tree first (git rm -r --cached {prefix}) before 'brv vc init'",
+        )
+
+
 def _init_standalone(project: Project) -> InitResult:
     tree = project.tree
-    create_brv(project)
     reinit = (tree / ".git").exists()
+    if not reinit:
+        _refuse_tracked_by_project(project)
+    create_brv(project)
     if not reinit:
         git.run(["init", "-q", "-b", DEFAULT_BRANCH], tree)
     repo = KnowledgeRepo(tree, "")

@@ -78,6 +78,7 @@ class SyncResult:
     conflicts: tuple[Change, ...] = ()
     after: AfterChange | None = None
     source: str = ""
+    switched: bool = True  # checkout: False when already on the branch (nothing done)
 
 
 def refuse_merging(repo: KnowledgeRepo) -> None:

@@ -176,7 +176,9 @@ def ensure_valid_config(project: Project) -> tuple[str, ...]:
                 "(query tiers 3-4, summarize) refuse to run until it is fixed",
             )
     try:
-        marker.parent.mkdir(parents=True, exist_ok=True)
+        from brv_vc.tree.statedb import ensure_state_dir
+
+        ensure_state_dir(marker.parent)
         marker.write_text(stamp, encoding="utf-8")
     except OSError:
         pass  # a read-only state folder only costs the check again next time

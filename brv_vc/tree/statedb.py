@@ -18,11 +18,34 @@ from brv_vc.tree.project import Project
 
 STATE_DB = "brv.db"
 INDEX_DB = "index.db"
+# Ignores the folder's whole content, itself included, from inside: state can then never be
+# tracked, in any mode or clone, whatever the project's own .gitignore says (pytest does the
+# same for .pytest_cache).
+STATE_GITIGNORE = "# brv: per-machine state, never committed (written by brv)\n*\n"
+
+
+def ensure_state_dir(folder: Path) -> None:
+    """Creates a state folder (``.brv/state/``) with its self-ignoring ``.gitignore``.
+
+    Trigger: every database open and every other write into the state folder. Why: a
+    teammate's clone of an in-project repository has no state yet, and plain ``git add -A``
+    must never pick it up. Outcome: one stat when the file exists; a read-only folder is
+    left as it is (opening the database reports that problem).
+    """
+    marker = folder / ".gitignore"
+    if marker.exists():
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        with open(marker, "x", encoding="utf-8") as out:
+            out.write(STATE_GITIGNORE)
+    except OSError:  # written meanwhile by another process, or a read-only folder
+        pass
 
 
 def connect(path: Path) -> sqlite3.Connection:
     """Opens a SQLite database in WAL mode with a busy timeout, creating its folder."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    ensure_state_dir(path.parent)
     conn = sqlite3.connect(str(path), timeout=10.0, isolation_level=None)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=NORMAL")

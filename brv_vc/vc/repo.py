@@ -16,6 +16,7 @@ from brv_vc.errors import GitError, NotInitializedError
 from brv_vc.tree.project import Project
 from brv_vc.vc import git
 
+PROJECT_FILES = ("config.yaml", ".gitignore")
 IDENTITY_HINT = (
     'tell git who you are: git config --global user.email "you@example.com" && '
     'git config --global user.name "Your Name"'
@@ -42,6 +43,22 @@ class KnowledgeRepo:
     def pathspec(self) -> list[str]:
         """``-- <prefix>`` limits any git command to knowledge (``.`` in standalone mode)."""
         return ["--", self.prefix or "."]
+
+    def project_files(self) -> list[str]:
+        """The project files of brv committed with the tree (in-project mode only).
+
+        ``.brv/config.yaml`` (team settings: budgets, the provider's URL and the NAME of its
+        key variable, never a key) and ``.brv/.gitignore``, repository-relative. Standalone
+        mode has none: they live outside the nested repository.
+        """
+        if not self.prefix:
+            return []
+        brv = self.prefix.rpartition("/")[0]
+        return [f"{brv}/{name}" if brv else name for name in PROJECT_FILES]
+
+    def commit_pathspec(self) -> list[str]:
+        """:meth:`pathspec` plus :meth:`project_files`: what ``vc add``/``commit`` may touch."""
+        return [*self.pathspec(), *self.project_files()]
 
     def repo_path(self, tree_rel: str) -> str:
         """Tree-relative path -> repository-relative path."""

@@ -22,6 +22,7 @@ from brv_vc.clock import format_iso
 from brv_vc.errors import BrvError, UsageError
 from brv_vc.services.refresh import refresh
 from brv_vc.tree.project import Project, find_root
+from brv_vc.tree.statedb import ensure_state_dir
 from brv_vc.vc import exclusions, git
 from brv_vc.vc import hooks_install as hi
 from brv_vc.vc.repo import KnowledgeRepo, locate
@@ -308,7 +309,7 @@ def _log(project: Project, run: HookRun, now: datetime) -> None:
                        "full_scan": run.full_scan, "warnings": list(run.warnings)})
     path = project.state / LOG_FILE
     try:
-        project.state.mkdir(parents=True, exist_ok=True)
+        ensure_state_dir(project.state)
         if path.exists() and path.stat().st_size > _LOG_LIMIT:
             kept = path.read_bytes()[-_LOG_LIMIT // 2:]
             path.write_bytes(kept[kept.find(b"\n") + 1:])

@@ -45,7 +45,9 @@ def test_state_files_are_refused_in_project_mode(tmp_path: Path, brv) -> None:
     project = in_project(tmp_path)
     assert brv("hooks", "install", cwd=project.root).exit_code == 0
     assert brv("search", "rotation", cwd=project.root).exit_code == 0  # writes index.db
-    (project.brv_dir / ".gitignore").unlink()  # an old clone: state/ is not ignored
+    # an old clone, from before .brv/state/ ignored itself: nothing ignores the state
+    (project.brv_dir / ".gitignore").unlink()
+    (project.state / ".gitignore").unlink()
     git("add", "-A", cwd=project.root)
     staged = git("diff", "--cached", "--name-only", cwd=project.root).stdout.split()
     assert ".brv/state/index.db" in staged

@@ -5,27 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from conftest import run_brv, snapshot
-from vc_helpers import Member, git, make_member, team  # noqa: F401
+from vc_helpers import Member, git, in_project_app, make_member, team  # noqa: F401
 
 ROT = "auth/jwt/token_rotation.md"
 
 
-def _in_project_app(tmp_path: Path) -> Member:
-    """A code project tracking its tree in-project, with one committed entry."""
-    app = make_member(tmp_path, "app")
-    git(app.root, "init", "-q")
-    (app.root / "app.py").write_text("print('v1')\n")
-    git(app.root, "add", ".")
-    git(app.root, "commit", "-q", "-m", "code")
-    app.ok("vc", "init", "--in-project")
-    app.write(ROT, "Token rotation", facts=["single use"])
-    app.ok("vc", "add")
-    app.ok("vc", "commit", "-m", "knowledge")
-    return app
-
-
 def test_clone_of_an_in_project_repository_is_refused_and_rolled_back(tmp_path: Path) -> None:
-    app = _in_project_app(tmp_path)
+    app = in_project_app(tmp_path, ROT)
     carol = make_member(tmp_path, "carol")
     before = snapshot(carol.root)
     result = carol.fails("vc", "clone", str(app.root))
@@ -37,7 +23,7 @@ def test_clone_of_an_in_project_repository_is_refused_and_rolled_back(tmp_path: 
 
 
 def test_init_in_project_after_git_clone_builds_derived_files(tmp_path: Path) -> None:
-    app = _in_project_app(tmp_path)
+    app = in_project_app(tmp_path, ROT)
     git(tmp_path, "clone", "-q", str(app.root), "dave")
     dave = Member("dave", tmp_path / "dave")
     assert not (dave.tree / "_index.md").exists()
@@ -151,7 +137,7 @@ def test_add_accepts_cwd_relative_and_repository_relative_paths(tmp_path: Path) 
 
 
 def test_add_accepts_what_git_status_prints_in_project(tmp_path: Path) -> None:
-    app = _in_project_app(tmp_path)
+    app = in_project_app(tmp_path, ROT)
     app.edit(ROT, title="Rotation")
     result = app.ok("vc", "add", f".brv/context-tree/{ROT}", "--json").json()
     assert result["paths"] == [ROT]
@@ -186,7 +172,7 @@ def test_hooks_install_in_a_plain_tree_repository_writes_the_exclusions(
 
 
 def test_pull_blocked_by_dirty_code_points_at_git(tmp_path: Path) -> None:
-    app = _in_project_app(tmp_path)
+    app = in_project_app(tmp_path, ROT)
     bare = tmp_path / "app.git"
     git(tmp_path, "clone", "-q", "--bare", str(app.root), str(bare))
     git(tmp_path, "clone", "-q", str(bare), "bob")

@@ -11,23 +11,9 @@ import sys
 from pathlib import Path
 
 from conftest import snapshot
-from vc_helpers import Member, git, make_member
+from vc_helpers import Member, git, in_project_app, make_member
 
 ROT = "auth/jwt/token_rotation.md"
-
-
-def _in_project_app(tmp_path: Path) -> Member:
-    """A code project tracking its tree in-project, with one committed entry."""
-    app = make_member(tmp_path, "app")
-    git(app.root, "init", "-q")
-    (app.root / "app.py").write_text("print('v1')\n")
-    git(app.root, "add", ".")
-    git(app.root, "commit", "-q", "-m", "code")
-    app.ok("vc", "init", "--in-project")
-    app.write(ROT, "Token rotation", facts=["single use"], narrative="Tokens rotate.")
-    app.ok("vc", "add")
-    app.ok("vc", "commit", "-m", "knowledge")
-    return app
 
 
 def _clone(tmp_path: Path, app: Member, name: str) -> Member:
@@ -40,7 +26,7 @@ def _clone(tmp_path: Path, app: Member, name: str) -> Member:
 
 def test_in_project_add_commits_the_settings_and_a_clone_searches_at_once(
         tmp_path: Path) -> None:
-    app = _in_project_app(tmp_path)
+    app = in_project_app(tmp_path, ROT)
     # nothing brv wrote is left untracked: settings and .brv/.gitignore went with the commit
     assert git(app.root, "status", "--porcelain", "--untracked-files=all") == ""
     tracked = git(app.root, "ls-tree", "-r", "--name-only", "HEAD").split()
@@ -92,7 +78,7 @@ def test_in_project_add_respects_a_project_that_keeps_settings_local(tmp_path: P
 
 
 def test_in_project_commit_takes_settings_but_never_code(tmp_path: Path) -> None:
-    app = _in_project_app(tmp_path)
+    app = in_project_app(tmp_path, ROT)
     config = app.root / ".brv/config.yaml"
     config.write_text(config.read_text() + "search:\n  limit: 5\n")
     (app.root / "app.py").write_text("print('v2')\n")
@@ -113,7 +99,7 @@ def test_in_project_commit_takes_settings_but_never_code(tmp_path: Path) -> None
 
 def test_standalone_init_in_a_clone_of_an_in_project_repository_is_refused(
         tmp_path: Path) -> None:
-    app = _in_project_app(tmp_path)
+    app = in_project_app(tmp_path, ROT)
     mate = _clone(tmp_path, app, "mate")
     before = snapshot(mate.root)
     result = mate.fails("vc", "init")
@@ -265,7 +251,7 @@ def test_reset_with_more_than_one_mode_is_a_usage_error(tmp_path: Path) -> None:
 
 
 def test_in_project_reset_hard_is_a_refused_operation(tmp_path: Path) -> None:
-    app = _in_project_app(tmp_path)
+    app = in_project_app(tmp_path, ROT)
     before = snapshot(app.root)
     for mode in ("--hard", "--soft", "--mixed"):
         error = app.fails("vc", "reset", mode, "--json", code=1).json()["error"]

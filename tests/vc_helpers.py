@@ -120,6 +120,20 @@ def make_member(base: Path, name: str) -> Member:
     return Member(name, root)
 
 
+def in_project_app(base: Path, entry: str) -> Member:
+    """A code project tracking its tree in-project, with one committed entry at ``entry``."""
+    app = make_member(base, "app")
+    git(app.root, "init", "-q")
+    (app.root / "app.py").write_text("print('v1')\n")
+    git(app.root, "add", ".")
+    git(app.root, "commit", "-q", "-m", "code")
+    app.ok("vc", "init", "--in-project")
+    app.write(entry, "Token rotation", facts=["single use"], narrative="Tokens rotate.")
+    app.ok("vc", "add")
+    app.ok("vc", "commit", "-m", "knowledge")
+    return app
+
+
 def start_team(base: Path, url: str | None = None, remote: Path | None = None) -> Team:
     """alice initialises, commits one entry and pushes; bob clones."""
     if remote is None:

@@ -144,6 +144,8 @@ def test_a_file_that_fails_to_parse_is_skipped(project: Project, brv) -> None:
     assert data["files"] == 1
     assert data["ok"] is True
     assert data["problems"][0]["path"] == "a/b/bad.md"
+    rebuilt = brv("index", "--rebuild", "--json", cwd=project.root).json()
+    assert rebuilt["added"] == ["a/b/good.md"]  # the broken file is listed under problems only
     assert "malformed YAML" in data["problems"][0]["message"]
     assert "1 file(s) could not be parsed and are not searchable" in result.stderr
     text = brv("index", "--rebuild", cwd=project.root)

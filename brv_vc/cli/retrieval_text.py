@@ -41,13 +41,10 @@ def query_text(result: Any) -> str:
 
 def index_text(result: Any) -> str:
     """A one-paragraph summary of ``brv index``."""
-    broken = {problem.path for problem in result.problems}
-    added = len([p for p in result.added if p not in broken])
-    updated = len([p for p in result.updated if p not in broken])
     noun = "file" if result.files == 1 else "files"
     lines = [
-        f"Indexed {result.files} {noun} ({added} added, {updated} updated, "
-        f"{len(result.removed)} removed)."
+        f"Indexed {result.files} {noun} ({len(result.added)} added, {len(result.updated)} "
+        f"updated, {len(result.removed)} removed)."
     ]
     if result.problems:
         lines.append(f"{len(result.problems)} file(s) could not be parsed and are not searchable:")

@@ -148,11 +148,12 @@ def index_project(
             n for n in opened.notes
             if not n.startswith(("skipped ", "ignored ")) and "missing" not in n
         ]
+        broken = {problem.path for problem in problems}  # listed once, under problems
         return IndexResult(
             report.mode,
             files,
-            report.added,
-            report.updated,
+            tuple(p for p in report.added if p not in broken),
+            tuple(p for p in report.updated if p not in broken),
             report.removed,
             problems,
             (*notes, *(_ignored(p) for p in report.misplaced)),

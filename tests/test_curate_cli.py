@@ -488,3 +488,22 @@ def test_a_damaged_state_database_stops_curate_before_it_writes(project: Project
     assert "the state database is unreadable" in result.stderr
     assert "mv .brv/state/brv.db" in result.stderr
     assert snapshot(project.root) == before
+
+
+def test_a_batch_with_failed_operations_has_the_error_object_in_json(
+    project: Project, brv
+) -> None:
+    ops = [
+        {"type": "ADD", "path": "kb/z", "title": "Ok", "content": "c", "reason": "r"},
+        {"type": "UPDATE", "path": "kb/z/missing.md", "content": "c", "reason": "r"},
+    ]
+    result = brv("curate", "--ops", "-", "--json", cwd=project.root, input=json.dumps(ops))
+    assert result.exit_code == 1
+    data = result.json()
+    assert data["ok"] is False
+    assert data["error"]["code"] == "operations_failed"
+    assert data["error"]["message"].startswith("1 of 2 operation(s) failed (first: UPDATE")
+    assert data["error"]["file"] == "kb/z/missing.md"
+    assert data["error"]["hint"].startswith("use ADD or UPSERT")
+    assert [op["code"] for op in data["applied"]] == ["", "not_found"]
+    assert data["summary"]["added"] == 1  # the other operation still applied

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import click
@@ -14,6 +15,7 @@ from brv_vc.cli.curate_options import (
     dry_run_option,
     read_source,
 )
+from brv_vc.cli.plain import jsonable
 from brv_vc.cli.render import emit
 from brv_vc.errors import UsageError
 from brv_vc.services.curate import CurateResult, load_ops, run_batch
@@ -40,7 +42,12 @@ def _finish(
     app: AppContext, ops: list[dict[str, Any]], atomic: bool, as_json: bool, dry_run: bool = False
 ) -> None:
     result = run_batch(app.project(), ops, app.now, atomic=atomic, dry_run=dry_run)
-    emit(result, as_json, _text)
+    if as_json and not result.ok:
+        # the error object every failing --json command prints, beside the per-op results
+        click.echo(json.dumps({**jsonable(result), "ok": False, "error": _batch_error(result)},
+                              indent=2, ensure_ascii=False))
+    else:
+        emit(result, as_json, _text)
     if not as_json:
         for r in result.applied:
             if r.status == "failed":
@@ -51,6 +58,21 @@ def _finish(
             click.echo(f"brv: warning: {problem}", err=True)
     if not result.ok:
         raise click.exceptions.Exit(1)
+
+
+def _batch_error(result: CurateResult) -> dict[str, str]:
+    failed = [r for r in result.applied if r.status == "failed"]
+    total = len(result.applied)
+    message = f"{len(failed)} of {total} operation(s) failed"
+    if result.atomic:
+        message += "; the batch is atomic, so nothing was applied"
+    first = failed[0]
+    return {
+        "code": "operations_failed",
+        "message": f"{message} (first: {first.type} {first.path}: {first.message})",
+        "file": first.file or first.path,
+        "hint": first.hint or "see each operation's message under 'applied'",
+    }
 
 
 @click.group(invoke_without_command=True)

@@ -51,6 +51,7 @@ class OpResult:
     file: str = ""
     action: str = ""  # added | updated | merged | deleted | unchanged
     hint: str = ""
+    code: str = ""  # a failed operation's error code (errors.py), as in {"error": {"code"}}
 
 
 @dataclass(frozen=True)
@@ -244,6 +245,7 @@ def _failed(op: Mapping[str, Any], error: BrvError) -> OpResult:
         error.file or "",
         "",
         error.hint or "",
+        error.code,
     )
 
 

@@ -279,3 +279,47 @@ def test_a_budgeted_drain_gives_back_a_claim_instead_of_sleeping(project: Projec
     assert report.remaining == 1
     assert queue.counts(conn) == {"pending": 1}
     conn.close()
+
+
+PROSE = """Our deployment pipeline runs on GitHub Actions and ships images to ECR. Every merge to
+main builds an image tagged with the commit sha.
+
+ArgoCD syncs the cluster within two minutes. Rollbacks always go through ArgoCD, never through
+kubectl by hand.
+
+Database migrations run with Flyway before the new pods start. Migrations must stay backward
+compatible for one release.
+
+Alerts page the on-call engineer through PagerDuty. A slow canary opens a Jira ticket instead.
+"""
+
+
+def test_a_prose_entry_gets_several_key_points_entities_and_patterns(project: Project) -> None:
+    from brv_vc.format.body import build_body
+    from brv_vc.format.entry import Entry, serialize_entry
+    from brv_vc.format.tokens import count_tokens
+    from brv_vc.summary.budgets import ABSTRACT_TOKENS
+    from brv_vc.summary.extract import abstract, entities, key_points, overview, patterns
+
+    # an entry written as prose: one section, no facts, no summary (curate add --file)
+    data = serialize_entry(Entry(title="Deployment pipeline", body=build_body([("Narrative", PROSE)])))
+    doc = abstracts.document("ops/pipeline/deployment_pipeline.md", data)
+    points = key_points(doc)
+    assert 3 <= len(points) <= 7
+    assert points[:4] == [
+        "Our deployment pipeline runs on GitHub Actions and ships images to ECR.",
+        "ArgoCD syncs the cluster within two minutes.",
+        "Database migrations run with Flyway before the new pods start.",
+        "Alerts page the on-call engineer through PagerDuty.",
+    ]
+    assert {"GitHub Actions", "ECR", "ArgoCD", "Flyway", "PagerDuty", "Jira"} <= set(entities(doc))
+    assert patterns(doc) == [
+        "Rollbacks always go through ArgoCD, never through kubectl by hand.",
+        "Migrations must stay backward compatible for one release.",
+    ]
+    text = overview(doc, 1500, False)
+    assert text.count("\n- ") >= 3 + 6 + 2
+    line = abstract(doc, ABSTRACT_TOKENS, False)
+    assert line.startswith("Deployment pipeline: Our deployment pipeline runs on GitHub Actions")
+    assert "ArgoCD syncs the cluster" in line
+    assert count_tokens(line) <= ABSTRACT_TOKENS

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -58,9 +58,16 @@ def content_options(func: Any) -> Any:
             "--file", "content_file", metavar="FILE|-", help="Read the content from FILE."
         ),
         click.option("--summary", help="One-line summary."),
-        click.option("--tags", help="Comma-separated tags."),
-        click.option("--keywords", help="Comma-separated search keywords."),
-        click.option("--related", help="Comma-separated related paths (domain/topic/entry.md)."),
+        # multiple=True: a repeated option adds its values instead of silently replacing them
+        click.option("--tags", multiple=True, help="Tags, comma-separated (repeatable)."),
+        click.option(
+            "--keywords", multiple=True, help="Search keywords, comma-separated (repeatable)."
+        ),
+        click.option(
+            "--related",
+            multiple=True,
+            help="Related entry paths domain/topic/entry.md, comma-separated (repeatable).",
+        ),
         click.option("--reason", help="Why (kept in the audit log)."),
         dry_run_option,
         json_option,
@@ -70,8 +77,9 @@ def content_options(func: Any) -> Any:
     return func
 
 
-def _split(value: str | None) -> list[str]:
-    return [part.strip() for part in (value or "").split(",") if part.strip()]
+def _split(values: Sequence[str]) -> list[str]:
+    """Every comma-separated value of a repeatable option, in order (``--tags ""`` gives [])."""
+    return [part.strip() for value in values for part in value.split(",") if part.strip()]
 
 
 def build_op(kind: str, path: str, opts: Mapping[str, Any]) -> dict[str, Any]:
@@ -99,7 +107,7 @@ def build_op(kind: str, path: str, opts: Mapping[str, Any]) -> dict[str, Any]:
         if opts.get(name) is not None:
             op[name] = opts[name]
     for name in ("tags", "keywords", "related"):
-        if opts.get(name) is not None:
+        if opts.get(name):  # () when absent: the stored list stays; ("",) clears it
             op[name] = _split(opts[name])
     return op
 

@@ -18,10 +18,12 @@ from brv_vc.format.entry import Entry, parse_entry, serialize_entry
 from brv_vc.services import curate_content as content
 from brv_vc.services.curate_contexts import contexts_for
 from brv_vc.services.curate_merge import merge_entries, relink
+from brv_vc.services.curate_obstacles import check_entry_slot, check_folders
 from brv_vc.services.curate_view import View
 from brv_vc.tree import layout
 
 MAX_CHARS = 40_000  # seed 002 Table 7: max chars per file
+_OR_TITLE = "move it away or choose another title"
 
 
 @dataclass
@@ -92,6 +94,9 @@ def _entry_rel(op: Mapping[str, Any], view: View, *, must_exist: bool) -> str:
             hint='add "title": "..." or give the entry path domain/topic/entry.md',
         )
     view.path(rel)  # refuses symlinks that lead out of the tree
+    check_entry_slot(
+        view, rel, fix="move it away" if path.strip().endswith(".md") else _OR_TITLE
+    )
     if must_exist and not view.is_file(rel):
         raise NotFoundError(
             f"no entry at '{rel}' to update",
@@ -137,6 +142,7 @@ def _plan_add(op: Mapping[str, Any], view: View, now_iso: str, rel: str | None =
             )
         rel = "/".join(_folder(view, op["path"])) + "/" + layout.entry_filename(op["title"])
         view.path(rel)
+        check_entry_slot(view, rel, fix=_OR_TITLE)
     if view.is_file(rel):
         raise ConflictError(
             f"'{rel}' already exists; use UPDATE or UPSERT",
@@ -145,6 +151,7 @@ def _plan_add(op: Mapping[str, Any], view: View, now_iso: str, rel: str | None =
         )
     folder, _, name = rel.rpartition("/")
     segments = _folder(view, folder)
+    check_folders(view, segments)
     expected = "/".join(segments) + "/" + layout.entry_filename(name.removesuffix(".md"))
     if expected != rel:  # a new entry given as a file path must follow the naming rules
         raise InvalidPathError(
@@ -262,6 +269,7 @@ def _existing_entry(path: str, view: View, role: str) -> str:
             hint="give the full entry path, such as domain/topic/entry.md",
         )
     view.path(rel)
+    check_entry_slot(view, rel)
     if not view.is_file(rel):
         raise NotFoundError(
             f"MERGE {role} entry '{rel}' not found",
@@ -288,6 +296,7 @@ def _plan_delete(op: Mapping[str, Any], view: View) -> Plan:
                 f"'{rel}' is not a knowledge entry",
                 hint="DELETE takes an entry path or a domain/topic[/subtopic] folder",
             )
+        check_entry_slot(view, rel)
         if not view.is_file(rel):
             raise NotFoundError(
                 f"no entry at '{rel}' to delete", file=rel, hint="check the path with 'brv tree'"

@@ -219,3 +219,98 @@ def test_a_file_where_a_folder_belongs_is_refused(
     (project.tree / file).write_text("not a folder")
     _refused(brv, project, ("add", add_to, "--title", "U", "--content", "c"),
              f"'{file}' is a file, not a folder; move it away or choose another path")
+
+
+# --- N6: an UPDATE must change something, and cannot empty the content ------------------------
+
+NOTHING = (
+    "nothing to update: give --content, --file, --title, --summary, --tags, --keywords or "
+    "--related"
+)
+
+
+@pytest.mark.parametrize(
+    "extra", [(), ("--reason", "just because"), ("--dry-run",), ("--json",)]
+)
+def test_update_with_nothing_to_change_is_a_usage_error(
+    seeded: Project, brv, extra: tuple[str, ...]
+) -> None:
+    before = snapshot(seeded.root)
+    result = brv("curate", "update", ROT, *extra, cwd=seeded.root)
+    assert result.exit_code == 2
+    if "--json" in extra:
+        assert result.json()["error"]["message"] == NOTHING
+    else:
+        assert f"brv: error: {NOTHING}" in result.stderr
+        assert "unchanged" not in result.stdout
+    assert snapshot(seeded.root) == before
+
+
+@pytest.mark.parametrize("command", ["update", "upsert"])
+@pytest.mark.parametrize("content", ["", "   \n\t"])
+@pytest.mark.parametrize("extra", [(), ("--tags", "kept,out")])
+def test_empty_content_on_update_is_refused(
+    seeded: Project, brv, command: str, content: str, extra: tuple[str, ...]
+) -> None:
+    before = snapshot(seeded.root)
+    result = brv("curate", command, ROT, "--content", content, *extra, cwd=seeded.root)
+    assert result.exit_code == 1
+    why = "it would leave the entry without content" if command == "update" else (
+        "an entry needs content"
+    )
+    assert f"brv: error: --content is empty; {why}" in result.stderr
+    assert "hint: " in result.stderr
+    assert snapshot(seeded.root) == before
+    data = brv("curate", command, ROT, "--content", content, *extra, "--json",
+               cwd=seeded.root).json()
+    assert data["ok"] is False
+    assert data["error"]["key"] == "--content"
+    assert snapshot(seeded.root) == before
+
+
+def test_empty_file_on_update_is_refused(seeded: Project, brv, tmp_path: Path) -> None:
+    empty = tmp_path / "empty.md"
+    empty.write_text("\n\n")
+    before = snapshot(seeded.root)
+    result = brv("curate", "update", ROT, "--file", str(empty), cwd=seeded.root)
+    assert result.exit_code == 1
+    assert f"brv: error: --file {empty} is empty; it would leave the entry without content" in (
+        result.stderr
+    )
+    assert snapshot(seeded.root) == before
+
+
+@pytest.mark.parametrize("kind", ["UPDATE", "UPSERT"])
+def test_batch_update_with_nothing_or_empty_content_fails(
+    seeded: Project, brv, tmp_path: Path, kind: str
+) -> None:
+    before = snapshot(seeded.root)
+    result = run_ops(brv, seeded, tmp_path, [
+        {"type": kind, "path": ROT, "reason": "r"},
+        {"type": kind, "path": ROT, "content": " ", "tags": ["x"], "reason": "r"},
+        {"type": kind, "path": ROT, "narrative": {}, "reason": "r"},
+    ])
+    assert result.exit_code == 1
+    assert f"{kind} {ROT}: {kind} of '{ROT}' gives nothing to change" in result.stderr
+    assert result.stderr.count(
+        f"{kind} of '{ROT}' gives empty content; it would leave the entry without content"
+    ) == 2
+    assert snapshot(seeded.root) == before
+
+
+def test_update_with_the_stored_content_still_says_unchanged(seeded: Project, brv) -> None:
+    before = snapshot(seeded.root)
+    result = brv("curate", "update", ROT, "--content", "Stored text.", cwd=seeded.root)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[0] == (
+        f"unchanged {ROT}  (no change: the entry already holds this content)"
+    )
+    assert snapshot(seeded.root) == before
+
+
+def test_update_of_one_field_still_works(seeded: Project, brv) -> None:
+    result = brv("curate", "update", ROT, "--summary", "Rotated weekly", cwd=seeded.root)
+    assert result.exit_code == 0, result.stderr
+    stored = entry(seeded, ROT)
+    assert stored.summary == "Rotated weekly"
+    assert "Stored text." in stored.body

@@ -23,6 +23,8 @@ from brv_vc.services.curate import SCHEMA
 _FLAG = {"target": "--into", "content": "--content"}
 _ARGUMENT = {"ADD": "FOLDER", "UPDATE": "ENTRY", "UPSERT": "PATH", "DELETE": "PATH",
              "MERGE": "SOURCE"}
+# the operation keys a shortcut sets that change an entry (--reason alone changes nothing)
+_CHANGES = {"content", "title", "summary", "tags", "keywords", "related"}
 _KEY_RE = re.compile(r"^\[0\]\.(?P<name>[A-Za-z]+)(?:\[(?P<item>\d+)\])?")
 
 
@@ -146,6 +148,24 @@ def check_shortcut(op: Mapping[str, Any], opts: Mapping[str, Any]) -> None:
         raise FormatError(f"{label} {message}; nothing was written", key=label.split()[0],
                           hint=hint,
                           file=opts.get("content_file") if name == "content" else None)
+    if op["type"] == "UPDATE" and not _CHANGES & set(op):
+        raise UsageError(
+            "nothing to update: give --content, --file, --title, --summary, --tags, --keywords "
+            "or --related",
+            hint=f"'{command} --help' lists the options; the entry was left as it is",
+        )
+    if op["type"] in ("UPDATE", "UPSERT") and "content" in op and not op["content"].strip():
+        label = option_label(op, "content", opts)
+        why = "it would leave the entry without content" if op["type"] == "UPDATE" else (
+            "an entry needs content"
+        )
+        raise FormatError(
+            f"{label} is empty; {why}",
+            key=label.split()[0],
+            file=opts.get("content_file"),
+            hint="give the entry's text with --content TEXT or --file FILE (or leave both out "
+            "to keep it); to remove the entry use 'brv curate delete'",
+        )
     path = str(op["path"]).strip()
     if op["type"] in ("UPDATE", "UPSERT") and not path.endswith(".md") and not op.get("title"):
         raise FormatError(

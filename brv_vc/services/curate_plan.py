@@ -23,6 +23,8 @@ from brv_vc.services.curate_view import View
 from brv_vc.tree import layout
 
 MAX_CHARS = 40_000  # seed 002 Table 7: max chars per file
+_CONTENT_KEYS = ("content", "rawConcept", "narrative", "facts")
+_FIELD_KEYS = ("title", "summary", "tags", "keywords", "related")
 _OR_TITLE = "move it away or choose another title"
 
 
@@ -194,9 +196,9 @@ def _load(view: View, rel: str) -> Entry:
 
 
 def _plan_update(op: Mapping[str, Any], view: View, now_iso: str, rel: str) -> Plan:
+    new_pre, new_sections = _new_content(op, rel)
     old = _load(view, rel)
     old_pre, sections = content.body_sections(old.body)
-    new_pre, new_sections = content.op_sections(op)
     sections.update(new_sections)  # sections the op does not mention are kept
     body = content.build(new_pre or old_pre, sections) if (new_pre or new_sections) else old.body
     entry = old.with_changes(body=body, created_at=old.created_at or now_iso, **_fields(op))
@@ -207,6 +209,33 @@ def _plan_update(op: Mapping[str, Any], view: View, now_iso: str, rel: str) -> P
     return Plan(
         "updated", rel, [(rel, serialize_entry(entry))], sidecar=[("updated", rel)], changed=[rel]
     )
+
+
+def _new_content(op: Mapping[str, Any], rel: str) -> tuple[str, dict[str, str]]:
+    """The content an UPDATE brings, refusing one that changes nothing or empties the entry.
+
+    Raises:
+        FormatError: no field to change, or content keys that are all blank.
+    """
+    if not any(key in op for key in (*_CONTENT_KEYS, *_FIELD_KEYS)):
+        raise FormatError(
+            f"{op['type']} of '{rel}' gives nothing to change",
+            file=rel,
+            key="content",
+            hint='give "content" (or rawConcept, narrative, facts), "title", "summary", "tags", '
+            '"keywords" or "related"',
+        )
+    pre, sections = content.op_sections(op)
+    if any(key in op for key in _CONTENT_KEYS) and not pre.strip() and not sections:
+        raise FormatError(
+            f"{op['type']} of '{rel}' gives empty content; it would leave the entry without "
+            "content",
+            file=rel,
+            key="content",
+            hint="give the new text, or leave the content keys out to keep it; to remove the "
+            "entry, DELETE it",
+        )
+    return pre, sections
 
 
 def _plan_merge(op: Mapping[str, Any], view: View, now_iso: str) -> Plan:

@@ -168,6 +168,9 @@ def add(app: AppContext, /, folder: str, **opts: Any) -> None:
 def update(app: AppContext, /, entry: str, **opts: Any) -> None:
     """Update an existing entry (ENTRY_PATH, or a folder with --title); unmentioned sections stay.
 
+    Give at least one thing to change (--content, --file, --title, --summary, --tags,
+    --keywords, --related); empty content is refused.
+
     \b
     Example:
       brv curate update auth/jwt/token_rotation.md --content "Rotation is now weekly."

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,8 @@ from brv_vc.services.curate import SCHEMA
 _FLAG = {"target": "--into", "content": "--content"}
 _ARGUMENT = {"ADD": "FOLDER", "UPDATE": "ENTRY", "UPSERT": "PATH", "DELETE": "PATH",
              "MERGE": "SOURCE"}
+# the operation keys a shortcut sets that change an entry (--reason alone changes nothing)
+_CHANGES = {"content", "title", "summary", "tags", "keywords", "related"}
 _KEY_RE = re.compile(r"^\[0\]\.(?P<name>[A-Za-z]+)(?:\[(?P<item>\d+)\])?")
 
 
@@ -58,9 +60,16 @@ def content_options(func: Any) -> Any:
             "--file", "content_file", metavar="FILE|-", help="Read the content from FILE."
         ),
         click.option("--summary", help="One-line summary."),
-        click.option("--tags", help="Comma-separated tags."),
-        click.option("--keywords", help="Comma-separated search keywords."),
-        click.option("--related", help="Comma-separated related paths (domain/topic/entry.md)."),
+        # multiple=True: a repeated option adds its values instead of silently replacing them
+        click.option("--tags", multiple=True, help="Tags, comma-separated (repeatable)."),
+        click.option(
+            "--keywords", multiple=True, help="Search keywords, comma-separated (repeatable)."
+        ),
+        click.option(
+            "--related",
+            multiple=True,
+            help="Related entry paths domain/topic/entry.md, comma-separated (repeatable).",
+        ),
         click.option("--reason", help="Why (kept in the audit log)."),
         dry_run_option,
         json_option,
@@ -70,8 +79,9 @@ def content_options(func: Any) -> Any:
     return func
 
 
-def _split(value: str | None) -> list[str]:
-    return [part.strip() for part in (value or "").split(",") if part.strip()]
+def _split(values: Sequence[str]) -> list[str]:
+    """Every comma-separated value of a repeatable option, in order (``--tags ""`` gives [])."""
+    return [part.strip() for value in values for part in value.split(",") if part.strip()]
 
 
 def build_op(kind: str, path: str, opts: Mapping[str, Any]) -> dict[str, Any]:
@@ -99,7 +109,7 @@ def build_op(kind: str, path: str, opts: Mapping[str, Any]) -> dict[str, Any]:
         if opts.get(name) is not None:
             op[name] = opts[name]
     for name in ("tags", "keywords", "related"):
-        if opts.get(name) is not None:
+        if opts.get(name):  # () when absent: the stored list stays; ("",) clears it
             op[name] = _split(opts[name])
     return op
 
@@ -138,6 +148,24 @@ def check_shortcut(op: Mapping[str, Any], opts: Mapping[str, Any]) -> None:
         raise FormatError(f"{label} {message}; nothing was written", key=label.split()[0],
                           hint=hint,
                           file=opts.get("content_file") if name == "content" else None)
+    if op["type"] == "UPDATE" and not _CHANGES & set(op):
+        raise UsageError(
+            "nothing to update: give --content, --file, --title, --summary, --tags, --keywords "
+            "or --related",
+            hint=f"'{command} --help' lists the options; the entry was left as it is",
+        )
+    if op["type"] in ("UPDATE", "UPSERT") and "content" in op and not op["content"].strip():
+        label = option_label(op, "content", opts)
+        why = "it would leave the entry without content" if op["type"] == "UPDATE" else (
+            "an entry needs content"
+        )
+        raise FormatError(
+            f"{label} is empty; {why}",
+            key=label.split()[0],
+            file=opts.get("content_file"),
+            hint="give the entry's text with --content TEXT or --file FILE (or leave both out "
+            "to keep it); to remove the entry use 'brv curate delete'",
+        )
     path = str(op["path"]).strip()
     if op["type"] in ("UPDATE", "UPSERT") and not path.endswith(".md") and not op.get("title"):
         raise FormatError(

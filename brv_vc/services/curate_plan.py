@@ -18,10 +18,14 @@ from brv_vc.format.entry import Entry, parse_entry, serialize_entry
 from brv_vc.services import curate_content as content
 from brv_vc.services.curate_contexts import contexts_for
 from brv_vc.services.curate_merge import merge_entries, relink
+from brv_vc.services.curate_obstacles import check_entry_slot, check_folders
 from brv_vc.services.curate_view import View
 from brv_vc.tree import layout
 
 MAX_CHARS = 40_000  # seed 002 Table 7: max chars per file
+_CONTENT_KEYS = ("content", "rawConcept", "narrative", "facts")
+_FIELD_KEYS = ("title", "summary", "tags", "keywords", "related")
+_OR_TITLE = "move it away or choose another title"
 
 
 @dataclass
@@ -92,6 +96,9 @@ def _entry_rel(op: Mapping[str, Any], view: View, *, must_exist: bool) -> str:
             hint='add "title": "..." or give the entry path domain/topic/entry.md',
         )
     view.path(rel)  # refuses symlinks that lead out of the tree
+    check_entry_slot(
+        view, rel, fix="move it away" if path.strip().endswith(".md") else _OR_TITLE
+    )
     if must_exist and not view.is_file(rel):
         raise NotFoundError(
             f"no entry at '{rel}' to update",
@@ -137,6 +144,7 @@ def _plan_add(op: Mapping[str, Any], view: View, now_iso: str, rel: str | None =
             )
         rel = "/".join(_folder(view, op["path"])) + "/" + layout.entry_filename(op["title"])
         view.path(rel)
+        check_entry_slot(view, rel, fix=_OR_TITLE)
     if view.is_file(rel):
         raise ConflictError(
             f"'{rel}' already exists; use UPDATE or UPSERT",
@@ -145,6 +153,7 @@ def _plan_add(op: Mapping[str, Any], view: View, now_iso: str, rel: str | None =
         )
     folder, _, name = rel.rpartition("/")
     segments = _folder(view, folder)
+    check_folders(view, segments)
     expected = "/".join(segments) + "/" + layout.entry_filename(name.removesuffix(".md"))
     if expected != rel:  # a new entry given as a file path must follow the naming rules
         raise InvalidPathError(
@@ -187,9 +196,9 @@ def _load(view: View, rel: str) -> Entry:
 
 
 def _plan_update(op: Mapping[str, Any], view: View, now_iso: str, rel: str) -> Plan:
+    new_pre, new_sections = _new_content(op, rel)
     old = _load(view, rel)
     old_pre, sections = content.body_sections(old.body)
-    new_pre, new_sections = content.op_sections(op)
     sections.update(new_sections)  # sections the op does not mention are kept
     body = content.build(new_pre or old_pre, sections) if (new_pre or new_sections) else old.body
     entry = old.with_changes(body=body, created_at=old.created_at or now_iso, **_fields(op))
@@ -200,6 +209,33 @@ def _plan_update(op: Mapping[str, Any], view: View, now_iso: str, rel: str) -> P
     return Plan(
         "updated", rel, [(rel, serialize_entry(entry))], sidecar=[("updated", rel)], changed=[rel]
     )
+
+
+def _new_content(op: Mapping[str, Any], rel: str) -> tuple[str, dict[str, str]]:
+    """The content an UPDATE brings, refusing one that changes nothing or empties the entry.
+
+    Raises:
+        FormatError: no field to change, or content keys that are all blank.
+    """
+    if not any(key in op for key in (*_CONTENT_KEYS, *_FIELD_KEYS)):
+        raise FormatError(
+            f"{op['type']} of '{rel}' gives nothing to change",
+            file=rel,
+            key="content",
+            hint='give "content" (or rawConcept, narrative, facts), "title", "summary", "tags", '
+            '"keywords" or "related"',
+        )
+    pre, sections = content.op_sections(op)
+    if any(key in op for key in _CONTENT_KEYS) and not pre.strip() and not sections:
+        raise FormatError(
+            f"{op['type']} of '{rel}' gives empty content; it would leave the entry without "
+            "content",
+            file=rel,
+            key="content",
+            hint="give the new text, or leave the content keys out to keep it; to remove the "
+            "entry, DELETE it",
+        )
+    return pre, sections
 
 
 def _plan_merge(op: Mapping[str, Any], view: View, now_iso: str) -> Plan:
@@ -262,6 +298,7 @@ def _existing_entry(path: str, view: View, role: str) -> str:
             hint="give the full entry path, such as domain/topic/entry.md",
         )
     view.path(rel)
+    check_entry_slot(view, rel)
     if not view.is_file(rel):
         raise NotFoundError(
             f"MERGE {role} entry '{rel}' not found",
@@ -288,6 +325,7 @@ def _plan_delete(op: Mapping[str, Any], view: View) -> Plan:
                 f"'{rel}' is not a knowledge entry",
                 hint="DELETE takes an entry path or a domain/topic[/subtopic] folder",
             )
+        check_entry_slot(view, rel)
         if not view.is_file(rel):
             raise NotFoundError(
                 f"no entry at '{rel}' to delete", file=rel, hint="check the path with 'brv tree'"

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from vc_helpers import Member, git, make_member
+from conftest import snapshot
+from vc_helpers import Member, git, in_project_app, make_member
 
 OLD = "kb/topic/old_idea.md"
 STUB = f"_archived/{OLD.removesuffix('.md')}.stub.md"
@@ -124,3 +125,105 @@ def test_an_archive_followed_by_a_plain_deletion_is_not_rebuilt(tmp_path: Path) 
     me.ok("vc", "checkout", "main")
     assert not (me.tree / OLD).exists()
     assert not (me.tree / STUB).exists()
+
+
+# N2 -------------------------------------------------------------------------------------
+
+
+def _two_commits_and_a_staged_file(tmp_path: Path) -> Member:
+    me = make_member(tmp_path, "me")
+    me.ok("vc", "init")
+    me.write("kb/n/a.md", "A", facts=["a"])
+    me.ok("vc", "add")
+    me.ok("vc", "commit", "-m", "one")
+    me.write("kb/n/b.md", "B", facts=["b"])
+    me.ok("vc", "add")
+    me.ok("vc", "commit", "-m", "two")
+    me.write("kb/n/c.md", "C", facts=["c"])
+    me.ok("vc", "add", "kb/n/c.md")
+    return me
+
+
+def test_reset_with_a_lone_commit_moves_the_branch_like_git_mixed(tmp_path: Path) -> None:
+    me = _two_commits_and_a_staged_file(tmp_path)
+    one = me.git("rev-parse", "HEAD~1").strip()
+    out = me.ok("vc", "reset", "HEAD~1", "--json").json()
+    assert out["mode"] == "mixed"
+    assert out["target"] == "HEAD~1"
+    assert out["sha"] == one
+    assert me.git("rev-parse", "HEAD").strip() == one
+    assert me.git("diff", "--cached", "--name-only") == ""  # unstaged
+    assert (me.tree / "kb/n/b.md").is_file()  # files kept
+    assert (me.tree / "kb/n/c.md").is_file()
+
+
+def test_reset_with_a_lone_commit_prints_the_new_head(tmp_path: Path) -> None:
+    me = _two_commits_and_a_staged_file(tmp_path)
+    assert me.ok("vc", "reset", "HEAD~1").stdout.startswith("HEAD is now at ")
+    assert "one" in me.log[-1].stdout
+
+
+def test_reset_with_a_path_still_unstages(tmp_path: Path) -> None:
+    me = _two_commits_and_a_staged_file(tmp_path)
+    head = me.git("rev-parse", "HEAD")
+    out = me.ok("vc", "reset", "kb/n/c.md", "--json").json()
+    assert out["mode"] == "unstage"
+    assert me.git("rev-parse", "HEAD") == head
+    assert me.git("diff", "--cached", "--name-only") == ""
+
+
+def test_reset_of_a_staged_deletion_is_a_path_not_a_commit(tmp_path: Path) -> None:
+    me = _two_commits_and_a_staged_file(tmp_path)
+    (me.tree / "kb/n/b.md").unlink()
+    me.ok("vc", "add", "kb/n/b.md")
+    head = me.git("rev-parse", "HEAD")
+    assert me.ok("vc", "reset", "kb/n/b.md", "--json").json()["mode"] == "unstage"
+    assert me.git("rev-parse", "HEAD") == head
+    assert "kb/n/b.md" not in me.git("diff", "--cached", "--name-only")
+
+
+def test_reset_of_a_name_that_is_neither_path_nor_commit_fails_and_changes_nothing(
+        tmp_path: Path) -> None:
+    me = _two_commits_and_a_staged_file(tmp_path)
+    before = snapshot(me.root)
+    res = me.fails("vc", "reset", "nonsense")
+    assert "no knowledge file or commit named 'nonsense'" in res.stderr
+    assert snapshot(me.root) == before
+    err = me.fails("vc", "reset", "nonsense", "--json").json()["error"]
+    assert "nonsense" in err["message"]
+    assert snapshot(me.root) == before
+
+
+def test_reset_of_a_commit_among_paths_fails_and_changes_nothing(tmp_path: Path) -> None:
+    me = _two_commits_and_a_staged_file(tmp_path)
+    before = snapshot(me.root)
+    res = me.fails("vc", "reset", "kb/n/c.md", "HEAD~1")
+    assert "'HEAD~1' is a commit, not a knowledge file" in res.stderr
+    assert snapshot(me.root) == before
+
+
+def test_reset_nonsense_before_the_first_commit_fails(tmp_path: Path) -> None:
+    me = make_member(tmp_path, "me")
+    me.ok("vc", "init")
+    me.write("kb/n/a.md", "A", facts=["a"])
+    me.ok("vc", "add")
+    before = snapshot(me.root)
+    assert "'nonsense'" in me.fails("vc", "reset", "nonsense").stderr
+    assert snapshot(me.root) == before
+    me.ok("vc", "reset", "kb/n/a.md")
+    assert "kb/n/a.md" not in me.git("diff", "--cached", "--name-only")
+
+
+def test_in_project_reset_with_a_commit_is_refused(tmp_path: Path) -> None:
+    app = in_project_app(tmp_path, "kb/n/a.md")
+    app.write("kb/n/c.md", "C", facts=["c"])
+    app.ok("vc", "add")
+    before = snapshot(app.root)
+    res = app.fails("vc", "reset", "HEAD~1")
+    assert "'brv vc reset HEAD~1' would move the project's branch" in res.stderr
+    assert snapshot(app.root) == before
+    assert "no knowledge file or commit named 'nonsense'" in app.fails(
+        "vc", "reset", "nonsense").stderr
+    assert snapshot(app.root) == before
+    app.ok("vc", "reset", ".brv/context-tree/kb/n/c.md")
+    assert git(app.root, "diff", "--cached", "--name-only") == ""

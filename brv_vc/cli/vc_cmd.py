@@ -378,9 +378,13 @@ def reset(app: AppContext, args: tuple[str, ...], soft: bool, mixed: bool, hard:
           as_json: bool) -> None:
     """Unstage knowledge files, or (--soft/--mixed/--hard [REF]) move the branch.
 
+    As in git, a lone REF that names no knowledge file moves the branch like --mixed
+    (unstage, keep the files).
+
     \b
     Example:
       brv vc reset auth/jwt/token_rotation.md
+      brv vc reset HEAD~1
       brv vc reset --hard HEAD
     """
     from brv_vc.services import vc as local

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from brv_vc.errors import ConflictError, FormatError, GitError, NotFoundError, UsageError
-from brv_vc.services.vc_add import repo_paths, staged_paths
+from brv_vc.services.vc_add import names_knowledge, repo_paths, staged_paths
 from brv_vc.services.vc_status import status
 from brv_vc.tree.layout import ARCHIVE_DIR
 from brv_vc.tree.project import Project
@@ -252,6 +252,9 @@ def reset(repo: KnowledgeRepo, paths: tuple[str, ...] = (), *, mode: str = "unst
           now: datetime | None = None, cwd: Path | None = None) -> ResetResult:
     """Unstages knowledge paths, or (``soft``/``mixed``/``hard``) moves the branch to ``ref``.
 
+    As with ``git reset ARG``, a single ``paths`` item that names no knowledge file but a
+    commit moves the branch there (``mixed``: unstage, keep the files).
+
     With ``project`` and ``now``, a hard reset then runs the same after-change step as
     pull, merge and checkout (archives from trailers, derived files), since it rewrites
     the working tree; that includes the paths whose uncommitted changes it discarded.
@@ -260,8 +263,11 @@ def reset(repo: KnowledgeRepo, paths: tuple[str, ...] = (), *, mode: str = "unst
         UsageError: an unknown mode.
         ConflictError: a branch-moving reset in in-project mode (it would move code too),
             or ``soft`` during a merge.
-        NotFoundError: an unknown ref.
+        NotFoundError: an unknown ref, or a path that names neither knowledge nor a commit.
     """
+    if mode == "unstage" and paths:
+        ref = _commit_named(repo, paths, cwd)
+        mode = "unstage" if ref is None else "mixed"
     if mode == "unstage":
         targets = repo_paths(repo, paths, cwd)
         if repo.head():
@@ -273,8 +279,8 @@ def reset(repo: KnowledgeRepo, paths: tuple[str, ...] = (), *, mode: str = "unst
         raise UsageError(f"unknown reset mode '{mode}'", hint="use --soft, --mixed or --hard")
     if repo.in_project:
         raise ConflictError(
-            f"'brv vc reset --{mode}' would move the project's branch, code included; "
-            "nothing was changed",
+            f"'brv vc reset {_shown(mode, ref)}' would move the project's branch, code "
+            "included; nothing was changed",
             hint="use plain git for that; 'brv vc reset [PATHS]' unstages knowledge files",
         )
     target = ref or "HEAD"
@@ -295,6 +301,35 @@ def reset(repo: KnowledgeRepo, paths: tuple[str, ...] = (), *, mode: str = "unst
     sha, _, subject = repo.git("log", "-1", "--format=%H%x1f%s").stdout.strip().partition(
         "\x1f")
     return ResetResult(mode, target, (), after, sha, subject)
+
+
+def _shown(mode: str, ref: str | None) -> str:
+    """The reset as the user typed it (a lone REF is a mixed reset without the flag)."""
+    return " ".join(p for p in (f"--{mode}" if mode != "mixed" or not ref else "", ref) if p)
+
+
+def _commit_named(repo: KnowledgeRepo, paths: tuple[str, ...], cwd: Path | None
+                  ) -> str | None:
+    """The commit a mode-less ``reset ARG`` names, or None when every item is a path.
+
+    Raises:
+        NotFoundError: an item that is neither (nothing is changed), or a commit given
+            together with paths.
+    """
+    strays = [p for p in paths if not names_knowledge(repo, p, cwd)]
+    if not strays:
+        return None
+    if len(paths) == 1 and repo.rev(paths[0]) is not None:
+        return paths[0]
+    stray = strays[0]
+    if repo.rev(stray) is not None:
+        raise NotFoundError(
+            f"'{stray}' is a commit, not a knowledge file; nothing was changed",
+            hint=f"to move the branch give it alone: 'brv vc reset {stray}' "
+                 "(or --soft/--hard); to unstage, name only knowledge files")
+    raise NotFoundError(f"no knowledge file or commit named '{stray}'; nothing was changed",
+                        hint="see changed files with 'brv vc status' and commits with "
+                             "'brv vc log'")
 
 
 def _uncommitted_paths(repo: KnowledgeRepo, target: str) -> tuple[str, ...]:

@@ -9,7 +9,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from brv_vc.errors import GitError, NotFoundError
+from brv_vc.errors import GitError, InvalidPathError, NotFoundError
 from brv_vc.tree.layout import clean_relpath
 from brv_vc.vc.repo import KnowledgeRepo
 
@@ -62,6 +62,23 @@ def tree_relpath(repo: KnowledgeRepo, path: str, cwd: Path | None = None) -> str
                 return rel
     posix = posix.strip("/")
     return "" if posix in ("", ".") else clean_relpath(posix)
+
+
+def names_knowledge(repo: KnowledgeRepo, path: str, cwd: Path | None = None) -> bool:
+    """True when ``path`` names a knowledge file or folder: on disk, staged or in HEAD.
+
+    ``brv vc reset ARG`` asks this to tell a path (unstage it) from a commit (move the
+    branch), as git does; a path that escapes the tree names no knowledge.
+    """
+    try:
+        rel = tree_relpath(repo, path, cwd)
+    except InvalidPathError:
+        return False
+    if not rel or (repo.tree / rel).exists():
+        return True
+    with_head = ["--with-tree=HEAD"] if repo.head() else []
+    return repo.git_ok("ls-files", "--error-unmatch", *with_head, "--",
+                       repo.repo_path(rel)) is not None
 
 
 def project_files_to_stage(repo: KnowledgeRepo) -> list[str]:
@@ -156,4 +173,4 @@ def staged_paths(repo: KnowledgeRepo, whole_repo: bool = False, *,
     return [p for p in out.split("\0") if p]
 
 
-__all__ = ["AddResult", "add", "repo_paths", "staged_paths", "tree_relpath"]
+__all__ = ["AddResult", "add", "names_knowledge", "repo_paths", "staged_paths", "tree_relpath"]

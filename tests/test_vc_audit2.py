@@ -8,7 +8,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from conftest import snapshot
-from vc_helpers import Member, git, in_project_app, make_member
+from vc_helpers import (
+    Member,
+    Team,
+    git,
+    in_project_app,
+    make_member,
+    team,  # noqa: F401
+)
+
+from brv_vc.vc.status import conflict_marker_line
 
 OLD = "kb/topic/old_idea.md"
 STUB = f"_archived/{OLD.removesuffix('.md')}.stub.md"
@@ -227,3 +236,65 @@ def test_in_project_reset_with_a_commit_is_refused(tmp_path: Path) -> None:
     assert snapshot(app.root) == before
     app.ok("vc", "reset", ".brv/context-tree/kb/n/c.md")
     assert git(app.root, "diff", "--cached", "--name-only") == ""
+
+
+# N7 -------------------------------------------------------------------------------------
+
+ROT = "auth/jwt/token_rotation.md"
+
+
+def _conflicted(team: Team) -> int:  # noqa: F811
+    """bob pulls a title conflict; returns the line of the conflict's ``<<<<<<<``."""
+    team.alice.edit(ROT, title="Token rotation (alice)")
+    team.alice.sync("alice title")
+    team.bob.edit(ROT, title="Token rotation (bob)")
+    team.bob.ok("vc", "add")
+    team.bob.ok("vc", "commit", "-m", "bob title")
+    team.bob.fails("vc", "pull")
+    lines = team.bob.text(ROT).splitlines()
+    return next(i for i, line in enumerate(lines, 1) if line.startswith("<<<<<<<"))
+
+
+def test_add_of_a_file_with_markers_warns_naming_file_and_line(team: Team) -> None:  # noqa: F811
+    line = _conflicted(team)
+    result = team.bob.ok("vc", "add", ROT)
+    assert f"{ROT}:{line}: conflict markers are still in the file" in result.stderr
+    assert "vc merge --continue" in result.stderr
+    assert "vc commit" in result.stderr
+    assert "Marked resolved" not in result.stdout
+    team.bob.fails("vc", "merge", "--continue")
+
+
+def test_add_json_lists_the_files_still_conflicted(team: Team) -> None:  # noqa: F811
+    line = _conflicted(team)
+    out = team.bob.ok("vc", "add", "--json").json()
+    assert out["still_conflicted"] == [{"path": ROT, "line": line}]
+    assert out["resolved"] == [ROT]  # git no longer records it as unmerged
+
+
+def test_add_of_a_real_resolution_warns_nothing(team: Team) -> None:  # noqa: F811
+    _conflicted(team)
+    text = team.bob.text(ROT)
+    block = text[text.index("<<<<<<<"):text.index(">>>>>>> theirs\n") + 15]
+    (team.bob.tree / ROT).write_text(text.replace(block, 'title: "Token rotation"\n'))
+    result = team.bob.ok("vc", "add", ROT)
+    assert result.stderr == ""
+    assert f"Marked resolved: {ROT}" in result.stdout
+    assert team.bob.ok("vc", "add", "--json").json()["still_conflicted"] == []
+    team.bob.ok("vc", "merge", "--continue")
+
+
+def test_add_of_a_named_file_with_markers_outside_a_merge_warns(tmp_path: Path) -> None:
+    me = make_member(tmp_path, "me")
+    me.ok("vc", "init")
+    me.write("kb/n/a.md", "A", narrative="<<<<<<< ours\nmine\n=======\ntheirs\n>>>>>>> theirs")
+    out = me.brv("vc", "add", "kb/n/a.md", "--json")
+    assert out.exit_code == 0
+    assert [hit["path"] for hit in out.json()["still_conflicted"]] == ["kb/n/a.md"]
+    assert "kb/n/a.md:" in out.stderr
+
+
+def test_conflict_marker_line_needs_the_whole_triplet() -> None:
+    assert conflict_marker_line(b"a\n<<<<<<< ours\nx\n=======\ny\n>>>>>>> theirs\n") == 2
+    assert conflict_marker_line(b"Title\n=======\n") is None
+    assert conflict_marker_line(b"<<<<<<< ours\nx\n>>>>>>> theirs\n") is None

@@ -13,7 +13,7 @@ import click
 
 from brv_vc.cli import vc_render as txt
 from brv_vc.cli.context import AppContext, json_option, pass_app
-from brv_vc.cli.render import emit, jsonable
+from brv_vc.cli.render import emit, jsonable, warn
 from brv_vc.errors import UsageError
 from brv_vc.services import vc_setup as setup
 
@@ -165,6 +165,8 @@ def add(app: AppContext, paths: tuple[str, ...], as_json: bool) -> None:
     from brv_vc.services.vc_add import add as stage
 
     result = stage(_repo(app), paths, app.cwd)
+    for message in txt.add_warnings(result):
+        warn(message)
     emit(result, as_json, txt.add_text)
 
 

@@ -389,7 +389,7 @@ def reset(app: AppContext, args: tuple[str, ...], soft: bool, mixed: bool, hard:
       brv vc reset HEAD~1
       brv vc reset --hard HEAD
     """
-    from brv_vc.services import vc as local
+    from brv_vc.services import vc_reset as local
 
     modes = [name for name, on in (("soft", soft), ("mixed", mixed), ("hard", hard)) if on]
     if len(modes) > 1:

@@ -298,3 +298,21 @@ def test_conflict_marker_line_needs_the_whole_triplet() -> None:
     assert conflict_marker_line(b"a\n<<<<<<< ours\nx\n=======\ny\n>>>>>>> theirs\n") == 2
     assert conflict_marker_line(b"Title\n=======\n") is None
     assert conflict_marker_line(b"<<<<<<< ours\nx\n>>>>>>> theirs\n") is None
+
+
+def test_in_project_checkout_after_a_restore_elsewhere_rebuilds_the_archive(
+        tmp_path: Path) -> None:
+    app = in_project_app(tmp_path, ROT)
+    app.ok("archive", ROT)
+    app.ok("vc", "add")
+    app.ok("vc", "commit", "-m", "archive")
+    stub = app.tree / f"_archived/{ROT.removesuffix('.md')}.stub.md"
+    assert stub.is_file()
+    app.ok("vc", "checkout", "-b", "restorer")
+    app.ok("restore", ROT)
+    app.ok("vc", "add")
+    app.ok("vc", "commit", "-m", "restore")
+    assert not stub.exists()
+    app.ok("vc", "checkout", "main")
+    assert not (app.tree / ROT).exists()
+    assert stub.is_file()

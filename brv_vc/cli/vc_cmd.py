@@ -13,7 +13,7 @@ import click
 
 from brv_vc.cli import vc_render as txt
 from brv_vc.cli.context import AppContext, json_option, pass_app
-from brv_vc.cli.render import emit, jsonable
+from brv_vc.cli.render import emit, jsonable, warn
 from brv_vc.errors import UsageError
 from brv_vc.services import vc_setup as setup
 
@@ -165,6 +165,8 @@ def add(app: AppContext, paths: tuple[str, ...], as_json: bool) -> None:
     from brv_vc.services.vc_add import add as stage
 
     result = stage(_repo(app), paths, app.cwd)
+    for message in txt.add_warnings(result):
+        warn(message)
     emit(result, as_json, txt.add_text)
 
 
@@ -378,12 +380,16 @@ def reset(app: AppContext, args: tuple[str, ...], soft: bool, mixed: bool, hard:
           as_json: bool) -> None:
     """Unstage knowledge files, or (--soft/--mixed/--hard [REF]) move the branch.
 
+    As in git, a lone REF that names no knowledge file moves the branch like --mixed
+    (unstage, keep the files).
+
     \b
     Example:
       brv vc reset auth/jwt/token_rotation.md
+      brv vc reset HEAD~1
       brv vc reset --hard HEAD
     """
-    from brv_vc.services import vc as local
+    from brv_vc.services import vc_reset as local
 
     modes = [name for name, on in (("soft", soft), ("mixed", mixed), ("hard", hard)) if on]
     if len(modes) > 1:

@@ -134,6 +134,14 @@ def reset_text(r: Any) -> str:
                       *_after_lines(r.after)])
 
 
+def add_warnings(r: Any) -> list[str]:
+    """``vc add``: one warning per staged file that still holds conflict markers."""
+    return [f"{hit.path}:{hit.line}: conflict markers are still in the file; it was staged, "
+            "but 'brv vc merge --continue' and 'brv vc commit' will refuse it until each "
+            "<<<<<<< / ======= / >>>>>>> block is resolved"
+            for hit in r.still_conflicted]
+
+
 def push_text(r: PushResult) -> str:
     """``vc push``."""
     if r.up_to_date:
@@ -166,9 +174,11 @@ def remote_text(r: Any) -> str:
 def add_text(r: Any) -> str:
     """``brv vc add``: what was staged, resolved, or already up to date."""
     lines = []
-    if r.resolved:
-        lines.append("Marked resolved: " + ", ".join(r.resolved))
-    if r.staged or not r.resolved:
+    still = {hit.path for hit in r.still_conflicted}
+    resolved = [p for p in r.resolved if p not in still]
+    if resolved:
+        lines.append("Marked resolved: " + ", ".join(resolved))
+    if r.staged or not resolved:
         lines.append(f"Staged {r.staged} file(s)")
     if r.unchanged:
         lines.append("Unchanged (nothing to stage): " + ", ".join(r.unchanged))

@@ -1,4 +1,4 @@
-"""Local vc use cases: ``commit``, ``log``, ``reset`` (``add`` is in vc_add, ``status`` in vc_status).
+"""Local vc use cases ``commit`` and ``log`` (add, status, reset: vc_add, vc_status, vc_reset).
 
 Every command is scoped to the tree's pathspec, so in in-project mode knowledge commands
 never read, stage or commit code files.
@@ -9,15 +9,13 @@ from __future__ import annotations
 import os
 import tempfile
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from brv_vc.errors import ConflictError, FormatError, GitError, NotFoundError, UsageError
-from brv_vc.services.vc_add import repo_paths, staged_paths
+from brv_vc.services.vc_add import staged_paths
 from brv_vc.services.vc_status import status
 from brv_vc.tree.layout import ARCHIVE_DIR
-from brv_vc.tree.project import Project
 from brv_vc.vc import exclusions
 from brv_vc.vc.archived import trailer_block
 from brv_vc.vc.repo import KnowledgeRepo
@@ -25,7 +23,6 @@ from brv_vc.vc.repo import KnowledgeRepo
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from brv_vc.services.vc_archive import AfterChange
     from brv_vc.vc.status import Change
 
 
@@ -233,83 +230,3 @@ def log(repo: KnowledgeRepo, ref: str | None = None, *, all_branches: bool = Fal
                    *target, *spec).stdout
     rows = [r.strip("\n").split("\x1f") for r in out.split("\x1e") if r.strip()]
     return tuple(LogEntry(*row) for row in rows if len(row) == 5)
-
-
-@dataclass(frozen=True)
-class ResetResult:
-    """``brv vc reset``."""
-
-    mode: str  # unstage | soft | mixed | hard
-    target: str | None
-    paths: tuple[str, ...]
-    after: AfterChange | None = None  # derived state refreshed after --hard
-    sha: str = ""  # the new HEAD (soft/mixed/hard)
-    subject: str = ""  # its subject line
-
-
-def reset(repo: KnowledgeRepo, paths: tuple[str, ...] = (), *, mode: str = "unstage",
-          ref: str | None = None, project: Project | None = None,
-          now: datetime | None = None, cwd: Path | None = None) -> ResetResult:
-    """Unstages knowledge paths, or (``soft``/``mixed``/``hard``) moves the branch to ``ref``.
-
-    With ``project`` and ``now``, a hard reset then runs the same after-change step as
-    pull, merge and checkout (archives from trailers, derived files), since it rewrites
-    the working tree; that includes the paths whose uncommitted changes it discarded.
-
-    Raises:
-        UsageError: an unknown mode.
-        ConflictError: a branch-moving reset in in-project mode (it would move code too),
-            or ``soft`` during a merge.
-        NotFoundError: an unknown ref.
-    """
-    if mode == "unstage":
-        targets = repo_paths(repo, paths, cwd)
-        if repo.head():
-            repo.git("reset", "-q", "HEAD", "--", *targets)
-        else:
-            repo.git("rm", "-q", "-r", "--cached", "--ignore-unmatch", "--", *targets)
-        return ResetResult(mode, None, tuple(paths))
-    if mode not in ("soft", "mixed", "hard"):
-        raise UsageError(f"unknown reset mode '{mode}'", hint="use --soft, --mixed or --hard")
-    if repo.in_project:
-        raise ConflictError(
-            f"'brv vc reset --{mode}' would move the project's branch, code included; "
-            "nothing was changed",
-            hint="use plain git for that; 'brv vc reset [PATHS]' unstages knowledge files",
-        )
-    target = ref or "HEAD"
-    if repo.rev(target) is None:
-        raise NotFoundError(f"unknown branch or ref '{target}'",
-                            hint="see commits with 'brv vc log'")
-    if mode == "soft" and repo.merging():
-        raise ConflictError("cannot soft-reset during a merge",
-                            hint="finish with 'brv vc merge --continue' or '--abort'")
-    old = repo.head()
-    discarded = _uncommitted_paths(repo, target) if mode == "hard" else ()
-    repo.git("reset", "-q", f"--{mode}", target)
-    after = None
-    if mode == "hard" and project is not None and now is not None:
-        from brv_vc.services.vc_archive import after_change
-
-        after = after_change(project, repo, old, repo.head(), now, also=discarded)
-    sha, _, subject = repo.git("log", "-1", "--format=%H%x1f%s").stdout.strip().partition(
-        "\x1f")
-    return ResetResult(mode, target, (), after, sha, subject)
-
-
-def _uncommitted_paths(repo: KnowledgeRepo, target: str) -> tuple[str, ...]:
-    """Tree paths whose working-tree or staged content differs from ``target``.
-
-    Trigger: ``reset --hard``. Why: it also discards uncommitted edits and staged new
-    entries, which no commit between the old and the new HEAD names, so their derived
-    files (``_index.md``, abstracts, the manifest) would describe text that is gone.
-    Outcome: the refresh after the reset covers them too.
-    """
-    found: dict[str, None] = {}
-    for cached in ((), ("--cached",)):
-        out = repo.git("diff", *cached, "--name-only", "-z", "--no-renames", target,
-                       *repo.pathspec()).stdout
-        found.update(dict.fromkeys(p for p in (repo.tree_path(x) for x in out.split("\0")
-                                               if x) if p))
-    return tuple(found)
-

@@ -9,9 +9,10 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from brv_vc.errors import GitError, NotFoundError
+from brv_vc.errors import GitError, InvalidPathError, NotFoundError
 from brv_vc.tree.layout import clean_relpath
 from brv_vc.vc.repo import KnowledgeRepo
+from brv_vc.vc.status import conflict_marker_line
 
 
 @dataclass(frozen=True)
@@ -19,13 +20,23 @@ class AddResult:
     """What ``brv vc add`` did.
 
     How many files are staged now, which named files had nothing to stage, and which
-    conflicts the add marked resolved.
+    conflicts the add marked resolved; files staged with conflict markers still in them are
+    listed in ``still_conflicted`` (``merge --continue`` and ``commit`` refuse them).
     """
 
     staged: int
     paths: tuple[str, ...]
     unchanged: tuple[str, ...] = ()
     resolved: tuple[str, ...] = ()
+    still_conflicted: tuple[MarkerHit, ...] = ()  # staged with conflict markers left in
+
+
+@dataclass(frozen=True)
+class MarkerHit:
+    """A staged file that still holds conflict markers, and the line of the first one."""
+
+    path: str
+    line: int
 
 
 def _inside(path: Path, folder: Path) -> bool:
@@ -62,6 +73,23 @@ def tree_relpath(repo: KnowledgeRepo, path: str, cwd: Path | None = None) -> str
                 return rel
     posix = posix.strip("/")
     return "" if posix in ("", ".") else clean_relpath(posix)
+
+
+def names_knowledge(repo: KnowledgeRepo, path: str, cwd: Path | None = None) -> bool:
+    """True when ``path`` names a knowledge file or folder: on disk, staged or in HEAD.
+
+    ``brv vc reset ARG`` asks this to tell a path (unstage it) from a commit (move the
+    branch), as git does; a path that escapes the tree names no knowledge.
+    """
+    try:
+        rel = tree_relpath(repo, path, cwd)
+    except InvalidPathError:
+        return False
+    if not rel or (repo.tree / rel).exists():
+        return True
+    with_head = ["--with-tree=HEAD"] if repo.head() else []
+    return repo.git_ok("ls-files", "--error-unmatch", *with_head, "--",
+                       repo.repo_path(rel)) is not None
 
 
 def project_files_to_stage(repo: KnowledgeRepo) -> list[str]:
@@ -141,7 +169,29 @@ def add(repo: KnowledgeRepo, paths: tuple[str, ...] = (), cwd: Path | None = Non
             was = any(p == target or p.startswith(base) for p in conflicted)
             if not hit and not was:
                 unchanged.append(repo.tree_path(target) or target)
-    return AddResult(len(staged), tuple(staged), tuple(unchanged), tuple(resolved))
+    named = {rel for t in targets if (rel := repo.tree_path(t))} & set(staged)
+    marked = _with_markers(repo, [*resolved, *sorted(named - set(resolved))])
+    return AddResult(len(staged), tuple(staged), tuple(unchanged), tuple(resolved), marked)
+
+
+def _with_markers(repo: KnowledgeRepo, paths: list[str]) -> tuple[MarkerHit, ...]:
+    """The files among ``paths`` (tree-relative) whose text still holds conflict markers.
+
+    Trigger: ``vc add`` of a conflict resolution or of a named file. Why: git marks a
+    conflict resolved on any add, markers or not, and only ``merge --continue``/``commit``
+    would refuse later. Outcome: the caller warns now, naming the line. Only these few
+    files are read, never the whole staged set.
+    """
+    hits: list[MarkerHit] = []
+    for path in paths:
+        try:
+            data = (repo.tree / path).read_bytes()
+        except OSError:  # a staged deletion, or a folder
+            continue
+        line = conflict_marker_line(data)
+        if line is not None:
+            hits.append(MarkerHit(path, line))
+    return tuple(hits)
 
 
 def staged_paths(repo: KnowledgeRepo, whole_repo: bool = False, *,
@@ -156,4 +206,4 @@ def staged_paths(repo: KnowledgeRepo, whole_repo: bool = False, *,
     return [p for p in out.split("\0") if p]
 
 
-__all__ = ["AddResult", "add", "repo_paths", "staged_paths", "tree_relpath"]
+__all__ = ["AddResult", "MarkerHit", "add", "names_knowledge", "repo_paths", "staged_paths", "tree_relpath"]

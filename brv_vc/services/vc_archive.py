@@ -17,7 +17,7 @@ from brv_vc.services.refresh import refresh
 from brv_vc.tree.layout import ARCHIVE_DIR, FULL_SUFFIX, STUB_SUFFIX, Kind, is_derived, kind_of
 from brv_vc.tree.project import Project
 from brv_vc.tree.store import remove_empty_parents
-from brv_vc.vc.archived import archived_in_range
+from brv_vc.vc.archived import archived_at, archived_in_range
 from brv_vc.vc.repo import KnowledgeRepo
 
 DEFAULT_IMPORTANCE = 50.0
@@ -74,6 +74,11 @@ def after_change(project: Project, repo: KnowledgeRepo, old: str | None, new: st
                  now: datetime, *, also: Iterable[str] = ()) -> AfterChange:
     """Rebuilds archived entries from history and refreshes derived state.
 
+    The archive is rebuilt for every entry archived by a commit in ``old..new``, and for
+    every entry the change removed from the tree whose last commit reachable from ``new``
+    archived it (a ``reset --hard`` back over a restore, a checkout after a restore made on
+    another branch); an entry back in the tree loses its local archive.
+
     Args:
         project: the project.
         repo: its knowledge repository.
@@ -85,25 +90,36 @@ def after_change(project: Project, repo: KnowledgeRepo, old: str | None, new: st
     changed = tuple(dict.fromkeys((*changed_paths(repo, old, new), *also)))
     problems: list[str] = []
     archived: list[str] = []
-    if new is not None and old != new:
-        write = _write_archive()
+    found: dict[str, bytes] = {}
+    if new is not None:
         try:
-            found = archived_in_range(repo, old, new)
+            if old != new:
+                found.update(archived_in_range(repo, old, new))
+            gone = [p for p in changed if p not in found and _left_tree(project, p)]
+            found.update(archived_at(repo, new, gone))
         except Exception as exc:  # fail open: a pull must never fail on the archive step
-            found, problems = [], [f"reading archive trailers: {exc}"]
-        for path, data in found:
-            if write is None:
-                problems.append(f"archive of {path} not rebuilt: summary.archive is missing")
-                continue
-            try:
-                write(project, path, data, importance=_importance(project, path), now=now)
-                archived.append(path)
-            except (BrvError, OSError, ValueError) as exc:
-                problems.append(f"archive of {path} not rebuilt: {exc}")
+            problems.append(f"reading archive trailers: {exc}")
+    write = _write_archive() if found else None
+    for path, data in found.items():
+        if write is None:
+            problems.append(f"archive of {path} not rebuilt: summary.archive is missing")
+            continue
+        try:
+            write(project, path, data, importance=_importance(project, path), now=now)
+            archived.append(path)
+        except (BrvError, OSError, ValueError) as exc:
+            problems.append(f"archive of {path} not rebuilt: {exc}")
     unarchived, dropped = drop_returned_archives(project, changed)
     removed = prune_orphan_folders(project, changed)
     report = refresh(project, (*changed, *dropped, *removed), now)
     return AfterChange(changed, tuple(archived), (*problems, *report.problems), unarchived)
+
+
+def _left_tree(project: Project, path: str) -> bool:
+    """True for a knowledge entry the change removed from the working tree."""
+    if path.startswith(ARCHIVE_DIR + "/") or kind_of(path) is not Kind.ENTRY:
+        return False
+    return not (project.tree / path).exists()
 
 
 def drop_returned_archives(project: Project, changed: Iterable[str]

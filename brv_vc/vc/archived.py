@@ -68,3 +68,48 @@ def archived_in_range(repo: KnowledgeRepo, old: str | None, new: str) -> list[tu
         (path, data) for path, data in found.items()
         if git.blob_at(repo.workdir, new, repo.repo_path(path)) is None
     ]
+
+
+def archived_at(repo: KnowledgeRepo, rev: str, paths: list[str]) -> list[tuple[str, bytes]]:
+    """Entries among ``paths`` that the history of ``rev`` leaves archived.
+
+    Trigger: entries left the tree through a change whose range names no archive (``reset
+    --hard`` back over a restore, a checkout of a branch that archived them before a restore
+    elsewhere). Why: the local archive must match what history says (DESIGN.md "Archives
+    across a team"), wherever the archiving commit lies. Outcome: a path counts as archived
+    when the last commit reachable from ``rev`` that touched it carries its trailer.
+
+    Cost: one ``git log --grep`` over the messages, then one ``git log -1 -- path`` per path
+    named by a trailer; paths no trailer names cost nothing more.
+
+    Args:
+        repo: the knowledge repository.
+        rev: the commit the tree now stands on.
+        paths: tree paths that just left the tree.
+
+    Returns:
+        (tree path, the entry's bytes before its archive), in the order of ``paths``.
+    """
+    wanted = set(paths)
+    if not wanted:
+        return []
+    out = repo.git("log", "-F", f"--grep={TRAILER}:", "--format=%x1e%H%x1f%B", rev).stdout
+    named: dict[str, set[str]] = {}
+    for record in out.split("\x1e"):
+        sha, _, message = record.partition("\x1f")
+        for path in parse_trailers(message):
+            if path in wanted:
+                named.setdefault(path, set()).add(sha.strip())
+    found: list[tuple[str, bytes]] = []
+    for path in dict.fromkeys(paths):
+        if path not in named:
+            continue
+        last = repo.git("log", "-1", "--format=%H%x1f%P", rev, "--",
+                        repo.repo_path(path)).stdout.strip()
+        sha, _, parents = last.partition("\x1f")
+        if sha not in named[path] or not parents:
+            continue  # deleted plainly after its archive, or restored and deleted again
+        data = git.blob_at(repo.workdir, parents.split()[0], repo.repo_path(path))
+        if data is not None:
+            found.append((path, data))
+    return found

@@ -122,13 +122,19 @@ def has_conflict_markers(data: bytes) -> bool:
     Requiring all three, each at a line start, keeps a setext heading or a lone ``=======``
     rule in prose from being mistaken for a conflict.
     """
+    return conflict_marker_line(data) is not None
+
+
+def conflict_marker_line(data: bytes) -> int | None:
+    """The 1-based line of the first ``<<<<<<<`` opening a whole marker triplet, or None."""
     text = data.decode("utf-8", "replace")
-    start = mid = False
-    for line in text.splitlines():
+    start: int | None = None
+    mid = False
+    for number, line in enumerate(text.splitlines(), 1):
         if line.startswith("<<<<<<<") and line[7:8] in ("", " "):
-            start = True
-        elif start and line.rstrip() == MARKER_MID:
+            start = number if start is None else start
+        elif start is not None and line.rstrip() == MARKER_MID:
             mid = True
         elif mid and line.startswith(">>>>>>>"):
-            return True
-    return False
+            return start
+    return None

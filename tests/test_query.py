@@ -249,7 +249,10 @@ def test_provider_garbage_keeps_the_tier2_answer_on_the_cli(tree: Project, brv) 
         use_provider(tree, server)
         result = brv("query", "refresh token rotation", cwd=tree.root)
     assert result.exit_code == 0
-    assert "not a chat completion" in result.stderr
+    assert "the LLM provider's reply is not JSON (first bytes: '<html>oops</html>')" in (
+        result.stderr
+    )
+    assert "not a chat completion" not in result.stderr
     assert "auth/jwt/rotation.md" in result.stdout
     assert "[tier 2 ·" in result.stdout
 

@@ -213,3 +213,78 @@ def test_unreachable_provider() -> None:
     dead = LlmSettings(base_url="http://127.0.0.1:9/v1", model="m", timeout_seconds=1)
     with pytest.raises(ProviderError, match="cannot connect"):
         complete(dead, MESSAGES, temperature=0, max_tokens=5, sleep=lambda s: None)
+
+
+UNSET = (
+    "the environment variable AUDIT_KEY named by llm.api_key_env is not set; "
+    "export it or remove llm: from .brv/config.yaml"
+)
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        (None, UNSET),
+        ("", UNSET.replace("is not set", "is empty")),
+        ("  \t", UNSET.replace("is not set", "is empty")),
+    ],
+)
+def test_a_missing_key_fails_before_any_request(
+    monkeypatch: pytest.MonkeyPatch, value: str | None, message: str
+) -> None:
+    if value is None:
+        monkeypatch.delenv("AUDIT_KEY", raising=False)
+    else:
+        monkeypatch.setenv("AUDIT_KEY", value)
+    waits: list[float] = []
+    with ChatServer(lambda r: reply("should not be asked")) as server:
+        with pytest.raises(ProviderError) as info:
+            complete(
+                settings(server, api_key_env="AUDIT_KEY"),
+                MESSAGES,
+                temperature=0,
+                max_tokens=5,
+                sleep=waits.append,
+            )
+        assert server.requests == []
+    assert info.value.message == message
+    assert info.value.key == "llm.api_key_env"
+    assert "api_key_env out of llm:" in str(info.value.hint)
+    assert waits == []  # not a transient failure: no backoff
+
+
+def test_a_key_with_a_line_break_is_refused_without_showing_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("AUDIT_KEY", "sk-secret-123\nsk-other-456")
+    with ChatServer(lambda r: reply("no")) as server:
+        with pytest.raises(ProviderError) as info:
+            complete(
+                settings(server, api_key_env="AUDIT_KEY"),
+                MESSAGES,
+                temperature=0,
+                max_tokens=5,
+                sleep=lambda s: None,
+            )
+        assert server.requests == []
+    assert "AUDIT_KEY" in info.value.message
+    assert "control character" in info.value.message
+    assert "sk-" not in info.value.message + str(info.value.hint)
+
+
+def test_a_key_is_sent_without_surrounding_whitespace(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AUDIT_KEY", "  sk-secret-123\n")
+    with ChatServer(lambda r: reply("ok")) as server:
+        complete(settings(server, api_key_env="AUDIT_KEY"), MESSAGES, temperature=0, max_tokens=5)
+        assert server.headers[0]["Authorization"] == "Bearer sk-secret-123"
+
+
+def test_without_api_key_env_no_header_is_sent(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a keyless local server (Ollama, llama.cpp): no variable named, no header, no error,
+    # even when a conventional variable happens to be set
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-not-for-this-server")
+    with ChatServer(lambda r: reply("local")) as server:
+        got = complete(settings(server), MESSAGES, temperature=0, max_tokens=5)
+        headers = server.headers[0]
+    assert got.content == "local"
+    assert "Authorization" not in headers

@@ -116,6 +116,7 @@ def test_an_http_error_page_is_one_line_without_the_key(monkeypatch: pytest.Monk
         ('{"id": "x"}', "no choices list"),
         ('[1, 2]', "a JSON list, not an object"),
         ('{"choices": [{"index": 0}]}', "no choices[0].message"),
+        ('{"choices": [{"message": "hi"}]}', "message is not an object"),
         ('{"choices": [{"message": {"content": 5}}]}', "content is not a string"),
         ('{"choices": [{"message": {"content": ""}}]}', "empty message"),
         (
@@ -174,6 +175,15 @@ def test_an_error_object_sent_with_status_200_is_quoted_without_the_key(
     assert info.value.message == (
         "the LLM provider answered with an error: model m not found for key ***"
     )
+
+
+def test_an_error_string_sent_with_status_200_is_quoted() -> None:
+    with (
+        ChatServer(lambda r: (200, '{"error": "model \\"m\\" not found"}')) as server,
+        pytest.raises(ProviderError) as info,
+    ):
+        complete(settings(server), MESSAGES, temperature=0, max_tokens=5, sleep=lambda s: None)
+    assert info.value.message == 'the LLM provider answered with an error: model "m" not found'
 
 
 def test_a_non_json_reply_never_shows_the_key(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -249,7 +249,10 @@ def test_provider_garbage_keeps_the_tier2_answer_on_the_cli(tree: Project, brv) 
         use_provider(tree, server)
         result = brv("query", "refresh token rotation", cwd=tree.root)
     assert result.exit_code == 0
-    assert "not a chat completion" in result.stderr
+    assert "the LLM provider's reply is not JSON (first bytes: '<html>oops</html>')" in (
+        result.stderr
+    )
+    assert "not a chat completion" not in result.stderr
     assert "auth/jwt/rotation.md" in result.stdout
     assert "[tier 2 ·" in result.stdout
 
@@ -289,3 +292,55 @@ def test_configuring_a_provider_starts_a_fresh_cache(tree: Project) -> None:
         use_provider(tree, server)
         assert ask(tree, "refresh token rotation").tier == 3
         assert ask(tree, "refresh token rotation").tier == 0
+
+
+def test_an_unset_key_variable_keeps_the_tier2_answer_and_names_it(
+    tree: Project, brv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("AUDIT_KEY", raising=False)
+    message = (
+        "the environment variable AUDIT_KEY named by llm.api_key_env is not set; "
+        "export it or remove llm: from .brv/config.yaml"
+    )
+    with ChatServer(lambda r: reply("From the LLM.")) as server:
+        tree.config_path.write_text(
+            f"version: 1\nllm:\n  base_url: {server.base_url}\n  model: m\n"
+            "  api_key_env: AUDIT_KEY\n"
+        )
+        result = ask(tree, "refresh token rotation")
+        cli = brv("query", "refresh token rotation", cwd=tree.root)
+        data = brv("query", "refresh token rotation", "--json", cwd=tree.root).json()
+        assert server.requests == []  # no request went out without the key
+        monkeypatch.setenv("AUDIT_KEY", "sk-secret-123")
+        fixed = ask(tree, "refresh token rotation")  # the failed answer was not cached
+        assert server.headers[0]["Authorization"] == "Bearer sk-secret-123"
+    assert result.tier == 2
+    assert result.error == message
+    assert result.note == f"the LLM provider failed ({message}); this is the tier-2 answer"
+    assert result.matched[0].path == "auth/jwt/rotation.md"
+    assert cli.exit_code == 0
+    assert message in cli.stderr
+    assert "[tier 2 ·" in cli.stdout
+    assert data["tier"] == 2
+    assert data["error"] == message
+    assert fixed.tier > 2  # tier 3 or 4 depending on the hits recorded meanwhile
+    assert not fixed.cache_hit
+    assert fixed.answer == "From the LLM."
+
+
+def test_the_key_never_appears_in_query_output(
+    tree: Project, brv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("AUDIT_KEY", "sk-secret-123")
+    with ChatServer(lambda r: (401, "no such key: sk-secret-123")) as server:
+        tree.config_path.write_text(
+            f"version: 1\nllm:\n  base_url: {server.base_url}\n  model: m\n"
+            "  api_key_env: AUDIT_KEY\n"
+        )
+        text = brv("query", "refresh token rotation", cwd=tree.root)
+        as_json = brv("query", "refresh token rotation", "--json", cwd=tree.root)
+        assert server.headers[0]["Authorization"] == "Bearer sk-secret-123"
+    assert "HTTP 401" in text.stderr
+    assert as_json.json()["tier"] == 2
+    for out in (text.stdout, text.stderr, as_json.stdout, as_json.stderr):
+        assert "sk-secret-123" not in out

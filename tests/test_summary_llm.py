@@ -92,3 +92,33 @@ def test_llm_output_over_budget_escalates_then_truncates(project: Project) -> No
     abstract = (project.tree / "a/b/one.abstract.md").read_text()
     assert count_tokens(abstract.strip()) <= 80
     assert abstract.startswith("One:")  # the deterministic rung truncates extractive text
+
+
+def test_an_unset_key_variable_is_a_provider_failure_like_any_other(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Unset key: no request goes out and the abstracts come from the deterministic rung,
+    exactly as when the provider answers 500 every time."""
+    monkeypatch.delenv("AUDIT_KEY", raising=False)
+    write_entry(project, "a/b/one.md", "One")
+    with _serve(lambda r: _reply("from the model")) as server:
+        project.config_path.write_text(
+            f"version: 1\nllm:\n  base_url: {server.base_url}\n  model: m\n"
+            "  api_key_env: AUDIT_KEY\n  timeout_seconds: 5\n"
+        )
+        no_key = summarize(project, NOW, sleep=lambda s: None)
+        sent = list(server.requests)
+    no_key_abstract = (project.tree / "a/b/one.abstract.md").read_text()
+
+    (project.tree / "a/b/one.abstract.md").unlink()
+    (project.tree / "a/b/one.overview.md").unlink()
+    with _serve(lambda r: (500, "down")) as server:  # type: ignore[arg-type,return-value]
+        _configure(project, server.base_url)
+        down = summarize(project, NOW, sleep=lambda s: None)
+    assert sent == []
+    assert no_key.engine == down.engine == "llm"
+    assert no_key.failed == down.failed == ()
+    assert ("a/b/one.md", "truncated") in no_key.escalated
+    assert no_key.escalated == down.escalated
+    assert no_key_abstract == (project.tree / "a/b/one.abstract.md").read_text()
+    assert no_key_abstract.startswith("One:")

@@ -1,7 +1,10 @@
 """One call to an OpenAI-compatible chat-completions endpoint, over stdlib ``urllib``.
 
 The key is read from the environment variable the settings name and is sent only in the
-``Authorization`` header: it is never logged and never part of an error message.
+``Authorization`` header: it is never logged and never part of an error message. When the
+settings name a variable that is unset or empty the call fails at once (no request goes out
+without the key a hosted API needs); settings without ``api_key_env`` (a keyless local
+server) send no ``Authorization`` header.
 Transient failures (timeouts, connection errors, HTTP 429 and 5xx) are retried after
 500 ms, 1 s and 2 s (byterover-cli.md §6: backoff from 500 ms); other errors are not.
 """
@@ -20,6 +23,8 @@ from brv_vc.tree.config import LlmSettings
 
 BACKOFF = (0.5, 1.0, 2.0)
 _MAX_BODY = 4 * 1024 * 1024
+_HINT = "check that llm.base_url points at an OpenAI-compatible /v1 endpoint"
+_SHOWN = 60  # characters of a non-JSON reply quoted in an error
 
 
 @dataclass(frozen=True)
@@ -51,12 +56,41 @@ def _endpoint(settings: LlmSettings) -> str:
     return settings.base_url.rstrip("/") + "/chat/completions"
 
 
-def _post(settings: LlmSettings, payload: bytes) -> bytes:
+def api_key(settings: LlmSettings) -> str | None:
+    """The key from the variable ``llm.api_key_env`` names; None when no variable is named.
+
+    Raises:
+        ProviderError: the variable is unset, empty, or holds a line break (which no HTTP
+            header can carry). The message names the variable, never its value.
+    """
+    name = settings.api_key_env
+    if not name:
+        return None
+    raw = os.environ.get(name)
+    key = (raw or "").strip()
+    if not key:
+        state = "is not set" if raw is None else "is empty"
+        raise ProviderError(
+            f"the environment variable {name} named by llm.api_key_env {state}; "
+            "export it or remove llm: from .brv/config.yaml",
+            hint="a local server that needs no key: leave api_key_env out of llm:",
+            key="llm.api_key_env",
+        )
+    if any(ord(c) < 32 or ord(c) == 127 for c in key):
+        raise ProviderError(
+            f"the environment variable {name} named by llm.api_key_env holds a control "
+            "character (a line break?) and cannot be sent as a key",
+            hint=f"export {name} again with the key alone",
+            key="llm.api_key_env",
+        )
+    return key
+
+
+def _post(settings: LlmSettings, payload: bytes, key: str | None) -> bytes:
     import urllib.error
     import urllib.request
 
     headers = {"Content-Type": "application/json", "Accept": "application/json"}
-    key = os.environ.get(settings.api_key_env) if settings.api_key_env else None
     if key:
         headers["Authorization"] = f"Bearer {key}"
     request = urllib.request.Request(_endpoint(settings), data=payload, headers=headers)
@@ -66,9 +100,8 @@ def _post(settings: LlmSettings, payload: bytes) -> bytes:
     except urllib.error.HTTPError as exc:
         if exc.code == 429 or exc.code >= 500:
             raise _Retry(f"HTTP {exc.code}") from None
-        detail = exc.read(300).decode("utf-8", "replace").strip()
-        if key:
-            detail = detail.replace(key, "***")
+        # read past the shown part so a key straddling the cut is still scrubbed whole
+        detail = _quote(exc.read(64 * 1024).decode("utf-8", "replace"), key, 300)
         raise ProviderError(
             f"the LLM provider refused the request: HTTP {exc.code} {exc.reason}"
             + (f": {detail}" if detail else ""),
@@ -85,23 +118,65 @@ def _post(settings: LlmSettings, payload: bytes) -> bytes:
 
 
 def _garbage(why: str) -> ProviderError:
+    return ProviderError(f"the LLM provider's reply is not a chat completion ({why})", hint=_HINT)
+
+
+def _quote(text: str, key: str | None, limit: int = _SHOWN) -> str:
+    """Reply text safe to show: the key scrubbed, whitespace runs as one space, cut short."""
+    if key:
+        text = text.replace(key, "***")
+    flat = " ".join(text.split())  # an HTML page's line breaks would split the warning
+    return flat if len(flat) <= limit else flat[:limit] + "..."
+
+
+def _not_json(body: bytes, key: str | None) -> ProviderError:
+    """The error for a body that does not parse, quoting its first bytes."""
+    if not body.strip():
+        return ProviderError("the LLM provider's reply is not JSON (it is empty)", hint=_HINT)
+    shown = _quote(body.decode("utf-8", "replace"), key)
     return ProviderError(
-        f"the LLM provider's reply is not a chat completion ({why})",
-        hint="check that llm.base_url points at an OpenAI-compatible /v1 endpoint",
+        f"the LLM provider's reply is not JSON (first bytes: {shown!r})", hint=_HINT
     )
 
 
-def parse_completion(body: bytes) -> Completion:
+def _message(data: Any, key: str | None) -> Any:
+    """``choices[0].message`` of a parsed reply, or a ProviderError saying what is missing."""
+    if not isinstance(data, dict):
+        raise _garbage(f"a JSON {type(data).__name__}, not an object")
+    if "choices" not in data and "error" in data:
+        # some servers send their error object with status 200
+        error = data["error"]
+        detail = error.get("message", error) if isinstance(error, dict) else error
+        raise ProviderError(
+            f"the LLM provider answered with an error: {_quote(str(detail), key)}", hint=_HINT
+        )
+    choices = data.get("choices")
+    if not isinstance(choices, list):
+        raise _garbage("no choices list")
+    if not choices:
+        raise _garbage("choices is empty")
+    first = choices[0]
+    if not isinstance(first, dict) or "message" not in first:
+        raise _garbage("no choices[0].message")
+    return first["message"]
+
+
+def parse_completion(body: bytes, key: str | None = None) -> Completion:
     """Reads a chat-completions response body.
 
+    Args:
+        body: the raw reply.
+        key: the API key, scrubbed from any text of the reply quoted in an error.
+
     Raises:
-        ProviderError: not JSON, or not shaped like a chat completion.
+        ProviderError: not JSON, JSON that is not a chat completion, or a provider error
+            object sent with status 200.
     """
     try:
         data = json.loads(body)
-        message = data["choices"][0]["message"]
-    except (ValueError, KeyError, IndexError, TypeError):
-        raise _garbage("no choices[0].message") from None
+    except ValueError:  # UnicodeDecodeError included
+        raise _not_json(body, key) from None
+    message = _message(data, key)
     if not isinstance(message, dict):
         raise _garbage("message is not an object")
     content = message.get("content") or ""
@@ -146,9 +221,11 @@ def complete(
         The reply.
 
     Raises:
-        ProviderError: timeout or connection failure after 3 retries, an HTTP error, or a
-            reply that is not a chat completion.
+        ProviderError: the variable named by ``api_key_env`` is unset or empty (raised
+            before any request), timeout or connection failure after 3 retries, an HTTP
+            error, or a reply that is not a chat completion.
     """
+    key = api_key(settings)
     payload: dict[str, Any] = {
         "model": settings.model,
         "messages": messages,
@@ -163,7 +240,7 @@ def complete(
         if attempt:
             sleep(BACKOFF[attempt - 1])
         try:
-            return parse_completion(_post(settings, body))
+            return parse_completion(_post(settings, body, key), key)
         except _Retry as retry:
             last = retry.reason
     raise ProviderError(

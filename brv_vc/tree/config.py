@@ -22,7 +22,7 @@ version: 1
 # llm:
 #   base_url: http://127.0.0.1:11434/v1
 #   model: llama3.1
-#   api_key_env: OPENAI_API_KEY
+#   api_key_env: OPENAI_API_KEY   # hosted APIs only; leave out for a keyless local server
 #   timeout_seconds: 30
 """
 

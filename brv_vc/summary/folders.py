@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from brv_vc.format.frontmatter import quote
 from brv_vc.format.tokens import count_tokens
 from brv_vc.summary import extract
-from brv_vc.summary.budgets import INDEX_TOKENS
+from brv_vc.summary.budgets import INDEX_TOKENS, Deferred
 from brv_vc.summary.digest import digest
 from brv_vc.summary.documents import ChildLine, FolderInput
-from brv_vc.summary.engine import Engine, generate
+from brv_vc.summary.engine import EXTRACTIVE, Engine, generate
 from brv_vc.summary.records import Records, sha
 from brv_vc.tree.layout import (
     ARCHIVE_DIR,
@@ -33,6 +33,10 @@ from brv_vc.tree.layout import (
 from brv_vc.tree.project import Project
 from brv_vc.tree.store import write_atomic
 
+# Prefix of the recorded input hash of a summary written as an extractive draft because the
+# provider could not be asked in time: the record never matches, so the next regeneration
+# (``brv summarize``) asks the provider again.
+DRAFT = "draft:"
 _HASH_LINE = re.compile(r'^---\nchildren_hash: "([0-9a-f]+)"\n')
 _SAFE_ITEM = re.compile(r"^[A-Za-z0-9_./-]+$")
 
@@ -45,6 +49,8 @@ class IndexReport:
     removed: tuple[str, ...] = ()
     skipped: int = 0
     warnings: tuple[str, ...] = ()
+    drafts: tuple[str, ...] = ()  # written by the extractive engine for lack of time
+    deferred: Deferred | None = None
 
 
 @dataclass(frozen=True)
@@ -222,6 +228,8 @@ def regenerate(
     written: list[str] = []
     removed: list[str] = []
     warnings: list[str] = []
+    drafts: list[str] = []
+    deferred: Deferred | None = None
     skipped = 0
     for folder in sorted(todo, key=lambda f: (-depth(f), f)):
         rel = index_path(folder)
@@ -250,9 +258,18 @@ def regenerate(
                 skipped += 1
                 continue
         info = folder_input(folder, children)
-        body = generate(engine, "folder_summary", info, INDEX_TOKENS[info.order]).text
+        made_for = digest_hash
+        try:
+            body = generate(engine, "folder_summary", info, INDEX_TOKENS[info.order]).text
+        except Deferred as why:  # a reader needs the summary now: an extractive draft
+            deferred = deferred or why
+            body = generate(EXTRACTIVE, "folder_summary", info, INDEX_TOKENS[info.order]).text
+            made_for = DRAFT + digest_hash
+            drafts.append(rel)
         data = render_index(folder, children, digest_hash, body)
         if write_atomic(target, data, durable=False):
             written.append(rel)
-        records.put(rel, digest_hash, data)
-    return IndexReport(tuple(written), tuple(removed), skipped, tuple(warnings))
+        records.put(rel, made_for, data)
+    return IndexReport(
+        tuple(written), tuple(removed), skipped, tuple(warnings), tuple(drafts), deferred
+    )

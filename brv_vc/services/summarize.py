@@ -16,7 +16,7 @@ from typing import Protocol
 
 from brv_vc.errors import BrvError
 from brv_vc.services.problems import FileProblem, file_problems
-from brv_vc.summary import abstracts, folders, queue
+from brv_vc.summary import abstracts, folders, queue, removals
 from brv_vc.summary import manifest as manifest_mod
 from brv_vc.summary.budgets import Deferred, TimeBudget
 from brv_vc.summary.engine import EXTRACTIVE, Engine, engine_for
@@ -211,8 +211,10 @@ def refresh_summaries(
         return SummaryRefresh((), (f"summaries skipped: cannot open brv.db: {exc}",))
     try:
         records = Records(conn)
+        gone = [] if paths is None else removals.gone_entries(project, paths)
         touched = False
         try:
+            written.extend(removals.drop_siblings(project, gone, records))
             todo = None if paths is None else folders.folders_for(paths)
             report = folders.regenerate(project, todo, engine, records)
             written.extend(report.written + report.removed)
@@ -220,6 +222,7 @@ def refresh_summaries(
             deferred = report.deferred
             touched = bool(report.written or report.removed)
             steps.append(f"summaries: {len(report.written)} written, {len(report.removed)} removed")
+            removals.prune(project, gone)
         except Exception as exc:
             problems.append(f"summaries failed: {type(exc).__name__}: {exc}")
         try:
@@ -233,6 +236,7 @@ def refresh_summaries(
                 wanted = [
                     p for p in paths
                     if kind_of(p) is Kind.ENTRY and not p.startswith(ARCHIVE_DIR + "/")
+                    and p not in gone
                 ]
             queue.enqueue(conn, wanted)
             if defer:

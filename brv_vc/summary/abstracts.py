@@ -101,9 +101,10 @@ def process(
     for rel, text in ((abstract_rel, " ".join(short.text.split()) + "\n"),
                       (overview_rel, long.text.rstrip("\n") + "\n")):
         written = text.encode()
-        write_atomic(project.tree / rel, written, durable=False)
-        if records is not None:
-            records.put(rel, content_hash, written)
+        if records is None:
+            write_atomic(project.tree / rel, written, durable=False)
+        else:
+            records.write(project.tree / rel, rel, content_hash, written)
     worst = max(short.level, long.level, key=("normal", "aggressive", "truncated").index)
     return content_hash, worst
 
@@ -221,11 +222,8 @@ def hand_edited(tree: Path, entries: Iterable[str], records: Records) -> list[st
     records.load_all()
     for rel in entries:
         for sibling in siblings(rel):
-            record = records.get(sibling)
-            if record is None:
-                continue
             try:
-                if sha((tree / sibling).read_bytes()) != record.sha:
+                if records.edited(sibling, tree / sibling, (tree / sibling).read_bytes()):
                     edited.append(sibling)
             except OSError:
                 continue

@@ -31,7 +31,6 @@ from brv_vc.tree.layout import (
     kind_of,
 )
 from brv_vc.tree.project import Project
-from brv_vc.tree.store import write_atomic
 
 # Prefix of the recorded input hash of a summary written as an extractive draft because the
 # provider could not be asked in time: the record never matches, so the next regeneration
@@ -246,14 +245,13 @@ def regenerate(
             existing: bytes | None = target.read_bytes()
         except FileNotFoundError:
             existing = None
-        record = records.get(rel)
-        if existing is not None:
-            if record is not None and record.sha != sha(existing):
-                warnings.append(f"{rel} was edited by hand; regenerated (it is a derived file)")
-            elif record is not None and record.input_hash == digest_hash:
+        suspect = existing is not None and records.edited(rel, target, existing)
+        if existing is not None and not suspect:
+            record = records.get(rel)
+            if record is not None and record.input_hash == digest_hash:
                 skipped += 1
                 continue
-            elif record is None and _stored_hash(existing) == digest_hash:
+            if record is None and _stored_hash(existing) == digest_hash:
                 records.put(rel, digest_hash, existing)  # adopt a file from another run
                 skipped += 1
                 continue
@@ -267,9 +265,11 @@ def regenerate(
             made_for = DRAFT + digest_hash
             drafts.append(rel)
         data = render_index(folder, children, digest_hash, body)
-        if write_atomic(target, data, durable=False):
+        # bytes brv would write now are no hand edit (a run killed before its record)
+        if suspect and data != existing:
+            warnings.append(f"{rel} was edited by hand; regenerated (it is a derived file)")
+        if records.write(target, rel, made_for, data):
             written.append(rel)
-        records.put(rel, made_for, data)
     return IndexReport(
         tuple(written), tuple(removed), skipped, tuple(warnings), tuple(drafts), deferred
     )

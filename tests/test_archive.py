@@ -26,7 +26,7 @@ def fixed_clock(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 STUB_KEYS = ["evicted_at", "evicted_importance", "original_path", "original_token_count",
-             "points_to", "type"]
+             "points_to", "title", "type"]
 
 
 def test_archive_then_restore_byte_for_byte(project: Project, brv) -> None:
@@ -147,3 +147,16 @@ def test_restore_refuses_to_overwrite(project: Project, brv) -> None:
     (project.tree / "a/b/twice.md").unlink()
     assert brv("restore", "_archived/a/b/twice.stub.md", cwd=project.root).exit_code == 0
     assert (project.tree / "a/b/twice.md").read_bytes() == original
+
+
+def test_a_stub_is_found_under_its_entry_title(project: Project, brv) -> None:
+    write_entry(project, "auth/jwt/token_storage.md", "Token storage",
+                summary="Tokens live in an httpOnly cookie.")
+    result = brv("archive", "auth/jwt/token_storage.md", "--json", cwd=project.root)
+    assert result.exit_code == 0, result.stderr
+    stub = (project.tree / "_archived/auth/jwt/token_storage.stub.md").read_text()
+    assert 'title: "Token storage"\n' in stub
+    found = brv("search", "token storage", "--json", cwd=project.root)
+    assert found.exit_code == 0, found.stderr
+    hits = [r for r in found.json()["results"] if r["path"].startswith("_archived/")]
+    assert [r["title"] for r in hits] == ["Token storage"]

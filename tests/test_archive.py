@@ -26,7 +26,7 @@ def fixed_clock(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 STUB_KEYS = ["evicted_at", "evicted_importance", "original_path", "original_token_count",
-             "points_to", "type"]
+             "points_to", "title", "type"]
 
 
 def test_archive_then_restore_byte_for_byte(project: Project, brv) -> None:
@@ -147,3 +147,42 @@ def test_restore_refuses_to_overwrite(project: Project, brv) -> None:
     (project.tree / "a/b/twice.md").unlink()
     assert brv("restore", "_archived/a/b/twice.stub.md", cwd=project.root).exit_code == 0
     assert (project.tree / "a/b/twice.md").read_bytes() == original
+
+
+def test_a_stub_is_found_under_its_entry_title(project: Project, brv) -> None:
+    write_entry(project, "auth/jwt/token_storage.md", "Token storage",
+                summary="Tokens live in an httpOnly cookie.")
+    result = brv("archive", "auth/jwt/token_storage.md", "--json", cwd=project.root)
+    assert result.exit_code == 0, result.stderr
+    stub = (project.tree / "_archived/auth/jwt/token_storage.stub.md").read_text()
+    assert 'title: "Token storage"\n' in stub
+    found = brv("search", "token storage", "--json", cwd=project.root)
+    assert found.exit_code == 0, found.stderr
+    hits = [r for r in found.json()["results"] if r["path"].startswith("_archived/")]
+    assert [r["title"] for r in hits] == ["Token storage"]
+
+
+def test_the_ghost_cue_of_a_long_entry_fills_its_220_token_budget(project: Project) -> None:
+    topics = ["rotation", "storage", "revocation", "audience", "expiry", "signing", "clock skew",
+              "key discovery"]
+    narrative = "\n\n".join(
+        f"### {topic.title()}\n" + " ".join(
+            f"The {topic} rule number {i} keeps tokens of service {i} safe under load."
+            for i in range(1, 9)
+        )
+        for topic in topics
+    )
+    original = write_entry(project, "auth/jwt/long_guide.md", "Long guide",
+                           summary="Everything about our JWT handling.", narrative=narrative)
+    assert count_tokens(original.decode()) > 1000
+    record = write_archive(project, "auth/jwt/long_guide.md", original, importance=20.0,
+                           now=NOW)
+    stub = (project.tree / record.stub_path).read_text()
+    cue = stub.split("\n---\n", 1)[1].split("\n\nArchived by brv.")[0].strip()
+    assert 180 <= count_tokens(cue) <= 220
+    assert cue.startswith("# Archived: Long guide\n\nEverything about our JWT handling.")
+    assert "Key entities:" in cue
+    # a short entry is not padded
+    short = write_entry(project, "auth/jwt/short.md", "Short", summary="Tiny.")
+    small = write_archive(project, "auth/jwt/short.md", short, importance=20.0, now=NOW)
+    assert count_tokens((project.tree / small.stub_path).read_text()) < 200

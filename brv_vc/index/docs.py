@@ -73,7 +73,7 @@ def extract(relpath: str, data: bytes) -> IndexDoc:
 
 
 def _stub(relpath: str, text: str) -> IndexDoc:
-    """Archive stubs have no ``title``: the title comes from the original path's stem."""
+    """A stub's title is its entry's (``title``); stubs written without one use the path's stem."""
     from brv_vc.format import frontmatter as fm
 
     source, body = fm.split(text, file=relpath)
@@ -83,8 +83,9 @@ def _stub(relpath: str, text: str) -> IndexDoc:
         inner = relpath.removeprefix(ARCHIVE_DIR + "/").removesuffix(STUB_SUFFIX)
         original = inner + ".md"
     evicted = fields.get("evicted_at")
+    title = fields.get("title")
     return IndexDoc(
-        title=_stem_title(original),
+        title=title if isinstance(title, str) and title.strip() else _stem_title(original),
         content=f"{body}\n{original}",
         relations=(),
         updated=_stamp(evicted) if isinstance(evicted, str) else None,

@@ -206,6 +206,7 @@ def complete(
     max_tokens: int,
     tools: list[dict[str, Any]] | None = None,
     sleep: Callable[[float], None] = time.sleep,
+    retries: int = len(BACKOFF),
 ) -> Completion:
     """Sends one chat-completions request.
 
@@ -216,6 +217,8 @@ def complete(
         max_tokens: the reply budget.
         tools: OpenAI-style function tools, if any.
         sleep: waits between retries (injectable so tests do not wait).
+        retries: how many transient failures to retry (0: one attempt, no sleep; the
+            refresh after a tree change cannot wait for a backoff).
 
     Returns:
         The reply.
@@ -236,7 +239,8 @@ def complete(
         payload["tools"] = tools
     body = json.dumps(payload).encode("utf-8")
     last = ""
-    for attempt in range(len(BACKOFF) + 1):
+    tries = max(0, min(retries, len(BACKOFF))) + 1
+    for attempt in range(tries):
         if attempt:
             sleep(BACKOFF[attempt - 1])
         try:
@@ -244,6 +248,8 @@ def complete(
         except _Retry as retry:
             last = retry.reason
     raise ProviderError(
-        f"the LLM provider at {settings.base_url} failed {len(BACKOFF) + 1} times: {last}",
+        f"the LLM provider at {settings.base_url} failed"
+        + (f" {tries} times: " if tries > 1 else ": ")
+        + last,
         hint="check that the provider is running, or raise llm.timeout_seconds",
     )

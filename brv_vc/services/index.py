@@ -50,6 +50,7 @@ class OpenIndex:
     conn: sqlite3.Connection
     report: SyncReport
     notes: list[str]
+    derived: tuple[str, ...] = ()  # problems following removals (also in notes)
 
     def close(self) -> None:
         """Closes the connection."""
@@ -62,6 +63,7 @@ def open_synced(
     mode: str | None = None,
     rebuild: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    follow: bool = True,
 ) -> OpenIndex:
     """Opens ``index.db`` (repairing or creating it) and syncs it with the tree.
 
@@ -70,6 +72,9 @@ def open_synced(
         mode: "full", "fast" or None (automatic; see ``index.sync``).
         rebuild: drop and rebuild the whole index.
         progress: called as (files done, files to read) during long builds.
+        follow: when the sync notices removed files (an entry deleted or moved by hand or by
+            plain git), bring the derived files along them up to date (see
+            :func:`follow_removals`). The refresh passes False: it follows them itself.
 
     Returns:
         The open index; ``notes`` are messages for stderr (a rebuilt index, unparsable files).
@@ -79,7 +84,40 @@ def open_synced(
     report = sync(project, handle.conn, mode="full" if handle.created else mode, progress=progress)
     notes += [f"skipped {path}: {message}" for path, message in report.problems]
     notes += [_ignored(path) for path in report.misplaced_new]
-    return OpenIndex(handle.conn, report, notes)
+    derived: list[str] = []
+    if follow and report.removed and not handle.created:
+        derived = follow_removals(project, removals(report))
+    return OpenIndex(handle.conn, report, notes + derived, tuple(derived))
+
+
+def removals(report: SyncReport) -> list[str]:
+    """The paths whose derived files a sync's removals make stale (none when none removed).
+
+    The removed paths, plus the added ones when something was removed (a move: the new
+    folder's summary must list the entry as the old one stops listing it).
+    """
+    return [*report.removed, *report.added] if report.removed else []
+
+
+def follow_removals(project: Project, paths: list[str]) -> list[str]:
+    """Runs the refresh's summary step along ``paths`` in its deferred (pre-commit) form.
+
+    Trigger: a reader's sync noticed removed entries. Why: their folders' ``_index.md`` would
+    keep listing them and their abstract/overview would stay behind until ``brv summarize``.
+    Outcome: the summaries along the paths rewritten, the siblings of gone entries deleted,
+    emptied folders pruned; abstracts of moved entries queued; the manifest, stale by its
+    freshness hash, is rebuilt by the next ``brv manifest`` or refresh. Fails open.
+
+    Returns:
+        Problems to show as warnings.
+    """
+    try:
+        from brv_vc.clock import utcnow
+        from brv_vc.services.summarize import refresh_summaries
+
+        return list(refresh_summaries(project, paths, utcnow(), defer=True).problems)
+    except Exception as exc:  # a reader must never fail for a derived file
+        return [f"derived files after a removal: {type(exc).__name__}: {exc}"]
 
 
 def _ignored(path: str) -> str:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 from brv_vc.errors import BrvError
 from brv_vc.format.frontmatter import split
 from brv_vc.summary.manifest import ManifestResult, ensure
 from brv_vc.tree.project import Project
-from brv_vc.tree.statedb import open_state
+from brv_vc.tree.statedb import index_db_path, open_state
 
 
 def show_manifest(project: Project, now: datetime, *, rebuild: bool = False) -> ManifestResult:
@@ -19,11 +20,31 @@ def show_manifest(project: Project, now: datetime, *, rebuild: bool = False) -> 
         now: the clock (importance decays to it).
         rebuild: rebuild even when fresh.
     """
+    notes = _follow_removals(project)
     conn = open_state(project)
     try:
-        return ensure(project, conn, now, force=rebuild)
+        result = ensure(project, conn, now, force=rebuild)
     finally:
         conn.close()
+    return replace(result, warnings=(*notes, *result.warnings)) if notes else result
+
+
+def _follow_removals(project: Project) -> list[str]:
+    """Syncs the search index first: entries deleted or moved by hand are followed.
+
+    Their summaries and siblings are then up to date before the manifest lists them
+    (``services.index.follow_removals``). Skipped when there is no index yet: building one is not worth it for the manifest.
+    """
+    if not index_db_path(project).exists():
+        return []
+    try:
+        from brv_vc.services.index import open_synced
+
+        opened = open_synced(project)
+        opened.close()
+    except Exception:  # the index is a help here, never a reason to fail
+        return []
+    return list(opened.derived)
 
 
 def structure_context(project: Project, now: datetime) -> str:

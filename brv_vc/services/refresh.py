@@ -47,11 +47,14 @@ def refresh(
     paths = tuple(sorted(set(changed))) if changed is not None else ()
     steps: list[str] = []
     problems: list[str] = []
-    _index_step(project, paths if changed is not None else None, steps, problems)
+    noticed = _index_step(project, paths if changed is not None else None, steps, problems)
     # Summaries, abstracts/overviews and the manifest (fail-open; see services/summarize.py).
+    # Removals the index noticed on its own (an entry deleted or moved by hand or by plain
+    # git) are followed too, so their folders' summaries and siblings do not go stale.
     from brv_vc.services.summarize import refresh_summaries
 
-    summary = refresh_summaries(project, None if changed is None else paths, now, defer=defer)
+    along = None if changed is None else sorted({*paths, *noticed})
+    summary = refresh_summaries(project, along, now, defer=defer)
     steps.extend(summary.steps)
     problems.extend(summary.problems)
     return RefreshReport(changed=paths, steps=tuple(steps), problems=tuple(problems))
@@ -59,25 +62,32 @@ def refresh(
 
 def _index_step(
     project: Project, paths: tuple[str, ...] | None, steps: list[str], problems: list[str]
-) -> None:
-    """Search index: re-read the changed files (or walk the whole tree); fails open."""
+) -> list[str]:
+    """Search index: re-read the changed files (or walk the whole tree); fails open.
+
+    Returns:
+        The paths a removal the sync noticed touches (see :func:`services.index.removals`).
+    """
     try:
-        from brv_vc.services.index import open_synced
+        from brv_vc.services.index import open_synced, removals
 
         # known paths: the folder-mtime check plus those files; unknown: a full walk. The
         # periodic full walk (index.sync.FULL_WALK_EVERY) is left to the next reader: a tree
         # change (a commit, a merge, a curate) should not pay ~100 ms per 25,000 entries for it
-        opened = open_synced(project, mode="full" if paths is None else "fast")
+        opened = open_synced(project, mode="full" if paths is None else "fast", follow=False)
+        noticed = removals(opened.report)
         try:
             if paths is not None:
                 # the named paths are re-checked even when an in-place edit kept their
                 # folder's mtime (which the cheap check looks at)
                 from brv_vc.index.sync import sync
 
-                sync(project, opened.conn, paths=list(paths))
+                noticed += removals(sync(project, opened.conn, paths=list(paths)))
         finally:
             opened.close()
         steps.append("index")
         problems.extend(n for n in opened.notes if n.startswith("skipped "))
+        return noticed
     except Exception as exc:  # fail open: a broken index must never block a tree change
         problems.append(f"index: {type(exc).__name__}: {exc}")
+        return []

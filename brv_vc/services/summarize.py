@@ -16,8 +16,9 @@ from typing import Protocol
 
 from brv_vc.errors import BrvError
 from brv_vc.services.problems import FileProblem, file_problems
-from brv_vc.summary import abstracts, folders, queue
+from brv_vc.summary import abstracts, folders, queue, removals
 from brv_vc.summary import manifest as manifest_mod
+from brv_vc.summary.budgets import Deferred, TimeBudget
 from brv_vc.summary.engine import EXTRACTIVE, Engine, engine_for
 from brv_vc.summary.records import Records
 from brv_vc.tree.config import configured_llm
@@ -56,9 +57,24 @@ class SummarizeResult:
     warnings: tuple[str, ...]
 
 
-def _engine(project: Project, sleep: Callable[[float], None]) -> Engine:
+def _engine(
+    project: Project, sleep: Callable[[float], None], budget: TimeBudget | None = None
+) -> Engine:
     settings = configured_llm(project)
-    return EXTRACTIVE if settings is None else engine_for(settings, sleep=sleep)
+    return EXTRACTIVE if settings is None else engine_for(settings, sleep=sleep, budget=budget)
+
+
+def _deferral_notes(deferred: Deferred | None, steps: list[str], problems: list[str]) -> None:
+    """A provider failure is a warning; a call that did not fit the budget is only a step."""
+    if deferred is None:
+        return
+    if deferred.failed:
+        problems.append(
+            f"the LLM provider failed ({deferred.reason}); abstracts and summaries stay "
+            "queued: run 'brv summarize'"
+        )
+    else:
+        steps.append(f"provider calls left for 'brv summarize': {deferred.reason}")
 
 
 def _entry_of(sibling: str) -> str:
@@ -182,8 +198,10 @@ def refresh_summaries(
     problems: list[str] = []
     written: list[str] = []
     paths = None if changed is None else sorted(set(changed))
+    budget = TimeBudget(budget_seconds)
+    deferred: Deferred | None = None
     try:
-        engine = _engine(project, sleep)
+        engine = _engine(project, sleep, budget)
     except BrvError as exc:
         problems.append(f"summaries use the extractive engine: {exc.message}")
         engine = EXTRACTIVE
@@ -193,14 +211,18 @@ def refresh_summaries(
         return SummaryRefresh((), (f"summaries skipped: cannot open brv.db: {exc}",))
     try:
         records = Records(conn)
+        gone = [] if paths is None else removals.gone_entries(project, paths)
         touched = False
         try:
+            written.extend(removals.drop_siblings(project, gone, records))
             todo = None if paths is None else folders.folders_for(paths)
             report = folders.regenerate(project, todo, engine, records)
             written.extend(report.written + report.removed)
             problems.extend(report.warnings)
+            deferred = report.deferred
             touched = bool(report.written or report.removed)
             steps.append(f"summaries: {len(report.written)} written, {len(report.removed)} removed")
+            removals.prune(project, gone)
         except Exception as exc:
             problems.append(f"summaries failed: {type(exc).__name__}: {exc}")
         try:
@@ -214,14 +236,18 @@ def refresh_summaries(
                 wanted = [
                     p for p in paths
                     if kind_of(p) is Kind.ENTRY and not p.startswith(ARCHIVE_DIR + "/")
+                    and p not in gone
                 ]
             queue.enqueue(conn, wanted)
             if defer:
                 steps.append(f"abstracts: {len(wanted)} queued")
+                _deferral_notes(deferred, steps, problems)
                 return SummaryRefresh(tuple(steps), tuple(problems), tuple(written))
             drained = abstracts.drain(
                 project, conn, engine, budget_seconds=budget_seconds, sleep=sleep
             )
+            if drained.deferred is not None and (deferred is None or drained.deferred.failed):
+                deferred = drained.deferred
             touched = touched or bool(drained.done)
             problems.extend(f"abstract of {p} failed: {e}" for p, e in drained.failed)
             steps.append(f"abstracts: {len(drained.done)} done, {drained.remaining} queued")
@@ -237,4 +263,5 @@ def refresh_summaries(
             problems.append(f"manifest failed: {type(exc).__name__}: {exc}")
     finally:
         conn.close()
+    _deferral_notes(deferred, steps, problems)
     return SummaryRefresh(tuple(steps), tuple(problems), tuple(written))

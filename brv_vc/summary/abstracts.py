@@ -20,7 +20,7 @@ from pathlib import Path
 from brv_vc.errors import BrvError, ProviderError
 from brv_vc.format.entry import decode
 from brv_vc.summary import queue
-from brv_vc.summary.budgets import ABSTRACT_TOKENS, INPUT_CHARS, OVERVIEW_TOKENS
+from brv_vc.summary.budgets import ABSTRACT_TOKENS, INPUT_CHARS, OVERVIEW_TOKENS, Deferred
 from brv_vc.summary.digest import strict_digest
 from brv_vc.summary.documents import Document
 from brv_vc.summary.engine import Engine, generate
@@ -40,6 +40,7 @@ class DrainReport:
     failed: tuple[tuple[str, str], ...] = ()
     remaining: int = 0
     levels: tuple[tuple[str, str], ...] = ()
+    deferred: Deferred | None = None  # why the drain left work queued for `brv summarize`
 
 
 # OS errors that waiting does not fix: the path is wrong or unreadable, not busy
@@ -100,9 +101,10 @@ def process(
     for rel, text in ((abstract_rel, " ".join(short.text.split()) + "\n"),
                       (overview_rel, long.text.rstrip("\n") + "\n")):
         written = text.encode()
-        write_atomic(project.tree / rel, written, durable=False)
-        if records is not None:
-            records.put(rel, content_hash, written)
+        if records is None:
+            write_atomic(project.tree / rel, written, durable=False)
+        else:
+            records.write(project.tree / rel, rel, content_hash, written)
     worst = max(short.level, long.level, key=("normal", "aggressive", "truncated").index)
     return content_hash, worst
 
@@ -139,6 +141,7 @@ def drain(
     failed: list[tuple[str, str]] = []
     levels: list[tuple[str, str]] = []
     stopped = False
+    deferred: Deferred | None = None
     while not stopped and (deadline is None or clock() < deadline):
         item = queue.claim(conn)
         if item is None:
@@ -146,6 +149,10 @@ def drain(
         for attempt in range(len(BACKOFF) + 1):
             try:
                 content_hash, level = process(project, item.path, engine, records)
+            except Deferred as why:  # the provider call does not fit (or failed): give it back
+                queue.release(conn, item)
+                deferred, stopped = why, True
+                break
             except Exception as exc:  # fail open: one bad file never stops the queue
                 message = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
                 if attempt == len(BACKOFF) or is_permanent(exc):
@@ -168,7 +175,7 @@ def drain(
             progress(item.path)
     waiting = queue.counts(conn)
     remaining = waiting.get(queue.PENDING, 0) + waiting.get(queue.CLAIMED, 0)
-    return DrainReport(tuple(done), tuple(failed), remaining, tuple(levels))
+    return DrainReport(tuple(done), tuple(failed), remaining, tuple(levels), deferred)
 
 
 def _hash_of(project: Project, relpath: str) -> str | None:
@@ -215,11 +222,8 @@ def hand_edited(tree: Path, entries: Iterable[str], records: Records) -> list[st
     records.load_all()
     for rel in entries:
         for sibling in siblings(rel):
-            record = records.get(sibling)
-            if record is None:
-                continue
             try:
-                if sha((tree / sibling).read_bytes()) != record.sha:
+                if records.edited(sibling, tree / sibling, (tree / sibling).read_bytes()):
                     edited.append(sibling)
             except OSError:
                 continue

@@ -41,6 +41,7 @@ class ArchiveRecord:
     evicted_at: str
     evicted_importance: float
     original_token_count: int
+    title: str = ""  # the entry's title: search lists the stub under it
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,11 @@ def original_of(path: str) -> str:
 
 
 def render_stub(record: ArchiveRecord, cue: str) -> bytes:
-    """The stub's bytes: seed 000's frontmatter (keys in seed order), the cue, how to restore."""
+    """The stub's bytes: seed 000's frontmatter, the cue, how to restore.
+
+    Keys are sorted as in the seed; ``title`` (the entry's title, which search shows) is
+    added to the seed's keys, so a stub is found under the name its entry had.
+    """
     lines = [
         "---",
         f"evicted_at: {quote(record.evicted_at)}",
@@ -79,6 +84,7 @@ def render_stub(record: ArchiveRecord, cue: str) -> bytes:
         f"original_path: {quote(record.original_path)}",
         f"original_token_count: {record.original_token_count}",
         f"points_to: {quote(record.full_path)}",
+        *([f"title: {quote(record.title)}"] if record.title else []),
         "type: archive_stub",
         "---",
         "",
@@ -128,6 +134,7 @@ def write_archive(
         evicted_at=format_iso(now),
         evicted_importance=round(importance, 1),
         original_token_count=count_tokens(text),
+        title=info.title,
     )
     write_atomic(project.tree / full_rel, original)
     write_atomic(project.tree / stub_rel, render_stub(record, cue))

@@ -7,6 +7,7 @@ then a deterministic prefix truncation that always fits, so generation always te
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -57,3 +58,38 @@ def escalate(
         if text and count_tokens(text) <= budget:
             return Fitted(text, level)
     return Fitted(truncate_to_tokens(fallback().strip(), budget), TRUNCATED)
+
+
+class Deferred(Exception):
+    """A provider call the refresh after a tree change cannot afford, or that failed there.
+
+    Not a :class:`BrvError` on purpose: the escalation ladder must not turn it into an
+    extractive text. The queue gives the claim back; the work waits for ``brv summarize``.
+    """
+
+    def __init__(self, reason: str, *, failed: bool) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.failed = failed
+
+
+class TimeBudget:
+    """The wall-time budget of a refresh's provider calls (monotonic clock, injectable).
+
+    A provider call is made only when what is left covers its whole timeout: a refresh must
+    never wait on a provider. The first failure is kept, so the rest of the refresh does
+    not call a provider that just failed.
+    """
+
+    def __init__(self, seconds: float, clock: Callable[[], float] | None = None) -> None:
+        self.clock = clock or time.monotonic
+        self.deadline = self.clock() + seconds
+        self.failure: str | None = None
+
+    def remaining(self) -> float:
+        """Seconds left (never negative)."""
+        return max(0.0, self.deadline - self.clock())
+
+    def affords(self, seconds: float) -> bool:
+        """Whether ``seconds`` (a call's timeout, a retry's backoff) fit in what is left."""
+        return seconds <= self.remaining()

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Protocol, TypeVar
 
 from brv_vc.summary import extract
-from brv_vc.summary.budgets import Fitted, escalate
+from brv_vc.summary.budgets import Fitted, TimeBudget, escalate
 from brv_vc.summary.documents import Document, FolderInput
 from brv_vc.tree.config import LlmSettings
 
@@ -89,11 +89,18 @@ def generate(engine: Engine, kind: str, item: T, budget: int) -> Fitted:
 
 
 def engine_for(
-    settings: LlmSettings | None, *, sleep: Callable[[float], None] = time.sleep
+    settings: LlmSettings | None,
+    *,
+    sleep: Callable[[float], None] = time.sleep,
+    budget: TimeBudget | None = None,
 ) -> Engine:
-    """Returns the provider engine when ``llm:`` is configured, else the extractive one."""
+    """Returns the provider engine when ``llm:`` is configured, else the extractive one.
+
+    ``budget`` bounds the provider engine's calls (the refresh after a tree change; see
+    :class:`~brv_vc.summary.llm_engine.LlmEngine`).
+    """
     if settings is None:
         return EXTRACTIVE
     from brv_vc.summary.llm_engine import LlmEngine
 
-    return LlmEngine(settings, sleep=sleep)
+    return LlmEngine(settings, sleep=sleep, budget=budget)

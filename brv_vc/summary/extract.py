@@ -263,21 +263,37 @@ def overview(doc: Document, budget: int, aggressive: bool) -> str:
 
 
 def ghost_cue(doc: Document, budget: int, aggressive: bool) -> str:
-    """The body of an archive stub: what the entry was about, in searchable words."""
-    parts = [f"# Archived: {doc.digest.title}"]
+    """The body of an archive stub: what the entry was about, in searchable words.
+
+    The heading, the summary and the key entities, then the key points and the body's
+    sentences in order while they fit: a long entry fills its budget (~220 tokens), counted
+    with the one token counter, and a short one is not padded.
+    """
+    head = [f"# Archived: {doc.digest.title}"]
     if doc.digest.summary:
-        parts.append(doc.digest.summary)
-    points = key_points(doc)[: 3 if aggressive else 6]
-    if points:
-        parts.append(" ".join(p if p.endswith((".", "!", "?")) else p + "." for p in points))
+        head.append(doc.digest.summary)
     names = entities(doc)[: 6 if aggressive else 12]
-    if names:
-        parts.append("Key entities: " + ", ".join(names) + ".")
-    text = "\n\n".join(parts)
-    while count_tokens(text) > budget and len(parts) > 2:
-        parts.pop()
-        text = "\n\n".join(parts)
-    return text
+    tail = ["Key entities: " + ", ".join(names) + "."] if names else []
+    seen = {" ".join(p.split()) for p in head}
+    pool = []
+    for sentence in [*key_points(doc)[: 3 if aggressive else None],
+                     *([] if aggressive else sentences(doc.digest.body))]:
+        flat = " ".join(sentence.split())
+        if flat and flat not in seen:
+            seen.add(flat)
+            pool.append(clip(flat) if flat.endswith((".", "!", "?", "…")) else clip(flat) + ".")
+
+    def text_of(chosen: list[str]) -> str:
+        return "\n\n".join([*head, *([" ".join(chosen)] if chosen else []), *tail])
+
+    if count_tokens(text_of([])) > budget:  # the essentials alone overflow: drop the names
+        tail = []
+        return text_of([])
+    chosen: list[str] = []
+    for item in pool:
+        if count_tokens(text_of([*chosen, item])) <= budget:
+            chosen.append(item)
+    return text_of(chosen)
 
 
 def folder_name(relpath: str) -> str:

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from brv_vc.format.frontmatter import quote
 from brv_vc.format.tokens import count_tokens
 from brv_vc.summary import extract
-from brv_vc.summary.budgets import INDEX_TOKENS
+from brv_vc.summary.budgets import INDEX_TOKENS, Deferred
 from brv_vc.summary.digest import digest
 from brv_vc.summary.documents import ChildLine, FolderInput
-from brv_vc.summary.engine import Engine, generate
+from brv_vc.summary.engine import EXTRACTIVE, Engine, generate
 from brv_vc.summary.records import Records, sha
 from brv_vc.tree.layout import (
     ARCHIVE_DIR,
@@ -31,8 +31,11 @@ from brv_vc.tree.layout import (
     kind_of,
 )
 from brv_vc.tree.project import Project
-from brv_vc.tree.store import write_atomic
 
+# Prefix of the recorded input hash of a summary written as an extractive draft because the
+# provider could not be asked in time: the record never matches, so the next regeneration
+# (``brv summarize``) asks the provider again.
+DRAFT = "draft:"
 _HASH_LINE = re.compile(r'^---\nchildren_hash: "([0-9a-f]+)"\n')
 _SAFE_ITEM = re.compile(r"^[A-Za-z0-9_./-]+$")
 
@@ -45,6 +48,8 @@ class IndexReport:
     removed: tuple[str, ...] = ()
     skipped: int = 0
     warnings: tuple[str, ...] = ()
+    drafts: tuple[str, ...] = ()  # written by the extractive engine for lack of time
+    deferred: Deferred | None = None
 
 
 @dataclass(frozen=True)
@@ -222,6 +227,8 @@ def regenerate(
     written: list[str] = []
     removed: list[str] = []
     warnings: list[str] = []
+    drafts: list[str] = []
+    deferred: Deferred | None = None
     skipped = 0
     for folder in sorted(todo, key=lambda f: (-depth(f), f)):
         rel = index_path(folder)
@@ -238,21 +245,31 @@ def regenerate(
             existing: bytes | None = target.read_bytes()
         except FileNotFoundError:
             existing = None
-        record = records.get(rel)
-        if existing is not None:
-            if record is not None and record.sha != sha(existing):
-                warnings.append(f"{rel} was edited by hand; regenerated (it is a derived file)")
-            elif record is not None and record.input_hash == digest_hash:
+        suspect = existing is not None and records.edited(rel, target, existing)
+        if existing is not None and not suspect:
+            record = records.get(rel)
+            if record is not None and record.input_hash == digest_hash:
                 skipped += 1
                 continue
-            elif record is None and _stored_hash(existing) == digest_hash:
+            if record is None and _stored_hash(existing) == digest_hash:
                 records.put(rel, digest_hash, existing)  # adopt a file from another run
                 skipped += 1
                 continue
         info = folder_input(folder, children)
-        body = generate(engine, "folder_summary", info, INDEX_TOKENS[info.order]).text
+        made_for = digest_hash
+        try:
+            body = generate(engine, "folder_summary", info, INDEX_TOKENS[info.order]).text
+        except Deferred as why:  # a reader needs the summary now: an extractive draft
+            deferred = deferred or why
+            body = generate(EXTRACTIVE, "folder_summary", info, INDEX_TOKENS[info.order]).text
+            made_for = DRAFT + digest_hash
+            drafts.append(rel)
         data = render_index(folder, children, digest_hash, body)
-        if write_atomic(target, data, durable=False):
+        # bytes brv would write now are no hand edit (a run killed before its record)
+        if suspect and data != existing:
+            warnings.append(f"{rel} was edited by hand; regenerated (it is a derived file)")
+        if records.write(target, rel, made_for, data):
             written.append(rel)
-        records.put(rel, digest_hash, data)
-    return IndexReport(tuple(written), tuple(removed), skipped, tuple(warnings))
+    return IndexReport(
+        tuple(written), tuple(removed), skipped, tuple(warnings), tuple(drafts), deferred
+    )

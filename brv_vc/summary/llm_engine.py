@@ -11,7 +11,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from brv_vc.errors import ProviderError
 from brv_vc.summary import extract
+from brv_vc.summary.budgets import Deferred, TimeBudget
 from brv_vc.summary.documents import Document, FolderInput
 from brv_vc.tree.config import LlmSettings
 
@@ -27,13 +29,23 @@ class LlmEngine:
     Args:
         settings: the ``llm:`` section of ``.brv/config.yaml``.
         sleep: waits between retries (injectable so tests do not wait).
+        budget: the refresh's time budget (None: ``brv summarize``, which waits and retries).
+            With a budget a call is made only when its whole timeout fits, once (no retry,
+            no backoff); otherwise, or when it fails, :class:`Deferred` is raised.
     """
 
     name = "llm"
 
-    def __init__(self, settings: LlmSettings, *, sleep: Callable[[float], None] = time.sleep):
+    def __init__(
+        self,
+        settings: LlmSettings,
+        *,
+        sleep: Callable[[float], None] = time.sleep,
+        budget: TimeBudget | None = None,
+    ) -> None:
         self.settings = settings
         self.sleep = sleep
+        self.budget = budget
 
     def _ask(self, instruction: str, material: str, budget: int) -> str:
         from brv_vc.llm.client import complete  # type: ignore[import-not-found,unused-ignore]
@@ -42,9 +54,27 @@ class LlmEngine:
             {"role": "system", "content": _SYSTEM},
             {"role": "user", "content": f"{instruction}\n\n---\n{material}"},
         ]
-        reply = complete(
-            self.settings, messages, temperature=0.0, max_tokens=budget, sleep=self.sleep
-        )
+        limit = self.budget
+        if limit is None:
+            reply = complete(
+                self.settings, messages, temperature=0.0, max_tokens=budget, sleep=self.sleep
+            )
+            return str(reply.content)
+        if limit.failure is not None:
+            raise Deferred(limit.failure, failed=True)
+        if not limit.affords(self.settings.timeout_seconds):
+            raise Deferred(
+                f"the provider's {self.settings.timeout_seconds:g} s timeout does not fit the "
+                "refresh's time budget",
+                failed=False,
+            )
+        try:
+            reply = complete(
+                self.settings, messages, temperature=0.0, max_tokens=budget, retries=0
+            )
+        except ProviderError as exc:
+            limit.failure = exc.message
+            raise Deferred(exc.message, failed=True) from None
         return str(reply.content)
 
     def abstract(self, doc: Document, budget: int, aggressive: bool) -> str:

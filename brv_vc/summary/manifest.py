@@ -24,11 +24,10 @@ from typing import Any
 from brv_vc.format.tokens import count_tokens
 from brv_vc.lifecycle import scoring, sidecar
 from brv_vc.summary.abstracts import siblings
-from brv_vc.summary.records import Records, sha
+from brv_vc.summary.records import Records
 from brv_vc.summary.scan import Scan, scan
 from brv_vc.tree.layout import MANIFEST_FILE
 from brv_vc.tree.project import Project
-from brv_vc.tree.store import write_atomic
 
 BUDGETS = {"summaries": 2000, "contexts": 4000, "stubs": 500}
 MISSES_BEFORE_STOP = 64  # a lane stops scanning after this many items in a row do not fit
@@ -137,21 +136,22 @@ def ensure(
         existing: bytes | None = target.read_bytes()
     except FileNotFoundError:
         existing = None
-    record = records.get(MANIFEST_FILE)
     found = scan(project)
     stamp = found.freshness
-    if existing is not None and record is not None:
-        if record.sha != sha(existing):
-            warnings.append(f"{MANIFEST_FILE} was edited by hand; rebuilt (it is a derived file)")
-        elif record.input_hash == stamp and not force:
-            try:
-                loaded = json.loads(existing)
-            except ValueError:
-                loaded = None
-            if isinstance(loaded, dict):
-                return ManifestResult(loaded, False, ())
+    suspect = existing is not None and records.edited(MANIFEST_FILE, target, existing)
+    record = records.get(MANIFEST_FILE)
+    fresh = record is not None and record.input_hash == stamp
+    if existing is not None and fresh and not suspect and not force:
+        try:
+            loaded = json.loads(existing)
+        except ValueError:
+            loaded = None
+        if isinstance(loaded, dict):
+            return ManifestResult(loaded, False, ())
     manifest = build(project, conn, now, found)
     data = render(manifest)
-    write_atomic(target, data, durable=False)
-    records.put(MANIFEST_FILE, stamp, data)
+    # bytes brv would write now are no hand edit (a run killed before its record)
+    if suspect and data != existing:
+        warnings.append(f"{MANIFEST_FILE} was edited by hand; rebuilt (it is a derived file)")
+    records.write(target, MANIFEST_FILE, stamp, data)
     return ManifestResult(manifest, True, tuple(warnings))

@@ -4,6 +4,11 @@ Seed 000 fixes the frontmatter of ``_index.md`` and the manifest has no room for
 signature, so the hash of the bytes brv wrote is kept here. A file whose bytes differ from
 the record was edited by hand: it is regenerated, with a warning (derived files are
 overwritten). A missing record (a new machine, a deleted state folder) is not an edit.
+
+Concurrent commands must not take each other's writes for hand edits: a writer holds the
+database's write lock from its file write to its record (:meth:`Records.write`), and a
+reader that sees a mismatch confirms it under that lock (:meth:`Records.edited`), so it
+never compares a file and a record from two different writes.
 """
 
 from __future__ import annotations
@@ -11,6 +16,9 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 from dataclasses import dataclass
+from pathlib import Path
+
+from brv_vc.tree.store import write_atomic
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS derived_files (
@@ -69,6 +77,44 @@ class Records:
         )
         if self._rows is not None:
             self._rows[path] = record
+
+    def write(self, target: Path, path: str, input_hash: str, data: bytes) -> bool:
+        """Writes ``data`` to ``target`` and records it, as one step under the write lock.
+
+        Returns:
+            Whether the file's bytes changed.
+        """
+        with self.conn:
+            self.conn.execute("BEGIN IMMEDIATE")
+            changed = write_atomic(target, data, durable=False)
+            self.put(path, input_hash, data)
+        return changed
+
+    def edited(self, path: str, target: Path, seen: bytes) -> bool:
+        """Whether ``seen`` (bytes just read from ``target``) is a hand edit of ``path``.
+
+        A mismatch is confirmed under the write lock against the file and record as they
+        are now: another process may have written both between this one's two reads.
+        """
+        record = self.get(path)
+        if record is None or record.sha == sha(seen):
+            return False
+        with self.conn:
+            self.conn.execute("BEGIN IMMEDIATE")
+            row = self.conn.execute(
+                "SELECT input_hash, sha FROM derived_files WHERE path = ?", (path,)
+            ).fetchone()
+            try:
+                now = target.read_bytes()
+            except FileNotFoundError:
+                now = None
+        fresh = Record(*row) if row else None
+        if self._rows is not None:
+            if fresh is None:
+                self._rows.pop(path, None)
+            else:
+                self._rows[path] = fresh
+        return fresh is not None and now is not None and fresh.sha != sha(now)
 
     def drop(self, path: str) -> None:
         """Forgets ``path`` (its file was removed)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import pytest
 from llm_server import ChatServer, reply, tool_call
@@ -12,6 +13,13 @@ from brv_vc.llm.client import Completion, ToolCall, complete
 from brv_vc.tree.config import LlmSettings
 
 MESSAGES = [{"role": "user", "content": "hi"}]
+
+
+def ask(server: ChatServer, **overrides: Any) -> Any:
+    """One completion from ``server`` with the test settings (no backoff sleeps)."""
+    return complete(
+        settings(server, **overrides), MESSAGES, temperature=0, max_tokens=5, sleep=lambda s: None
+    )
 
 
 def settings(server: ChatServer, **kw: object) -> LlmSettings:
@@ -78,13 +86,7 @@ def test_client_errors_are_not_retried_and_never_show_the_key(
     monkeypatch.setenv("TEST_LLM_KEY", "sk-secret-123")
     with ChatServer(lambda r: (401, "invalid key sk-secret-123")) as server:
         with pytest.raises(ProviderError) as info:
-            complete(
-                settings(server, api_key_env="TEST_LLM_KEY"),
-                MESSAGES,
-                temperature=0,
-                max_tokens=5,
-                sleep=lambda s: None,
-            )
+            ask(server, api_key_env="TEST_LLM_KEY")
         assert len(server.requests) == 1
     assert "HTTP 401" in info.value.message
     assert "sk-secret-123" not in info.value.message + str(info.value.hint)
@@ -94,13 +96,7 @@ def test_an_http_error_page_is_one_line_without_the_key(monkeypatch: pytest.Monk
     monkeypatch.setenv("TEST_LLM_KEY", "sk-secret-123")
     page = "<html>\n<body>\n" + "y" * 280 + " sk-secret-123 is not valid</body></html>"
     with ChatServer(lambda r: (403, page)) as server, pytest.raises(ProviderError) as info:
-        complete(
-            settings(server, api_key_env="TEST_LLM_KEY"),
-            MESSAGES,
-            temperature=0,
-            max_tokens=5,
-            sleep=lambda s: None,
-        )
+        ask(server, api_key_env="TEST_LLM_KEY")
     assert info.value.message.startswith(
         "the LLM provider refused the request: HTTP 403 Forbidden: <html> <body> yyy"
     )
@@ -165,13 +161,7 @@ def test_an_error_object_sent_with_status_200_is_quoted_without_the_key(
     monkeypatch.setenv("TEST_LLM_KEY", "sk-secret-123")
     body = '{"error": {"message": "model m not found for key sk-secret-123"}}'
     with ChatServer(lambda r: (200, body)) as server, pytest.raises(ProviderError) as info:
-        complete(
-            settings(server, api_key_env="TEST_LLM_KEY"),
-            MESSAGES,
-            temperature=0,
-            max_tokens=5,
-            sleep=lambda s: None,
-        )
+        ask(server, api_key_env="TEST_LLM_KEY")
     assert info.value.message == (
         "the LLM provider answered with an error: model m not found for key ***"
     )
@@ -191,13 +181,7 @@ def test_a_non_json_reply_never_shows_the_key(monkeypatch: pytest.MonkeyPatch) -
     # the key straddles the quoted part's cut: it must be scrubbed before cutting
     body = "x" * 55 + " sk-secret-123 was rejected"
     with ChatServer(lambda r: (200, body)) as server, pytest.raises(ProviderError) as info:
-        complete(
-            settings(server, api_key_env="TEST_LLM_KEY"),
-            MESSAGES,
-            temperature=0,
-            max_tokens=5,
-            sleep=lambda s: None,
-        )
+        ask(server, api_key_env="TEST_LLM_KEY")
     assert "not JSON" in info.value.message
     assert "sk-" not in info.value.message
 
@@ -269,13 +253,7 @@ def test_a_key_with_a_line_break_is_refused_without_showing_it(
     monkeypatch.setenv("AUDIT_KEY", "sk-secret-123\nsk-other-456")
     with ChatServer(lambda r: reply("no")) as server:
         with pytest.raises(ProviderError) as info:
-            complete(
-                settings(server, api_key_env="AUDIT_KEY"),
-                MESSAGES,
-                temperature=0,
-                max_tokens=5,
-                sleep=lambda s: None,
-            )
+            ask(server, api_key_env="AUDIT_KEY")
         assert server.requests == []
     assert "AUDIT_KEY" in info.value.message
     assert "control character" in info.value.message

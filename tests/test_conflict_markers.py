@@ -67,3 +67,40 @@ def test_index_lists_the_conflicted_file(conflicted: Project, brv) -> None:
     assert {"path": "auth/jwt/token_rotation.md", "message": f"{MESSAGE}, line 3"} in result.json()[
         "problems"
     ]
+
+
+HOWTO = """How to read a conflict:
+
+```
+<<<<<<< HEAD
+ours
+=======
+theirs
+>>>>>>> feature
+```
+"""
+
+
+def test_curate_refuses_content_that_would_read_as_a_conflict(
+    project: Project, brv, tmp_path
+) -> None:
+    howto = tmp_path / "howto.md"
+    howto.write_text(HOWTO)
+    before = snapshot(project.root)
+    result = brv("curate", "add", "git/howto", "--title", "Conflicts", "--file", str(howto),
+                 cwd=project.root)
+    assert result.exit_code == 1
+    assert "would open a merge-conflict block" in result.stderr
+    assert "hint: indent those marker lines by one space" in result.stderr
+    assert snapshot(project.root) == before
+    # indented by one space, the example is knowledge like any other, and reads back
+    howto.write_text(HOWTO.replace("\n<", "\n <").replace("\n=", "\n =").replace("\n>", "\n >"))
+    assert brv("curate", "add", "git/howto", "--title", "Conflicts", "--file", str(howto),
+               cwd=project.root).exit_code == 0
+    assert brv("show", "git/howto/conflicts.md", cwd=project.root).exit_code == 0
+
+
+def test_a_crlf_conflict_block_is_found() -> None:
+    text = "---\r\ntitle: x\r\n---\r\n<<<<<<< HEAD\r\na\r\n=======\r\nb\r\n>>>>>>>\r\n"
+    with pytest.raises(FormatError, match="line 4"):
+        parse_entry(text.encode(), file="a/b/x.md")

@@ -107,33 +107,44 @@ def parse_entry(data: bytes | str, *, file: str | None = None, stem: str = "") -
     return _parse_canonical(text) or _parse_yaml(text, file, stem)
 
 
+def conflict_block_line(text: str) -> int | None:
+    """The 1-based line of the first ``<<<<<<<`` opening a whole conflict block, or None.
+
+    A block is ``<<<<<<<``, ``=======`` and ``>>>>>>>`` at line starts, in that order; a lone
+    marker line (a code sample about git) does not count.
+    """
+    start = None
+    middle = False
+    for number, line in enumerate(text.splitlines(), 1):
+        if start is None:
+            if line.startswith("<<<<<<<") and line[7:8] in ("", " "):
+                start = number
+        elif not middle:
+            middle = line.rstrip() == "======="
+        elif line.startswith(">>>>>>>") and line[7:8] in ("", " "):
+            return start
+    return None
+
+
 def _refuse_conflict(text: str, file: str | None) -> None:
-    """Raises when ``text`` holds a whole conflict block (``<<<<<<<``, ``=======``, ``>>>>>>>``).
+    """Raises when ``text`` holds a whole conflict block (see :func:`conflict_block_line`).
 
     Trigger: a merge or pull stopped on this file. Why: otherwise a conflict inside the
     frontmatter reads as "malformed YAML", and one in the body as valid knowledge with both
-    versions in it. Outcome: the one error naming the fix. A lone marker line (a code sample
-    about git) does not count: the three lines must come in order.
+    versions in it. Outcome: the one error naming the fix.
 
     Raises:
         FormatError: the file has unresolved conflict markers.
     """
-    start = None
-    middle = False
-    for number, line in enumerate(text.split("\n"), 1):
-        if start is None:
-            if line == "<<<<<<<" or line.startswith("<<<<<<< "):
-                start = number
-        elif not middle:
-            middle = line.rstrip() == "======="
-        elif line == ">>>>>>>" or line.startswith(">>>>>>> "):
-            name = file or "the file"
-            raise FormatError(
-                f"unresolved merge conflict markers (<<<<<<<) in {name}, line {start}",
-                file=file,
-                hint=f"resolve them (keep the right text, delete the <<<<<<< ======= >>>>>>> "
-                     f"lines), then 'brv vc add {file or '<file>'}'",
-            )
+    start = conflict_block_line(text)
+    if start is not None:
+        name = file or "the file"
+        raise FormatError(
+            f"unresolved merge conflict markers (<<<<<<<) in {name}, line {start}",
+            file=file,
+            hint=f"resolve them (keep the right text, delete the <<<<<<< ======= >>>>>>> "
+                 f"lines), then 'brv vc add {file or '<file>'}'",
+        )
 
 
 def _parse_yaml(text: str, file: str | None, stem: str) -> Entry:

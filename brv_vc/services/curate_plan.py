@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from brv_vc.errors import BrvError, ConflictError, FormatError, InvalidPathError, NotFoundError
-from brv_vc.format.entry import Entry, parse_entry, serialize_entry
+from brv_vc.format.entry import Entry, conflict_block_line, parse_entry, serialize_entry
 from brv_vc.services import curate_content as content
 from brv_vc.services.curate_contexts import contexts_for
 from brv_vc.services.curate_merge import merge_entries, relink
@@ -49,19 +49,42 @@ def plan_op(op: Mapping[str, Any], view: View, now_iso: str) -> Plan:
     """
     kind = op["type"]
     if kind == "ADD":
-        return _plan_add(op, view, now_iso)
-    if kind == "UPDATE":
-        return _plan_update(op, view, now_iso, _entry_rel(op, view, must_exist=True))
-    if kind == "UPSERT":
+        plan = _plan_add(op, view, now_iso)
+    elif kind == "UPDATE":
+        plan = _plan_update(op, view, now_iso, _entry_rel(op, view, must_exist=True))
+    elif kind == "UPSERT":
         rel = _entry_rel(op, view, must_exist=False)
-        return (
+        plan = (
             _plan_update(op, view, now_iso, rel)
             if view.is_file(rel)
             else _plan_add(op, view, now_iso, rel)
         )
-    if kind == "MERGE":
-        return _plan_merge(op, view, now_iso)
-    return _plan_delete(op, view)
+    elif kind == "MERGE":
+        plan = _plan_merge(op, view, now_iso)
+    else:
+        return _plan_delete(op, view)
+    _refuse_marker_blocks(plan)
+    return plan
+
+
+def _refuse_marker_blocks(plan: Plan) -> None:
+    """Refuses content that every reader would take for an unresolved merge conflict.
+
+    Trigger: the text holds ``<<<<<<<``, ``=======`` and ``>>>>>>>`` at line starts (a git
+    how-to, say). Why: ``parse_entry`` refuses such a file, so it would be written and then
+    be unreadable. Outcome: nothing is written; the hint says how to keep the example.
+    """
+    for rel, data in plan.writes:
+        line = conflict_block_line(data.decode("utf-8", "replace"))
+        if line is not None:
+            raise FormatError(
+                f"line {line} of {rel} would open a merge-conflict block (<<<<<<< ======= "
+                ">>>>>>> at line starts), which brv reads as an unresolved conflict",
+                file=rel,
+                key="content",
+                hint="indent those marker lines by one space (or quote them in a code span), "
+                "then run the operation again",
+            )
 
 
 def _folder(view: View, path: str) -> tuple[str, ...]:

@@ -112,7 +112,6 @@ def parse_porcelain(raw: str, to_tree: Callable[[str], str | None]) -> ParsedSta
 
 
 MARKER_START = "<<<<<<< "
-MARKER_MID = "======="
 MARKER_END = ">>>>>>> "
 
 
@@ -127,14 +126,8 @@ def has_conflict_markers(data: bytes) -> bool:
 
 def conflict_marker_line(data: bytes) -> int | None:
     """The 1-based line of the first ``<<<<<<<`` opening a whole marker triplet, or None."""
-    text = data.decode("utf-8", "replace")
-    start: int | None = None
-    mid = False
-    for number, line in enumerate(text.splitlines(), 1):
-        if line.startswith("<<<<<<<") and line[7:8] in ("", " "):
-            start = number if start is None else start
-        elif start is not None and line.rstrip() == MARKER_MID:
-            mid = True
-        elif mid and line.startswith(">>>>>>>"):
-            return start
-    return None
+    if b"<<<<<<<" not in data:
+        return None
+    from brv_vc.format.entry import conflict_block_line  # only for files that have markers
+
+    return conflict_block_line(data.decode("utf-8", "replace"))

@@ -133,7 +133,11 @@ def _list_dir(
                     st = item.stat(follow_symlinks=False)
                     files[path] = (st.st_mtime_ns, st.st_size)
                 elif (
-                    strays is not None and not archived and item.name.endswith(".md")
+                    # at depths 2..MAX_DEPTH every .md is indexable or derived: only the root,
+                    # domain folders and folders too deep can hold a stray (a full walk meets
+                    # every abstract and overview here, so the check is skipped for them)
+                    strays is not None and not archived and (depth < 2 or depth > MAX_DEPTH)
+                    and item.name.endswith(".md")
                     and misplaced(path) and item.is_file(follow_symlinks=False)
                 ):
                     strays.append(path)

@@ -184,7 +184,7 @@ def index_project(
         report = opened.report
         notes = [
             n for n in opened.notes
-            if not n.startswith(("skipped ", "ignored ")) and "missing" not in n
+            if not n.startswith(("skipped ", "ignored "))
         ]
         broken = {problem.path for problem in problems}  # listed once, under problems
         return IndexResult(

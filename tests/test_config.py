@@ -57,8 +57,12 @@ def test_a_bad_llm_section_warns_where_no_provider_is_used_and_blocks_where_it_i
     fast = brv_process("search", "anything", cwd=project.root)  # the click-free path hands over
     assert fast.exit_code == 0
     assert "unknown key: 'modle'" in fast.stderr
-    again = brv("tree", cwd=project.root)  # not stamped as valid: the warning repeats
+    # the stamp keeps the warning: it repeats on every command without validating again
+    assert (project.state / "config.ok").read_text().endswith("refuse to run until it is fixed")
+    again = brv("tree", cwd=project.root)
     assert "unknown key: 'modle'" in again.stderr
+    fast_again = brv_process("vc", "status", cwd=project.root)
+    assert "unknown key: 'modle'" in fast_again.stderr
     used = brv("summarize", cwd=project.root)  # the provider is needed here: refused
     assert used.exit_code == 1
     assert "unknown key: 'modle' was unexpected" in used.stderr

@@ -99,20 +99,19 @@ def try_fast(argv: list[str]) -> int | None:
         project = find_project(cwd)
         from brv_vc.tree.config import ensure_valid_config
 
-        if ensure_valid_config(project):
-            return None  # warnings to print: the click path prints them
+        config_notes = ensure_valid_config(project)
         if command == "search":
             from brv_vc.cli.retrieval_text import search_text as render
             from brv_vc.services.search import search_tree
 
             result: Any = search_tree(project, text, now=now, **options)
-            warnings = list(result.notes)
+            warnings = [*config_notes, *result.notes]
         else:
             from brv_vc.cli.retrieval_text import query_text as render
             from brv_vc.services.query import query_tree
 
             result = query_tree(project, text, now=now, **options)
-            warnings = [*result.notes, *([result.error] if result.error else [])]
+            warnings = [*config_notes, *result.notes, *([result.error] if result.error else [])]
     except Exception:  # the click path runs it again behind the one error boundary
         return None
     for note in warnings:
@@ -145,11 +144,12 @@ def _vc_status(argv: list[str]) -> int | None:
         project = find_project(cwd)
         from brv_vc.tree.config import ensure_valid_config
 
-        if ensure_valid_config(project):
-            return None  # warnings to print: the click path prints them
+        config_notes = ensure_valid_config(project)
         report = status(prepare(project))
     except Exception:  # the click path runs it again behind the one error boundary
         return None
+    for note in config_notes:
+        sys.stderr.write(f"brv: warning: {note}\n")
     if args[-1] == "--json":
         sys.stdout.write(_json(report))
     else:

@@ -142,8 +142,9 @@ def ensure_valid_config(project: Project) -> tuple[str, ...]:
     and a tiny read per command; the full check runs only after config.yaml changed.
 
     A problem inside ``llm:`` only blocks the commands that call the provider (they read
-    the settings with :func:`load_config`); every other command gets it as a warning, and
-    the file is not stamped, so the warning repeats until it is fixed.
+    the settings with :func:`load_config`); every other command gets it as a warning. The
+    stamp keeps the warning, so it repeats on every command until the file is fixed without
+    validating again each time.
 
     Returns:
         Warnings for stderr (a bad ``llm:`` section), usually none.
@@ -158,8 +159,9 @@ def ensure_valid_config(project: Project) -> tuple[str, ...]:
     stamp = f"{info.st_mtime_ns} {info.st_size}"
     marker = project.state / CONFIG_STAMP
     try:
-        if marker.read_text(encoding="utf-8") == stamp:
-            return ()
+        head, _, kept = marker.read_text(encoding="utf-8").partition("\n")
+        if head == stamp:
+            return tuple(line for line in kept.split("\n") if line)
     except OSError:
         pass
     from brv_vc.format.validate import validate
@@ -167,11 +169,12 @@ def ensure_valid_config(project: Project) -> tuple[str, ...]:
     data = _read(project)
     llm = data.pop("llm", None) if isinstance(data, dict) else None
     validate(data, "config", file=_FILE)
+    warnings: tuple[str, ...] = ()
     if llm is not None:
         try:
             validate({"version": 1, "llm": llm}, "config", file=_FILE)
         except FormatError as error:
-            return (
+            warnings = (
                 f"{_FILE}: '{error.key}' {error.message}; commands that call the LLM provider "
                 "(query tiers 3-4, summarize) refuse to run until it is fixed",
             )
@@ -179,7 +182,7 @@ def ensure_valid_config(project: Project) -> tuple[str, ...]:
         from brv_vc.tree.statedb import ensure_state_dir
 
         ensure_state_dir(marker.parent)
-        marker.write_text(stamp, encoding="utf-8")
+        marker.write_text("\n".join((stamp, *warnings)), encoding="utf-8")
     except OSError:
         pass  # a read-only state folder only costs the check again next time
-    return ()
+    return warnings

@@ -299,8 +299,15 @@ def _relinked(view: View, source: str, target: str) -> list[tuple[str, bytes]]:
     for rel in view.entries():
         if rel in (source, target):
             continue
-        data = view.read(rel)
-        if needle not in data.lower():  # cheap: most entries never mention the source
+        # a plain read for the substring test: view.read resolves symlinks (a dozen lstat
+        # calls a file) and most entries never mention the source; matches go through it
+        data = view.written.get(rel)
+        if data is None:
+            try:
+                data = (view.project.tree / rel).read_bytes()
+            except OSError:
+                continue
+        if needle not in data.lower():
             continue
         try:
             entry = _load(view, rel)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from brv_vc.errors import NotFoundError
 from brv_vc.tree import store
-from brv_vc.tree.layout import ARCHIVE_DIR, Kind, kind_of
+from brv_vc.tree.layout import Kind, kind_of
 from brv_vc.tree.project import Project
 
 if TYPE_CHECKING:
@@ -82,7 +82,7 @@ class View:
         found = {rel for rel in self._on_disk if not self.is_gone(rel)}
         found.update(
             rel for rel in self.written
-            if not rel.startswith(ARCHIVE_DIR + "/") and kind_of(rel) is Kind.ENTRY
+            if kind_of(rel) is Kind.ENTRY  # never under _archived/
         )
         return sorted(found)
 

@@ -107,6 +107,7 @@ def _show_derived(project: Project, relpath: str, kind: Kind) -> ShowResult:
     from brv_vc.errors import FormatError
     from brv_vc.format import frontmatter as fm
     from brv_vc.format.entry import decode
+    from brv_vc.summary.abstracts import entry_of
     from brv_vc.summary.archive import original_of
 
     data = project.path_of(relpath).read_bytes()
@@ -117,10 +118,8 @@ def _show_derived(project: Project, relpath: str, kind: Kind) -> ShowResult:
         values = {f.key: f.value for f in fm.load(source, file=relpath)} if source else {}
     except FormatError:
         body = text  # a hand-damaged derived file: show it as it is
-    if kind in (Kind.ABSTRACT, Kind.OVERVIEW):
-        original = relpath.rsplit(".", 2)[0] + ".md"
-    else:
-        original = original_of(relpath)
+    derived_entry = kind in (Kind.ABSTRACT, Kind.OVERVIEW)
+    original = entry_of(relpath) if derived_entry else original_of(relpath)
     folder = relpath.rsplit("/", 1)[0] + "/" if "/" in relpath else "the whole tree"
     note = f"{relpath} is " + _DERIVED[kind].format(original=original, folder=folder)
     titles = {Kind.STUB: f"Archived: {original}", Kind.SUMMARY: f"Summary of {folder}",

@@ -77,14 +77,6 @@ def _deferral_notes(deferred: Deferred | None, steps: list[str], problems: list[
         steps.append(f"provider calls left for 'brv summarize': {deferred.reason}")
 
 
-def _entry_of(sibling: str) -> str:
-    """``a/b/x.abstract.md`` or ``a/b/x.overview.md`` -> ``a/b/x.md``."""
-    for suffix in (ABSTRACT_SUFFIX, OVERVIEW_SUFFIX):
-        if sibling.endswith(suffix):
-            return sibling[: -len(suffix)] + ".md"
-    return sibling
-
-
 def _edit_warnings(edited: list[str]) -> list[str]:
     return [f"{rel} was edited by hand; regenerated (it is a derived file)" for rel in edited]
 
@@ -140,7 +132,7 @@ def summarize(
         entries, orphans = _entries_and_orphans(project)
         stale = abstracts.stale_entries(conn, project.tree, entries)
         edited = abstracts.hand_edited(project.tree, entries, records)
-        stale += [_entry_of(sibling) for sibling in edited]
+        stale += [abstracts.entry_of(sibling) for sibling in edited]
         report = replace(report, warnings=(*report.warnings, *_edit_warnings(edited)))
         queued = queue.enqueue(conn, [*stale, *orphans])
         waiting = queue.counts(conn)
@@ -231,7 +223,7 @@ def refresh_summaries(
                 edited = abstracts.hand_edited(project.tree, entries, records)
                 problems.extend(_edit_warnings(edited))
                 wanted = [*abstracts.stale_entries(conn, project.tree, entries),
-                          *(_entry_of(sibling) for sibling in edited), *orphans]
+                          *(abstracts.entry_of(sibling) for sibling in edited), *orphans]
             else:
                 wanted = [
                     p for p in paths

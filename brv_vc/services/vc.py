@@ -130,7 +130,7 @@ def commit(repo: KnowledgeRepo, message: str) -> CommitResult:
     tracked = repo.git("ls-files", "-z", "-ci", "--exclude-standard", *repo.pathspec()).stdout
     refuse_excluded(repo, [p for p in (repo.tree_path(x) for x in tracked.split("\0") if x)
                            if p], "commit")
-    staged = staged_paths(repo, with_project=True)
+    staged = staged_paths(repo)
     if not staged and not st.merging:
         raise GitError("nothing to commit: no knowledge changes are staged",
                        hint="stage them first with 'brv vc add' (see 'brv vc status')")

@@ -156,7 +156,7 @@ def add(repo: KnowledgeRepo, paths: tuple[str, ...] = (), cwd: Path | None = Non
             raise NotFoundError(f"no knowledge file matches {', '.join(paths)}",
                                 hint="see the changed files with 'brv vc status'")
         raise GitError(f"git add failed: {proc.stderr.strip()}")
-    staged_repo = staged_paths(repo, with_project=True)
+    staged_repo = staged_paths(repo)
     staged = [repo.tree_path(x) or x for x in staged_repo]
     resolved = sorted(p for p in (repo.tree_path(x) for x in conflicted - _unmerged(repo)) if p)
     unchanged: list[str] = []
@@ -194,14 +194,13 @@ def _with_markers(repo: KnowledgeRepo, paths: list[str]) -> tuple[MarkerHit, ...
     return tuple(hits)
 
 
-def staged_paths(repo: KnowledgeRepo, whole_repo: bool = False, *,
-                 with_project: bool = False) -> list[str]:
+def staged_paths(repo: KnowledgeRepo, whole_repo: bool = False) -> list[str]:
     """Repository-relative paths staged.
 
-    Knowledge only by default; ``with_project`` adds brv's project files (in-project
-    mode); ``whole_repo`` lists everything, code included.
+    What ``brv vc commit`` commits by default: the knowledge plus brv's project files
+    (in-project mode); ``whole_repo`` lists everything, code included.
     """
-    spec = [] if whole_repo else repo.commit_pathspec() if with_project else repo.pathspec()
+    spec = [] if whole_repo else repo.commit_pathspec()
     out = repo.git("diff", "--cached", "--name-only", "-z", "--no-renames", *spec).stdout
     return [p for p in out.split("\0") if p]
 

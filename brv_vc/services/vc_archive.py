@@ -14,7 +14,8 @@ from typing import Any
 
 from brv_vc.errors import BrvError
 from brv_vc.services.refresh import refresh
-from brv_vc.tree.layout import ARCHIVE_DIR, FULL_SUFFIX, STUB_SUFFIX, Kind, is_derived, kind_of
+from brv_vc.summary.archive import archive_paths
+from brv_vc.tree.layout import ARCHIVE_DIR, Kind, is_derived, kind_of
 from brv_vc.tree.project import Project
 from brv_vc.tree.store import remove_empty_parents
 from brv_vc.vc.archived import archived_at, archived_in_range
@@ -117,7 +118,7 @@ def after_change(project: Project, repo: KnowledgeRepo, old: str | None, new: st
 
 def _left_tree(project: Project, path: str) -> bool:
     """True for a knowledge entry the change removed from the working tree."""
-    if path.startswith(ARCHIVE_DIR + "/") or kind_of(path) is not Kind.ENTRY:
+    if kind_of(path) is not Kind.ENTRY:  # never under _archived/
         return False
     return not (project.tree / path).exists()
 
@@ -137,13 +138,11 @@ def drop_returned_archives(project: Project, changed: Iterable[str]
     entries: list[str] = []
     deleted: list[str] = []
     for path in changed:
-        if path.startswith(ARCHIVE_DIR + "/") or kind_of(path) is not Kind.ENTRY:
+        if kind_of(path) is not Kind.ENTRY:  # never under _archived/
             continue
         if not (project.tree / path).is_file():
             continue
-        stem = path.removesuffix(".md")
-        found = [f"{ARCHIVE_DIR}/{stem}{suffix}" for suffix in (STUB_SUFFIX, FULL_SUFFIX)]
-        found = [rel for rel in found if (project.tree / rel).is_file()]
+        found = [rel for rel in archive_paths(path) if (project.tree / rel).is_file()]
         for rel in found:
             (project.tree / rel).unlink()
         if found:

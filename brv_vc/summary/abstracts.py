@@ -65,6 +65,14 @@ def siblings(relpath: str) -> tuple[str, str]:
     return stem + ABSTRACT_SUFFIX, stem + OVERVIEW_SUFFIX
 
 
+def entry_of(sibling: str) -> str:
+    """The entry of an abstract or overview (``a/b/x.abstract.md`` -> ``a/b/x.md``)."""
+    for suffix in (ABSTRACT_SUFFIX, OVERVIEW_SUFFIX):
+        if sibling.endswith(suffix):
+            return sibling[: -len(suffix)] + ".md"
+    return sibling
+
+
 def document(relpath: str, data: bytes) -> Document:
     """Parses an entry strictly into an engine input (raises FormatError when broken)."""
     text = decode(data, file=relpath)

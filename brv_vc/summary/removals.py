@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from brv_vc.summary.abstracts import siblings
 from brv_vc.summary.records import Records
-from brv_vc.tree.layout import ARCHIVE_DIR, Kind, kind_of
+from brv_vc.tree.layout import Kind, kind_of
 from brv_vc.tree.project import Project
 from brv_vc.tree.store import remove_empty_parents
 
@@ -20,7 +20,7 @@ def gone_entries(project: Project, paths: Iterable[str]) -> list[str]:
     """The entry paths among ``paths`` (outside the archive) that no longer exist."""
     return [
         p for p in paths
-        if kind_of(p) is Kind.ENTRY and not p.startswith(ARCHIVE_DIR + "/")
+        if kind_of(p) is Kind.ENTRY  # never under _archived/
         and not (project.tree / p).exists()
     ]
 

@@ -21,7 +21,7 @@ import re
 from brv_vc.clock import parse_iso
 from brv_vc.format import body as bodymod
 from brv_vc.format.entry import Entry
-from brv_vc.services import curate_content as content
+from brv_vc.services.curate import content
 
 _FENCE = ("```", "~~~")
 

@@ -48,7 +48,7 @@ def test_seed_000_example_loads_and_keeps_its_bytes() -> None:
     assert serialize_entry(entry) == data
 
 
-def test_byterover_figure_3_entry_loads_with_legacy_fields_ignored() -> None:
+def test_byterover_figure_3_entry_loads_with_legacy_fields_kept() -> None:
     entry = load("byterover_figure3.md")
     assert entry.title == "Auth-Billing Circular Dependency"
     assert entry.related == (
@@ -56,7 +56,9 @@ def test_byterover_figure_3_entry_loads_with_legacy_fields_ignored() -> None:
         "tech_debt/prioritization/q1_2026_assessment.md",
     )
     assert entry.created_at == "2026-02-03T11:20:00Z"
-    assert entry.extra == ()  # importance, maturity, recency, accessCount, updateCount dropped
+    # the legacy lifecycle keys stay in the file (they seed the sidecar once, on first sight)
+    assert [k for k, _ in entry.extra] == ["importance", "maturity", "recency", "accessCount",
+                                           "updateCount"]
     assert "architecture/module_boundaries/billing_integration.md" in entry.relations()
     _, blocks = parse_raw_blocks(section_text(entry.body, "Raw Concept"))
     assert blocks["Files"] == ("src/auth/middleware.ts", "src/billing/subscriptionCheck.ts")
@@ -67,8 +69,8 @@ def test_byterover_figure_3_entry_loads_with_legacy_fields_ignored() -> None:
         '---\ntitle: "Auth-Billing Circular Dependency"\nsummary: ""\n'
         'tags: ["architecture", "circular-dependency", "tech-debt"]\n'
     )
-    assert 'createdAt: "2026-02-03T11:20:00Z"\nupdatedAt: "2026-02-15T09:45:00Z"\n---\n' in text
-    assert "importance" not in text
+    assert 'createdAt: "2026-02-03T11:20:00Z"\nupdatedAt: "2026-02-15T09:45:00Z"\n' in text
+    assert "importance: 82\nmaturity: \"validated\"\nrecency: 0.91\n" in text
     assert parse_entry(serialize_entry(entry)) == entry
 
 

@@ -2,9 +2,12 @@
 
 ``parse_entry`` and ``serialize_entry`` are exact inverses for every entry brv writes:
 ``parse_entry(serialize_entry(e)) == e`` and the bytes of an unchanged entry never move.
-Files written by ByteRover 3.x load too; their legacy lifecycle keys (importance, recency,
-maturity, accessCount, updateCount) are ignored on read, because those signals live in the
-scoring sidecar outside the tree.
+Files written by ByteRover 3.x load too. Their legacy lifecycle keys (importance, recency,
+maturity, accessCount, updateCount) stay in ``extra`` (a rewrite keeps them untouched); brv
+reads them once, to seed the scoring sidecar when it first sees the entry
+(:func:`legacy_signals`), and from then on the sidecar is the truth.
+A file without ``title`` takes the text of its first ``# `` heading; a ``context.md`` (named
+by ``file``) needs neither (its folder's name is its title).
 """
 
 from __future__ import annotations
@@ -169,9 +172,11 @@ def _parse_yaml(text: str, file: str | None, stem: str) -> Entry:
             values[raw.key] = _string_list(raw, file)
         elif raw.key in TIME_FIELDS:
             values[raw.key] = _timestamp(raw, file)
-        elif raw.key not in LEGACY_FIELDS:
+        else:
             extra.append((raw.key, raw.value))
     if not values.get("title"):
+        values["title"] = _fallback_title(body, file, stem)
+    if not values["title"]:
         raise FormatError(
             "required field 'title' is missing or empty",
             file=file,
@@ -182,6 +187,39 @@ def _parse_yaml(text: str, file: str | None, stem: str) -> Entry:
 
 
 _KNOWN = frozenset(FIELD_ORDER)
+
+
+def _fallback_title(body: str, file: str | None, stem: str) -> str:
+    """The title of a file whose frontmatter has none.
+
+    Its first ``# `` heading; else, for a ``context.md`` (its title is optional: ByteRover
+    writes some with only ``related:``), the ``stem`` its caller gives (the folder's name);
+    else "" (the caller refuses the file).
+    """
+    heading = _H1_RE.search(body)
+    if heading:
+        return heading.group(1)
+    if file is not None and file.replace("\\", "/").rsplit("/", 1)[-1] == "context.md":
+        return stem.replace("_", " ").strip()
+    return ""
+
+
+def legacy_signals(entry: Entry) -> dict[str, Any]:
+    """The legacy lifecycle keys of an entry's frontmatter (older ByteRover), by name.
+
+    Only well-typed values are returned: a number for importance, recency and the counts,
+    one of draft/validated/core for maturity; anything else is left out.
+    """
+    found: dict[str, Any] = {}
+    for key, value in entry.extra:
+        if key not in LEGACY_FIELDS or isinstance(value, bool):
+            continue
+        if key == "maturity":
+            if isinstance(value, str) and value.strip().lower() in ("draft", "validated", "core"):
+                found[key] = value.strip().lower()
+        elif isinstance(value, (int, float)) and value == value and value >= 0:
+            found[key] = value
+    return found
 
 
 def _parse_canonical(text: str) -> Entry | None:

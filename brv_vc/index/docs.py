@@ -27,6 +27,7 @@ class IndexDoc:
     content: str
     relations: tuple[str, ...]
     updated: float | None
+    legacy: tuple[tuple[str, object], ...] = ()  # older ByteRover's lifecycle keys, if any
 
 
 def is_indexed(relpath: str) -> bool:
@@ -58,7 +59,7 @@ def extract(relpath: str, data: bytes) -> IndexDoc:
     Raises:
         FormatError: the file cannot be parsed (the caller records it as a problem).
     """
-    from brv_vc.format.entry import decode, parse_entry
+    from brv_vc.format.entry import decode, legacy_signals, parse_entry
 
     kind = kind_of(relpath)
     if kind is Kind.STUB:
@@ -69,7 +70,10 @@ def extract(relpath: str, data: bytes) -> IndexDoc:
     title = entry.title
     if kind is Kind.CONTEXT and title == stem:
         title = f"{_stem_title(stem)} (context)"
-    return IndexDoc(title, entry.text_for_search(), entry.relations(), _stamp(entry.updated_at))
+    legacy = tuple(legacy_signals(entry).items()) if entry.extra and kind is Kind.ENTRY else ()
+    return IndexDoc(
+        title, entry.text_for_search(), entry.relations(), _stamp(entry.updated_at), legacy
+    )
 
 
 def _stub(relpath: str, text: str) -> IndexDoc:

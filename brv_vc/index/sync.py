@@ -40,6 +40,7 @@ from brv_vc.tree.layout import (
     OVERVIEW_SUFFIX,
     STUB_SUFFIX,
     SUMMARY_FILE,
+    is_synthesis_file,
     misplaced,
 )
 from brv_vc.tree.project import Project
@@ -68,6 +69,9 @@ class SyncReport:
     problems: tuple[tuple[str, str], ...] = ()
     misplaced: tuple[str, ...] = ()
     misplaced_new: tuple[str, ...] = ()
+    # entries first seen with legacy lifecycle keys: (path, keys, updatedAt); the caller
+    # seeds the scoring sidecar from them (services.derived.index.seed_sidecar)
+    seeds: tuple[tuple[str, tuple[tuple[str, object], ...], float | None], ...] = ()
 
     @property
     def changed(self) -> bool:
@@ -109,6 +113,15 @@ def _indexable(name: str, depth: int, archived: bool) -> bool:
     return 2 <= depth <= MAX_DEPTH
 
 
+def _synthesis(full: str, relpath: str) -> bool:
+    """A dream synthesis directly in a domain folder (``layout.is_synthesis_file``)."""
+    try:
+        with open(full, "rb") as handle:
+            return is_synthesis_file(relpath, handle.read(4096))
+    except OSError:
+        return False
+
+
 def _list_dir(
     tree: Path, rel: str, files: dict[str, tuple[int, int]], strays: list[str] | None = None
 ) -> list[str]:
@@ -127,9 +140,9 @@ def _list_dir(
                 path = _join(rel, item.name)
                 if item.is_dir(follow_symlinks=False):
                     subdirs.append(path)
-                elif _indexable(item.name, depth, archived) and item.is_file(
-                    follow_symlinks=False
-                ):
+                elif (
+                    _indexable(item.name, depth, archived) and item.is_file(follow_symlinks=False)
+                ) or (depth == 1 and item.name.endswith(".md") and _synthesis(item.path, path)):
                     st = item.stat(follow_symlinks=False)
                     files[path] = (st.st_mtime_ns, st.st_size)
                 elif (
@@ -218,7 +231,10 @@ def sync(
     wall = time.time() if wall is None else wall
     tree = project.tree
     if paths is not None:
-        wanted = sorted({p for p in paths if is_indexed(p)})
+        wanted = sorted({
+            p for p in paths
+            if is_indexed(p) or (p.count("/") == 1 and _synthesis(str(tree / p), p))
+        })
         listing: dict[str, tuple[int, int]] = {}
         for path in wanted:
             try:
@@ -341,4 +357,5 @@ def _reconcile(
         tuple(updated),
         tuple(sorted(set(removed) & set(stored))),
         tuple(problems),
+        seeds=tuple((p, keys, updated) for p, (keys, updated) in writer.seeds.items()),
     )

@@ -68,6 +68,8 @@ class Writer:
         # longer occur anywhere stay in the copy: a fuzzy alternative that matches nothing.
         self.vocab_current = get_meta(conn, "terms_dirty") == "0"
         self.new_words: set[str] = set()
+        # first sight of entries carrying legacy lifecycle keys: path -> (keys, updatedAt)
+        self.seeds: dict[str, tuple[tuple[tuple[str, object], ...], float | None]] = {}
 
     def put(
         self, path: str, folder: str, stat: tuple[int, int], data: bytes, old: Any | None
@@ -87,7 +89,8 @@ class Writer:
             problem = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
         part = fingerprint_part(path, digest)
         values = (
-            folder, kind_of(path).value, *stat, digest, part,
+            # an indexed file of no layout kind is a synthesis in a domain folder
+            folder, kind_of(path).value.replace("other", "synthesis"), *stat, digest, part,
             doc.title if doc else "", doc.updated if doc else None, problem,
         )
         if old is not None:
@@ -108,6 +111,8 @@ class Writer:
             row_id = cur.lastrowid
             self.files += 1
         self.fingerprint ^= part
+        if doc is not None and doc.legacy:  # the sidecar keeps a row it already has
+            self.seeds[path] = (doc.legacy, doc.updated)
         if doc is not None:
             if self.vocab_current:
                 self.new_words.update(_words(f"{doc.title} {doc.content} {path}"))

@@ -11,7 +11,9 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
 from brv_vc.clock import days_between
 
@@ -50,6 +52,28 @@ class Signals:
 def fresh(now: float) -> Signals:
     """Signals of a new entry: importance 50, draft, recency 1."""
     return Signals(updated_at=now, scored_at=now)
+
+
+def seeded(legacy: Mapping[str, Any], updated_at: float | None, now: float) -> Signals:
+    """Signals of an entry first seen with legacy frontmatter (older ByteRover wrote them there).
+
+    ``legacy`` holds the well-typed keys among importance, maturity, accessCount and
+    updateCount (see ``format.entry.legacy_signals``). Importance counts from ``now``: when
+    ByteRover scored it is unknown, and decaying it from the entry's own date would make
+    every adopted entry an archive candidate. Recency runs from ``updated_at`` (the entry's
+    ``updatedAt``), else from ``now``; the stored ``recency`` value is a snapshot of an
+    unknown day and is not used.
+    """
+    importance = min(MAX_IMPORTANCE, float(legacy.get("importance", DEFAULT_IMPORTANCE)))
+    maturity = str(legacy.get("maturity", DRAFT))
+    return Signals(
+        importance=importance,
+        maturity=next_maturity(maturity, importance),
+        access_count=int(legacy.get("accessCount", 0)),
+        update_count=int(legacy.get("updateCount", 0)),
+        updated_at=min(now, updated_at) if updated_at is not None else now,
+        scored_at=now,
+    )
 
 
 def decayed_importance(signals: Signals, now: float) -> float:

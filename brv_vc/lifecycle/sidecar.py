@@ -84,6 +84,18 @@ def record_added(conn: sqlite3.Connection, paths: Iterable[str], now: float) -> 
         )
 
 
+def seed(conn: sqlite3.Connection, rows: dict[str, Signals]) -> None:
+    """Stores first-sight signals (an adopted entry's legacy frontmatter); a row is kept."""
+    if not rows:
+        return
+    ensure_schema(conn)
+    with conn:
+        conn.executemany(
+            f"INSERT OR IGNORE INTO signals (path, {_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(path, *_row(s)) for path, s in rows.items()],
+        )
+
+
 def record_updates(conn: sqlite3.Connection, paths: Iterable[str], now: float) -> None:
     """Applies one curation update (+5, recency reset) to each path."""
     paths = list(paths)

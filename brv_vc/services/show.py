@@ -155,7 +155,8 @@ def show_entry(project: Project, path: str, *, now: datetime) -> ShowResult:
     if kind in _DERIVED:
         return _show_derived(project, relpath, kind)
     entry = read_entry(project, relpath)
-    stray = misplaced(relpath)
+    with open(project.path_of(relpath), "rb") as handle:
+        stray = misplaced(relpath, handle.read(4096))  # a synthesis in a domain folder is not
 
     def work(opened: OpenIndex) -> tuple[tuple[str, ...], tuple[str, ...], Any]:
         back = tuple(relations.backlinks(opened.conn, relpath))

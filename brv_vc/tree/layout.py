@@ -196,14 +196,35 @@ def ancestors(relpath: str) -> list[str]:
 LAYOUT_RULE = "knowledge lives in domain/topic/entry.md or domain/topic/subtopic/entry.md"
 
 
-def misplaced(relpath: str) -> str | None:
+_SYNTHESIS_LINE = re.compile(rb"^type:[ \t]*[\"']?synthesis[\"']?[ \t]*\r?$", re.MULTILINE)
+
+
+def is_synthesis_file(relpath: str, head: bytes) -> bool:
+    """True for a dream synthesis placed directly in a domain folder (seed 001, ByteRover).
+
+    ``head`` is the start of the file (its first 4 KiB are enough): its frontmatter must say
+    ``type: synthesis``. Such files are knowledge (indexed, searched, synced) although they
+    sit one level above the entries.
+    """
+    if relpath.count("/") != 1 or not relpath.endswith(".md") or kind_of(relpath) is not Kind.OTHER:
+        return False
+    if is_derived(relpath) or relpath.startswith(".") or not head.startswith(b"---"):
+        return False
+    end = head.find(b"\n---", 3)
+    return _SYNTHESIS_LINE.search(head, 0, end if end > 0 else len(head)) is not None
+
+
+def misplaced(relpath: str, head: bytes | None = None) -> str | None:
     """Why a markdown file of the tree is outside the layout, or None when it is not.
 
     Such a file (an ``.md`` at the tree root, directly in a domain folder, or deeper than one
     subtopic) is neither an entry, a ``context.md`` nor derived: brv never indexes it, so
-    it is invisible to search, query and ``brv tree``.
+    it is invisible to search, query and ``brv tree``. Given the file's ``head``, a synthesis
+    in a domain folder (:func:`is_synthesis_file`) is in place.
     """
     if not relpath.endswith(".md") or kind_of(relpath) is not Kind.OTHER or is_derived(relpath):
+        return None
+    if head is not None and is_synthesis_file(relpath, head):
         return None
     parts = relpath.split("/")
     if any(p.startswith(".") for p in parts):

@@ -82,12 +82,46 @@ def open_synced(
     handle = open_index(project, rebuild=rebuild)
     notes = list(handle.notes)
     report = sync(project, handle.conn, mode="full" if handle.created else mode, progress=progress)
+    notes += seed_sidecar(project, report)
     notes += [f"skipped {path}: {message}" for path, message in report.problems]
     notes += [_ignored(path) for path in report.misplaced_new]
     derived: list[str] = []
     if follow and report.removed and not handle.created:
         derived = follow_removals(project, removals(report))
     return OpenIndex(handle.conn, report, notes + derived, tuple(derived))
+
+
+def seed_sidecar(project: Project, report: SyncReport) -> list[str]:
+    """Seeds the scoring sidecar of entries first seen with legacy lifecycle frontmatter.
+
+    Trigger: a sync read entries carrying older ByteRover's ``importance``, ``maturity``,
+    ``accessCount``, ``updateCount``. Why: without a row they would start from the defaults
+    decayed from their date, so an adopted tree would show importance 15, draft, 0 updates,
+    and every entry would be an archive candidate. Outcome: a sidecar row seeded from those
+    keys (a row the entry already has is kept); the file is not touched. Fails open.
+
+    Returns:
+        Problems to show as warnings.
+    """
+    if not report.seeds:
+        return []
+    try:
+        import time
+
+        from brv_vc.lifecycle import scoring, sidecar
+        from brv_vc.tree.statedb import open_state
+
+        now = time.time()
+        rows = {path: scoring.seeded(dict(keys), updated, now)
+                for path, keys, updated in report.seeds}
+        state = open_state(project)
+        try:
+            sidecar.seed(state, rows)
+        finally:
+            state.close()
+        return []
+    except Exception as exc:  # a reader must never fail over scoring
+        return [f"scoring signals not seeded: {type(exc).__name__}: {exc}"]
 
 
 def removals(report: SyncReport) -> list[str]:

@@ -81,8 +81,11 @@ def _index_step(
                 # the named paths are re-checked even when an in-place edit kept their
                 # folder's mtime (which the cheap check looks at)
                 from brv_vc.index.sync import sync
+                from brv_vc.services.derived.index import seed_sidecar
 
-                noticed += removals(sync(project, opened.conn, paths=list(paths)))
+                report = sync(project, opened.conn, paths=list(paths))
+                problems.extend(seed_sidecar(project, report))
+                noticed += removals(report)
         finally:
             opened.close()
         steps.append("index")

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from brv_vc.errors import BrvError
 from brv_vc.format import frontmatter as fm
 from brv_vc.format.entry import decode, parse_entry
-from brv_vc.tree.layout import Kind, is_derived, kind_of, misplaced
+from brv_vc.tree.layout import Kind, is_derived, is_synthesis_file, kind_of, misplaced
 from brv_vc.tree.project import STATE_DIR
 from brv_vc.vc import git
 from brv_vc.vc.repo import KnowledgeRepo
@@ -71,6 +71,7 @@ def check_staged(repo: KnowledgeRepo, index_file: str | None) -> StagedCheck:
             f"unstage it with 'git rm --cached {path}' (brv keeps it local on purpose)",
         )
     to_read: list[tuple[str, str, Kind]] = []
+    maybe_synthesis: dict[str, tuple[str, str]] = {}
     for path, blob in present:
         if path in problems:
             continue
@@ -85,20 +86,23 @@ def check_staged(repo: KnowledgeRepo, index_file: str | None) -> StagedCheck:
             )
             continue
         reason = misplaced(rel)
-        if reason is not None:
-            problems[path] = StagedProblem(
-                path,
-                reason,
-                "move it into a topic folder (git mv it to domain/topic/), or out of "
-                ".brv/context-tree if it is not knowledge",
-            )
+        if reason is not None and rel.count("/") != 1:
+            problems[path] = _misplaced_problem(path, reason)
             continue
         kind = kind_of(rel)
         if kind in (Kind.ENTRY, Kind.CONTEXT) or rel.endswith(".md"):
-            to_read.append((path, blob, kind))
+            # a domain-level file is in place only as a synthesis: decided on its blob
+            to_read.append((path, blob, Kind.ENTRY if reason else kind))
+            if reason:
+                maybe_synthesis[path] = (rel, reason)
     blobs = git.read_blobs(repo.workdir, [blob for _, blob, _ in to_read])
     checked = 0
     for path, blob, kind in to_read:
+        if path in maybe_synthesis:
+            rel, reason = maybe_synthesis[path]
+            if not is_synthesis_file(rel, blobs.get(blob, b"")[:4096]):
+                problems[path] = _misplaced_problem(path, reason)
+                continue
         problem = _check_blob(path, blobs.get(blob, b""), kind)
         checked += kind in (Kind.ENTRY, Kind.CONTEXT)
         if problem is not None:
@@ -129,6 +133,15 @@ def _state_files(repo: KnowledgeRepo, paths: list[str]) -> dict[str, StagedProbl
     return found
 
 
+def _misplaced_problem(path: str, reason: str) -> StagedProblem:
+    return StagedProblem(
+        path,
+        reason,
+        "move it into a topic folder (git mv it to domain/topic/), or out of "
+        ".brv/context-tree if it is not knowledge",
+    )
+
+
 def _check_blob(path: str, data: bytes, kind: Kind) -> StagedProblem | None:
     marker = _CONFLICT.search(data)
     if marker is not None:
@@ -155,7 +168,7 @@ def entry_check(data: bytes, file: str, kind: Kind) -> None:
         FormatError: the file breaks the format or the schema.
     """
     stem = file.rsplit("/", 1)[-1].removesuffix(".md")
-    parse_entry(data, file=file, stem=stem)
+    entry = parse_entry(data, file=file, stem=stem)
     if kind is not Kind.ENTRY:
         return
     source, _ = fm.split(decode(data, file=file), file=file)
@@ -163,7 +176,10 @@ def entry_check(data: bytes, file: str, kind: Kind) -> None:
         return
     from brv_vc.format.validate import validate  # jsonschema costs ~100 ms: only when needed
 
-    validate({f.key: f.value for f in fm.load(source, file=file)}, FRONTMATTER_SCHEMA, file=file)
+    values = {f.key: f.value for f in fm.load(source, file=file)}
+    if not values.get("title"):
+        values["title"] = entry.title  # taken from the '# ' heading (see parse_entry)
+    validate(values, FRONTMATTER_SCHEMA, file=file)
 
 
 __all__ = ["StagedCheck", "StagedProblem", "check_staged", "entry_check"]

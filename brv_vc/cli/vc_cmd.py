@@ -60,22 +60,38 @@ no_hooks_option = click.option(
 @vc.command()
 @click.option("--in-project", is_flag=True,
               help="Track the tree in the project's own git repository instead of a nested one.")
+@click.option("--adopt", is_flag=True,
+              help="Untrack derived files git tracks (a ByteRover tree) in one commit of "
+                   "their own; their contents stay on disk and are kept while current.")
 @no_hooks_option
 @json_option
 @pass_app
-def init(app: AppContext, in_project: bool, no_hooks: bool, as_json: bool) -> None:
+def init(app: AppContext, in_project: bool, adopt: bool, no_hooks: bool, as_json: bool) -> None:
     """Put the context tree under git (default branch main). Safe to run again.
 
     Also writes the sync-exclusion rules, registers the merge and diff drivers and installs
     brv's git hooks, so plain git commands keep knowledge valid and indexed.
 
+    A tree whose derived files (_index.md, abstracts, overviews, _manifest.json) are tracked
+    is adopted with --adopt, or after a confirmation on a terminal.
+
     \b
     Example:
       brv vc init                # own repository at .brv/context-tree/.git
       brv vc init --in-project   # knowledge travels with the code
+      brv vc init --adopt        # a ByteRover tree: untrack its derived files
     """
-    emit(setup.init_repo(app.cwd, in_project=in_project, hooks=not no_hooks, now=app.now),
-         as_json, txt.init_text)
+    import sys
+
+    result = setup.init_repo(app.cwd, in_project=in_project, hooks=not no_hooks, now=app.now,
+                             adopt=adopt)
+    if result.derived_tracked and not as_json and sys.stdin.isatty() and click.confirm(
+        f"{len(result.derived_tracked)} derived file(s) are tracked by git. Untrack them in "
+        "one commit of their own (the files stay on disk)?", default=True, err=True,
+    ):
+        result = setup.init_repo(app.cwd, in_project=in_project, hooks=not no_hooks,
+                                 now=app.now, adopt=True)
+    emit(result, as_json, txt.init_text)
 
 
 @vc.command()

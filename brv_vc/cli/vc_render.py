@@ -78,6 +78,9 @@ def init_text(r: InitResult) -> str:
         verb = "Reinitialized" if r.reinitialized else "Initialized"
         head = f"{verb} {r.mode} knowledge repository in {where}"
     hooks = [f"  git hook {line}" for line in r.hooks]
+    if r.adopted:
+        hooks.append(f"  adopted: untracked {_plural(len(r.adopted), 'derived file')} in commit "
+                     f"{(r.adopt_commit or '')[:7]} (the files stay on disk)")
     return "\n".join([head, *(f"  wrote {name}" for name in r.written), *hooks,
                       *(f"note: {note}" for note in r.notes)])
 

@@ -220,6 +220,41 @@ def stale_entries(
     return stale
 
 
+def adopt_foreign(
+    conn: sqlite3.Connection, tree: Path, entries: Iterable[str], records: Records
+) -> list[str]:
+    """Keeps abstracts and overviews another tool wrote (a ByteRover provider) as current.
+
+    Trigger: an entry brv never summarized (no queue row) whose two siblings exist and were
+    not written by brv (no record). Why: they were written for this entry, usually by an
+    LLM, and are richer than the extractive text brv would put in their place. Outcome: the
+    entry counts as summarized for its current bytes, so its siblings are rewritten only
+    when the entry changes; from now on they are checked for hand edits like brv's own.
+
+    Returns:
+        The entries whose siblings were adopted.
+    """
+    made = queue.settled_hashes(conn)
+    settled: dict[str, str] = {}
+    for rel in entries:
+        if rel in made:
+            continue
+        pair = siblings(rel)
+        try:
+            data = [(tree / sibling).read_bytes() for sibling in pair]
+            digest = sha((tree / rel).read_bytes())
+        except OSError:
+            continue
+        if any(records.get(sibling) is not None for sibling in pair):
+            continue
+        for sibling, written in zip(pair, data, strict=True):
+            records.put(sibling, digest, written)
+        settled[rel] = digest
+    conn.commit()
+    queue.settle(conn, settled)
+    return sorted(settled)
+
+
 def hand_edited(tree: Path, entries: Iterable[str], records: Records) -> list[str]:
     """Siblings (abstract or overview) whose bytes differ from what brv last wrote.
 

@@ -36,7 +36,7 @@ from brv_vc.tree.project import Project
 # provider could not be asked in time: the record never matches, so the next regeneration
 # (``brv summarize``) asks the provider again.
 DRAFT = "draft:"
-_HASH_LINE = re.compile(r'^---\nchildren_hash: "([0-9a-f]+)"\n')
+_HASH_LINE = re.compile(r'^children_hash:[ \t]*["\']?([0-9a-f]+)["\']?[ \t]*$', re.MULTILINE)
 _SAFE_ITEM = re.compile(r"^[A-Za-z0-9_./-]+$")
 
 
@@ -177,7 +177,10 @@ def folder_input(folder: str, children: list[_Child]) -> FolderInput:
 
 
 def _stored_hash(data: bytes) -> str | None:
-    match = _HASH_LINE.match(data.decode("utf-8", "replace"))
+    """The ``children_hash`` of a summary's frontmatter (any position, quoted or not)."""
+    text = data.decode("utf-8", "replace")
+    end = text.find("\n---", 3) if text.startswith("---") else -1
+    match = _HASH_LINE.search(text, 0, end) if end > 0 else None
     return match.group(1) if match else None
 
 
@@ -207,6 +210,34 @@ def render_index(folder: str, children: list[_Child], digest_hash: str, body: st
         "",
     ]
     return ("\n".join(lines) + "\n" + body).encode("utf-8")
+
+
+def adopt(project: Project, folders: Iterable[str], records: Records) -> list[str]:
+    """Keeps the ``_index.md`` of ``folders`` as current for their children as they are now.
+
+    Trigger: adopting a tree whose summaries another tool (a ByteRover provider) wrote and
+    committed together with their children. Why: they are usually LLM-written and far
+    richer than brv's extractive text, and their ``children_hash`` was computed by another
+    formula, so it cannot be checked. Outcome: each summary is recorded as made for its
+    folder's current children, and is rewritten only when they change.
+
+    Returns:
+        The summaries kept (tree paths).
+    """
+    kept = []
+    for folder in sorted(folders, key=lambda f: (-depth(f), f)):
+        rel = index_path(folder)
+        children = _children(project, folder)
+        try:
+            existing = (project.tree / rel).read_bytes()
+        except OSError:
+            continue
+        if not children or records.get(rel) is not None or b"children_hash" not in existing:
+            continue
+        records.put(rel, children_hash(children), existing)
+        kept.append(rel)
+    records.conn.commit()
+    return kept
 
 
 def regenerate(

@@ -148,6 +148,21 @@ def release(conn: sqlite3.Connection, item: Claim) -> None:
         )
 
 
+def settle(conn: sqlite3.Connection, done: dict[str, str]) -> None:
+    """Records paths as done for the given content hashes; a path already queued is kept."""
+    ensure_schema(conn)
+    if not done:
+        return
+    with conn:
+        conn.execute("BEGIN IMMEDIATE")
+        seq = _next_seq(conn)
+        conn.executemany(
+            "INSERT INTO summary_queue (path, seq, state, content_hash) VALUES (?, ?, 'done', ?) "
+            "ON CONFLICT(path) DO NOTHING",
+            [(path, seq + i, digest) for i, (path, digest) in enumerate(done.items())],
+        )
+
+
 def settled_hashes(conn: sqlite3.Connection) -> dict[str, str]:
     """The content hash each done (or failed) path was last tried with."""
     ensure_schema(conn)

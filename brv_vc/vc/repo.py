@@ -23,6 +23,11 @@ IDENTITY_HINT = (
 )
 
 
+# git commands that write commits: in standalone mode they borrow the project's identity
+_COMMITTING = frozenset({"commit", "merge", "pull", "revert", "cherry-pick", "rebase", "am",
+                         "commit-tree", "stash"})
+
+
 @dataclass(frozen=True)
 class KnowledgeRepo:
     """``workdir`` is the git work tree; ``prefix`` the tree's POSIX path inside it."""
@@ -76,11 +81,36 @@ class KnowledgeRepo:
         what: str | None = None, input: str | None = None,
     ) -> git.Proc:
         """Runs git in the work tree; failures become GitError with a hint."""
+        env = self.identity_env() if args and args[0] in _COMMITTING else None
         proc = git.run(list(args), self.workdir, check=False, index_file=index_file,
-                       input=input)
+                       input=input, env=env)
         if check and proc.returncode != 0:
             raise translate(args, proc, what=what)
         return proc
+
+    def identity_env(self) -> dict[str, str] | None:
+        """The environment for a commit: the project repository's identity, when borrowed.
+
+        Trigger: standalone mode, whose nested repository sets no ``user.name``/``user.email``
+        of its own. Why: git would fall back to the global identity, while the project's
+        repository may set another (a work address); knowledge commits should carry the same
+        author as the code. Outcome: ``GIT_AUTHOR_*``/``GIT_COMMITTER_*`` from the project's
+        ``git config`` (what git resolves there: local, includeIf, global), unless the caller's
+        environment sets them already; None when nothing is borrowed.
+        """
+        if self.in_project:
+            return None
+        extra: dict[str, str] = {}
+        project = self.workdir.parent.parent  # <project>/.brv/context-tree
+        for key, var in (("name", "NAME"), ("email", "EMAIL")):
+            own = git.run(["config", "--local", "--get", f"user.{key}"], self.workdir, check=False)
+            if own.stdout.strip() or f"GIT_AUTHOR_{var}" in os.environ:
+                continue
+            theirs = git.run(["config", "--get", f"user.{key}"], project, check=False)
+            value = theirs.stdout.strip() if theirs.returncode == 0 else ""
+            if value:
+                extra[f"GIT_AUTHOR_{var}"] = extra[f"GIT_COMMITTER_{var}"] = value
+        return {**os.environ, **extra} if extra else None
 
     def git_ok(self, *args: str) -> str | None:
         """The stdout of a git command that may fail (None when it did)."""

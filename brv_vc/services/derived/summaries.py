@@ -130,6 +130,7 @@ def summarize(
         records = Records(conn)
         report = folders.regenerate(project, None, engine, records)
         entries, orphans = _entries_and_orphans(project)
+        abstracts.adopt_foreign(conn, project.tree, entries, records)
         stale = abstracts.stale_entries(conn, project.tree, entries)
         edited = abstracts.hand_edited(project.tree, entries, records)
         stale += [abstracts.entry_of(sibling) for sibling in edited]
@@ -220,6 +221,7 @@ def refresh_summaries(
         try:
             if paths is None:
                 entries, orphans = _entries_and_orphans(project)
+                abstracts.adopt_foreign(conn, project.tree, entries, records)
                 edited = abstracts.hand_edited(project.tree, entries, records)
                 problems.extend(_edit_warnings(edited))
                 wanted = [*abstracts.stale_entries(conn, project.tree, entries),

@@ -122,6 +122,9 @@ class InitResult:
     url: str | None = None
     hooks: tuple[str, ...] = ()  # "<hook>: <action>" for each git hook installed
     notes: tuple[str, ...] = ()
+    derived_tracked: tuple[str, ...] = ()  # derived files git still tracks (not adopted)
+    adopted: tuple[str, ...] = ()  # derived files untracked by --adopt, in their own commit
+    adopt_commit: str | None = None
 
 
 def project_at(cwd: Path) -> Project:
@@ -155,7 +158,7 @@ def ignore_brv_in_project_repo(project: Project) -> bool:
 
 
 def init_repo(cwd: Path, *, in_project: bool = False, hooks: bool = True,
-              now: datetime | None = None) -> InitResult:
+              now: datetime | None = None, adopt: bool = False) -> InitResult:
     """``brv vc init``: put the tree under version control (idempotent).
 
     Args:
@@ -165,6 +168,9 @@ def init_repo(cwd: Path, *, in_project: bool = False, hooks: bool = True,
             post-rewrite) into the repository, so plain git keeps knowledge healthy.
         now: the clock; when given and the tree already holds knowledge (a cloned
             project, an existing tree), derived files are refreshed (fail open).
+        adopt: untrack derived files git tracks (a ByteRover tree) in a commit of their
+            own; without it they are listed in ``derived_tracked`` and left alone (no
+            refresh either: it would rewrite tracked files).
 
     Raises:
         GitError: ``--in-project`` outside a git repository.
@@ -173,9 +179,29 @@ def init_repo(cwd: Path, *, in_project: bool = False, hooks: bool = True,
     """
     project = project_at(cwd)
     result = _init_in_project(project) if in_project else _init_standalone(project)
-    if now is not None:
+    result = _adoption(project, result, adopt)
+    if now is not None and not result.derived_tracked:
         result = _refresh_existing(project, result, now)
     return with_hooks(project, result) if hooks else result
+
+
+def _adoption(project: Project, result: InitResult, adopt: bool) -> InitResult:
+    """Finds derived files git tracks; with ``adopt``, untracks them (services.vc.adopt)."""
+    from brv_vc.services.vc.adopt import adopt_derived, tracked_derived
+
+    repo = KnowledgeRepo(Path(result.workdir), result.prefix)
+    if not adopt:
+        tracked = tuple(tracked_derived(repo))
+        if not tracked:
+            return result
+        note = (f"{len(tracked)} derived file(s) (_index.md, abstracts, overviews, manifest) are "
+                "tracked by git; brv regenerates them on every machine: run 'brv vc init "
+                "--adopt' to untrack them in one commit (the files stay on disk)")
+        return replace(result, derived_tracked=tracked, notes=(*result.notes, note))
+    done = adopt_derived(project, repo)
+    if not done.untracked:
+        return result
+    return replace(result, adopted=done.untracked, adopt_commit=done.commit)
 
 
 def _refresh_existing(project: Project, result: InitResult, now: datetime) -> InitResult:

@@ -78,10 +78,13 @@ def test_init_adopt_untracks_derived_files_in_a_commit_of_their_own(tmp_path: Pa
     assert b"importance: 78\n" in entry
     # brv's own hooks do not refuse what follows: status is clean, derived files are ignored
     status = run_brv("vc", "status", "--json", cwd=root).json()
-    assert status["staged"] == [] and status["unstaged"] == [] and status["untracked"] == []
+    assert status["staged"] == []
+    assert status["unstaged"] == []
+    assert status["untracked"] == []
     # running it again changes nothing
     again = run_brv("vc", "init", "--adopt", "--json", cwd=root)
-    assert again.json()["adopted"] == [] and again.json()["derived_tracked"] == []
+    assert again.json()["adopted"] == []
+    assert again.json()["derived_tracked"] == []
 
 
 def test_kept_summaries_and_abstracts_are_regenerated_once_their_entry_changes(
@@ -105,7 +108,7 @@ def test_kept_summaries_and_abstracts_are_regenerated_once_their_entry_changes(
 def test_adopted_entries_keep_their_signals_and_are_not_all_archive_candidates(
     tmp_path: Path,
 ) -> None:
-    root, tree = _standalone(tmp_path)
+    root, _ = _standalone(tmp_path)
     assert run_brv("vc", "init", "--adopt", "--no-hooks", cwd=root).exit_code == 0
     shown = run_brv("show", f"{LEDGER}/double_entry_rules.md", "--json", cwd=root).json()
     assert shown["signals"]["importance"] == pytest.approx(78.0, abs=0.5)
@@ -123,7 +126,8 @@ def test_h1_titles_title_less_context_files_and_domain_level_syntheses_are_knowl
     root, tree = _standalone(tmp_path)
     assert run_brv("vc", "init", "--adopt", "--no-hooks", cwd=root).exit_code == 0
     index = run_brv("index", "--json", cwd=root).json()
-    assert index["problems"] == [] and index["misplaced"] == []
+    assert index["problems"] == []
+    assert index["misplaced"] == []
     found = run_brv("search", "partial refund", "--json", cwd=root).json()["results"]
     assert found[0]["title"] == "Partial refund flow"
     found = run_brv("search", "settlement file", "--json", cwd=root).json()["results"]
@@ -141,7 +145,8 @@ def test_h1_titles_title_less_context_files_and_domain_level_syntheses_are_knowl
     git(tree, "add", "payments/notes.md")
     refused = run_brv("vc", "commit", "-m", "notes", cwd=root)
     assert refused.exit_code == 1
-    assert "payments/notes.md" in refused.stderr and "domain folder" in refused.stderr
+    assert "payments/notes.md" in refused.stderr
+    assert "domain folder" in refused.stderr
 
 
 def test_in_project_adopt_untracks_derived_files_from_the_project_repository(

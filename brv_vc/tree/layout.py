@@ -91,8 +91,24 @@ def is_derived(relpath: str) -> bool:
     } or relpath.split("/")[0] == ARCHIVE_DIR
 
 
+TREE_FROM_ROOT = ".brv/context-tree/"
+
+
+def _from_tree_root(raw: str) -> str:
+    """A tree path from a path given from the project root, as ``git status`` prints it.
+
+    ``.brv/context-tree/a/b/c.md`` -> ``a/b/c.md``; any other path is returned as it is.
+    """
+    bare = raw[2:] if raw.startswith("./") else raw
+    if bare.startswith(TREE_FROM_ROOT) or bare == TREE_FROM_ROOT.rstrip("/"):
+        return bare[len(TREE_FROM_ROOT):]
+    return raw
+
+
 def clean_relpath(path: str, *, what: str = "path") -> str:
     """Normalises a user-given tree path: forward slashes, no leading ``@``/``/``, no ``..``.
+
+    A path from the project root (``.brv/context-tree/auth/jwt/x.md``) is accepted too.
 
     Raises:
         InvalidPathError: absolute paths, ``..`` segments, empty or hidden segments.
@@ -100,6 +116,7 @@ def clean_relpath(path: str, *, what: str = "path") -> str:
     raw = path.strip().replace("\\", "/")
     if raw.startswith("@"):
         raw = raw[1:]
+    raw = _from_tree_root(raw)
     if raw.startswith("/") or re.match(r"^[A-Za-z]:", raw):
         raise InvalidPathError(
             f"{what} '{path}' is absolute; paths are relative to the context tree",

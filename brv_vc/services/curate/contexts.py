@@ -8,6 +8,9 @@ scope, and brv must not overwrite their words.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Protocol
+
 from brv_vc.format.entry import Entry
 
 
@@ -71,3 +74,56 @@ def contexts_for(segments: tuple[str, ...], first: Entry | None) -> list[tuple[s
     if len(segments) == 3:
         out.append((f"{domain}/{topic}/{segments[2]}", subtopic_context(topic, segments[2], first)))
     return out
+
+
+class _Plan(Protocol):
+    writes: list[tuple[str, bytes]]
+    changed: list[str]
+
+
+class _View(Protocol):
+    def read(self, rel: str) -> bytes: ...
+
+    def is_file(self, rel: str) -> bool: ...
+
+
+def forget_in_contexts(plan: _Plan, view: _View, rel: str) -> None:
+    """Adds to ``plan`` the ``context.md`` rewrites that stop naming ``rel`` (:func:`forgotten`)."""
+    for path, data in forgotten(rel, view.read(rel),
+                                lambda p: view.read(p) if view.is_file(p) else None):
+        plan.writes.append((path, data))
+        plan.changed.append(path)
+
+
+def forgotten(rel: str, data: bytes, read: Callable[[str], bytes | None]) -> list[tuple[str, bytes]]:
+    """The ``context.md`` rewrites that stop naming an entry about to be deleted.
+
+    Trigger: DELETE or MERGE removes the entry that created its folders. Why: their
+    ``context.md`` was written from it (its title, summary, keywords), so search would still
+    answer from a deleted entry. Outcome: each ``context.md`` still holding exactly the text
+    brv wrote from that entry is written again as for a folder created without one; a file
+    people edited is left alone (their words win).
+
+    Args:
+        rel: the entry's tree path.
+        data: its bytes.
+        read: the current bytes of a tree path, or None when there is no file.
+    """
+    from brv_vc.errors import FormatError
+    from brv_vc.format.entry import parse_entry
+
+    segments = tuple(rel.split("/")[:-1])
+    if len(segments) < 2:
+        return []
+    try:
+        entry = parse_entry(data, file=rel, stem=rel.rsplit("/", 1)[-1].removesuffix(".md"))
+    except FormatError:
+        return []
+    writes = []
+    for (folder, text), (_, plain) in zip(
+        contexts_for(segments, entry), contexts_for(segments, None), strict=True
+    ):
+        path = f"{folder}/context.md"
+        if text != plain and read(path) == text.encode("utf-8"):
+            writes.append((path, plain.encode("utf-8")))
+    return writes

@@ -16,7 +16,7 @@ from typing import Any
 from brv_vc.errors import BrvError, ConflictError, FormatError, InvalidPathError, NotFoundError
 from brv_vc.format.entry import Entry, conflict_block_line, parse_entry, serialize_entry
 from brv_vc.services.curate import content
-from brv_vc.services.curate.contexts import contexts_for
+from brv_vc.services.curate.contexts import contexts_for, forget_in_contexts
 from brv_vc.services.curate.merge import merge_entries, relink
 from brv_vc.services.curate.obstacles import check_entry_slot, check_folders
 from brv_vc.services.curate.view import View
@@ -285,6 +285,7 @@ def _plan_merge(op: Mapping[str, Any], view: View, now_iso: str) -> Plan:
     for rel, data in _relinked(view, source, target):
         plan.writes.append((rel, data))
         plan.changed.append(rel)
+    forget_in_contexts(plan, view, source)
     return plan
 
 
@@ -360,7 +361,9 @@ def _plan_delete(op: Mapping[str, Any], view: View) -> Plan:
             raise NotFoundError(
                 f"no entry at '{rel}' to delete", file=rel, hint="check the path with 'brv tree'"
             )
-        return Plan("deleted", rel, deletes=[rel], sidecar=[("delete", rel)], changed=[rel])
+        plan = Plan("deleted", rel, deletes=[rel], sidecar=[("delete", rel)], changed=[rel])
+        forget_in_contexts(plan, view, rel)
+        return plan
     if not view.is_dir(rel):
         raise NotFoundError(
             f"no folder at '{rel}' to delete", file=rel, hint="check the path with 'brv tree'"

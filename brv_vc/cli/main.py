@@ -102,7 +102,11 @@ def cli(ctx: click.Context, directory: str | None) -> None:
 
 
 def _wants_json(argv: list[str]) -> bool:
-    return "--json" in argv
+    """``--json``, or ``--format json`` (``vc diff``: the same switch, the same error document)."""
+    from itertools import pairwise
+
+    pairs = pairwise(argv)
+    return "--json" in argv or "--format=json" in argv or ("--format", "json") in pairs
 
 
 def _report_usage(usage: click.ClickException, as_json: bool) -> None:

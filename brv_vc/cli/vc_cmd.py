@@ -132,7 +132,8 @@ def status(app: AppContext, as_json: bool) -> None:
 @click.argument("ref", required=False)
 @click.option("--staged", is_flag=True, help="Compare HEAD with the index.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]),
-              default="text", show_default=True, help="markdown: ready for a PR comment.")
+              default="text", show_default=True,
+              help="markdown: ready for a PR comment; json: the same as --json.")
 @json_option
 @pass_app
 def diff(app: AppContext, ref: str | None, staged: bool, fmt: str, as_json: bool) -> None:
@@ -151,6 +152,8 @@ def diff(app: AppContext, ref: str | None, staged: bool, fmt: str, as_json: bool
     from brv_vc.services.vc import semantic_diff
     from brv_vc.vc.diff_render import render_markdown, render_text
 
+    if as_json and fmt not in ("text", "json"):
+        raise click.UsageError(f"--json and --format {fmt} ask for two formats; give one")
     report = semantic_diff(_repo(app), ref, staged=staged)
     if as_json or fmt == "json":
         emit({"base": report.base, "target": report.target, "counts": report.counts(),

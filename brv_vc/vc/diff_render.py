@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
 from brv_vc.vc.semdiff import EntryDiff, FieldChange
 
 _ORDER = ("added", "modified", "renamed", "removed")
+CONTENT_LINES = 60  # lines of an added/removed entry shown in a PR comment, all sections
+SECTION_LINES = 25  # of those, at most this many per section
 
 
 def _value(value: Any) -> str:
@@ -119,8 +122,52 @@ def render_markdown(entries: Sequence[EntryDiff], base: str, target: str) -> str
     return "\n".join(lines) + "\n"
 
 
+def _fence(lines: Sequence[str], mark: str) -> list[str]:
+    """A ``diff`` code block of ``lines``, each prefixed with ``mark``.
+
+    The fence outlasts any backtick run inside, so knowledge holding code blocks cannot
+    close it early.
+    """
+    longest = max((len(run) for line in lines for run in re.findall(r"`+", line)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return [f"{fence}diff", *(f"{mark} {line}".rstrip() for line in lines), fence]
+
+
+def _content(entry: EntryDiff) -> list[str]:
+    """An added entry's knowledge, or what a removed one loses.
+
+    The summary, then each section folded, cut at :data:`CONTENT_LINES` lines in all (and
+    :data:`SECTION_LINES` a section) with a count of what was cut.
+    """
+    added = entry.status == "added"
+    out = ["**New knowledge**" if added else "**Knowledge removed**", ""]
+    if entry.summary:
+        out += [f"> {_html(' '.join(entry.summary.split()))}", ""]
+    budget, cut_sections, cut_lines = CONTENT_LINES, 0, 0
+    for section in entry.sections:
+        lines = list(section.lines)
+        if budget <= 0:
+            cut_sections += 1
+            cut_lines += len(lines)
+            continue
+        shown = lines[: min(budget, SECTION_LINES)]
+        budget -= len(shown)
+        noun = "line" if len(lines) == 1 else "lines"
+        out += [f"<details><summary>{_html(section.name)} ({len(lines)} {noun})</summary>", "",
+                *_fence(shown, "+" if added else "-")]
+        if len(shown) < len(lines):
+            out.append(f"*… {len(lines) - len(shown)} more lines cut*")
+        out += ["", "</details>"]
+    if cut_sections:
+        out += ["", f"*… {cut_sections} more section{'s' if cut_sections != 1 else ''} "
+                    f"({cut_lines} lines) cut; see the file in the pull request*"]
+    return [*out, ""]
+
+
 def _details(entry: EntryDiff) -> list[str]:
     out: list[str] = []
+    if entry.status in ("added", "removed") and not entry.note:
+        out += _content(entry)
     if entry.fields:
         out += ["**Frontmatter**", ""]
         out += [f"- `{c.key}`: {_field(c, '`', '→')}" for c in entry.fields]

@@ -56,6 +56,7 @@ class EntryDiff:
     relations_removed: tuple[str, ...] = ()
     note: str | None = None  # why the diff is textual (not a knowledge file, unparseable...)
     lines: tuple[str, ...] = ()
+    summary: str = ""  # of an added or removed entry (its sections carry their full text)
 
     @property
     def empty(self) -> bool:
@@ -100,6 +101,19 @@ def _fields(old: Entry, new: Entry) -> list[FieldChange]:
         if old_extra.get(key) != new_extra.get(key):
             changes.append(FieldChange(key, old_extra.get(key), new_extra.get(key)))
     return changes
+
+
+def _whole_sections(body: str, status: str) -> tuple[SectionChange, ...]:
+    """The sections of an added or removed entry, each with its full text as ``lines``.
+
+    Reviewers read new knowledge (and what a deletion loses) in the diff itself; renderers
+    cut it to their own budgets.
+    """
+    preamble, sections = split_sections(body)
+    items = [(PREAMBLE, preamble)] if preamble.strip() else []
+    items += [(section.name, section.text) for section in sections]
+    return tuple(SectionChange(name, status, tuple(text.strip("\n").splitlines()))
+                 for name, text in items)
 
 
 def _sections(old_body: str, new_body: str) -> list[SectionChange]:
@@ -157,8 +171,8 @@ def diff_entry(
     title = present.title if present is not None else ""
     if before is None or after is None:
         assert present is not None
-        names = tuple(SectionChange(s.name, status) for s in split_sections(present.body)[1])
-        return EntryDiff(path, status, old_path, title=title, sections=names)
+        return EntryDiff(path, status, old_path, title=title, summary=present.summary,
+                         sections=_whole_sections(present.body, status))
     rel_before, rel_after = before.relations(), after.relations()
     return EntryDiff(
         path, status, old_path, title=title,

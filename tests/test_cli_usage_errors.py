@@ -34,7 +34,7 @@ def test_json_usage_errors_are_documents(project: Project, brv, args: tuple[str,
                                           message: str, hint: str) -> None:
     result = brv(*args, cwd=project.root)
     assert result.exit_code == 2
-    assert result.json() == {"ok": False, "error": {"code": "usage", "message": message,
+    assert result.json() == {"ok": False, "version": 1, "error": {"code": "usage", "message": message,
                                                     "hint": hint}}
     assert result.stderr == ""
 
@@ -42,7 +42,7 @@ def test_json_usage_errors_are_documents(project: Project, brv, args: tuple[str,
 def test_json_usage_errors_from_a_real_process(project: Project) -> None:
     result = brv_process("search", "--json", cwd=project.root)  # the fast path hands over
     assert result.exit_code == 2
-    assert result.json() == {"ok": False, "error": {
+    assert result.json() == {"ok": False, "version": 1, "error": {
         "code": "usage", "message": "Missing argument 'QUERY'.",
         "hint": "see 'brv search --help'"}}
     plain = brv_process("search", cwd=project.root)

@@ -17,7 +17,8 @@ def test_init_creates_layout_and_is_idempotent(tmp_path: Path, brv) -> None:
 
     again = brv("init", "--json", cwd=tmp_path)
     assert again.exit_code == 0
-    assert again.json() == {"ok": True, "root": str(tmp_path), "created": False, "created_paths": []}
+    assert again.json() == {"ok": True, "version": 1, "root": str(tmp_path), "created": False,
+                            "created_paths": []}
     assert (tmp_path / ".brv/config.yaml").read_bytes() == config_before
 
 

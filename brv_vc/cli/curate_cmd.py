@@ -15,7 +15,7 @@ from brv_vc.cli.curate_options import (
     dry_run_option,
     read_source,
 )
-from brv_vc.cli.plain import jsonable
+from brv_vc.cli.plain import jsonable, versioned
 from brv_vc.cli.render import emit
 from brv_vc.errors import UsageError
 from brv_vc.services.curate import CurateResult, load_ops, run_batch
@@ -44,7 +44,7 @@ def _finish(
     result = run_batch(app.project(), ops, app.now, atomic=atomic, dry_run=dry_run)
     if as_json and not result.ok:
         # the error object every failing --json command prints, beside the per-op results
-        click.echo(json.dumps({**jsonable(result), "ok": False, "error": _batch_error(result)},
+        click.echo(json.dumps(versioned({**jsonable(result), "ok": False, "error": _batch_error(result)}),
                               indent=2, ensure_ascii=False))
     else:
         emit(result, as_json, _text)
@@ -93,9 +93,13 @@ def curate(
     """Add, update, merge and delete knowledge (ADD, UPDATE, UPSERT, MERGE, DELETE).
 
     A batch is validated first (an invalid batch applies nothing); operations then run in
-    order and each one succeeds or fails on its own. Exit code 1 when any failed. See
-    docs/curate.md for the operation format. --dry-run and --atomic also apply to a
-    subcommand given after them; --ops and a subcommand cannot be combined.
+    order and each one succeeds or fails on its own. Exit code 1 when any failed. An
+    operation is an object with type, path and reason, plus title, content, summary, tags,
+    keywords, related, rawConcept, narrative, facts (ADD/UPDATE/UPSERT) or target (MERGE);
+    the JSON Schema
+    curate-ops.schema.json, installed in brv_vc/schemas/, describes every key. --dry-run
+    and --atomic also apply to a subcommand given after them; --ops and a subcommand cannot
+    be combined.
 
     \b
     Example:

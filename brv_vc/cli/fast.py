@@ -164,6 +164,6 @@ def _json(result: Any) -> str:
     """The same document ``cli.render.emit`` prints for ``--json``."""
     import json
 
-    from brv_vc.cli.plain import jsonable
+    from brv_vc.cli.plain import jsonable, versioned
 
-    return json.dumps({"ok": True, **jsonable(result)}, indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(versioned({"ok": True, **jsonable(result)}), indent=2, ensure_ascii=False) + "\n"

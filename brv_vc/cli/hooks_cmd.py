@@ -9,6 +9,7 @@ import sys
 import click
 
 from brv_vc.cli.context import AppContext, json_option, pass_app
+from brv_vc.cli.plain import versioned
 from brv_vc.cli.render import emit, jsonable
 from brv_vc.errors import UsageError
 from brv_vc.services import hooks as svc
@@ -146,7 +147,7 @@ def hook_impl(app: AppContext, name: str, args: tuple[str, ...], as_json: bool) 
                    err=True)
         return
     if as_json:
-        click.echo(json.dumps({"ok": not run.blocked, **jsonable(run)}, indent=2))
+        click.echo(json.dumps(versioned({"ok": not run.blocked, **jsonable(run)}), indent=2))
     for warning in run.warnings:
         click.echo(f"brv: warning: {warning}", err=True)
     if run.blocked:

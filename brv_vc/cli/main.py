@@ -16,6 +16,7 @@ from typing import Any
 import click
 
 from brv_vc import __version__
+from brv_vc.cli.plain import versioned
 from brv_vc.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, BrvError
 
 # name -> "module:attribute"; one module per command group (STYLE).
@@ -118,12 +119,12 @@ def _report_usage(usage: click.ClickException, as_json: bool) -> None:
     ctx = getattr(usage, "ctx", None)
     if ctx is not None:
         error["hint"] = f"see '{ctx.command_path} --help'"
-    click.echo(json.dumps({"ok": False, "error": error}, indent=2, ensure_ascii=False))
+    click.echo(json.dumps(versioned({"ok": False, "error": error}), indent=2, ensure_ascii=False))
 
 
 def _report_error(error: BrvError, as_json: bool) -> None:
     if as_json:
-        click.echo(json.dumps({"ok": False, "error": error.to_dict()}, indent=2, ensure_ascii=False))
+        click.echo(json.dumps(versioned({"ok": False, "error": error.to_dict()}), indent=2, ensure_ascii=False))
         return
     lines = [f"brv: error: {error.message}"]
     if error.file:

@@ -7,6 +7,7 @@ import json
 import click
 
 from brv_vc.cli.context import AppContext, json_option, pass_app
+from brv_vc.cli.plain import versioned
 from brv_vc.cli.render import emit, warn
 from brv_vc.services.derived import show_manifest
 from brv_vc.summary.manifest import ManifestResult
@@ -46,7 +47,7 @@ def manifest_cmd(app: AppContext, rebuild: bool, as_json: bool) -> None:
     for message in result.warnings:
         warn(message)
     if as_json:
-        click.echo(json.dumps({"ok": True, "rebuilt": result.rebuilt, **result.manifest},
+        click.echo(json.dumps(versioned({"ok": True, "rebuilt": result.rebuilt, **result.manifest}),
                               indent=2, ensure_ascii=False))
         return
     emit(result, False, _text)

@@ -28,3 +28,12 @@ def jsonable(value: Any) -> Any:
     if isinstance(value, Path):
         return str(value)
     return value
+
+
+JSON_VERSION = 1  # the shape of every --json answer (schemas/output/*.schema.json)
+
+
+def versioned(doc: dict[str, Any]) -> dict[str, Any]:
+    """An answer with ``"version"`` right after ``"ok"`` (bumped when a shape breaks)."""
+    head = {"ok": doc["ok"]} if "ok" in doc else {}
+    return {**head, "version": JSON_VERSION, **{k: v for k, v in doc.items() if k != "ok"}}

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from brv_vc.cli.plain import jsonable
+from brv_vc.cli.plain import jsonable, versioned
 
 __all__ = ["dumps", "emit", "jsonable", "stderr_is_tty", "warn"]
 
@@ -24,7 +24,7 @@ def emit(result: Any, as_json: bool, text: Callable[[Any], str]) -> None:
     if as_json:
         payload = jsonable(result)
         if isinstance(payload, dict):
-            payload = {"ok": True, **payload}
+            payload = versioned({"ok": True, **payload})
         click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
     else:
         rendered = text(result)

@@ -13,6 +13,7 @@ import click
 
 from brv_vc.cli import vc_render as txt
 from brv_vc.cli.context import AppContext, json_option, pass_app
+from brv_vc.cli.plain import versioned
 from brv_vc.cli.render import emit, jsonable, warn
 from brv_vc.errors import UsageError
 from brv_vc.services import vc as setup
@@ -31,7 +32,7 @@ def _repo(app: AppContext) -> KnowledgeRepo:
 def _emit_sync(result: SyncResult, as_json: bool) -> None:
     """Prints a pull/merge result; conflicts give ``"ok": false`` and exit 1 (as git does)."""
     if as_json and result.conflicts:
-        click.echo(json.dumps({"ok": False, **jsonable(result)}, indent=2, ensure_ascii=False))
+        click.echo(json.dumps(versioned({"ok": False, **jsonable(result)}), indent=2, ensure_ascii=False))
     else:
         emit(result, as_json, txt.sync_text)
     if result.conflicts:
@@ -210,7 +211,8 @@ def commit(app: AppContext, message: str, as_json: bool) -> None:
 @vc.command()
 @click.argument("ref", required=False)
 @click.option("-a", "--all", "all_branches", is_flag=True, help="Commits of all branches.")
-@click.option("-n", "--limit", default=10, show_default=True, type=click.IntRange(min=1))
+@click.option("-n", "--limit", default=10, show_default=True, type=click.IntRange(min=1),
+              help="How many commits to show, newest first.")
 @json_option
 @pass_app
 def log(app: AppContext, ref: str | None, all_branches: bool, limit: int, as_json: bool) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from test_summary_support import small_tree, write_entry
+from summary_support import small_tree, write_entry
 
 from brv_vc.services.derived.refreshing import refresh
 from brv_vc.services.derived.summaries import summarize

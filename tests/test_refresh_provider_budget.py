@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from llm_server import ChatServer, reply
-from test_summary_support import write_entry
+from summary_support import write_entry
 
 from brv_vc.services.derived.refreshing import refresh
 from brv_vc.services.derived.summaries import refresh_summaries, summarize

@@ -9,7 +9,7 @@ import json
 import shutil
 from pathlib import Path
 
-from test_summary_support import write_entry
+from summary_support import write_entry
 
 from brv_vc.tree.project import Project
 

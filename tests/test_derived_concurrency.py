@@ -1,4 +1,4 @@
-"""No false "edited by hand" warnings when commands run at once (audit 2, D4).
+"""No false "edited by hand" warnings when commands run at once.
 
 The races are replayed deterministically: the functions are called in the racy order,
 with two connections standing for two processes.

@@ -1,4 +1,4 @@
-"""The refresh after a tree change never waits on the LLM provider (audit 2, D1).
+"""The refresh after a tree change never waits on the LLM provider.
 
 A real chat-completions server on loopback counts the calls; nothing is timed: a 5 s
 provider timeout never fits the 0.5 s refresh budget, so no call may be made at all, and a

@@ -110,6 +110,7 @@ def test_relations_of_an_entry(linked: Project, brv) -> None:  # noqa: F811
     assert result.exit_code == 0, result.stderr
     assert result.json() == {
         "ok": True,
+        "version": 1,
         "path": "auth/jwt/rotation.md",
         "relations": [
             {"target": "auth/jwt/lifetime.md", "resolves": True},

@@ -43,6 +43,8 @@ def render_text(entries: Sequence[EntryDiff], base: str, target: str) -> str:
     lines = [f"Knowledge changes ({base} -> {target}):"]
     for entry in entries:
         lines.append(_headline(entry))
+        if entry.summary:
+            lines.append(f"    summary: {' '.join(entry.summary.split())}")
         for change in entry.fields:
             lines.append(f"    {change.key}: {_field(change)}")
         for section in entry.sections:

@@ -30,6 +30,21 @@ class Adoption:
     untracked: tuple[str, ...]
     commit: str | None
     kept_summaries: tuple[str, ...]  # tree paths of the _index.md files kept as current
+    tracked: tuple[str, ...] = ()  # without adopt: the derived files git still tracks
+    notes: tuple[str, ...] = ()
+
+
+def init_step(project: Project, repo: KnowledgeRepo, adopt: bool) -> Adoption:
+    """The adoption step of ``brv vc init``: untrack (``adopt``) or name the tracked files."""
+    if adopt:
+        return adopt_derived(project, repo)
+    tracked = tuple(tracked_derived(repo))
+    if not tracked:
+        return Adoption((), None, ())
+    note = (f"{len(tracked)} derived file(s) (_index.md, abstracts, overviews, manifest) are "
+            "tracked by git; brv regenerates them on every machine: run 'brv vc init "
+            "--adopt' to untrack them in one commit (the files stay on disk)")
+    return Adoption((), None, (), tracked, (note,))
 
 
 def tracked_derived(repo: KnowledgeRepo) -> list[str]:
@@ -135,4 +150,4 @@ def _keep_summaries(project: Project, folders: list[str]) -> list[str]:
         conn.close()
 
 
-__all__ = ["ADOPT_MESSAGE", "Adoption", "adopt_derived", "tracked_derived"]
+__all__ = ["ADOPT_MESSAGE", "Adoption", "adopt_derived", "init_step", "tracked_derived"]

@@ -187,21 +187,11 @@ def init_repo(cwd: Path, *, in_project: bool = False, hooks: bool = True,
 
 def _adoption(project: Project, result: InitResult, adopt: bool) -> InitResult:
     """Finds derived files git tracks; with ``adopt``, untracks them (services.vc.adopt)."""
-    from brv_vc.services.vc.adopt import adopt_derived, tracked_derived
+    from brv_vc.services.vc.adopt import init_step
 
-    repo = KnowledgeRepo(Path(result.workdir), result.prefix)
-    if not adopt:
-        tracked = tuple(tracked_derived(repo))
-        if not tracked:
-            return result
-        note = (f"{len(tracked)} derived file(s) (_index.md, abstracts, overviews, manifest) are "
-                "tracked by git; brv regenerates them on every machine: run 'brv vc init "
-                "--adopt' to untrack them in one commit (the files stay on disk)")
-        return replace(result, derived_tracked=tracked, notes=(*result.notes, note))
-    done = adopt_derived(project, repo)
-    if not done.untracked:
-        return result
-    return replace(result, adopted=done.untracked, adopt_commit=done.commit)
+    step = init_step(project, KnowledgeRepo(Path(result.workdir), result.prefix), adopt)
+    return replace(result, derived_tracked=step.tracked, adopted=step.untracked,
+                   adopt_commit=step.commit, notes=(*result.notes, *step.notes))
 
 
 def _refresh_existing(project: Project, result: InitResult, now: datetime) -> InitResult:

@@ -169,3 +169,16 @@ def test_in_project_adopt_untracks_derived_files_from_the_project_repository(
     assert git(root, "diff", "--cached", "--name-only").split() == ["app.py"]
     assert not [p for p in git(root, "ls-files").split() if p.endswith("_index.md")]
     assert (tree / "_manifest.json").exists()
+
+
+def test_clone_of_a_byterover_repository_names_its_tracked_derived_files(
+    tmp_path: Path,
+) -> None:
+    _, tree = _standalone(tmp_path)
+    other = tmp_path / "other"
+    other.mkdir()
+    cloned = run_brv("vc", "clone", str(tree), "--no-hooks", "--json", cwd=other)
+    assert cloned.exit_code == 0, cloned.stderr
+    assert cloned.json()["derived_tracked"] == DERIVED
+    adopted = run_brv("vc", "init", "--adopt", "--no-hooks", "--json", cwd=other)
+    assert adopted.json()["adopted"] == DERIVED

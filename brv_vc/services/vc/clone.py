@@ -73,7 +73,11 @@ def clone_repo(cwd: Path, url: str, *, hooks: bool = True
     written = exclusions.ensure_files(tree)
     register_drivers(repo)
     ignore_brv_in_project_repo(project)
-    result = InitResult("standalone", str(tree), "", False, tuple(written), url, notes=notes)
+    from brv_vc.services.vc.adopt import init_step
+
+    tracked = init_step(project, repo, adopt=False)  # a ByteRover remote commits derived files
+    result = InitResult("standalone", str(tree), "", False, tuple(written), url,
+                        notes=(*notes, *tracked.notes), derived_tracked=tracked.tracked)
     return project, repo, with_hooks(project, result) if hooks else result
 
 

@@ -95,10 +95,10 @@ def test_nothing_outside_a_use_case_imports_its_private_modules() -> None:
     for path in _modules():
         for name in _imports(path):
             parts = name.split(".")
-            if parts[:2] == ["brv_vc", "services"] and len(parts) > 3 and parts[2] in _use_cases():
-                if _owner(path) != parts[2]:
-                    offenders.append(f"{path.relative_to(PACKAGE)} imports {name}: "
-                                     f"use the face, brv_vc.services.{parts[2]}")
+            private = parts[:2] == ["brv_vc", "services"] and len(parts) > 3
+            if private and parts[2] in _use_cases() and _owner(path) != parts[2]:
+                offenders.append(f"{path.relative_to(PACKAGE)} imports {name}: "
+                                 f"use the face, brv_vc.services.{parts[2]}")
     assert offenders == []
 
 
@@ -147,3 +147,71 @@ def test_use_cases_depend_on_each_other_without_a_circle() -> None:
     for node in sorted(graph):
         if node not in seen:
             visit(node, [])
+
+
+def _module_graph(package: str) -> dict[str, set[str]]:
+    """Edges between the modules of one use-case package (``__init__`` is the face)."""
+    prefix = f"brv_vc.services.{package}"
+    modules = {p.stem for p in (SERVICES / package).glob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for path in (SERVICES / package).glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                # from brv_vc.services.curate import content: the module content, else the face
+                names = [f"{node.module}.{alias.name}" if node.module == prefix
+                         and alias.name in modules else node.module for alias in node.names]
+            for name in names:
+                if name == prefix:
+                    target = "__init__"
+                elif name.startswith(prefix + "."):
+                    target = name.removeprefix(prefix + ".").split(".")[0]
+                else:
+                    continue
+                if target != path.stem:
+                    graph.setdefault(path.stem, set()).add(target)
+    return graph
+
+
+def _circle(graph: dict[str, set[str]]) -> list[str]:
+    """One import circle of ``graph``, or [] when there is none."""
+    seen: dict[str, int] = {}  # 1 on the current path, 2 done
+
+    def visit(node: str, path: list[str]) -> list[str]:
+        seen[node] = 1
+        for target in sorted(graph.get(node, ())):
+            if seen.get(target) == 1:
+                return [*path, node, target]
+            if target not in seen and (found := visit(target, [*path, node])):
+                return found
+        seen[node] = 2
+        return []
+
+    for node in sorted(graph):
+        if node not in seen and (found := visit(node, [])):
+            return found
+    return []
+
+
+def test_modules_inside_a_use_case_import_each_other_without_a_circle() -> None:
+    """STYLE.md: a request flows through stages once, each calling only the ones below it."""
+    circles = {p: c for p in _use_cases() if (c := _circle(_module_graph(p)))}
+    assert circles == {}, {p: " -> ".join(c) for p, c in circles.items()}
+
+
+def test_the_circle_finder_sees_a_circle() -> None:
+    assert _circle({"plan": {"view"}, "view": {"obstacles"}, "obstacles": {"plan"}}) == [
+        "obstacles", "plan", "view", "obstacles"]
+    assert _circle({"batch": {"build", "view"}, "build": {"view"}}) == []
+
+
+def test_the_curate_stages_call_only_the_stages_below_them() -> None:
+    """parse → resolve → build → check → apply → record, driven by batch: no stage calls another."""
+    stages = ["parse", "resolve", "build", "check", "apply", "record"]
+    graph = _module_graph("curate")
+    assert set(stages) <= graph["batch"] | {"parse"}
+    calls = {stage: sorted(graph.get(stage, set()) & {*stages, "batch"}) for stage in stages}
+    assert calls == {stage: [] for stage in stages}

@@ -1,5 +1,5 @@
-"""DESIGN.md "Layers": each package imports only the layers above it, and only vc/git.py
-talks to git. Parsed with ast, so an import hidden in a function counts too."""
+"""DESIGN.md "Layers": each package imports only the layers above it, and only the git
+adapters (vc/git*.py) talk to git. Parsed with ast, so an import hidden in a function counts too."""
 
 from __future__ import annotations
 
@@ -61,18 +61,30 @@ def test_layers_import_only_layers_above() -> None:
     assert violations == []
 
 
-def test_only_the_git_adapter_talks_to_git() -> None:
+# the git adapters and what each may use to reach git: the binary, or objects through dulwich
+GIT_ADAPTERS = {
+    "vc/git.py": {"subprocess"},
+    "vc/git_prefetch.py": {"subprocess"},
+    "vc/git_objects.py": {"dulwich"},
+}
+
+
+def test_only_the_git_adapters_talk_to_git() -> None:
     offenders = []
     for path in _modules():
         rel = path.relative_to(PACKAGE).as_posix()
-        if rel == "vc/git.py":
-            continue
         for name in _imports(path):
-            if name.split(".")[0] in {"git", "dulwich"} or (
-                name == "subprocess" and not rel.startswith(("cli/", "mcp/"))
-            ):
+            root = name.split(".")[0]
+            reaches_git = root in {"git", "dulwich"} or (
+                root == "subprocess" and not rel.startswith(("cli/", "mcp/"))
+            )
+            if reaches_git and root not in GIT_ADAPTERS.get(rel, set()):
                 offenders.append(f"{rel} imports {name}")
     assert offenders == []
+
+
+def test_each_git_adapter_exists() -> None:
+    assert all((PACKAGE / rel).is_file() for rel in GIT_ADAPTERS)
 
 
 # -- use-case packages (STYLE.md "Our own shape"): one face each, no circles ---------------

@@ -1,1 +1,2 @@
-"""Git: the one adapter (``vc.git``), status, semantic diff, merge driver, sync, hooks."""
+"""Git: the adapters (``git``: the binary, ``git_objects``: dulwich, ``git_prefetch``), status,
+semantic diff, merge driver, sync, hooks."""

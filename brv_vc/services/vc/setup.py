@@ -17,7 +17,7 @@ from pathlib import Path
 import brv_vc
 from brv_vc.errors import ConflictError, GitError, NotFoundError, UsageError
 from brv_vc.tree.project import Project
-from brv_vc.vc import exclusions, git
+from brv_vc.vc import exclusions, git, git_prefetch
 from brv_vc.vc.repo import KnowledgeRepo, locate
 
 DEFAULT_BRANCH = "main"
@@ -106,7 +106,7 @@ def prepare(project: Project) -> KnowledgeRepo:
     repo = locate(project)
     rewritten = exclusions.ensure_files(repo.tree)
     if register_drivers(repo) or rewritten:
-        git.discard_prefetched()  # a git status started before the rewrite may be stale
+        git_prefetch.discard_prefetched()  # a git status started before the rewrite may be stale
     return repo
 
 

@@ -17,7 +17,7 @@ from brv_vc.services.vc.changes import status
 from brv_vc.services.vc.committing import refuse_excluded, refuse_markers, refuse_unmerged
 from brv_vc.services.vc.setup import list_remotes, mask_url
 from brv_vc.tree.project import Project
-from brv_vc.vc import git
+from brv_vc.vc import git_objects
 from brv_vc.vc.repo import KnowledgeRepo, translate
 from brv_vc.vc.status import Change
 
@@ -106,7 +106,7 @@ def _same_as_incoming(repo: KnowledgeRepo, target: str, path: str) -> bool:
         return False
     local = repo.workdir / path
     try:
-        return local.read_bytes() == git.blob_at(repo.workdir, target, path)
+        return local.read_bytes() == git_objects.blob_at(repo.workdir, target, path)
     except OSError:
         return False
 

@@ -15,7 +15,7 @@ from brv_vc.errors import ConflictError, GitError, NotFoundError
 from brv_vc.services.vc.archive import AfterChange, after_change
 from brv_vc.services.vc.changes import status
 from brv_vc.services.vc.committing import refuse_excluded, refuse_markers, refuse_unmerged
-from brv_vc.services.vc.setup import list_remotes, mask_url
+from brv_vc.services.vc.remotes import list_remotes, mask_url
 from brv_vc.tree.project import Project
 from brv_vc.vc import git_objects
 from brv_vc.vc.repo import KnowledgeRepo, translate

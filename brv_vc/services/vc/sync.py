@@ -1,9 +1,9 @@
-"""Sync use cases: ``fetch``, ``pull``, ``push`` and ``merge`` (branches are in vc_branch).
+"""Sync use cases: ``fetch``, ``pull``, ``push`` and ``merge`` (branches are in ``branches``).
 
 All network and merge work goes through the real ``git`` binary, so the user's credential
 helpers, ssh config, hooks and our merge driver behave exactly as with plain git. Nothing is
 ever force-pushed. After a pull or merge the post-change step runs (archives from
-trailers, then :func:`brv_vc.services.refresh.refresh`).
+trailers, then :func:`brv_vc.services.derived.refresh`).
 """
 
 from __future__ import annotations

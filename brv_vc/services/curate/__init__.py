@@ -1,8 +1,8 @@
 """Curate: structured operations (ADD / UPDATE / UPSERT / MERGE / DELETE, seed 002 §4.1).
 
-Each operation flows once through the stages, each calling only the ones below it:
-``parse`` → ``resolve`` → ``build`` → ``check`` → ``apply`` → ``record``, driven by ``batch``
-(see its docstring and docs/architecture.md).
+Each operation flows once through the stages ``parse`` → ``resolve`` → ``build`` → ``check``
+→ ``apply`` → ``record``, driven by ``batch``; no stage imports another (see its docstring
+and docs/architecture.md).
 """
 
 from brv_vc.services.face import lazy

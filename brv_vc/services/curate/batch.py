@@ -1,6 +1,7 @@
 """``brv curate``: run a batch of curate operations (seed 002 §4.1) and report each one.
 
-Each operation flows once through the stages, each module calling only the ones below it:
+Each operation flows once through the stages, driven from here; no stage imports another,
+and each uses only the modules below it (``plan``, ``view``, ``content``, ``merge`` ...):
 
 1. ``parse``: the batch is validated against ``schemas/curate-ops.schema.json`` first (by the
    caller, :func:`load_ops`); an invalid batch raises :class:`FormatError` and nothing applies.

@@ -76,23 +76,15 @@ def contexts_for(segments: tuple[str, ...], first: Entry | None) -> list[tuple[s
     return out
 
 
-class _Plan(Protocol):
-    writes: list[tuple[str, bytes]]
-    changed: list[str]
-
-
 class _View(Protocol):
     def read(self, rel: str) -> bytes: ...
 
     def is_file(self, rel: str) -> bool: ...
 
 
-def forget_in_contexts(plan: _Plan, view: _View, rel: str) -> None:
-    """Adds to ``plan`` the ``context.md`` rewrites that stop naming ``rel`` (:func:`forgotten`)."""
-    for path, data in forgotten(rel, view.read(rel),
-                                lambda p: view.read(p) if view.is_file(p) else None):
-        plan.writes.append((path, data))
-        plan.changed.append(path)
+def forgotten_in(view: _View, rel: str) -> list[tuple[str, bytes]]:
+    """:func:`forgotten` for an entry of a curate view (its pending writes included)."""
+    return forgotten(rel, view.read(rel), lambda p: view.read(p) if view.is_file(p) else None)
 
 
 def forgotten(rel: str, data: bytes, read: Callable[[str], bytes | None]) -> list[tuple[str, bytes]]:

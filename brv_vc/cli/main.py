@@ -27,6 +27,7 @@ COMMANDS: dict[str, str] = {
     "tree": "brv_vc.cli.tree_cmd:tree",
     "demo": "brv_vc.cli.demo_cmd:demo",
     "archive": "brv_vc.cli.archive_cmd:archive_cmd",
+    "brain": "brv_vc.cli.brain_cmd:brain",
     "manifest": "brv_vc.cli.manifest_cmd:manifest_cmd",
     "restore": "brv_vc.cli.archive_cmd:restore_cmd",
     "summarize": "brv_vc.cli.summarize_cmd:summarize_cmd",

@@ -45,8 +45,7 @@ def brain(app: AppContext, budget: int, if_none_match: str | None, as_json: bool
       brv brain --budget 3000 --json
       brv brain --if-none-match 3f2a9c1d0b7e4a55 --json
     """
-    from brv_vc.services.brain import assemble
-    from brv_vc.services.brain.assemble import MIN_BUDGET
+    from brv_vc.services.brain import MIN_BUDGET, assemble
 
     if budget < MIN_BUDGET:
         raise UsageError(f"--budget {budget} is too small for a brain",

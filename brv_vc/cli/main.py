@@ -25,7 +25,9 @@ COMMANDS: dict[str, str] = {
     "hook-impl": "brv_vc.cli.hooks_cmd:hook_impl",
     "curate": "brv_vc.cli.curate_cmd:curate",
     "tree": "brv_vc.cli.tree_cmd:tree",
+    "dehydrate": "brv_vc.cli.hydrate_cmd:dehydrate",
     "demo": "brv_vc.cli.demo_cmd:demo",
+    "hydrate": "brv_vc.cli.hydrate_cmd:hydrate",
     "archive": "brv_vc.cli.archive_cmd:archive_cmd",
     "brain": "brv_vc.cli.brain_cmd:brain",
     "manifest": "brv_vc.cli.manifest_cmd:manifest_cmd",
@@ -38,6 +40,7 @@ COMMANDS: dict[str, str] = {
     "relations": "brv_vc.cli.show_cmd:relations",
     "search": "brv_vc.cli.search_cmd:search",
     "show": "brv_vc.cli.show_cmd:show",
+    "stats": "brv_vc.cli.hydrate_cmd:stats",
 }
 
 

@@ -4,7 +4,19 @@ from brv_vc.services.face import lazy
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from brv_vc.services.brain.assemble import DEFAULT_BUDGET, BrainResult, assemble
+    from brv_vc.services.brain.document import (
+        DEFAULT_BUDGET,
+        MIN_BUDGET,
+        BrainResult,
+        assemble,
+        project_brief,
+    )
+    from brv_vc.services.brain.items import Item, Pool
+    from brv_vc.services.brain.pool import load_pool
 
-__all__ = ["DEFAULT_BUDGET", "BrainResult", "assemble"]
-__getattr__ = lazy(__name__, dict.fromkeys(__all__, "assemble"))
+__all__ = ["DEFAULT_BUDGET", "MIN_BUDGET", "BrainResult", "Item", "Pool", "assemble", "load_pool",
+           "project_brief"]
+__getattr__ = lazy(__name__, {
+    "DEFAULT_BUDGET": "document", "MIN_BUDGET": "document", "BrainResult": "document", "assemble": "document",
+    "project_brief": "document", "Item": "items", "Pool": "items", "load_pool": "pool",
+})

@@ -84,7 +84,7 @@ class Pool:
 
 
 def gather(project: Project, index: sqlite3.Connection, state: sqlite3.Connection,
-           now: float) -> Pool:
+           now: float, prefix: str = "") -> Pool:
     """Scores every entry from the sidecar and reads the best ``MAX_READ`` of them.
 
     Args:
@@ -92,14 +92,17 @@ def gather(project: Project, index: sqlite3.Connection, state: sqlite3.Connectio
         index: an open, synced ``index.db``.
         state: ``brv.db`` (the scoring sidecar).
         now: the clock, epoch seconds.
+        prefix: only entries under this folder ("" for the whole tree).
 
     Returns:
         The pool, best first.
     """
+    under = f"{prefix}/" if prefix else ""
     rows = index.execute(
-        "SELECT path, kind, updated FROM docs WHERE kind IN ('entry', 'stub') AND problem IS NULL"
+        "SELECT path, kind, updated FROM docs WHERE kind IN ('entry', 'archive_stub') AND problem IS NULL"
+        " AND substr(path, 1, ?) = ?", (len(under), under)
     ).fetchall()
-    stubs = sum(1 for _, kind, _ in rows if kind == "stub")
+    stubs = sum(1 for _, kind, _ in rows if kind == "archive_stub")
     entries = [(path, updated) for path, kind, updated in rows if kind == "entry"]
     signals = get_many(state, [path for path, _ in entries])
     ranked = []

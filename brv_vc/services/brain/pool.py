@@ -10,12 +10,12 @@ from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import open_state
 
 
-def load_pool(project: Project, now: datetime) -> Pool:
-    """The brain's pool, read from an up-to-date index and the scoring sidecar."""
+def load_pool(project: Project, now: datetime, prefix: str = "") -> Pool:
+    """The pool of items under ``prefix`` (default: the whole tree), from index and sidecar."""
     def work(opened: OpenIndex) -> Pool:
         state = open_state(project)
         try:
-            return gather(project, opened.conn, state, now.timestamp())
+            return gather(project, opened.conn, state, now.timestamp(), prefix)
         finally:
             state.close()
 

@@ -154,6 +154,11 @@ def _brief(pool: Pool, budget: int) -> _Layer:
     return layer
 
 
+def project_brief(pool: Pool, budget: int) -> str:
+    """Layer 0 alone (the project brief) within ``budget`` tokens: for hydration and exports."""
+    return "\n".join(_brief(pool, budget).lines).strip() + "\n"
+
+
 def brain_hash(items: Sequence[Item]) -> str:
     """Seed 004's ETag: a truncated SHA-256 of the sorted ``path:updatedAt`` pairs."""
     pairs = sorted(f"{i.path}:{i.updated_at}" for i in items)

@@ -27,6 +27,7 @@ COMMANDS: dict[str, str] = {
     "tree": "brv_vc.cli.tree_cmd:tree",
     "dehydrate": "brv_vc.cli.hydrate_cmd:dehydrate",
     "demo": "brv_vc.cli.demo_cmd:demo",
+    "export": "brv_vc.cli.export_cmd:export_cmd",
     "hydrate": "brv_vc.cli.hydrate_cmd:hydrate",
     "archive": "brv_vc.cli.archive_cmd:archive_cmd",
     "brain": "brv_vc.cli.brain_cmd:brain",

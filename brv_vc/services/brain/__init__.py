@@ -11,12 +11,14 @@ if TYPE_CHECKING:
         assemble,
         project_brief,
     )
+    from brv_vc.services.brain.exports import TARGETS, ExportResult, export
     from brv_vc.services.brain.items import Item, Pool
     from brv_vc.services.brain.pool import load_pool
 
-__all__ = ["DEFAULT_BUDGET", "MIN_BUDGET", "BrainResult", "Item", "Pool", "assemble", "load_pool",
-           "project_brief"]
+__all__ = ["DEFAULT_BUDGET", "MIN_BUDGET", "TARGETS", "BrainResult", "ExportResult", "Item",
+           "Pool", "assemble", "export", "load_pool", "project_brief"]
 __getattr__ = lazy(__name__, {
     "DEFAULT_BUDGET": "document", "MIN_BUDGET": "document", "BrainResult": "document", "assemble": "document",
-    "project_brief": "document", "Item": "items", "Pool": "items", "load_pool": "pool",
+    "project_brief": "document", "TARGETS": "exports", "ExportResult": "exports", "export": "exports",
+    "Item": "items", "Pool": "items", "load_pool": "pool",
 })

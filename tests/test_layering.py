@@ -19,7 +19,9 @@ RANKS = {
     "index": 4, "summary": 4,
     "vc": 5,
     "services": 6,
-    "cli": 7, "mcp": 7, "api": 7,
+    "cli": 7, "api": 7,
+    # the MCP face answers in the CLI's --json shapes, so it reuses the CLI's renderers
+    "mcp": 8,
 }
 
 

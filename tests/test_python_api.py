@@ -24,7 +24,8 @@ def test_an_agent_planning_loop_through_the_api(project: Project) -> None:
     ])
     assert done.summary.added == 2
     context = tree.hydrate("auth/jwt", budget=1500)
-    assert "Token expiry" in context.document and context.tokens <= 1500
+    assert "Token expiry" in context.document
+    assert context.tokens <= 1500
     assert tree.dehydrate("auth/jwt", "JWT with 1 h expiry; single-use refresh.").changed
     assert "JWT with 1 h expiry" in tree.hydrate("auth").document
     hits = tree.search("refresh tokens single use")

@@ -32,6 +32,7 @@ COMMANDS: dict[str, str] = {
     "archive": "brv_vc.cli.archive_cmd:archive_cmd",
     "brain": "brv_vc.cli.brain_cmd:brain",
     "manifest": "brv_vc.cli.manifest_cmd:manifest_cmd",
+    "mcp": "brv_vc.mcp.command:mcp",
     "restore": "brv_vc.cli.archive_cmd:restore_cmd",
     "summarize": "brv_vc.cli.summarize_cmd:summarize_cmd",
     "merge-driver": "brv_vc.cli.vc_cmd:merge_driver",

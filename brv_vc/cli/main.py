@@ -37,6 +37,7 @@ COMMANDS: dict[str, str] = {
     "summarize": "brv_vc.cli.summarize_cmd:summarize_cmd",
     "merge-driver": "brv_vc.cli.vc_cmd:merge_driver",
     "vc": "brv_vc.cli.vc_cmd:vc",
+    "import": "brv_vc.cli.import_cmd:import_cmd",
     "index": "brv_vc.cli.index_cmd:index",
     "query": "brv_vc.cli.query_cmd:query",
     "relations": "brv_vc.cli.show_cmd:relations",

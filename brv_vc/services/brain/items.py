@@ -15,11 +15,10 @@ from brv_vc.clock import days_between
 from brv_vc.errors import BrvError
 from brv_vc.format.entry import Entry, parse_entry
 from brv_vc.lifecycle import scoring
-from brv_vc.lifecycle.scoring import Signals
-from brv_vc.lifecycle.sidecar import get_many
+from brv_vc.lifecycle.sidecar import ensure_schema
 from brv_vc.tree.project import Project
 
-MAX_READ = 400  # entries read and parsed for one brain: more than its budget can ever show
+MAX_READ = 200  # entries read and parsed for one brain: more than its 3,500 tokens can show
 DAY = 86_400.0
 # maturity as confidence (seed 004 scores by a 0-1 confidence)
 CONFIDENCE = {scoring.DRAFT: 0.6, scoring.VALIDATED: 0.8, scoring.CORE: 1.0}
@@ -104,17 +103,23 @@ def gather(project: Project, index: sqlite3.Connection, state: sqlite3.Connectio
     ).fetchall()
     stubs = sum(1 for _, kind, _ in rows if kind == "archive_stub")
     entries = [(path, updated) for path, kind, updated in rows if kind == "entry"]
-    signals = get_many(state, [path for path, _ in entries])
+    ensure_schema(state)
+    # one pass over the sidecar in plain floats: 25,000 Signals objects would cost more
+    # than everything else the brain does (scoring.at is the reference for this math)
+    stored = {row[0]: row[1:] for row in state.execute(
+        "SELECT path, importance, maturity, updated_at, scored_at FROM signals")}
     ranked = []
     for path, updated in entries:
-        current = scoring.at(signals.get(path, Signals(updated_at=updated or now,
-                                                       scored_at=updated or now)), now)
-        age = max(0.0, days_between(current.updated_at, now))
-        score = (importance5(current.importance) / 5) * CONFIDENCE[current.maturity] * recency(age)
-        ranked.append((-score, path, current, age, score))
+        base, maturity, updated_at, scored_at = stored.get(
+            path, (scoring.DEFAULT_IMPORTANCE, scoring.DRAFT, updated or now, updated or now))
+        importance = base * scoring.DAILY_DECAY ** days_between(scored_at, now)
+        maturity = scoring.next_maturity(maturity, importance)
+        age = days_between(updated_at, now)
+        score = (importance5(importance) / 5) * CONFIDENCE[maturity] * recency(age)
+        ranked.append((-score, path, importance, maturity, age, score))
     ranked.sort()
     items = []
-    for _, path, current, age, score in ranked[:MAX_READ]:
+    for _, path, importance, maturity, age, score in ranked[:MAX_READ]:
         try:
             entry = parse_entry(project.path_of(path).read_bytes(), file=path)
         except (OSError, BrvError):
@@ -122,9 +127,9 @@ def gather(project: Project, index: sqlite3.Connection, state: sqlite3.Connectio
         items.append(Item(
             path=path, title=entry.title, summary=entry.summary, tags=entry.tags,
             updated_at=entry.updated_at, kind=kind_of(entry, path),
-            importance=importance5(current.importance),
-            confidence=CONFIDENCE[current.maturity], age_days=age, score=score,
-            archived=scoring.is_archive_candidate(current, now)))
+            importance=importance5(importance), confidence=CONFIDENCE[maturity], age_days=age,
+            score=score, archived=maturity == scoring.DRAFT
+            and importance < scoring.ARCHIVE_THRESHOLD))
     return Pool(tuple(items), len(entries), stubs)
 
 

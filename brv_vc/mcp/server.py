@@ -50,17 +50,8 @@ def _resource(run: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         raise ResourceError(json.dumps(failure.payload, ensure_ascii=False)) from None
 
 
-def build_server(start: Path, clock: Callable[[], datetime]) -> MCPServer:
-    """Builds the server with its tools and resources.
-
-    Args:
-        start: the folder the server answers for when a call gives no ``cwd``.
-        clock: returns "now" for lifecycle signals.
-
-    Returns:
-        The server, ready to run.
-    """
-    tools = Tools(start, clock)
+def build_server(tools: Tools) -> MCPServer:
+    """Builds the server with its tools and resources over ``tools``."""
     server: MCPServer = MCPServer("brv", version=__version__, instructions=INSTRUCTIONS)
 
     @server.tool(name="brv-search", description="Ranked entries for a query, with excerpts "
@@ -127,5 +118,14 @@ def build_server(start: Path, clock: Callable[[], datetime]) -> MCPServer:
 
 
 def serve(start: Path, clock: Callable[[], datetime]) -> None:
-    """Runs the server on stdio until the client closes it."""
-    build_server(start, clock).run("stdio")
+    """Runs the server on stdio until the client closes it.
+
+    Args:
+        start: the folder the server answers for when a call gives no ``cwd``.
+        clock: returns "now" for lifecycle signals.
+    """
+    tools = Tools(start, clock)
+    try:
+        build_server(tools).run("stdio")
+    finally:
+        tools.close()  # the last hits reach the sidecar

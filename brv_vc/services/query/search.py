@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -75,11 +76,16 @@ def run_search(
     *,
     limit: int,
     scope: str | None,
+    state: sqlite3.Connection | None = None,
 ) -> SearchOutcome:
-    """Searches, re-checking the result files first (see ``index.sync`` on in-place edits)."""
+    """Searches, re-checking the result files first (see ``index.sync`` on in-place edits).
+
+    ``state`` is an open ``brv.db`` to use (a resident session's); else one is opened.
+    """
     from brv_vc.tree.statedb import open_state
 
-    state = open_state(project)
+    own = state is None
+    state = open_state(project) if state is None else state
     try:
         outcome = search(opened.conn, state, terms, now.timestamp(), limit=limit, scope=scope)
         stale = stale_paths(project, opened, outcome.hits)
@@ -88,27 +94,30 @@ def run_search(
             outcome = search(opened.conn, state, terms, now.timestamp(), limit=limit, scope=scope)
         return outcome
     finally:
-        state.close()
+        if own:
+            state.close()
 
 
-def record_hits(project: Project, opened: OpenIndex, paths: list[str], now: datetime) -> None:
+def record_hits(project: Project, opened: OpenIndex, paths: list[str], now: datetime,
+                state: sqlite3.Connection | None = None) -> None:
     """+3 importance per returned entry: one batched sidecar write per command.
 
     Call it while ``opened`` is still open (entries never scored start from their own
-    ``updatedAt``, read from the index).
+    ``updatedAt``, read from the index). ``state``: an open ``brv.db`` to write through.
     """
     from brv_vc.index.search import defaults_for
     from brv_vc.lifecycle.sidecar import record_hits as record
     from brv_vc.tree.layout import Kind, kind_of
     from brv_vc.tree.statedb import open_state
 
-    entries = [p for p in dict.fromkeys(paths) if kind_of(p) is Kind.ENTRY]
+    entries = [p for p in paths if kind_of(p) is Kind.ENTRY]  # a path listed twice: two hits
     if entries:
-        state = open_state(project)
+        conn = open_state(project) if state is None else state
         try:
-            record(state, entries, now.timestamp(), defaults_for(opened.conn, entries))
+            record(conn, entries, now.timestamp(), defaults_for(opened.conn, entries))
         finally:
-            state.close()
+            if state is None:
+                conn.close()
 
 
 def search_tree(
@@ -141,6 +150,11 @@ def search_tree(
         return outcome
 
     outcome, notes = with_index(project, work)
+    return result_of(query, outcome, notes)
+
+
+def result_of(query: str, outcome: SearchOutcome, notes: list[str]) -> SearchResult:
+    """The service's result of one search (``search_tree`` and the resident session)."""
     return SearchResult(
         query=query,
         terms=outcome.terms,

@@ -117,26 +117,31 @@ def restore(root: Path, data: bytes) -> None:
     state_file(root).write_bytes(data)
 
 
-Searcher = Callable[[Path, str], tuple[list[str], bool]]
+Found = tuple[list[str], bool, float, float]  # paths, out of domain, coverage, top score
+Searcher = Callable[[Path, str], Found]
 
 
-def in_process(root: Path, text: str) -> tuple[list[str], bool]:
+def in_process(root: Path, text: str) -> Found:
     from brv_vc.clock import utcnow
     from brv_vc.services.search import search_tree
     from brv_vc.tree.project import Project
 
     found = search_tree(Project(root), text, now=utcnow(), limit=K)
-    return [h.path for h in found.results], found.out_of_domain
+    top = found.results[0].relevance if found.results else 0.0
+    return ([h.path for h in found.results], found.out_of_domain,
+            getattr(found, "coverage", 0.0), top)
 
 
-def as_process(root: Path, text: str) -> tuple[list[str], bool]:
+def as_process(root: Path, text: str) -> Found:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     out = subprocess.run([sys.executable, "-m", "brv_vc", "search", text, "--limit", str(K),
                           "--json"], cwd=root, env=env, capture_output=True, text=True)
     if out.returncode != 0:
-        return [], True
+        return [], True, 0.0, 0.0
     data = json.loads(out.stdout)
-    return [r["path"] for r in data["results"]], bool(data["out_of_domain"])
+    top = data["results"][0]["relevance"] if data["results"] else 0.0
+    return ([r["path"] for r in data["results"]], bool(data["out_of_domain"]),
+            float(data.get("coverage", 0.0)), top)
 
 
 def scores(ranked: list[str], relevant: frozenset[str]) -> dict[str, float]:
@@ -157,6 +162,9 @@ def mean(rows: list[dict[str, float]]) -> dict[str, float]:
     return {m: sum(r[m] for r in rows) / len(rows) for m in rows[0]} if rows else {}
 
 
+CURVES: dict[str, list[tuple[float, float]]] = {"answerable": [], "unanswerable": []}
+
+
 def run_brv(built: Built, search: Searcher, fresh: bool) -> tuple[list[dict[str, float]], int]:
     """Per-question scores of brv and how many answerable questions were flagged OOD."""
     pristine = snapshot(built.root)
@@ -164,20 +172,55 @@ def run_brv(built: Built, search: Searcher, fresh: bool) -> tuple[list[dict[str,
     for q in built.spec.questions:
         if fresh:
             restore(built.root, pristine)
-        paths, ood = search(built.root, q.text)
+        paths, ood, cover, top = search(built.root, q.text)
+        if fresh:
+            CURVES["answerable"].append((cover, top))
         flagged += ood
         rows.append(scores([built.key_of.get(p, p) for p in paths], q.relevant))
     restore(built.root, pristine)
     return rows, flagged
 
 
-def run_bm25(built: Built) -> list[dict[str, float]]:
+def run_bm25(built: Built, stemmer: str = "") -> list[dict[str, float]]:
+    """rank-bm25's BM25Okapi; with ``stemmer`` ("porter", "english" = Snowball's Porter2),
+    documents and questions are stemmed by snowballstemmer (to compare the two stemmers)."""
+    from rank_bm25 import BM25Okapi
+
+    index = built.bm25
+    def tok(text: str) -> list[str]:
+        return words(text)
+    if stemmer:
+        import snowballstemmer
+
+        algo = snowballstemmer.stemmer(stemmer)
+        def tok(text: str) -> list[str]:
+            return list(algo.stemWords(words(text)))
+        index = BM25Okapi([tok(f"{d.title}\n{' '.join(d.tags + d.keywords)}\n{d.content}")
+                           for d in built.spec.docs])
     rows = []
     for q in built.spec.questions:
-        s = built.bm25.get_scores(words(q.text))  # type: ignore[attr-defined]
+        s = index.get_scores(tok(q.text))  # type: ignore[attr-defined]
         order = sorted(range(len(s)), key=lambda i: -s[i])[:K]
         rows.append(scores([built.keys[i] for i in order], q.relevant))
     return rows
+
+
+def curves() -> None:
+    """FPR (answerable flagged) and TPR (unanswerable flagged) of OOD rules, to pick thresholds
+    (top: the relevance of the first result)."""
+    ans, una = CURVES["answerable"], CURVES["unanswerable"]
+    if not ans or not una:
+        return
+    print("OOD curve: flag when coverage < c (rows) or top relevance < s (columns): FPR / TPR")
+    lows = [0.0, 0.2, 0.3, 0.4, 0.5]
+    print("  c \\ s " + " ".join(f"{s:>11}" for s in lows))
+    for c in [0.0, 0.2, 0.3, 0.4, 0.5, 0.6]:
+        cells = []
+        for s in lows:
+            fpr = sum(cv < c or t < s for cv, t in ans) / len(ans)
+            tpr = sum(cv < c or t < s for cv, t in una) / len(una)
+            cells.append(f"{fpr:.2f} / {tpr:.2f}")
+        print(f"  {c:<6} " + " ".join(f"{x:>11}" for x in cells))
 
 
 def ood_rate(built: Built, search: Searcher, questions: list[str]) -> tuple[int, int]:
@@ -185,7 +228,9 @@ def ood_rate(built: Built, search: Searcher, questions: list[str]) -> tuple[int,
     flagged = 0
     for text in questions:
         restore(built.root, pristine)
-        flagged += search(built.root, text)[1]
+        _, ood, cover, top = search(built.root, text)
+        CURVES["unanswerable"].append((cover, top))
+        flagged += ood
     restore(built.root, pristine)
     return flagged, len(questions)
 
@@ -213,7 +258,14 @@ def main() -> None:
     parser.add_argument("--processes", action="store_true",
                         help="run each search as a real `python -m brv_vc search` process")
     parser.add_argument("--json", dest="json_out", help="also write the figures to this file")
+    parser.add_argument("--stemmers", action="store_true",
+                        help="also BM25 with Porter and Snowball stemming (needs snowballstemmer)")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                        help="override a ranking constant for tuning, e.g. search.COVER=1 "
+                             "(module under brv_vc.index; in process only)")
     args = parser.parse_args()
+    for item in args.set:
+        tune(item)
     search: Searcher = as_process if args.processes else in_process
     names = [n.strip() for n in args.sets.split(",") if n.strip()]
     specs = {n: load(n, args) for n in names}
@@ -224,10 +276,14 @@ def main() -> None:
         built = [build(p, Path(args.workdir) / name / p.name) for p in projects]
         built_by_set[name] = built
         t_build = time.perf_counter() - started
-        rows: dict[str, list[dict[str, float]]] = {"bm25": [], "brv fresh": [], "brv seq": []}
+        rows: dict[str, list[dict[str, float]]] = {
+            "bm25": [], "bm25+porter": [], "bm25+snowball": [], "brv fresh": [], "brv seq": []}
         flagged = asked = 0
         for b in built:
             rows["bm25"] += run_bm25(b)
+            if args.stemmers:
+                rows["bm25+porter"] += run_bm25(b, "porter")
+                rows["bm25+snowball"] += run_bm25(b, "english")
             fresh, n_ood = run_brv(b, search, fresh=True)
             rows["brv fresh"] += fresh
             flagged, asked = flagged + n_ood, asked + len(fresh)
@@ -236,13 +292,14 @@ def main() -> None:
             "questions": asked, "documents": sum(len(b.spec.docs) for b in built),
             "build_s": round(t_build, 1), "seconds": round(time.perf_counter() - started, 1),
             "ood_fpr": flagged / asked if asked else 0.0,
-            **{system: mean(r) for system, r in rows.items()},
+            **{system: mean(r) for system, r in rows.items() if r},
         }
         if unanswerable:
             hit, total = ood_rate(built[0], search, unanswerable)
             report[name]["ood_tpr_own"] = hit / total
     cross_ood(built_by_set, specs, search, report)
     print_table(report)
+    curves()
     if args.json_out:
         Path(args.json_out).write_text(json.dumps(report, indent=2) + "\n")
 
@@ -260,11 +317,23 @@ def cross_ood(built: dict[str, list[Built]], specs: dict[str, tuple[list[EvalPro
             report[name]["ood_tpr_cross"] = hit / total
 
 
+def tune(item: str) -> None:
+    import importlib
+
+    name, _, value = item.partition("=")
+    module, _, const = name.rpartition(".")
+    target = importlib.import_module(f"brv_vc.index.{module}")
+    parsed = tuple(float(v) for v in value.split(",")) if "," in value else float(value)
+    setattr(target, const, parsed)
+
+
 def print_table(report: dict[str, dict[str, object]]) -> None:
     metrics = ["R@5", "R@10", "nDCG@10", "MRR"]
     print(f"{'set':<9} {'system':<10} " + " ".join(f"{m:>8}" for m in metrics))
     for name, r in report.items():
-        for system in ("bm25", "brv fresh", "brv seq"):
+        for system in ("bm25", "bm25+porter", "bm25+snowball", "brv fresh", "brv seq"):
+            if system not in r:
+                continue
             vals = r[system]
             assert isinstance(vals, dict)
             print(f"{name:<9} {system:<10} " + " ".join(f"{vals[m]:8.3f}" for m in metrics))

@@ -51,6 +51,21 @@ def significant(text: str) -> list[str]:
     return list(dict.fromkeys(t for t in tokens(text) if t not in STOPWORDS))
 
 
+QUESTION_WORDS = frozenset("who whom whose what when where which why how".split())
+
+
+def content_words(text: str) -> frozenset[str]:
+    """What a question asks, for the fuzzy cache: its stemmed content words and question words.
+
+    "When is Dana's son's graduation?" and "Who spoke at Dana's son's graduation?" differ;
+    "why did we drop redis" and "Why did we drop Redis?!" do not.
+    """
+    words = tokens(text)
+    return frozenset(
+        stem(t) for t in words if t not in STOPWORDS or t in QUESTION_WORDS
+    )
+
+
 def query_terms(text: str) -> list[str]:
     """The terms to search for.
 

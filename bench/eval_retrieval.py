@@ -70,10 +70,17 @@ def words(text: str) -> list[str]:
     return re.findall(r"\w+", text.lower())
 
 
-def build(spec: EvalProject, root: Path) -> Built:
-    """A fresh brv project holding ``spec.docs``, curated in batches by real processes."""
+def build(spec: EvalProject, root: Path, reuse: bool = False) -> Built:
+    """A fresh brv project holding ``spec.docs``, curated in batches by real processes
+    (``reuse``: the project a previous run built, when it holds the same documents)."""
     from rank_bm25 import BM25Okapi
 
+    corpus = [words(f"{d.title}\n{' '.join(d.tags + d.keywords)}\n{d.content}") for d in spec.docs]
+    saved = root / ".eval-keys.json"
+    if reuse and saved.is_file():
+        key_of = json.loads(saved.read_text())
+        if sorted(key_of.values()) == sorted(d.key for d in spec.docs):
+            return Built(spec, root, key_of, BM25Okapi(corpus), [d.key for d in spec.docs])
     shutil.rmtree(root, ignore_errors=True)
     root.mkdir(parents=True)
     env = {**os.environ, "PYTHONPATH": str(REPO)}
@@ -96,7 +103,7 @@ def build(spec: EvalProject, root: Path) -> Built:
                 raise SystemExit(f"{spec.name}: curate failed for {doc.key}: {applied['message']}")
             key_of[applied["file"]] = doc.key
     subprocess.run([*brv, "index", "--json"], cwd=root, check=True, env=env, capture_output=True)
-    corpus = [words(f"{d.title}\n{' '.join(d.tags + d.keywords)}\n{d.content}") for d in spec.docs]
+    saved.write_text(json.dumps(key_of))
     return Built(spec, root, key_of, BM25Okapi(corpus), [d.key for d in spec.docs])
 
 
@@ -258,6 +265,10 @@ def main() -> None:
     parser.add_argument("--processes", action="store_true",
                         help="run each search as a real `python -m brv_vc search` process")
     parser.add_argument("--json", dest="json_out", help="also write the figures to this file")
+    parser.add_argument("--reuse", action="store_true",
+                        help="reuse the projects a previous run built (tuning; not for figures)")
+    parser.add_argument("--quick", action="store_true",
+                        help="tuning: 150 questions a set, fresh only, no OOD runs")
     parser.add_argument("--stemmers", action="store_true",
                         help="also BM25 with Porter and Snowball stemming (needs snowballstemmer)")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
@@ -269,11 +280,15 @@ def main() -> None:
     search: Searcher = as_process if args.processes else in_process
     names = [n.strip() for n in args.sets.split(",") if n.strip()]
     specs = {n: load(n, args) for n in names}
+    if args.quick:  # tuning: the first 150 questions of each set, fresh mode only
+        for projects, _ in specs.values():
+            for p in projects:
+                p.questions = p.questions[:max(1, 150 // len(projects))]
     report: dict[str, dict[str, object]] = {}
     built_by_set: dict[str, list[Built]] = {}
     for name, (projects, unanswerable) in specs.items():
         started = time.perf_counter()
-        built = [build(p, Path(args.workdir) / name / p.name) for p in projects]
+        built = [build(p, Path(args.workdir) / name / p.name, args.reuse) for p in projects]
         built_by_set[name] = built
         t_build = time.perf_counter() - started
         rows: dict[str, list[dict[str, float]]] = {
@@ -287,18 +302,25 @@ def main() -> None:
             fresh, n_ood = run_brv(b, search, fresh=True)
             rows["brv fresh"] += fresh
             flagged, asked = flagged + n_ood, asked + len(fresh)
-            rows["brv seq"] += run_brv(b, search, fresh=False)[0]
+            if not args.quick:
+                rows["brv seq"] += run_brv(b, search, fresh=False)[0]
         report[name] = {
             "questions": asked, "documents": sum(len(b.spec.docs) for b in built),
             "build_s": round(t_build, 1), "seconds": round(time.perf_counter() - started, 1),
             "ood_fpr": flagged / asked if asked else 0.0,
             **{system: mean(r) for system, r in rows.items() if r},
         }
-        if unanswerable:
+        if unanswerable and not args.quick:
             hit, total = ood_rate(built[0], search, unanswerable)
             report[name]["ood_tpr_own"] = hit / total
-    cross_ood(built_by_set, specs, search, report)
-    print_table(report)
+        print_table({name: report[name]}, header=not report or len(report) == 1)
+        sys.stdout.flush()
+    if not args.quick:
+        cross_ood(built_by_set, specs, search, report)
+    print("\nout of domain (fresh): FPR on answerable, TPR on unanswerable (own / other sets')")
+    for name, r in report.items():
+        print(f"  {name:<9} FPR {r['ood_fpr']:.2f}  TPR own {r.get('ood_tpr_own', float('nan')):.2f}"
+              f"  TPR cross {r.get('ood_tpr_cross', float('nan')):.2f}")
     curves()
     if args.json_out:
         Path(args.json_out).write_text(json.dumps(report, indent=2) + "\n")
@@ -327,26 +349,28 @@ def tune(item: str) -> None:
     setattr(target, const, parsed)
 
 
-def print_table(report: dict[str, dict[str, object]]) -> None:
+def print_table(report: dict[str, dict[str, object]], header: bool = True) -> None:
     metrics = ["R@5", "R@10", "nDCG@10", "MRR"]
-    print(f"{'set':<9} {'system':<10} " + " ".join(f"{m:>8}" for m in metrics))
+    if header:
+        print(f"{'set':<9} {'system':<13} " + " ".join(f"{m:>8}" for m in metrics))
     for name, r in report.items():
         for system in ("bm25", "bm25+porter", "bm25+snowball", "brv fresh", "brv seq"):
             if system not in r:
                 continue
             vals = r[system]
             assert isinstance(vals, dict)
-            print(f"{name:<9} {system:<10} " + " ".join(f"{vals[m]:8.3f}" for m in metrics))
+            print(f"{name:<9} {system:<13} " + " ".join(f"{vals[m]:8.3f}" for m in metrics))
         base = r["bm25"]
         assert isinstance(base, dict)
         ratios = []
         for system in ("brv fresh", "brv seq"):
-            vals = r[system]
-            assert isinstance(vals, dict)
+            vals = r.get(system)
+            if not isinstance(vals, dict):
+                continue
             ratios.append(f"{system} R@5 x{vals['R@5'] / max(base['R@5'], 1e-9):.2f} "
                           f"R@10 x{vals['R@10'] / max(base['R@10'], 1e-9):.2f}")
         extra = {k: round(float(v), 3) for k, v in r.items()  # type: ignore[arg-type]
-                 if k.startswith("ood") or k in ("questions", "documents", "build_s", "seconds")}
+                 if k in ("questions", "documents", "build_s", "seconds")}
         print(f"{'':<9} {'; '.join(ratios)}  {extra}")
 
 

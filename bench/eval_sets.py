@@ -108,12 +108,17 @@ _MNEMONIC = re.compile(r"\[(\w{1,3})\]")
 
 
 def _page(text: str) -> tuple[str, str, str]:
-    """(command, one-line description, body) of a tldr page."""
+    """(command, one-line description, examples) of a tldr page.
+
+    The entry holds the command's name and its examples, not the description the question
+    is made from (else every system finds the page by the question's own words).
+    """
     lines = text.splitlines()
     name = lines[0].lstrip("# ").strip()
     desc = [ln[1:].strip() for ln in lines if ln.startswith(">")]
     first = next((d for d in desc if not d.startswith(("More information", "See also"))), "")
-    body = _MNEMONIC.sub(r"\1", "\n".join(lines[1:])).strip()
+    examples = [ln for ln in lines[1:] if not ln.startswith(">")]
+    body = _MNEMONIC.sub(r"\1", "\n".join(examples)).strip()
     return name, first, body
 
 
@@ -127,8 +132,9 @@ def question_of(name: str, description: str) -> str:
 def tldr(data: Path, pages: int, every: int) -> list[EvalProject]:
     """One project of ``pages`` command pages (pages/common, every n-th by name).
 
-    Each page is an entry titled with its command; every ``every``-th page's description,
-    reworded by ``question_of``, is a question whose answer is that page.
+    Each page is an entry titled with its command holding its examples; every ``every``-th
+    page's one-line description, reworded by ``question_of``, is a question whose answer is
+    that page.
     """
     folder = data / "tldr" / "pages" / "common"
     if not folder.is_dir():
@@ -138,6 +144,8 @@ def tldr(data: Path, pages: int, every: int) -> list[EvalProject]:
     proj = EvalProject("tldr")
     for i, path in enumerate(files[::step][:pages]):
         name, desc, body = _page(path.read_text(encoding="utf-8"))
+        if not re.search(r"[^\W_]", name):
+            continue  # "!", "[": no word to name an entry after
         first = re.sub(r"[^a-z0-9]", "", name.lower()[:1]) or "other"
         proj.docs.append(Doc(path.stem, f"commands/{first}", name, body))
         if desc and i % every == 0:

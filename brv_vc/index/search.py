@@ -29,6 +29,7 @@ FIELD_WEIGHTS = (3.0, 1.0, 1.0, 3.0)
 POOL = 100  # BM25's best candidates that the boosts re-rank
 COVER = 0.5  # raw x (1 + COVER x idf-weighted share of the query terms a document holds)
 TIE = 0.03  # the most the lifecycle signals can add to the ranking key
+TOPIC = 0.0  # same-topic boost: x the relevance of the best of the top 3 in that folder
 LOCAL_BONUS = 0.1  # byterover §5.1 step 4: local results +0.1 (compound score, capped at 1)
 PLAN_MIN_DOCS = 2000
 
@@ -191,18 +192,21 @@ def search(
     """
     exprs, unmatched, alts = [], [], {}
     corpus = int(get_meta(conn, "files") or 0)
+    dfs = []
     for term in terms:
         expr = term_expr(term, [])
-        if fuzzy.is_known(conn, term):
+        df = _doc_freq(conn, expr, corpus)
+        if df > 0:
             exprs.append(expr)
+            dfs.append(df)
             continue
         found = fuzzy.alternatives(conn, term)
         if found:
             alts[term] = tuple(found)
             exprs.append(term_expr(term, found))
+            dfs.append(_doc_freq(conn, exprs[-1], corpus))
         else:
             unmatched.append(term)
-    dfs = [_doc_freq(conn, e, corpus) for e in exprs]
     rows = _match(conn, exprs, dfs, corpus, scope, max(POOL, limit)) if exprs else []
     if not rows:
         return SearchOutcome(tuple(terms), (), "or", True, tuple(unmatched), alts, corpus)
@@ -222,6 +226,8 @@ def search(
         score = min(1.0, scoring.compound_score(relevance, sig, now) + LOCAL_BONUS)
         scored.append((key, score, relevance, rowid, path, title, kind))
     scored.sort(key=lambda s: (-s[0], s[4]))
+    if TOPIC:
+        scored = _same_topic(scored)
     kept = scored[:limit]
     best_cover = max(cover[s[3]] for s in scored[:10])
     ood = out_of_domain(corpus, kept[0][2], best_cover)
@@ -242,6 +248,22 @@ def search(
     return SearchOutcome(
         tuple(terms), hits, "or", ood, tuple(unmatched), alts, corpus, round(best_cover, 4)
     )
+
+
+def _same_topic(scored: list[tuple[float, float, float, int, str, str, str]]) -> list[
+    tuple[float, float, float, int, str, str, str]
+]:
+    """Candidates in the folder of one of the top 3 get TOPIC x that hit's relevance."""
+    strong: dict[str, float] = {}
+    for s in scored[:3]:
+        folder = s[4].rpartition("/")[0]
+        strong[folder] = max(strong.get(folder, 0.0), s[2])
+    out = [
+        (s[0] + TOPIC * strong.get(s[4].rpartition("/")[0], 0.0), *s[1:])
+        for s in scored
+    ]
+    out.sort(key=lambda s: (-s[0], s[4]))
+    return out  # type: ignore[return-value]
 
 
 def default_signals(updated: float | None, mtime_ns: int) -> scoring.Signals:

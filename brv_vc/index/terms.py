@@ -125,11 +125,15 @@ def stem(term: str) -> str:
     return term
 
 
+PREFIX = 1.0  # also match each term as a prefix (bench/eval_retrieval.py --set terms.PREFIX=0)
+
+
 def term_expr(term: str, alternatives: list[str]) -> str:
     """One query term for MATCH: the exact word, its prefix, and fuzzy alternatives (OR).
 
     The exact word is listed beside its prefix on purpose: BM25 then counts an exact match
     twice, so "token" ranks documents saying "token" above those saying only "tokenizer".
     """
-    parts = [quote(term), quote(stem(term)) + "*", *(quote(a) for a in alternatives)]
+    prefix = [quote(stem(term)) + "*"] if PREFIX else []
+    parts = [quote(term), *prefix, *(quote(a) for a in alternatives)]
     return "(" + " OR ".join(dict.fromkeys(parts)) + ")"

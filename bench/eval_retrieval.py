@@ -130,7 +130,10 @@ Searcher = Callable[[Path, str], Found]
 
 def in_process(root: Path, text: str) -> Found:
     from brv_vc.clock import utcnow
-    from brv_vc.services.search import search_tree
+    try:
+        from brv_vc.services.query import search_tree
+    except ImportError:  # brv before services/ became packages (a BEFORE run on an old main)
+        from brv_vc.services.search import search_tree  # type: ignore[no-redef]
     from brv_vc.tree.project import Project
 
     found = search_tree(Project(root), text, now=utcnow(), limit=K)

@@ -11,8 +11,7 @@ from retrieval_util import write_entry
 
 from brv_vc.lifecycle.scoring import CORE, Signals
 from brv_vc.lifecycle.sidecar import get_many, put_many
-from brv_vc.services.query import query_tree
-from brv_vc.services.search import search_tree
+from brv_vc.services.query import query_tree, search_tree
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import index_db_path, open_state
 

@@ -35,7 +35,7 @@ def search(
       brv search "why did we drop redis for sessions"
       brv search jwt --scope auth --limit 5 --no-record --json
     """
-    from brv_vc.services.search import search_tree
+    from brv_vc.services.query import search_tree
 
     result = search_tree(
         app.project(), query, now=app.now, limit=limit, scope=scope, record=not no_record

@@ -14,7 +14,7 @@ from typing import Any
 from brv_vc.errors import NotFoundError
 from brv_vc.index import relations
 from brv_vc.lifecycle import scoring
-from brv_vc.services.index import OpenIndex, with_index
+from brv_vc.services.derived import OpenIndex, with_index
 from brv_vc.tree.layout import ARCHIVE_DIR, Kind, clean_relpath, kind_of, misplaced
 from brv_vc.tree.project import Project
 

@@ -1,0 +1,104 @@
+"""The tree as a batch will leave it: pending writes and deletes laid over the disk.
+
+Each operation of a batch is thus planned on the result of the ones before it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from brv_vc.errors import NotFoundError
+from brv_vc.tree import store
+from brv_vc.tree.layout import Kind, kind_of
+from brv_vc.tree.project import Project
+
+if TYPE_CHECKING:
+    from brv_vc.services.curate.plan import Plan
+
+
+@dataclass
+class View:
+    """The tree with the pending effects of already planned operations laid over it."""
+
+    project: Project
+    written: dict[str, bytes] = field(default_factory=dict)
+    deleted: set[str] = field(default_factory=set)
+    _paths: dict[str, Path] = field(default_factory=dict)
+    _written_dirs: set[str] = field(default_factory=set)
+    _on_disk: list[str] | None = None
+
+    def path(self, rel: str) -> Path:
+        """``project.path_of`` (refusing escapes), cached.
+
+        It resolves symlinks, which costs a dozen ``lstat`` calls and dominated a
+        1,000-operation batch before the cache.
+        """
+        found = self._paths.get(rel)
+        if found is None:
+            found = self._paths[rel] = self.project.path_of(rel)
+        return found
+
+    def is_gone(self, rel: str) -> bool:
+        """True when ``rel`` or a folder above it is deleted by a planned operation."""
+        return any(rel == d or rel.startswith(d + "/") for d in self.deleted)
+
+    def is_file(self, rel: str) -> bool:
+        """True when an entry file exists at ``rel`` (after pending effects)."""
+        if rel in self.written:
+            return True
+        return not self.is_gone(rel) and os.path.isfile(self.path(rel))
+
+    def is_dir(self, rel: str) -> bool:
+        """True when a folder exists at ``rel`` (after pending effects)."""
+        if rel in self._written_dirs:
+            return True
+        return not self.is_gone(rel) and os.path.isdir(self.path(rel))
+
+    def read(self, rel: str) -> bytes:
+        """Returns the bytes at ``rel``, a pending write first.
+
+        Raises:
+            NotFoundError: no file is there, or a planned operation deletes it.
+        """
+        if rel in self.written:
+            return self.written[rel]
+        try:
+            if self.is_gone(rel):
+                raise FileNotFoundError(rel)
+            return self.path(rel).read_bytes()
+        except (FileNotFoundError, IsADirectoryError):
+            raise NotFoundError(f"no entry at '{rel}'", file=rel) from None
+
+    def entries(self) -> list[str]:
+        """The knowledge entries (not archived) after pending effects, sorted.
+
+        The disk is listed once per batch; pending writes and deletes are laid over it.
+        """
+        if self._on_disk is None:
+            self._on_disk = store.entry_paths(self.project)
+        found = {rel for rel in self._on_disk if not self.is_gone(rel)}
+        found.update(
+            rel for rel in self.written
+            if kind_of(rel) is Kind.ENTRY  # never under _archived/
+        )
+        return sorted(found)
+
+    def add(self, plan: Plan) -> None:
+        """Lays a plan's effects over the view."""
+        for rel in plan.deletes:
+            self.deleted.add(rel)
+            inside = rel + "/"
+            self.written = {
+                k: v for k, v in self.written.items() if not (k == rel or k.startswith(inside))
+            }
+            self._written_dirs = {
+                d for d in self._written_dirs if not (d == rel or d.startswith(inside))
+            }
+        for rel, data in plan.writes:
+            self.written[rel] = data
+            self.deleted.discard(rel)
+            parts = rel.split("/")
+            self._written_dirs.update("/".join(parts[:i]) for i in range(1, len(parts)))

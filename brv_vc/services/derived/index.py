@@ -1,0 +1,201 @@
+"""Opening the search index up to date (every reader calls this), and ``brv index``."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from brv_vc.index.db import open_index
+from brv_vc.index.sync import SyncReport, sync
+from brv_vc.services.problems import FileProblem, file_problems
+from brv_vc.tree.layout import misplaced
+from brv_vc.tree.project import Project
+
+# typing costs ~5 ms to import and this module is on the cold search path
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class MisplacedFile:
+    """A markdown file outside the layout: brv never indexes it."""
+
+    path: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class IndexResult:
+    """What ``brv index`` did."""
+
+    mode: str
+    files: int
+    added: tuple[str, ...]
+    updated: tuple[str, ...]
+    removed: tuple[str, ...]
+    problems: tuple[FileProblem, ...]
+    notes: tuple[str, ...]
+    misplaced: tuple[MisplacedFile, ...] = ()
+
+
+@dataclass
+class OpenIndex:
+    """An index brought up to date, with what that took."""
+
+    conn: sqlite3.Connection
+    report: SyncReport
+    notes: list[str]
+    derived: tuple[str, ...] = ()  # problems following removals (also in notes)
+
+    def close(self) -> None:
+        """Closes the connection."""
+        self.conn.close()
+
+
+def open_synced(
+    project: Project,
+    *,
+    mode: str | None = None,
+    rebuild: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+    follow: bool = True,
+) -> OpenIndex:
+    """Opens ``index.db`` (repairing or creating it) and syncs it with the tree.
+
+    Args:
+        project: the project.
+        mode: "full", "fast" or None (automatic; see ``index.sync``).
+        rebuild: drop and rebuild the whole index.
+        progress: called as (files done, files to read) during long builds.
+        follow: when the sync notices removed files (an entry deleted or moved by hand or by
+            plain git), bring the derived files along them up to date (see
+            :func:`follow_removals`). The refresh passes False: it follows them itself.
+
+    Returns:
+        The open index; ``notes`` are messages for stderr (a rebuilt index, unparsable files).
+    """
+    handle = open_index(project, rebuild=rebuild)
+    notes = list(handle.notes)
+    report = sync(project, handle.conn, mode="full" if handle.created else mode, progress=progress)
+    notes += [f"skipped {path}: {message}" for path, message in report.problems]
+    notes += [_ignored(path) for path in report.misplaced_new]
+    derived: list[str] = []
+    if follow and report.removed and not handle.created:
+        derived = follow_removals(project, removals(report))
+    return OpenIndex(handle.conn, report, notes + derived, tuple(derived))
+
+
+def removals(report: SyncReport) -> list[str]:
+    """The paths whose derived files a sync's removals make stale (none when none removed).
+
+    The removed paths, plus the added ones when something was removed (a move: the new
+    folder's summary must list the entry as the old one stops listing it).
+    """
+    return [*report.removed, *report.added] if report.removed else []
+
+
+def follow_removals(project: Project, paths: list[str]) -> list[str]:
+    """Runs the refresh's summary step along ``paths`` in its deferred (pre-commit) form.
+
+    Trigger: a reader's sync noticed removed entries. Why: their folders' ``_index.md`` would
+    keep listing them and their abstract/overview would stay behind until ``brv summarize``.
+    Outcome: the summaries along the paths rewritten, the siblings of gone entries deleted,
+    emptied folders pruned; abstracts of moved entries queued; the manifest, stale by its
+    freshness hash, is rebuilt by the next ``brv manifest`` or refresh. Fails open.
+
+    Returns:
+        Problems to show as warnings.
+    """
+    try:
+        from brv_vc.clock import utcnow
+        from brv_vc.services.derived import refresh_summaries
+
+        return list(refresh_summaries(project, paths, utcnow(), defer=True).problems)
+    except Exception as exc:  # a reader must never fail for a derived file
+        return [f"derived files after a removal: {type(exc).__name__}: {exc}"]
+
+
+def _ignored(path: str) -> str:
+    return f"ignored {path}: {misplaced(path)}"
+
+
+def with_index(
+    project: Project, work: Callable[[OpenIndex], T], *, mode: str | None = None
+) -> tuple[T, list[str]]:
+    """Runs ``work`` on an up-to-date index, rebuilding it once if ``work`` finds it damaged.
+
+    A corrupt page that opening did not touch shows only midway; the index is then rebuilt
+    from the tree and ``work`` runs once more.
+
+    Returns:
+        (what ``work`` returned, notes for stderr).
+    """
+    notes: list[str] = []
+    for attempt in (0, 1):
+        try:
+            opened = open_synced(project, mode=mode, rebuild=attempt == 1)
+        except sqlite3.DatabaseError as exc:
+            if attempt:
+                raise
+            notes.append(f"the search index index.db was damaged ({exc}); rebuilt it")
+            continue
+        try:
+            return work(opened), notes + opened.notes
+        except sqlite3.DatabaseError as exc:
+            if attempt:
+                raise
+            notes.append(f"the search index index.db was damaged ({exc}); rebuilt it")
+        finally:
+            opened.close()
+    raise AssertionError("unreachable")
+
+
+def index_project(
+    project: Project,
+    *,
+    rebuild: bool,
+    now: datetime,
+    progress: Callable[[int, int], None] | None = None,
+) -> IndexResult:
+    """Brings the index up to date with a full walk (``brv index [--rebuild]``).
+
+    Args:
+        project: the project.
+        rebuild: drop the index first (the scoring sidecar in brv.db is never touched).
+        now: the clock (unused by the index itself; kept for the service signature).
+        progress: called as (files done, files to read) during long builds.
+
+    Returns:
+        The result; ``problems`` lists every file that currently fails to parse, and
+        ``misplaced`` every markdown file outside the layout (also warned about in notes).
+    """
+    opened = open_synced(project, mode="full", rebuild=rebuild, progress=progress)
+    try:
+        conn = opened.conn
+        problems = file_problems(
+            conn.execute("SELECT path, problem FROM docs WHERE problem IS NOT NULL ORDER BY path")
+        )
+        files = conn.execute("SELECT count(*) FROM docs WHERE problem IS NULL").fetchone()[0]
+        report = opened.report
+        notes = [
+            n for n in opened.notes
+            if not n.startswith(("skipped ", "ignored "))
+        ]
+        broken = {problem.path for problem in problems}  # listed once, under problems
+        return IndexResult(
+            report.mode,
+            files,
+            tuple(p for p in report.added if p not in broken),
+            tuple(p for p in report.updated if p not in broken),
+            report.removed,
+            problems,
+            (*notes, *(_ignored(p) for p in report.misplaced)),
+            tuple(MisplacedFile(p, misplaced(p) or "") for p in report.misplaced),
+        )
+    finally:
+        opened.close()

@@ -1,0 +1,162 @@
+"""``brv search``: ranked results with excerpts and backlinks; hits feed the lifecycle."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from datetime import datetime
+
+from brv_vc.errors import UsageError
+from brv_vc.index.search import Hit, SearchOutcome, search
+from brv_vc.index.sync import sync
+from brv_vc.index.terms import query_terms
+from brv_vc.services.derived import OpenIndex, with_index
+from brv_vc.tree.layout import clean_relpath
+from brv_vc.tree.project import Project
+
+MAX_LIMIT = 50
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """Ranked results of one query."""
+
+    query: str
+    terms: tuple[str, ...]
+    results: tuple[Hit, ...]
+    combine: str
+    out_of_domain: bool
+    fuzzy: dict[str, tuple[str, ...]]
+    notes: tuple[str, ...] = ()
+    coverage: float = 0.0
+
+
+def check_limit(limit: int) -> int:
+    """Validates ``--limit``.
+
+    Raises:
+        UsageError: outside 1-50.
+    """
+    if not 1 <= limit <= MAX_LIMIT:
+        raise UsageError(
+            f"--limit must be between 1 and {MAX_LIMIT}, got {limit}", hint="try --limit 10"
+        )
+    return limit
+
+
+def stale_paths(project: Project, opened: OpenIndex, hits: tuple[Hit, ...]) -> list[str]:
+    """Result files whose (mtime, size) differ from the index (edited in place since)."""
+    paths = [h.path for h in hits]
+    if not paths:
+        return []
+    marks = ",".join("?" * len(paths))
+    stored = {
+        p: (m, s)
+        for p, m, s in opened.conn.execute(
+            f"SELECT path, mtime_ns, size FROM docs WHERE path IN ({marks})", paths
+        )
+    }
+    stale = []
+    for path in paths:
+        try:
+            st = os.stat(project.tree / path)
+            current: tuple[int, int] | None = (st.st_mtime_ns, st.st_size)
+        except OSError:
+            current = None
+        if stored.get(path) != current:
+            stale.append(path)
+    return stale
+
+
+def run_search(
+    project: Project,
+    opened: OpenIndex,
+    terms: list[str],
+    now: datetime,
+    *,
+    limit: int,
+    scope: str | None,
+) -> SearchOutcome:
+    """Searches, re-checking the result files first (see ``index.sync`` on in-place edits)."""
+    from brv_vc.tree.statedb import open_state
+
+    state = open_state(project)
+    try:
+        outcome = search(opened.conn, state, terms, now.timestamp(), limit=limit, scope=scope)
+        stale = stale_paths(project, opened, outcome.hits)
+        if stale:
+            sync(project, opened.conn, paths=stale)
+            outcome = search(opened.conn, state, terms, now.timestamp(), limit=limit, scope=scope)
+        return outcome
+    finally:
+        state.close()
+
+
+def record_hits(project: Project, opened: OpenIndex, paths: list[str], now: datetime) -> None:
+    """+3 importance per returned entry: one batched sidecar write per command.
+
+    Call it while ``opened`` is still open (entries never scored start from their own
+    ``updatedAt``, read from the index).
+    """
+    from brv_vc.index.search import defaults_for
+    from brv_vc.lifecycle.sidecar import record_hits as record
+    from brv_vc.tree.layout import Kind, kind_of
+    from brv_vc.tree.statedb import open_state
+
+    entries = [p for p in dict.fromkeys(paths) if kind_of(p) is Kind.ENTRY]
+    if entries:
+        state = open_state(project)
+        try:
+            record(state, entries, now.timestamp(), defaults_for(opened.conn, entries))
+        finally:
+            state.close()
+
+
+def search_tree(
+    project: Project,
+    query: str,
+    *,
+    now: datetime,
+    limit: int = 10,
+    scope: str | None = None,
+    record: bool = True,
+) -> SearchResult:
+    """Searches the context tree.
+
+    Args:
+        project: the project.
+        query: the user's text (never reaches FTS5 syntax unescaped).
+        now: the clock (lifecycle decay and hits).
+        limit: 1-50 results.
+        scope: a tree path prefix such as ``auth`` or ``auth/jwt``.
+        record: count the results as hits (+3 importance each); False only looks.
+
+    Returns:
+        The ranked results.
+
+    Raises:
+        QueryError: empty query, only stop words, words under 2 characters or punctuation.
+        UsageError: a limit outside 1-50.
+        InvalidPathError: a scope that escapes the tree.
+    """
+    check_limit(limit)
+    terms = query_terms(query)
+    clean_scope = clean_relpath(scope, what="scope") if scope else None
+
+    def work(opened: OpenIndex) -> SearchOutcome:
+        outcome = run_search(project, opened, terms, now, limit=limit, scope=clean_scope)
+        if record:
+            record_hits(project, opened, [h.path for h in outcome.hits], now)
+        return outcome
+
+    outcome, notes = with_index(project, work)
+    return SearchResult(
+        query=query,
+        terms=outcome.terms,
+        results=outcome.hits,
+        combine=outcome.combine,
+        out_of_domain=outcome.out_of_domain,
+        fuzzy=outcome.fuzzy,
+        notes=tuple(notes),
+        coverage=outcome.coverage,
+    )

@@ -1,0 +1,188 @@
+"""After a pull, merge, checkout or clone: rebuild archives, then refresh derived state.
+
+The archives are those named by commit trailers; the refresh covers the changed paths. It is
+the same idempotent step the post-merge hook runs, so running both is harmless.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from importlib import import_module
+from typing import Any
+
+from brv_vc.errors import BrvError
+from brv_vc.services.derived import refresh
+from brv_vc.summary.archive import archive_paths
+from brv_vc.tree.layout import ARCHIVE_DIR, Kind, is_derived, kind_of
+from brv_vc.tree.project import Project
+from brv_vc.tree.store import remove_empty_parents
+from brv_vc.vc.archived import archived_at, archived_in_range
+from brv_vc.vc.repo import KnowledgeRepo
+
+DEFAULT_IMPORTANCE = 50.0
+
+
+@dataclass(frozen=True)
+class AfterChange:
+    """What the post-change step did; problems are reported, never raised (fail open)."""
+
+    changed: tuple[str, ...]
+    archived: tuple[str, ...] = ()
+    problems: tuple[str, ...] = ()
+    unarchived: tuple[str, ...] = ()  # entries back in the tree whose local archive was dropped
+
+
+def _write_archive() -> Callable[..., Any] | None:
+    """``summary.archive.write_archive`` when that layer is present (built in parallel)."""
+    try:
+        module = import_module("brv_vc.summary.archive")
+    except ImportError:
+        return None
+    func = getattr(module, "write_archive", None)
+    return func if callable(func) else None
+
+
+def _importance(project: Project, path: str) -> float:
+    try:
+        from brv_vc.lifecycle import sidecar
+        from brv_vc.tree.statedb import open_state
+
+        conn = open_state(project)
+        try:
+            signals = sidecar.get_many(conn, [path]).get(path)
+        finally:
+            conn.close()
+        return float(signals.importance) if signals else DEFAULT_IMPORTANCE
+    except Exception:  # the sidecar is optional here: a fresh clone has none
+        return DEFAULT_IMPORTANCE
+
+
+def changed_paths(repo: KnowledgeRepo, old: str | None, new: str | None) -> tuple[str, ...]:
+    """Tree paths that differ between two commits (all tracked paths when ``old`` is None)."""
+    if new is None or old == new:
+        return ()
+    if old is None:
+        out = repo.git("ls-tree", "-r", "-z", "--name-only", new, *repo.pathspec()).stdout
+    else:
+        out = repo.git("diff", "--name-only", "-z", "--no-renames", old, new,
+                       *repo.pathspec()).stdout
+    return tuple(p for p in (repo.tree_path(x) for x in out.split("\0") if x) if p)
+
+
+def after_change(project: Project, repo: KnowledgeRepo, old: str | None, new: str | None,
+                 now: datetime, *, also: Iterable[str] = ()) -> AfterChange:
+    """Rebuilds archived entries from history and refreshes derived state.
+
+    The archive is rebuilt for every entry archived by a commit in ``old..new``, and for
+    every entry the change removed from the tree whose last commit reachable from ``new``
+    archived it (a ``reset --hard`` back over a restore, a checkout after a restore made on
+    another branch); an entry back in the tree loses its local archive.
+
+    Args:
+        project: the project.
+        repo: its knowledge repository.
+        old: HEAD before the change (None: everything is new, as after a clone).
+        new: HEAD after it.
+        now: the clock.
+        also: more tree paths the change rewrote (``reset --hard`` discarding edits).
+    """
+    changed = tuple(dict.fromkeys((*changed_paths(repo, old, new), *also)))
+    problems: list[str] = []
+    archived: list[str] = []
+    found: dict[str, bytes] = {}
+    if new is not None:
+        try:
+            if old != new:
+                found.update(archived_in_range(repo, old, new))
+            gone = [p for p in changed if p not in found and _left_tree(project, p)]
+            found.update(archived_at(repo, new, gone))
+        except Exception as exc:  # fail open: a pull must never fail on the archive step
+            problems.append(f"reading archive trailers: {exc}")
+    write = _write_archive() if found else None
+    for path, data in found.items():
+        if write is None:
+            problems.append(f"archive of {path} not rebuilt: summary.archive is missing")
+            continue
+        try:
+            write(project, path, data, importance=_importance(project, path), now=now)
+            archived.append(path)
+        except (BrvError, OSError, ValueError) as exc:
+            problems.append(f"archive of {path} not rebuilt: {exc}")
+    unarchived, dropped = drop_returned_archives(project, changed)
+    removed = prune_orphan_folders(project, changed)
+    report = refresh(project, (*changed, *dropped, *removed), now)
+    return AfterChange(changed, tuple(archived), (*problems, *report.problems), unarchived)
+
+
+def _left_tree(project: Project, path: str) -> bool:
+    """True for a knowledge entry the change removed from the working tree."""
+    if kind_of(path) is not Kind.ENTRY:  # never under _archived/
+        return False
+    return not (project.tree / path).exists()
+
+
+def drop_returned_archives(project: Project, changed: Iterable[str]
+                           ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Removes the local archive of every changed entry that is back in the tree.
+
+    Trigger: an archived entry returns through a checkout, pull, merge or reset (a branch
+    that never archived it, a teammate's 'brv restore'). Why: the archive must match the
+    tree (DESIGN.md "Archives across a team"); a leftover stub is a ghost search result
+    next to the entry itself. Outcome: its ``.stub.md`` and ``.full.md`` are deleted.
+
+    Returns:
+        (the entries whose archive was dropped, the archive paths deleted).
+    """
+    entries: list[str] = []
+    deleted: list[str] = []
+    for path in changed:
+        if kind_of(path) is not Kind.ENTRY:  # never under _archived/
+            continue
+        if not (project.tree / path).is_file():
+            continue
+        found = [rel for rel in archive_paths(path) if (project.tree / rel).is_file()]
+        for rel in found:
+            (project.tree / rel).unlink()
+        if found:
+            remove_empty_parents(project, (project.tree / found[0]).parent)
+            entries.append(path)
+            deleted.extend(found)
+    return tuple(entries), tuple(deleted)
+
+
+def prune_orphan_folders(project: Project, changed: Iterable[str]) -> tuple[str, ...]:
+    """Deletes folders left holding only derived files after their knowledge went away.
+
+    Trigger: a change removed every file of a folder (``reset --hard`` discarding a new
+    topic, a checkout of a branch without it). Why: git leaves the folder with its
+    ``_index.md`` and abstracts, which then describe nothing, and a later ADD would take the
+    folder for an existing one and skip its ``context.md``. Outcome: such folders (and
+    parents left empty) are removed; a folder with any other file is kept.
+
+    Returns:
+        The derived files deleted (tree-relative).
+    """
+    removed: list[str] = []
+    tree = project.tree
+    folders = {(tree / p).parent for p in changed
+               if not p.startswith(ARCHIVE_DIR + "/") and not (tree / p).exists()}
+    for folder in sorted(folders, key=lambda f: len(f.parts), reverse=True):
+        while folder != tree and tree in folder.parents:
+            try:
+                children = list(folder.iterdir())
+            except OSError:
+                break
+            rels = [child.relative_to(tree).as_posix() for child in children]
+            if any(child.is_dir() for child in children) or not all(map(is_derived, rels)):
+                break
+            for child in children:
+                child.unlink()
+            removed.extend(rels)
+            try:
+                folder.rmdir()
+            except OSError:
+                break
+            folder = folder.parent
+    return tuple(removed)

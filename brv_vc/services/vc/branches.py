@@ -1,0 +1,95 @@
+"""Branch use cases: ``checkout`` (then the post-change step) and ``branch``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from brv_vc.errors import ConflictError, GitError, NotFoundError, UsageError
+from brv_vc.services.vc.archive import after_change
+from brv_vc.services.vc.sync import SyncResult, refuse_merging
+from brv_vc.tree.project import Project
+from brv_vc.vc import git
+from brv_vc.vc.repo import KnowledgeRepo, translate
+
+
+def checkout(project: Project, repo: KnowledgeRepo, now: datetime, name: str, *,
+             create: bool = False) -> SyncResult:
+    """Switches branch (``create``: a new one from HEAD).
+
+    Raises:
+        NotFoundError: an unknown branch.
+        ConflictError: local changes would be overwritten (as ``pull`` says it).
+        GitError: a bad branch name.
+    """
+    refuse_merging(repo)
+    old = repo.head()
+    if not create and repo.rev(name) is None:
+        raise NotFoundError(f"unknown branch '{name}'",
+                            hint=f"create it with 'brv vc checkout -b {name}'")
+    if not create and repo.branch() == name:
+        return SyncResult("checkout", old, old, True, source=name, switched=False)
+    if create and old is None:
+        repo.git("checkout", "-q", "-b", name)
+        return SyncResult("checkout", None, None, False, source=name)
+    proc = repo.git("checkout", "-q", *(["-b"] if create else []), name, check=False)
+    if proc.returncode != 0:
+        if git.failure_kind(proc.stderr) == "overwrite":
+            files = [line.strip() for line in proc.stderr.splitlines()
+                     if line.startswith("\t")]
+            raise ConflictError(
+                f"checkout of '{name}' would overwrite uncommitted local changes in: "
+                + ", ".join(repo.tree_path(p) or p for p in files),
+                file=files[0] if files else None,
+                hint="commit them ('brv vc add' and 'brv vc commit -m ...') or move them away, "
+                     "then checkout again; nothing was changed",
+            )
+        raise translate(["checkout", name], proc, what=f"checkout of '{name}'")
+    new = repo.head()
+    return SyncResult("checkout", old, new, old == new, (),
+                      after_change(project, repo, old, new, now), name)
+
+
+@dataclass(frozen=True)
+class BranchResult:
+    """``brv vc branch``: the branches after the action."""
+
+    current: str
+    branches: tuple[str, ...]
+    action: str = "list"
+    name: str | None = None
+
+
+def branch(repo: KnowledgeRepo, name: str | None = None, *, delete: bool = False,
+           all_branches: bool = False, set_upstream_to: str | None = None) -> BranchResult:
+    """Lists, creates, safely deletes a branch, or sets the upstream of the current one.
+
+    Raises:
+        GitError: a bad name, a branch before the first commit, an unmerged branch to delete.
+    """
+    action = "list"
+    if set_upstream_to:
+        if repo.rev(set_upstream_to) is None:
+            raise NotFoundError(f"unknown remote branch '{set_upstream_to}'",
+                                hint="fetch first: brv vc fetch")
+        repo.git("branch", "-q", f"--set-upstream-to={set_upstream_to}")
+        action = "set-upstream"
+    elif name and delete:
+        proc = repo.git("branch", "-d", name, check=False)
+        if proc.returncode != 0:
+            if "not fully merged" in proc.stderr:
+                raise GitError(f"branch '{name}' is not fully merged; it was kept",
+                               hint=f"merge it first: brv vc merge {name}")
+            raise translate(["branch", "-d"], proc, what=f"deleting branch '{name}'")
+        action = "delete"
+    elif name:
+        if repo.head() is None:
+            raise GitError(f"cannot create branch '{name}' before the first commit",
+                           hint="commit first, or start on it with 'brv vc checkout -b NAME'")
+        repo.git("branch", name, what=f"creating branch '{name}'")
+        action = "create"
+    args = ["branch", "--format=%(refname:short)", *(["-a"] if all_branches else [])]
+    names = tuple(x for x in repo.git(*args).stdout.splitlines() if x and not x.endswith("HEAD"))
+    if set_upstream_to is None and name is None and delete:
+        raise UsageError("-d needs a branch name", hint="brv vc branch -d NAME")
+    return BranchResult(repo.branch(), names, action, name)

@@ -1,0 +1,246 @@
+"""What each git hook does when git runs it (``brv hook-impl``).
+
+Installing them is ``services.hooks``.
+
+- pre-commit: refuse invalid staged knowledge (see ``checks``), then refresh derived
+  state for the staged entries. It never changes a tracked file.
+- post-merge, post-checkout, post-rewrite: refresh derived state for the paths that changed.
+  git ignores (or merely forwards) their exit status, so they fail open: problems are
+  reported as warnings and the hook exits 0.
+Every run that refreshes appends one JSON line to ``.brv/state/hooks.log`` (per machine).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from brv_vc.clock import format_iso
+from brv_vc.errors import BrvError, UsageError
+from brv_vc.services.derived import refresh
+from brv_vc.tree.project import Project, find_root
+from brv_vc.tree.statedb import ensure_state_dir
+from brv_vc.vc import git
+from brv_vc.vc import hooks_install as hi
+from brv_vc.vc.repo import KnowledgeRepo, locate
+
+if TYPE_CHECKING:
+    from brv_vc.services.vc.checks import StagedProblem
+
+LOG_FILE = "hooks.log"
+_LOG_LIMIT = 256 * 1024  # keep the log small: halve it when it grows past this
+
+
+@dataclass(frozen=True)
+class HookRun:
+    """What one hook run did."""
+
+    hook: str
+    skipped: str = ""  # why nothing was done ("" when it ran)
+    blocked: bool = False
+    problems: tuple[StagedProblem, ...] = ()
+    refreshed: tuple[str, ...] = ()  # tree paths handed to refresh
+    trailers: tuple[str, ...] = ()  # commit-msg: archived paths named in Brv-Archived trailers
+    full_scan: bool = False  # refresh was asked to find the changes itself
+    checked: int = 0
+    warnings: tuple[str, ...] = ()
+
+
+def framework_invocation(env: Mapping[str, str]) -> tuple[str, tuple[str, ...]]:
+    """Maps the pre-commit framework's environment to the git hook it stands for.
+
+    The framework runs one ``brv-refresh`` entry for three stages and passes git's hook
+    arguments as ``PRE_COMMIT_*`` variables instead of arguments.
+    """
+    if env.get("PRE_COMMIT_CHECKOUT_TYPE"):
+        return "post-checkout", (env.get("PRE_COMMIT_FROM_REF", ""),
+                                 env.get("PRE_COMMIT_TO_REF", ""), env["PRE_COMMIT_CHECKOUT_TYPE"])
+    if env.get("PRE_COMMIT_IS_SQUASH_MERGE"):
+        return "post-merge", (env["PRE_COMMIT_IS_SQUASH_MERGE"],)
+    if env.get("PRE_COMMIT_REWRITE_COMMAND"):
+        return "post-rewrite", (env["PRE_COMMIT_REWRITE_COMMAND"],)
+    return "refresh", ()
+
+
+def run_hook(
+    start: Path,
+    name: str,
+    args: Sequence[str],
+    now: datetime,
+    *,
+    stdin: str = "",
+    index_file: str | None = None,
+) -> HookRun:
+    """Runs hook ``name`` as git would, from the folder git runs it in.
+
+    Args:
+        start: the hook's working folder (the top of the work tree).
+        name: pre-commit, post-merge, post-checkout, post-rewrite, or refresh (all paths).
+        args: git's hook arguments.
+        now: the clock.
+        stdin: what git wrote on the hook's stdin (post-rewrite's commit pairs).
+        index_file: GIT_INDEX_FILE as git exported it (pre-commit).
+
+    Returns:
+        The run; ``blocked`` means the commit must be refused.
+
+    Raises:
+        UsageError: an unknown hook name.
+    """
+    if name not in (*hi.HOOK_NAMES, "refresh"):
+        raise UsageError(f"unknown hook {name!r}", hint=f"use one of {', '.join(hi.HOOK_NAMES)}")
+    try:
+        root = find_root(start)
+    except BrvError as error:  # a .brv file that is no valid pointer: not a project to judge
+        return HookRun(name, skipped=f"not a brv project ({error.message})")
+    if root is None or not (root / ".brv" / "context-tree").is_dir():
+        return HookRun(name, skipped="not a brv project")
+    project = Project(root)
+    try:
+        repo = locate(project)
+        if name == "pre-commit":
+            return _pre_commit(project, repo, index_file, now)
+        if name == "commit-msg":
+            return _commit_msg(repo, tuple(args), index_file)
+        return _post(project, repo, name, tuple(args), stdin, now)
+    except BrvError as error:  # fail open: a hook must not break git over derived state
+        return HookRun(name, warnings=(f"{name} hook could not run: {error.message}",))
+
+
+def _pre_commit(project: Project, repo: KnowledgeRepo, index_file: str | None,
+                now: datetime) -> HookRun:
+    # Imported here: the check needs YAML, which the post-* hooks never pay for.
+    from brv_vc.services.vc.checks import check_staged
+
+    check = check_staged(repo, index_file)
+    if check.problems:
+        return HookRun("pre-commit", blocked=True, problems=check.problems,
+                       checked=check.checked)
+    # inside 'git commit': abstracts and the manifest wait for the next refresh
+    return _refresh(project, "pre-commit", check.paths, now, checked=check.checked, defer=True)
+
+
+def _commit_msg(repo: KnowledgeRepo, args: tuple[str, ...], index_file: str | None) -> HookRun:
+    """Adds ``Brv-Archived:`` trailers for archived entries the commit deletes.
+
+    ``brv vc commit`` adds them too; this way a plain ``git commit`` carries archives to the
+    team as well.
+    """
+    # Imported here: only this hook needs the vc services.
+    from brv_vc.services.vc.committing import archived_deletions
+    from brv_vc.vc.archived import with_trailers
+
+    if not args or repo.merging():
+        return HookRun("commit-msg", skipped="no message file" if not args else "merge commit")
+    archived = archived_deletions(repo, Path(index_file) if index_file else None)
+    if archived:
+        path = Path(args[0]) if Path(args[0]).is_absolute() else repo.workdir / args[0]
+        message = path.read_text(encoding="utf-8")
+        updated = with_trailers(message, archived)
+        if updated != message:
+            path.write_text(updated, encoding="utf-8")
+    return HookRun("commit-msg", trailers=tuple(archived))
+
+
+def _post(project: Project, repo: KnowledgeRepo, name: str, args: tuple[str, ...], stdin: str,
+          now: datetime) -> HookRun:
+    top = repo.workdir
+    rebasing = git.git_path(top, "rebase-merge").exists() or git.git_path(
+        top, "rebase-apply").exists()
+    if name == "refresh":
+        return _refresh(project, name, None, now)
+    if name == "post-checkout":
+        old, new, flag = (*args, "", "", "")[:3]
+        if flag == "0":
+            return HookRun(name, skipped="file checkout")
+        if rebasing:  # post-rewrite refreshes once when the rebase ends
+            return HookRun(name, skipped="rebase in progress")
+        if not old or old == git.NULL_SHA:  # clone or worktree add: everything is new
+            return _refresh(project, name, None, now)
+        return _refresh_between(project, repo, name, old, new, now)
+    if name == "post-merge":
+        if args[:1] == ("1",):  # squash: HEAD did not move, the changes are staged
+            staged = [p for _, p, _ in git.staged_files(top)]
+            return _refresh(project, name, _tree_paths(repo, staged), now)
+        orig = git.commit_of(top, "ORIG_HEAD")
+        if orig is None:  # the first pull into an empty branch
+            return _refresh(project, name, None, now)
+        return _refresh_between(project, repo, name, orig, "HEAD", now)
+    command = args[0] if args else ""
+    if command != "rebase" and rebasing:  # an amend while rebasing: the rebase's run covers it
+        return HookRun(name, skipped="rebase in progress")
+    orig = git.commit_of(top, "ORIG_HEAD") if command == "rebase" else None
+    if orig is not None:
+        return _refresh_between(project, repo, name, orig, "HEAD", now)
+    pairs = [line.split()[:2] for line in stdin.splitlines() if len(line.split()) >= 2]
+    if not pairs:
+        previous = git.commit_of(top, "HEAD@{1}")  # pre-commit framework: no stdin
+        return (_refresh_between(project, repo, name, previous, "HEAD", now) if previous
+                else _refresh(project, name, None, now))
+    changed: set[str] = set()
+    for old, new in pairs:
+        changed.update(git.changed_between(top, old, new, repo.prefix or None))
+    return _refresh(project, name, _tree_paths(repo, sorted(changed)), now)
+
+
+def _tree_paths(repo: KnowledgeRepo, paths: Sequence[str]) -> tuple[str, ...]:
+    return tuple(rel for p in paths if (rel := repo.tree_path(p)) is not None)
+
+
+def _refresh_between(project: Project, repo: KnowledgeRepo, name: str, old: str, new: str,
+                     now: datetime) -> HookRun:
+    """Rebuilds archives named by commit trailers in old..new, then refreshes the changed paths.
+
+    This is the very step ``brv vc pull`` runs, so a plain ``git pull`` gets it too.
+    """
+    # Imported here: the archive step reads history with dulwich, which pre-commit never needs.
+    from brv_vc.services.vc.archive import after_change
+
+    old_id, new_id = repo.rev(old), repo.rev(new)
+    if old_id is None or new_id is None:
+        missing = old if old_id is None else new
+        return _logged(project, HookRun(name, warnings=(
+            f"{name} hook could not run: git does not know commit {missing}",)), now)
+    try:
+        after = after_change(project, repo, old_id, new_id, now)
+    except Exception as exc:  # fail open: derived state can always be rebuilt later
+        return _logged(project, HookRun(name, warnings=(
+            f"refreshing derived state failed: {type(exc).__name__}: {exc}",)), now)
+    return _logged(project, HookRun(name, refreshed=after.changed, warnings=after.problems), now)
+
+
+def _refresh(project: Project, name: str, paths: Sequence[str] | None, now: datetime,
+             *, checked: int = 0, defer: bool = False) -> HookRun:
+    warnings: list[str] = []
+    try:
+        report = refresh(project, paths, now, defer=defer)
+        warnings.extend(report.problems)
+    except Exception as exc:  # fail open: derived state can always be rebuilt later
+        warnings.append(f"refreshing derived state failed: {type(exc).__name__}: {exc}")
+    run = HookRun(name, refreshed=tuple(paths or ()), full_scan=paths is None, checked=checked,
+                  warnings=tuple(warnings))
+    return _logged(project, run, now)
+
+
+def _logged(project: Project, run: HookRun, now: datetime) -> HookRun:
+    _log(project, run, now)
+    return run
+
+
+def _log(project: Project, run: HookRun, now: datetime) -> None:
+    line = json.dumps({"at": format_iso(now), "hook": run.hook, "refreshed": list(run.refreshed),
+                       "full_scan": run.full_scan, "warnings": list(run.warnings)})
+    path = project.state / LOG_FILE
+    try:
+        ensure_state_dir(project.state)
+        if path.exists() and path.stat().st_size > _LOG_LIMIT:
+            kept = path.read_bytes()[-_LOG_LIMIT // 2:]
+            path.write_bytes(kept[kept.find(b"\n") + 1:])
+        with path.open("a", encoding="utf-8") as handle:
+            handle.write(line + "\n")
+    except OSError:
+        pass  # the log is a convenience; never fail a hook over it

@@ -1,0 +1,297 @@
+"""Sync use cases: ``fetch``, ``pull``, ``push`` and ``merge`` (branches are in vc_branch).
+
+All network and merge work goes through the real ``git`` binary, so the user's credential
+helpers, ssh config, hooks and our merge driver behave exactly as with plain git. Nothing is
+ever force-pushed. After a pull or merge the post-change step runs (archives from
+trailers, then :func:`brv_vc.services.refresh.refresh`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from brv_vc.errors import ConflictError, GitError, NotFoundError
+from brv_vc.services.vc.archive import AfterChange, after_change
+from brv_vc.services.vc.changes import status
+from brv_vc.services.vc.committing import refuse_excluded, refuse_markers, refuse_unmerged
+from brv_vc.services.vc.setup import list_remotes, mask_url
+from brv_vc.tree.project import Project
+from brv_vc.vc import git
+from brv_vc.vc.repo import KnowledgeRepo, translate
+from brv_vc.vc.status import Change
+
+
+def _need_remote(repo: KnowledgeRepo, name: str | None) -> str:
+    remotes = list_remotes(repo)
+    if not remotes:
+        raise GitError("no remote configured",
+                       hint="add one: brv vc remote add origin <url> (any URL git accepts: a "
+                            "path, file://, ssh or https)")
+    chosen = name or ("origin" if "origin" in remotes else sorted(remotes)[0])
+    if chosen not in remotes:
+        raise NotFoundError(f"no remote named '{chosen}'",
+                            hint="list remotes with 'brv vc remote'")
+    return chosen
+
+
+def _upstream(repo: KnowledgeRepo) -> tuple[str, str] | None:
+    branch = repo.branch()
+    remote = repo.git_ok("config", f"branch.{branch}.remote")
+    merge = repo.git_ok("config", f"branch.{branch}.merge")
+    if not remote or not merge:
+        return None
+    return remote.strip(), merge.strip().removeprefix("refs/heads/")
+
+
+@dataclass(frozen=True)
+class FetchResult:
+    """``brv vc fetch``."""
+
+    remote: str
+    url: str
+    ahead: int
+    behind: int
+
+
+def fetch(repo: KnowledgeRepo, remote: str | None = None) -> FetchResult:
+    """Fetches a remote (default: the upstream's, else origin).
+
+    Raises:
+        GitError: no remote, or the remote cannot be reached.
+    """
+    upstream = _upstream(repo)
+    name = _need_remote(repo, remote or (upstream[0] if upstream else None))
+    repo.git("fetch", "-q", name, what=f"fetch from '{name}'")
+    st = status(repo)
+    return FetchResult(name, mask_url(list_remotes(repo)[name]), st.ahead, st.behind)
+
+
+@dataclass(frozen=True)
+class SyncResult:
+    """``brv vc pull`` / ``merge`` / ``checkout``: what moved and what is left to resolve."""
+
+    action: str
+    old: str | None
+    new: str | None
+    up_to_date: bool
+    conflicts: tuple[Change, ...] = ()
+    after: AfterChange | None = None
+    source: str = ""
+    switched: bool = True  # checkout: False when already on the branch (nothing done)
+
+
+def refuse_merging(repo: KnowledgeRepo) -> None:
+    """Raises ConflictError while a merge waits for --continue or --abort."""
+    if repo.merging():
+        raise ConflictError("a merge is in progress",
+                            hint="resolve it and run 'brv vc merge --continue', or "
+                                 "'brv vc merge --abort'")
+
+
+def _dirty(repo: KnowledgeRepo) -> set[str]:
+    out = repo.git("status", "--porcelain", "-z", "--untracked-files=all",
+                   "--no-renames").stdout
+    return {record[3:] for record in out.split("\0") if len(record) > 3}
+
+
+def _same_as_incoming(repo: KnowledgeRepo, target: str, path: str) -> bool:
+    """True for an untracked file identical to the incoming one (the caller removes it).
+
+    Trigger: 'vc init' then 'pull' writes the managed .gitignore/.gitattributes before the
+    remote's identical copies arrive. Why: git refuses to overwrite untracked files. Outcome:
+    the identical local copy is dropped and the pull goes through.
+    """
+    if repo.git_ok("ls-files", "--error-unmatch", "--", path) is not None:
+        return False
+    local = repo.workdir / path
+    try:
+        return local.read_bytes() == git.blob_at(repo.workdir, target, path)
+    except OSError:
+        return False
+
+
+def _refuse_unrelated(repo: KnowledgeRepo, action: str, label: str, rerun: str) -> None:
+    fresh = ("reset the branch to the remote's with git" if repo.in_project else
+             "move the local tree away and 'brv vc clone URL'")
+    raise GitError(
+        f"cannot {action} {label}: the local and the remote histories are unrelated (no "
+        "commit in common; e.g. both sides ran 'brv vc init' and committed separately); "
+        "nothing was changed",
+        hint=f"join them with '{rerun}' (files both sides added are merged), or "
+             f"start from the remote: {fresh}",
+    )
+
+
+def _merge(project: Project, repo: KnowledgeRepo, target: str, label: str, action: str,
+           now: datetime, allow_unrelated: bool = False, rerun: str = "") -> SyncResult:
+    old = repo.head()
+    if old == target or (old and repo.git_ok("merge-base", "--is-ancestor", target, old)
+                         is not None):
+        return SyncResult(action, old, old, True, source=label)
+    unrelated = bool(old) and repo.git_ok("merge-base", old or "", target) is None
+    if unrelated and not allow_unrelated:
+        _refuse_unrelated(repo, action, label, rerun)
+    base = [old, target] if unrelated else [f"{old}...{target}"]
+    incoming = repo.git("diff", "--name-only", "-z", "--no-renames", *base).stdout if old else (
+        repo.git("ls-tree", "-r", "-z", "--name-only", target).stdout)
+    clash = sorted(_dirty(repo) & {p for p in incoming.split("\0") if p})
+    same = [p for p in clash if _same_as_incoming(repo, target, p)]
+    clash = [p for p in clash if p not in same]
+    if clash:
+        code = [p for p in clash if repo.tree_path(p) is None]
+        if code:  # in-project mode: 'brv vc add' refuses code, so point at git
+            advice = ("commit or stash the code files with git ('git stash' or 'git commit')"
+                      + (" and commit the knowledge files ('brv vc add', 'brv vc commit')"
+                         if len(code) < len(clash) else ""))
+        else:
+            advice = "commit them ('brv vc add' and 'brv vc commit -m ...') or move them away"
+        raise ConflictError(
+            f"{action} would overwrite uncommitted local changes in: "
+            + ", ".join(repo.tree_path(p) or p for p in clash),
+            file=clash[0],
+            hint=f"{advice}, then {action} again; nothing was changed",
+        )
+    for path in same:
+        (repo.workdir / path).unlink()
+    extra = ["--allow-unrelated-histories"] if unrelated else []
+    proc = repo.git("merge", "--no-edit", *extra, "-m", f"Merge {label}", target, check=False)
+    if proc.returncode != 0:
+        st = status(repo)
+        if not st.conflicts:
+            raise translate(["merge", label], proc, what=f"{action} of {label}")
+        return SyncResult(action, old, old, False, st.conflicts, source=label)
+    new = repo.head()
+    return SyncResult(action, old, new, False, (),
+                      after_change(project, repo, old, new, now), label)
+
+
+def pull(project: Project, repo: KnowledgeRepo, now: datetime, remote: str | None = None,
+         branch: str | None = None, *, allow_unrelated: bool = False) -> SyncResult:
+    """Fetches and merges the upstream (or ``remote branch``) into the current branch.
+
+    ``allow_unrelated`` joins histories with no common commit (refused otherwise).
+
+    Raises:
+        GitError: no remote, no upstream, unreachable remote, unrelated histories.
+        ConflictError: a merge in progress, or local changes the pull would overwrite.
+    """
+    refuse_merging(repo)
+    upstream = _upstream(repo)
+    name = _need_remote(repo, remote or (upstream[0] if upstream else None))
+    if branch is None:
+        if upstream is None or (remote and remote != upstream[0]):
+            raise GitError(
+                f"branch '{repo.branch()}' has no upstream to pull from",
+                hint=f"name it: brv vc pull {name} main, or set it with "
+                     f"'brv vc branch --set-upstream-to {name}/main' ('push -u' sets it too)",
+            )
+        branch = upstream[1]
+    repo.git("fetch", "-q", name, branch, what=f"pull from '{name}'")
+    target = repo.rev("FETCH_HEAD")
+    if target is None:  # pragma: no cover - git fetch succeeded, so FETCH_HEAD exists
+        raise GitError(f"fetching {name}/{branch} gave no commit")
+    return _merge(project, repo, target, f"branch '{branch}' of {name}", "pull", now,
+                  allow_unrelated, f"brv vc pull --allow-unrelated-histories {name} {branch}")
+
+
+def merge(project: Project, repo: KnowledgeRepo, now: datetime, ref: str, *,
+          allow_unrelated: bool = False) -> SyncResult:
+    """Merges a branch or ref into the current branch.
+
+    ``allow_unrelated`` joins histories with no common commit (refused otherwise).
+
+    Raises:
+        NotFoundError: an unknown ref.
+        GitError: unrelated histories without ``allow_unrelated``.
+        ConflictError: a merge in progress or local changes in the way.
+    """
+    refuse_merging(repo)
+    target = repo.rev(ref)
+    if target is None:
+        raise NotFoundError(f"unknown branch or ref '{ref}'",
+                            hint="list branches with 'brv vc branch -a'")
+    return _merge(project, repo, target, f"'{ref}'", "merge", now, allow_unrelated,
+                  f"brv vc merge --allow-unrelated-histories {ref}")
+
+
+def merge_abort(repo: KnowledgeRepo) -> SyncResult:
+    """Restores the state before the merge (``git merge --abort``).
+
+    Raises:
+        ConflictError: no merge is in progress.
+    """
+    if not repo.merging():
+        raise ConflictError("there is no merge to abort", hint="see 'brv vc status'")
+    head = repo.head()
+    repo.git("merge", "--abort", what="merge --abort")
+    return SyncResult("merge --abort", head, repo.head(), False)
+
+
+def merge_continue(project: Project, repo: KnowledgeRepo, now: datetime) -> SyncResult:
+    """Commits the merge once every conflict is resolved and staged.
+
+    Raises:
+        ConflictError: no merge in progress, unmerged paths or conflict markers remain.
+    """
+    if not repo.merging():
+        raise ConflictError("there is no merge to continue", hint="see 'brv vc status'")
+    st = status(repo)
+    refuse_unmerged(st.conflicts, "finish the merge")
+    refuse_markers(repo, "index", "finish the merge")
+    old = repo.head()
+    repo.git("commit", "-q", "--no-edit", what="merge --continue")
+    new = repo.head()
+    return SyncResult("merge --continue", old, new, False, (),
+                      after_change(project, repo, old, new, now))
+
+
+@dataclass(frozen=True)
+class PushResult:
+    """``brv vc push``."""
+
+    remote: str
+    branch: str
+    up_to_date: bool
+    set_upstream: bool
+
+
+def push(repo: KnowledgeRepo, remote: str | None = None, branch: str | None = None, *,
+         set_upstream: bool = False) -> PushResult:
+    """Pushes the current branch (never forced).
+
+    Raises:
+        GitError: no commits, no remote, no upstream without ``-u``, excluded files tracked,
+            a rejected (non-fast-forward) push, an unreachable remote.
+        ConflictError: conflict markers in committed knowledge.
+    """
+    head = repo.head()
+    if head is None:
+        raise GitError("nothing to push: no commits yet",
+                       hint="commit first: brv vc add && brv vc commit -m \"...\"")
+    refuse_markers(repo, "HEAD", "push")
+    tracked = repo.git("ls-tree", "-r", "-z", "--name-only", "HEAD", *repo.pathspec()).stdout
+    refuse_excluded(repo, [p for p in (repo.tree_path(x) for x in tracked.split("\0") if x)
+                           if p], "push")
+    upstream = _upstream(repo)
+    name = _need_remote(repo, remote or (upstream[0] if upstream else None))
+    local = repo.branch()
+    if local == "HEAD":
+        raise GitError("HEAD is detached; push needs a branch",
+                       hint="create one: brv vc checkout -b <name>")
+    if branch is None and upstream is not None and not set_upstream:
+        branch = upstream[1]
+    if branch is None and not set_upstream and remote is None:
+        raise GitError(
+            f"branch '{local}' has no upstream branch",
+            hint=f"push and set it: brv vc push -u (or brv vc push {name} {local})",
+        )
+    target = branch or local
+    args = ["push", "--porcelain", *(["-u"] if set_upstream else []), name,
+            f"HEAD:refs/heads/{target}"]
+    proc = repo.git(*args, check=False)
+    if proc.returncode != 0:
+        raise translate(args, proc, what=f"push to '{name}'")
+    if set_upstream:
+        repo.git("branch", "-q", f"--set-upstream-to={name}/{target}")
+    return PushResult(name, target, "[up to date]" in proc.stdout, set_upstream)

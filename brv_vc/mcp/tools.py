@@ -48,12 +48,12 @@ class Tools:
         return {"ok": True, **payload} if "ok" not in payload else payload
 
     def search(self, query: str, limit: int = 10, scope: str | None = None,
-               cwd: str | None = None) -> dict[str, Any]:
-        """``brv search --json``."""
+               cwd: str | None = None, record: bool = True) -> dict[str, Any]:
+        """``brv search --json`` (``record=False``: ``--no-record``)."""
         from brv_vc.services.query import search_tree
 
         return self.call(lambda: search_tree(self._project(cwd), query, now=self.clock(),
-                                             limit=limit, scope=scope))
+                                             limit=limit, scope=scope, record=record))
 
     def query(self, question: str, cwd: str | None = None) -> dict[str, Any]:
         """``brv query --json``."""

@@ -60,10 +60,11 @@ def build_server(tools: Tools) -> MCPServer:
     server: MCPServer = MCPServer("brv", version=__version__, instructions=INSTRUCTIONS)
 
     @server.tool(name="brv-search", description="Ranked entries for a query, with excerpts "
-                 "and backlinks (brv search --json). limit 1-50; scope a tree folder.")
+                 "and backlinks (brv search --json). limit 1-50; scope a tree folder; "
+                 "record false only looks (brv search --no-record: no hit counted).")
     async def search(query: str, limit: int = 10, scope: str | None = None,
-               cwd: str | None = None) -> Any:
-        return _guard(lambda: tools.search(query, limit, scope, cwd))
+                     cwd: str | None = None, record: bool = True) -> Any:
+        return _guard(lambda: tools.search(query, limit, scope, cwd, record))
 
     @server.tool(name="brv-query", description="Answer a question from the tree through the "
                  "five retrieval tiers, no LLM needed (brv query --json).")

@@ -55,8 +55,8 @@ class Tools:
         return {"ok": True, **payload} if "ok" not in payload else payload
 
     def search(self, query: str, limit: int = 10, scope: str | None = None,
-               cwd: str | None = None) -> dict[str, Any]:
-        """``brv search --json``, through the project's resident session."""
+               cwd: str | None = None, record: bool = True) -> dict[str, Any]:
+        """``brv search --json`` via the resident session (``record=False``: ``--no-record``)."""
         from brv_vc.services.query import SearchSession
 
         def body() -> Any:
@@ -64,7 +64,8 @@ class Tools:
             session = self._sessions.get(project.root)
             if session is None:
                 session = self._sessions[project.root] = SearchSession(project)
-            return session.search(query, now=self.clock(), limit=limit, scope=scope)
+            return session.search(query, now=self.clock(), limit=limit, scope=scope,
+                                  record=record)
 
         return self.call(body)
 

@@ -29,6 +29,7 @@ class SearchResult:
     out_of_domain: bool
     fuzzy: dict[str, tuple[str, ...]]
     notes: tuple[str, ...] = ()
+    coverage: float = 0.0
 
 
 def check_limit(limit: int) -> int:
@@ -121,7 +122,13 @@ def record_hits(project: Project, opened: OpenIndex, paths: list[str], now: date
 
 
 def search_tree(
-    project: Project, query: str, *, now: datetime, limit: int = 10, scope: str | None = None
+    project: Project,
+    query: str,
+    *,
+    now: datetime,
+    limit: int = 10,
+    scope: str | None = None,
+    record: bool = True,
 ) -> SearchResult:
     """Searches the context tree.
 
@@ -131,6 +138,7 @@ def search_tree(
         now: the clock (lifecycle decay and hits).
         limit: 1-50 results.
         scope: a tree path prefix such as ``auth`` or ``auth/jwt``.
+        record: count the results as hits (+3 importance each); False only looks.
 
     Returns:
         The ranked results.
@@ -146,7 +154,8 @@ def search_tree(
 
     def work(opened: OpenIndex) -> SearchOutcome:
         outcome = run_search(project, opened, terms, now, limit=limit, scope=clean_scope)
-        record_hits(project, opened, [h.path for h in outcome.hits], now)
+        if record:
+            record_hits(project, opened, [h.path for h in outcome.hits], now)
         return outcome
 
     outcome, notes = with_index(project, work)
@@ -163,4 +172,5 @@ def result_of(query: str, outcome: SearchOutcome, notes: list[str]) -> SearchRes
         out_of_domain=outcome.out_of_domain,
         fuzzy=outcome.fuzzy,
         notes=tuple(notes),
+        coverage=outcome.coverage,
     )

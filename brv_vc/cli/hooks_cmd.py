@@ -23,14 +23,33 @@ _ACTIONS = {
     "restored": "removed; your previous hook was restored",
     "kept": "not brv's hook: left alone",
     "absent": "not installed",
+    "created": "brv's line is in a new {config}/{name}",
+    "appended": "brv's line was added to {config}/{name}",
+    "managed": "",
 }
+
+
+def _runs(hook: svc.HookState, report: svc.HooksReport) -> str:
+    """Whose script git runs for ``hook`` and whether brv's part runs (hook managers)."""
+    if not hook.runner:
+        return "no hook: git runs nothing here; brv's part does not run"
+    whose = "your own script" if hook.runner == "foreign" else f"{hook.runner}'s script"
+    part = "runs" if hook.brv_runs else "does NOT run"
+    how = (" (as its legacy hook)" if hook.runner == "pre-commit" and hook.brv_runs
+           and hook.legacy else "")
+    return f"{whose} runs; brv's part {part}{how}"
 
 
 def _text(report: svc.HooksReport, title: str) -> str:
     lines = [f"{title} {report.hooks_dir} ({report.mode} repository {report.repository})"]
+    if report.manager:
+        lines.append(f"hook manager: {report.manager} ({report.manager_config})")
     for hook in report.hooks:
-        if hook.action:
-            what = _ACTIONS.get(hook.action, hook.action).format(name=hook.name)
+        if hook.action and _ACTIONS.get(hook.action, hook.action):
+            what = _ACTIONS.get(hook.action, hook.action).format(
+                name=hook.name, config=report.manager_config)
+        elif report.manager and hook.runner != "brv":
+            what = _runs(hook, report)
         else:
             what = hook.state + (f" (chains {hook.name}.legacy)" if hook.legacy else "")
             if hook.state == "installed" and hook.python and not os.access(hook.python, os.X_OK):
@@ -39,6 +58,8 @@ def _text(report: svc.HooksReport, title: str) -> str:
                 what += ": run 'brv hooks install' to upgrade"
         lines.append(f"  {hook.name:<14} {what}")
     lines.extend(f"note: {note}" for note in report.notes)
+    if report.snippet:
+        lines.extend(["", report.snippet])
     return "\n".join(lines)
 
 

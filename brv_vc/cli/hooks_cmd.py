@@ -124,6 +124,11 @@ def status(app: AppContext, as_json: bool) -> None:
 
 
 def _blocked_text(run: vc.HookRun) -> str:
+    if run.hook == "pre-push":
+        problem = run.problems[0]
+        return (f"brv: push refused: {problem.message}\n  hint: {problem.hint}\n"
+                "Fix it, commit, and push again; to push anyway (not recommended): "
+                "git push --no-verify")
     lines = [f"brv: commit refused: {len(run.problems)} staged file(s) are not valid knowledge"]
     for problem in run.problems:
         key = f" (key '{problem.key}')" if problem.key else ""
@@ -144,7 +149,8 @@ def _blocked_text(run: vc.HookRun) -> str:
 def hook_impl(app: AppContext, name: str, args: tuple[str, ...], as_json: bool) -> None:
     """What a git hook does (called by the shims that 'brv hooks install' writes).
 
-    NAME is pre-commit, post-merge, post-checkout or post-rewrite with git's arguments, or
+    NAME is pre-commit, commit-msg, post-merge, post-checkout, post-rewrite or pre-push with
+    git's arguments, or
     'refresh' (the pre-commit framework's brv-refresh hook, whose arguments come from the
     PRE_COMMIT_* environment).
 
@@ -154,7 +160,11 @@ def hook_impl(app: AppContext, name: str, args: tuple[str, ...], as_json: bool) 
     """
     if name == "refresh":
         name, args = vc.framework_invocation(os.environ)
-    stdin = sys.stdin.read() if name == "post-rewrite" and not sys.stdin.isatty() else ""
+    reads = name in ("post-rewrite", "pre-push")
+    stdin = sys.stdin.read() if reads and not sys.stdin.isatty() else ""
+    if name == "pre-push" and not stdin and os.environ.get("PRE_COMMIT_TO_REF"):
+        # the pre-commit framework passes the pushed commit as a variable, not on stdin
+        stdin = f"HEAD {os.environ['PRE_COMMIT_TO_REF']} HEAD {'0' * 40}\n"
     index_file = os.environ.get("GIT_INDEX_FILE")
     try:
         run = vc.run_hook(app.cwd, name, args, app.now, stdin=stdin,

@@ -37,6 +37,7 @@ COMMANDS: dict[str, str] = {
     "relations": "brv_vc.cli.show_cmd:relations",
     "search": "brv_vc.cli.search_cmd:search",
     "show": "brv_vc.cli.show_cmd:show",
+    "validate": "brv_vc.cli.validate_cmd:validate",
 }
 
 

@@ -131,12 +131,14 @@ def test_brv_ids_in_the_framework_config_run_and_status_says_so(tmp_path: Path) 
     git("add", "-A", cwd=root)
     refused = commit(root, "broken", home)
     assert refused.returncode == 1
-    assert "auth/jwt/broken.md: malformed YAML in the frontmatter" in refused.stdout
+    assert "auth/jwt/broken.md: malformed YAML in the frontmatter" in refused.stdout + refused.stderr
     assert head(root) == before
     assert _team_runs(root) == 1
 
     removed = ok(brv_cli("hooks", "uninstall", cwd=root))
     assert "pre-commit     not brv's hook: left alone" in removed.stdout
     git("rm", "-q", "--cached", ".brv/context-tree/auth/jwt/broken.md", cwd=root)
+    write(root, "src/more.py", "x = 1\n")
+    git("add", "src/more.py", cwd=root)
     ok(commit(root, "team hook alone", home))
     assert _team_runs(root) == 2

@@ -119,6 +119,9 @@ def _judge(tree: Path, rel: str, shown: str, tracked: set[str] | None
         return None, False, False
     if not rel.endswith(".md"):
         return None, False, False
+    if not (tree / rel).exists():
+        return StagedProblem(shown, "does not exist", "check the path (relative to the current "
+                             "folder)"), False, True
     reason = misplaced(rel)
     if reason is not None:
         return StagedProblem(shown, reason, "move it into a topic folder (domain/topic/), or "

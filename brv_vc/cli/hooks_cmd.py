@@ -65,11 +65,13 @@ def _text(report: svc.HooksReport, title: str) -> str:
 
 @click.group()
 def hooks() -> None:
-    """Install brv's git hooks (validate on commit, refresh after merge/checkout/rebase).
+    """Install brv's git hooks (validate on commit and push, refresh after merge/checkout/rebase).
 
     The hooks go into the repository that holds the context tree: the nested
     .brv/context-tree/.git in standalone mode, else the project's own repository.
-    A hook that was already there is kept as <name>.legacy and still runs first.
+    A hook that was already there is kept as <name>.legacy and still runs first. A hook
+    manager (pre-commit framework, husky, lefthook, simple-git-hooks, a team's
+    core.hooksPath) is never rewritten: brv joins it its own way (docs/hooks.md).
 
     \b
     Example:
@@ -83,9 +85,12 @@ def hooks() -> None:
 @json_option
 @pass_app
 def install(app: AppContext, as_json: bool) -> None:
-    """Install or upgrade the pre-commit, post-merge, post-checkout and post-rewrite hooks.
+    """Install or upgrade the pre-commit, commit-msg, post-merge, post-checkout, post-rewrite and pre-push hooks.
 
     Safe to run again: brv's own hooks are upgraded in place, other hooks are chained.
+    Under husky, one guarded line goes into each .husky/<hook>; under the pre-commit
+    framework, lefthook, simple-git-hooks or a team's core.hooksPath, nothing is renamed and
+    the snippet to add to their configuration is printed.
 
     \b
     Example:
@@ -113,7 +118,10 @@ def uninstall(app: AppContext, as_json: bool) -> None:
 @json_option
 @pass_app
 def status(app: AppContext, as_json: bool) -> None:
-    """Show which hooks are installed, outdated, foreign or missing.
+    """Show which hooks are installed, outdated, foreign or missing, and whether brv's part runs.
+
+    With a hook manager it says whose script git runs for each hook and whether brv's
+    part runs in it.
 
     \b
     Example:

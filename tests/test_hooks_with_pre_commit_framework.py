@@ -6,7 +6,9 @@ import sys
 from pathlib import Path
 
 from hooks_support import entry_bytes, git, head, in_project, write
-from manager_support import BROKEN, brv_cli, commit, ok, pre_commit
+from manager_support import BROKEN, brv_cli, commit, ok, pre_commit, run
+
+from brv_vc.services.init import init_project
 
 # The team's own hook: appends to team.log in the git dir each time it runs.
 TEAM_CONFIG = """\
@@ -62,6 +64,7 @@ def test_brv_then_pre_commit_install_commits_and_both_run(tmp_path: Path) -> Non
     git("add", "-A", cwd=root)
     ok(commit(root, "new entry", home))  # returns (it looped forever before)
     assert _team_runs(root) == 1
+    ok(run("git", "checkout", "-q", "-b", "feature", cwd=root))
     hooks = _status(root)
     assert hooks["pre-commit"]["runner"] == "pre-commit"
     assert hooks["pre-commit"]["brv_runs"] is True  # our shim, as the framework's legacy hook
@@ -143,3 +146,23 @@ def test_brv_ids_in_the_framework_config_run_and_status_says_so(tmp_path: Path) 
     git("add", "src/more.py", cwd=root)
     ok(commit(root, "team hook alone", home))
     assert _team_runs(root) == 2
+
+
+def test_vc_init_in_a_framework_repository_says_what_to_add_and_commits_work(
+        tmp_path: Path) -> None:
+    """The issue's order: `pre-commit install`, then `brv vc init --in-project`."""
+    root, home = tmp_path / "app", tmp_path / "pc-home"
+    root.mkdir()
+    git("init", "-q", cwd=root)
+    write(root, ".pre-commit-config.yaml", TEAM_CONFIG)
+    git("add", ".pre-commit-config.yaml", cwd=root)
+    ok(pre_commit("install", cwd=root, home=home))
+    init_project(root)
+    result = ok(brv_cli("vc", "init", "--in-project", cwd=root))
+    assert "git hook pre-commit: left to pre-commit" in result.stdout
+    assert "- id: brv-validate" in result.stdout
+    write(root, ".brv/context-tree/auth/jwt/new.md", entry_bytes("New"))
+    git("add", "-A", cwd=root)
+    done = ok(commit(root, "first", home))
+    assert "migration mode" not in done.stdout + done.stderr
+    assert _team_runs(root) == 1

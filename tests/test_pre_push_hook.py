@@ -5,7 +5,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from hooks_support import entry_bytes, git, in_project, standalone, write
+import yaml
+from conftest import REPO
+from hooks_support import entry_bytes, git, git_env, in_project, standalone, write
 from manager_support import ok, run
 
 CONFLICTED = ("---\ntitle: Token rotation\n---\n<<<<<<< ours\nRotate daily.\n=======\n"
@@ -83,3 +85,19 @@ def test_a_teams_pre_push_hook_still_runs_and_may_block(tmp_path: Path) -> None:
     assert refused.returncode == 1
     assert "refs/heads/main" in (hooks / "seen").read_text()  # the legacy hook got stdin
     assert git("rev-parse", "-q", "--verify", "main", cwd=bare, check=False).returncode != 0
+
+
+def test_the_framework_pre_push_id_checks_the_commit_it_names(tmp_path: Path) -> None:
+    """brv-pre-push of .pre-commit-hooks.yaml: the framework passes PRE_COMMIT_TO_REF, no stdin."""
+    project = standalone(tmp_path)
+    good = git("rev-parse", "HEAD", cwd=project.tree).stdout.strip()
+    write(project.tree, "auth/jwt/token_rotation.md", CONFLICTED)
+    git("commit", "-q", "--no-verify", "-am", "oops", cwd=project.tree)
+    bad = git("rev-parse", "HEAD", cwd=project.tree).stdout.strip()
+    argv = (sys.executable, "-m", "brv_vc", "hook-impl", "pre-push", "origin", "url")
+    refused = run(*argv, cwd=project.tree, input="", env=git_env(PRE_COMMIT_TO_REF=bad))
+    assert refused.returncode == 1
+    assert "cannot push: conflict markers remain" in refused.stderr
+    ok(run(*argv, cwd=project.tree, input="", env=git_env(PRE_COMMIT_TO_REF=good)))
+    manifest = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
+    assert {h["id"]: h["stages"] for h in manifest}["brv-pre-push"] == ["pre-push"]

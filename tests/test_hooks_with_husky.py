@@ -150,6 +150,10 @@ def test_an_older_brv_chaining_inside_husky_is_repaired(tmp_path: Path) -> None:
     ok(run(sys.executable, "-m", "brv_vc", "hooks", "install", cwd=root))
     assert (folder / "pre-commit").read_text() == STUB
     assert not (folder / "pre-commit.legacy").exists()
+    # the same, after `npm install` rewrote .husky/_ and left the stale .legacy copy behind
+    write(folder, "pre-commit.legacy", STUB).chmod(0o755)
+    ok(run(sys.executable, "-m", "brv_vc", "hooks", "install", cwd=root))  # no "both exist"
+    assert not (folder / "pre-commit.legacy").exists()
     write(root, "src/d.py", "d = 1\n")
     git("add", "src/d.py", cwd=root)
     ok(_commit(root, "team hook back"))
@@ -188,4 +192,18 @@ def test_real_husky_from_npm(tmp_path: Path) -> None:
     git("add", ".brv", cwd=root)
     refused = _commit(root, "broken")
     assert refused.returncode == 1, refused.stdout + refused.stderr
+    assert _team_runs(root) == 1
+
+
+def test_husky_before_v9_gets_the_line_in_its_executable_hook_files(tmp_path: Path) -> None:
+    """husky 5 to 8: core.hooksPath = .husky, git runs .husky/<hook> itself (husky.sh in _/)."""
+    root = in_project(tmp_path).root
+    write(root / ".husky/_", "husky.sh", "# husky 5-8 helper\n")
+    write(root / ".husky", "pre-commit", "#!/usr/bin/env sh\n" + TEAM).chmod(0o755)
+    git("config", "core.hooksPath", ".husky", cwd=root)
+    ok(run(sys.executable, "-m", "brv_vc", "hooks", "install", cwd=root))
+    assert os.access(root / ".husky/post-merge", os.X_OK)
+    write(root, ".brv/context-tree/auth/jwt/broken.md", BROKEN)
+    git("add", "-A", cwd=root)
+    assert _commit(root, "broken").returncode == 1
     assert _team_runs(root) == 1

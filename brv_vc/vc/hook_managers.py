@@ -7,7 +7,8 @@ and husky v9's ``h`` finds the team's hook by ``basename $0``, so a renamed
 nothing. So when one of these owns the hooks folder, brv joins it the way it expects:
 
 - pre-commit framework: the ``brv-*`` ids of ``.pre-commit-hooks.yaml`` (printed, not written);
-- husky (``core.hooksPath`` = ``.husky/_``): one guarded line in the team's ``.husky/<hook>``;
+- husky (``core.hooksPath`` = ``.husky/_``, or ``.husky`` before v9): one guarded line in
+  the team's ``.husky/<hook>``;
 - lefthook, simple-git-hooks, a ``core.hooksPath`` folder holding someone else's hooks (a
   team's committed scripts, a shared folder): the line or config snippet to add is printed;
   their files are not touched. An empty ``core.hooksPath`` folder gets brv's shims as before.
@@ -82,6 +83,8 @@ def detect(top: Path, folder: Path, hooks_path: str | None,
         return Manager("husky", folder.parent)
     if hooks_path is not None and (folder / "husky.sh").is_file():
         return Manager("husky", folder.parent)
+    if hooks_path is not None and (folder / "_" / "husky.sh").is_file():  # husky 5 to 8
+        return Manager("husky", folder)
     texts = [head(folder / name) + head(folder / f"{name}.legacy") for name in names]
     if any(i in text for text in texts for i in PRE_COMMIT_IDS):
         return Manager("pre-commit", top / ".pre-commit-config.yaml")
@@ -143,6 +146,8 @@ def append_line(path: Path, name: str) -> str:
     sep = "" if not text or text.endswith("\n") else "\n"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(f"{text}{sep}{hook_line(name)}\n", encoding="utf-8")
+    if not text:  # husky 5 to 8 point git at these files directly: git runs only executables
+        path.chmod(0o755)
     return "appended" if text else "created"
 
 

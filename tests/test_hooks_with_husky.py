@@ -135,7 +135,7 @@ def test_brv_then_husky_status_tells_the_truth_and_install_joins(tmp_path: Path)
     assert not any(h["brv_runs"] for h in status["hooks"])
     text = ok(run(sys.executable, "-m", "brv_vc", "hooks", "status", cwd=root)).stdout
     assert "pre-commit     husky's script runs; brv's part does NOT run" in text
-    assert "add the snippet below to" in text
+    assert "run 'brv hooks install' to add them" in text
 
     ok(run(sys.executable, "-m", "brv_vc", "hooks", "install", cwd=root))
     assert all(h["brv_runs"] for h in _status(root)["hooks"])

@@ -48,12 +48,15 @@ def _report(repo: KnowledgeRepo, folder: Path, hooks_path: str | None,
 
 
 def _manager_note(manager: hm.Manager, folder: Path, missing: tuple[str, ...]) -> str:
-    own = ("brv adds one guarded line to each of its hook files"
-           if manager.name == "husky" else "brv does not rename or edit its files")
+    own = ("brv adds one guarded line to each of its hook files (it runs 'brv' from PATH and "
+           "does nothing where there is none)" if manager.name == "husky"
+           else "brv does not rename or edit its files")
     if not missing:
         return f"{manager.name} manages the hooks in {folder}; {own}; brv's part runs in every hook"
+    fix = ("run 'brv hooks install' to add them, or add the lines below yourself"
+           if manager.name == "husky" else f"add the snippet below to {manager.config}")
     return (f"{manager.name} manages the hooks in {folder}; {own}; brv's part does not run in "
-            f"{', '.join(missing)}: add the snippet below to {manager.config}")
+            f"{', '.join(missing)}: {fix}")
 
 
 def _locate(project: Project) -> tuple[KnowledgeRepo, Path, str | None]:

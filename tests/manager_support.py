@@ -13,10 +13,10 @@ BROKEN = "---\ntitle: [x\n---\n"  # malformed YAML: brv's pre-commit refuses it
 
 
 def run(*argv: str | Path, cwd: Path, env: dict[str, str] | None = None,
-        input: str | None = None) -> subprocess.CompletedProcess[str]:
+        input: str | None = None, timeout: int = TIMEOUT) -> subprocess.CompletedProcess[str]:
     """Runs a real process with a timeout; returns it whatever its exit status."""
     return subprocess.run([str(a) for a in argv], cwd=cwd, env=env or git_env(), text=True,
-                          capture_output=True, input=input, timeout=TIMEOUT, check=False)
+                          capture_output=True, input=input, timeout=timeout, check=False)
 
 
 def ok(proc: subprocess.CompletedProcess[str]) -> subprocess.CompletedProcess[str]:
@@ -30,10 +30,14 @@ def brv_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return run(sys.executable, "-m", "brv_vc", *args, cwd=cwd)
 
 
-def pre_commit(*args: str, cwd: Path, home: Path) -> subprocess.CompletedProcess[str]:
-    """pip's real ``pre-commit`` (the test extra), with its cache in ``home``."""
+def pre_commit(*args: str, cwd: Path, home: Path,
+               timeout: int = TIMEOUT) -> subprocess.CompletedProcess[str]:
+    """pip's real ``pre-commit`` (the test extra), with its cache in ``home``.
+
+    ``try-repo`` pip-installs brv and its dependencies first: give it a longer ``timeout``.
+    """
     return run(sys.executable, "-m", "pre_commit", *args, cwd=cwd,
-               env=git_env(PRE_COMMIT_HOME=str(home)))
+               env=git_env(PRE_COMMIT_HOME=str(home)), timeout=timeout)
 
 
 def commit(cwd: Path, message: str, home: Path) -> subprocess.CompletedProcess[str]:

@@ -13,6 +13,7 @@ from manager_support import BROKEN, ok, pre_commit, run
 from brv_vc.services.init import init_project
 from brv_vc.tree.project import Project
 
+INSTALL_TIMEOUT = 900  # try-repo pip-installs brv and its dependencies into its environment
 MARKED = "---\ntitle: Rotation\n---\n<<<<<<< ours\na\n=======\nb\n>>>>>>> theirs\n"
 LOCAL_HOOK = f"""\
 repos:
@@ -126,7 +127,8 @@ def test_try_repo_validates_a_tree_without_vc_init(tmp_path: Path) -> None:
     git("add", "-A", cwd=root)
     git("add", "-f", ".brv/context-tree/auth/_index.md", cwd=root)
     git("commit", "-q", "--no-verify", "-m", "broken", cwd=root)
-    proc = pre_commit("try-repo", str(REPO), "brv-validate", "--all-files", cwd=root, home=home)
+    proc = pre_commit("try-repo", str(REPO), "brv-validate", "--all-files", cwd=root, home=home,
+                      timeout=INSTALL_TIMEOUT)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert ".brv/context-tree/auth/jwt/broken.md: malformed YAML" in proc.stdout
     assert ".brv/context-tree/auth/_index.md: is derived" in proc.stdout
@@ -134,7 +136,8 @@ def test_try_repo_validates_a_tree_without_vc_init(tmp_path: Path) -> None:
     git("rm", "-q", "--cached", ".brv/context-tree/auth/_index.md", cwd=root)
     write(project.tree, "auth/jwt/broken.md", entry_bytes("Fixed"))
     git("add", "-A", cwd=root)
-    staged = pre_commit("try-repo", str(REPO), "brv-validate", cwd=root, home=home)
+    staged = pre_commit("try-repo", str(REPO), "brv-validate", cwd=root, home=home,
+                        timeout=INSTALL_TIMEOUT)
     assert staged.returncode == 0, staged.stdout + staged.stderr
     assert "Passed" in staged.stdout
     assert run("git", "status", "--short", cwd=root).returncode == 0

@@ -49,11 +49,13 @@ class ContextTree:
         self.project: Project = find_project(Path(path))
         self._clock = clock
 
-    def search(self, query: str, *, limit: int = 10, scope: str | None = None) -> SearchResult:
-        """Ranked entries for ``query`` (as ``brv search``)."""
+    def search(self, query: str, *, limit: int = 10, scope: str | None = None,
+               record: bool = True) -> SearchResult:
+        """Ranked entries for ``query`` (as ``brv search``; ``record=False``: --no-record)."""
         from brv_vc.services.query import search_tree
 
-        return search_tree(self.project, query, now=self._clock(), limit=limit, scope=scope)
+        return search_tree(self.project, query, now=self._clock(), limit=limit, scope=scope,
+                           record=record)
 
     def query(self, question: str) -> QueryResult:
         """An answer from the five tiers (as ``brv query``)."""

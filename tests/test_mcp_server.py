@@ -128,3 +128,31 @@ def test_bad_input_gets_the_clis_error_object(project: Project, tmp_path: Path) 
         assert not found.is_error
 
     with_server(nowhere, outside)
+
+
+def test_search_with_record_false_only_looks(project: Project) -> None:
+    """Issue 16: the MCP search tool takes record=false (brv search --no-record)."""
+    from brv_vc.lifecycle.sidecar import get_many
+    from brv_vc.tree.statedb import open_state
+
+    def access() -> int:
+        state = open_state(project)
+        try:
+            row = get_many(state, ["auth/jwt/token_rotation.md"]).get("auth/jwt/token_rotation.md")
+            return 0 if row is None else row.access_count
+        finally:
+            state.close()
+
+    async def looks(s: ClientSession) -> None:
+        assert not (await s.call_tool("brv-curate", {"operations": OPS})).is_error
+        found = payload(await s.call_tool("brv-search", {"query": "refresh", "record": False}))
+        assert found["results"][0]["path"] == "auth/jwt/token_rotation.md"
+
+    with_server(project.root, looks)
+    assert access() == 0
+
+    async def counts(s: ClientSession) -> None:
+        payload(await s.call_tool("brv-search", {"query": "refresh"}))
+
+    with_server(project.root, counts)
+    assert access() == 1

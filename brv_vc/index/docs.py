@@ -27,6 +27,7 @@ class IndexDoc:
     content: str
     relations: tuple[str, ...]
     updated: float | None
+    keys: str = ""  # tags and keywords, searched with title weight
     legacy: tuple[tuple[str, object], ...] = ()  # older ByteRover's lifecycle keys, if any
 
 
@@ -72,7 +73,12 @@ def extract(relpath: str, data: bytes) -> IndexDoc:
         title = f"{_stem_title(stem)} (context)"
     legacy = tuple(legacy_signals(entry).items()) if entry.extra and kind is Kind.ENTRY else ()
     return IndexDoc(
-        title, entry.text_for_search(), entry.relations(), _stamp(entry.updated_at), legacy
+        title,
+        entry.text_for_search(),
+        entry.relations(),
+        _stamp(entry.updated_at),
+        " ".join([*entry.tags, *entry.keywords]),
+        legacy,
     )
 
 

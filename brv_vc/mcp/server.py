@@ -50,82 +50,88 @@ def _resource(run: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         raise ResourceError(json.dumps(failure.payload, ensure_ascii=False)) from None
 
 
-def build_server(start: Path, clock: Callable[[], datetime]) -> MCPServer:
-    """Builds the server with its tools and resources.
+def build_server(tools: Tools) -> MCPServer:
+    """Builds the server with its tools and resources over ``tools``.
 
-    Args:
-        start: the folder the server answers for when a call gives no ``cwd``.
-        clock: returns "now" for lifecycle signals.
-
-    Returns:
-        The server, ready to run.
+    The tools are coroutines on purpose: the SDK runs plain functions in a pool of worker
+    threads, and the resident SQLite connections of a search session belong to one thread.
+    A stdio server has one client, so answering on the event loop's thread loses nothing.
     """
-    tools = Tools(start, clock)
     server: MCPServer = MCPServer("brv", version=__version__, instructions=INSTRUCTIONS)
 
     @server.tool(name="brv-search", description="Ranked entries for a query, with excerpts "
-                 "and backlinks (brv search --json). limit 1-50; scope a tree folder.")
-    def search(query: str, limit: int = 10, scope: str | None = None,
-               cwd: str | None = None) -> Any:
-        return _guard(lambda: tools.search(query, limit, scope, cwd))
+                 "and backlinks (brv search --json). limit 1-50; scope a tree folder; "
+                 "record false only looks (brv search --no-record: no hit counted).")
+    async def search(query: str, limit: int = 10, scope: str | None = None,
+                     cwd: str | None = None, record: bool = True) -> Any:
+        return _guard(lambda: tools.search(query, limit, scope, cwd, record))
 
     @server.tool(name="brv-query", description="Answer a question from the tree through the "
                  "five retrieval tiers, no LLM needed (brv query --json).")
-    def query(question: str, cwd: str | None = None) -> Any:
+    async def query(question: str, cwd: str | None = None) -> Any:
         return _guard(lambda: tools.query(question, cwd))
 
     @server.tool(name="brv-curate", description="Apply curate operations: a list of "
                  "{type: ADD|UPDATE|UPSERT|MERGE|DELETE, path, title?, content?, reason, ...}; "
                  "per-operation results as brv curate --ops - --json.")
-    def curate(operations: list[dict[str, Any]], atomic: bool = False, dry_run: bool = False,
+    async def curate(operations: list[dict[str, Any]], atomic: bool = False, dry_run: bool = False,
                cwd: str | None = None) -> Any:
         return _guard(lambda: tools.curate(operations, atomic, dry_run, cwd))
 
     @server.tool(name="brv-show", description="One entry with backlinks and signals "
                  "(brv show --json).")
-    def show(path: str, cwd: str | None = None) -> Any:
+    async def show(path: str, cwd: str | None = None) -> Any:
         return _guard(lambda: tools.show(path, cwd))
 
     @server.tool(name="brv-brain", description="The project brain: brief, active and reference "
                  "knowledge within a token budget; pass if_none_match to skip an unchanged one.")
-    def brain(budget: int = 6000, if_none_match: str | None = None,
+    async def brain(budget: int = 6000, if_none_match: str | None = None,
               cwd: str | None = None) -> Any:
         return _guard(lambda: tools.brain(budget, if_none_match, cwd))
 
     @server.tool(name="brv-hydrate", description="The context one folder of the tree needs: "
                  "global brief, parent intent, local entries, within a token budget.")
-    def hydrate(path: str = "", budget: int = 4000, cwd: str | None = None) -> Any:
+    async def hydrate(path: str = "", budget: int = 4000, cwd: str | None = None) -> Any:
         return _guard(lambda: tools.hydrate(path, budget, cwd))
 
     @server.tool(name="brv-dehydrate", description="Store a digest of a folder for its "
                  "parents' hydration (the '## Digest' section of its context.md).")
-    def dehydrate(path: str, digest: str, cwd: str | None = None) -> Any:
+    async def dehydrate(path: str, digest: str, cwd: str | None = None) -> Any:
         return _guard(lambda: tools.dehydrate(path, digest, cwd))
 
     @server.tool(name="brv-vc-status", description="Knowledge under git: branch, ahead/behind, "
                  "staged, unstaged, untracked, conflicted (brv vc status --json).")
-    def vc_status(cwd: str | None = None) -> Any:
+    async def vc_status(cwd: str | None = None) -> Any:
         return _guard(lambda: tools.vc_status(cwd))
 
     @server.tool(name="brv-vc-diff", description="Semantic knowledge diff: REF against the "
                  "work tree or A..B; markdown=true adds the pull-request comment.")
-    def vc_diff(ref: str | None = None, staged: bool = False, markdown: bool = False,
+    async def vc_diff(ref: str | None = None, staged: bool = False, markdown: bool = False,
                 cwd: str | None = None) -> Any:
         return _guard(lambda: tools.vc_diff(ref, staged, markdown, cwd))
 
     @server.resource("brv://brain", name="brain", mime_type="text/markdown",
                      description="The project brain (brv brain).")
-    def brain_resource() -> str:
+    async def brain_resource() -> str:
         return str(_resource(lambda: tools.brain())["document"])
 
     @server.resource("brv://manifest", name="manifest", mime_type="application/json",
                      description="The token-budgeted manifest of the tree (brv manifest).")
-    def manifest_resource() -> str:
+    async def manifest_resource() -> str:
         return json.dumps(_resource(lambda: tools.manifest()), ensure_ascii=False)
 
     return server
 
 
 def serve(start: Path, clock: Callable[[], datetime]) -> None:
-    """Runs the server on stdio until the client closes it."""
-    build_server(start, clock).run("stdio")
+    """Runs the server on stdio until the client closes it.
+
+    Args:
+        start: the folder the server answers for when a call gives no ``cwd``.
+        clock: returns "now" for lifecycle signals.
+    """
+    tools = Tools(start, clock)
+    try:
+        build_server(tools).run("stdio")
+    finally:
+        tools.close()  # the last hits reach the sidecar

@@ -34,6 +34,13 @@ class Tools:
     def __init__(self, start: Path, clock: Callable[[], datetime]) -> None:
         self.start = start
         self.clock = clock
+        self._sessions: dict[Path, Any] = {}  # project root -> its resident SearchSession
+
+    def close(self) -> None:
+        """Writes the sessions' pending hits and closes their connections."""
+        for session in self._sessions.values():
+            session.close()
+        self._sessions.clear()
 
     def _project(self, cwd: str | None) -> Project:
         return find_project(Path(cwd) if cwd else self.start)
@@ -48,12 +55,19 @@ class Tools:
         return {"ok": True, **payload} if "ok" not in payload else payload
 
     def search(self, query: str, limit: int = 10, scope: str | None = None,
-               cwd: str | None = None) -> dict[str, Any]:
-        """``brv search --json``."""
-        from brv_vc.services.query import search_tree
+               cwd: str | None = None, record: bool = True) -> dict[str, Any]:
+        """``brv search --json`` via the resident session (``record=False``: ``--no-record``)."""
+        from brv_vc.services.query import SearchSession
 
-        return self.call(lambda: search_tree(self._project(cwd), query, now=self.clock(),
-                                             limit=limit, scope=scope))
+        def body() -> Any:
+            project = self._project(cwd)
+            session = self._sessions.get(project.root)
+            if session is None:
+                session = self._sessions[project.root] = SearchSession(project)
+            return session.search(query, now=self.clock(), limit=limit, scope=scope,
+                                  record=record)
+
+        return self.call(body)
 
     def query(self, question: str, cwd: str | None = None) -> dict[str, Any]:
         """``brv query --json``."""

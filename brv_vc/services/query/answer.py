@@ -17,7 +17,7 @@ from brv_vc.errors import BrvError
 from brv_vc.index import cache
 from brv_vc.index.db import get_meta
 from brv_vc.index.search import Hit, SearchOutcome
-from brv_vc.index.terms import normalize, query_terms, significant
+from brv_vc.index.terms import content_words, normalize, query_terms
 from brv_vc.services.derived import OpenIndex, with_index
 from brv_vc.services.query.direct import direct_answer, indexed_texts, is_direct
 from brv_vc.services.query.search import record_hits, run_search, stale_paths
@@ -107,7 +107,7 @@ def query_tree(
     """
     started = clock()
     terms = query_terms(query)
-    key, tokens = normalize(query), set(significant(query))
+    key, tokens = normalize(query), set(content_words(query))
 
     def work(opened: OpenIndex) -> QueryResult:
         result = _answer(project, opened, query, terms, key, tokens, now, max_iterations, sleep)

@@ -103,7 +103,7 @@ def check_staged(repo: KnowledgeRepo, index_file: str | None) -> StagedCheck:
             if not is_synthesis_file(rel, blobs.get(blob, b"")[:4096]):
                 problems[path] = _misplaced_problem(path, reason)
                 continue
-        problem = _check_blob(path, blobs.get(blob, b""), kind)
+        problem = blob_problem(path, blobs.get(blob, b""), kind)
         checked += kind in (Kind.ENTRY, Kind.CONTEXT)
         if problem is not None:
             problems[path] = problem
@@ -142,7 +142,8 @@ def _misplaced_problem(path: str, reason: str) -> StagedProblem:
     )
 
 
-def _check_blob(path: str, data: bytes, kind: Kind) -> StagedProblem | None:
+def blob_problem(path: str, data: bytes, kind: Kind) -> StagedProblem | None:
+    """The problem of one knowledge file's bytes (conflict markers, format, schema), or None."""
     marker = _CONFLICT.search(data)
     if marker is not None:
         line = data.count(b"\n", 0, marker.start()) + 1
@@ -182,4 +183,4 @@ def entry_check(data: bytes, file: str, kind: Kind) -> None:
     validate(values, FRONTMATTER_SCHEMA, file=file)
 
 
-__all__ = ["StagedCheck", "StagedProblem", "check_staged", "entry_check"]
+__all__ = ["StagedCheck", "StagedProblem", "blob_problem", "check_staged", "entry_check"]

@@ -13,14 +13,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from brv_vc.errors import BrvError, ConflictError, FormatError, InvalidPathError, NotFoundError
+from brv_vc.errors import ConflictError, FormatError, InvalidPathError, NotFoundError
 from brv_vc.format.entry import Entry, conflict_block_line, parse_entry, serialize_entry
 from brv_vc.services import curate_content as content
+from brv_vc.services import curate_names
 from brv_vc.services.curate_contexts import contexts_for
-from brv_vc.services.curate_merge import merge_entries, relink
+from brv_vc.services.curate_merge import merge_entries, relink, relinked
 from brv_vc.services.curate_obstacles import check_entry_slot, check_folders
 from brv_vc.services.curate_view import View
-from brv_vc.tree import layout
+from brv_vc.tree import layout, names
 
 MAX_CHARS = 40_000  # seed 002 Table 7: max chars per file
 _CONTENT_KEYS = ("content", "rawConcept", "narrative", "facts")
@@ -111,7 +112,11 @@ def _entry_rel(op: Mapping[str, Any], view: View, *, must_exist: bool) -> str:
                 hint="give domain/topic/entry.md or domain/topic/subtopic/entry.md",
             )
     elif op.get("title"):
-        rel = "/".join(_folder(view, path)) + "/" + layout.entry_filename(op["title"])
+        folder = "/".join(_folder(view, path))
+        if must_exist:
+            rel = curate_names.existing(view, folder, op["title"], "update")
+        else:
+            rel = curate_names.find_slot(view, folder, op["title"]).rel
     else:
         raise FormatError(
             f"{op['type']} of folder '{path}' needs a title",
@@ -165,9 +170,18 @@ def _plan_add(op: Mapping[str, Any], view: View, now_iso: str, rel: str | None =
                 key="path",
                 hint='write path: domain/topic and title: "...", or use UPSERT with the file',
             )
-        rel = "/".join(_folder(view, op["path"])) + "/" + layout.entry_filename(op["title"])
+        slot = curate_names.find_slot(view, "/".join(_folder(view, op["path"])), op["title"])
+        rel = slot.rel
         view.path(rel)
         check_entry_slot(view, rel, fix=_OR_TITLE)
+        if slot.exists:
+            raise ConflictError(
+                f"'{rel}' already exists with the title {names.normal_title(op['title'])!r}; "
+                "use UPDATE or UPSERT, or give a different title",
+                file=rel,
+                key="title",
+                hint="use UPSERT (or UPDATE) to change that entry, or give a different title",
+            )
     if view.is_file(rel):
         raise ConflictError(
             f"'{rel}' already exists; use UPDATE or UPSERT",
@@ -177,7 +191,7 @@ def _plan_add(op: Mapping[str, Any], view: View, now_iso: str, rel: str | None =
     folder, _, name = rel.rpartition("/")
     segments = _folder(view, folder)
     check_folders(view, segments)
-    expected = "/".join(segments) + "/" + layout.entry_filename(name.removesuffix(".md"))
+    expected = "/".join(segments) + "/" + names.entry_filename(name.removesuffix(".md"))
     if expected != rel:  # a new entry given as a file path must follow the naming rules
         raise InvalidPathError(
             f"'{rel}' does not follow the naming rules; a new entry there would be '{expected}'",
@@ -282,41 +296,10 @@ def _plan_merge(op: Mapping[str, Any], view: View, now_iso: str) -> Plan:
         changed=[target, source],
         message=f"merged {source} into {target}",
     )
-    for rel, data in _relinked(view, source, target):
+    for rel, data in relinked(view, source, target):
         plan.writes.append((rel, data))
         plan.changed.append(rel)
     return plan
-
-
-def _relinked(view: View, source: str, target: str) -> list[tuple[str, bytes]]:
-    """Entries that link to ``source``, rewritten to link to ``target`` (seed 002: MERGE).
-
-    A link fix, not new knowledge: ``updatedAt`` and the scoring signals stay. An entry that
-    cannot be read is left alone (it is not this MERGE's to repair).
-    """
-    needle = source.lower().encode("utf-8")
-    out = []
-    for rel in view.entries():
-        if rel in (source, target):
-            continue
-        # a plain read for the substring test: view.read resolves symlinks (a dozen lstat
-        # calls a file) and most entries never mention the source; matches go through it
-        data = view.written.get(rel)
-        if data is None:
-            try:
-                data = (view.project.tree / rel).read_bytes()
-            except OSError:
-                continue
-        if needle not in data.lower():
-            continue
-        try:
-            entry = _load(view, rel)
-        except BrvError:
-            continue
-        fixed = relink(entry, source, target)
-        if fixed != entry:
-            out.append((rel, serialize_entry(fixed)))
-    return out
 
 
 def _existing_entry(path: str, view: View, role: str) -> str:
@@ -341,7 +324,8 @@ def _existing_entry(path: str, view: View, role: str) -> str:
 def _plan_delete(op: Mapping[str, Any], view: View) -> Plan:
     path: str = op["path"]
     if op.get("title") and not path.strip().endswith(".md"):
-        path = path.rstrip("/") + "/" + layout.entry_filename(op["title"])
+        folder = layout.clean_relpath(path, what="folder")
+        path = curate_names.existing(view, folder, op["title"], "delete")
     rel = layout.clean_relpath(path)
     view.path(rel)
     if rel.split("/")[0].startswith("_"):

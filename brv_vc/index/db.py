@@ -15,7 +15,7 @@ from brv_vc.errors import StateError
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import connect, index_db_path
 
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 
 # No stemmer on purpose: fuzzy matching compares query words with the raw vocabulary
 # (fts5vocab); plurals are covered by prefix queries on a crude stem (terms.stem). The prefix
@@ -29,6 +29,7 @@ CREATE TABLE docs (
     kind TEXT NOT NULL,
     mtime_ns INTEGER NOT NULL,
     size INTEGER NOT NULL,
+    ctime_ns INTEGER NOT NULL,
     hash TEXT NOT NULL,
     fp INTEGER NOT NULL,
     title TEXT NOT NULL DEFAULT '',

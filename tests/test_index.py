@@ -131,7 +131,11 @@ def test_a_file_that_fails_to_parse_is_skipped(project: Project, brv) -> None:
     assert data["ok"] is True
     assert data["problems"][0]["path"] == "a/b/bad.md"
     rebuilt = brv("index", "--rebuild", "--json", cwd=project.root).json()
-    assert rebuilt["added"] == ["a/b/good.md"]  # the broken file is listed under problems only
+    assert rebuilt["counts"] == {"added": 1, "updated": 0, "removed": 0}
+    assert "added" not in rebuilt  # paths only with --verbose; problems always
+    assert rebuilt["problems"][0]["path"] == "a/b/bad.md"
+    verbose = brv("index", "--rebuild", "--verbose", "--json", cwd=project.root).json()
+    assert verbose["added"] == ["a/b/good.md"]  # the broken file is listed under problems only
     assert "malformed YAML" in data["problems"][0]["message"]
     assert "1 file(s) could not be parsed and are not searchable" in result.stderr
     text = brv("index", "--rebuild", cwd=project.root)

@@ -19,6 +19,7 @@ never wrong.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from pathlib import Path
@@ -71,9 +72,11 @@ def _collect(pid: int, read: int) -> tuple[bytes, bool]:
 
 
 def cancel(tree: Path) -> None:
-    """Waits out a scan started for ``tree`` that no check will use."""
+    """Stops a scan started for ``tree`` that no check will use (a small tree walks)."""
     found = _pending.pop(str(tree), None)
     if found is not None:
+        with contextlib.suppress(OSError):
+            os.kill(found[0], 15)  # SIGTERM; importing signal costs 1.5 ms
         _collect(found[0], found[1])
 
 

@@ -1,0 +1,86 @@
+"""Cold ``brv search`` right after an in-place edit: is the edit found, and how even is the cost?
+
+    python bench/bench_freshness.py --sizes 25000,100000 [--workdir /tmp/brv-bench] [--runs 20]
+
+Before each run one random entry gets a new word appended in place (``echo >> entry.md``:
+no rename, so its folder's mtime stays), then a cold ``python -m brv_vc search WORD`` looks
+for it. Printed per size: how many edits the very next search found, and the p50 / p90 wall
+time (ms) of those searches with their ratio (the issue's goal: p90 <= 1.5 x p50), next to a
+bare ``python -c pass`` measured in the same interleaved runs. Trees come from
+``bench/gen_tree.py`` (shared with bench_retrieval.py); the index is brought up to date first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import compileall
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from bench.bench_retrieval import pct, tree_for  # noqa: E402
+
+
+def _timed(command: list[str], root: Path, env: dict[str, str]) -> tuple[float, str]:
+    start = time.perf_counter()
+    done = subprocess.run(command, check=True, cwd=root, env=env, capture_output=True, text=True)
+    return (time.perf_counter() - start) * 1000, done.stdout
+
+
+def run(root: Path, runs: int, rng: random.Random) -> dict[str, float]:
+    from brv_vc.tree.project import Project
+    from brv_vc.tree.store import entry_paths
+
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    brv = [sys.executable, "-m", "brv_vc"]
+    subprocess.run([*brv, "index"], check=True, cwd=root, env=env, capture_output=True)
+    _timed([*brv, "search", "warmup"], root, env)  # the first check after the build
+    paths = entry_paths(Project(root))
+    tree = root / ".brv" / "context-tree"
+    times: dict[str, list[float]] = {"bare": [], "brv": []}
+    found = 0
+    for i in range(runs):
+        rel = rng.choice(paths)
+        word = f"qzfresh{i}x{rng.randrange(10**6)}"
+        with (tree / rel).open("a", encoding="utf-8") as handle:  # in place: echo >> entry.md
+            handle.write(f"\n{word}\n")
+        times["bare"].append(_timed([sys.executable, "-c", "pass"], root, env)[0])
+        elapsed, out = _timed([*brv, "search", word], root, env)
+        times["brv"].append(elapsed)
+        found += rel in out
+    return {
+        "found": found,
+        "p50": statistics.median(times["brv"]),
+        "p90": pct(times["brv"], 0.9),
+        "bare": statistics.median(times["bare"]),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="25000,100000")
+    parser.add_argument("--workdir", type=Path, default=Path("/tmp/brv-bench"))
+    parser.add_argument("--runs", type=int, default=20)
+    args = parser.parse_args()
+    args.workdir.mkdir(parents=True, exist_ok=True)
+    compileall.compile_dir(str(REPO / "brv_vc"), quiet=1)  # as an installed package has it
+    header = f"{'entries':>8} {'found':>7} {'p50 ms':>7} {'p90 ms':>7} {'p90/p50':>7} {'bare':>6}"
+    rows = []
+    for size in (int(s) for s in args.sizes.split(",")):
+        print(f"size {size}:", flush=True)
+        r = run(tree_for(args.workdir, size), args.runs, random.Random(size))
+        rows.append(f"{size:>8} {int(r['found']):>3}/{args.runs:<3} {r['p50']:>7.1f} "
+                    f"{r['p90']:>7.1f} {r['p90'] / r['p50']:>7.2f} {r['bare']:>6.1f}")
+        print(header + "\n" + rows[-1], flush=True)
+    print("\n" + header + "\n" + "\n".join(rows))
+
+
+if __name__ == "__main__":
+    main()

@@ -37,7 +37,7 @@ BUILD = """
 import json, resource, sys, time
 sys.path.insert(0, {repo!r})
 from brv_vc.clock import utcnow
-from brv_vc.services.index import index_project
+from brv_vc.services.derived.index import index_project
 from brv_vc.tree.project import Project
 t = time.perf_counter()
 from pathlib import Path

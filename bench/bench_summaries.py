@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.gen_tree import generate
-from brv_vc.services.summarize import refresh_summaries, summarize
+from brv_vc.services.derived.summaries import refresh_summaries, summarize
 from brv_vc.summary import folders
 from brv_vc.summary.engine import EXTRACTIVE
 from brv_vc.summary.records import Records

@@ -11,7 +11,7 @@ from conftest import REPO
 
 from brv_vc.format.entry import Entry, serialize_entry
 from brv_vc.services.init import init_project
-from brv_vc.services.vc_setup import init_repo
+from brv_vc.services.vc.setup import init_repo
 from brv_vc.tree.project import Project
 
 

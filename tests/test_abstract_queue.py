@@ -16,8 +16,8 @@ from conftest import REPO, snapshot
 from test_summary_support import derived_files, write_entry
 
 from bench.gen_tree import generate
-from brv_vc.services.refresh import refresh
-from brv_vc.services.summarize import summarize
+from brv_vc.services.derived.refreshing import refresh
+from brv_vc.services.derived.summaries import summarize
 from brv_vc.summary import abstracts, queue
 from brv_vc.summary.engine import EXTRACTIVE
 from brv_vc.tree.project import Project

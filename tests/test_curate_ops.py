@@ -10,7 +10,7 @@ import pytest
 from brv_vc.format.body import Fact, section_text
 from brv_vc.format.entry import parse_entry, serialize_entry
 from brv_vc.lifecycle import sidecar
-from brv_vc.services.curate import CurateResult, run_batch, validate_ops
+from brv_vc.services.curate.batch import CurateResult, run_batch, validate_ops
 from brv_vc.tree import statedb
 from brv_vc.tree.project import Project
 
@@ -340,7 +340,7 @@ def test_written_entries_are_canonical(project: Project) -> None:
 
 
 def test_curate_log_keeps_every_reason(project: Project) -> None:
-    from brv_vc.services import curate_log
+    from brv_vc.services.curate import log as curate_log
 
     curate(
         project,
@@ -419,7 +419,7 @@ def test_upsert_of_a_new_entry_by_file_path_follows_the_naming_rules(project: Pr
 
 
 def test_merge_of_facts_keeps_prose_lines_once() -> None:
-    from brv_vc.services.curate_merge import merge_facts
+    from brv_vc.services.curate.merge import merge_facts
 
     merged = merge_facts("- a [team]\nNote: see ADR 7", "Note: see ADR 7\n- **x**: b\n- A [team]")
     assert merged == "- a [team]\n- **x**: b\n\nNote: see ADR 7"

@@ -10,8 +10,8 @@ from datetime import UTC, datetime
 
 from test_summary_support import small_tree, write_entry
 
-from brv_vc.services.refresh import refresh
-from brv_vc.services.summarize import summarize
+from brv_vc.services.derived.refreshing import refresh
+from brv_vc.services.derived.summaries import summarize
 from brv_vc.summary.records import Records
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import open_state

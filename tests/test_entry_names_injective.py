@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from brv_vc.format.entry import Entry, parse_entry, serialize_entry
 from brv_vc.services.curate import run_batch, validate_ops
-from brv_vc.services.curate_names import find_slot
-from brv_vc.services.curate_view import View
+from brv_vc.services.curate.names import find_slot
+from brv_vc.services.curate.view import View
 from brv_vc.services.init import init_project
 from brv_vc.tree import names
 from brv_vc.tree.project import Project

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from retrieval_util import write_entry
 
 from brv_vc.index.excerpt import best_window, shorten
-from brv_vc.services.search import search_tree
+from brv_vc.services.query.search import search_tree
 from brv_vc.tree.project import Project
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)

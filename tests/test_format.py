@@ -13,7 +13,7 @@ from brv_vc.format import frontmatter as fm
 from brv_vc.format.body import Fact, section_text
 from brv_vc.format.entry import Entry, parse_entry, serialize_entry
 from brv_vc.format.validate import errors_of
-from brv_vc.services.curate_content import parse_raw_blocks
+from brv_vc.services.curate.content import parse_raw_blocks
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -13,9 +13,9 @@ from retrieval_util import write_entry
 from brv_vc.format.body import build_body
 from brv_vc.format.entry import Entry, serialize_entry
 from brv_vc.index import sync as syncmod
-from brv_vc.services.index import index_project
+from brv_vc.services.derived.index import index_project
 from brv_vc.services.init import init_project
-from brv_vc.services.search import search_tree
+from brv_vc.services.query.search import search_tree
 from brv_vc.tree.project import Project
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)

@@ -12,9 +12,9 @@ from retrieval_util import write_entry
 from brv_vc.index.db import open_index
 from brv_vc.index.sync import sync
 from brv_vc.lifecycle.sidecar import get_many, record_hits
-from brv_vc.services.index import index_project, open_synced
-from brv_vc.services.refresh import refresh
-from brv_vc.services.search import search_tree
+from brv_vc.services.derived.index import index_project, open_synced
+from brv_vc.services.derived.refreshing import refresh
+from brv_vc.services.query.search import search_tree
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import index_db_path, open_state
 
@@ -242,7 +242,7 @@ def test_damage_found_midway_is_rebuilt_not_a_crash(project: Project, brv) -> No
 
 
 def test_with_index_rebuilds_once_when_work_hits_damage(project: Project) -> None:
-    from brv_vc.services.index import with_index
+    from brv_vc.services.derived.index import with_index
 
     write_entry(project, "a/b/one.md", "One", "apple")
     calls: list[int] = []

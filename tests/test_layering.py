@@ -38,6 +38,8 @@ def _imports(path: Path) -> list[str]:
             found.extend(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             found.append(node.module)
+            if node.module == "brv_vc.services":  # from brv_vc.services import vc
+                found.extend(f"brv_vc.services.{alias.name}" for alias in node.names)
     return found
 
 
@@ -71,3 +73,77 @@ def test_only_the_git_adapter_talks_to_git() -> None:
             ):
                 offenders.append(f"{rel} imports {name}")
     assert offenders == []
+
+
+# -- use-case packages (STYLE.md "Our own shape"): one face each, no circles ---------------
+
+SERVICES = PACKAGE / "services"
+
+
+def _use_cases() -> list[str]:
+    return sorted(p.name for p in SERVICES.iterdir() if (p / "__init__.py").is_file())
+
+
+def _owner(path: Path) -> str | None:
+    """The use-case package a module belongs to, or None for the shared modules."""
+    rel = path.relative_to(PACKAGE).parts
+    return rel[1] if rel[0] == "services" and len(rel) > 2 else None
+
+
+def test_nothing_outside_a_use_case_imports_its_private_modules() -> None:
+    offenders = []
+    for path in _modules():
+        for name in _imports(path):
+            parts = name.split(".")
+            private = parts[:2] == ["brv_vc", "services"] and len(parts) > 3
+            if private and parts[2] in _use_cases() and _owner(path) != parts[2]:
+                offenders.append(f"{path.relative_to(PACKAGE)} imports {name}: "
+                                 f"use the face, brv_vc.services.{parts[2]}")
+    assert offenders == []
+
+
+def test_every_name_a_face_exports_resolves() -> None:
+    import importlib
+
+    for package in _use_cases():
+        face = importlib.import_module(f"brv_vc.services.{package}")
+        modules = {p.stem for p in (SERVICES / package).glob("*.py")}
+        for name in face.__all__:
+            # a public name equal to a module's name would be shadowed by that submodule
+            # once it is imported (the lazy face would then hand out a module)
+            assert name not in modules, f"services.{package}: {name!r} is also a module name"
+            assert getattr(face, name) is not None, f"services.{package}.{name}"
+
+
+def _package_graph() -> dict[str, set[str]]:
+    """Edges between use-case packages and the shared service modules."""
+    graph: dict[str, set[str]] = {}
+    for path in _modules():
+        if path.relative_to(PACKAGE).parts[0] != "services":
+            continue
+        node = _owner(path) or path.stem
+        for name in _imports(path):
+            parts = name.split(".")
+            if parts[:2] != ["brv_vc", "services"] or len(parts) < 3:
+                continue
+            target = parts[2]
+            if target != node and target != "face":
+                graph.setdefault(node, set()).add(target)
+    return graph
+
+
+def test_use_cases_depend_on_each_other_without_a_circle() -> None:
+    graph = _package_graph()
+    seen: dict[str, int] = {}  # 1 on the current path, 2 done
+
+    def visit(node: str, path: list[str]) -> None:
+        seen[node] = 1
+        for target in sorted(graph.get(node, ())):
+            assert seen.get(target) != 1, " -> ".join([*path, node, target])
+            if target not in seen:
+                visit(target, [*path, node])
+        seen[node] = 2
+
+    for node in sorted(graph):
+        if node not in seen:
+            visit(node, [])

@@ -11,7 +11,7 @@ from retrieval_util import write_entry
 from brv_vc.lifecycle import scoring
 from brv_vc.lifecycle.scoring import CORE, DRAFT, VALIDATED, Signals
 from brv_vc.lifecycle.sidecar import get_many, put_many, record_hits, record_updates
-from brv_vc.services.search import search_tree
+from brv_vc.services.query.search import search_tree
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import open_state
 

@@ -16,8 +16,8 @@ from brv_vc.index import sync as syncmod
 from brv_vc.index.terms import QueryError
 from brv_vc.lifecycle.scoring import Signals
 from brv_vc.lifecycle.sidecar import put_many
-from brv_vc.services.query import OUT_OF_SCOPE, query_tree
-from brv_vc.services.refresh import refresh
+from brv_vc.services.derived.refreshing import refresh
+from brv_vc.services.query.answer import OUT_OF_SCOPE, query_tree
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import open_state
 

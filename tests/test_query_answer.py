@@ -8,8 +8,8 @@ from retrieval_util import write_entry
 
 from brv_vc.format.body import build_body
 from brv_vc.format.entry import Entry, serialize_entry
-from brv_vc.services.query import DIRECT_CHARS, query_tree
-from brv_vc.services.query_text import cut_text, first_sentences, readable
+from brv_vc.services.query.answer import DIRECT_CHARS, query_tree
+from brv_vc.services.query.text import cut_text, first_sentences, readable
 from brv_vc.tree.project import Project
 from brv_vc.tree.store import write_atomic
 
@@ -106,7 +106,7 @@ def test_answers_cached_by_an_older_brv_are_not_served(project: Project) -> None
     from brv_vc.index import cache
     from brv_vc.index.db import get_meta
     from brv_vc.index.terms import normalize, significant
-    from brv_vc.services.index import with_index
+    from brv_vc.services.derived.index import with_index
 
     write_sections(project, "ops/deploy/walrus.md", "Walrus protocol", [("Narrative", LONG)])
     question = "walrus protocol canary"

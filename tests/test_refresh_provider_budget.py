@@ -13,8 +13,8 @@ from typing import Any
 from llm_server import ChatServer, reply
 from test_summary_support import write_entry
 
-from brv_vc.services.refresh import refresh
-from brv_vc.services.summarize import refresh_summaries, summarize
+from brv_vc.services.derived.refreshing import refresh
+from brv_vc.services.derived.summaries import refresh_summaries, summarize
 from brv_vc.summary import queue
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import open_state

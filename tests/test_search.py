@@ -13,7 +13,7 @@ from brv_vc.errors import UsageError
 from brv_vc.index.fuzzy import max_distance, within
 from brv_vc.index.terms import QueryError
 from brv_vc.lifecycle.sidecar import get_many
-from brv_vc.services.search import search_tree
+from brv_vc.services.query.search import search_tree
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import open_state
 

@@ -12,8 +12,8 @@ from test_summary_support import derived_files, small_tree, write_entry
 
 from bench.gen_tree import generate
 from brv_vc.format.tokens import count_tokens
-from brv_vc.services.refresh import refresh
-from brv_vc.services.summarize import refresh_summaries, summarize
+from brv_vc.services.derived.refreshing import refresh
+from brv_vc.services.derived.summaries import refresh_summaries, summarize
 from brv_vc.summary.budgets import ABSTRACT_TOKENS, TRUNCATED
 from brv_vc.summary.digest import digest
 from brv_vc.summary.documents import Document

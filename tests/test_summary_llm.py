@@ -16,7 +16,7 @@ from llm_server import ChatServer
 from test_summary_support import write_entry
 
 from brv_vc.format.tokens import count_tokens
-from brv_vc.services.summarize import summarize
+from brv_vc.services.derived.summaries import summarize
 from brv_vc.tree.project import Project
 
 NOW = datetime(2026, 2, 1, tzinfo=UTC)

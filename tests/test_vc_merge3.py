@@ -10,7 +10,7 @@ from vc_helpers import entry_bytes
 
 from brv_vc.errors import FormatError
 from brv_vc.format.entry import parse_entry
-from brv_vc.services.vc_driver import run_merge_driver
+from brv_vc.services.vc.driver import run_merge_driver
 from brv_vc.vc.merge3 import merge_entries
 
 BASE = entry_bytes("T", tags=("a", "b"), narrative="one\ntwo", facts=["f1"],

@@ -313,7 +313,7 @@ def test_pull_and_push_usage_show_branch_as_optional(tmp_path: Path) -> None:
 
 def _record_missing_interpreter(member: Member) -> None:
     """Rewrites the driver config as if the Python that registered it had been removed."""
-    from brv_vc.services.vc_setup import driver_config
+    from brv_vc.services.vc.setup import driver_config
 
     for key, value in driver_config().items():
         member.git("config", key, value.replace(sys.executable, str(member.root / "gone/python")))

@@ -7,7 +7,7 @@ import click
 from brv_vc.cli.context import AppContext, json_option, pass_app
 from brv_vc.cli.render import emit, warn
 from brv_vc.errors import UsageError
-from brv_vc.services.archive import (
+from brv_vc.services.derived import (
     ArchiveResult,
     CandidatesResult,
     archive,

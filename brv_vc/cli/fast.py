@@ -105,7 +105,7 @@ def try_fast(argv: list[str]) -> int | None:
         config_notes = ensure_valid_config(project)
         if command == "search":
             from brv_vc.cli.retrieval_text import search_text as render
-            from brv_vc.services.search import search_tree
+            from brv_vc.services.query import search_tree
 
             result: Any = search_tree(project, text, now=now, **options)
             warnings = [*config_notes, *result.notes]
@@ -137,8 +137,7 @@ def _vc_status(argv: list[str]) -> int | None:
         return None
     from pathlib import Path
 
-    from brv_vc.services.vc_setup import prepare
-    from brv_vc.services.vc_status import status
+    from brv_vc.services.vc import prepare, status
     from brv_vc.tree.project import find_project
 
     cwd = Path(directory).resolve() if directory else Path.cwd()

@@ -12,6 +12,7 @@ from brv_vc.cli.context import AppContext, json_option, pass_app
 from brv_vc.cli.render import emit, jsonable
 from brv_vc.errors import UsageError
 from brv_vc.services import hooks as svc
+from brv_vc.services import vc
 
 _ACTIONS = {
     "installed": "installed",
@@ -101,7 +102,7 @@ def status(app: AppContext, as_json: bool) -> None:
     emit(report, as_json, lambda r: _text(r, "git hooks in"))
 
 
-def _blocked_text(run: svc.HookRun) -> str:
+def _blocked_text(run: vc.HookRun) -> str:
     lines = [f"brv: commit refused: {len(run.problems)} staged file(s) are not valid knowledge"]
     for problem in run.problems:
         key = f" (key '{problem.key}')" if problem.key else ""
@@ -131,11 +132,11 @@ def hook_impl(app: AppContext, name: str, args: tuple[str, ...], as_json: bool) 
       brv hook-impl post-checkout 0123abc 4567def 1
     """
     if name == "refresh":
-        name, args = svc.framework_invocation(os.environ)
+        name, args = vc.framework_invocation(os.environ)
     stdin = sys.stdin.read() if name == "post-rewrite" and not sys.stdin.isatty() else ""
     index_file = os.environ.get("GIT_INDEX_FILE")
     try:
-        run = svc.run_hook(app.cwd, name, args, app.now, stdin=stdin,
+        run = vc.run_hook(app.cwd, name, args, app.now, stdin=stdin,
                            index_file=os.path.abspath(index_file) if index_file else None)
     except UsageError:
         raise

@@ -58,7 +58,7 @@ def index(app: AppContext, rebuild: bool, verbose: bool, as_json: bool) -> None:
       brv index --verbose --json
     """
     from brv_vc.cli.render import stderr_is_tty
-    from brv_vc.services.index import index_project
+    from brv_vc.services.derived import index_project
 
     if not stderr_is_tty():
         result = index_project(app.project(), rebuild=rebuild, now=app.now)

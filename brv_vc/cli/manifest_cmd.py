@@ -8,7 +8,7 @@ import click
 
 from brv_vc.cli.context import AppContext, json_option, pass_app
 from brv_vc.cli.render import emit, warn
-from brv_vc.services.manifest import show_manifest
+from brv_vc.services.derived import show_manifest
 from brv_vc.summary.manifest import ManifestResult
 
 

@@ -26,7 +26,7 @@ def search(app: AppContext, query: str, limit: int, scope: str | None, as_json: 
       brv search "refresh token rotation"
       brv search jwt --scope auth --limit 5 --json
     """
-    from brv_vc.services.search import search_tree
+    from brv_vc.services.query import search_tree
 
     result = search_tree(app.project(), query, now=app.now, limit=limit, scope=scope)
     for note in result.notes:

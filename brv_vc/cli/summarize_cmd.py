@@ -9,7 +9,7 @@ import click
 
 from brv_vc.cli.context import AppContext, json_option, pass_app
 from brv_vc.cli.render import emit, stderr_is_tty, warn
-from brv_vc.services.summarize import SummarizeResult, summarize
+from brv_vc.services.derived import SummarizeResult, summarize
 
 
 class _Bar:

@@ -15,12 +15,12 @@ from brv_vc.cli import vc_render as txt
 from brv_vc.cli.context import AppContext, json_option, pass_app
 from brv_vc.cli.render import emit, jsonable, warn
 from brv_vc.errors import UsageError
-from brv_vc.services import vc_setup as setup
+from brv_vc.services import vc as setup
 
 # The services are imported inside each command: 'brv vc status' is budgeted at 2x a plain
 # 'git status' and must not pay for the imports of merge, diff and sync.
 if TYPE_CHECKING:
-    from brv_vc.services.vc_sync import SyncResult
+    from brv_vc.services.vc import SyncResult
     from brv_vc.vc.repo import KnowledgeRepo
 
 
@@ -90,8 +90,7 @@ def clone(app: AppContext, url: str, no_hooks: bool, as_json: bool) -> None:
     Example:
       brv vc clone git@github.com:acme/knowledge.git
     """
-    from brv_vc.services.vc_archive import after_change
-    from brv_vc.services.vc_clone import clone_repo
+    from brv_vc.services.vc import after_change, clone_repo
 
     project, repo, result = clone_repo(app.cwd, url, hooks=not no_hooks)
     after_change(project, repo, None, repo.head(), app.now)
@@ -108,7 +107,7 @@ def status(app: AppContext, as_json: bool) -> None:
     Example:
       brv vc status --json
     """
-    from brv_vc.services.vc_status import status as read_status
+    from brv_vc.services.vc import status as read_status
 
     emit(read_status(_repo(app)), as_json, txt.status_text)
 
@@ -133,7 +132,7 @@ def diff(app: AppContext, ref: str | None, staged: bool, fmt: str, as_json: bool
       brv vc diff --staged
       brv vc diff origin/main..HEAD --format markdown > comment.md
     """
-    from brv_vc.services.vc_diff import semantic_diff
+    from brv_vc.services.vc import semantic_diff
     from brv_vc.vc.diff_render import render_markdown, render_text
 
     report = semantic_diff(_repo(app), ref, staged=staged)
@@ -162,7 +161,7 @@ def add(app: AppContext, paths: tuple[str, ...], as_json: bool) -> None:
       brv vc add auth/jwt/token_rotation.md
       brv vc add .brv/context-tree/auth/jwt/token_rotation.md
     """
-    from brv_vc.services.vc_add import add as stage
+    from brv_vc.services.vc import add as stage
 
     result = stage(_repo(app), paths, app.cwd)
     for message in txt.add_warnings(result):
@@ -225,7 +224,7 @@ def branch(app: AppContext, name: str | None, all_branches: bool, delete: bool,
       brv vc branch review/q3
       brv vc branch -d review/q3
     """
-    from brv_vc.services import vc_branch
+    from brv_vc.services import vc as vc_branch
 
     result = vc_branch.branch(_repo(app), name, delete=delete, all_branches=all_branches,
                          set_upstream_to=upstream)
@@ -244,7 +243,7 @@ def checkout(app: AppContext, name: str, create: bool, as_json: bool) -> None:
     Example:
       brv vc checkout -b review/q3
     """
-    from brv_vc.services import vc_branch
+    from brv_vc.services import vc as vc_branch
 
     project = app.project()
     result = vc_branch.checkout(project, setup.prepare(project), app.now, name, create=create)
@@ -272,7 +271,7 @@ def merge(app: AppContext, ref: str | None, abort: bool, cont: bool, allow_unrel
       brv vc merge review/q3
       brv vc merge --continue
     """
-    from brv_vc.services import vc_sync as sync
+    from brv_vc.services import vc as sync
 
     project = app.project()
     repo = setup.prepare(project)
@@ -299,7 +298,7 @@ def fetch(app: AppContext, remote: str | None, as_json: bool) -> None:
     Example:
       brv vc fetch
     """
-    from brv_vc.services import vc_sync as sync
+    from brv_vc.services import vc as sync
 
     result = sync.fetch(_repo(app), remote)
     emit(result, as_json, lambda r: f"Fetched {r.remote} ({r.url}): {r.ahead} ahead, "
@@ -322,7 +321,7 @@ def pull(app: AppContext, remote: str | None, branch_name: str | None, allow_unr
       brv vc pull origin main
       brv vc pull --allow-unrelated-histories origin main
     """
-    from brv_vc.services import vc_sync as sync
+    from brv_vc.services import vc as sync
 
     project = app.project()
     result = sync.pull(project, setup.prepare(project), app.now, remote, branch_name,
@@ -344,7 +343,7 @@ def push(app: AppContext, remote: str | None, branch_name: str | None, set_upstr
     Example:
       brv vc push -u
     """
-    from brv_vc.services import vc_sync as sync
+    from brv_vc.services import vc as sync
 
     result = sync.push(_repo(app), remote, branch_name, set_upstream=set_upstream)
     emit(result, as_json, txt.push_text)
@@ -389,7 +388,7 @@ def reset(app: AppContext, args: tuple[str, ...], soft: bool, mixed: bool, hard:
       brv vc reset HEAD~1
       brv vc reset --hard HEAD
     """
-    from brv_vc.services import vc_reset as local
+    from brv_vc.services import vc as local
 
     modes = [name for name, on in (("soft", soft), ("mixed", mixed), ("hard", hard)) if on]
     if len(modes) > 1:
@@ -412,7 +411,7 @@ def reset(app: AppContext, args: tuple[str, ...], soft: bool, mixed: bool, hard:
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 def textconv(file: Path) -> None:
     """Textconv for git: a knowledge file as a normalised, readable rendering."""
-    from brv_vc.services.vc_driver import render_textconv
+    from brv_vc.services.vc import render_textconv
 
     click.echo(render_textconv(file), nl=False)
 
@@ -424,7 +423,7 @@ def textconv(file: Path) -> None:
 @click.argument("path", required=False, default="")
 def merge_driver(base: Path, ours: Path, theirs: Path, path: str) -> None:
     """Merge driver for git (%O %A %B %P): merge a knowledge file; exit 1 on conflicts."""
-    from brv_vc.services.vc_driver import run_merge_driver
+    from brv_vc.services.vc import run_merge_driver
 
     result = run_merge_driver(base, ours, theirs, path)
     if result.conflicts:

@@ -6,11 +6,15 @@ TYPE_CHECKING = False  # typing costs ~2 ms to import, on the budgeted status pa
 if TYPE_CHECKING:  # types only: 'vc status' must not import the sync services
     from typing import Any
 
-    from brv_vc.services.vc import CommitResult, LogEntry
-    from brv_vc.services.vc_branch import BranchResult
-    from brv_vc.services.vc_setup import InitResult
-    from brv_vc.services.vc_status import StatusReport
-    from brv_vc.services.vc_sync import PushResult, SyncResult
+    from brv_vc.services.vc import (
+        BranchResult,
+        CommitResult,
+        InitResult,
+        LogEntry,
+        PushResult,
+        StatusReport,
+        SyncResult,
+    )
 
 _LABEL = {"added": "new file", "deleted": "deleted", "modified": "modified",
           "renamed": "renamed", "typechange": "typechange", "copied": "copied"}

@@ -14,7 +14,7 @@ from typing import Any
 from brv_vc.errors import NotFoundError
 from brv_vc.index import relations
 from brv_vc.lifecycle import scoring
-from brv_vc.services.index import OpenIndex, with_index
+from brv_vc.services.derived import OpenIndex, with_index
 from brv_vc.tree.layout import ARCHIVE_DIR, Kind, clean_relpath, kind_of, misplaced
 from brv_vc.tree.project import Project
 
@@ -154,8 +154,8 @@ def show_entry(
     if title is None:
         relpath = _entry_path(project, path)
     else:
-        from brv_vc.services.curate_names import existing
-        from brv_vc.services.curate_view import View
+        from brv_vc.services.curate.names import existing
+        from brv_vc.services.curate.view import View
 
         relpath = existing(View(project), clean_relpath(path, what="folder"), title, "show")
     kind = kind_of(relpath)

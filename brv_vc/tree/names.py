@@ -7,7 +7,7 @@ no letter or digit every symbol is spelled: ``!`` -> ``bang.md``, ``((`` ->
 (``JWT Token: Rotation`` -> ``jwt_token_rotation.md``), so two titles can still share a
 preferred name (``JWT`` and ``jwt``). The second one then takes a short stable hash of its
 title as a suffix (``jwt_3fa2b1.md``). Which name a title got is found by reading the title
-recorded in the candidate files (``services/curate_names.py``), so a title always maps back
+recorded in the candidate files (``services/curate/names.py``), so a title always maps back
 to its file, and names brv gave before (``legacy_name``: ``clang++`` was ``clang.md``) keep
 resolving: an existing tree is never renamed.
 """

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from brv_vc.errors import BrvError, ConflictError, NotFoundError
 from brv_vc.format.entry import parse_entry
-from brv_vc.services.curate_view import View
+from brv_vc.services.curate.view import View
 from brv_vc.tree import names
 
 

@@ -10,7 +10,7 @@ from brv_vc.errors import UsageError
 from brv_vc.index.search import Hit, SearchOutcome, search
 from brv_vc.index.sync import sync
 from brv_vc.index.terms import query_terms
-from brv_vc.services.index import OpenIndex, with_index
+from brv_vc.services.derived import OpenIndex, with_index
 from brv_vc.tree.layout import clean_relpath
 from brv_vc.tree.project import Project
 

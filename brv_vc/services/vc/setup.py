@@ -188,7 +188,7 @@ def _refresh_existing(project: Project, result: InitResult, now: datetime) -> In
     if not any(project.tree.rglob("*.md")):
         return result
     try:
-        from brv_vc.services.refresh import refresh
+        from brv_vc.services.derived import refresh
 
         problems = refresh(project, None, now).problems
     except Exception as exc:  # fail open: init must not fail over derived state

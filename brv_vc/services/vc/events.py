@@ -1,6 +1,8 @@
-"""Git hooks: install them, and what each does when git runs it (``brv hook-impl``).
+"""What each git hook does when git runs it (``brv hook-impl``).
 
-- pre-commit: refuse invalid staged knowledge (see ``hook_checks``), then refresh derived
+Installing them is ``services.hooks``.
+
+- pre-commit: refuse invalid staged knowledge (see ``checks``), then refresh derived
   state for the staged entries. It never changes a tracked file.
 - post-merge, post-checkout, post-rewrite: refresh derived state for the paths that changed.
   git ignores (or merely forwards) their exit status, so they fail open: problems are
@@ -11,7 +13,6 @@ Every run that refreshes appends one JSON line to ``.brv/state/hooks.log`` (per 
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -20,30 +21,18 @@ from typing import TYPE_CHECKING
 
 from brv_vc.clock import format_iso
 from brv_vc.errors import BrvError, UsageError
-from brv_vc.services.refresh import refresh
+from brv_vc.services.derived import refresh
 from brv_vc.tree.project import Project, find_root
 from brv_vc.tree.statedb import ensure_state_dir
-from brv_vc.vc import exclusions, git
+from brv_vc.vc import git
 from brv_vc.vc import hooks_install as hi
 from brv_vc.vc.repo import KnowledgeRepo, locate
 
 if TYPE_CHECKING:
-    from brv_vc.services.hook_checks import StagedProblem
+    from brv_vc.services.vc.checks import StagedProblem
 
 LOG_FILE = "hooks.log"
 _LOG_LIMIT = 256 * 1024  # keep the log small: halve it when it grows past this
-
-
-@dataclass(frozen=True)
-class HooksReport:
-    """Where the hooks live and the state of each (after install/uninstall, or now)."""
-
-    mode: str
-    repository: str
-    hooks_dir: str
-    hooks_path: str | None  # the core.hooksPath setting, when set
-    hooks: tuple[hi.HookState, ...]
-    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -59,64 +48,6 @@ class HookRun:
     full_scan: bool = False  # refresh was asked to find the changes itself
     checked: int = 0
     warnings: tuple[str, ...] = ()
-
-
-def _locate(project: Project) -> tuple[KnowledgeRepo, Path, str | None]:
-    repo = locate(project)
-    folder, hooks_path = hi.hooks_dir(repo.workdir)
-    return repo, folder, hooks_path
-
-
-def _notes(repo: KnowledgeRepo, folder: Path, hooks_path: str | None) -> tuple[str, ...]:
-    if hooks_path is None:
-        return ()
-    return (
-        f"core.hooksPath is set to {hooks_path!r}, so git runs hooks from {folder}; brv's "
-        "hooks are there too (every repository using that folder runs them; they do nothing "
-        "outside a brv project)",
-    )
-
-
-def install_hooks(project: Project, *, python: str | None = None) -> HooksReport:
-    """Installs (or upgrades) brv's hooks into the repository that holds the tree.
-
-    Args:
-        project: the project.
-        python: the interpreter the shims run (default: the one running brv now).
-
-    Returns:
-        The report; each hook's ``action`` says what changed.
-
-    Raises:
-        NotInitializedError: the tree is in no git repository.
-        ConflictError: a foreign hook and its ``.legacy`` both exist (nothing changed).
-
-    It also writes the managed ``.gitignore``/``.gitattributes`` of the tree when missing
-    or stale (said in ``notes``).
-    """
-    repo, folder, hooks_path = _locate(project)
-    states = hi.install(folder, python or sys.executable)
-    # A tree repository made with plain 'git init' has no managed .gitignore yet: without it
-    # the derived files the hooks generate would show up as untracked knowledge.
-    written = exclusions.ensure_files(repo.tree)
-    notes = tuple(f"wrote {name} (managed sync exclusions: derived files stay untracked)"
-                  for name in written)
-    return HooksReport(_mode(repo), str(repo.workdir), str(folder), hooks_path, states,
-                       (*notes, *_notes(repo, folder, hooks_path)))
-
-
-def uninstall_hooks(project: Project) -> HooksReport:
-    """Removes brv's hooks and restores the hooks they replaced."""
-    repo, folder, hooks_path = _locate(project)
-    return HooksReport(_mode(repo), str(repo.workdir), str(folder), hooks_path,
-                       hi.uninstall(folder))
-
-
-def hooks_status(project: Project) -> HooksReport:
-    """Reports brv's hooks without changing anything."""
-    repo, folder, hooks_path = _locate(project)
-    return HooksReport(_mode(repo), str(repo.workdir), str(folder), hooks_path,
-                       hi.status(folder, sys.executable), _notes(repo, folder, hooks_path))
 
 
 def framework_invocation(env: Mapping[str, str]) -> tuple[str, tuple[str, ...]]:
@@ -183,7 +114,7 @@ def run_hook(
 def _pre_commit(project: Project, repo: KnowledgeRepo, index_file: str | None,
                 now: datetime) -> HookRun:
     # Imported here: the check needs YAML, which the post-* hooks never pay for.
-    from brv_vc.services.hook_checks import check_staged
+    from brv_vc.services.vc.checks import check_staged
 
     check = check_staged(repo, index_file)
     if check.problems:
@@ -200,7 +131,7 @@ def _commit_msg(repo: KnowledgeRepo, args: tuple[str, ...], index_file: str | No
     team as well.
     """
     # Imported here: only this hook needs the vc services.
-    from brv_vc.services.vc import archived_deletions
+    from brv_vc.services.vc.committing import archived_deletions
     from brv_vc.vc.archived import with_trailers
 
     if not args or repo.merging():
@@ -256,10 +187,6 @@ def _post(project: Project, repo: KnowledgeRepo, name: str, args: tuple[str, ...
     return _refresh(project, name, _tree_paths(repo, sorted(changed)), now)
 
 
-def _mode(repo: KnowledgeRepo) -> str:
-    return "in-project" if repo.in_project else "standalone"
-
-
 def _tree_paths(repo: KnowledgeRepo, paths: Sequence[str]) -> tuple[str, ...]:
     return tuple(rel for p in paths if (rel := repo.tree_path(p)) is not None)
 
@@ -271,7 +198,7 @@ def _refresh_between(project: Project, repo: KnowledgeRepo, name: str, old: str,
     This is the very step ``brv vc pull`` runs, so a plain ``git pull`` gets it too.
     """
     # Imported here: the archive step reads history with dulwich, which pre-commit never needs.
-    from brv_vc.services.vc_archive import after_change
+    from brv_vc.services.vc.archive import after_change
 
     old_id, new_id = repo.rev(old), repo.rev(new)
     if old_id is None or new_id is None:

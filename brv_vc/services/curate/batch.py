@@ -26,11 +26,11 @@ from brv_vc.errors import BrvError, FormatError
 from brv_vc.format.entry import decode
 from brv_vc.format.validate import errors_of
 from brv_vc.lifecycle import sidecar
-from brv_vc.services import curate_log
-from brv_vc.services.curate_apply import apply_plans
-from brv_vc.services.curate_plan import Plan, plan_op
-from brv_vc.services.curate_view import View
-from brv_vc.services.refresh import refresh
+from brv_vc.services.curate import log as curate_log
+from brv_vc.services.curate.apply import apply_plans
+from brv_vc.services.curate.plan import Plan, plan_op
+from brv_vc.services.curate.view import View
+from brv_vc.services.derived import refresh
 from brv_vc.tree import statedb
 from brv_vc.tree.project import Project
 

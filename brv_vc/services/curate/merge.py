@@ -22,8 +22,8 @@ from brv_vc.clock import parse_iso
 from brv_vc.errors import BrvError
 from brv_vc.format import body as bodymod
 from brv_vc.format.entry import Entry, parse_entry, serialize_entry
-from brv_vc.services import curate_content as content
-from brv_vc.services.curate_view import View
+from brv_vc.services.curate import content
+from brv_vc.services.curate.view import View
 
 _FENCE = ("```", "~~~")
 

@@ -16,7 +16,7 @@ from brv_vc.tree.layout import Kind, kind_of
 from brv_vc.tree.project import Project
 
 if TYPE_CHECKING:
-    from brv_vc.services.curate_plan import Plan
+    from brv_vc.services.curate.plan import Plan
 
 
 @dataclass

@@ -10,7 +10,7 @@ see it too).
 from __future__ import annotations
 
 from brv_vc.errors import ConflictError
-from brv_vc.services.curate_view import View
+from brv_vc.services.curate.view import View
 from brv_vc.tree import layout
 
 _LEVELS = ("domain", "topic", "subtopic")

@@ -38,7 +38,7 @@ def _follow_removals(project: Project) -> list[str]:
     if not index_db_path(project).exists():
         return []
     try:
-        from brv_vc.services.index import open_synced
+        from brv_vc.services.derived.index import open_synced
 
         opened = open_synced(project)
         opened.close()

@@ -51,7 +51,7 @@ def refresh(
     # Summaries, abstracts/overviews and the manifest (fail-open; see services/summarize.py).
     # Removals the index noticed on its own (an entry deleted or moved by hand or by plain
     # git) are followed too, so their folders' summaries and siblings do not go stale.
-    from brv_vc.services.summarize import refresh_summaries
+    from brv_vc.services.derived.summaries import refresh_summaries
 
     along = None if changed is None else sorted({*paths, *noticed})
     summary = refresh_summaries(project, along, now, defer=defer)
@@ -69,7 +69,7 @@ def _index_step(
         The paths a removal the sync noticed touches (see :func:`services.index.removals`).
     """
     try:
-        from brv_vc.services.index import open_synced, removals
+        from brv_vc.services.derived.index import open_synced, removals
 
         # known paths: the folder-mtime check and the in-place scan plus those files;
         # unknown: a full walk

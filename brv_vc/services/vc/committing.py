@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from brv_vc.errors import ConflictError, FormatError, GitError, NotFoundError, UsageError
-from brv_vc.services.vc_add import staged_paths
-from brv_vc.services.vc_status import status
+from brv_vc.services.vc.changes import status
+from brv_vc.services.vc.staging import staged_paths
 from brv_vc.tree.layout import ARCHIVE_DIR
 from brv_vc.vc import exclusions
 from brv_vc.vc.archived import trailer_block
@@ -157,7 +157,7 @@ def refuse_invalid(repo: KnowledgeRepo) -> None:
     Raises:
         FormatError: one line per refused file, with its fix.
     """
-    from brv_vc.services.hook_checks import check_staged  # YAML + schema: only on commit
+    from brv_vc.services.vc.checks import check_staged  # YAML + schema: only on commit
 
     problems = check_staged(repo, None).problems
     if not problems:

@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 
 from brv_vc.errors import BrvError, ConflictError
-from brv_vc.services.vc_setup import (
+from brv_vc.services.vc.setup import (
     DEFAULT_BRANCH,
     InitResult,
     create_brv,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from brv_vc.services.refresh import RefreshReport, refresh
+from brv_vc.services.derived.refreshing import RefreshReport, refresh
 from brv_vc.summary.archive import (
     ArchiveRecord,
     Candidate,

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from brv_vc.errors import BrvError
-from brv_vc.services.curate_plan import Plan
+from brv_vc.services.curate.plan import Plan
 from brv_vc.tree import store
 from brv_vc.tree.project import Project
 

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from brv_vc.errors import ConflictError, GitError, NotFoundError
-from brv_vc.services.vc import refuse_excluded, refuse_markers, refuse_unmerged
-from brv_vc.services.vc_archive import AfterChange, after_change
-from brv_vc.services.vc_setup import list_remotes, mask_url
-from brv_vc.services.vc_status import status
+from brv_vc.services.vc.archive import AfterChange, after_change
+from brv_vc.services.vc.changes import status
+from brv_vc.services.vc.committing import refuse_excluded, refuse_markers, refuse_unmerged
+from brv_vc.services.vc.setup import list_remotes, mask_url
 from brv_vc.tree.project import Project
 from brv_vc.vc import git
 from brv_vc.vc.repo import KnowledgeRepo, translate

@@ -3,7 +3,7 @@
 Deciding first means a failed operation changes nothing and ``--atomic`` can check a whole
 batch first.
 
-A :class:`~brv_vc.services.curate_view.View` is the tree as it will be after the operations
+A :class:`~brv_vc.services.curate.view.View` is the tree as it will be after the operations
 planned so far; a :class:`Plan` is one operation's effect.
 """
 
@@ -15,12 +15,12 @@ from typing import Any
 
 from brv_vc.errors import ConflictError, FormatError, InvalidPathError, NotFoundError
 from brv_vc.format.entry import Entry, conflict_block_line, parse_entry, serialize_entry
-from brv_vc.services import curate_content as content
-from brv_vc.services import curate_names
-from brv_vc.services.curate_contexts import contexts_for
-from brv_vc.services.curate_merge import merge_entries, relink, relinked
-from brv_vc.services.curate_obstacles import check_entry_slot, check_folders
-from brv_vc.services.curate_view import View
+from brv_vc.services.curate import content
+from brv_vc.services.curate import names as curate_names
+from brv_vc.services.curate.contexts import contexts_for
+from brv_vc.services.curate.merge import merge_entries, relink, relinked
+from brv_vc.services.curate.obstacles import check_entry_slot, check_folders
+from brv_vc.services.curate.view import View
 from brv_vc.tree import layout, names
 
 MAX_CHARS = 40_000  # seed 002 Table 7: max chars per file

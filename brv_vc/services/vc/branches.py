@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from brv_vc.errors import ConflictError, GitError, NotFoundError, UsageError
-from brv_vc.services.vc_archive import after_change
-from brv_vc.services.vc_sync import SyncResult, refuse_merging
+from brv_vc.services.vc.archive import after_change
+from brv_vc.services.vc.sync import SyncResult, refuse_merging
 from brv_vc.tree.project import Project
 from brv_vc.vc import git
 from brv_vc.vc.repo import KnowledgeRepo, translate

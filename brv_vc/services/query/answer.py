@@ -18,9 +18,9 @@ from brv_vc.index import cache
 from brv_vc.index.db import get_meta
 from brv_vc.index.search import Hit, SearchOutcome
 from brv_vc.index.terms import normalize, query_terms, significant
-from brv_vc.services.index import OpenIndex, with_index
-from brv_vc.services.query_text import first_sentences, readable
-from brv_vc.services.search import record_hits, run_search, stale_paths
+from brv_vc.services.derived import OpenIndex, with_index
+from brv_vc.services.query.search import record_hits, run_search, stale_paths
+from brv_vc.services.query.text import first_sentences, readable
 from brv_vc.tree.config import configured_llm, names_llm
 from brv_vc.tree.project import Project
 
@@ -246,8 +246,8 @@ def _tiers(
                 "search answer, below the direct-answer threshold",
             }
         )
-    from brv_vc.services import query_llm
-    from brv_vc.services.manifest import structure_context
+    from brv_vc.services.derived import structure_context
+    from brv_vc.services.query import llm as query_llm
 
     structure = structure_context(project, now)
     prefetch = [h for h in hits if h.score >= PREFETCH_MIN][:PREFETCH_MAX]
@@ -293,7 +293,7 @@ def _agent(
     structure: str,
 ) -> tuple[str, list[str]]:
     from brv_vc.index.search import search as run
-    from brv_vc.services import query_llm
+    from brv_vc.services.query import llm as query_llm
 
     def search(text: str, limit: int) -> list[dict[str, Any]]:
         found = run(opened.conn, None, query_terms(text), time.time(), limit=limit)

@@ -13,7 +13,7 @@ from importlib import import_module
 from typing import Any
 
 from brv_vc.errors import BrvError
-from brv_vc.services.refresh import refresh
+from brv_vc.services.derived import refresh
 from brv_vc.summary.archive import archive_paths
 from brv_vc.tree.layout import ARCHIVE_DIR, Kind, is_derived, kind_of
 from brv_vc.tree.project import Project

@@ -12,12 +12,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from brv_vc.errors import ConflictError, NotFoundError, UsageError
-from brv_vc.services.vc_add import names_knowledge, repo_paths
+from brv_vc.services.vc.staging import names_knowledge, repo_paths
 from brv_vc.tree.project import Project
 from brv_vc.vc.repo import KnowledgeRepo
 
 if TYPE_CHECKING:
-    from brv_vc.services.vc_archive import AfterChange
+    from brv_vc.services.vc.archive import AfterChange
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ def reset(repo: KnowledgeRepo, paths: tuple[str, ...] = (), *, mode: str = "unst
     repo.git("reset", "-q", f"--{mode}", target)
     after = None
     if mode == "hard" and project is not None and now is not None:
-        from brv_vc.services.vc_archive import after_change
+        from brv_vc.services.vc.archive import after_change
 
         after = after_change(project, repo, old, repo.head(), now, also=discarded)
     sha, _, subject = repo.git("log", "-1", "--format=%H%x1f%s").stdout.strip().partition(

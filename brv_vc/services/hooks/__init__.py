@@ -1,0 +1,18 @@
+"""Git hooks in a repository: install (or upgrade), uninstall and report brv's hooks.
+
+What a hook does when git runs it is a vc step (``services.vc.run_hook``).
+"""
+
+from brv_vc.services.face import lazy
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from brv_vc.services.hooks.install import (
+        HooksReport,
+        hooks_status,
+        install_hooks,
+        uninstall_hooks,
+    )
+
+__all__ = ["HooksReport", "hooks_status", "install_hooks", "uninstall_hooks"]
+__getattr__ = lazy(__name__, dict.fromkeys(__all__, "install"))

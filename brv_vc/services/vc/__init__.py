@@ -1,0 +1,65 @@
+"""Knowledge under git: the use cases of ``brv vc`` and of git's hooks.
+
+Set up, stage and commit, branch, sync with remotes, semantic diffs and merges, and the
+step that follows any change of HEAD (pull, merge, checkout, reset, and git's own hooks
+through ``run_hook``).
+"""
+
+from brv_vc.services.face import lazy
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from brv_vc.services.vc.archive import AfterChange, after_change
+    from brv_vc.services.vc.branches import BranchResult, branch, checkout
+    from brv_vc.services.vc.changes import StatusReport, status
+    from brv_vc.services.vc.checks import StagedCheck, StagedProblem, check_staged
+    from brv_vc.services.vc.clone import clone_repo
+    from brv_vc.services.vc.committing import (
+        CommitResult,
+        LogEntry,
+        archived_deletions,
+        commit,
+        log,
+    )
+    from brv_vc.services.vc.diff import semantic_diff
+    from brv_vc.services.vc.driver import render_textconv, run_merge_driver
+    from brv_vc.services.vc.events import HookRun, framework_invocation, run_hook
+    from brv_vc.services.vc.resetting import reset
+    from brv_vc.services.vc.setup import InitResult, RemoteResult, init_repo, prepare, remote
+    from brv_vc.services.vc.staging import add
+    from brv_vc.services.vc.sync import (
+        PushResult,
+        SyncResult,
+        fetch,
+        merge,
+        merge_abort,
+        merge_continue,
+        pull,
+        push,
+    )
+
+_HOMES = {
+    "add": "staging",
+    "AfterChange": "archive", "after_change": "archive",
+    "BranchResult": "branches", "branch": "branches", "checkout": "branches",
+    "StagedCheck": "checks", "StagedProblem": "checks", "check_staged": "checks",
+    "clone_repo": "clone",
+    "CommitResult": "committing", "LogEntry": "committing", "archived_deletions": "committing",
+    "commit": "committing", "log": "committing",
+    "semantic_diff": "diff",
+    "render_textconv": "driver", "run_merge_driver": "driver",
+    "HookRun": "events", "framework_invocation": "events", "run_hook": "events",
+    "reset": "resetting",
+    "InitResult": "setup", "RemoteResult": "setup", "init_repo": "setup", "prepare": "setup",
+    "remote": "setup",
+    "StatusReport": "changes", "status": "changes",
+    "PushResult": "sync", "SyncResult": "sync", "fetch": "sync", "merge": "sync",
+    "merge_abort": "sync", "merge_continue": "sync", "pull": "sync", "push": "sync",
+}
+__all__ = ["AfterChange", "BranchResult", "CommitResult", "HookRun", "InitResult", "LogEntry",
+           "PushResult", "RemoteResult", "StagedCheck", "StagedProblem", "StatusReport",
+           "SyncResult", "add", "after_change", "archived_deletions", "branch", "check_staged",
+           "checkout", "clone_repo", "commit", "fetch", "framework_invocation", "init_repo",
+           "log", "merge", "merge_abort", "merge_continue", "prepare", "pull", "push", "remote",
+           "render_textconv", "reset", "run_hook", "run_merge_driver", "semantic_diff", "status"]
+__getattr__ = lazy(__name__, _HOMES)

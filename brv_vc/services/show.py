@@ -154,10 +154,9 @@ def show_entry(
     if title is None:
         relpath = _entry_path(project, path)
     else:
-        from brv_vc.services.curate.names import existing
-        from brv_vc.services.curate.view import View
+        from brv_vc.services.curate import entry_titled
 
-        relpath = existing(View(project), clean_relpath(path, what="folder"), title, "show")
+        relpath = entry_titled(project, clean_relpath(path, what="folder"), title)
     kind = kind_of(relpath)
     if not project.path_of(relpath).is_file():
         _not_there(project, relpath)

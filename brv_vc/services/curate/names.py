@@ -14,6 +14,7 @@ from brv_vc.errors import BrvError, ConflictError, NotFoundError
 from brv_vc.format.entry import parse_entry
 from brv_vc.services.curate.view import View
 from brv_vc.tree import names
+from brv_vc.tree.project import Project
 
 
 @dataclass(frozen=True)
@@ -92,3 +93,12 @@ def existing(view: View, folder: str, title: str, what: str) -> str:
         key="title",
         hint="use ADD or UPSERT to create it; 'brv tree' lists the entries and their titles",
     )
+
+
+def entry_titled(project: Project, folder: str, title: str) -> str:
+    """The entry titled ``title`` in ``folder`` as the tree is now (``brv show --title``).
+
+    Raises:
+        NotFoundError: no entry of the folder has exactly this title.
+    """
+    return existing(View(project), folder, title, "show")

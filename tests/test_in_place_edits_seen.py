@@ -105,3 +105,12 @@ def test_without_find_a_full_walk_still_finds_the_edit(
     monkeypatch.setenv("PATH", str(empty))  # no find on PATH: the scan cannot run
     edit_in_place(thousand.tree / TARGET, "n0037", "kiwis")
     assert found(thousand, "kiwis") == [TARGET]
+
+
+def test_a_small_tree_keeps_no_stamp_and_starts_no_scan(thousand: Project) -> None:
+    from brv_vc.index import scan
+
+    found(thousand, "pumpkin")  # 1,000 files: a full walk, every time
+    assert not scan.stamp_path(thousand.state).exists()
+    scan.start(thousand.tree, thousand.state)
+    assert str(thousand.tree) not in scan._pending

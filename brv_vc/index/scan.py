@@ -104,11 +104,17 @@ def changed(tree: Path, state: Path) -> tuple[list[str], int] | None:
     return paths, began
 
 
-def mark(state: Path, began_ns: int) -> None:
-    """Records a complete check that began at ``began_ns`` (the stamp only moves forward)."""
+def mark(state: Path, began_ns: int, *, keep: bool = True) -> None:
+    """Records a complete check that began at ``began_ns`` (the stamp only moves forward).
+
+    ``keep=False`` removes the stamp instead (a tree small enough to walk every time).
+    """
     stamp = stamp_path(state)
     when = began_ns - MARGIN_NS - 1  # -cnewer is strict: a file of that very ns is listed
     try:
+        if not keep:
+            stamp.unlink(missing_ok=True)
+            return
         if not stamp.is_file():
             stamp.touch()
         elif stamp.stat().st_mtime_ns >= when:

@@ -246,7 +246,8 @@ def sync(
     moved = {d: m for d, m in dirs_now.items() if known.get(d) != m}
     known_stats = _stats(conn, "", [])
     report = _reconcile(conn, tree, "full", listing, known_stats, moved, gone, wall, progress)
-    scan.mark(project.state, began)
+    # a small tree walks every time: without a stamp, the search fast path starts no scan
+    scan.mark(project.state, began, keep=int(get_meta(conn, "files") or 0) > FULL_WALK_MAX)
     return _with_strays(report, strays, moved)
 
 

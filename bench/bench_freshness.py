@@ -12,7 +12,8 @@ bare ``python -c pass`` measured in the same interleaved runs. Trees come from
 
 ``--candidates`` first prints the CPU cost (ms, median of 7, this process plus children) of
 each way to notice changes, on the same tree: the folder-mtime check, an ``os.stat`` of every
-indexed file, a full ``os.scandir`` walk, and ``find -cnewer`` (what index/scan.py runs).
+indexed file, a full ``os.scandir`` walk, ``find -cnewer`` (what index/scan.py runs) and,
+when the tree has its own git repository (``brv vc init``), ``git diff-files``.
 """
 
 from __future__ import annotations
@@ -72,6 +73,10 @@ def candidates(root: Path) -> None:
         "find -cnewer stamp (own process)": lambda: subprocess.run(
             find, check=True, stdout=subprocess.DEVNULL),
     }
+    if (tree / ".git").exists():  # a standalone vc tree: git's own stat check of its index
+        checks["git diff-files (nested repo)"] = lambda: subprocess.run(
+            ["git", "-C", str(tree), "diff-files", "--name-only"], check=True,
+            stdout=subprocess.DEVNULL)
     for name, work in checks.items():
         print(f"  {len(paths):>7} files  {name:<40} {_cpu_ms(work):7.1f} ms CPU", flush=True)
 

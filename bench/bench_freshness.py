@@ -95,7 +95,7 @@ def run(root: Path, runs: int, rng: random.Random) -> dict[str, float]:
     found = 0
     for i in range(runs):
         rel = rng.choice(paths)
-        word = f"qzfresh{i}x{rng.randrange(10**6)}"
+        word = f"qzfresh{i}x{time.time_ns() % 10**12}"  # never in the tree before
         with (tree / rel).open("a", encoding="utf-8") as handle:  # in place: echo >> entry.md
             handle.write(f"\n{word}\n")
         times["bare"].append(_timed([sys.executable, "-c", "pass"], root, env)[0])

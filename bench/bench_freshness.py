@@ -7,7 +7,8 @@ Before each run one random entry gets a new word appended in place (``echo >> en
 no rename, so its folder's mtime stays), then a cold ``python -m brv_vc search WORD`` looks
 for it. Printed per size: how many edits the very next search found, and the p50 / p90 wall
 time (ms) of those searches with their ratio (the issue's goal: p90 <= 1.5 x p50), next to a
-bare ``python -c pass`` measured in the same interleaved runs. Trees come from
+bare ``python -c pass`` measured in the same interleaved runs, and the median CPU time (user +
+system, the ``find`` child included) of a search: the figure a loaded machine distorts least. Trees come from
 ``bench/gen_tree.py`` (shared with bench_retrieval.py); the index is brought up to date first.
 
 ``--candidates`` first prints the CPU cost (ms, median of 7, this process plus children) of
@@ -34,11 +35,18 @@ sys.path.insert(0, str(REPO))
 
 from bench.bench_retrieval import pct, tree_for  # noqa: E402
 
+_CPU: list[float] = []  # CPU ms (user + system) of each timed process, find included
+
 
 def _timed(command: list[str], root: Path, env: dict[str, str]) -> tuple[float, str]:
+    before = os.times()
     start = time.perf_counter()
     done = subprocess.run(command, check=True, cwd=root, env=env, capture_output=True, text=True)
-    return (time.perf_counter() - start) * 1000, done.stdout
+    elapsed = (time.perf_counter() - start) * 1000
+    after = os.times()
+    _CPU.append((after.children_user + after.children_system
+                 - before.children_user - before.children_system) * 1000)
+    return elapsed, done.stdout
 
 
 def _cpu_ms(work: Callable[[], object]) -> float:
@@ -91,7 +99,7 @@ def run(root: Path, runs: int, rng: random.Random) -> dict[str, float]:
     _timed([*brv, "search", "warmup"], root, env)  # the first check after the build
     paths = entry_paths(Project(root))
     tree = root / ".brv" / "context-tree"
-    times: dict[str, list[float]] = {"bare": [], "brv": []}
+    times: dict[str, list[float]] = {"bare": [], "brv": [], "cpu": []}
     found = 0
     for i in range(runs):
         rel = rng.choice(paths)
@@ -101,12 +109,14 @@ def run(root: Path, runs: int, rng: random.Random) -> dict[str, float]:
         times["bare"].append(_timed([sys.executable, "-c", "pass"], root, env)[0])
         elapsed, out = _timed([*brv, "search", word], root, env)
         times["brv"].append(elapsed)
+        times["cpu"].append(_CPU[-1])
         found += rel in out
     return {
         "found": found,
         "p50": statistics.median(times["brv"]),
         "p90": pct(times["brv"], 0.9),
         "bare": statistics.median(times["bare"]),
+        "cpu": statistics.median(times["cpu"]),
     }
 
 
@@ -119,7 +129,8 @@ def main() -> None:
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
     compileall.compile_dir(str(REPO / "brv_vc"), quiet=1)  # as an installed package has it
-    header = f"{'entries':>8} {'found':>7} {'p50 ms':>7} {'p90 ms':>7} {'p90/p50':>7} {'bare':>6}"
+    header = (f"{'entries':>8} {'found':>7} {'p50 ms':>7} {'p90 ms':>7} {'p90/p50':>7} "
+              f"{'bare':>6} {'cpu p50':>7}")
     rows = []
     for size in (int(s) for s in args.sizes.split(",")):
         print(f"size {size}:", flush=True)
@@ -128,7 +139,8 @@ def main() -> None:
         if args.candidates:
             candidates(root)
         rows.append(f"{size:>8} {int(r['found']):>3}/{args.runs:<3} {r['p50']:>7.1f} "
-                    f"{r['p90']:>7.1f} {r['p90'] / r['p50']:>7.2f} {r['bare']:>6.1f}")
+                    f"{r['p90']:>7.1f} {r['p90'] / r['p50']:>7.2f} {r['bare']:>6.1f} "
+                    f"{r['cpu']:>7.1f}")
         print(header + "\n" + rows[-1], flush=True)
     print("\n" + header + "\n" + "\n".join(rows))
 

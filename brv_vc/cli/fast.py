@@ -155,7 +155,7 @@ def _vc_status(argv: list[str]) -> int | None:
     if args[-1] == "--json":
         sys.stdout.write(_json(report))
     else:
-        from brv_vc.cli.vc_render import status_text
+        from brv_vc.cli.vc.render import status_text
 
         text = status_text(report)
         sys.stdout.write(text + "\n" if text else "")

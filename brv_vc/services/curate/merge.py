@@ -19,11 +19,9 @@ from __future__ import annotations
 import re
 
 from brv_vc.clock import parse_iso
-from brv_vc.errors import BrvError
 from brv_vc.format import body as bodymod
-from brv_vc.format.entry import Entry, parse_entry, serialize_entry
+from brv_vc.format.entry import Entry
 from brv_vc.services.curate import content
-from brv_vc.services.curate.view import View
 
 _FENCE = ("```", "~~~")
 
@@ -227,34 +225,3 @@ def _relink_lines(text: str, old: str, new: str | None) -> str:
             line = f"{match.group('head')}{new}{match.group('tail')}{ending}"
         lines.append(line)
     return "".join(lines)
-
-
-def relinked(view: View, source: str, target: str) -> list[tuple[str, bytes]]:
-    """Entries that link to ``source``, rewritten to link to ``target`` (seed 002: MERGE).
-
-    A link fix, not new knowledge: ``updatedAt`` and the scoring signals stay. An entry that
-    cannot be read is left alone (it is not this MERGE's to repair).
-    """
-    needle = source.lower().encode("utf-8")
-    out = []
-    for rel in view.entries():
-        if rel in (source, target):
-            continue
-        # a plain read for the substring test: view.read resolves symlinks (a dozen lstat
-        # calls a file) and most entries never mention the source; matches go through it
-        data = view.written.get(rel)
-        if data is None:
-            try:
-                data = (view.project.tree / rel).read_bytes()
-            except OSError:
-                continue
-        if needle not in data.lower():
-            continue
-        try:
-            entry = parse_entry(view.read(rel), file=rel, stem=rel.rsplit("/", 1)[-1][:-3])
-        except BrvError:
-            continue
-        fixed = relink(entry, source, target)
-        if fixed != entry:
-            out.append((rel, serialize_entry(fixed)))
-    return out

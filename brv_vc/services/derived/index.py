@@ -113,7 +113,7 @@ def follow_removals(project: Project, paths: list[str]) -> list[str]:
     """
     try:
         from brv_vc.clock import utcnow
-        from brv_vc.services.derived import refresh_summaries
+        from brv_vc.services.derived.summaries import refresh_summaries
 
         return list(refresh_summaries(project, paths, utcnow(), defer=True).problems)
     except Exception as exc:  # a reader must never fail for a derived file

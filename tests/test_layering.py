@@ -10,14 +10,18 @@ PACKAGE = Path(__file__).resolve().parent.parent / "brv_vc"
 
 # rank of each top-level module or package; a module may import lower ranks and its own package
 RANKS = {
-    "errors": 0, "resources": 0, "clock": 0, "__init__": 0, "__main__": 8,
+    "errors": 0, "resources": 0, "clock": 0, "__main__": 8,
+    # the package's __init__ holds only __version__ and a lazy door to the Python API (api)
+    "__init__": 8,
     "format": 1,
     "tree": 2,
     "lifecycle": 3, "llm": 3,
     "index": 4, "summary": 4,
     "vc": 5,
     "services": 6,
-    "cli": 7, "mcp": 7,
+    "cli": 7, "api": 7,
+    # the MCP face answers in the CLI's --json shapes, so it reuses the CLI's renderers
+    "mcp": 8,
 }
 
 

@@ -158,3 +158,20 @@ def test_upsert_of_a_case_twin_creates_its_own_entry(project: Project) -> None:
     assert created.file != f"{FOLDER}/jwt.md"
     assert title_of(project, created.file) == "JWT"
     assert title_of(project, f"{FOLDER}/jwt.md") == "jwt"
+
+
+def test_imported_notes_named_like_twins_each_become_an_entry(
+    project: Project, tmp_path: Path
+) -> None:
+    from brv_vc.services.importers import import_notes
+
+    source = tmp_path / "notes"
+    for i, title in enumerate(["c++", "c", "JWT", "jwt"]):
+        (source / "lang").mkdir(parents=True, exist_ok=True)
+        (source / "lang" / f"n{i}.md").write_text(f"---\ntitle: '{title}'\n---\nAbout {title}.\n")
+    result = import_notes(project, source, NOW, flavour="basic-memory")
+    assert sorted(i.title for i in result.imported) == ["JWT", "c", "c++", "jwt"]
+    assert result.skipped == ()
+    assert len({i.path for i in result.imported}) == 4
+    for item in result.imported:
+        assert title_of(project, item.path) == item.title  # the path curate really used

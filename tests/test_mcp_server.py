@@ -64,7 +64,8 @@ def test_every_tool_answers_in_the_clis_json_shapes(project: Project) -> None:
         brain = payload(await s.call_tool("brv-brain", {}))
         assert brain["itemsLoaded"] == 1
         same = payload(await s.call_tool("brv-brain", {"if_none_match": brain["brainHash"]}))
-        assert same == {"ok": True, "notModified": True, "brainHash": brain["brainHash"]}
+        assert same == {"ok": True, "version": 1, "notModified": True,
+                        "brainHash": brain["brainHash"]}
         assert payload(await s.call_tool("brv-dehydrate", {"path": "auth/jwt",
                                                            "digest": "Single-use."}))["changed"]
         hydrated = payload(await s.call_tool("brv-hydrate", {"path": "auth"}))

@@ -15,7 +15,7 @@ from typing import Any
 
 from brv_vc.cli.brain_cmd import brain_payload
 from brv_vc.cli.curate_cmd import batch_error
-from brv_vc.cli.plain import jsonable
+from brv_vc.cli.plain import jsonable, versioned
 from brv_vc.errors import BrvError, UsageError
 from brv_vc.tree.project import Project, find_project
 
@@ -50,9 +50,9 @@ class Tools:
         try:
             result = body()
         except BrvError as error:
-            raise ToolFailure({"ok": False, "error": error.to_dict()}) from None
+            raise ToolFailure(versioned({"ok": False, "error": error.to_dict()})) from None
         payload = result if isinstance(result, dict) else jsonable(result)
-        return {"ok": True, **payload} if "ok" not in payload else payload
+        return versioned({"ok": True, **payload} if "ok" not in payload else payload)
 
     def search(self, query: str, limit: int = 10, scope: str | None = None,
                cwd: str | None = None, record: bool = True) -> dict[str, Any]:

@@ -31,7 +31,7 @@ from brv_vc.services.curate.apply import apply_plans
 from brv_vc.services.curate.plan import Plan, plan_op
 from brv_vc.services.curate.view import View
 from brv_vc.services.derived import refresh
-from brv_vc.tree import statedb
+from brv_vc.tree import dreamstate, statedb
 from brv_vc.tree.project import Project
 
 SCHEMA = "curate-ops"
@@ -274,6 +274,11 @@ def _record(
     except sqlite3.Error as exc:
         problems.append(f"the scoring sidecar or curate log could not be updated: {exc}")
     changed = [rel for plan in applied for rel in plan.changed]
+    if applied:
+        try:
+            dreamstate.note_curation(project)  # the dream's activity gate (seed 001)
+        except OSError as exc:
+            problems.append(f"the dream counter could not be updated: {exc}")
     if changed:
         problems.extend(refresh(project, changed, now).problems)
     return problems

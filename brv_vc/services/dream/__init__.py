@@ -1,0 +1,26 @@
+"""Dreaming (seed 001): consolidate, synthesize and prune the tree, then undo if need be.
+
+Gates (time, activity, queue, lock), deterministic detectors or an agent's decisions, one
+code path that applies them with backups, logs and review entries, and ``--undo``.
+"""
+
+from brv_vc.services.face import lazy
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from brv_vc.services.dream.agent import ScanResult, load_decisions, scan
+    from brv_vc.services.dream.control import DreamLogs, cancel, logs
+    from brv_vc.services.dream.gates import Gate
+    from brv_vc.services.dream.run import DEFAULT_BUDGET, DreamResult, dream, new_id
+    from brv_vc.services.dream.undo import UndoResult, undo
+
+_HOMES = {
+    "ScanResult": "agent", "load_decisions": "agent", "scan": "agent",
+    "DreamLogs": "control", "cancel": "control", "logs": "control",
+    "Gate": "gates",
+    "DEFAULT_BUDGET": "run", "DreamResult": "run", "dream": "run", "new_id": "run",
+    "UndoResult": "undo", "undo": "undo",
+}
+__all__ = ["DEFAULT_BUDGET", "DreamLogs", "DreamResult", "Gate", "ScanResult", "UndoResult",
+           "cancel", "dream", "load_decisions", "logs", "new_id", "scan", "undo"]
+__getattr__ = lazy(__name__, _HOMES)

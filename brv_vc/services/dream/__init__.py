@@ -12,14 +12,14 @@ if TYPE_CHECKING:
     from brv_vc.services.dream.control import DreamLogs, cancel, logs
     from brv_vc.services.dream.gates import Gate
     from brv_vc.services.dream.run import DEFAULT_BUDGET, DreamResult, dream, new_id
-    from brv_vc.services.dream.undo import UndoResult, undo
+    from brv_vc.services.dream.undoing import UndoResult, undo
 
 _HOMES = {
     "ScanResult": "agent", "load_decisions": "agent", "scan": "agent",
     "DreamLogs": "control", "cancel": "control", "logs": "control",
     "Gate": "gates",
     "DEFAULT_BUDGET": "run", "DreamResult": "run", "dream": "run", "new_id": "run",
-    "UndoResult": "undo", "undo": "undo",
+    "UndoResult": "undoing", "undo": "undoing",
 }
 __all__ = ["DEFAULT_BUDGET", "DreamLogs", "DreamResult", "Gate", "ScanResult", "UndoResult",
            "cancel", "dream", "load_decisions", "logs", "new_id", "scan", "undo"]

@@ -10,6 +10,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from brv_vc.services.dream.agent import ScanResult, load_decisions, scan
     from brv_vc.services.dream.control import DreamLogs, cancel, logs
+    from brv_vc.services.dream.dreamlog import summary_line
     from brv_vc.services.dream.gates import Gate
     from brv_vc.services.dream.run import DEFAULT_BUDGET, DreamResult, dream, new_id
     from brv_vc.services.dream.undoing import UndoResult, undo
@@ -17,10 +18,10 @@ if TYPE_CHECKING:
 _HOMES = {
     "ScanResult": "agent", "load_decisions": "agent", "scan": "agent",
     "DreamLogs": "control", "cancel": "control", "logs": "control",
-    "Gate": "gates",
+    "Gate": "gates", "summary_line": "dreamlog",
     "DEFAULT_BUDGET": "run", "DreamResult": "run", "dream": "run", "new_id": "run",
     "UndoResult": "undoing", "undo": "undoing",
 }
 __all__ = ["DEFAULT_BUDGET", "DreamLogs", "DreamResult", "Gate", "ScanResult", "UndoResult",
-           "cancel", "dream", "load_decisions", "logs", "new_id", "scan", "undo"]
+           "cancel", "dream", "load_decisions", "logs", "new_id", "scan", "summary_line", "undo"]
 __getattr__ = lazy(__name__, _HOMES)

@@ -171,13 +171,15 @@ def add(app: AppContext, paths: tuple[str, ...], as_json: bool) -> None:
 
 @vc.command()
 @click.option("-m", "--message", required=True, help="The commit message.")
+@click.option("--include-pending", is_flag=True,
+              help="Commit changes still waiting for review (review enabled).")
 @json_option
 @pass_app
-def commit(app: AppContext, message: str, as_json: bool) -> None:
+def commit(app: AppContext, message: str, include_pending: bool, as_json: bool) -> None:
     """Commit the staged knowledge (never code, even in --in-project mode).
 
-    Refused while conflicts or conflict markers remain, or when a sync-excluded file was
-    force-added.
+    Refused while conflicts or conflict markers remain, when a sync-excluded file was
+    force-added, or (review enabled) while a staged change waits in 'brv review pending'.
 
     \b
     Example:
@@ -185,7 +187,8 @@ def commit(app: AppContext, message: str, as_json: bool) -> None:
     """
     from brv_vc.services import vc as local
 
-    emit(local.commit(_repo(app), message), as_json, txt.commit_text)
+    emit(local.commit(_repo(app), message, include_pending=include_pending), as_json,
+         txt.commit_text)
 
 
 @vc.command()
@@ -333,11 +336,16 @@ def pull(app: AppContext, remote: str | None, branch_name: str | None, allow_unr
 @click.argument("remote", required=False)
 @click.argument("branch_name", metavar="[BRANCH]", required=False)
 @click.option("-u", "--set-upstream", is_flag=True, help="Remember the remote branch.")
+@click.option("--include-pending", is_flag=True,
+              help="Push changes still waiting for review (review enabled).")
 @json_option
 @pass_app
 def push(app: AppContext, remote: str | None, branch_name: str | None, set_upstream: bool,
-         as_json: bool) -> None:
+         include_pending: bool, as_json: bool) -> None:
     """Publish commits (never forced; a rejected push says to pull first).
+
+    With review enabled, refused while a commit to publish carries a change that
+    waits in 'brv review pending'.
 
     \b
     Example:
@@ -345,7 +353,8 @@ def push(app: AppContext, remote: str | None, branch_name: str | None, set_upstr
     """
     from brv_vc.services import vc as sync
 
-    result = sync.push(_repo(app), remote, branch_name, set_upstream=set_upstream)
+    result = sync.push(_repo(app), remote, branch_name, set_upstream=set_upstream,
+                       include_pending=include_pending)
     emit(result, as_json, txt.push_text)
 
 

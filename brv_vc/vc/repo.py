@@ -73,11 +73,11 @@ class KnowledgeRepo:
 
     def git(
         self, *args: str, check: bool = True, index_file: Path | None = None,
-        what: str | None = None, input: str | None = None,
+        what: str | None = None, input: str | None = None, env: dict[str, str] | None = None,
     ) -> git.Proc:
         """Runs git in the work tree; failures become GitError with a hint."""
         proc = git.run(list(args), self.workdir, check=False, index_file=index_file,
-                       input=input)
+                       input=input, env=env)
         if check and proc.returncode != 0:
             raise translate(args, proc, what=what)
         return proc

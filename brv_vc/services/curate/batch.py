@@ -27,6 +27,7 @@ from brv_vc.format.entry import decode
 from brv_vc.format.validate import errors_of
 from brv_vc.lifecycle import sidecar
 from brv_vc.services.curate import log as curate_log
+from brv_vc.services.curate import reviewing
 from brv_vc.services.curate.apply import apply_plans
 from brv_vc.services.curate.plan import Plan, plan_op
 from brv_vc.services.curate.view import View
@@ -150,6 +151,7 @@ def run_batch(
     *,
     atomic: bool = False,
     dry_run: bool = False,
+    review: bool = True,
 ) -> CurateResult:
     """Applies schema-valid operations to the tree (see the module docstring).
 
@@ -162,6 +164,8 @@ def run_batch(
         now: the clock (createdAt / updatedAt and the sidecar).
         atomic: apply nothing when any operation would fail.
         dry_run: plan and report, but write nothing (not even the sidecar or the log).
+        review: queue DELETE / MERGE / ``"review": true`` for review when it is enabled
+            (dreams record their own entries and pass False).
 
     Returns:
         The per-operation results and the summary counts.
@@ -202,6 +206,7 @@ def run_batch(
         # a damaged brv.db (StateError) stops the batch here, before it writes a file
         statedb.open_state(project).close()
         plans = [p for p in planned if isinstance(p, Plan)]
+        watched = reviewing.watch(project, ops, planned) if review else []
         outcomes = iter(apply_plans(project, plans, view.path))
         results, applied = [], []
         for op, p in zip(ops, planned, strict=True):
@@ -212,6 +217,7 @@ def run_batch(
             else:
                 assert outcome is not None
                 results.append(_failed(op, outcome))
+        reviewing.record(project, watched, applied, now)
     problems = [] if dry_run else _record(project, results, applied, now)
     counts = dict.fromkeys(("added", "updated", "merged", "deleted", "failed"), 0)
     for result in results:

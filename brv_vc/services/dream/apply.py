@@ -136,7 +136,7 @@ def _act(ctx: Context, op: Op) -> str:
     if action == "MERGE":
         ops = [{"type": "MERGE", "path": s, "target": op["target"],
                 "reason": f"dream {ctx.dream_id}: {op.get('reason', '')}"} for s in op["sources"]]
-        result = curate.run_batch(project, ops, now, atomic=True)
+        result = curate.run_batch(project, ops, now, atomic=True, review=False)
         ctx.curations += 1
         if not result.ok:
             failed = next(r for r in result.applied if r.status == "failed")

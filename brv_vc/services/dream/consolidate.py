@@ -11,7 +11,8 @@ corpus (see ``similarity``). For each changed entry, its nearest entries decide:
   similarity, reviewed below 0.7.
 - CROSS_REFERENCE: similarity >= 0.5 either way and not linked yet: ``related`` both ways.
 - SKIP: nothing close enough (logged with its reason, no change).
-A ``pendingMerges`` hint from the last prune becomes a MERGE when the pair is >= 0.5 alike.
+A ``pendingMerges`` hint from the last prune becomes a MERGE when one of the pair is at
+least 0.5 alike to the other (the prune's own test).
 """
 
 from __future__ import annotations
@@ -152,7 +153,8 @@ def _hint(hint: dict[str, Any], where: dict[str, int], corpus: Corpus,
     if source not in where or target not in where or source in consumed or target in consumed:
         return []
     decided.add(frozenset((source, target)))
-    pair = corpus.pair(where[source], where[target])
+    # the prune's own test: one direction at least 0.5 (see prune._closest_sibling)
+    pair = max(corpus.sim(where[source], where[target]), corpus.sim(where[target], where[source]))
     if pair < LINK_AT:
         return [{"operation": "consolidate", "action": "SKIP", "files": [source, target],
                  "reason": f"pending merge hint not followed: only {pair:.2f} similar"}]

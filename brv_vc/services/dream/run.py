@@ -223,19 +223,32 @@ def changed_entries(project: Project, entries: Sequence[str], state: dict[str, A
 
 
 def cross_hits(conn: Any, project: Project, changed: Sequence[str],
-                now: datetime) -> dict[str, list[str]]:
-    """FTS5 candidates in other domains for each changed entry (by its title's terms)."""
+               now: datetime) -> dict[str, list[str]]:
+    """FTS5 candidates in other domains for each changed entry.
+
+    One ranked query per word of its title (a title's words together would need all of
+    them in one entry), best hits first.
+    """
     from brv_vc.tree.store import read_entry
 
     out: dict[str, list[str]] = {}
     for rel in changed:
-        try:
-            terms = query_terms(read_entry(project, rel).title)
-            hits = fts.search(conn, None, terms, now.timestamp(), limit=8).hits
-        except (BrvError, Exception):  # an unsearchable title only loses candidates
-            continue
         domain = rel.split("/", 1)[0]
-        out[rel] = [h.path for h in hits if h.path.endswith(".md") and h.path != rel
-                    and not h.path.startswith(ARCHIVE_DIR + "/")
-                    and h.path.split("/", 1)[0] != domain][: consolidate.CROSS_HITS]
+        found: dict[str, float] = {}
+        try:
+            words = query_terms(read_entry(project, rel).title)
+        except BrvError:  # an unsearchable title only loses candidates
+            continue
+        for word in words[:4]:
+            try:
+                hits = fts.search(conn, None, [word], now.timestamp(), limit=8).hits
+            except BrvError:
+                continue
+            for hit in hits:
+                if (hit.kind == "entry" and hit.path != rel
+                        and not hit.path.startswith(ARCHIVE_DIR + "/")
+                        and hit.path.split("/", 1)[0] != domain):
+                    found[hit.path] = found.get(hit.path, 0.0) + hit.score
+        ranked = sorted(found, key=lambda p: (-found[p], p))
+        out[rel] = ranked[: consolidate.CROSS_HITS]
     return out

@@ -25,7 +25,8 @@ def test_merge_goes_through_curate_and_records_lineage(project):
                  related=[b])
     result = dream.dream(project, NOW, force=True)
     merge = _ops(result, "MERGE")[0]
-    assert merge["target"] == a and merge["sources"] == [b]
+    assert merge["target"] == a
+    assert merge["sources"] == [b]
     assert merge["needsReview"] is True  # seed 001: MERGE always needs review
     assert not (project.tree / b).exists()
     target = _entry(project, a)
@@ -44,7 +45,8 @@ def test_temporal_update_notes_the_newer_entry(project):
               "uploads resume from the last chunk.", NOW + timedelta(days=1))
     result = dream.dream(project, NOW + timedelta(days=1), force=True)
     update = _ops(result, "TEMPORAL_UPDATE")[0]
-    assert update["file"] == old and update["newer"] == new
+    assert update["file"] == old
+    assert update["newer"] == new
     assert update["needsReview"] == (update["confidence"] < 0.7)
     body = _entry(project, old).body
     assert "### Update 2025-03-02\nNewer knowledge on this subject: " + new in body
@@ -57,7 +59,8 @@ def test_cross_reference_links_related_entries_both_ways(project):
     link = _ops(result, "CROSS_REFERENCE")[0]
     assert link["files"] == sorted([a, b])
     assert link["needsReview"] is False  # neither entry is core
-    assert b in _entry(project, a).related and a in _entry(project, b).related
+    assert b in _entry(project, a).related
+    assert a in _entry(project, b).related
 
 
 def test_skip_when_nothing_is_similar(project):
@@ -81,7 +84,8 @@ def test_synthesis_frontmatter_order_and_review_flag(project):
                     "tags", "related", "keywords", "createdAt", "updatedAt"]
     assert "type: synthesis\n" in text
     assert 'sources: ["api/_index.md", "security/_index.md"]' in text
-    assert created["confidence"] == 0.6 and created["needsReview"] is True
+    assert created["confidence"] == 0.6
+    assert created["needsReview"] is True
 
 
 def test_synthesis_skips_with_one_domain_and_dedupes(project):
@@ -132,7 +136,8 @@ def test_merge_into_waits_in_pending_merges_for_the_next_consolidate(project):
     assert [h["file"] for h in dreamstate.read_state(project)["pendingMerges"]] == [a]
     nxt = dream.dream(project, NOW + timedelta(days=1), force=True)
     merge = _ops(nxt, "MERGE")[0]
-    assert merge["sources"] == [a] and merge["reason"].startswith("suggested by the last prune")
+    assert merge["sources"] == [a]
+    assert merge["reason"].startswith("suggested by the last prune")
     assert dreamstate.read_state(project)["pendingMerges"] == []
 
 

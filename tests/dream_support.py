@@ -49,5 +49,5 @@ def tree_bytes(root: Path) -> dict[str, bytes]:
 def duplicate_pair(project: Project) -> tuple[str, str]:
     """Two entries of one topic covering the same thing (a MERGE for the detectors)."""
     a = add(project, "api/auth", "OAuth flow", OAUTH)
-    b = add(project, "api/auth", "OAuth refresh flow", OAUTH + " Tokens are opaque.")
+    b = add(project, "api/auth", "OAuth flow notes", OAUTH)
     return a, b

@@ -2,7 +2,8 @@
 
 rank-bm25's Okapi IDF goes negative for a term in more than half of the documents (and a
 two-entry domain has many), which makes scores of near-duplicates meaningless; the IDF is
-replaced by Lucene's ``log(1 + (N - n + 0.5) / (n + 0.5))``, which is never negative. A
+replaced by Lucene's ``log(1 + (N - n + 0.5) / (n + 0.5))``, which is never negative (N at
+least :data:`MIN_CORPUS`). A
 score is normalised by the query document's score against itself, so identical entries
 score 1.0 and the thresholds of seed 001 (0.5 link, 0.85 merge) read the same in any domain.
 """
@@ -19,14 +20,18 @@ from rank_bm25 import BM25Okapi
 from brv_vc.format.entry import Entry
 from brv_vc.index.terms import tokens
 
-QUERY_TERMS = 40  # a document's query: its most frequent significant terms
+QUERY_TERMS = 40
+# Why: in a domain of two entries every shared word is "in half the corpus" and weighs
+# little, so two copies that differ in one title word looked unrelated. A domain smaller
+# than this is weighed as if it had this many entries (the word counts stay its own).
+MIN_CORPUS = 50  # a document's query: its most frequent significant terms
 MERGE_AT = 0.85
 LINK_AT = 0.5
 
 
 class _LuceneBM25(BM25Okapi):  # type: ignore[misc]
     def _calc_idf(self, nd: dict[str, int]) -> None:
-        size = self.corpus_size
+        size = max(self.corpus_size, MIN_CORPUS)
         self.idf = {w: math.log(1 + (size - n + 0.5) / (n + 0.5)) for w, n in nd.items()}
 
 

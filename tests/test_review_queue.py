@@ -35,7 +35,7 @@ def test_pending_lists_dream_changes_as_the_seed_shows(project, brv):
 
 
 def test_show_renders_the_semantic_diff(project, brv):
-    a, b, _, _ = _dream_with_review(project, brv)
+    _a, b, _, _ = _dream_with_review(project, brv)
     entry = review.pending(project).entries[0]
     text = brv("review", "show", str(entry.id), cwd=project.root).stdout
     assert "Knowledge changes (before -> after):" in text
@@ -56,7 +56,7 @@ def test_reject_restores_bytes_and_refreshes(project, brv):
 
 
 def test_approve_keeps_the_change_and_drops_backups(project, brv):
-    a, b, _, _ = _dream_with_review(project, brv)
+    a, _b, _, _ = _dream_with_review(project, brv)
     entry = review.pending(project).entries[0]
     merged = (project.tree / a).read_bytes()
     assert brv("review", "approve", "--all", cwd=project.root).exit_code == 0
@@ -91,7 +91,7 @@ def test_reject_of_a_change_a_later_one_built_on_is_refused(project, brv):
 
 
 def test_unknown_id_and_missing_backup_change_nothing(project, brv):
-    a, b, _, _ = _dream_with_review(project, brv)
+    _a, _b, _, _ = _dream_with_review(project, brv)
     snapshot = tree_bytes(project.root)
     unknown = brv("review", "reject", "999", cwd=project.root)
     assert unknown.exit_code == 1

@@ -32,9 +32,8 @@ class UndoResult:
     problems: tuple[str, ...] = ()
 
 
-def _changes(log: dict[str, Any]) -> list[review.FileChange]:
-    return [review.FileChange.from_dict(c) for op in log.get("operations", [])
-            if op.get("status") == "applied" for c in op.get("changes", [])]
+def _changes(ops: list[dict[str, Any]]) -> list[review.FileChange]:
+    return [review.FileChange.from_dict(c) for op in ops for c in op.get("changes", [])]
 
 
 def undo(project: Project, now: datetime, dream_id: str | None = None) -> UndoResult:
@@ -49,12 +48,13 @@ def undo(project: Project, now: datetime, dream_id: str | None = None) -> UndoRe
     names = dreamlog.ids(project)
     if not names:
         raise NotFoundError("no dream to undo (no dream log yet)", hint="run 'brv dream' first")
-    last = names[-1]
-    wanted = dream_id or last
+    wanted = dream_id or names[-1]
     log = dreamlog.read(project, wanted)
-    if wanted != last:
-        raise ConflictError(f"only the last dream ({last}) can be undone, not {wanted}",
-                            hint=f"undo {last} first, or leave {wanted} as it is")
+    newer = [n for n in names[names.index(wanted) + 1:]
+             if dreamlog.read(project, n).get("status") != dreamlog.UNDONE]
+    if newer:
+        raise ConflictError(f"only the last dream ({newer[-1]}) can be undone, not {wanted}",
+                            hint=f"undo {newer[-1]} first, or leave {wanted} as it is")
     status = log.get("status")
     if status == dreamlog.UNDONE:
         raise ConflictError(f"dream {wanted} is already undone", hint="nothing to do")
@@ -62,7 +62,12 @@ def undo(project: Project, now: datetime, dream_id: str | None = None) -> UndoRe
     if status == dreamlog.PROCESSING and holder is not None and not lock.is_stale(holder, now):
         raise ConflictError(f"dream {wanted} is still running (pid {holder.pid})",
                             hint=f"wait for it, or stop it: brv dream --cancel {wanted}")
-    changes = _changes(log)
+    rejected = {e.id for e in review.pending(project, all_entries=True).entries
+                if e.task == wanted and e.status == "rejected"}
+    # changes rejected in review are already back: they are not undone twice
+    live = [op for op in log.get("operations", []) if op.get("status") == "applied"
+            and op.get("reviewId") not in rejected]
+    changes = _changes(live)
     store = dreamlog.store(project)
     latest: dict[str, review.FileChange] = {}
     for change in changes:
@@ -72,17 +77,15 @@ def undo(project: Project, now: datetime, dream_id: str | None = None) -> UndoRe
         if change.before is not None and not store.has(change.before):
             review.check_revertible(project, [change], store)  # names the missing backup
     restored: list[str] = []
-    for op in reversed(log.get("operations", [])):
-        if op.get("status") != "applied":
-            continue
+    for op in reversed(live):
         ops_changes = [review.FileChange.from_dict(c) for c in op.get("changes", [])]
         restored.extend(review.revert(project, ops_changes, store))
     problems = list(derived.refresh(project, restored, now).problems)
-    rejected = review.dismiss(project, now, wanted)
+    dismissed = review.dismiss(project, now, wanted)
     _restore_state(project, log)
     log.update(status=dreamlog.UNDONE, undoneAt=format_iso(now))
     dreamlog.write(project, log)
-    return UndoResult(wanted, tuple(dict.fromkeys(restored)), rejected, tuple(problems))
+    return UndoResult(wanted, tuple(dict.fromkeys(restored)), dismissed, tuple(problems))
 
 
 def _restore_state(project: Project, log: dict[str, Any]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -12,7 +13,7 @@ import click
 from brv_vc.cli.context import AppContext, json_option, pass_app
 from brv_vc.cli.dream_text import dream_text, logs_text, scan_text, undo_text
 from brv_vc.cli.render import emit, stderr_is_tty
-from brv_vc.errors import UsageError
+from brv_vc.errors import EXIT_INTERRUPTED, UsageError
 from brv_vc.services import dream as svc
 from brv_vc.tree.config import load_config
 
@@ -27,14 +28,23 @@ def _budget(app: AppContext, given: float | None) -> float:
 
 
 class _Interrupts:
-    """Ctrl-C once: ask the dream to stop after its current operation; twice: exit 130."""
+    """Ctrl-C once: ask the dream to stop after its current operation; twice: exit 130.
+
+    Why not raise KeyboardInterrupt the second time: it lands anywhere, inside a SQLite
+    transaction too. Every file is written atomically, so leaving at once is safe: the lock
+    names a dead process (reclaimed) and the log says processing (the next dream marks it
+    partial).
+    """
 
     def __init__(self) -> None:
         self.asked = False
 
     def __call__(self, signum: int, frame: Any) -> None:
         if self.asked:
-            raise KeyboardInterrupt
+            click.echo("brv: interrupted", err=True)
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(EXIT_INTERRUPTED)
         self.asked = True
         click.echo("Cancelling task... (Ctrl-C again to force exit)", err=True)
 

@@ -44,6 +44,17 @@ class Context:
     review_on: bool
     curations: int = 0  # curate batches this dream ran (not counted as activity)
     touched: set[str] = field(default_factory=set)
+    dirty: list[str] = field(default_factory=list)  # written, derived files not yet refreshed
+
+    def flush(self) -> list[str]:
+        """Refreshes derived state (index, summaries) for the files written since the last.
+
+        Why batched: a refresh costs ~0.1 s at 25,000 entries and most operations are small
+        link edits. Before a MERGE or ARCHIVE (which read the index's backlinks) and at the
+        end of each phase the index is brought up to date.
+        """
+        paths, self.dirty = self.dirty, []
+        return list(derived.refresh(self.project, paths, self.now).problems) if paths else []
 
 
 def needs_review(ctx: Context, op: Op) -> bool:
@@ -84,6 +95,8 @@ def apply_op(ctx: Context, op: Op) -> Op:
     if action == "SKIP":
         return {**op, "status": "skipped", "message": summary_of(op), "changes": []}
     try:
+        if action in ("MERGE", "ARCHIVE"):
+            ctx.flush()
         paths = _paths(ctx, op)
         before = review.capture(ctx.project, paths)
         message = _act(ctx, op)
@@ -188,4 +201,4 @@ def _act(ctx: Context, op: Op) -> str:
 
 
 def _refresh(ctx: Context, paths: list[str]) -> None:
-    derived.refresh(ctx.project, paths, ctx.now)
+    ctx.dirty.extend(paths)

@@ -132,15 +132,18 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
         return "budget" if clock() - start > budget else ""
 
     def run_all(phase: str, ops: Sequence[Op]) -> str:
-        for number, op in enumerate(ops, 1):
-            log["operations"].append(apply_op(ctx, op))
-            dreamlog.write(project, log)
-            if progress is not None:
-                progress(phase, number, len(ops))
-            why = over()
-            if why:
-                return why
-        return ""
+        try:
+            for number, op in enumerate(ops, 1):
+                log["operations"].append(apply_op(ctx, op))
+                dreamlog.write(project, log)
+                if progress is not None:
+                    progress(phase, number, len(ops))
+                why = over()
+                if why:
+                    return why
+            return ""
+        finally:
+            problems.extend(ctx.flush())
 
     try:
         if decisions is not None:

@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -55,12 +56,15 @@ def main() -> None:
     parser.add_argument("--changed", type=int, default=500)
     args = parser.parse_args()
     root = Path(tempfile.mkdtemp(prefix="brv-bench-dream-")) / "proj"
+    start = time.perf_counter()
     paths = generate(root, args.entries, seed=3)
     project = Project(root)
-    index_project(project)
+    print(f"setup: generated in {time.perf_counter() - start:.0f} s", flush=True)
+    index_project(project, rebuild=False, now=datetime.now(UTC))
     conn = open_state(project)
     folders.regenerate(project, None, EXTRACTIVE, Records(conn))
     conn.close()
+    print(f"setup: indexed and summarised in {time.perf_counter() - start:.0f} s", flush=True)
     wall = time.time() - 5
     dreamstate.update_state(project, lambda s: s.update(
         lastDreamAt="2026-09-30T10:00:00Z", lastDreamWall=wall, curationsSinceDream=50))

@@ -12,10 +12,10 @@ import click
 
 from brv_vc.cli.context import AppContext, json_option, pass_app
 from brv_vc.cli.dream_text import dream_text, logs_text, scan_text, undo_text
-from brv_vc.cli.render import emit, stderr_is_tty
+from brv_vc.cli.render import emit, stderr_is_tty, warn
 from brv_vc.errors import EXIT_INTERRUPTED, UsageError
 from brv_vc.services import dream as svc
-from brv_vc.tree.config import load_config
+from brv_vc.tree.config import configured_llm, load_config
 
 
 def _budget(app: AppContext, given: float | None) -> float:
@@ -66,9 +66,12 @@ def _run(app: AppContext, force: bool, budget: float | None, as_json: bool, drea
         result = svc.dream(project, app.now, force=force, budget=_budget(app, budget),
                            should_stop=lambda: stop.asked, decisions=decisions,
                            progress=_bar if stderr_is_tty() and not as_json else None,
-                           dream_id=dream_id, trigger=trigger)
+                           dream_id=dream_id, trigger=trigger,
+                           llm=configured_llm(project) if decisions is None else None)
     finally:
         signal.signal(signal.SIGINT, previous)
+    for problem in result.problems:
+        warn(problem)
     emit(result, as_json, dream_text)
 
 

@@ -8,15 +8,16 @@ from brv_vc.services.face import lazy
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from brv_vc.services.dream.agent import ScanResult, load_decisions, scan
+    from brv_vc.services.dream.agent import ScanResult, scan
     from brv_vc.services.dream.control import DreamLogs, cancel, logs
+    from brv_vc.services.dream.decisions import load_decisions
     from brv_vc.services.dream.dreamlog import summary_line
     from brv_vc.services.dream.gates import Gate
     from brv_vc.services.dream.run import DEFAULT_BUDGET, DreamResult, dream, new_id
     from brv_vc.services.dream.undoing import UndoResult, undo
 
 _HOMES = {
-    "ScanResult": "agent", "load_decisions": "agent", "scan": "agent",
+    "ScanResult": "agent", "scan": "agent", "load_decisions": "decisions",
     "DreamLogs": "control", "cancel": "control", "logs": "control",
     "Gate": "gates", "summary_line": "dreamlog",
     "DEFAULT_BUDGET": "run", "DreamResult": "run", "dream": "run", "new_id": "run",

@@ -69,24 +69,22 @@ def needs_review(ctx: Context, op: Op) -> bool:
     return False
 
 
+_SUMMARIES = {
+    "MERGE": lambda op: f"Merged {' and '.join(op['sources'])} into {op['target']}",
+    "TEMPORAL_UPDATE": lambda op: f"Updated {op['file']} with newer context from "
+                                  f"{op.get('newer', 'this dream')}",
+    "CROSS_REFERENCE": lambda op: f"Linked {' and '.join(op['files'])}",
+    "CREATE": lambda op: f"Generated cross-domain synthesis: {op['title']}",
+    "ARCHIVE": lambda op: f"Archived {op['file']}",
+    "KEEP": lambda op: f"Kept {op['file']} (staleness clock reset)",
+    "MERGE_INTO": lambda op: f"Suggested merging {op['file']} into {op['target']} next dream",
+}
+
+
 def summary_of(op: Op) -> str:
     """The review line's summary (seed 001: ``Merged api/auth.md and api/oauth.md``)."""
-    action = op["action"]
-    if action == "MERGE":
-        return f"Merged {' and '.join(op['sources'])} into {op['target']}"
-    if action == "TEMPORAL_UPDATE":
-        return f"Updated {op['file']} with newer context from {op.get('newer', 'this dream')}"
-    if action == "CROSS_REFERENCE":
-        return f"Linked {' and '.join(op['files'])}"
-    if action == "CREATE":
-        return f"Generated cross-domain synthesis: {op['title']}"
-    if action == "ARCHIVE":
-        return f"Archived {op['file']}"
-    if action == "KEEP":
-        return f"Kept {op['file']} (staleness clock reset)"
-    if action == "MERGE_INTO":
-        return f"Suggested merging {op['file']} into {op['target']} next dream"
-    return f"Skipped {', '.join(op.get('files', []))}"
+    render = _SUMMARIES.get(op["action"])
+    return render(op) if render else f"Skipped {', '.join(op.get('files', []))}"
 
 
 def apply_op(ctx: Context, op: Op) -> Op:

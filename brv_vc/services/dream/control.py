@@ -9,6 +9,7 @@ from typing import Any
 
 from brv_vc.errors import NotFoundError
 from brv_vc.services.dream import dreamlog, lock
+from brv_vc.summary.queue import alive
 from brv_vc.tree import dreamstate
 from brv_vc.tree.project import Project
 
@@ -49,8 +50,8 @@ def cancel(project: Project, dream_id: str) -> int:
         NotFoundError: no dream with that id is running.
     """
     holder = lock.holder(project)
-    if holder is None or holder.dream_id != dream_id or not lock.alive(holder.pid):
-        running = f" (running: {holder.dream_id})" if holder and lock.alive(holder.pid) else ""
+    if holder is None or holder.dream_id != dream_id or not alive(holder.pid):
+        running = f" (running: {holder.dream_id})" if holder and alive(holder.pid) else ""
         raise NotFoundError(f"no running dream with id {dream_id}{running}",
                             hint="see the dreams with 'brv dream --log'")
     os.kill(holder.pid, signal.SIGINT)

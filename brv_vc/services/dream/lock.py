@@ -12,6 +12,7 @@ import os
 from dataclasses import dataclass
 from datetime import datetime
 
+from brv_vc.summary.queue import alive
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import ensure_state_dir
 
@@ -26,19 +27,6 @@ class Holder:
     pid: int
     dream_id: str
     started: float
-
-
-def alive(pid: int) -> bool:
-    """True when a process with this id exists."""
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def holder(project: Project) -> Holder | None:

@@ -20,9 +20,18 @@ from brv_vc.errors import BrvError
 from brv_vc.index import search as fts
 from brv_vc.index.terms import query_terms
 from brv_vc.services import derived, review
-from brv_vc.services.dream import consolidate, dreamlog, gates, lock, prune, synthesize
+from brv_vc.services.dream import (
+    consolidate,
+    dreamlog,
+    gates,
+    lock,
+    provider,
+    prune,
+    synthesize,
+)
 from brv_vc.services.dream.apply import Context, Op, apply_op
 from brv_vc.tree import dreamstate
+from brv_vc.tree.config import LlmSettings
 from brv_vc.tree.layout import ARCHIVE_DIR
 from brv_vc.tree.project import Project
 from brv_vc.tree.store import entry_paths
@@ -59,7 +68,8 @@ def dream(project: Project, now: datetime, *, force: bool = False,
           budget: float = DEFAULT_BUDGET, should_stop: Callable[[], bool] = lambda: False,
           progress: Progress | None = None, decisions: Sequence[Op] | None = None,
           dream_id: str | None = None, trigger: str = "cli",
-          clock: Callable[[], float] = time.monotonic) -> DreamResult:
+          clock: Callable[[], float] = time.monotonic,
+          llm: LlmSettings | None = None) -> DreamResult:
     """Runs one dream if the gates allow (see the module docstring).
 
     Args:
@@ -73,6 +83,7 @@ def dream(project: Project, now: datetime, *, force: bool = False,
         dream_id: the id to use (``--detach`` picks it before the process starts).
         trigger: cli | agent | detach, kept in the log.
         clock: monotonic seconds, for the budget.
+        llm: the provider: it decides on the detectors' candidates (see ``provider``).
     """
     state = dreamstate.read_state(project)
     checked = [] if force else gates.check(project, state, now)
@@ -88,7 +99,7 @@ def dream(project: Project, now: datetime, *, force: bool = False,
     try:
         _recover(project)
         return _run(project, now, state, dream_id, trigger, budget, should_stop, progress,
-                    decisions, clock, (*checked, gates.Gate("lock", True)))
+                    decisions, clock, (*checked, gates.Gate("lock", True)), llm)
     finally:
         lock.release(project)
 
@@ -110,7 +121,7 @@ def _recover(project: Project) -> None:
 def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, trigger: str,
          budget: float, should_stop: Callable[[], bool], progress: Progress | None,
          decisions: Sequence[Op] | None, clock: Callable[[], float],
-         passed: tuple[gates.Gate, ...]) -> DreamResult:
+         passed: tuple[gates.Gate, ...], llm: LlmSettings | None) -> DreamResult:
     start = clock()
     log: dict[str, Any] = {
         "id": dream_id, "trigger": trigger, "status": dreamlog.PROCESSING,
@@ -119,6 +130,7 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
                         ("curationsSinceDream", "lastDreamAt", "lastDreamLogId",
                          "lastDreamWall", "totalDreams")},
         "summary": {},
+        "engine": "agent" if decisions is not None else "llm" if llm else "default",
     }
     dreamlog.write(project, log)
     opened = derived.open_synced(project)
@@ -132,6 +144,8 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
         return "budget" if clock() - start > budget else ""
 
     def run_all(phase: str, ops: Sequence[Op]) -> str:
+        if llm is not None and decisions is None:
+            ops = provider.refine(llm, project, phase, ops, problems)
         try:
             for number, op in enumerate(ops, 1):
                 log["operations"].append(apply_op(ctx, op))
@@ -168,6 +182,7 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
         dreamlog.PARTIAL if applied else dreamlog.ERROR)
     summary = _summary(ops)
     log.update(status=status, summary=summary, stopped=stopped, finishedAt=format_iso(now),
+               notes=list(problems),
                elapsedSeconds=round(clock() - start, 3))
     dreamlog.write(project, log)
     _finish_state(project, now, dream_id, state, ctx.curations, decisions is None)

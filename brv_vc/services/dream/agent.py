@@ -37,10 +37,10 @@ def scan(project: Project, now: datetime) -> ScanResult:
     opened = derived.open_synced(project)
     try:
         changed = changed_entries(project, entries, state, hints)
-        cross = cross_hits(opened.conn, project, changed, now)
+        cross = cross_hits(opened.conn, project, changed)
         found = consolidate.detect(project, entries, changed, hints, cross)
         found += synthesize.detect(project)
-        found += prune.decide(project, opened.conn, prune.candidates(project, entries, now, ()))
+        found += prune.decide(project, opened.conn, prune.candidates(project, entries, now, (), opened.conn))
     finally:
         opened.close()
     out = []

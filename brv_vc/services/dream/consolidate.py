@@ -17,14 +17,13 @@ least 0.5 alike to the other (the prune's own test).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from brv_vc.errors import BrvError
-from brv_vc.format.entry import Entry
+from brv_vc.format.entry import Entry, parse_entry
 from brv_vc.services.dream.similarity import LINK_AT, MERGE_AT, Corpus, words
 from brv_vc.tree.project import Project
-from brv_vc.tree.store import read_entry
 
 Op = dict[str, Any]
 NEAREST = 5
@@ -36,11 +35,17 @@ def _domain(path: str) -> str:
 
 
 def _load(project: Project, paths: Sequence[str]) -> dict[str, Entry]:
+    """Parses entries (unreadable ones are left out).
+
+    The paths come from the tree walk, which never follows a symlink, so the realpath
+    checks of ``read_entry`` (a dozen lstat calls a file) are not needed.
+    """
     out = {}
     for rel in paths:
         try:
-            out[rel] = read_entry(project, rel)
-        except BrvError:
+            data = (project.tree / rel).read_bytes()
+            out[rel] = parse_entry(data, file=rel, stem=rel.rsplit("/", 1)[-1][:-3])
+        except (BrvError, OSError):
             continue
     return out
 
@@ -60,7 +65,8 @@ def _older(a: tuple[str, Entry], b: tuple[str, Entry]) -> tuple[str, Entry]:
 
 
 def detect(project: Project, entries: Sequence[str], changed: Sequence[str],
-           hints: Sequence[dict[str, Any]], cross: dict[str, list[str]]) -> list[Op]:
+           hints: Sequence[dict[str, Any]], cross: dict[str, list[str]],
+           should_stop: Callable[[], bool] = lambda: False) -> list[Op]:
     """The consolidate operations for this dream, in a stable order.
 
     Args:
@@ -69,6 +75,8 @@ def detect(project: Project, entries: Sequence[str], changed: Sequence[str],
         changed: entries changed since the last dream (pending-merge sources included).
         hints: ``pendingMerges`` of the last prune ({file, target, reason}).
         cross: changed path -> FTS5 hits in other domains (candidates across the tree).
+        should_stop: polled per changed entry (the budget); the operations found so far
+            are returned when it says stop.
     """
     by_domain: dict[str, list[str]] = {}
     for rel in entries:
@@ -95,6 +103,8 @@ def detect(project: Project, entries: Sequence[str], changed: Sequence[str],
         for hint in hints:
             ops.extend(_hint(hint, where, corpus, loaded, consumed, decided))
         for path in mine:
+            if should_stop():
+                return ops
             if path not in where or path in consumed:
                 continue
             acted = False

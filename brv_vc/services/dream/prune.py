@@ -40,13 +40,22 @@ def maturities(project: Project, paths: Sequence[str], now: datetime) -> dict[st
 
 
 def candidates(project: Project, entries: Sequence[str], now: datetime,
-               skip: Collection[str]) -> list[tuple[str, float, str, str]]:
-    """(path, days stale, maturity, why) of the prune candidates, stalest first, at most 20."""
+               skip: Collection[str], index: sqlite3.Connection | None = None,
+               ) -> list[tuple[str, float, str, str]]:
+    """(path, days stale, maturity, why) of the prune candidates, stalest first, at most 20.
+
+    An entry without a sidecar row starts from defaults dated by its ``updatedAt``; the
+    index knows that date (``docs.updated``), so only unindexed entries are read.
+    """
     conn = open_state(project)
     try:
         rows = sidecar.get_many(conn, entries)
     finally:
         conn.close()
+    dated: dict[str, float | None] = {}
+    if index is not None:
+        dated = {p: u for p, u in index.execute(
+            "SELECT path, updated FROM docs WHERE kind = 'entry'")}
     found = []
     for rel in entries:
         if rel in skip:
@@ -54,10 +63,16 @@ def candidates(project: Project, entries: Sequence[str], now: datetime,
         path = project.tree / rel
         try:
             mtime = path.stat().st_mtime
-            data = path.read_bytes() if rel not in rows else b""
+            if rel in rows:
+                signals = scoring.at(rows[rel], now.timestamp())
+            elif rel in dated:
+                start = dated[rel] or mtime
+                signals = scoring.at(scoring.Signals(updated_at=start, scored_at=start),
+                                     now.timestamp())
+            else:
+                signals, _ = current_signals(None, path.read_bytes(), mtime, now)
         except OSError:
             continue
-        signals, _ = current_signals(rows.get(rel), data, mtime, now)
         days = (now.timestamp() - mtime) / 86400.0
         limit = STALE_DAYS.get(signals.maturity)
         if signals.importance < scoring.ARCHIVE_THRESHOLD:

@@ -146,6 +146,8 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
     def run_all(phase: str, ops: Sequence[Op]) -> str:
         if llm is not None and decisions is None:
             ops = provider.refine(llm, project, phase, ops, problems)
+            if should_stop():  # cancelled while the provider was thinking
+                return "cancelled"
         try:
             for number, op in enumerate(ops, 1):
                 log["operations"].append(apply_op(ctx, op))
@@ -166,14 +168,23 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
             hints = list(state.get("pendingMerges", []))
             entries = entry_paths(project)
             changed = changed_entries(project, entries, state, hints)
-            cross = cross_hits(opened.conn, project, changed, now)
-            stopped = run_all("consolidate",
-                              consolidate.detect(project, entries, changed, hints, cross))
+            cross = cross_hits(opened.conn, project, changed)
+            cut: list[str] = []  # why the detection stopped early, if it did
+
+            def budget_hit() -> bool:
+                why = over()
+                if why:
+                    cut.append(why)
+                return bool(why)
+
+            found = consolidate.detect(project, entries, changed, hints, cross, budget_hit)
+            stopped = run_all("consolidate", found) or (cut[0] if cut else "")
             if not stopped:
                 stopped = run_all("synthesize", synthesize.detect(project))
             if not stopped:
-                found = prune.candidates(project, entry_paths(project), now, ctx.touched)
-                stopped = run_all("prune", prune.decide(project, opened.conn, found))
+                stale = prune.candidates(project, entry_paths(project), now, ctx.touched,
+                                         opened.conn)
+                stopped = run_all("prune", prune.decide(project, opened.conn, stale))
     finally:
         opened.close()
     ops = log["operations"]
@@ -240,33 +251,28 @@ def changed_entries(project: Project, entries: Sequence[str], state: dict[str, A
     return sorted(set(found))
 
 
-def cross_hits(conn: Any, project: Project, changed: Sequence[str],
-               now: datetime) -> dict[str, list[str]]:
+def cross_hits(conn: Any, project: Project, changed: Sequence[str]) -> dict[str, list[str]]:
     """FTS5 candidates in other domains for each changed entry.
 
-    One ranked query per word of its title (a title's words together would need all of
-    them in one entry), best hits first.
+    One ranked FTS5 match per word of its title (its words together would need all of them
+    in one entry). A plain MATCH, not ``brv search``: no fuzzy expansion and no lifecycle
+    scoring, which cost ~50 ms a query at 25,000 entries; these are only candidates.
     """
-    from brv_vc.tree.store import read_entry
+    from brv_vc.format.entry import parse_entry
 
     out: dict[str, list[str]] = {}
     for rel in changed:
         domain = rel.split("/", 1)[0]
         found: dict[str, float] = {}
         try:
-            words = query_terms(read_entry(project, rel).title)
-        except BrvError:  # an unsearchable title only loses candidates
+            title = parse_entry((project.tree / rel).read_bytes(), file=rel).title
+            words = query_terms(title)
+        except (BrvError, OSError):  # an unsearchable title only loses candidates
             continue
         for word in words[:4]:
-            try:
-                hits = fts.search(conn, None, [word], now.timestamp(), limit=8).hits
-            except BrvError:
-                continue
-            for hit in hits:
-                if (hit.kind == "entry" and hit.path != rel
-                        and not hit.path.startswith(ARCHIVE_DIR + "/")
-                        and hit.path.split("/", 1)[0] != domain):
-                    found[hit.path] = found.get(hit.path, 0.0) + hit.score
+            for path, score in fts.ranked_paths(conn, word, 8, exclude=domain + "/"):
+                if path != rel and not path.startswith(ARCHIVE_DIR + "/"):
+                    found[path] = found.get(path, 0.0) + score
         ranked = sorted(found, key=lambda p: (-found[p], p))
         out[rel] = ranked[: consolidate.CROSS_HITS]
     return out

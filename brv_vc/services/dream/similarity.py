@@ -60,14 +60,20 @@ class Corpus:
     def __post_init__(self) -> None:
         self._bm25: Any = _LuceneBM25([d or ["_"] for d in self.docs])
         self._queries = [_query(d) for d in self.docs]
-        self._self = [self._score(i, i) for i in range(len(self.docs))]
+        self._self: dict[int, float] = {}
+
+    def _base(self, i: int) -> float:
+        """A document's score against itself (the normaliser), computed on first use."""
+        if i not in self._self:
+            self._self[i] = self._score(i, i)
+        return self._self[i]
 
     def _score(self, query: int, doc: int) -> float:
         return float(self._bm25.get_batch_scores(self._queries[query], [doc])[0])
 
     def sim(self, a: int, b: int) -> float:
         """How much of ``a`` ``b`` covers, in [0, 1] (1: b holds all of a's terms alike)."""
-        base = self._self[a]
+        base = self._base(a)
         return 0.0 if base <= 0 else min(1.0, self._score(a, b) / base)
 
     def pair(self, a: int, b: int) -> float:
@@ -76,7 +82,7 @@ class Corpus:
 
     def nearest(self, a: int, limit: int = 5) -> list[tuple[int, float]]:
         """The ``limit`` documents most similar to ``a`` (itself excluded), best first."""
-        base = self._self[a]
+        base = self._base(a)
         if base <= 0:
             return []
         scores = self._bm25.get_scores(self._queries[a])

@@ -8,7 +8,6 @@ from brv_vc.cli.context import AppContext, json_option, pass_app
 from brv_vc.cli.render import emit, warn
 from brv_vc.errors import UsageError
 from brv_vc.services import review as svc
-from brv_vc.vc.diff_render import render_text
 
 
 def _list(r: svc.ReviewList) -> str:
@@ -26,6 +25,8 @@ def _list(r: svc.ReviewList) -> str:
 
 
 def _detail(r: svc.ReviewDetail) -> str:
+    from brv_vc.vc.diff_render import render_text  # only 'show' pays for it
+
     e = r.entry
     head = [f"#{e.id} {e.line()}", f"status: {e.status}  task: {e.task}  at: {e.created}"]
     return "\n".join([*head, render_text(r.diffs, "before", "after")])

@@ -17,7 +17,6 @@ from pathlib import Path
 from brv_vc.errors import ConflictError, StateError
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import ensure_state_dir
-from brv_vc.tree.store import remove_empty_parents, write_atomic
 
 
 def digest(data: bytes) -> str:
@@ -36,6 +35,8 @@ class BlobStore:
         name = digest(data)
         path = self.folder / name[:2] / name
         if not path.exists():
+            from brv_vc.tree.store import write_atomic
+
             ensure_state_dir(self.folder.parent)
             write_atomic(path, data)
         return name
@@ -152,6 +153,10 @@ def revert(project: Project, changes: Sequence[FileChange], store: BlobStore) ->
     Returns:
         The tree paths written or removed (for the derived refresh).
     """
+    # imported here: listing the queue ('brv review pending') never writes, and the store
+    # pulls in the entry parser and PyYAML (~0.2 s)
+    from brv_vc.tree.store import remove_empty_parents, write_atomic
+
     for change in reversed(changes):
         target = project.tree / change.path
         if change.before is None:

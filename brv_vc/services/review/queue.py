@@ -27,7 +27,10 @@ from brv_vc.services.review.entries import PENDING, ReviewEntry
 from brv_vc.services.review.settings import is_enabled
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import open_state
-from brv_vc.vc.semdiff import EntryDiff, diff_entry
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from brv_vc.vc.semdiff import EntryDiff
 
 
 @dataclass(frozen=True)
@@ -114,6 +117,8 @@ def show(project: Project, entry_id: int) -> ReviewDetail:
     Raises:
         NotFoundError: no such entry.
     """
+    from brv_vc.vc.semdiff import EntryDiff, diff_entry  # only 'show' pays for it
+
     entry = _get(project, [entry_id])[0]
     store = review_store(project)
     diffs = []

@@ -10,9 +10,7 @@ from __future__ import annotations
 import re
 
 from brv_vc.errors import FormatError
-from brv_vc.tree.config import DEFAULT_CONFIG, load_config
 from brv_vc.tree.project import Project
-from brv_vc.tree.store import write_atomic
 
 _BLOCK = re.compile(r"^review:[^\n]*\n(?:[ \t]+[^\n]*\n?|[ \t]*\n)*", re.MULTILINE)
 
@@ -25,10 +23,14 @@ def is_enabled(project: Project) -> bool:
         return False
     if not re.search(r"^review\s*:", text, re.MULTILINE):
         return False
-    for key, value in load_config(project).raw:
-        if key == "review" and isinstance(value, dict):
-            return bool(value.get("enabled", False))
-    return False
+    import yaml  # every command already validated the file (tree.config.ensure_valid_config)
+
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return False
+    value = data.get("review") if isinstance(data, dict) else None
+    return bool(value.get("enabled", False)) if isinstance(value, dict) else False
 
 
 def set_enabled(project: Project, enabled: bool) -> bool:
@@ -40,6 +42,9 @@ def set_enabled(project: Project, enabled: bool) -> bool:
     Raises:
         FormatError: config.yaml is invalid (nothing is written).
     """
+    from brv_vc.tree.config import DEFAULT_CONFIG, load_config
+    from brv_vc.tree.store import write_atomic
+
     load_config(project)  # refuse to touch a broken file
     try:
         text = project.config_path.read_text(encoding="utf-8")

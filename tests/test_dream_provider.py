@@ -30,9 +30,13 @@ def test_the_provider_decides_with_one_call_per_domain(project):
     with ChatServer(handler) as server:
         settings = LlmSettings(base_url=server.base_url, model="m")
         result = dream.dream(project, NOW, force=True, llm=settings)
+        bodies = [json.loads(r["messages"][1]["content"]) for r in server.requests]
         phases = [_phase(r) for r in server.requests]
-    consolidate_calls = [p for p in phases if p == "consolidate"]
-    assert len(consolidate_calls) == 2  # api and security
+    # one call per domain: each call's candidates are of one domain, no domain twice
+    domains = [{op.get("target", op.get("file", (op.get("files") or ["?"])[0])).split("/")[0]
+                for op in b["candidates"]} for b in bodies if b["phase"] == "consolidate"]
+    assert all(len(d) == 1 for d in domains)
+    assert len(domains) == len({next(iter(d)) for d in domains}) >= 1
     assert phases.count("synthesize") <= 1
     assert [op["action"] for op in result.operations if op["operation"] == "consolidate"] == [
         "CROSS_REFERENCE"]

@@ -1,6 +1,6 @@
 """Git hooks in a repository: install (or upgrade), uninstall and report brv's hooks.
 
-What each hook does when git runs it is ``services.vc.run_hook`` (``vc/events.py``): the
+What each hook does when git runs it is ``services.vc.run_hook`` (``services/vc/events.py``): the
 same after-change step as ``brv vc pull``.
 """
 

@@ -21,11 +21,13 @@ if TYPE_CHECKING:
         commit,
         log,
     )
+    from brv_vc.services.vc.configure import prepare
     from brv_vc.services.vc.diff import semantic_diff
     from brv_vc.services.vc.driver import render_textconv, run_merge_driver
     from brv_vc.services.vc.events import HookRun, framework_invocation, run_hook
+    from brv_vc.services.vc.remotes import RemoteResult, remote
     from brv_vc.services.vc.resetting import reset
-    from brv_vc.services.vc.setup import InitResult, RemoteResult, init_repo, prepare, remote
+    from brv_vc.services.vc.setup import InitResult, init_repo
     from brv_vc.services.vc.staging import add
     from brv_vc.services.vc.sync import (
         PushResult,
@@ -50,8 +52,8 @@ _HOMES = {
     "render_textconv": "driver", "run_merge_driver": "driver",
     "HookRun": "events", "framework_invocation": "events", "run_hook": "events",
     "reset": "resetting",
-    "InitResult": "setup", "RemoteResult": "setup", "init_repo": "setup", "prepare": "setup",
-    "remote": "setup",
+    "InitResult": "setup", "init_repo": "setup", "prepare": "configure",
+    "RemoteResult": "remotes", "remote": "remotes",
     "StatusReport": "changes", "status": "changes",
     "PushResult": "sync", "SyncResult": "sync", "fetch": "sync", "merge": "sync",
     "merge_abort": "sync", "merge_continue": "sync", "pull": "sync", "push": "sync",

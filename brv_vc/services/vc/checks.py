@@ -17,7 +17,7 @@ from brv_vc.format import frontmatter as fm
 from brv_vc.format.entry import decode, parse_entry
 from brv_vc.tree.layout import Kind, is_derived, kind_of, misplaced
 from brv_vc.tree.project import STATE_DIR
-from brv_vc.vc import git
+from brv_vc.vc import git, git_objects
 from brv_vc.vc.repo import KnowledgeRepo
 
 FRONTMATTER_SCHEMA = "frontmatter"
@@ -96,7 +96,7 @@ def check_staged(repo: KnowledgeRepo, index_file: str | None) -> StagedCheck:
         kind = kind_of(rel)
         if kind in (Kind.ENTRY, Kind.CONTEXT) or rel.endswith(".md"):
             to_read.append((path, blob, kind))
-    blobs = git.read_blobs(repo.workdir, [blob for _, blob, _ in to_read])
+    blobs = git_objects.read_blobs(repo.workdir, [blob for _, blob, _ in to_read])
     checked = 0
     for path, blob, kind in to_read:
         problem = _check_blob(path, blobs.get(blob, b""), kind)

@@ -1,4 +1,6 @@
-"""Local vc use cases ``commit`` and ``log`` (add, status, reset: vc_add, vc_status, vc_reset).
+"""Local vc use cases ``commit`` and ``log``.
+
+``add``, ``status`` and ``reset`` are in ``staging``, ``changes`` and ``resetting``.
 
 Every command is scoped to the tree's pathspec, so in in-project mode knowledge commands
 never read, stage or commit code files.

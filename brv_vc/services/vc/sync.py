@@ -1,9 +1,9 @@
-"""Sync use cases: ``fetch``, ``pull``, ``push`` and ``merge`` (branches are in vc_branch).
+"""Sync use cases: ``fetch``, ``pull``, ``push`` and ``merge`` (branches are in ``branches``).
 
 All network and merge work goes through the real ``git`` binary, so the user's credential
 helpers, ssh config, hooks and our merge driver behave exactly as with plain git. Nothing is
 ever force-pushed. After a pull or merge the post-change step runs (archives from
-trailers, then :func:`brv_vc.services.refresh.refresh`).
+trailers, then :func:`brv_vc.services.derived.refresh`).
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from brv_vc.services.vc.archive import AfterChange, after_change
 from brv_vc.services.vc.changes import status
 from brv_vc.services.vc.committing import refuse_excluded, refuse_markers, refuse_unmerged
 from brv_vc.services.vc.gating import pushed_paths, refuse_pending
-from brv_vc.services.vc.setup import list_remotes, mask_url
+from brv_vc.services.vc.remotes import list_remotes, mask_url
 from brv_vc.tree.project import Project
-from brv_vc.vc import git
+from brv_vc.vc import git_objects
 from brv_vc.vc.repo import KnowledgeRepo, translate
 from brv_vc.vc.status import Change
 
@@ -107,7 +107,7 @@ def _same_as_incoming(repo: KnowledgeRepo, target: str, path: str) -> bool:
         return False
     local = repo.workdir / path
     try:
-        return local.read_bytes() == git.blob_at(repo.workdir, target, path)
+        return local.read_bytes() == git_objects.blob_at(repo.workdir, target, path)
     except OSError:
         return False
 

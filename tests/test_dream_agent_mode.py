@@ -39,7 +39,7 @@ def test_scan_then_apply_round_trip(project, brv):
 
 
 def test_apply_goes_through_the_gates(project, brv):
-    a, b = duplicate_pair(project)
+    a, _b = duplicate_pair(project)
     decision = [{"operation": "consolidate", "action": "SKIP", "files": [a], "reason": "r"}]
     out = brv("dream", "apply", "-", cwd=project.root, input=json.dumps(decision))
     assert out.exit_code == 0

@@ -45,7 +45,7 @@ def test_the_provider_decides_with_one_call_per_domain(project):
 
 
 def test_a_failing_provider_falls_back_to_the_detectors(project):
-    a, b = duplicate_pair(project)
+    _a, b = duplicate_pair(project)
     with ChatServer(lambda request: (500, "overloaded")) as server:
         settings = LlmSettings(base_url=server.base_url, model="m")
         result = dream.dream(project, NOW, force=True, llm=settings)

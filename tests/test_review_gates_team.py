@@ -6,7 +6,7 @@ import os
 import subprocess
 
 from dream_support import NOW
-from vc_helpers import git, team  # noqa: F401
+from vc_helpers import Team, git, team  # noqa: F401
 
 from brv_vc.services import dream, review
 from brv_vc.tree.project import Project
@@ -25,7 +25,7 @@ def _pending_merge(member):
     return project
 
 
-def test_commit_refused_while_pending_then_allowed_after_approval(team):
+def test_commit_refused_while_pending_then_allowed_after_approval(team: Team):  # noqa: F811
     alice = team.alice
     project = _pending_merge(alice)
     alice.ok("vc", "add")
@@ -38,7 +38,7 @@ def test_commit_refused_while_pending_then_allowed_after_approval(team):
     assert review.pending(project).entries == ()
 
 
-def test_push_refused_while_a_commit_carries_pending_changes(team):
+def test_push_refused_while_a_commit_carries_pending_changes(team: Team):  # noqa: F811
     alice = team.alice
     _pending_merge(alice)
     alice.ok("vc", "add")
@@ -53,7 +53,7 @@ def test_push_refused_while_a_commit_carries_pending_changes(team):
         alice.tree, "rev-parse", "HEAD").strip()
 
 
-def test_include_pending_overrides_and_disabled_review_gates_nothing(team):
+def test_include_pending_overrides_and_disabled_review_gates_nothing(team: Team):  # noqa: F811
     alice = team.alice
     _pending_merge(alice)
     alice.ok("vc", "add")
@@ -65,7 +65,7 @@ def test_include_pending_overrides_and_disabled_review_gates_nothing(team):
     alice.ok("vc", "commit", "-m", "more")
 
 
-def test_the_pre_commit_hook_refuses_plain_git_commit(team):
+def test_the_pre_commit_hook_refuses_plain_git_commit(team: Team):  # noqa: F811
     alice = team.alice
     _pending_merge(alice)
     alice.ok("hooks", "install")

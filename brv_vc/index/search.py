@@ -99,9 +99,9 @@ def ranked_paths(conn: sqlite3.Connection, term: str, limit: int, *,
     """
     expr = term_expr(term, [])
     rows = conn.execute(
-        f"SELECT fts.path, -bm25(fts, {WEIGHTS}) FROM fts JOIN docs ON docs.id = fts.rowid "
+        f"SELECT fts.path, -bm25(fts, {weights()}) FROM fts JOIN docs ON docs.id = fts.rowid "
         "WHERE fts MATCH ? AND docs.kind = 'entry' AND substr(fts.path, 1, ?) != ? "
-        f"ORDER BY bm25(fts, {WEIGHTS}) LIMIT ?",
+        f"ORDER BY bm25(fts, {weights()}) LIMIT ?",
         (expr, len(exclude), exclude, limit),
     ).fetchall()
     return [(str(path), float(score)) for path, score in rows]

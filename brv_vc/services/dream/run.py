@@ -168,7 +168,6 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
             hints = list(state.get("pendingMerges", []))
             entries = entry_paths(project)
             changed = changed_entries(project, entries, state, hints)
-            cross = cross_hits(opened.conn, project, changed)
             cut: list[str] = []  # why the detection stopped early, if it did
 
             def budget_hit() -> bool:
@@ -176,6 +175,8 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
                 if why:
                     cut.append(why)
                 return bool(why)
+
+            cross = cross_hits(opened.conn, project, changed, budget_hit)
 
             found = consolidate.detect(project, entries, changed, hints, cross, budget_hit)
             stopped = run_all("consolidate", found) or (cut[0] if cut else "")
@@ -251,7 +252,8 @@ def changed_entries(project: Project, entries: Sequence[str], state: dict[str, A
     return sorted(set(found))
 
 
-def cross_hits(conn: Any, project: Project, changed: Sequence[str]) -> dict[str, list[str]]:
+def cross_hits(conn: Any, project: Project, changed: Sequence[str],
+               should_stop: Callable[[], bool] = lambda: False) -> dict[str, list[str]]:
     """FTS5 candidates in other domains for each changed entry.
 
     One ranked FTS5 match per word of its title (its words together would need all of them
@@ -262,6 +264,8 @@ def cross_hits(conn: Any, project: Project, changed: Sequence[str]) -> dict[str,
 
     out: dict[str, list[str]] = {}
     for rel in changed:
+        if should_stop():  # the budget: fewer candidates, never an overrun
+            break
         domain = rel.split("/", 1)[0]
         found: dict[str, float] = {}
         try:

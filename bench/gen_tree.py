@@ -21,7 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from brv_vc.format.body import build_body
 from brv_vc.format.entry import Entry, serialize_entry
 from brv_vc.services.init import init_project
-from brv_vc.tree.layout import entry_filename, snake
+from brv_vc.tree.layout import snake
+from brv_vc.tree.names import entry_filename
 
 _SYLLABLES = [
     "ka", "lo", "mi", "ne", "ru", "sa", "to", "vi", "ze", "por", "tan", "gel", "dor", "fin",

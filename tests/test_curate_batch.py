@@ -60,8 +60,9 @@ def test_atomic_batch_applies_nothing_when_one_operation_would_fail(project: Pro
     assert not result.ok
     assert [r.status for r in result.applied] == ["skipped", "failed", "skipped"]
     assert result.applied[0].message == "not applied: the batch is atomic and operation 1 failed"
-    assert (
-        result.applied[1].message == "'auth/jwt/existing.md' already exists; use UPDATE or UPSERT"
+    assert result.applied[1].message == (
+        "'auth/jwt/existing.md' already exists with the title 'Existing'; use UPDATE or UPSERT, "
+        "or give a different title"
     )
     assert result.summary.added == result.summary.deleted == 0
     assert result.summary.failed == 1

@@ -289,12 +289,9 @@ def test_structured_content_over_the_limit_fails_the_operation(
             "has 4 level(s); knowledge lives in domain/topic or domain/topic/subtopic",
         ),
         (
-            ("add", "auth/jwt", "--title", "!!!", "--content", "x"),
-            "title '!!!' has no letters or digits to name a file after",
-        ),
-        (
             ("add", "auth/jwt", "--title", "Token Rotation", "--content", "x"),
-            "'auth/jwt/token_rotation.md' already exists; use UPDATE or UPSERT",
+            "'auth/jwt/token_rotation.md' already exists with the title 'Token Rotation'; use "
+            "UPDATE or UPSERT, or give a different title",
         ),
         (
             ("update", "auth/jwt/missing.md", "--content", "x"),

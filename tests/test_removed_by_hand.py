@@ -67,7 +67,7 @@ def test_brv_index_follows_the_removal_it_reports(project: Project, brv) -> None
     _two_entries(project, brv)
     _curate(brv, project.root, "data/db", "Indexes", "Index every foreign key.")
     (project.tree / "data/db/schema_migrations.md").unlink()
-    result = brv("index", "--json", cwd=project.root)
+    result = brv("index", "--verbose", "--json", cwd=project.root)
     assert result.exit_code == 0, result.stderr
     assert result.json()["removed"] == ["data/db/schema_migrations.md"]
     folder = project.tree / "data/db"

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 
 from retrieval_util import write_entry
 
+from brv_vc.index.db import SCHEMA_VERSION
 from brv_vc.lifecycle.scoring import CORE, Signals
 from brv_vc.lifecycle.sidecar import get_many, put_many
 from brv_vc.services.query import query_tree, search_tree
@@ -133,5 +134,6 @@ def test_an_index_of_the_older_schema_is_rebuilt(project: Project) -> None:
     result = search_tree(project, "deploying", now=NOW)
     assert [h.path for h in result.results] == ["a/b/one.md"]
     conn = sqlite3.connect(index_db_path(project))
-    assert conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "4"
+    assert conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == (
+        SCHEMA_VERSION)
     conn.close()

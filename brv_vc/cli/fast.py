@@ -101,6 +101,9 @@ def try_fast(argv: list[str]) -> int | None:
     cwd = Path(directory).resolve() if directory else Path.cwd()
     try:
         project = find_project(cwd)
+        from brv_vc.index.scan import start
+
+        start(project.tree, project.state)  # runs beside the imports below (index/scan.py)
         from brv_vc.tree.config import ensure_valid_config
 
         config_notes = ensure_valid_config(project)

@@ -12,21 +12,50 @@ from brv_vc.cli.render import emit, warn
 from brv_vc.cli.retrieval_text import index_text
 
 
+def _shown(result: Any, verbose: bool) -> dict[str, Any]:
+    """The JSON document: counts; the added/updated/removed paths only with --verbose."""
+    from brv_vc.cli.plain import jsonable
+
+    shown: dict[str, Any] = {
+        "mode": result.mode,
+        "files": result.files,
+        "counts": {"added": len(result.added), "updated": len(result.updated),
+                   "removed": len(result.removed)},
+        "problems": jsonable(result.problems),
+        "notes": list(result.notes),
+        "misplaced": jsonable(result.misplaced),
+    }
+    if verbose:
+        shown.update(added=list(result.added), updated=list(result.updated),
+                     removed=list(result.removed))
+    return shown
+
+
+def _verbose_text(result: Any) -> str:
+    lines = [index_text(result)]
+    for action in ("added", "updated", "removed"):
+        lines += [f"{action:<8} {path}" for path in getattr(result, action)]
+    return "\n".join(lines)
+
+
 @click.command()
 @click.option("--rebuild", is_flag=True, help="Drop the index and build it again from the tree.")
+@click.option("--verbose", "-v", is_flag=True, help="List every added, updated, removed path.")
 @json_option
 @pass_app
-def index(app: AppContext, rebuild: bool, as_json: bool) -> None:
+def index(app: AppContext, rebuild: bool, verbose: bool, as_json: bool) -> None:
     """Bring the search index (.brv/state/index.db) up to date with the tree.
 
     Every command that reads the index does this cheaply by itself; run it after large
     edits by hand or to see which files fail to parse. The index is derived: --rebuild
-    never touches the scoring signals in brv.db.
+    never touches the scoring signals in brv.db. Output gives counts; files that fail to
+    parse or sit outside the layout are always listed, the others with --verbose.
 
     \b
     Example:
       brv index
       brv index --rebuild --json
+      brv index --verbose --json
     """
     from brv_vc.cli.render import stderr_is_tty
     from brv_vc.services.derived import index_project
@@ -48,4 +77,7 @@ def index(app: AppContext, rebuild: bool, as_json: bool) -> None:
         # the same rule as `brv summarize` (docs/derived.md): the rest is indexed, exit 0
         warn(f"{len(result.problems)} file(s) could not be parsed and are not searchable; "
              "fix them and run 'brv index' again")
-    emit(result, as_json, index_text)
+    if as_json:
+        emit(_shown(result, verbose), True, index_text)
+    else:
+        emit(result, False, _verbose_text if verbose else index_text)

@@ -46,6 +46,7 @@ COMMANDS: dict[str, str] = {
     "search": "brv_vc.cli.search_cmd:search",
     "show": "brv_vc.cli.show_cmd:show",
     "stats": "brv_vc.cli.hydrate_cmd:stats",
+    "validate": "brv_vc.cli.validate_cmd:validate",
 }
 
 

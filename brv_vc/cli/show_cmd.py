@@ -32,9 +32,10 @@ def _show_text(r: Any) -> str:
 
 @click.command()
 @click.argument("path")
+@click.option("--title", help="Show the entry of exactly this title in the folder PATH.")
 @json_option
 @pass_app
-def show(app: AppContext, path: str, as_json: bool) -> None:
+def show(app: AppContext, path: str, title: str | None, as_json: bool) -> None:
     """Print an entry with its backlinks, dangling relations and scoring signals.
 
     Reading changes nothing in the tree and records no search hit.
@@ -43,10 +44,11 @@ def show(app: AppContext, path: str, as_json: bool) -> None:
     Example:
       brv show auth/jwt/token_rotation.md
       brv show auth/jwt/token_rotation --json
+      brv show languages/cpp --title 'clang++'
     """
     from brv_vc.services.show import show_entry
 
-    result = show_entry(app.project(), path, now=app.now)
+    result = show_entry(app.project(), path, now=app.now, title=title)
     for note in result.notes:
         warn(note)
     emit(result, as_json, _show_text)

@@ -15,7 +15,7 @@ from brv_vc.errors import StateError
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import connect, index_db_path
 
-SCHEMA_VERSION = "4"
+SCHEMA_VERSION = "5"  # 4 came twice (stemming + keys; ctime): 5 is both
 
 # Porter stemming (SQLite's built-in tokenizer, measured against Snowball in
 # bench/eval_retrieval.py): "deploys", "deployed", "deploying" all index and query as
@@ -31,6 +31,7 @@ CREATE TABLE docs (
     kind TEXT NOT NULL,
     mtime_ns INTEGER NOT NULL,
     size INTEGER NOT NULL,
+    ctime_ns INTEGER NOT NULL,
     hash TEXT NOT NULL,
     fp INTEGER NOT NULL,
     title TEXT NOT NULL DEFAULT '',

@@ -1,24 +1,22 @@
-"""Keeping ``index.db`` in step with the tree, cheaply, on every command that reads it.
+"""Keeping ``index.db`` in step with the tree, exactly, on every command that reads it.
 
 Three ways to find what changed, cheapest first:
 
 - ``paths``: the caller knows (curate, refresh after a merge): stat just those files.
-- ``fast``: stat every *folder* the index knows (about 400 at 25,000 entries: under 1 ms).
-  Adding, deleting or renaming a file changes its folder's mtime, and so does every write
-  brv, git checkout/merge and most editors make (they write a temp file and rename it).
-  Only folders whose mtime moved are listed again.
+- ``fast``: stat every *folder* the index knows (about 400 at 25,000 entries: under 1 ms);
+  adding, deleting or renaming a file changes its folder's mtime, and only folders whose
+  mtime moved are listed again. Files changed *in place* (``echo >> f``: the folder's mtime
+  stays) come from ``index.scan``: a ``find -cnewer`` of the files whose ctime moved since
+  the last check, run beside Python's start.
 - ``full``: stat every file (about 95 ms at 25,000 entries). Used for small trees
   (<= FULL_WALK_MAX files, where it costs a few ms), for ``brv index`` and ``refresh(None)``,
-  and whenever the last full walk is older than FULL_WALK_EVERY seconds.
+  when there is no scan stamp yet (a new index), and when ``find`` is unavailable.
 
-Trade-off (docs/retrieval.md): an edit made *in place* (the file rewritten without a rename,
-as ``echo >> f`` or some editors do) leaves its folder's mtime alone, so in a large tree a
-fast check misses it until the next full walk (at most FULL_WALK_EVERY seconds later, or at
-once with ``brv index``). Search results and cached answers re-check their own files before
-they are shown, so a stale result is never displayed.
-
-Files are compared by (mtime_ns, size); only those that differ are read and hashed, and only
-those whose content hash changed are parsed again.
+No edit is missed and no search pays for a periodic walk (docs/retrieval.md: the measured
+trade-off). Files are compared by (mtime_ns, size, ctime_ns); only those that differ are read
+and hashed, and only those whose content hash changed are parsed again. A row stored while
+its file was fresher than ``scan.MARGIN_NS`` gets the ctime RACY, which matches no file, so a
+second write within the same clock tick (same size, same mtime) is caught by the next check.
 """
 
 from __future__ import annotations
@@ -30,6 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from brv_vc.index import scan
 from brv_vc.index.db import get_meta, set_meta
 from brv_vc.index.docs import is_indexed
 from brv_vc.tree.layout import (
@@ -44,12 +43,11 @@ from brv_vc.tree.layout import (
 )
 from brv_vc.tree.project import Project
 
-# Up to here a full stat walk costs ~20 ms and every command does one. Beyond, in-place edits
-# are found by a full walk at most FULL_WALK_EVERY seconds apart: at 25,000 files the walk
-# costs 100-200 ms, so a shorter period would put most spaced-out searches over the 250 ms
-# cold budget (measured: ~90 ms without the walk, ~260 ms with it, on a loaded 2-core box).
+# Up to here a full stat walk costs ~20 ms and every command does one; beyond, the folder
+# check plus index.scan (in-place edits).
 FULL_WALK_MAX = 5000
-FULL_WALK_EVERY = 60.0
+RACY = -1  # the stored ctime of a file changed too recently to trust its stat
+Stat = tuple[int, int, int]  # mtime_ns, size, ctime_ns
 
 
 @dataclass(frozen=True)
@@ -80,6 +78,7 @@ class _Stored:
     id: int
     mtime_ns: int
     size: int
+    ctime_ns: int
     hash: str
     fp: int
     problem: str | None
@@ -110,7 +109,7 @@ def _indexable(name: str, depth: int, archived: bool) -> bool:
 
 
 def _list_dir(
-    tree: Path, rel: str, files: dict[str, tuple[int, int]], strays: list[str] | None = None
+    tree: Path, rel: str, files: dict[str, Stat], strays: list[str] | None = None
 ) -> list[str]:
     """Lists one folder: its sub-folders are returned, its files sorted into place.
 
@@ -131,7 +130,7 @@ def _list_dir(
                     follow_symlinks=False
                 ):
                     st = item.stat(follow_symlinks=False)
-                    files[path] = (st.st_mtime_ns, st.st_size)
+                    files[path] = (st.st_mtime_ns, st.st_size, st.st_ctime_ns)
                 elif (
                     # at depths 2..MAX_DEPTH every .md is indexable or derived: only the root,
                     # domain folders and folders too deep can hold a stray (a full walk meets
@@ -146,7 +145,7 @@ def _list_dir(
     return subdirs
 
 
-def _walk(tree: Path, start: str, dirs: dict[str, int], files: dict[str, tuple[int, int]],
+def _walk(tree: Path, start: str, dirs: dict[str, int], files: dict[str, Stat],
           strays: list[str] | None = None) -> None:
     stack = [start]
     while stack:
@@ -162,35 +161,42 @@ def _walk(tree: Path, start: str, dirs: dict[str, int], files: dict[str, tuple[i
 
 def _stored(conn: sqlite3.Connection, where: str, args: list[str]) -> dict[str, _Stored]:
     rows = conn.execute(
-        f"SELECT path, id, mtime_ns, size, hash, fp, problem FROM docs {where}", args
+        f"SELECT path, id, mtime_ns, size, ctime_ns, hash, fp, problem FROM docs {where}", args
     )
     return {path: _Stored(*rest) for path, *rest in rows}
 
 
-def _stats(conn: sqlite3.Connection, where: str, args: list[str]) -> dict[str, tuple[int, int]]:
-    """(mtime_ns, size) by path: all a change check needs.
+def _stats(conn: sqlite3.Connection, where: str, args: list[str]) -> dict[str, Stat]:
+    """(mtime_ns, size, ctime_ns) by path: all a change check needs.
 
     Plain tuples, not rows: this runs over every row on a full walk.
     """
-    rows = conn.execute(f"SELECT path, mtime_ns, size FROM docs {where}", args)
-    return {path: (mtime, size) for path, mtime, size in rows}
+    rows = conn.execute(f"SELECT path, mtime_ns, size, ctime_ns FROM docs {where}", args)
+    return {path: (mtime, size, ctime) for path, mtime, size, ctime in rows}
 
 
-def _stats_in_dirs(conn: sqlite3.Connection, folders: list[str]) -> dict[str, tuple[int, int]]:
-    found: dict[str, tuple[int, int]] = {}
-    for start in range(0, len(folders), 500):
-        chunk = folders[start : start + 500]
-        found.update(_stats(conn, f"WHERE dir IN ({','.join('?' * len(chunk))})", chunk))
+def _stats_where(conn: sqlite3.Connection, column: str, values: list[str]) -> dict[str, Stat]:
+    found: dict[str, Stat] = {}
+    for start in range(0, len(values), 500):
+        chunk = values[start : start + 500]
+        found.update(_stats(conn, f"WHERE {column} IN ({','.join('?' * len(chunk))})", chunk))
     return found
 
 
-def choose_mode(conn: sqlite3.Connection, wall: float) -> str:
-    """Picks ``full`` for small trees or when the last full walk is old, else ``fast``."""
+def choose_mode(conn: sqlite3.Connection, project: Project) -> str:
+    """Picks ``full`` for small trees and before the first scan stamp, else ``fast``."""
     files = int(get_meta(conn, "files") or 0)
-    last = float(get_meta(conn, "full_walk_at") or 0)
-    if files <= FULL_WALK_MAX or wall - last >= FULL_WALK_EVERY or wall < last:
+    if files <= FULL_WALK_MAX or not scan.stamp_path(project.state).is_file():
         return "full"
     return "fast"
+
+
+def _stat(path: str) -> Stat | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size, st.st_ctime_ns)
 
 
 def sync(
@@ -207,9 +213,9 @@ def sync(
     Args:
         project: the project.
         conn: the open index.
-        mode: "full", "fast" or None (choose by tree size and age of the last full walk).
+        mode: "full", "fast" or None (choose by tree size and the scan stamp).
         paths: only check these tree-relative files (mode "paths").
-        wall: the wall clock (epoch seconds) used to age full walks; defaults to time.time().
+        wall: the wall clock (epoch seconds) recorded for a full walk; defaults to time.time().
         progress: called as (files done, files to read) while changed files are indexed.
 
     Returns:
@@ -219,27 +225,47 @@ def sync(
     tree = project.tree
     if paths is not None:
         wanted = sorted({p for p in paths if is_indexed(p)})
-        listing: dict[str, tuple[int, int]] = {}
-        for path in wanted:
-            try:
-                st = os.stat(tree / path)
-                listing[path] = (st.st_mtime_ns, st.st_size)
-            except OSError:
-                pass
-        stored = {p: (r.mtime_ns, r.size) for p, r in _stored_in_paths(conn, wanted).items()}
+        listing: dict[str, Stat] = {
+            p: st for p in wanted if (st := _stat(str(tree / p))) is not None
+        }
+        stored = _stats_where(conn, "path", wanted)
         return _reconcile(conn, tree, "paths", listing, stored, {}, [], wall, progress)
-    mode = mode or choose_mode(conn, wall)
+    mode = mode or choose_mode(conn, project)
+    if mode == "fast":
+        report = _fast(project, conn, wall, progress)
+        if report is not None:
+            return report
+    scan.cancel(tree)
+    began = time.time_ns()
     dirs_now: dict[str, int] = {}
     listing = {}
     strays: list[str] = []
-    if mode == "full":
-        _walk(tree, "", dirs_now, listing, strays)
-        known = dict(conn.execute("SELECT path, mtime_ns FROM dirs").fetchall())
-        gone = [d for d in known if d not in dirs_now]
-        moved = {d: m for d, m in dirs_now.items() if known.get(d) != m}
-        known_stats = _stats(conn, "", [])
-        report = _reconcile(conn, tree, "full", listing, known_stats, moved, gone, wall, progress)
-        return _with_strays(report, strays, moved)
+    _walk(tree, "", dirs_now, listing, strays)
+    known = dict(conn.execute("SELECT path, mtime_ns FROM dirs").fetchall())
+    gone = [d for d in known if d not in dirs_now]
+    moved = {d: m for d, m in dirs_now.items() if known.get(d) != m}
+    known_stats = _stats(conn, "", [])
+    report = _reconcile(conn, tree, "full", listing, known_stats, moved, gone, wall, progress)
+    # a small tree walks every time: without a stamp, the search fast path starts no scan
+    scan.mark(project.state, began, keep=int(get_meta(conn, "files") or 0) > FULL_WALK_MAX)
+    return _with_strays(report, strays, moved)
+
+
+def _fast(
+    project: Project,
+    conn: sqlite3.Connection,
+    wall: float,
+    progress: Callable[[int, int], None] | None,
+) -> SyncReport | None:
+    """The folder check plus the scan of in-place edits; None when the scan is unavailable."""
+    tree = project.tree
+    found = scan.changed(tree, project.state)
+    if found is None:
+        return None
+    in_place, began = found
+    dirs_now: dict[str, int] = {}
+    listing: dict[str, Stat] = {}
+    strays: list[str] = []
     known_dirs = dict(conn.execute("SELECT path, mtime_ns FROM dirs").fetchall())
     gone = []
     base = str(tree) + os.sep  # plain strings: pathlib costs more than the stat itself
@@ -254,10 +280,17 @@ def sync(
             for sub in _list_dir(tree, rel, listing, strays):
                 if sub not in known_dirs:
                     _walk(tree, sub, dirs_now, listing, strays)
-    if not dirs_now and not gone:
+    edited = [p for p in in_place if is_indexed(p) and p not in listing]
+    if not dirs_now and not gone and not edited:
+        scan.mark(project.state, began)
         return SyncReport("fast")
-    stored = _stats_in_dirs(conn, [*dirs_now, *gone])
+    for path in edited:
+        if (st := _stat(base + path)) is not None:
+            listing[path] = st
+    stored = _stats_where(conn, "dir", [*dirs_now, *gone])
+    stored.update(_stats_where(conn, "path", edited))
     report = _reconcile(conn, tree, "fast", listing, stored, dirs_now, gone, wall, progress)
+    scan.mark(project.state, began)
     return _with_strays(report, strays, dirs_now)
 
 
@@ -280,8 +313,8 @@ def _reconcile(
     conn: sqlite3.Connection,
     tree: Path,
     mode: str,
-    listing: dict[str, tuple[int, int]],
-    known: dict[str, tuple[int, int]],
+    listing: dict[str, Stat],
+    known: dict[str, Stat],
     dirs_now: dict[str, int],
     dirs_gone: list[str],
     wall: float,
@@ -303,8 +336,11 @@ def _reconcile(
         stored = _stored_in_paths(conn, [*changed, *removed])
         changed = [
             p for p in changed
-            if (old := stored.get(p)) is None or (old.mtime_ns, old.size) != listing[p]
+            if (old := stored.get(p)) is None
+            or (old.mtime_ns, old.size, old.ctime_ns) != listing[p]
         ]
+        racy = time.time_ns() - scan.MARGIN_NS  # files changed since then may change again
+        # within the same clock tick, keeping their stat: store a ctime that matches nothing
         removed = [p for p in removed if p in stored]
         writer = Writer(conn)
         added: list[str] = []
@@ -318,7 +354,9 @@ def _reconcile(
             except OSError:
                 removed.append(path)
                 continue
-            outcome = writer.put(path, _parent(path), listing[path], data, stored.get(path))
+            mtime, size, ctime = listing[path]
+            stat = (mtime, size, RACY if ctime >= racy else ctime)
+            outcome = writer.put(path, _parent(path), stat, data, stored.get(path))
             if outcome.problem:
                 problems.append((path, outcome.problem))
             if outcome.content_changed:

@@ -70,13 +70,14 @@ class Writer:
         self.new_words: set[str] = set()
 
     def put(
-        self, path: str, folder: str, stat: tuple[int, int], data: bytes, old: Any | None
+        self, path: str, folder: str, stat: tuple[int, int, int], data: bytes, old: Any | None
     ) -> PutOutcome:
         """Indexes one file's bytes (``old`` is its stored row, or None when new)."""
         digest = hashlib.sha1(data, usedforsecurity=False).hexdigest()
         if old is not None and old.hash == digest:
             self.conn.execute(
-                "UPDATE docs SET mtime_ns = ?, size = ? WHERE id = ?", (*stat, old.id)
+                "UPDATE docs SET mtime_ns = ?, size = ?, ctime_ns = ? WHERE id = ?",
+                (*stat, old.id),
             )
             return PutOutcome(False, old.problem)
         problem = None
@@ -94,15 +95,16 @@ class Writer:
             self._drop_content(path, old.id)
             self.fingerprint ^= old.fp
             self.conn.execute(
-                "UPDATE docs SET dir=?, kind=?, mtime_ns=?, size=?, hash=?, fp=?, title=?, "
+                "UPDATE docs SET dir=?, kind=?, mtime_ns=?, size=?, ctime_ns=?, hash=?, fp=?, "
+                "title=?, "
                 "updated=?, problem=? WHERE id = ?",
                 (*values, old.id),
             )
             row_id = old.id
         else:
             cur = self.conn.execute(
-                "INSERT INTO docs (path, dir, kind, mtime_ns, size, hash, fp, title, updated, "
-                "problem) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO docs (path, dir, kind, mtime_ns, size, ctime_ns, hash, fp, title, "
+                "updated, problem) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (path, *values),
             )
             row_id = cur.lastrowid

@@ -128,13 +128,16 @@ def _show_derived(project: Project, relpath: str, kind: Kind) -> ShowResult:
     return ShowResult(relpath, title, values, body, (), (), (), None, (note,), kind.value)
 
 
-def show_entry(project: Project, path: str, *, now: datetime) -> ShowResult:
+def show_entry(
+    project: Project, path: str, *, now: datetime, title: str | None = None
+) -> ShowResult:
     """Reads one entry with its backlinks, dangling relations and scoring signals.
 
     Args:
         project: the project.
-        path: the entry's tree path (``.md`` optional).
+        path: the entry's tree path (``.md`` optional), or its folder when ``title`` is given.
         now: the clock (signals are decayed to it, not stored).
+        title: find the entry of exactly this title in the folder ``path``.
 
     Returns:
         The entry.
@@ -148,7 +151,12 @@ def show_entry(project: Project, path: str, *, now: datetime) -> ShowResult:
     from brv_vc.tree.statedb import open_state
     from brv_vc.tree.store import read_entry
 
-    relpath = _entry_path(project, path)
+    if title is None:
+        relpath = _entry_path(project, path)
+    else:
+        from brv_vc.services.curate import entry_titled
+
+        relpath = entry_titled(project, clean_relpath(path, what="folder"), title)
     kind = kind_of(relpath)
     if not project.path_of(relpath).is_file():
         _not_there(project, relpath)

@@ -1,7 +1,7 @@
 """Layout rules of the context tree (seed 000).
 
 ``domain/topic[/subtopic]/entry.md``: at most one subtopic level; snake_case folder names;
-an entry's file is named after its title; ``context.md`` describes each level. Everything
+an entry's file is named after its title (``names.py``); ``context.md`` describes each level. Everything
 else in the tree is derived (summaries, abstracts, overviews, the manifest, the archive)
 and can be rebuilt, so it is never synced and never indexed as knowledge.
 """
@@ -155,29 +155,6 @@ def _segment(part: str, path: str) -> str:
             hint="use a shorter name",
         )
     return name
-
-
-def entry_filename(title: str) -> str:
-    """Returns the file name of an entry titled ``title`` (``<snake(title)>.md``).
-
-    Raises:
-        InvalidPathError: the title has no letters or digits, or names a reserved file.
-    """
-    stem = snake(title)
-    if not stem:
-        raise InvalidPathError(
-            f"title {title!r} has no letters or digits to name a file after",
-            hint="give the entry a descriptive title",
-        )
-    if len(stem) > MAX_NAME:
-        cut = stem[:MAX_NAME]
-        stem = cut[: cut.rfind("_")] if "_" in cut[MAX_NAME // 2 :] else cut
-    if stem in RESERVED_STEMS:
-        raise InvalidPathError(
-            f"title {title!r} would be written as {stem}.md, a name brv reserves",
-            hint="choose a more specific title",
-        )
-    return stem + ".md"
 
 
 def is_valid_folder_name(name: str) -> bool:

@@ -1,7 +1,8 @@
 """Curate stage 2, resolve: an operation's paths, and the entries it touches, on the view.
 
-Every question about names and paths is asked here, once (``tree/layout``): where a new entry
-goes, whether a given file path follows the naming rules, whether the entry exists, and what
+Every question about names and paths is asked here, once (``tree/layout``, ``tree/names``
+and ``names.py`` beside this module: a title finds its entry by the title the file records):
+where a new entry goes, whether a given file path follows the naming rules, whether the entry exists, and what
 stands at its path. A folder standing where the entry should be is refused here, before the
 entry's existence is asked, so an UPDATE of it says "is a folder", not "no entry".
 """
@@ -12,10 +13,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from brv_vc.errors import ConflictError, FormatError, InvalidPathError, NotFoundError
+from brv_vc.services.curate import names as curate_names
 from brv_vc.services.curate.obstacles import check_entry_slot
 from brv_vc.services.curate.plan import Target
 from brv_vc.services.curate.view import View
-from brv_vc.tree import layout
+from brv_vc.tree import layout, names
 
 _OR_TITLE = "move it away or choose another title"
 
@@ -64,7 +66,11 @@ def _entry_rel(op: Mapping[str, Any], view: View, *, must_exist: bool) -> str:
                 hint="give domain/topic/entry.md or domain/topic/subtopic/entry.md",
             )
     elif op.get("title"):
-        rel = "/".join(_folder(view, path)) + "/" + layout.entry_filename(op["title"])
+        folder = "/".join(_folder(view, path))
+        if must_exist:
+            rel = curate_names.existing(view, folder, op["title"], "update")
+        else:
+            rel = curate_names.find_slot(view, folder, op["title"]).rel
     else:
         raise FormatError(
             f"{op['type']} of folder '{path}' needs a title",
@@ -92,9 +98,18 @@ def _new_entry(op: Mapping[str, Any], view: View, rel: str | None = None) -> Tar
                 key="path",
                 hint='write path: domain/topic and title: "...", or use UPSERT with the file',
             )
-        rel = "/".join(_folder(view, op["path"])) + "/" + layout.entry_filename(op["title"])
+        slot = curate_names.find_slot(view, "/".join(_folder(view, op["path"])), op["title"])
+        rel = slot.rel
         view.path(rel)
         check_entry_slot(view, rel, fix=_OR_TITLE)
+        if slot.exists:
+            raise ConflictError(
+                f"'{rel}' already exists with the title {names.normal_title(op['title'])!r}; "
+                "use UPDATE or UPSERT, or give a different title",
+                file=rel,
+                key="title",
+                hint="use UPSERT (or UPDATE) to change that entry, or give a different title",
+            )
     if view.is_file(rel):
         raise ConflictError(
             f"'{rel}' already exists; use UPDATE or UPSERT",
@@ -103,7 +118,7 @@ def _new_entry(op: Mapping[str, Any], view: View, rel: str | None = None) -> Tar
         )
     folder, _, name = rel.rpartition("/")
     segments = _folder(view, folder)
-    expected = "/".join(segments) + "/" + layout.entry_filename(name.removesuffix(".md"))
+    expected = "/".join(segments) + "/" + names.entry_filename(name.removesuffix(".md"))
     if expected != rel:  # a new entry given as a file path must follow the naming rules
         raise InvalidPathError(
             f"'{rel}' does not follow the naming rules; a new entry there would be '{expected}'",
@@ -153,7 +168,8 @@ def _existing_entry(path: str, view: View, role: str) -> str:
 def _delete(op: Mapping[str, Any], view: View) -> Target:
     path: str = op["path"]
     if op.get("title") and not path.strip().endswith(".md"):
-        path = path.rstrip("/") + "/" + layout.entry_filename(op["title"])
+        folder = layout.clean_relpath(path, what="folder")
+        path = curate_names.existing(view, folder, op["title"], "delete")
     rel = layout.clean_relpath(path)
     view.path(rel)
     if rel.split("/")[0].startswith("_"):

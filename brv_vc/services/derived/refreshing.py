@@ -71,9 +71,8 @@ def _index_step(
     try:
         from brv_vc.services.derived.index import open_synced, removals
 
-        # known paths: the folder-mtime check plus those files; unknown: a full walk. The
-        # periodic full walk (index.sync.FULL_WALK_EVERY) is left to the next reader: a tree
-        # change (a commit, a merge, a curate) should not pay ~100 ms per 25,000 entries for it
+        # known paths: the folder-mtime check and the in-place scan plus those files;
+        # unknown: a full walk
         opened = open_synced(project, mode="full" if paths is None else "fast", follow=False)
         noticed = removals(opened.report)
         try:

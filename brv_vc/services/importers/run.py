@@ -20,7 +20,8 @@ from typing import Any
 from brv_vc.errors import BrvError, NotFoundError, UsageError
 from brv_vc.services.curate import CurateResult, run_batch
 from brv_vc.services.importers.notes import FLAVOURS, Note, Unreadable, note_files, read_note
-from brv_vc.tree.layout import MAX_DEPTH, entry_filename, snake
+from brv_vc.tree.layout import MAX_DEPTH, snake
+from brv_vc.tree.names import new_names, normal_title
 from brv_vc.tree.project import Project
 
 DEFAULT_DOMAIN, DEFAULT_TOPIC = "notes", "general"
@@ -103,6 +104,7 @@ def import_notes(project: Project, folder: Path, now: datetime, *, flavour: str 
     skipped: list[Skipped] = []
     placed: list[tuple[Note, str]] = []
     taken: dict[str, str] = {}
+    titled: dict[tuple[str, str], tuple[str, str]] = {}
     for file in note_files(root):
         note = read_note(root, file, flavour)
         if isinstance(note, Unreadable):
@@ -111,15 +113,19 @@ def import_notes(project: Project, folder: Path, now: datetime, *, flavour: str 
         if flavour == "byterover" and file.name in ("context.md", "_index.md"):
             continue  # ByteRover's generated overviews: brv writes its own
         try:
-            path = f"{_folder(note, flavour)}/{entry_filename(note.title)}"
+            place = _folder(note, flavour)
         except BrvError as error:
             skipped.append(Skipped(note.source, error.message))
             continue
-        if path in taken:
-            skipped.append(Skipped(note.source, f"{taken[path]} has the same title in the same "
-                                                f"folder ({path}); rename one of them"))
+        twin = titled.get((place, normal_title(note.title)))
+        if twin is not None:
+            skipped.append(Skipped(note.source, f"{twin[0]} has the same title in the same "
+                                                f"folder ({twin[1]}); rename one of them"))
             continue
+        # the name curate gives it (tree/names.py): the first one no earlier note took
+        path = next(p for n in new_names(note.title) if (p := f"{place}/{n}") not in taken)
         taken[path] = note.source
+        titled[(place, normal_title(note.title))] = (note.source, path)
         placed.append((note, path))
     index = {key: path for note, path in placed for key in _keys(note, path)}
     imported = [Imported(note.source, path, note.title,

@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from datetime import datetime
 
+from brv_vc.index import scan
 from brv_vc.index.db import open_index
 from brv_vc.index.terms import query_terms
 from brv_vc.services.derived import OpenIndex, resync
@@ -83,6 +84,9 @@ class SearchSession:
             except sqlite3.DatabaseError:
                 if attempt:
                     raise
+        # the next call's in-place check (find -cnewer, large trees only) runs while the
+        # agent reads this answer, so that call rarely waits for it
+        scan.start(self.project.tree, self.project.state)
         if record:
             self._pending.extend(dict.fromkeys(h.path for h in outcome.hits))
             self._pending_at = now

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
         pull,
         push,
     )
+    from brv_vc.services.vc.validate import Validation, validate_tree
 
 _HOMES = {
     "add": "staging",
@@ -57,11 +58,13 @@ _HOMES = {
     "StatusReport": "changes", "status": "changes",
     "PushResult": "sync", "SyncResult": "sync", "fetch": "sync", "merge": "sync",
     "merge_abort": "sync", "merge_continue": "sync", "pull": "sync", "push": "sync",
+    "Validation": "validate", "validate_tree": "validate",
 }
 __all__ = ["AfterChange", "BranchResult", "CommitResult", "HookRun", "InitResult", "LogEntry",
            "PushResult", "RemoteResult", "StagedCheck", "StagedProblem", "StatusReport",
-           "SyncResult", "add", "after_change", "archived_deletions", "branch", "check_staged",
+           "SyncResult", "Validation", "add", "after_change", "archived_deletions", "branch", "check_staged",
            "checkout", "clone_repo", "commit", "fetch", "framework_invocation", "init_repo",
            "log", "merge", "merge_abort", "merge_continue", "prepare", "pull", "push", "remote",
-           "render_textconv", "reset", "run_hook", "run_merge_driver", "semantic_diff", "status"]
+           "render_textconv", "reset", "run_hook", "run_merge_driver", "semantic_diff", "status",
+           "validate_tree"]
 __getattr__ = lazy(__name__, _HOMES)

@@ -98,6 +98,21 @@ def refuse_excluded(repo: KnowledgeRepo, tracked: list[str], action: str) -> Non
         )
 
 
+def refuse_unpushable(repo: KnowledgeRepo, rev: str) -> None:
+    """Refuses to push commit ``rev``: conflict markers, or tracked sync-excluded files.
+
+    One code path for ``brv vc push`` and git's pre-push hook (a plain ``git push``).
+
+    Raises:
+        ConflictError: conflict markers in the commit's knowledge.
+        GitError: derived or excluded files are tracked in it.
+    """
+    refuse_markers(repo, rev, "push")
+    tracked = repo.git("ls-tree", "-r", "-z", "--name-only", rev, *repo.pathspec()).stdout
+    refuse_excluded(repo, [p for p in (repo.tree_path(x) for x in tracked.split("\0") if x)
+                           if p], "push")
+
+
 @dataclass(frozen=True)
 class CommitResult:
     """``brv vc commit``."""

@@ -119,8 +119,11 @@ def with_hooks(project: Project, result: InitResult) -> InitResult:
         note = f"git hooks not installed: {error.message}" + (
             f" ({error.hint})" if error.hint else "")
         return replace(result, notes=(*result.notes, note))
-    return replace(result, hooks=tuple(f"{h.name}: {h.action}" for h in report.hooks),
-                   notes=(*result.notes, *report.notes))
+    hooks = tuple(f"{h.name}: " + (f"left to {report.manager}" if h.action == "managed"
+                                   else h.action) for h in report.hooks)
+    snippet = (f"to run brv's part, add to {report.manager_config}:\n{report.snippet}",
+               ) if report.snippet else ()
+    return replace(result, hooks=hooks, notes=(*result.notes, *report.notes, *snippet))
 
 
 def _refuse_tracked_by_project(project: Project) -> None:

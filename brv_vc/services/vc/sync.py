@@ -14,7 +14,7 @@ from datetime import datetime
 from brv_vc.errors import ConflictError, GitError, NotFoundError
 from brv_vc.services.vc.archive import AfterChange, after_change
 from brv_vc.services.vc.changes import status
-from brv_vc.services.vc.committing import refuse_excluded, refuse_markers, refuse_unmerged
+from brv_vc.services.vc.committing import refuse_markers, refuse_unmerged, refuse_unpushable
 from brv_vc.services.vc.gating import pushed_paths, refuse_pending
 from brv_vc.services.vc.remotes import list_remotes, mask_url
 from brv_vc.tree.project import Project
@@ -271,10 +271,7 @@ def push(repo: KnowledgeRepo, remote: str | None = None, branch: str | None = No
     if head is None:
         raise GitError("nothing to push: no commits yet",
                        hint="commit first: brv vc add && brv vc commit -m \"...\"")
-    refuse_markers(repo, "HEAD", "push")
-    tracked = repo.git("ls-tree", "-r", "-z", "--name-only", "HEAD", *repo.pathspec()).stdout
-    refuse_excluded(repo, [p for p in (repo.tree_path(x) for x in tracked.split("\0") if x)
-                           if p], "push")
+    refuse_unpushable(repo, "HEAD")
     upstream = _upstream(repo)
     name = _need_remote(repo, remote or (upstream[0] if upstream else None))
     local = repo.branch()

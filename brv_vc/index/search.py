@@ -90,6 +90,23 @@ def _pool(
     return rows
 
 
+def ranked_paths(conn: sqlite3.Connection, term: str, limit: int, *,
+                 exclude: str = "") -> list[tuple[str, float]]:
+    """Entries matching one term, best BM25 first, outside the folder prefix ``exclude``.
+
+    A plain MATCH (exact word or its prefix, no fuzzy expansion, no lifecycle scoring): the
+    dream's cross-domain candidates.
+    """
+    expr = term_expr(term, [])
+    rows = conn.execute(
+        f"SELECT fts.path, -bm25(fts, {weights()}) FROM fts JOIN docs ON docs.id = fts.rowid "
+        "WHERE fts MATCH ? AND docs.kind = 'entry' AND substr(fts.path, 1, ?) != ? "
+        f"ORDER BY bm25(fts, {weights()}) LIMIT ?",
+        (expr, len(exclude), exclude, limit),
+    ).fetchall()
+    return [(str(path), float(score)) for path, score in rows]
+
+
 def _doc_freq(conn: sqlite3.Connection, expr: str, files: int) -> int:
     """Documents matching one term; cached in large trees (a count within 10% is enough)."""
     if files < PLAN_MIN_DOCS:

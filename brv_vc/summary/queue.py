@@ -69,8 +69,9 @@ def enqueue(conn: sqlite3.Connection, paths: Iterable[str]) -> int:
     return len(wanted)
 
 
-def _alive(pid: int | None) -> bool:
-    if not pid:
+def alive(pid: int | None) -> bool:
+    """True when a process with this id exists (also the dream lock's test)."""
+    if not pid or pid < 0:  # os.kill(-n, 0) would ask about a whole process group
         return False
     try:
         os.kill(pid, 0)
@@ -98,7 +99,7 @@ def claim(
                 "SELECT path, seq, owner, lease_until FROM summary_queue "
                 "WHERE state = 'claimed' ORDER BY seq"
             ).fetchall()
-            if (until or 0) <= now or not _alive(owner)
+            if (until or 0) <= now or not alive(owner)
         ]
         rows += conn.execute(
             "SELECT path, seq FROM summary_queue WHERE state = 'pending' ORDER BY seq LIMIT 1"

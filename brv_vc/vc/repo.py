@@ -78,7 +78,7 @@ class KnowledgeRepo:
 
     def git(
         self, *args: str, check: bool = True, index_file: Path | None = None,
-        what: str | None = None, input: str | None = None,
+        what: str | None = None, input: str | None = None, env: dict[str, str] | None = None,
     ) -> git.Proc:
         """Runs git in the work tree; failures become GitError with a hint."""
         env = self.identity_env() if args and args[0] in _COMMITTING else None

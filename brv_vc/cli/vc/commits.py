@@ -49,19 +49,22 @@ def add(app: AppContext, paths: tuple[str, ...], as_json: bool) -> None:
 
 @click.command()
 @click.option("-m", "--message", required=True, help="The commit message.")
+@click.option("--include-pending", is_flag=True,
+              help="Commit changes still waiting for review (review enabled).")
 @json_option
 @pass_app
-def commit(app: AppContext, message: str, as_json: bool) -> None:
+def commit(app: AppContext, message: str, include_pending: bool, as_json: bool) -> None:
     """Commit the staged knowledge (never code, even in --in-project mode).
 
-    Refused while conflicts or conflict markers remain, or when a sync-excluded file was
-    force-added.
+    Refused while conflicts or conflict markers remain, when a sync-excluded file was
+    force-added, or (review enabled) while a staged change waits in 'brv review pending'.
 
     \b
     Example:
       brv vc commit -m "auth: document token rotation"
     """
-    emit(vc.commit(repo_of(app), message), as_json, txt.commit_text)
+    emit(vc.commit(repo_of(app), message, include_pending=include_pending), as_json,
+         txt.commit_text)
 
 
 @click.command()

@@ -53,15 +53,21 @@ def pull(app: AppContext, remote: str | None, branch_name: str | None, allow_unr
 @click.argument("remote", required=False)
 @click.argument("branch_name", metavar="[BRANCH]", required=False)
 @click.option("-u", "--set-upstream", is_flag=True, help="Remember the remote branch.")
+@click.option("--include-pending", is_flag=True,
+              help="Push changes still waiting for review (review enabled).")
 @json_option
 @pass_app
 def push(app: AppContext, remote: str | None, branch_name: str | None, set_upstream: bool,
-         as_json: bool) -> None:
+         include_pending: bool, as_json: bool) -> None:
     """Publish commits (never forced; a rejected push says to pull first).
+
+    With review enabled, refused while a commit to publish carries a change that
+    waits in 'brv review pending'.
 
     \b
     Example:
       brv vc push -u
     """
-    result = vc.push(repo_of(app), remote, branch_name, set_upstream=set_upstream)
+    result = vc.push(repo_of(app), remote, branch_name, set_upstream=set_upstream,
+                     include_pending=include_pending)
     emit(result, as_json, txt.push_text)

@@ -24,6 +24,7 @@ from typing import Any
 
 from brv_vc.clock import format_iso
 from brv_vc.errors import BrvError
+from brv_vc.services.curate import reviewing
 from brv_vc.services.curate.apply import apply_plans
 from brv_vc.services.curate.build import build
 from brv_vc.services.curate.check import check
@@ -46,6 +47,7 @@ def run_batch(
     *,
     atomic: bool = False,
     dry_run: bool = False,
+    review: bool = True,
 ) -> CurateResult:
     """Applies schema-valid operations to the tree (see the module docstring).
 
@@ -58,6 +60,8 @@ def run_batch(
         now: the clock (createdAt / updatedAt and the sidecar).
         atomic: apply nothing when any operation would fail.
         dry_run: plan and report, but write nothing (not even the sidecar or the log).
+        review: queue DELETE / MERGE / ``"review": true`` for review when it is enabled
+            (dreams record their own entries and pass False).
 
     Returns:
         The per-operation results and the summary counts.
@@ -80,7 +84,9 @@ def run_batch(
             for op, p in zip(ops, planned, strict=True)
         ]
     else:
+        watched = reviewing.watch(project, ops, planned) if review else []
         results = _apply(view, ops, planned, applied)
+        reviewing.record(project, watched, applied, now)
     problems = [] if dry_run else record(project, results, applied, now)
     return CurateResult(
         not any(r.status == "failed" for r in results), tuple(results), _summary(results),

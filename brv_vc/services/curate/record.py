@@ -17,7 +17,7 @@ from brv_vc.services.curate.log import LogRow, append
 from brv_vc.services.curate.plan import Plan
 from brv_vc.services.curate.report import OpResult
 from brv_vc.services.derived import refresh
-from brv_vc.tree import statedb
+from brv_vc.tree import dreamstate, statedb
 from brv_vc.tree.project import Project
 
 
@@ -45,6 +45,11 @@ def record(
     except sqlite3.Error as exc:
         problems.append(f"the scoring sidecar or curate log could not be updated: {exc}")
     changed = [rel for plan in applied for rel in plan.changed]
+    if applied:
+        try:
+            dreamstate.note_curation(project)  # the dream's activity gate (seed 001)
+        except OSError as exc:
+            problems.append(f"the dream counter could not be updated: {exc}")
     if changed:
         problems.extend(refresh(project, changed, now).problems)
     return problems

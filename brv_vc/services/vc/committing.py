@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from brv_vc.errors import ConflictError, FormatError, GitError, NotFoundError, UsageError
 from brv_vc.services.vc.changes import status
+from brv_vc.services.vc.gating import OVERRIDE_ENV, refuse_pending
 from brv_vc.services.vc.staging import staged_paths
 from brv_vc.tree.layout import ARCHIVE_DIR
 from brv_vc.vc import exclusions
@@ -129,12 +130,15 @@ def _archived_locally(repo: KnowledgeRepo, path: str) -> bool:
     return any((base / name).exists() for name in (f"{stem}.full.md", f"{stem}.stub.md", path))
 
 
-def commit(repo: KnowledgeRepo, message: str) -> CommitResult:
+def commit(repo: KnowledgeRepo, message: str, *, include_pending: bool = False) -> CommitResult:
     """Commits the staged knowledge changes (only those, even in in-project mode).
+
+    With review enabled, staged changes still waiting for review are refused unless
+    ``include_pending`` (the pre-commit hook is then told so too).
 
     Raises:
         UsageError: an empty message.
-        ConflictError: unmerged paths or conflict markers remain.
+        ConflictError: unmerged paths or conflict markers remain, or pending review.
         GitError: nothing staged, force-added excluded files, missing identity.
         FormatError: a staged entry is malformed or breaks the frontmatter schema.
     """
@@ -152,13 +156,16 @@ def commit(repo: KnowledgeRepo, message: str) -> CommitResult:
         raise GitError("nothing to commit: no knowledge changes are staged",
                        hint="stage them first with 'brv vc add' (see 'brv vc status')")
     refuse_invalid(repo)
+    if not include_pending:
+        refuse_pending(repo, staged, "commit")
+    env = {**os.environ, OVERRIDE_ENV: "1"} if include_pending else None
     archived = archived_deletions(repo)
     full = message.rstrip("\n") + ("\n\n" + trailer_block(archived) if archived else "")
     outside = set(staged_paths(repo, whole_repo=True)) - set(staged)
     if outside and not st.merging:
-        _commit_only_knowledge(repo, full)
+        _commit_only_knowledge(repo, full, env)
     else:
-        repo.git("commit", "-q", "-m", full, what="commit")
+        repo.git("commit", "-q", "-m", full, what="commit", env=env)
     sha = repo.head() or ""
     return CommitResult(sha, repo.branch(), full, len(staged), tuple(archived))
 
@@ -190,7 +197,8 @@ def refuse_invalid(repo: KnowledgeRepo) -> None:
                            "nothing was committed")
 
 
-def _commit_only_knowledge(repo: KnowledgeRepo, message: str) -> None:
+def _commit_only_knowledge(repo: KnowledgeRepo, message: str,
+                           env: dict[str, str] | None = None) -> None:
     """Commits the staged knowledge while code changes staged by the user stay staged.
 
     Trigger: in-project mode with code staged too. Why: 'brv vc commit' must never commit
@@ -212,7 +220,7 @@ def _commit_only_knowledge(repo: KnowledgeRepo, message: str) -> None:
         entries = repo.git("ls-files", "-s", "-z", *spec).stdout
         if entries:
             repo.git("update-index", "-z", "--index-info", index_file=index, input=entries)
-        repo.git("commit", "-q", "-m", message, index_file=index, what="commit")
+        repo.git("commit", "-q", "-m", message, index_file=index, what="commit", env=env)
         repo.git("reset", "-q", "HEAD", *spec)
     finally:
         index.unlink(missing_ok=True)

@@ -76,6 +76,7 @@ def run_hook(
     *,
     stdin: str = "",
     index_file: str | None = None,
+    include_pending: bool = False,
 ) -> HookRun:
     """Runs hook ``name`` as git would, from the folder git runs it in.
 
@@ -86,6 +87,7 @@ def run_hook(
         now: the clock.
         stdin: what git wrote on the hook's stdin (post-rewrite's commit pairs).
         index_file: GIT_INDEX_FILE as git exported it (pre-commit).
+        include_pending: let pending review entries through (``BRV_INCLUDE_PENDING=1``).
 
     Returns:
         The run; ``blocked`` means the commit must be refused.
@@ -105,7 +107,7 @@ def run_hook(
     try:
         repo = locate(project)
         if name == "pre-commit":
-            return _pre_commit(project, repo, index_file, now)
+            return _pre_commit(project, repo, index_file, now, include_pending)
         if name == "commit-msg":
             return _commit_msg(repo, tuple(args), index_file)
         if name == "pre-push":
@@ -116,7 +118,7 @@ def run_hook(
 
 
 def _pre_commit(project: Project, repo: KnowledgeRepo, index_file: str | None,
-                now: datetime) -> HookRun:
+                now: datetime, include_pending: bool) -> HookRun:
     # Imported here: the check needs YAML, which the post-* hooks never pay for.
     from brv_vc.services.vc.checks import check_staged
 
@@ -124,6 +126,18 @@ def _pre_commit(project: Project, repo: KnowledgeRepo, index_file: str | None,
     if check.problems:
         return HookRun("pre-commit", blocked=True, problems=check.problems,
                        checked=check.checked)
+    if not include_pending:
+        from brv_vc.services.vc.checks import StagedProblem
+        from brv_vc.services.vc.gating import describe, pending_in
+
+        waiting = pending_in(repo, check.paths)
+        if waiting:
+            hint = ("review them with 'brv review pending', or commit them anyway with "
+                    "BRV_INCLUDE_PENDING=1 git commit ...")
+            problems = tuple(StagedProblem(repo.repo_path(e.paths[0]),
+                                           f"is waiting for review: {line}", hint)
+                             for e, line in zip(waiting, describe(waiting), strict=True))
+            return HookRun("pre-commit", blocked=True, problems=problems, checked=check.checked)
     # inside 'git commit': abstracts and the manifest wait for the next refresh
     return _refresh(project, "pre-commit", check.paths, now, checked=check.checked, defer=True)
 

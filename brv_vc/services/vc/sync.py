@@ -15,6 +15,7 @@ from brv_vc.errors import ConflictError, GitError, NotFoundError
 from brv_vc.services.vc.archive import AfterChange, after_change
 from brv_vc.services.vc.changes import status
 from brv_vc.services.vc.committing import refuse_markers, refuse_unmerged, refuse_unpushable
+from brv_vc.services.vc.gating import pushed_paths, refuse_pending
 from brv_vc.services.vc.remotes import list_remotes, mask_url
 from brv_vc.tree.project import Project
 from brv_vc.vc import git_objects
@@ -257,13 +258,14 @@ class PushResult:
 
 
 def push(repo: KnowledgeRepo, remote: str | None = None, branch: str | None = None, *,
-         set_upstream: bool = False) -> PushResult:
+         set_upstream: bool = False, include_pending: bool = False) -> PushResult:
     """Pushes the current branch (never forced).
 
     Raises:
         GitError: no commits, no remote, no upstream without ``-u``, excluded files tracked,
             a rejected (non-fast-forward) push, an unreachable remote.
-        ConflictError: conflict markers in committed knowledge.
+        ConflictError: conflict markers in committed knowledge, or (review enabled, without
+            ``include_pending``) commits that carry changes still waiting for review.
     """
     head = repo.head()
     if head is None:
@@ -284,6 +286,8 @@ def push(repo: KnowledgeRepo, remote: str | None = None, branch: str | None = No
             hint=f"push and set it: brv vc push -u (or brv vc push {name} {local})",
         )
     target = branch or local
+    if not include_pending:
+        refuse_pending(repo, pushed_paths(repo, name, target), "push")
     args = ["push", "--porcelain", *(["-u"] if set_upstream else []), name,
             f"HEAD:refs/heads/{target}"]
     proc = repo.git(*args, check=False)

@@ -1,0 +1,67 @@
+"""Agent mode (seed 002: the agent's own model decides): ``brv dream scan`` and ``apply``.
+
+``scan`` hands the calling agent what the detectors found, with the entries' text and the
+decisions it may take; the agent answers with operations of the same shapes, which
+``brv dream apply`` validates (:func:`load_decisions`) and runs through :func:`run.dream`:
+the same gates, lock, log and review as any dream.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from brv_vc.services import derived
+from brv_vc.services.dream import consolidate, prune, synthesize
+from brv_vc.services.dream.decisions import ALLOWED
+from brv_vc.services.dream.run import changed_entries, cross_hits
+from brv_vc.tree import dreamstate
+from brv_vc.tree.project import Project
+from brv_vc.tree.store import entry_paths
+
+PREVIEW_CHARS = 4000
+@dataclass(frozen=True)
+class ScanResult:
+    """Candidates for the agent to decide on, each with content and allowed decisions."""
+
+    candidates: tuple[dict[str, Any], ...]
+    allowed: dict[str, tuple[str, ...]]
+
+
+def scan(project: Project, now: datetime) -> ScanResult:
+    """Runs the detectors without changing anything and returns their candidates."""
+    state = dreamstate.read_state(project)
+    hints = list(state.get("pendingMerges", []))
+    entries = entry_paths(project)
+    opened = derived.open_synced(project)
+    try:
+        changed = changed_entries(project, entries, state, hints)
+        cross = cross_hits(opened.conn, project, changed)
+        found = consolidate.detect(project, entries, changed, hints, cross)
+        found += synthesize.detect(project)
+        found += prune.decide(project, opened.conn, prune.candidates(project, entries, now, (), opened.conn))
+    finally:
+        opened.close()
+    out = []
+    for number, op in enumerate(found):
+        files = _files(op)
+        out.append({"candidate": number, "operation": op["operation"],
+                    "allowed": list(ALLOWED[op["operation"]]), "suggested": op,
+                    "content": {p: _preview(project, p) for p in files}})
+    return ScanResult(tuple(out), ALLOWED)
+
+
+def _files(op: dict[str, Any]) -> list[str]:
+    if "sources" in op and op["action"] == "MERGE":
+        return [op["target"], *op["sources"]]
+    if "files" in op:
+        return list(op["files"])
+    return [p for p in (op.get("file"), op.get("target"), op.get("newer")) if p]
+
+
+def _preview(project: Project, rel: str) -> str:
+    try:
+        return (project.tree / rel).read_text(encoding="utf-8")[:PREVIEW_CHARS]
+    except (OSError, UnicodeDecodeError):
+        return ""

@@ -1,0 +1,175 @@
+"""Consolidate, deterministic detectors (seed 001): the changed entries against their domain.
+
+For each domain with a changed entry, every entry of the domain (plus the changed entries'
+``related`` entries and their FTS5 hits elsewhere in the tree) goes into one rank-bm25
+corpus (see ``similarity``). For each changed entry, its nearest entries decide:
+
+- MERGE: same domain and symmetric similarity >= 0.85; the older entry (``createdAt``,
+  then path) is the target. Always reviewed.
+- TEMPORAL_UPDATE: same domain, similarity >= 0.5 and the same subject (one title contains
+  the other): the older entry gets a note pointing at the newer one; confidence is the
+  similarity, reviewed below 0.7.
+- CROSS_REFERENCE: similarity >= 0.5 either way and not linked yet: ``related`` both ways.
+- SKIP: nothing close enough (logged with its reason, no change).
+A ``pendingMerges`` hint from the last prune becomes a MERGE when one of the pair is at
+least 0.5 alike to the other (the prune's own test).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from brv_vc.errors import BrvError
+from brv_vc.format.entry import Entry, parse_entry
+from brv_vc.services.dream.similarity import LINK_AT, MERGE_AT, Corpus, words
+from brv_vc.tree.project import Project
+
+Op = dict[str, Any]
+NEAREST = 5
+CROSS_HITS = 3
+
+
+def _domain(path: str) -> str:
+    return path.split("/", 1)[0]
+
+
+def _load(project: Project, paths: Sequence[str]) -> dict[str, Entry]:
+    """Parses entries (unreadable ones are left out).
+
+    The paths come from the tree walk, which never follows a symlink, so the realpath
+    checks of ``read_entry`` (a dozen lstat calls a file) are not needed.
+    """
+    out = {}
+    for rel in paths:
+        try:
+            data = (project.tree / rel).read_bytes()
+            out[rel] = parse_entry(data, file=rel, stem=rel.rsplit("/", 1)[-1][:-3])
+        except (BrvError, OSError):
+            continue
+    return out
+
+
+def _linked(a: Entry, b_path: str) -> bool:
+    stem = b_path.removesuffix(".md")
+    return any(r.removesuffix(".md").strip("@/") == stem for r in a.relations())
+
+
+def _same_subject(a: Entry, b: Entry) -> bool:
+    x, y = " ".join(a.title.lower().split()), " ".join(b.title.lower().split())
+    return bool(x and y) and (x in y or y in x)
+
+
+def _older(a: tuple[str, Entry], b: tuple[str, Entry]) -> tuple[str, Entry]:
+    return min(a, b, key=lambda pe: (pe[1].created_at or "~", pe[0]))
+
+
+def detect(project: Project, entries: Sequence[str], changed: Sequence[str],
+           hints: Sequence[dict[str, Any]], cross: dict[str, list[str]],
+           should_stop: Callable[[], bool] = lambda: False) -> list[Op]:
+    """The consolidate operations for this dream, in a stable order.
+
+    Args:
+        project: the project.
+        entries: every entry path of the tree (sorted).
+        changed: entries changed since the last dream (pending-merge sources included).
+        hints: ``pendingMerges`` of the last prune ({file, target, reason}).
+        cross: changed path -> FTS5 hits in other domains (candidates across the tree).
+        should_stop: polled per changed entry (the budget); the operations found so far
+            are returned when it says stop.
+    """
+    by_domain: dict[str, list[str]] = {}
+    for rel in entries:
+        by_domain.setdefault(_domain(rel), []).append(rel)
+    changed_set = set(changed)
+    ops: list[Op] = []
+    consumed: set[str] = set()
+    decided: set[frozenset[str]] = set()
+    for domain in sorted({_domain(p) for p in changed_set}):
+        mine = [p for p in by_domain.get(domain, []) if p in changed_set]
+        if not mine:
+            continue
+        extra = sorted({r for p in mine for r in cross.get(p, [])} - set(by_domain[domain]))
+        loaded = _load(project, [*by_domain[domain], *extra])
+        for p in mine:  # related entries in other domains join as candidates too
+            if p in loaded:
+                for rel in loaded[p].related:
+                    target = rel if rel.endswith(".md") else rel + ".md"
+                    if target not in loaded and _domain(target) != domain:
+                        loaded.update(_load(project, [target]))
+        paths = sorted(loaded)
+        corpus = Corpus(paths, [words(loaded[p]) for p in paths])
+        where = {p: i for i, p in enumerate(paths)}
+        for hint in hints:
+            ops.extend(_hint(hint, where, corpus, loaded, consumed, decided))
+        for path in mine:
+            if should_stop():
+                return ops
+            if path not in where or path in consumed:
+                continue
+            acted = False
+            for j, score in corpus.nearest(where[path], NEAREST):
+                other = paths[j]
+                key = frozenset((path, other))
+                if other in consumed or key in decided:
+                    continue
+                op = _decide(path, other, where, corpus, loaded, score)
+                if op is None:
+                    continue
+                decided.add(key)
+                ops.append(op)
+                acted = True
+                if op["action"] == "MERGE":
+                    consumed.update(op["sources"])
+                    break
+            if not acted:
+                ops.append({"operation": "consolidate", "action": "SKIP", "files": [path],
+                            "reason": f"no entry at least {LINK_AT} similar needs a change"})
+    return ops
+
+
+def _decide(path: str, other: str, where: dict[str, int], corpus: Corpus,
+            loaded: dict[str, Entry], score: float) -> Op | None:
+    a, b = loaded[path], loaded[other]
+    same_domain = _domain(path) == _domain(other)
+    pair = corpus.pair(where[path], where[other])
+    if same_domain and pair >= MERGE_AT:
+        target, _ = _older((path, a), (other, b))
+        source = other if target == path else path
+        return {"operation": "consolidate", "action": "MERGE", "target": target,
+                "sources": [source], "confidence": round(pair, 2),
+                "reason": f"{pair:.2f} similar: {source} covers the same topic as {target}"}
+    best = max(score, corpus.sim(where[other], where[path]))
+    if best < LINK_AT:
+        return None
+    if same_domain and _same_subject(a, b):
+        old_path, _ = _older((path, a), (other, b))
+        newer = other if old_path == path else path
+        return {"operation": "consolidate", "action": "TEMPORAL_UPDATE", "file": old_path,
+                "newer": newer, "confidence": round(best, 2),
+                "note": f"Newer knowledge on this subject: {newer}"
+                        + (f" ({loaded[newer].summary})" if loaded[newer].summary else ""),
+                "reason": f"{newer} revisits the subject of {old_path} ({best:.2f} similar)"}
+    if _linked(a, other) and _linked(b, path):
+        return None
+    return {"operation": "consolidate", "action": "CROSS_REFERENCE",
+            "files": sorted([path, other]), "confidence": round(best, 2),
+            "reason": f"related but distinct ({best:.2f} similar)"}
+
+
+def _hint(hint: dict[str, Any], where: dict[str, int], corpus: Corpus,
+          loaded: dict[str, Entry], consumed: set[str], decided: set[frozenset[str]]) -> list[Op]:
+    source, target = str(hint.get("file", "")), str(hint.get("target", ""))
+    if source not in where or target not in where or source in consumed or target in consumed:
+        return []
+    decided.add(frozenset((source, target)))
+    # the prune's own test: one direction at least 0.5 (see prune._closest_sibling)
+    pair = max(corpus.sim(where[source], where[target]), corpus.sim(where[target], where[source]))
+    if pair < LINK_AT:
+        return [{"operation": "consolidate", "action": "SKIP", "files": [source, target],
+                 "reason": f"pending merge hint not followed: only {pair:.2f} similar"}]
+    consumed.add(source)
+    return [{"operation": "consolidate", "action": "MERGE", "target": target,
+             "sources": [source], "confidence": round(pair, 2),
+             "reason": f"suggested by the last prune ({hint.get('reason', '')}); "
+                       f"{pair:.2f} similar"}]

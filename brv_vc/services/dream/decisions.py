@@ -1,0 +1,104 @@
+"""The shapes of dream decisions, from an agent (``brv dream apply``) or a provider.
+
+A decision is one operation ``{"operation", "action", ..., "reason"}``; the whole array is
+validated before anything runs, and a bad field is named as ``operations[i].field``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from brv_vc.errors import BrvError, FormatError
+from brv_vc.services.dream import synthesize
+from brv_vc.tree.layout import Kind, clean_relpath, kind_of, snake
+
+ALLOWED = {
+    "consolidate": ("MERGE", "TEMPORAL_UPDATE", "CROSS_REFERENCE", "SKIP"),
+    "synthesize": ("CREATE", "SKIP"),
+    "prune": ("ARCHIVE", "KEEP", "MERGE_INTO"),
+}
+# action -> required fields (beyond operation, action and reason) and their kinds
+_FIELDS: dict[str, dict[str, str]] = {
+    "MERGE": {"target": "path", "sources": "paths"},
+    "TEMPORAL_UPDATE": {"file": "path", "note": "text"},
+    "CROSS_REFERENCE": {"files": "paths"},
+    "SKIP": {},
+    "CREATE": {"title": "text", "content": "text", "sources": "strings"},
+    "ARCHIVE": {"file": "path"},
+    "KEEP": {"file": "path"},
+    "MERGE_INTO": {"file": "path", "target": "path"},
+}
+
+
+def load_decisions(data: str, *, file: str = "<decisions>") -> list[dict[str, Any]]:
+    """Parses and validates an agent's decisions: a JSON array (or ``{"operations": [...]}``).
+
+    Raises:
+        FormatError: not JSON, or an operation with a missing or wrong field (named as
+            ``operations[i].field``); nothing is applied.
+    """
+    try:
+        parsed = json.loads(data)
+    except json.JSONDecodeError as exc:
+        raise FormatError(f"the decisions are not valid JSON: {exc.msg} (line {exc.lineno})",
+                          file=file, hint='give a JSON array such as [{"operation": "prune", '
+                          '"action": "KEEP", "file": "a/b/c.md", "reason": "..."}]') from None
+    if isinstance(parsed, dict) and isinstance(parsed.get("operations"), list):
+        parsed = parsed["operations"]
+    if not isinstance(parsed, list):
+        raise FormatError("the decisions must be a JSON array of operations", file=file,
+                          hint='wrap them as [...] or {"operations": [...]}')
+    return [_check(op, i, file) for i, op in enumerate(parsed)]
+
+
+def _bad(i: int, key: str, message: str, file: str, hint: str = "") -> FormatError:
+    where = f"operations[{i}]" + (f".{key}" if key else "")
+    return FormatError(f"invalid decision at {where}: {message}; nothing was applied",
+                       file=file, key=where,
+                       hint=hint or "see 'brv dream scan --json' for the shapes it accepts")
+
+
+def _check(op: Any, i: int, file: str) -> dict[str, Any]:
+    if not isinstance(op, dict):
+        raise _bad(i, "", "must be an object", file)
+    operation, action = op.get("operation"), op.get("action")
+    if operation not in ALLOWED:
+        raise _bad(i, "operation", f"must be one of {', '.join(ALLOWED)}", file)
+    if action not in ALLOWED[operation]:
+        raise _bad(i, "action", f"{operation} allows {', '.join(ALLOWED[operation])}", file)
+    if not isinstance(op.get("reason"), str) or not op["reason"].strip():
+        raise _bad(i, "reason", "a non-empty reason is required", file)
+    for key, kind in _FIELDS[action].items():
+        value = op.get(key)
+        if kind == "text" and not (isinstance(value, str) and value.strip()):
+            raise _bad(i, key, "a non-empty string is required", file)
+        if kind == "path":
+            _path(value, i, key, file)
+        if kind in ("paths", "strings"):
+            if not isinstance(value, list) or not value or not all(
+                    isinstance(v, str) for v in value):
+                raise _bad(i, key, "a non-empty list of strings is required", file)
+            if kind == "paths":
+                for v in value:
+                    _path(v, i, key, file)
+    if action == "CROSS_REFERENCE" and len(op["files"]) < 2:
+        raise _bad(i, "files", "name at least two entries to link", file)
+    confidence = op.get("confidence", 1.0)
+    if not isinstance(confidence, (int, float)) or not 0 <= confidence <= 1:
+        raise _bad(i, "confidence", "must be a number from 0 to 1", file)
+    checked = dict(op)
+    if action == "CREATE":
+        checked.setdefault("path", f"{synthesize.DOMAIN}/{synthesize.TOPIC}/"
+                                   f"{snake(op['title'])}.md")
+        _path(checked["path"], i, "path", file)
+    return checked
+
+
+def _path(value: Any, i: int, key: str, file: str) -> None:
+    try:
+        ok = isinstance(value, str) and kind_of(clean_relpath(value)) is Kind.ENTRY
+    except BrvError:
+        ok = False
+    if not ok:
+        raise _bad(i, key, f"{value!r} is not an entry path (domain/topic/name.md)", file)

@@ -1,0 +1,128 @@
+"""Prune, deterministic detectors (seed 001): stale or low-value entries, at most 20.
+
+Candidates: decayed importance below 35, or mtime staleness of 60 days (draft) or 120 days
+(validated); a core entry is never a candidate by staleness. Stalest first, at most 20.
+Decisions: KEEP an entry other entries still link to (its mtime is bumped: the staleness
+clock starts again); MERGE_INTO a sibling at least 0.5 alike (a hint for the next
+consolidate, kept in ``pendingMerges``); else ARCHIVE (through the archive, reviewed).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Collection, Sequence
+from datetime import datetime
+from typing import Any
+
+from brv_vc.errors import BrvError
+from brv_vc.index.relations import backlinks
+from brv_vc.lifecycle import scoring, sidecar
+from brv_vc.services.dream.similarity import LINK_AT, Corpus, words
+from brv_vc.summary.archive import current_signals
+from brv_vc.tree.project import Project
+from brv_vc.tree.statedb import open_state
+from brv_vc.tree.store import read_entry
+
+Op = dict[str, Any]
+MAX_CANDIDATES = 20
+STALE_DAYS = {scoring.DRAFT: 60.0, scoring.VALIDATED: 120.0}
+
+
+def maturities(project: Project, paths: Sequence[str], now: datetime) -> dict[str, str]:
+    """Each path's maturity at ``now`` (sidecar, or defaults: draft)."""
+    conn = open_state(project)
+    try:
+        rows = sidecar.get_many(conn, paths)
+    finally:
+        conn.close()
+    return {p: scoring.at(rows[p], now.timestamp()).maturity if p in rows else scoring.DRAFT
+            for p in paths}
+
+
+def candidates(project: Project, entries: Sequence[str], now: datetime,
+               skip: Collection[str], index: sqlite3.Connection | None = None,
+               ) -> list[tuple[str, float, str, str]]:
+    """(path, days stale, maturity, why) of the prune candidates, stalest first, at most 20.
+
+    An entry without a sidecar row starts from defaults dated by its ``updatedAt``; the
+    index knows that date (``docs.updated``), so only unindexed entries are read.
+    """
+    conn = open_state(project)
+    try:
+        rows = sidecar.get_many(conn, entries)
+    finally:
+        conn.close()
+    dated: dict[str, float | None] = {}
+    if index is not None:
+        dated = {p: u for p, u in index.execute(
+            "SELECT path, updated FROM docs WHERE kind = 'entry'")}
+    found = []
+    for rel in entries:
+        if rel in skip:
+            continue
+        path = project.tree / rel
+        try:
+            mtime = path.stat().st_mtime
+            if rel in rows:
+                signals = scoring.at(rows[rel], now.timestamp())
+            elif rel in dated:
+                start = dated[rel] or mtime
+                signals = scoring.at(scoring.Signals(updated_at=start, scored_at=start),
+                                     now.timestamp())
+            else:
+                signals, _ = current_signals(None, path.read_bytes(), mtime, now)
+        except OSError:
+            continue
+        days = (now.timestamp() - mtime) / 86400.0
+        limit = STALE_DAYS.get(signals.maturity)
+        if signals.importance < scoring.ARCHIVE_THRESHOLD:
+            why = f"importance decayed to {signals.importance:.1f} (< {scoring.ARCHIVE_THRESHOLD:g})"
+        elif limit is not None and days >= limit:
+            why = f"{signals.maturity} and untouched for {days:.0f} days (>= {limit:g})"
+        else:
+            continue
+        found.append((rel, days, signals.maturity, why))
+    found.sort(key=lambda c: (-c[1], c[0]))
+    return found[:MAX_CANDIDATES]
+
+
+def decide(project: Project, index: sqlite3.Connection,
+           found: Sequence[tuple[str, float, str, str]]) -> list[Op]:
+    """KEEP, MERGE_INTO or ARCHIVE for each candidate (see the module rules)."""
+    ops: list[Op] = []
+    for rel, _days, _maturity, why in found:
+        linked = [p for p in backlinks(index, rel) if p != rel]
+        if linked:
+            ops.append({"operation": "prune", "action": "KEEP", "file": rel,
+                        "reason": f"{why}, but {linked[0]} still links to it"})
+            continue
+        sibling = _closest_sibling(project, rel)
+        if sibling is not None:
+            other, score = sibling
+            ops.append({"operation": "prune", "action": "MERGE_INTO", "file": rel,
+                        "target": other,
+                        "reason": f"{why}; {score:.2f} similar to {other}"})
+            continue
+        ops.append({"operation": "prune", "action": "ARCHIVE", "file": rel, "reason": why})
+    return ops
+
+
+def _closest_sibling(project: Project, rel: str) -> tuple[str, float] | None:
+    folder = (project.tree / rel).parent
+    names = sorted(p.name for p in folder.glob("*.md")
+                   if p.name != "context.md" and not p.name.startswith("_")
+                   and not p.name.endswith((".abstract.md", ".overview.md")))
+    prefix = rel.rsplit("/", 1)[0]
+    loaded = {}
+    for name in names:
+        try:
+            loaded[f"{prefix}/{name}"] = read_entry(project, f"{prefix}/{name}")
+        except BrvError:
+            continue
+    if rel not in loaded or len(loaded) < 2:
+        return None
+    paths = sorted(loaded)
+    corpus = Corpus(paths, [words(loaded[p]) for p in paths])
+    best = max(((paths[j], s) for j, s in corpus.nearest(paths.index(rel), 3)),
+               key=lambda c: c[1], default=None)
+    return best if best is not None and best[1] >= LINK_AT else None

@@ -1,0 +1,282 @@
+"""``brv dream``: gates, lock, the three operations within a budget, the log and the state.
+
+One code path for every engine: the detectors (default), or decisions handed in by an
+agent (``brv dream apply``), go through :func:`apply.apply_op` one by one. After each
+operation the log is written again, the budget and the cancel flag are checked, so a
+budget overrun or a Ctrl-C keeps the finished operations and the log says ``partial``.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from brv_vc.clock import format_iso
+from brv_vc.errors import BrvError
+from brv_vc.index import search as fts
+from brv_vc.index.terms import query_terms
+from brv_vc.services import derived, review
+from brv_vc.services.dream import (
+    consolidate,
+    dreamlog,
+    gates,
+    lock,
+    provider,
+    prune,
+    synthesize,
+)
+from brv_vc.services.dream.apply import Context, Op, apply_op
+from brv_vc.tree import dreamstate
+from brv_vc.tree.config import LlmSettings
+from brv_vc.tree.layout import ARCHIVE_DIR
+from brv_vc.tree.project import Project
+from brv_vc.tree.store import entry_paths
+
+DEFAULT_BUDGET = 300.0
+Progress = Callable[[str, int, int], None]
+
+
+@dataclass(frozen=True)
+class DreamResult:
+    """What ``brv dream`` did: skipped at a gate, or a dream with its log."""
+
+    status: str  # skipped | completed | partial | error
+    id: str | None = None
+    gate: gates.Gate | None = None  # the gate that stopped it
+    gates: tuple[gates.Gate, ...] = ()
+    summary: dict[str, int] = field(default_factory=dict)
+    operations: tuple[dict[str, Any], ...] = ()
+    stopped: str = ""  # budget | cancelled | "" (ran to the end)
+    problems: tuple[str, ...] = ()
+
+    @property
+    def line(self) -> str:
+        """``3 consolidated | 1 synthesized | 2 pruned``."""
+        return dreamlog.summary_line(self.summary)
+
+
+def new_id() -> str:
+    """``drm-<ms>`` from the wall clock (unique per machine; a log never moves)."""
+    return f"drm-{int(time.time() * 1000)}"
+
+
+def dream(project: Project, now: datetime, *, force: bool = False,
+          budget: float = DEFAULT_BUDGET, should_stop: Callable[[], bool] = lambda: False,
+          progress: Progress | None = None, decisions: Sequence[Op] | None = None,
+          dream_id: str | None = None, trigger: str = "cli",
+          clock: Callable[[], float] = time.monotonic,
+          llm: LlmSettings | None = None) -> DreamResult:
+    """Runs one dream if the gates allow (see the module docstring).
+
+    Args:
+        project: the project.
+        now: the clock (BRV_NOW in tests): timestamps, decay and staleness.
+        force: skip the time, activity and queue gates (never the lock).
+        budget: seconds for the whole dream; finished operations are kept past it.
+        should_stop: polled between operations (Ctrl-C, ``--cancel``).
+        progress: called as (phase, done, total).
+        decisions: operations decided by an agent (validated), instead of the detectors.
+        dream_id: the id to use (``--detach`` picks it before the process starts).
+        trigger: cli | agent | detach, kept in the log.
+        clock: monotonic seconds, for the budget.
+        llm: the provider: it decides on the detectors' candidates (see ``provider``).
+    """
+    state = dreamstate.read_state(project)
+    checked = [] if force else gates.check(project, state, now)
+    if checked and not checked[-1].passed:
+        return DreamResult("skipped", gate=checked[-1], gates=tuple(checked))
+    dream_id = dream_id or new_id()
+    held = lock.acquire(project, dream_id, now)
+    if held is not None:
+        verdict = gates.Gate("lock", False,
+                             f"Another dream is running (pid {held.pid}, {held.dream_id})",
+                             {"pid": held.pid, "dreamId": held.dream_id})
+        return DreamResult("skipped", gate=verdict, gates=(*checked, verdict))
+    try:
+        _recover(project)
+        return _run(project, now, state, dream_id, trigger, budget, should_stop, progress,
+                    decisions, clock, (*checked, gates.Gate("lock", True)), llm)
+    finally:
+        lock.release(project)
+
+
+def _recover(project: Project) -> None:
+    """Marks logs of dreams killed mid-way partial (or error when they did nothing)."""
+    for name in dreamlog.ids(project):
+        try:
+            log = dreamlog.read(project, name)
+        except BrvError:
+            continue
+        if log.get("status") == dreamlog.PROCESSING:
+            done = any(op.get("status") == "applied" for op in log.get("operations", []))
+            log["status"] = dreamlog.PARTIAL if done else dreamlog.ERROR
+            log["note"] = "the dream process ended before finishing (killed)"
+            dreamlog.write(project, log)
+
+
+def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, trigger: str,
+         budget: float, should_stop: Callable[[], bool], progress: Progress | None,
+         decisions: Sequence[Op] | None, clock: Callable[[], float],
+         passed: tuple[gates.Gate, ...], llm: LlmSettings | None) -> DreamResult:
+    start = clock()
+    log: dict[str, Any] = {
+        "id": dream_id, "trigger": trigger, "status": dreamlog.PROCESSING,
+        "startedAt": format_iso(now), "pid": os.getpid(), "operations": [],
+        "stateBefore": {k: state.get(k) for k in
+                        ("curationsSinceDream", "lastDreamAt", "lastDreamLogId",
+                         "lastDreamWall", "totalDreams")},
+        "summary": {},
+        "engine": "agent" if decisions is not None else "llm" if llm else "default",
+    }
+    dreamlog.write(project, log)
+    opened = derived.open_synced(project)
+    ctx = Context(project, now, dream_id, opened.conn, review.is_enabled(project))
+    stopped = ""
+    problems: list[str] = []
+
+    def over() -> str:
+        if should_stop():
+            return "cancelled"
+        return "budget" if clock() - start > budget else ""
+
+    def run_all(phase: str, ops: Sequence[Op]) -> str:
+        if llm is not None and decisions is None:
+            ops = provider.refine(llm, project, phase, ops, problems)
+            if should_stop():  # cancelled while the provider was thinking
+                return "cancelled"
+        try:
+            for number, op in enumerate(ops, 1):
+                log["operations"].append(apply_op(ctx, op))
+                dreamlog.write(project, log)
+                if progress is not None:
+                    progress(phase, number, len(ops))
+                why = over()
+                if why:
+                    return why
+            return ""
+        finally:
+            problems.extend(ctx.flush())
+
+    try:
+        if decisions is not None:
+            stopped = run_all("apply", decisions)
+        else:
+            hints = list(state.get("pendingMerges", []))
+            entries = entry_paths(project)
+            changed = changed_entries(project, entries, state, hints)
+            cut: list[str] = []  # why the detection stopped early, if it did
+
+            def budget_hit() -> bool:
+                why = over()
+                if why:
+                    cut.append(why)
+                return bool(why)
+
+            cross = cross_hits(opened.conn, project, changed, budget_hit)
+
+            found = consolidate.detect(project, entries, changed, hints, cross, budget_hit)
+            stopped = run_all("consolidate", found) or (cut[0] if cut else "")
+            if not stopped:
+                stopped = run_all("synthesize", synthesize.detect(project))
+            if not stopped:
+                stale = prune.candidates(project, entry_paths(project), now, ctx.touched,
+                                         opened.conn)
+                stopped = run_all("prune", prune.decide(project, opened.conn, stale))
+    finally:
+        opened.close()
+    ops = log["operations"]
+    applied = [op for op in ops if op.get("status") == "applied"]
+    status = dreamlog.COMPLETED if not stopped else (
+        dreamlog.PARTIAL if applied else dreamlog.ERROR)
+    summary = _summary(ops)
+    log.update(status=status, summary=summary, stopped=stopped, finishedAt=format_iso(now),
+               notes=list(problems),
+               elapsedSeconds=round(clock() - start, 3))
+    dreamlog.write(project, log)
+    _finish_state(project, now, dream_id, state, ctx.curations, decisions is None)
+    dreamlog.store(project).keep_only(
+        h for op in ops for c in op.get("changes", []) for h in (c["before"], c["after"]) if h)
+    problems.extend(f"{op['action']} failed: {op['message']}" for op in ops
+                    if op.get("status") == "failed")
+    return DreamResult(status, dream_id, None, passed, summary, tuple(ops), stopped,
+                       tuple(problems))
+
+
+def _summary(ops: Sequence[Op]) -> dict[str, int]:
+    applied = [op for op in ops if op.get("status") == "applied"]
+    return {
+        "consolidated": sum(op["operation"] == "consolidate" for op in applied),
+        "synthesized": sum(op["operation"] == "synthesize" for op in applied),
+        "pruned": sum(op["operation"] == "prune" for op in applied),
+        "flaggedForReview": sum(bool(op.get("needsReview")) for op in applied),
+        "errors": sum(op.get("status") == "failed" for op in ops),
+    }
+
+
+def _finish_state(project: Project, now: datetime, dream_id: str, before: dict[str, Any],
+                  own_curations: int, consumed_hints: bool) -> None:
+    def change(state: dict[str, Any]) -> None:
+        seen = int(before.get("curationsSinceDream", 0)) + own_curations
+        state["curationsSinceDream"] = max(0, state["curationsSinceDream"] - seen)
+        state["lastDreamAt"] = format_iso(now)
+        state["lastDreamWall"] = time.time()
+        state["lastDreamLogId"] = dream_id
+        state["totalDreams"] += 1
+        if consumed_hints:  # seed 001: consolidate clears them, acted on or not
+            state["pendingMerges"] = [h for h in state["pendingMerges"]
+                                      if h.get("dreamId") == dream_id]
+
+    dreamstate.update_state(project, change)
+
+
+def changed_entries(project: Project, entries: Sequence[str], state: dict[str, Any],
+             hints: Sequence[dict[str, Any]]) -> list[str]:
+    """Entries modified since the last dream ended (all before the first), plus hinted ones."""
+    wall = state.get("lastDreamWall")
+    if not isinstance(wall, (int, float)):
+        found = list(entries)
+    else:
+        found = []
+        for rel in entries:
+            try:
+                if (project.tree / rel).stat().st_mtime > wall:
+                    found.append(rel)
+            except OSError:
+                continue
+    known = set(entries)
+    found += [str(h["file"]) for h in hints if h.get("file") in known]
+    return sorted(set(found))
+
+
+def cross_hits(conn: Any, project: Project, changed: Sequence[str],
+               should_stop: Callable[[], bool] = lambda: False) -> dict[str, list[str]]:
+    """FTS5 candidates in other domains for each changed entry.
+
+    One ranked FTS5 match per word of its title (its words together would need all of them
+    in one entry). A plain MATCH, not ``brv search``: no fuzzy expansion and no lifecycle
+    scoring, which cost ~50 ms a query at 25,000 entries; these are only candidates.
+    """
+    from brv_vc.format.entry import parse_entry
+
+    out: dict[str, list[str]] = {}
+    for rel in changed:
+        if should_stop():  # the budget: fewer candidates, never an overrun
+            break
+        domain = rel.split("/", 1)[0]
+        found: dict[str, float] = {}
+        try:
+            title = parse_entry((project.tree / rel).read_bytes(), file=rel).title
+            words = query_terms(title)
+        except (BrvError, OSError):  # an unsearchable title only loses candidates
+            continue
+        for word in words[:4]:
+            for path, score in fts.ranked_paths(conn, word, 8, exclude=domain + "/"):
+                if path != rel and not path.startswith(ARCHIVE_DIR + "/"):
+                    found[path] = found.get(path, 0.0) + score
+        ranked = sorted(found, key=lambda p: (-found[p], p))
+        out[rel] = ranked[: consolidate.CROSS_HITS]
+    return out

@@ -1,0 +1,72 @@
+"""Review: every reviewable change with a backup of what it replaced (seed 001 "Review").
+
+Dream operations and curate DELETE / MERGE (or any operation marked ``"review": true``)
+are recorded here; ``approve`` keeps a change, ``reject`` restores its backups byte for
+byte. With review enabled, commit and push refuse to share pending changes.
+"""
+
+from brv_vc.services.face import lazy
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from brv_vc.services.review.backups import (
+        BlobStore,
+        FileChange,
+        Snapshot,
+        capture,
+        changes_since,
+        check_revertible,
+        digest,
+        revert,
+        review_store,
+    )
+    from brv_vc.services.review.entries import ReviewEntry
+    from brv_vc.services.review.queue import (
+        Decision,
+        ReviewDetail,
+        ReviewList,
+        approve,
+        dismiss,
+        pending,
+        pending_for,
+        record,
+        reject,
+        show,
+    )
+    from brv_vc.services.review.settings import is_enabled, set_enabled
+
+_HOMES = {
+    "BlobStore": "backups", "FileChange": "backups", "Snapshot": "backups",
+    "capture": "backups", "changes_since": "backups", "check_revertible": "backups",
+    "digest": "backups", "review_store": "backups", "revert": "backups",
+    "ReviewEntry": "entries",
+    "Decision": "queue", "ReviewDetail": "queue", "ReviewList": "queue", "approve": "queue", "dismiss": "queue",
+    "pending": "queue", "pending_for": "queue", "record": "queue", "reject": "queue",
+    "show": "queue",
+    "is_enabled": "settings", "set_enabled": "settings",
+}
+__all__ = [
+    "BlobStore",
+    "Decision",
+    "FileChange",
+    "ReviewDetail",
+    "ReviewEntry",
+    "ReviewList",
+    "Snapshot",
+    "approve",
+    "capture",
+    "changes_since",
+    "check_revertible",
+    "digest",
+    "dismiss",
+    "is_enabled",
+    "pending",
+    "pending_for",
+    "record",
+    "reject",
+    "revert",
+    "review_store",
+    "set_enabled",
+    "show",
+]
+__getattr__ = lazy(__name__, _HOMES)

@@ -1,0 +1,121 @@
+"""Review entries: one row per reviewable change in ``.brv/state/brv.db`` (table ``review``).
+
+A row keeps where the change came from (``dream/consolidate``, ``curate/MERGE``...), a
+one-line summary and its reason, the task that made it (a dream or curate id), the files it
+touched (:class:`FileChange`, whose backups are in the review store) and its status:
+``pending`` until approved or rejected.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from brv_vc.services.review.backups import FileChange
+
+PENDING, APPROVED, REJECTED = "pending", "approved", "rejected"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS review (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    created TEXT NOT NULL,
+    source TEXT NOT NULL,
+    summary TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    task TEXT NOT NULL,
+    status TEXT NOT NULL,
+    decided TEXT,
+    changes TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS review_status ON review (status, id);
+"""
+_COLUMNS = "id, created, source, summary, reason, task, status, decided, changes"
+
+
+@dataclass(frozen=True)
+class ReviewEntry:
+    """One reviewable change."""
+
+    id: int
+    created: str
+    source: str  # dream/consolidate | dream/synthesize | dream/prune | curate/<TYPE>
+    summary: str
+    reason: str
+    task: str
+    status: str
+    decided: str | None
+    changes: tuple[FileChange, ...]
+
+    @property
+    def paths(self) -> tuple[str, ...]:
+        """The tree paths it touched."""
+        return tuple(c.path for c in self.changes)
+
+    def line(self) -> str:
+        """Seed 001's listing: ``[dream/consolidate] Merged a and b — reason``."""
+        reason = f" — {self.reason}" if self.reason else ""
+        return f"[{self.source}] {self.summary}{reason}"
+
+
+def ensure_schema(conn: sqlite3.Connection) -> None:
+    """Creates the table when missing."""
+    conn.executescript(_SCHEMA)
+
+
+def _entry(row: Sequence[object]) -> ReviewEntry:
+    changes = tuple(FileChange.from_dict(c) for c in json.loads(str(row[8])))
+    return ReviewEntry(int(str(row[0])), str(row[1]), str(row[2]), str(row[3]), str(row[4]),
+                       str(row[5]), str(row[6]), None if row[7] is None else str(row[7]), changes)
+
+
+def insert(conn: sqlite3.Connection, created: str, source: str, summary: str, reason: str,
+           task: str, status: str, changes: Sequence[FileChange]) -> int:
+    """Adds a row and returns its id."""
+    ensure_schema(conn)
+    with conn:
+        cursor = conn.execute(
+            "INSERT INTO review (created, source, summary, reason, task, status, decided, "
+            "changes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (created, source, summary, reason, task, status,
+             created if status != PENDING else None,
+             json.dumps([c.to_dict() for c in changes])),
+        )
+    return int(cursor.lastrowid or 0)
+
+
+def select(conn: sqlite3.Connection, *, status: str | None = None,
+           ids: Sequence[int] | None = None, task: str | None = None) -> list[ReviewEntry]:
+    """Rows by status, ids or task, oldest first."""
+    ensure_schema(conn)
+    where, args = [], []
+    if status is not None:
+        where.append("status = ?")
+        args.append(status)
+    if task is not None:
+        where.append("task = ?")
+        args.append(task)
+    if ids is not None:
+        where.append(f"id IN ({','.join('?' * len(ids))})")
+        args.extend(str(i) for i in ids)
+    sql = f"SELECT {_COLUMNS} FROM review"
+    if where:
+        sql += " WHERE " + " AND ".join(where)
+    return [_entry(row) for row in conn.execute(sql + " ORDER BY id", args)]
+
+
+def later_touching(conn: sqlite3.Connection, entry: ReviewEntry) -> list[ReviewEntry]:
+    """Entries after ``entry``, not rejected, that touched one of its files."""
+    ensure_schema(conn)
+    mine = set(entry.paths)
+    rows = conn.execute(f"SELECT {_COLUMNS} FROM review WHERE id > ? AND status != ? "
+                        "ORDER BY id", (entry.id, REJECTED))
+    return [e for e in map(_entry, rows) if mine & set(e.paths)]
+
+
+def decide(conn: sqlite3.Connection, ids: Sequence[int], status: str, when: str) -> None:
+    """Marks rows approved or rejected."""
+    with conn:
+        conn.executemany("UPDATE review SET status = ?, decided = ? WHERE id = ?",
+                         [(status, when, i) for i in ids])

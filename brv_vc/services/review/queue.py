@@ -1,0 +1,250 @@
+"""``brv review``: list, show, approve and reject reviewable changes (seed 001 "Review").
+
+Recording keeps a backup of every replaced file; approving keeps the change and drops its
+backups; rejecting restores the backups byte for byte (or removes an added file) and
+refreshes derived files. A change that a later change built on (a later entry touching the
+same file) is refused, naming the later one: reject that one first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from brv_vc.clock import format_iso
+from brv_vc.errors import ConflictError, NotFoundError, UsageError
+from brv_vc.services.derived import refresh
+from brv_vc.services.review import entries as rows
+from brv_vc.services.review.backups import (
+    BlobStore,
+    FileChange,
+    check_revertible,
+    revert,
+    review_store,
+)
+from brv_vc.services.review.entries import PENDING, ReviewEntry
+from brv_vc.services.review.settings import is_enabled
+from brv_vc.tree.project import Project
+from brv_vc.tree.statedb import open_state
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from brv_vc.vc.semdiff import EntryDiff
+
+
+@dataclass(frozen=True)
+class ReviewList:
+    """Entries of the queue (pending ones unless asked otherwise)."""
+
+    enabled: bool
+    entries: tuple[ReviewEntry, ...]
+
+
+@dataclass(frozen=True)
+class ReviewDetail:
+    """One entry with the semantic diff of each file it touched."""
+
+    entry: ReviewEntry
+    diffs: tuple[EntryDiff, ...]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What approve / reject did."""
+
+    action: str  # approved | rejected
+    entries: tuple[ReviewEntry, ...]
+    restored: tuple[str, ...] = ()
+    problems: tuple[str, ...] = ()
+
+
+def record(project: Project, now: datetime, source: str, summary: str, reason: str, task: str,
+           changes: Sequence[FileChange], *, pending: bool = True) -> int | None:
+    """Adds a change to the queue when review is enabled (else records nothing).
+
+    The changes' backups must already be in :func:`review_store` (``changes_since`` with it).
+
+    Returns:
+        The new entry's id, or None when review is disabled or nothing changed.
+    """
+    if not changes or not is_enabled(project):
+        return None
+    conn = open_state(project)
+    try:
+        status = PENDING if pending else rows.APPROVED
+        return rows.insert(conn, format_iso(now), source, summary, reason, task, status, changes)
+    finally:
+        conn.close()
+
+
+def pending(project: Project, *, all_entries: bool = False) -> ReviewList:
+    """The pending entries (``all_entries``: every entry, decided ones too)."""
+    conn = open_state(project)
+    try:
+        found = rows.select(conn, status=None if all_entries else PENDING)
+    finally:
+        conn.close()
+    return ReviewList(is_enabled(project), tuple(found))
+
+
+def pending_for(project: Project, paths: Sequence[str]) -> tuple[ReviewEntry, ...]:
+    """Pending entries touching any of ``paths`` (what a commit or push would share)."""
+    if not is_enabled(project):
+        return ()
+    wanted = set(paths)
+    return tuple(e for e in pending(project).entries if wanted & set(e.paths))
+
+
+def _get(project: Project, ids: Sequence[int]) -> list[ReviewEntry]:
+    conn = open_state(project)
+    try:
+        found = {e.id: e for e in rows.select(conn, ids=list(ids))}
+    finally:
+        conn.close()
+    missing = [i for i in ids if i not in found]
+    if missing:
+        raise NotFoundError(
+            f"no review entry with id {', '.join(map(str, missing))}",
+            hint="list them with 'brv review pending' (ids are the numbers in the first column)",
+        )
+    return [found[i] for i in ids]
+
+
+def show(project: Project, entry_id: int) -> ReviewDetail:
+    """One entry and the semantic diff of its files (the ``vc diff`` comparison).
+
+    Raises:
+        NotFoundError: no such entry.
+    """
+    from brv_vc.vc.semdiff import EntryDiff, diff_entry  # only 'show' pays for it
+
+    entry = _get(project, [entry_id])[0]
+    store = review_store(project)
+    diffs = []
+    for change in entry.changes:
+        old = store.get(change.before) if change.before else None
+        new = store.get(change.after) if change.after else None
+        if (change.before and old is None) or (change.after and new is None):
+            diffs.append(EntryDiff(change.path, "modified", note="backup missing"))
+            continue
+        diff = diff_entry(change.path, old, new)
+        if not diff.empty:
+            diffs.append(diff)
+    return ReviewDetail(entry, tuple(diffs))
+
+
+def _select(project: Project, ids: Sequence[int], files: Sequence[str],
+            everything: bool) -> list[ReviewEntry]:
+    if not ids and not files and not everything:
+        raise UsageError("name the entries: ID..., --file PATH or --all",
+                         hint="see them with 'brv review pending'")
+    chosen = _get(project, ids) if ids else []
+    if files or everything:
+        for entry in pending(project).entries:
+            if everything or set(files) & set(entry.paths):
+                chosen.append(entry)
+    if files and not everything and not any(set(files) & set(e.paths) for e in chosen):
+        raise NotFoundError(f"no pending review entry touches {', '.join(files)}",
+                            hint="see them with 'brv review pending'")
+    unique = {e.id: e for e in chosen}
+    decided = [e for e in unique.values() if e.status != PENDING]
+    if decided:
+        first = decided[0]
+        raise ConflictError(f"review entry {first.id} is already {first.status}",
+                            hint="only pending entries can be approved or rejected")
+    return [unique[i] for i in sorted(unique)]
+
+
+def approve(project: Project, now: datetime, ids: Sequence[int] = (), *,
+            files: Sequence[str] = (), everything: bool = False) -> Decision:
+    """Keeps the changes and drops backups nothing else needs.
+
+    Raises:
+        UsageError: nothing named.  NotFoundError: an unknown id.
+        ConflictError: an entry is not pending.
+    """
+    chosen = _select(project, ids, files, everything)
+    conn = open_state(project)
+    try:
+        rows.decide(conn, [e.id for e in chosen], rows.APPROVED, format_iso(now))
+    finally:
+        conn.close()
+    _collect(project)
+    return Decision("approved", tuple(chosen))
+
+
+def reject(project: Project, now: datetime, ids: Sequence[int] = (), *,
+           files: Sequence[str] = (), everything: bool = False) -> Decision:
+    """Restores every file of the entries byte for byte, newest entry first, then refreshes.
+
+    Raises:
+        UsageError, NotFoundError: as :func:`approve`.
+        ConflictError: a later change built on one of them, or a file changed since.
+        StateError: a backup is missing (nothing is changed).
+    """
+    chosen = _select(project, ids, files, everything)
+    chosen_ids = {e.id for e in chosen}
+    store = review_store(project)
+    conn = open_state(project)
+    try:
+        for entry in chosen:
+            later = [e for e in rows.later_touching(conn, entry) if e.id not in chosen_ids]
+            if later:
+                raise ConflictError(
+                    f"cannot reject review entry {entry.id}: entry {later[0].id} "
+                    f"({later[0].line()}) built on it",
+                    file=sorted(set(entry.paths) & set(later[0].paths))[0],
+                    hint=f"reject entry {later[0].id} first (brv review reject {later[0].id})",
+                )
+        # newest first: each entry's "after" is what the next newer one found as "before"
+        ordered = sorted(chosen, key=lambda e: -e.id)
+        _check_chain(project, ordered, store)
+        restored: list[str] = []
+        for entry in ordered:
+            restored.extend(revert(project, entry.changes, store))
+        rows.decide(conn, [e.id for e in chosen], rows.REJECTED, format_iso(now))
+    finally:
+        conn.close()
+    problems = refresh(project, restored, now).problems
+    _collect(project)
+    return Decision("rejected", tuple(chosen), tuple(dict.fromkeys(restored)), problems)
+
+
+def dismiss(project: Project, now: datetime, task: str) -> tuple[int, ...]:
+    """Marks a task's pending entries rejected; the caller already restored their files.
+
+    Used by ``brv dream --undo``, which puts back everything the dream touched at once.
+    """
+    conn = open_state(project)
+    try:
+        ids = [e.id for e in rows.select(conn, status=PENDING, task=task)]
+        rows.decide(conn, ids, rows.REJECTED, format_iso(now))
+    finally:
+        conn.close()
+    _collect(project)
+    return tuple(ids)
+
+
+def _check_chain(project: Project, ordered: list[ReviewEntry], store: BlobStore) -> None:
+    """Checks the newest change of each file against the disk, and every backup."""
+    seen: set[str] = set()
+    for entry in ordered:
+        fresh = [c for c in entry.changes if c.path not in seen]
+        check_revertible(project, fresh, store)
+        stale = [c for c in entry.changes if c.path in seen]
+        for change in stale:
+            if change.before is not None and not store.has(change.before):
+                check_revertible(project, [change], store)  # raises the missing backup
+        seen.update(entry.paths)
+
+
+def _collect(project: Project) -> None:
+    """Drops backups that no pending entry needs any more."""
+    conn = open_state(project)
+    try:
+        keep = {h for e in rows.select(conn, status=PENDING) for c in e.changes
+                for h in (c.before, c.after) if h}
+    finally:
+        conn.close()
+    review_store(project).keep_only(keep)

@@ -1,0 +1,75 @@
+"""``.brv/state/dream-state.json``: the dream counters (seed 001 "Dream State"), per machine.
+
+Every curate increments ``curationsSinceDream``; several agents curate at once, so every
+read-modify-write of the file runs under an exclusive ``flock`` on a lock file beside it
+(seed 001: "serialized by a per-file mutex") and replaces the file atomically, so a reader
+never sees half a document and no increment is lost.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+from collections.abc import Callable
+from typing import Any
+
+from brv_vc.tree.project import Project
+from brv_vc.tree.statedb import ensure_state_dir
+from brv_vc.tree.store import write_atomic
+
+STATE_FILE = "dream-state.json"
+_LOCK_FILE = "dream-state.lock"
+
+
+def defaults() -> dict[str, Any]:
+    """A fresh state: never dreamed, nothing counted."""
+    return {"version": 1, "curationsSinceDream": 0, "lastDreamAt": None,
+            "lastDreamLogId": None, "totalDreams": 0, "pendingMerges": [],
+            # the wall clock (epoch s) when the last dream ended: files modified after it
+            # changed since (lastDreamAt follows BRV_NOW, file mtimes never do)
+            "lastDreamWall": None}
+
+
+def read_state(project: Project) -> dict[str, Any]:
+    """The current state; a missing or unreadable file reads as the defaults."""
+    state = defaults()
+    try:
+        loaded = json.loads((project.state / STATE_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return state
+    if isinstance(loaded, dict):
+        state.update({k: v for k, v in loaded.items() if k in state})
+    if not isinstance(state["curationsSinceDream"], int) or state["curationsSinceDream"] < 0:
+        state["curationsSinceDream"] = 0
+    if not isinstance(state["pendingMerges"], list):
+        state["pendingMerges"] = []
+    return state
+
+
+def update_state(project: Project, change: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+    """Applies ``change`` to the state under the file lock and writes it back atomically.
+
+    Returns:
+        The state as written.
+    """
+    ensure_state_dir(project.state)
+    fd = os.open(project.state / _LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        state = read_state(project)
+        change(state)
+        data = json.dumps(state, indent=2, sort_keys=True) + "\n"
+        write_atomic(project.state / STATE_FILE, data.encode("utf-8"), durable=False)
+        return state
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock
+
+
+def note_curation(project: Project) -> None:
+    """Counts one curation toward the activity gate (called by every applied curate batch)."""
+
+    def bump(state: dict[str, Any]) -> None:
+        state["curationsSinceDream"] += 1
+
+    update_state(project, bump)

@@ -18,7 +18,7 @@ def _dream_with_review(project, brv):
 def test_enable_and_disable_are_kept_in_config(project, brv):
     assert not review.is_enabled(project)
     on = brv("review", "--enable", "--json", cwd=project.root).json()
-    assert on == {"ok": True, "enabled": True}
+    assert on == {"ok": True, "version": 1, "enabled": True}
     assert "review:\n  enabled: true\n" in project.config_path.read_text()
     brv("review", "--disable", cwd=project.root)
     assert not review.is_enabled(project)

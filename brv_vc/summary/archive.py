@@ -28,7 +28,7 @@ from brv_vc.summary.engine import EXTRACTIVE, Engine, generate
 from brv_vc.tree.layout import ARCHIVE_DIR, FULL_SUFFIX, STUB_SUFFIX, Kind, clean_relpath, kind_of
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import open_state
-from brv_vc.tree.store import entry_paths, remove_empty_parents, write_atomic
+from brv_vc.tree.store import entry_paths, read_bytes, remove_empty_parents, write_atomic
 
 
 @dataclass(frozen=True)
@@ -175,7 +175,7 @@ def _entry_bytes(project: Project, relpath: str) -> tuple[str, bytes, float]:
         )
     path = project.path_of(rel)
     try:
-        return rel, path.read_bytes(), path.stat().st_mtime
+        return rel, read_bytes(project, rel), path.stat().st_mtime
     except (FileNotFoundError, IsADirectoryError):
         raise NotFoundError(
             f"no entry at '{rel}'", file=rel, hint="list candidates with 'brv archive --candidates'"
@@ -254,7 +254,7 @@ def restore_entry(project: Project, path: str, now: datetime) -> ArchiveRecord:
     stub_rel, full_rel = archive_paths(rel)
     full = project.path_of(full_rel)
     try:
-        data = full.read_bytes()
+        data = read_bytes(project, full_rel)
     except FileNotFoundError:
         raise NotFoundError(
             f"nothing archived at '{rel}' (no {full_rel})",

@@ -6,6 +6,7 @@ The module also holds the hidden ``brv merge-driver`` git calls during merges.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -93,8 +94,9 @@ def clone(app: AppContext, url: str, no_hooks: bool, as_json: bool) -> None:
     from brv_vc.services.vc import after_change, clone_repo
 
     project, repo, result = clone_repo(app.cwd, url, hooks=not no_hooks)
-    after_change(project, repo, None, repo.head(), app.now)
-    emit(result, as_json, txt.init_text)
+    after = after_change(project, repo, None, repo.head(), app.now)
+    notes = (*result.notes, *(f"warning: {p}" for p in after.problems))
+    emit(replace(result, notes=notes), as_json, txt.init_text)
 
 
 @vc.command()

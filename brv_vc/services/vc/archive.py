@@ -16,9 +16,11 @@ from brv_vc.errors import BrvError
 from brv_vc.services.derived import refresh
 from brv_vc.summary.archive import archive_paths
 from brv_vc.tree.layout import ARCHIVE_DIR, Kind, is_derived, kind_of
+from brv_vc.tree.links import first_link
 from brv_vc.tree.project import Project
 from brv_vc.tree.store import remove_empty_parents
 from brv_vc.vc.archived import archived_at, archived_in_range
+from brv_vc.vc.git_links import symlinks_at
 from brv_vc.vc.repo import KnowledgeRepo
 
 DEFAULT_IMPORTANCE = 50.0
@@ -32,6 +34,7 @@ class AfterChange:
     archived: tuple[str, ...] = ()
     problems: tuple[str, ...] = ()
     unarchived: tuple[str, ...] = ()  # entries back in the tree whose local archive was dropped
+    links: tuple[str, ...] = ()  # symlinks the change brought: named, never read (tree/links)
 
 
 def _write_archive() -> Callable[..., Any] | None:
@@ -89,7 +92,13 @@ def after_change(project: Project, repo: KnowledgeRepo, old: str | None, new: st
         also: more tree paths the change rewrote (``reset --hard`` discarding edits).
     """
     changed = tuple(dict.fromkeys((*changed_paths(repo, old, new), *also)))
-    problems: list[str] = []
+    links = _links(project, repo, new, changed)
+    changed = tuple(p for p in changed if p not in links)
+    problems: list[str] = [
+        f"{p} is a symlink; brv never reads or writes through a link, so it is left unread: "
+        f"replace it with the real file, or remove it (git rm {repo.repo_path(p)})"
+        for p in links
+    ]
     archived: list[str] = []
     found: dict[str, bytes] = {}
     if new is not None:
@@ -113,7 +122,22 @@ def after_change(project: Project, repo: KnowledgeRepo, old: str | None, new: st
     unarchived, dropped = drop_returned_archives(project, changed)
     removed = prune_orphan_folders(project, changed)
     report = refresh(project, (*changed, *dropped, *removed), now)
-    return AfterChange(changed, tuple(archived), (*problems, *report.problems), unarchived)
+    return AfterChange(changed, tuple(archived), (*problems, *report.problems), unarchived,
+                       links)
+
+
+def _links(project: Project, repo: KnowledgeRepo, new: str | None,
+           changed: tuple[str, ...]) -> tuple[str, ...]:
+    """The changed paths that are symlinks, in the commit or on disk (never followed)."""
+    found = {p for p in changed if first_link(project.tree, p) is not None}
+    if new is not None and changed:
+        try:
+            stored = symlinks_at(repo.workdir, new, repo.prefix or None)
+        except BrvError:
+            stored = []
+        wanted = set(changed)
+        found.update(p for p in (repo.tree_path(x) for x in stored) if p in wanted)
+    return tuple(sorted(found))
 
 
 def _left_tree(project: Project, path: str) -> bool:
@@ -140,9 +164,10 @@ def drop_returned_archives(project: Project, changed: Iterable[str]
     for path in changed:
         if kind_of(path) is not Kind.ENTRY:  # never under _archived/
             continue
-        if not (project.tree / path).is_file():
+        if not (project.tree / path).is_file() or first_link(project.tree, path):
             continue
-        found = [rel for rel in archive_paths(path) if (project.tree / rel).is_file()]
+        found = [rel for rel in archive_paths(path)
+                 if first_link(project.tree, rel) is None and (project.tree / rel).is_file()]
         for rel in found:
             (project.tree / rel).unlink()
         if found:

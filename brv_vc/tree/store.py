@@ -14,11 +14,11 @@ from pathlib import Path
 
 from brv_vc.errors import NotFoundError
 from brv_vc.format.entry import MAX_ENTRY_BYTES, Entry, parse_entry
+from brv_vc.tree.intents import TMP_DIR
 from brv_vc.tree.layout import ARCHIVE_DIR, Kind, kind_of
 from brv_vc.tree.links import read_regular, refuse_links
 from brv_vc.tree.project import Project
 
-TMP_DIR = "tmp"  # .brv/state/tmp: where writes into the tree stage their bytes
 _counter = [0]
 
 

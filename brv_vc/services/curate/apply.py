@@ -21,6 +21,7 @@ from pathlib import Path
 from brv_vc.errors import BrvError
 from brv_vc.services.curate.plan import Plan
 from brv_vc.tree import store
+from brv_vc.tree.intents import STAGING_PREFIX
 from brv_vc.tree.project import Project
 
 FSYNC_EACH_UP_TO = 16
@@ -42,7 +43,7 @@ def apply_plans(
     results: list[BrvError | None] = [None] * len(plans)
     count = sum(len(plan.writes) for plan in plans)
     one_sync = count > FSYNC_EACH_UP_TO and hasattr(os, "sync")  # no os.sync on Windows
-    staging = project.state / f".curate-staging-{os.getpid()}"
+    staging = project.state / f"{STAGING_PREFIX}{os.getpid()}"
     staged: list[list[tuple[Path, Path]]] = []
     try:
         staging.mkdir(parents=True, exist_ok=True)

@@ -281,7 +281,7 @@ def merge(app: AppContext, ref: str | None, abort: bool, cont: bool, allow_unrel
         raise UsageError("give a branch to merge, or --abort, or --continue",
                          hint="example: brv vc merge review/q3")
     if abort:
-        result = sync.merge_abort(repo)
+        result = sync.merge_abort(repo, project, app.now)
     elif cont:
         result = sync.merge_continue(project, repo, app.now)
     else:
@@ -431,3 +431,8 @@ def merge_driver(base: Path, ours: Path, theirs: Path, path: str) -> None:
     if result.conflicts:
         click.echo(f"brv: conflict in {path}: {', '.join(result.conflicts)}", err=True)
         raise click.exceptions.Exit(1)
+
+
+from brv_vc.cli.vc_recover_cmd import recover  # noqa: E402 - registered on the group above
+
+vc.add_command(recover)

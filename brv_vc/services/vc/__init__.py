@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from brv_vc.services.vc.diff import semantic_diff
     from brv_vc.services.vc.driver import render_textconv, run_merge_driver
     from brv_vc.services.vc.events import HookRun, framework_invocation, run_hook
+    from brv_vc.services.vc.recovery import RecoverResult, recover
     from brv_vc.services.vc.resetting import reset
     from brv_vc.services.vc.setup import InitResult, RemoteResult, init_repo, prepare, remote
     from brv_vc.services.vc.staging import add
@@ -49,6 +50,7 @@ _HOMES = {
     "semantic_diff": "diff",
     "render_textconv": "driver", "run_merge_driver": "driver",
     "HookRun": "events", "framework_invocation": "events", "run_hook": "events",
+    "RecoverResult": "recovery", "recover": "recovery",
     "reset": "resetting",
     "InitResult": "setup", "RemoteResult": "setup", "init_repo": "setup", "prepare": "setup",
     "remote": "setup",
@@ -57,9 +59,9 @@ _HOMES = {
     "merge_abort": "sync", "merge_continue": "sync", "pull": "sync", "push": "sync",
 }
 __all__ = ["AfterChange", "BranchResult", "CommitResult", "HookRun", "InitResult", "LogEntry",
-           "PushResult", "RemoteResult", "StagedCheck", "StagedProblem", "StatusReport",
+           "PushResult", "RecoverResult", "RemoteResult", "StagedCheck", "StagedProblem", "StatusReport",
            "SyncResult", "add", "after_change", "archived_deletions", "branch", "check_staged",
            "checkout", "clone_repo", "commit", "fetch", "framework_invocation", "init_repo",
-           "log", "merge", "merge_abort", "merge_continue", "prepare", "pull", "push", "remote",
+           "log", "merge", "merge_abort", "merge_continue", "prepare", "pull", "push", "recover", "remote",
            "render_textconv", "reset", "run_hook", "run_merge_driver", "semantic_diff", "status"]
 __getattr__ = lazy(__name__, _HOMES)

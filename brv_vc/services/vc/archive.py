@@ -111,6 +111,8 @@ def after_change(project: Project, repo: KnowledgeRepo, old: str | None, new: st
             problems.append(f"reading archive trailers: {exc}")
     write = _write_archive() if found else None
     for path, data in found.items():
+        if _archived_already(project, path, data):
+            continue  # idempotent: a second run (hook and command, a catch-up) rewrites nothing
         if write is None:
             problems.append(f"archive of {path} not rebuilt: summary.archive is missing")
             continue
@@ -122,8 +124,44 @@ def after_change(project: Project, repo: KnowledgeRepo, old: str | None, new: st
     unarchived, dropped = drop_returned_archives(project, changed)
     removed = prune_orphan_folders(project, changed)
     report = refresh(project, (*changed, *dropped, *removed), now)
+    if new is not None:
+        record_head(project, new)
     return AfterChange(changed, tuple(archived), (*problems, *report.problems), unarchived,
                        links)
+
+
+HEAD_FILE = "vc-head"  # .brv/state/vc-head: the last HEAD the post-change step processed
+
+
+def record_head(project: Project, head: str) -> None:
+    """Records that the post-change step has processed ``head``.
+
+    A read-only state folder only costs a second, idempotent run.
+    """
+    try:
+        project.state.mkdir(parents=True, exist_ok=True)
+        (project.state / HEAD_FILE).write_text(head + "\n", encoding="utf-8")
+    except OSError:
+        pass
+
+
+def processed_head(project: Project) -> str | None:
+    """The last HEAD the post-change step processed (None: never recorded)."""
+    try:
+        return (project.state / HEAD_FILE).read_text(encoding="utf-8").strip() or None
+    except OSError:
+        return None
+
+
+def _archived_already(project: Project, path: str, data: bytes) -> bool:
+    stub_rel, full_rel = archive_paths(path)
+    if first_link(project.tree, full_rel) or first_link(project.tree, stub_rel):
+        return False  # let write_archive refuse it, with its message
+    full, stub = project.tree / full_rel, project.tree / stub_rel
+    try:
+        return stub.is_file() and full.read_bytes() == data
+    except OSError:
+        return False
 
 
 def _links(project: Project, repo: KnowledgeRepo, new: str | None,

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from conftest import REPO, snapshot
-from test_summary_support import derived_files, write_entry
+from summary_support import derived_files, write_entry
 
 from bench.gen_tree import generate
 from brv_vc.services.derived.refreshing import refresh

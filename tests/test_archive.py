@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 from conftest import snapshot
-from test_summary_support import small_tree, write_entry
+from summary_support import small_tree, write_entry
 
 from brv_vc.format.tokens import count_tokens
 from brv_vc.lifecycle import sidecar

@@ -1,5 +1,5 @@
-"""Audit M5 (a new entry requires a title and content) and M6 (MERGE leaves no self-link and
-no link to the source it absorbed)."""
+"""What content an operation must carry: a new entry needs a title and content, and an UPDATE
+must change something and cannot leave the entry without content."""
 
 from __future__ import annotations
 
@@ -12,11 +12,13 @@ from conftest import snapshot
 from brv_vc.format.entry import parse_entry
 from brv_vc.tree.project import Project
 
+ROT = "auth/jwt/token_rotation.md"
+
 
 @pytest.fixture
 def seeded(project: Project, brv) -> Project:
     result = brv(
-        "curate", "add", "auth/jwt", "--title", "Token rotation", "--content", "x",
+        "curate", "add", "auth/jwt", "--title", "Token rotation", "--content", "Stored text.",
         "--tags", "auth", cwd=project.root,
     )
     assert result.exit_code == 0, result.stderr
@@ -33,7 +35,7 @@ def entry(project: Project, rel: str):
     return parse_entry((project.tree / rel).read_bytes(), file=rel)
 
 
-# --- M5 ---------------------------------------------------------------------------------------
+# --- a new entry requires a title and content -------------------------------------------------
 
 
 def test_add_without_content_in_an_ops_file_is_refused(
@@ -141,65 +143,97 @@ def test_add_shortcut_with_empty_content_names_the_option(
     assert snapshot(seeded.root) == before
 
 
-# --- M6 ---------------------------------------------------------------------------------------
+# --- an UPDATE must change something, and cannot empty the content ----------------------------
 
 
-def test_merge_drops_the_self_link_and_the_link_to_the_source(project: Project, brv) -> None:
-    root = project.root
-    for title, content, related in [
-        ("Src", "s", "kb/n/tgt.md"),
-        ("Tgt", "t", "kb/n/src.md"),
-    ]:
-        result = brv("curate", "add", "kb/n", "--title", title, "--content", content,
-                     "--related", related, cwd=root)
-        assert result.exit_code == 0, result.stderr
-    result = brv("curate", "merge", "kb/n/src.md", "--into", "kb/n/tgt.md", "--reason", "dup",
-                 cwd=root)
-    assert result.exit_code == 0, result.stderr
-    assert entry(project, "kb/n/tgt.md").related == ()
-    dangling = brv("relations", "--dangling", "--json", cwd=root)
-    assert dangling.exit_code == 0, dangling.stderr
-    assert "kb/n/src.md" not in dangling.stdout
+NOTHING = (
+    "nothing to update: give --content, --file, --title, --summary, --tags, --keywords or "
+    "--related"
+)
 
 
-def test_merge_points_other_entries_at_the_target(project: Project, brv) -> None:
-    root = project.root
-    for folder, title, related in [
-        ("kb/n", "Src", "kb/n/other.md"),
-        ("kb/n", "Tgt", ""),
-        ("kb/m", "Fan", "kb/n/src.md,kb/n/tgt.md"),
-        ("kb/m", "Solo", "kb/n/src.md,auth/x.md"),
-    ]:
-        args = ["curate", "add", folder, "--title", title, "--content", title.lower()]
-        result = brv(*args, *(["--related", related] if related else []), cwd=root)
-        assert result.exit_code == 0, result.stderr
-    relations_only = project.tree / "kb/m/body_links.md"
-    relations_only.write_text(
-        '---\ntitle: "Body links"\n---\n\n## Narrative\nb\n\n## Relations\n'
-        "- @kb/n/src.md\n- @kb/m/fan.md\n"
+@pytest.mark.parametrize(
+    "extra", [(), ("--reason", "just because"), ("--dry-run",), ("--json",)]
+)
+def test_update_with_nothing_to_change_is_a_usage_error(
+    seeded: Project, brv, extra: tuple[str, ...]
+) -> None:
+    before = snapshot(seeded.root)
+    result = brv("curate", "update", ROT, *extra, cwd=seeded.root)
+    assert result.exit_code == 2
+    if "--json" in extra:
+        assert result.json()["error"]["message"] == NOTHING
+    else:
+        assert f"brv: error: {NOTHING}" in result.stderr
+        assert "unchanged" not in result.stdout
+    assert snapshot(seeded.root) == before
+
+
+@pytest.mark.parametrize("command", ["update", "upsert"])
+@pytest.mark.parametrize("content", ["", "   \n\t"])
+@pytest.mark.parametrize("extra", [(), ("--tags", "kept,out")])
+def test_empty_content_on_update_is_refused(
+    seeded: Project, brv, command: str, content: str, extra: tuple[str, ...]
+) -> None:
+    before = snapshot(seeded.root)
+    result = brv("curate", command, ROT, "--content", content, *extra, cwd=seeded.root)
+    assert result.exit_code == 1
+    why = "it would leave the entry without content" if command == "update" else (
+        "an entry needs content"
     )
-    solo_updated_at = entry(project, "kb/m/solo.md").updated_at
-    result = brv("curate", "merge", "kb/n/src.md", "--into", "kb/n/tgt.md", "--reason", "dup",
-                 cwd=root)
-    assert result.exit_code == 0, result.stderr
-    assert not (project.tree / "kb/n/src.md").exists()
-    assert entry(project, "kb/n/tgt.md").related == ("kb/n/other.md",)
-    assert entry(project, "kb/m/fan.md").related == ("kb/n/tgt.md",)
-    assert entry(project, "kb/m/solo.md").related == ("kb/n/tgt.md", "auth/x.md")
-    assert entry(project, "kb/m/solo.md").updated_at == solo_updated_at  # a link fix only
-    body = entry(project, "kb/m/body_links.md").body
-    assert "@kb/n/tgt.md" in body
-    assert "@kb/n/src.md" not in body
-    assert "- @kb/m/fan.md" in body
+    assert f"brv: error: --content is empty; {why}" in result.stderr
+    assert "hint: " in result.stderr
+    assert snapshot(seeded.root) == before
+    data = brv("curate", command, ROT, "--content", content, *extra, "--json",
+               cwd=seeded.root).json()
+    assert data["ok"] is False
+    assert data["error"]["key"] == "--content"
+    assert snapshot(seeded.root) == before
 
 
-def test_merge_dry_run_does_not_rewrite_links(project: Project, brv) -> None:
-    root = project.root
-    for title, related in [("Src", ""), ("Tgt", ""), ("Fan", "kb/n/src.md")]:
-        args = ["curate", "add", "kb/n", "--title", title, "--content", title.lower()]
-        assert brv(*args, *(["--related", related] if related else []), cwd=root).exit_code == 0
-    before = snapshot(root)
-    result = brv("curate", "merge", "kb/n/src.md", "--into", "kb/n/tgt.md", "--reason", "dup",
-                 "--dry-run", cwd=root)
+def test_empty_file_on_update_is_refused(seeded: Project, brv, tmp_path: Path) -> None:
+    empty = tmp_path / "empty.md"
+    empty.write_text("\n\n")
+    before = snapshot(seeded.root)
+    result = brv("curate", "update", ROT, "--file", str(empty), cwd=seeded.root)
+    assert result.exit_code == 1
+    assert f"brv: error: --file {empty} is empty; it would leave the entry without content" in (
+        result.stderr
+    )
+    assert snapshot(seeded.root) == before
+
+
+@pytest.mark.parametrize("kind", ["UPDATE", "UPSERT"])
+def test_batch_update_with_nothing_or_empty_content_fails(
+    seeded: Project, brv, tmp_path: Path, kind: str
+) -> None:
+    before = snapshot(seeded.root)
+    result = run_ops(brv, seeded, tmp_path, [
+        {"type": kind, "path": ROT, "reason": "r"},
+        {"type": kind, "path": ROT, "content": " ", "tags": ["x"], "reason": "r"},
+        {"type": kind, "path": ROT, "narrative": {}, "reason": "r"},
+    ])
+    assert result.exit_code == 1
+    assert f"{kind} {ROT}: {kind} of '{ROT}' gives nothing to change" in result.stderr
+    assert result.stderr.count(
+        f"{kind} of '{ROT}' gives empty content; it would leave the entry without content"
+    ) == 2
+    assert snapshot(seeded.root) == before
+
+
+def test_update_with_the_stored_content_still_says_unchanged(seeded: Project, brv) -> None:
+    before = snapshot(seeded.root)
+    result = brv("curate", "update", ROT, "--content", "Stored text.", cwd=seeded.root)
     assert result.exit_code == 0, result.stderr
-    assert snapshot(root) == before
+    assert result.stdout.splitlines()[0] == (
+        f"unchanged {ROT}  (no change: the entry already holds this content)"
+    )
+    assert snapshot(seeded.root) == before
+
+
+def test_update_of_one_field_still_works(seeded: Project, brv) -> None:
+    result = brv("curate", "update", ROT, "--summary", "Rotated weekly", cwd=seeded.root)
+    assert result.exit_code == 0, result.stderr
+    stored = entry(seeded, ROT)
+    assert stored.summary == "Rotated weekly"
+    assert "Stored text." in stored.body

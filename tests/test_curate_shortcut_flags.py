@@ -1,5 +1,5 @@
-"""Audit H1, M10, L1: the group options (--dry-run, --atomic, --ops) with a shortcut, --dry-run
-on the shortcuts themselves, and shortcut errors that name the option the user typed."""
+"""The group options (--dry-run, --atomic, --ops) with a shortcut, --dry-run on the shortcuts
+themselves, and shortcut errors that name the option the user typed."""
 
 from __future__ import annotations
 
@@ -138,7 +138,7 @@ def test_dry_run_text_output_says_would(seeded: Project, brv, tmp_path: Path) ->
     ]
 
 
-# --- M10: shortcut errors name the option ---------------------------------------------------
+# --- shortcut errors name the option --------------------------------------------------------
 
 
 def test_too_big_file_names_the_file_option(seeded: Project, brv, tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""No false "edited by hand" warnings when commands run at once (audit 2, D4).
+"""No false "edited by hand" warnings when commands run at once.
 
 The races are replayed deterministically: the functions are called in the racy order,
 with two connections standing for two processes.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from test_summary_support import small_tree, write_entry
+from summary_support import small_tree, write_entry
 
 from brv_vc.services.derived.refreshing import refresh
 from brv_vc.services.derived.summaries import summarize

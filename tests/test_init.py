@@ -1,3 +1,6 @@
+"""brv init (the layout, idempotent, at a git repository's top), finding the project from any
+subfolder, and the entry point: ``python -m brv_vc``, usage errors and exit codes."""
+
 from __future__ import annotations
 
 import subprocess

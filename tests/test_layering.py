@@ -95,10 +95,10 @@ def test_nothing_outside_a_use_case_imports_its_private_modules() -> None:
     for path in _modules():
         for name in _imports(path):
             parts = name.split(".")
-            if parts[:2] == ["brv_vc", "services"] and len(parts) > 3 and parts[2] in _use_cases():
-                if _owner(path) != parts[2]:
-                    offenders.append(f"{path.relative_to(PACKAGE)} imports {name}: "
-                                     f"use the face, brv_vc.services.{parts[2]}")
+            private = parts[:2] == ["brv_vc", "services"] and len(parts) > 3
+            if private and parts[2] in _use_cases() and _owner(path) != parts[2]:
+                offenders.append(f"{path.relative_to(PACKAGE)} imports {name}: "
+                                 f"use the face, brv_vc.services.{parts[2]}")
     assert offenders == []
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 
-from test_summary_support import small_tree, write_entry
+from summary_support import small_tree, write_entry
 
 from brv_vc.format.tokens import count_tokens
 from brv_vc.lifecycle import sidecar

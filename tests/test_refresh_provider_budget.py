@@ -1,4 +1,4 @@
-"""The refresh after a tree change never waits on the LLM provider (audit 2, D1).
+"""The refresh after a tree change never waits on the LLM provider.
 
 A real chat-completions server on loopback counts the calls; nothing is timed: a 5 s
 provider timeout never fits the 0.5 s refresh budget, so no call may be made at all, and a
@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from llm_server import ChatServer, reply
-from test_summary_support import write_entry
+from summary_support import write_entry
 
 from brv_vc.services.derived.refreshing import refresh
 from brv_vc.services.derived.summaries import refresh_summaries, summarize

@@ -1,7 +1,7 @@
-"""Entries deleted or moved by hand (or by plain git) take their derived files with them
-(audit 2, D3): the first command whose sync notices the removal regenerates the folders'
-``_index.md``, deletes the orphan abstract/overview, prunes emptied folders, and the
-manifest stops listing them."""
+"""Entries deleted or moved by hand (or by plain git) take their derived files with them:
+the first command whose sync notices the removal regenerates the folders' ``_index.md``,
+deletes the orphan abstract/overview, prunes emptied folders, and the manifest stops listing
+them."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import json
 import shutil
 from pathlib import Path
 
-from test_summary_support import write_entry
+from summary_support import write_entry
 
 from brv_vc.tree.project import Project
 

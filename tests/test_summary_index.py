@@ -8,7 +8,7 @@ import re
 from datetime import UTC, datetime
 from pathlib import Path
 
-from test_summary_support import derived_files, small_tree, write_entry
+from summary_support import derived_files, small_tree, write_entry
 
 from bench.gen_tree import generate
 from brv_vc.format.tokens import count_tokens

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from llm_server import ChatServer
-from test_summary_support import write_entry
+from summary_support import write_entry
 
 from brv_vc.format.tokens import count_tokens
 from brv_vc.services.derived.summaries import summarize

@@ -163,3 +163,20 @@ def test_checkout_refuses_to_overwrite_local_changes(team: Team) -> None:
     # the same condition reads the same as on 'vc pull': code conflict, the file named
     assert error["code"] == "conflict"
     assert error["file"] == ROT
+
+
+def test_commit_validates_staged_entries_without_hooks(tmp_path: Path) -> None:
+    alice = make_member(tmp_path, "alice")
+    alice.ok("vc", "init", "--no-hooks")
+    alice.write(ROT, "Token rotation")
+    (alice.tree / "auth/jwt/broken.md").write_text("---\ntitle: [unclosed\n---\nbody\n")
+    alice.ok("vc", "add")
+    before = alice.git("rev-parse", "--verify", "-q", "HEAD", check=False)
+    result = alice.fails("vc", "commit", "-m", "broken")
+    assert "1 staged file(s) are not valid knowledge" in result.stderr
+    assert "auth/jwt/broken.md" in result.stderr
+    assert "no-verify" not in result.stderr
+    assert alice.git("rev-parse", "--verify", "-q", "HEAD", check=False) == before
+    (alice.tree / "auth/jwt/broken.md").unlink()
+    alice.ok("vc", "add")
+    alice.ok("vc", "commit", "-m", "fixed")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import vc_helpers
 from conftest import snapshot
-from vc_helpers import Team, git
+from vc_helpers import Team, git, make_member
 
 from brv_vc.vc import exclusions
 from brv_vc.vc.exclusions import BEGIN, END, ensure_files, is_excluded
@@ -22,6 +22,8 @@ NAMES = [
     ".fuse_hidden0001", ".nfs0042", "entry.md.swp", "entry.md.swo", "entry.md~", ".#entry.md",
     "old.bak", "x.tmp", "tmp", "_archived", "x.stub.md", "x.full.md", "README.md", "a~b.md",
 ]
+
+ROT = "auth/jwt/token_rotation.md"
 
 team = vc_helpers.team
 
@@ -123,3 +125,35 @@ def test_adding_an_excluded_path_by_name_is_refused(team: Team) -> None:
     result = team.alice.fails("vc", "add", "_index.md")
     assert "sync-excluded" in result.stderr
     assert team.alice.git("diff", "--cached", "--name-only") == ""
+
+
+def test_state_ignores_itself_even_without_brv_gitignore(tmp_path: Path) -> None:
+    """A repository that never committed .brv/.gitignore (older brv) still keeps state out."""
+    app = make_member(tmp_path, "app")
+    git(app.root, "init", "-q")
+    app.ok("init")
+    app.ok("curate", "add", "ops/ci", "--title", "Pipeline", "--content", "lint first")
+    (app.root / ".brv/.gitignore").unlink()
+    state_ignore = app.root / ".brv/state/.gitignore"
+    state_ignore.unlink()  # a project made before the file existed
+    app.ok("search", "pipeline")
+    assert state_ignore.read_text().splitlines()[-1] == "*"
+    status = git(app.root, "status", "--porcelain", "--untracked-files=all")
+    assert ".brv/state" not in status
+    assert ".brv/context-tree/ops/ci/pipeline.md" in status
+    git(app.root, "add", "-A")
+    assert ".brv/state" not in git(app.root, "diff", "--cached", "--name-only")
+
+
+def test_hooks_install_in_a_plain_tree_repository_writes_the_exclusions(
+        tmp_path: Path) -> None:
+    alice = make_member(tmp_path, "alice")
+    alice.write(ROT, "Token rotation")
+    git(alice.tree, "init", "-q")
+    result = alice.ok("hooks", "install", "--json").json()
+    assert any("wrote .gitignore" in note for note in result["notes"])
+    git(alice.tree, "add", ROT)
+    git(alice.tree, "commit", "-q", "-m", "first")  # the hooks build derived files
+    assert (alice.tree / "auth/jwt/_index.md").is_file()
+    untracked = git(alice.tree, "status", "--porcelain", "--untracked-files=all")
+    assert "_index.md" not in untracked

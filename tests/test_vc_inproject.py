@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from vc_helpers import Member, git, make_member
+from conftest import snapshot
+from vc_helpers import Member, git, in_project_app, make_member
 
 ROT = "auth/jwt/token_rotation.md"
 
@@ -113,3 +114,85 @@ def test_in_project_team_merges_knowledge_with_the_driver(tmp_path: Path) -> Non
     assert merged.tags == ("auth", "bob", "alice")
     assert merged.summary == "bob's summary"
     assert (bob.root / "src/app.py").read_text() == "print('bob')\n"
+
+
+def _clone(tmp_path: Path, app: Member, name: str) -> Member:
+    git(tmp_path, "clone", "-q", str(app.root), name)
+    return Member(name, tmp_path / name)
+
+
+def test_in_project_add_commits_the_settings_and_a_clone_searches_at_once(
+        tmp_path: Path) -> None:
+    app = in_project_app(tmp_path, ROT)
+    # nothing brv wrote is left untracked: settings and .brv/.gitignore went with the commit
+    assert git(app.root, "status", "--porcelain", "--untracked-files=all") == ""
+    tracked = git(app.root, "ls-tree", "-r", "--name-only", "HEAD").split()
+    assert ".brv/config.yaml" in tracked
+    assert ".brv/.gitignore" in tracked
+    assert not [p for p in tracked if p.startswith(".brv/state")]
+
+    mate = _clone(tmp_path, app, "mate")
+    hits = mate.ok("search", "rotate", "--json").json()
+    assert ROT in [h["path"] for h in hits["results"]]
+    assert (mate.root / ".brv/state/index.db").is_file()
+    assert git(mate.root, "status", "--porcelain", "--untracked-files=all",
+               "--ignored=no") == ""
+    git(mate.root, "add", "-A")
+    assert git(mate.root, "diff", "--cached", "--name-only") == ""
+
+
+def test_in_project_add_respects_a_project_that_keeps_settings_local(tmp_path: Path) -> None:
+    app = make_member(tmp_path, "app")
+    git(app.root, "init", "-q")
+    (app.root / ".gitignore").write_text(".brv/config.yaml\n")
+    app.ok("vc", "init", "--in-project")
+    app.write(ROT, "Token rotation", facts=["single use"])
+    app.ok("vc", "add")
+    staged = git(app.root, "diff", "--cached", "--name-only").split()
+    assert ".brv/config.yaml" not in staged
+    assert ".brv/.gitignore" in staged
+    assert f".brv/context-tree/{ROT}" in staged
+    app.ok("vc", "commit", "-m", "kb")
+    assert git(app.root, "status", "--porcelain") == "?? .gitignore\n"
+
+
+def test_in_project_commit_takes_settings_but_never_code(tmp_path: Path) -> None:
+    app = in_project_app(tmp_path, ROT)
+    config = app.root / ".brv/config.yaml"
+    config.write_text(config.read_text() + "search:\n  limit: 5\n")
+    (app.root / "app.py").write_text("print('v2')\n")
+    git(app.root, "add", "app.py")
+    app.ok("vc", "add")
+    app.ok("vc", "reset")  # unstaging everything is symmetric: settings too, never code
+    assert git(app.root, "diff", "--cached", "--name-only").split() == ["app.py"]
+    app.ok("vc", "add")
+    result = app.ok("vc", "commit", "-m", "settings", "--json").json()
+    assert result["files"] == 1
+    assert git(app.root, "show", "--name-only", "--format=", "HEAD").split() == [
+        ".brv/config.yaml"]
+    assert git(app.root, "diff", "--cached", "--name-only").split() == ["app.py"]
+
+
+def test_standalone_init_in_a_clone_of_an_in_project_repository_is_refused(
+        tmp_path: Path) -> None:
+    app = in_project_app(tmp_path, ROT)
+    mate = _clone(tmp_path, app, "mate")
+    before = snapshot(mate.root)
+    result = mate.fails("vc", "init")
+    assert "already tracked by the project's repository (in-project mode)" in result.stderr
+    assert "brv vc init --in-project" in result.stderr
+    assert snapshot(mate.root) == before
+    assert not (mate.tree / ".git").exists()
+    error = mate.fails("vc", "init", "--json").json()["error"]
+    assert error["code"] == "conflict"
+    mate.ok("vc", "init", "--in-project")  # the way the hint points at works
+
+
+def test_init_in_project_after_git_clone_builds_derived_files(tmp_path: Path) -> None:
+    app = in_project_app(tmp_path, ROT)
+    git(tmp_path, "clone", "-q", str(app.root), "dave")
+    dave = Member("dave", tmp_path / "dave")
+    assert not (dave.tree / "_index.md").exists()
+    dave.ok("vc", "init", "--in-project")
+    assert (dave.tree / "_index.md").is_file()
+    assert dave.ok("vc", "status", "--json").json()["untracked"] == []

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import vc_helpers
-from vc_helpers import Team, entry_bytes
+from vc_helpers import Team, entry_bytes, make_member
 
 from brv_vc.vc.semdiff import FieldChange, diff_entry
 
@@ -122,3 +124,14 @@ def test_textconv_of_an_unparseable_file_is_its_raw_text(team: Team) -> None:
     broken = team.alice.tree / "auth/jwt/broken.md"
     broken.write_text("---\ntitle: [unclosed\n---\nbody\n")
     assert team.alice.ok("vc", "textconv", str(broken)).stdout == broken.read_text()
+
+
+def test_markdown_diff_escapes_html_and_pipes_in_titles(tmp_path: Path) -> None:
+    alice = make_member(tmp_path, "alice")
+    alice.ok("vc", "init")
+    alice.write(ROT, "Tokens <details> & a|b")
+    alice.ok("vc", "add")
+    out = alice.ok("vc", "diff", "--staged", "--format", "markdown").stdout
+    row = next(line for line in out.splitlines() if ROT in line and line.startswith("|"))
+    assert "Tokens &lt;details&gt; &amp; a\\|b" in row
+    assert "<details>" not in row

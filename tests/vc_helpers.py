@@ -120,6 +120,14 @@ def make_member(base: Path, name: str) -> Member:
     return Member(name, root)
 
 
+def standalone_member(base: Path, *flags: str) -> Member:
+    """'solo', a standalone project: ``brv init`` then ``brv vc init`` with ``flags``."""
+    member = make_member(base, "solo")
+    member.ok("init")
+    member.ok("vc", "init", *flags)
+    return member
+
+
 def in_project_app(base: Path, entry: str) -> Member:
     """A code project tracking its tree in-project, with one committed entry at ``entry``."""
     app = make_member(base, "app")

@@ -175,3 +175,43 @@ def test_a_live_processes_intent_is_left_alone(project: Project, brv) -> None:
     assert brv("tree", cwd=project.root).exit_code == 0
     assert record.exists()
     record.unlink()
+
+
+def test_curate_batch_killed_before_recording_is_logged_by_the_next_command(
+        project: Project, brv) -> None:
+    import hashlib
+    import sqlite3
+
+    _seeded(project, brv)
+    applied = project.tree / "api/auth/applied.md"
+    applied.write_text('---\ntitle: "Applied"\n---\nbody\n')
+    sha = hashlib.sha1(applied.read_bytes()).hexdigest()
+    pid = dead_pid()
+    ops = [
+        {"type": "ADD", "path": "api/auth", "reason": "r1", "message": "added api/auth/applied.md",
+         "expect": ["api/auth/applied.md", sha], "sidecar": [["added", "api/auth/applied.md"]]},
+        {"type": "ADD", "path": "api/auth", "reason": "r2", "message": "added api/auth/never.md",
+         "expect": ["api/auth/never.md", "0" * 40], "sidecar": [["added", "api/auth/never.md"]]},
+        {"type": "DELETE", "path": "api/auth/token_rotation.md", "reason": "r3",
+         "message": "deleted", "expect": ["api/auth/token_rotation.md", None], "sidecar": []},
+    ]
+    conn = sqlite3.connect(project.state / "brv.db")
+    conn.execute("CREATE TABLE IF NOT EXISTS curate_journal (pid INTEGER PRIMARY KEY, "
+                 "time REAL NOT NULL, ops TEXT NOT NULL)")
+    conn.execute("INSERT INTO curate_journal VALUES (?, ?, ?)", (pid, 1.7e9, json.dumps(ops)))
+    conn.commit()
+    conn.close()
+    (project.state / "pending").mkdir(exist_ok=True)
+    (project.state / "pending" / f"curate-{pid}.json").write_text(json.dumps({"pid": pid}))
+    result = brv("tree", cwd=project.root)
+    assert "logged 3 operation(s) of an interrupted curate batch" in result.stderr
+    conn = sqlite3.connect(project.state / "brv.db")
+    rows = conn.execute("SELECT reason, status FROM curate_log WHERE reason LIKE 'r_'"
+                        " ORDER BY reason").fetchall()
+    left = conn.execute("SELECT count(*) FROM curate_journal").fetchone()[0]
+    scored = conn.execute("SELECT path FROM signals WHERE path = 'api/auth/applied.md'"
+                          ).fetchall()
+    conn.close()
+    assert rows == [("r1", "success"), ("r2", "failed"), ("r3", "failed")]
+    assert left == 0 and scored == [("api/auth/applied.md",)]
+    assert list((project.state / "pending").iterdir()) == []

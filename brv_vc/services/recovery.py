@@ -2,6 +2,7 @@
 
 Cost when nothing was interrupted: a listing of ``.brv/state`` and two small folders.
 - temp files and curate staging folders of processes that are gone are deleted;
+- a curate batch cut short gets its audit rows (services/curate/journal.py);
 - an archive or restore cut short is finished or undone (summary/archive_recovery.py),
   then derived state follows.
 It never raises: a problem is returned as a note, and the command goes on.
@@ -33,11 +34,20 @@ def settle(project: Project, now: datetime) -> Settled:
     swept = intents.sweep_temps(project)
     steps: list[str] = []
     problems: list[str] = []
+    batches = intents.orphans(project, "curate")
+    if batches:
+        from brv_vc.services import curate
+
+        logged = curate.settle_journal(project)
+        if logged:
+            steps.append(f"logged {logged} operation(s) of an interrupted curate batch")
+        for path, _ in batches:
+            intents.done(path)
     touched: list[str] = []
     for path, data in intents.orphans(project):
         kind, rel = data.get("kind"), data.get("path")
         if kind not in ("archive", "restore") or not isinstance(rel, str):
-            continue  # pulls are settled by 'brv vc' (services/vc/recovery.py)
+            continue  # curate above; pulls are settled by 'brv vc' (services/vc/recovery.py)
         try:
             from brv_vc.summary.archive import archive_paths
             from brv_vc.summary.archive_recovery import settle_archive, settle_restore

@@ -16,7 +16,8 @@ if TYPE_CHECKING:
         run_batch,
         validate_ops,
     )
+    from brv_vc.services.curate.journal import settle_journal
 
 __all__ = ["SCHEMA", "CurateResult", "OpResult", "Summary", "load_ops", "run_batch",
-           "validate_ops"]
-__getattr__ = lazy(__name__, dict.fromkeys(__all__, "batch"))
+           "settle_journal", "validate_ops"]
+__getattr__ = lazy(__name__, {**dict.fromkeys(__all__, "batch"), "settle_journal": "journal"})

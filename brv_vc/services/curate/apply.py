@@ -28,7 +28,8 @@ FSYNC_EACH_UP_TO = 16
 
 
 def apply_plans(
-    project: Project, plans: Sequence[Plan], resolve: Callable[[str], Path]
+    project: Project, plans: Sequence[Plan], resolve: Callable[[str], Path],
+    intent: Callable[[], None] | None = None,
 ) -> list[BrvError | None]:
     """Applies plans in order: each plan's writes (renamed into place), then its deletions.
 
@@ -36,6 +37,8 @@ def apply_plans(
         project: the project.
         plans: the plans, in operation order.
         resolve: tree-relative path -> absolute path, refusing escapes (``View.path``).
+        intent: run once every file is staged and durable, before the first rename (the
+            audit journal: journal.py).
 
     Returns:
         One entry per plan: None when it was applied, else the I/O error that stopped it.
@@ -61,6 +64,8 @@ def apply_plans(
             staged.append(items)
         if one_sync:
             os.sync()
+        if intent is not None:
+            intent()
         for index, plan in enumerate(plans):
             if results[index] is None:
                 results[index] = _install(project, plan, staged[index], resolve)

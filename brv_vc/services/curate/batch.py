@@ -26,6 +26,7 @@ from brv_vc.errors import BrvError, FormatError
 from brv_vc.format.entry import decode
 from brv_vc.format.validate import errors_of
 from brv_vc.lifecycle import sidecar
+from brv_vc.services.curate import journal
 from brv_vc.services.curate import log as curate_log
 from brv_vc.services.curate.apply import apply_plans
 from brv_vc.services.curate.plan import Plan, plan_op
@@ -211,7 +212,8 @@ def run_batch(
         # a damaged brv.db (StateError) stops the batch here, before it writes a file
         statedb.open_state(project).close()
         plans = [p for p in planned if isinstance(p, Plan)]
-        outcomes = iter(apply_plans(project, plans, view.path))
+        outcomes = iter(apply_plans(project, plans, view.path, journal.intent(
+            project, ops, planned, now, lambda op, p: _success(op, p).message)))
         results, applied = [], []
         for op, p in zip(ops, planned, strict=True):
             outcome = p if isinstance(p, BrvError) else next(outcomes)
@@ -269,17 +271,20 @@ def _record(
     stamp = format_iso(now)
     try:
         conn = statedb.open_state(project)
-        try:
-            _update_sidecar(conn, applied, now.timestamp())
-            curate_log.append(
-                conn,
-                [
-                    curate_log.LogRow(stamp, r.type, r.path, r.status, r.reason, r.message)
-                    for r in results
-                ],
-            )
+        try:  # one transaction: sidecar, audit rows, and the journal's intent closed
+            with sidecar.write_lock(conn):
+                _update_sidecar(conn, applied, now.timestamp())
+                curate_log.append(
+                    conn,
+                    [
+                        curate_log.LogRow(stamp, r.type, r.path, r.status, r.reason, r.message)
+                        for r in results
+                    ],
+                )
+                journal.close(conn)
         finally:
             conn.close()
+        journal.closed(project)
     except sqlite3.Error as exc:
         problems.append(f"the scoring sidecar or curate log could not be updated: {exc}")
     changed = [rel for plan in applied for rel in plan.changed]

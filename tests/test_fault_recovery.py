@@ -8,10 +8,13 @@ import os
 import subprocess
 from pathlib import Path
 
-from vc_helpers import Team, team  # noqa: F401
+import vc_helpers
+from vc_helpers import Team
 
 from brv_vc.tree.project import Project
 from tests.conftest import snapshot
+
+team = vc_helpers.team
 
 
 def dead_pid() -> int:
@@ -213,5 +216,6 @@ def test_curate_batch_killed_before_recording_is_logged_by_the_next_command(
                           ).fetchall()
     conn.close()
     assert rows == [("r1", "success"), ("r2", "failed"), ("r3", "failed")]
-    assert left == 0 and scored == [("api/auth/applied.md",)]
+    assert left == 0
+    assert scored == [("api/auth/applied.md",)]
     assert list((project.state / "pending").iterdir()) == []

@@ -5,12 +5,15 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from vc_helpers import Team, git, team  # noqa: F401
+import vc_helpers
+from vc_helpers import Team, git
 
 from brv_vc.tree.project import Project
 from tests.conftest import snapshot
 
 SECRET = "hunter2-top-secret-credential"
+
+team = vc_helpers.team
 
 
 def _secret(tmp_path: Path) -> Path:
@@ -78,7 +81,8 @@ def test_symlinked_archive_folder_is_never_written_through(project: Project, brv
     before = snapshot(project.root)
     result = brv("archive", "api/auth/token_rotation.md", cwd=project.root)
     assert result.exit_code == 1, result.stderr
-    assert "'_archived' -> " in result.stderr and "never reads or writes through a link" in (
+    assert "'_archived' -> " in result.stderr
+    assert "never reads or writes through a link" in (
         result.stderr)
     assert list(outside.iterdir()) == []
     assert snapshot(project.root) == before
@@ -131,6 +135,7 @@ def test_pre_commit_hook_refuses_a_staged_symlink(team: Team, tmp_path: Path) ->
     proc = subprocess.run(["git", "commit", "-m", "sneak"], cwd=team.alice.tree,
                           capture_output=True, text=True, check=False)
     assert proc.returncode != 0
-    assert "auth/jwt/leak.md" in proc.stderr and "is a symlink" in proc.stderr
+    assert "auth/jwt/leak.md" in proc.stderr
+    assert "is a symlink" in proc.stderr
     assert "git rm --cached auth/jwt/leak.md" in proc.stderr
     assert "sneak" not in team.alice.git("log", "--oneline")

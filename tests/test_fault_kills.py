@@ -104,8 +104,12 @@ class Tally:
         self.failures.append(message)
 
     def report(self) -> None:
-        print(f"\n{self.kind}: {self.trials} trials, {self.kills} kills, "
-              f"{len(self.failures)} failures")
+        line = (f"{self.kind}: {self.trials} trials, {self.kills} kills, "
+                f"{len(self.failures)} failures")
+        print("\n" + line)
+        if os.environ.get("BRV_FAULT_REPORT"):  # xdist hides -s output: the figures go here
+            with open(os.environ["BRV_FAULT_REPORT"], "a", encoding="utf-8") as out:
+                out.write(line + "\n" + "".join(f"  {f}\n" for f in self.failures[:20]))
         assert self.failures == [], "\n".join(self.failures[:10])
 
 

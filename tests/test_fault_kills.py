@@ -103,6 +103,22 @@ class Tally:
     def fail(self, message: str) -> None:
         self.failures.append(message)
 
+    def kill(self, source: Path, root: Path, full: float, rng: random.Random,
+             *args: str) -> str:
+        """One trial: a copy of ``source`` at ``root``, ``brv ARGS`` killed at a random
+        moment of its ``full`` duration; returns the trial's label for messages."""
+        shutil.copytree(source, root)
+        delay = rng.uniform(0.0, full)
+        self.trials += 1
+        self.kills += kill_after(start(root, *args), delay)
+        return f"{' '.join(args[:2])} trial {self.trials} (kill at {delay:.2f}s of {full:.2f}s)"
+
+    def check_temps(self, where: str, root: Path) -> None:
+        """No temp file may survive the next command; the trial's copy is then dropped."""
+        if temp_files(root):
+            self.fail(f"{where}: temp files left: {temp_files(root)}")
+        shutil.rmtree(root)
+
     def report(self) -> None:
         line = (f"{self.kind}: {self.trials} trials, {self.kills} kills, "
                 f"{len(self.failures)} failures")
@@ -135,30 +151,25 @@ def run_curate(tmp_path: Path, count: int) -> None:
     rng = random.Random()
     for trial in trials(count):
         root = tmp_path / f"t{trial}"
-        shutil.copytree(template, root)
-        delay = rng.uniform(0.0, full)
-        tally.trials += 1
-        tally.kills += kill_after(start(root, "curate", "--ops", str(ops)), delay)
+        where = tally.kill(template, root, full, rng, "curate", "--ops", str(ops))
         nxt = run_brv("tree", cwd=root)
-        where = f"trial {trial} (kill at {delay:.2f}s of {full:.2f}s)"
         if nxt.exit_code != 0:
             tally.fail(f"{where}: next command failed: {nxt.stderr}")
         try:
             now = entries(root)
         except Exception as exc:
             tally.fail(f"{where}: corrupt entry: {exc}")
+            tally.check_temps(where, root)
             continue
         for rel, data in before.items():
             if rel not in now and rel not in before.keys() - after.keys():
                 tally.fail(f"{where}: lost {rel}")
             elif rel in now and now[rel] not in (data, after.get(rel)):
                 tally.fail(f"{where}: {rel} is neither its old nor its new version")
-        if temp_files(root):
-            tally.fail(f"{where}: temp files left: {temp_files(root)}")
         problem = audit_mismatch(root, before, now)
         if problem:
             tally.fail(f"{where}: {problem}")
-        shutil.rmtree(root)
+        tally.check_temps(where, root)
     tally.report()
 
 
@@ -196,11 +207,7 @@ def run_derived(tmp_path: Path, count: int, kind: str, args: tuple[str, ...]) ->
     rng = random.Random()
     for trial in trials(count):
         root = tmp_path / f"t{trial}"
-        shutil.copytree(template, root)
-        delay = rng.uniform(0.0, full)
-        tally.trials += 1
-        tally.kills += kill_after(start(root, *args), delay)
-        where = f"trial {trial} (kill at {delay:.2f}s of {full:.2f}s)"
+        where = tally.kill(template, root, full, rng, *args)
         nxt = run_brv(*args, cwd=root)
         if nxt.exit_code != 0:
             tally.fail(f"{where}: next '{' '.join(args)}' failed: {nxt.stderr}")
@@ -212,9 +219,7 @@ def run_derived(tmp_path: Path, count: int, kind: str, args: tuple[str, ...]) ->
                 tally.fail(f"{where}: entries changed")
         except Exception as exc:
             tally.fail(f"{where}: corrupt entry: {exc}")
-        if temp_files(root):
-            tally.fail(f"{where}: temp files left: {temp_files(root)}")
-        shutil.rmtree(root)
+        tally.check_temps(where, root)
     tally.report()
 
 
@@ -232,11 +237,8 @@ def run_archive(tmp_path: Path, count: int) -> None:
     for trial in trials(count):
         restoring = trial % 2 == 1
         root = tmp_path / f"t{trial}"
-        shutil.copytree(archived if restoring else template, root)
-        delay = rng.uniform(0.0, full)
-        tally.trials += 1
-        tally.kills += kill_after(start(root, "restore" if restoring else "archive", rel), delay)
-        where = f"trial {trial} ({'restore' if restoring else 'archive'} killed at {delay:.2f}s)"
+        where = tally.kill(archived if restoring else template, root, full, rng,
+                           "restore" if restoring else "archive", rel)
         if run_brv("tree", cwd=root).exit_code != 0:
             tally.fail(f"{where}: next command failed")
         tree = root / ".brv/context-tree"
@@ -250,9 +252,7 @@ def run_archive(tmp_path: Path, count: int) -> None:
         follow = run_brv("archive" if has_entry else "restore", rel, cwd=root)
         if follow.exit_code != 0:
             tally.fail(f"{where}: the next archive/restore failed: {follow.stderr}")
-        if temp_files(root):
-            tally.fail(f"{where}: temp files left: {temp_files(root)}")
-        shutil.rmtree(root)
+        tally.check_temps(where, root)
     tally.report()
 
 
@@ -285,11 +285,7 @@ def run_pull(tmp_path: Path, count: int) -> None:
     rng = random.Random()
     for trial in trials(count):
         root = tmp_path / f"t{trial}"
-        shutil.copytree(template.root, root)
-        delay = rng.uniform(0.0, full)
-        tally.trials += 1
-        tally.kills += kill_after(start(root, "vc", "pull"), delay)
-        where = f"trial {trial} (kill at {delay:.2f}s of {full:.2f}s)"
+        where = tally.kill(template.root, root, full, rng, "vc", "pull")
         pulled = run_brv("vc", "pull", cwd=root)
         if pulled.exit_code != 0:
             if "brv vc recover" not in pulled.stderr:
@@ -313,9 +309,9 @@ def run_pull(tmp_path: Path, count: int) -> None:
             entries(root)
         except Exception as exc:
             tally.fail(f"{where}: corrupt entry: {exc}")
-        if temp_files(root) or (tree / ".git/index.lock").exists():
-            tally.fail(f"{where}: temp files left: {temp_files(root)}")
-        shutil.rmtree(root)
+        if (tree / ".git/index.lock").exists():
+            tally.fail(f"{where}: index.lock left")
+        tally.check_temps(where, root)
     tally.report()
 
 

@@ -15,6 +15,8 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from brv_vc.tree.intents import alive
+
 PENDING, CLAIMED, DONE, FAILED = "pending", "claimed", "done", "failed"
 LEASE_SECONDS = 120.0
 
@@ -70,15 +72,7 @@ def enqueue(conn: sqlite3.Connection, paths: Iterable[str]) -> int:
 
 
 def _alive(pid: int | None) -> bool:
-    if not pid:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+    return alive(pid or 0)
 
 
 def claim(

@@ -219,3 +219,28 @@ def test_curate_batch_killed_before_recording_is_logged_by_the_next_command(
     assert left == 0
     assert scored == [("api/auth/applied.md",)]
     assert list((project.state / "pending").iterdir()) == []
+
+
+def test_pull_killed_mid_checkout_is_undone_by_recover(team: Team) -> None:
+    team.alice.write("auth/jwt/new.md", "New", facts=["x"])
+    team.alice.edit("auth/jwt/token_rotation.md", summary="changed by alice")
+    team.alice.sync("two changes")
+    bob = team.bob
+    old = bob.git("rev-parse", "HEAD").strip()
+    bob.git("fetch", "-q")
+    target = bob.git("rev-parse", "FETCH_HEAD").strip()
+    # what a kill during git's checkout leaves: one incoming file written, one not, the lock
+    (bob.tree / "auth/jwt/new.md").write_bytes(bob.git("show", f"{target}:auth/jwt/new.md"
+                                                       ).encode())
+    project = Project(bob.root)
+    _intent(project, "pull", {"old": old, "target": target,
+                              "paths": ["auth/jwt/new.md", "auth/jwt/token_rotation.md"]})
+    _lock(team)
+    assert "hint: run 'brv vc recover'" in bob.fails("vc", "pull").stderr
+    recovered = bob.ok("vc", "recover", "--json").json()
+    assert recovered["merge"] == "aborted"
+    assert bob.git("status", "--porcelain") == ""
+    assert not (bob.tree / "auth/jwt/new.md").exists()
+    bob.ok("vc", "pull")
+    assert bob.git("rev-parse", "HEAD").strip() == target
+    assert bob.read("auth/jwt/token_rotation.md").summary == "changed by alice"

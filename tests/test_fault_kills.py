@@ -1,5 +1,7 @@
-"""kill -9 at random moments of curate, index, summarize, archive/restore and pull: nothing lost,
-nothing corrupt, no temp file left after the next command, no step beyond the one it names.
+"""kill -9 at random moments of curate, index, summarize, archive/restore and pull loses nothing.
+
+Nothing corrupt, no temp file left after the next command, no step beyond the one it names,
+an audit log that matches the tree.
 
 A fast sample runs every time (``KILLS`` trials a kind); the full count runs with
 ``BRV_FAULT_KILLS=100 pytest -m slow tests/test_fault_kills.py`` (docs/robustness.md).

@@ -1,5 +1,4 @@
-"""After a kill: a stale index.lock names 'brv vc recover', archives catch up, temps are swept,
-and a cut-short archive or restore is finished or undone by the next command."""
+"""After a kill, the next command (or the 'brv vc recover' it names) finishes or undoes the step."""
 
 from __future__ import annotations
 

@@ -196,6 +196,8 @@ def test_curate_batch_killed_before_recording_is_logged_by_the_next_command(
          "expect": ["api/auth/never.md", "0" * 40], "sidecar": [["added", "api/auth/never.md"]]},
         {"type": "DELETE", "path": "api/auth/token_rotation.md", "reason": "r3",
          "message": "deleted", "expect": ["api/auth/token_rotation.md", None], "sidecar": []},
+        {"type": "DELETE", "path": "api/auth/gone.md", "reason": "r4",
+         "message": "deleted", "expect": ["api/auth/gone.md", None], "sidecar": []},
     ]
     conn = sqlite3.connect(project.state / "brv.db")
     conn.execute("CREATE TABLE IF NOT EXISTS curate_journal (pid INTEGER PRIMARY KEY, "
@@ -206,7 +208,7 @@ def test_curate_batch_killed_before_recording_is_logged_by_the_next_command(
     (project.state / "pending").mkdir(exist_ok=True)
     (project.state / "pending" / f"curate-{pid}.json").write_text(json.dumps({"pid": pid}))
     result = brv("tree", cwd=project.root)
-    assert "logged 3 operation(s) of an interrupted curate batch" in result.stderr
+    assert "logged 4 operation(s) of an interrupted curate batch" in result.stderr
     conn = sqlite3.connect(project.state / "brv.db")
     rows = conn.execute("SELECT reason, status FROM curate_log WHERE reason LIKE 'r_'"
                         " ORDER BY reason").fetchall()
@@ -214,7 +216,7 @@ def test_curate_batch_killed_before_recording_is_logged_by_the_next_command(
     scored = conn.execute("SELECT path FROM signals WHERE path = 'api/auth/applied.md'"
                           ).fetchall()
     conn.close()
-    assert rows == [("r1", "success"), ("r2", "failed"), ("r3", "failed")]
+    assert rows == [("r1", "success"), ("r2", "failed"), ("r3", "failed"), ("r4", "success")]
     assert left == 0
     assert scored == [("api/auth/applied.md",)]
     assert list((project.state / "pending").iterdir()) == []

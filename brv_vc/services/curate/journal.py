@@ -102,10 +102,12 @@ def _applied(project: Project, rel: str, sha: str | None) -> bool:
     if sha == "":
         return True
     path = project.tree / rel
+    if sha is None:  # the operation deletes it
+        return not path.exists()
     try:
-        return sha is not None and _sha(path.read_bytes()) == sha
+        return _sha(path.read_bytes()) == sha
     except OSError:
-        return sha is None and not path.exists()
+        return False
 
 
 def _outcomes(project: Project, ops: list[dict[str, Any]]) -> list[bool]:

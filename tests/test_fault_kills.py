@@ -45,6 +45,13 @@ def kill_after(proc: subprocess.Popen[bytes], delay: float) -> bool:
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
+        # its children (git, a git hook running brv) die a moment later: wait for the group
+        for _ in range(200):
+            try:
+                os.killpg(proc.pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.01)
         return True
 
 

@@ -112,7 +112,9 @@ def after_change(project: Project, repo: KnowledgeRepo, old: str | None, new: st
     write = _write_archive() if found else None
     for path, data in found.items():
         if _archived_already(project, path, data):
-            continue  # idempotent: a second run (hook and command, a catch-up) rewrites nothing
+            # idempotent: a second run (the hook, then the command; a catch-up) rewrites nothing
+            archived.append(path)
+            continue
         if write is None:
             problems.append(f"archive of {path} not rebuilt: summary.archive is missing")
             continue

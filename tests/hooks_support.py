@@ -27,7 +27,7 @@ def git(*args: str, cwd: Path, check: bool = True, env: dict[str, str] | None = 
         input: str | None = None) -> subprocess.CompletedProcess[str]:
     """Runs real git; with ``check`` a failure shows git's output."""
     proc = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True,
-                          env=env or git_env(), input=input, check=False)
+                          env=env or git_env(), input=input, check=False, timeout=300)
     if check and proc.returncode != 0:
         raise AssertionError(
             f"git {' '.join(args)} -> {proc.returncode}\n{proc.stdout}\n{proc.stderr}")

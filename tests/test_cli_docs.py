@@ -9,7 +9,8 @@ import pytest
 from brv_vc.cli.main import COMMANDS, cli
 
 # Commands git or people run, never agents: they print for git or for a person only.
-NO_JSON = {"demo", "merge-driver", "hook-impl", "vc textconv", "vc merge-driver"}
+# mcp speaks JSON-RPC on stdio: its whole output is JSON already
+NO_JSON = {"demo", "mcp", "merge-driver", "hook-impl", "vc textconv", "vc merge-driver"}
 
 
 def _walk(group: click.Group, ctx: click.Context, prefix: str = "") -> list[tuple[str, click.Command]]:

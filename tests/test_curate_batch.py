@@ -8,7 +8,7 @@ import pytest
 from conftest import snapshot
 
 from brv_vc.errors import FormatError
-from brv_vc.services.curate.batch import load_ops, run_batch
+from brv_vc.services.curate import load_ops, run_batch
 from brv_vc.tree.layout import is_derived
 from brv_vc.tree.project import Project
 

@@ -10,7 +10,7 @@ import pytest
 from brv_vc.format.body import Fact, section_text
 from brv_vc.format.entry import parse_entry, serialize_entry
 from brv_vc.lifecycle import sidecar
-from brv_vc.services.curate.batch import CurateResult, run_batch, validate_ops
+from brv_vc.services.curate import CurateResult, run_batch, validate_ops
 from brv_vc.tree import statedb
 from brv_vc.tree.project import Project
 

@@ -27,10 +27,10 @@ def test_manifest_is_valid_for_the_framework(tmp_path: Path) -> None:
                        home=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     hooks = {h["id"]: h for h in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())}
-    assert hooks["brv-validate"]["stages"] == ["pre-commit"]
+    assert hooks["brv-validate"]["stages"] == ["pre-commit", "manual"]
     assert hooks["brv-refresh"]["stages"] == ["post-merge", "post-checkout", "post-rewrite"]
     assert all(h["language"] == "python" for h in hooks.values())
-    assert hooks["brv-validate"]["pass_filenames"] is False
+    assert "pass_filenames" not in hooks["brv-validate"]  # brv validate FILES
     assert hooks["brv-refresh"]["pass_filenames"] is False
     # commit-msg: the framework passes the message file, the hook's one argument
     assert hooks["brv-archive-trailers"]["stages"] == ["commit-msg"]

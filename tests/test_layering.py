@@ -1,5 +1,5 @@
-"""DESIGN.md "Layers": each package imports only the layers above it, and only vc/git.py
-talks to git. Parsed with ast, so an import hidden in a function counts too."""
+"""DESIGN.md "Layers": each package imports only the layers above it, and only the git
+adapters (vc/git*.py) talk to git. Parsed with ast, so an import hidden in a function counts too."""
 
 from __future__ import annotations
 
@@ -10,14 +10,18 @@ PACKAGE = Path(__file__).resolve().parent.parent / "brv_vc"
 
 # rank of each top-level module or package; a module may import lower ranks and its own package
 RANKS = {
-    "errors": 0, "resources": 0, "clock": 0, "__init__": 0, "__main__": 8,
+    "errors": 0, "resources": 0, "clock": 0, "__main__": 8,
+    # the package's __init__ holds only __version__ and a lazy door to the Python API (api)
+    "__init__": 8,
     "format": 1,
     "tree": 2,
     "lifecycle": 3, "llm": 3,
     "index": 4, "summary": 4,
     "vc": 5,
     "services": 6,
-    "cli": 7, "mcp": 7,
+    "cli": 7, "api": 7,
+    # the MCP face answers in the CLI's --json shapes, so it reuses the CLI's renderers
+    "mcp": 8,
 }
 
 
@@ -61,18 +65,30 @@ def test_layers_import_only_layers_above() -> None:
     assert violations == []
 
 
-def test_only_the_git_adapter_talks_to_git() -> None:
+# the git adapters and what each may use to reach git: the binary, or objects through dulwich
+GIT_ADAPTERS = {
+    "vc/git.py": {"subprocess"},
+    "vc/git_prefetch.py": {"subprocess"},
+    "vc/git_objects.py": {"dulwich"},
+}
+
+
+def test_only_the_git_adapters_talk_to_git() -> None:
     offenders = []
     for path in _modules():
         rel = path.relative_to(PACKAGE).as_posix()
-        if rel == "vc/git.py":
-            continue
         for name in _imports(path):
-            if name.split(".")[0] in {"git", "dulwich"} or (
-                name == "subprocess" and not rel.startswith(("cli/", "mcp/"))
-            ):
+            root = name.split(".")[0]
+            reaches_git = root in {"git", "dulwich"} or (
+                root == "subprocess" and not rel.startswith(("cli/", "mcp/"))
+            )
+            if reaches_git and root not in GIT_ADAPTERS.get(rel, set()):
                 offenders.append(f"{rel} imports {name}")
     assert offenders == []
+
+
+def test_each_git_adapter_exists() -> None:
+    assert all((PACKAGE / rel).is_file() for rel in GIT_ADAPTERS)
 
 
 # -- use-case packages (STYLE.md "Our own shape"): one face each, no circles ---------------
@@ -147,3 +163,71 @@ def test_use_cases_depend_on_each_other_without_a_circle() -> None:
     for node in sorted(graph):
         if node not in seen:
             visit(node, [])
+
+
+def _module_graph(package: str) -> dict[str, set[str]]:
+    """Edges between the modules of one use-case package (``__init__`` is the face)."""
+    prefix = f"brv_vc.services.{package}"
+    modules = {p.stem for p in (SERVICES / package).glob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for path in (SERVICES / package).glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                # from brv_vc.services.curate import content: the module content, else the face
+                names = [f"{node.module}.{alias.name}" if node.module == prefix
+                         and alias.name in modules else node.module for alias in node.names]
+            for name in names:
+                if name == prefix:
+                    target = "__init__"
+                elif name.startswith(prefix + "."):
+                    target = name.removeprefix(prefix + ".").split(".")[0]
+                else:
+                    continue
+                if target != path.stem:
+                    graph.setdefault(path.stem, set()).add(target)
+    return graph
+
+
+def _circle(graph: dict[str, set[str]]) -> list[str]:
+    """One import circle of ``graph``, or [] when there is none."""
+    seen: dict[str, int] = {}  # 1 on the current path, 2 done
+
+    def visit(node: str, path: list[str]) -> list[str]:
+        seen[node] = 1
+        for target in sorted(graph.get(node, ())):
+            if seen.get(target) == 1:
+                return [*path, node, target]
+            if target not in seen and (found := visit(target, [*path, node])):
+                return found
+        seen[node] = 2
+        return []
+
+    for node in sorted(graph):
+        if node not in seen and (found := visit(node, [])):
+            return found
+    return []
+
+
+def test_modules_inside_a_use_case_import_each_other_without_a_circle() -> None:
+    """STYLE.md: a request flows through stages once, each calling only the ones below it."""
+    circles = {p: c for p in _use_cases() if (c := _circle(_module_graph(p)))}
+    assert circles == {}, {p: " -> ".join(c) for p, c in circles.items()}
+
+
+def test_the_circle_finder_sees_a_circle() -> None:
+    assert _circle({"plan": {"view"}, "view": {"obstacles"}, "obstacles": {"plan"}}) == [
+        "obstacles", "plan", "view", "obstacles"]
+    assert _circle({"batch": {"build", "view"}, "build": {"view"}}) == []
+
+
+def test_the_curate_stages_call_only_the_stages_below_them() -> None:
+    """parse → resolve → build → check → apply → record, driven by batch: no stage calls another."""
+    stages = ["parse", "resolve", "build", "check", "apply", "record"]
+    graph = _module_graph("curate")
+    assert set(stages) <= graph["batch"] | {"parse"}
+    calls = {stage: sorted(graph.get(stage, set()) & {*stages, "batch"}) for stage in stages}
+    assert calls == {stage: [] for stage in stages}

@@ -93,9 +93,13 @@ def test_tier0_exact_and_tier1_fuzzy_cache(tree: Project) -> None:
     assert again.tier == 0
     assert again.cache_hit
     assert again.answer == first.answer
-    similar = ask(tree, "stripe webhook signatures verification")
+    # tier 1: the same content words in another order and spelling
+    similar = ask(tree, "Signatures of the Stripe webhook?")
     assert similar.tier == 1
     assert similar.cache_hit
+    assert similar.answer == first.answer
+    # one more content word asks something else (issue 16: Jaccard 0.75 was served from cache)
+    assert ask(tree, "stripe webhook signatures verification").tier == 2
     # one-token queries never use the fuzzy cache
     assert ask(tree, "stripe").tier == 2
 

@@ -8,7 +8,8 @@ from retrieval_util import write_entry
 
 from brv_vc.format.body import build_body
 from brv_vc.format.entry import Entry, serialize_entry
-from brv_vc.services.query.answer import DIRECT_CHARS, query_tree
+from brv_vc.services.query import query_tree
+from brv_vc.services.query.direct import DIRECT_CHARS
 from brv_vc.services.query.text import cut_text, first_sentences, readable
 from brv_vc.tree.project import Project
 from brv_vc.tree.store import write_atomic

@@ -27,7 +27,7 @@ def test_hooks_are_installed_by_init_and_clone(team: Team) -> None:
         status = member.ok("hooks", "status", "--json").json()
         assert {h["name"]: h["state"] for h in status["hooks"]} == {
             "pre-commit": "installed", "commit-msg": "installed", "post-merge": "installed",
-            "post-checkout": "installed", "post-rewrite": "installed",
+            "post-checkout": "installed", "post-rewrite": "installed", "pre-push": "installed",
         }
 
 

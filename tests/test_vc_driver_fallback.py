@@ -15,7 +15,7 @@ ROT = "auth/jwt/token_rotation.md"
 
 def _record_missing_interpreter(member: Member) -> None:
     """Rewrites the driver config as if the Python that registered it had been removed."""
-    from brv_vc.services.vc.setup import driver_config
+    from brv_vc.services.vc.configure import driver_config
 
     for key, value in driver_config().items():
         member.git("config", key, value.replace(sys.executable, str(member.root / "gone/python")))

@@ -44,7 +44,7 @@ def _finish(
     result = run_batch(app.project(), ops, app.now, atomic=atomic, dry_run=dry_run)
     if as_json and not result.ok:
         # the error object every failing --json command prints, beside the per-op results
-        click.echo(json.dumps({**jsonable(result), "ok": False, "error": _batch_error(result)},
+        click.echo(json.dumps({**jsonable(result), "ok": False, "error": batch_error(result)},
                               indent=2, ensure_ascii=False))
     else:
         emit(result, as_json, _text)
@@ -60,7 +60,8 @@ def _finish(
         raise click.exceptions.Exit(1)
 
 
-def _batch_error(result: CurateResult) -> dict[str, str]:
+def batch_error(result: CurateResult) -> dict[str, str]:
+    """The error object of a batch with failed operations (also the MCP tool's)."""
     failed = [r for r in result.applied if r.status == "failed"]
     total = len(result.applied)
     message = f"{len(failed)} of {total} operation(s) failed"

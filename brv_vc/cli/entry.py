@@ -3,7 +3,7 @@
 Two commands have start-up budgets close to Python's own start-up (DESIGN.md), so this
 entry does a little before click and the services are imported:
 - ``brv vc status`` starts ``git status`` at once and lets the status service adopt the
-  running process (``brv_vc.vc.git.prefetch_status``);
+  running process (``brv_vc.vc.git_prefetch``);
 - ``brv search`` / ``brv query`` / ``brv vc status`` try the click-free fast path
   (``cli/fast.py``), which prints exactly what the click commands print and hands anything
   else back.
@@ -19,7 +19,7 @@ def main() -> None:
     """Runs ``brv`` with the process arguments."""
     argv = sys.argv[1:]
     if "vc" in argv[:3] and "status" in argv[:4]:
-        from brv_vc.vc.git import prefetch_status
+        from brv_vc.vc.git_prefetch import prefetch_status
 
         prefetch_status(argv)
     if argv:

@@ -23,6 +23,7 @@ _VALUE_OPTIONS = {
     "search": {"--limit": "limit", "-n": "limit", "--scope": "scope"},
     "query": {"--max-iterations": "max_iterations"},
 }
+_FLAGS = {"search": {"--no-record": ("record", False)}, "query": {}}
 
 
 def _parse(argv: list[str]) -> tuple[str, str | None, str, dict[str, Any], bool] | None:
@@ -43,6 +44,9 @@ def _parse(argv: list[str]) -> tuple[str, str | None, str, dict[str, Any], bool]
         name, eq, inline = arg.partition("=")
         if arg == "--json":
             as_json = True
+        elif arg in _FLAGS[command]:
+            key, flag = _FLAGS[command][arg]
+            options[key] = flag
         elif name in _VALUE_OPTIONS[command]:
             value = inline if eq else (rest[i + 1] if i + 1 < len(rest) else None)
             if value is None:
@@ -152,7 +156,7 @@ def _vc_status(argv: list[str]) -> int | None:
     if args[-1] == "--json":
         sys.stdout.write(_json(report))
     else:
-        from brv_vc.cli.vc_render import status_text
+        from brv_vc.cli.vc.render import status_text
 
         text = status_text(report)
         sys.stdout.write(text + "\n" if text else "")

@@ -23,14 +23,33 @@ _ACTIONS = {
     "restored": "removed; your previous hook was restored",
     "kept": "not brv's hook: left alone",
     "absent": "not installed",
+    "created": "brv's line is in a new {config}/{name}",
+    "appended": "brv's line was added to {config}/{name}",
+    "managed": "",
 }
+
+
+def _runs(hook: svc.HookState, report: svc.HooksReport) -> str:
+    """Whose script git runs for ``hook`` and whether brv's part runs (hook managers)."""
+    if not hook.runner:
+        return "no hook: git runs nothing here; brv's part does not run"
+    whose = "your own script" if hook.runner == "foreign" else f"{hook.runner}'s script"
+    part = "runs" if hook.brv_runs else "does NOT run"
+    how = (" (as its legacy hook)" if hook.runner == "pre-commit" and hook.brv_runs
+           and hook.legacy else "")
+    return f"{whose} runs; brv's part {part}{how}"
 
 
 def _text(report: svc.HooksReport, title: str) -> str:
     lines = [f"{title} {report.hooks_dir} ({report.mode} repository {report.repository})"]
+    if report.manager:
+        lines.append(f"hook manager: {report.manager} ({report.manager_config})")
     for hook in report.hooks:
-        if hook.action:
-            what = _ACTIONS.get(hook.action, hook.action).format(name=hook.name)
+        if hook.action and _ACTIONS.get(hook.action, hook.action):
+            what = _ACTIONS.get(hook.action, hook.action).format(
+                name=hook.name, config=report.manager_config)
+        elif report.manager and hook.runner != "brv":
+            what = _runs(hook, report)
         else:
             what = hook.state + (f" (chains {hook.name}.legacy)" if hook.legacy else "")
             if hook.state == "installed" and hook.python and not os.access(hook.python, os.X_OK):
@@ -39,16 +58,20 @@ def _text(report: svc.HooksReport, title: str) -> str:
                 what += ": run 'brv hooks install' to upgrade"
         lines.append(f"  {hook.name:<14} {what}")
     lines.extend(f"note: {note}" for note in report.notes)
+    if report.snippet:
+        lines.extend(["", report.snippet])
     return "\n".join(lines)
 
 
 @click.group()
 def hooks() -> None:
-    """Install brv's git hooks (validate on commit, refresh after merge/checkout/rebase).
+    """Install brv's git hooks (validate on commit and push, refresh after merge/checkout/rebase).
 
     The hooks go into the repository that holds the context tree: the nested
     .brv/context-tree/.git in standalone mode, else the project's own repository.
-    A hook that was already there is kept as <name>.legacy and still runs first.
+    A hook that was already there is kept as <name>.legacy and still runs first. A hook
+    manager (pre-commit framework, husky, lefthook, simple-git-hooks, a team's
+    core.hooksPath) is never rewritten: brv joins it its own way (docs/hooks.md).
 
     \b
     Example:
@@ -62,9 +85,12 @@ def hooks() -> None:
 @json_option
 @pass_app
 def install(app: AppContext, as_json: bool) -> None:
-    """Install or upgrade the pre-commit, post-merge, post-checkout and post-rewrite hooks.
+    """Install or upgrade the pre-commit, commit-msg, post-merge, post-checkout, post-rewrite and pre-push hooks.
 
     Safe to run again: brv's own hooks are upgraded in place, other hooks are chained.
+    Under husky, one guarded line goes into each .husky/<hook>; under the pre-commit
+    framework, lefthook, simple-git-hooks or a team's core.hooksPath, nothing is renamed and
+    the snippet to add to their configuration is printed.
 
     \b
     Example:
@@ -92,7 +118,10 @@ def uninstall(app: AppContext, as_json: bool) -> None:
 @json_option
 @pass_app
 def status(app: AppContext, as_json: bool) -> None:
-    """Show which hooks are installed, outdated, foreign or missing.
+    """Show which hooks are installed, outdated, foreign or missing, and whether brv's part runs.
+
+    With a hook manager it says whose script git runs for each hook and whether brv's
+    part runs in it.
 
     \b
     Example:
@@ -103,6 +132,11 @@ def status(app: AppContext, as_json: bool) -> None:
 
 
 def _blocked_text(run: vc.HookRun) -> str:
+    if run.hook == "pre-push":
+        problem = run.problems[0]
+        return (f"brv: push refused: {problem.message}\n  hint: {problem.hint}\n"
+                "Fix it, commit, and push again; to push anyway (not recommended): "
+                "git push --no-verify")
     lines = [f"brv: commit refused: {len(run.problems)} staged file(s) are not valid knowledge"]
     for problem in run.problems:
         key = f" (key '{problem.key}')" if problem.key else ""
@@ -123,7 +157,8 @@ def _blocked_text(run: vc.HookRun) -> str:
 def hook_impl(app: AppContext, name: str, args: tuple[str, ...], as_json: bool) -> None:
     """What a git hook does (called by the shims that 'brv hooks install' writes).
 
-    NAME is pre-commit, post-merge, post-checkout or post-rewrite with git's arguments, or
+    NAME is pre-commit, commit-msg, post-merge, post-checkout, post-rewrite or pre-push with
+    git's arguments, or
     'refresh' (the pre-commit framework's brv-refresh hook, whose arguments come from the
     PRE_COMMIT_* environment).
 
@@ -133,7 +168,11 @@ def hook_impl(app: AppContext, name: str, args: tuple[str, ...], as_json: bool) 
     """
     if name == "refresh":
         name, args = vc.framework_invocation(os.environ)
-    stdin = sys.stdin.read() if name == "post-rewrite" and not sys.stdin.isatty() else ""
+    reads = name in ("post-rewrite", "pre-push")
+    stdin = sys.stdin.read() if reads and not sys.stdin.isatty() else ""
+    if name == "pre-push" and not stdin and os.environ.get("PRE_COMMIT_TO_REF"):
+        # the pre-commit framework passes the pushed commit as a variable, not on stdin
+        stdin = f"HEAD {os.environ['PRE_COMMIT_TO_REF']} HEAD {'0' * 40}\n"
     index_file = os.environ.get("GIT_INDEX_FILE")
     try:
         run = vc.run_hook(app.cwd, name, args, app.now, stdin=stdin,

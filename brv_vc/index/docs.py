@@ -27,6 +27,7 @@ class IndexDoc:
     content: str
     relations: tuple[str, ...]
     updated: float | None
+    keys: str = ""  # tags and keywords, searched with title weight
 
 
 def is_indexed(relpath: str) -> bool:
@@ -69,7 +70,13 @@ def extract(relpath: str, data: bytes) -> IndexDoc:
     title = entry.title
     if kind is Kind.CONTEXT and title == stem:
         title = f"{_stem_title(stem)} (context)"
-    return IndexDoc(title, entry.text_for_search(), entry.relations(), _stamp(entry.updated_at))
+    return IndexDoc(
+        title,
+        entry.text_for_search(),
+        entry.relations(),
+        _stamp(entry.updated_at),
+        " ".join([*entry.tags, *entry.keywords]),
+    )
 
 
 def _stub(relpath: str, text: str) -> IndexDoc:

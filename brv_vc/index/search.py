@@ -1,10 +1,13 @@
 """Ranked search over the FTS5 index (seed 002 §4.2.1, byterover-cli.md §5.1).
 
-BM25 with field weights title 5, content 1, path 1.5; every term also matches as a prefix;
-unknown terms are replaced by fuzzy alternatives; AND first, then OR. Relevance s/(1+s) is
-combined with the lifecycle signals (importance, recency, maturity) by
-``scoring.compound_score``; results under 0.7 x the top score are dropped; out-of-domain
-queries are flagged.
+OR-semantics BM25 (porter-stemmed, every term also a prefix, unknown words replaced by fuzzy
+alternatives) over title, content, path and tags/keywords; documents holding more of the
+query's weight get a bounded coverage boost, never a filter. Relevance s/(1+s) decides the
+order; the lifecycle signals (importance, recency, maturity) can move it by at most ``TIE``,
+so they break ties among comparably relevant results and never reorder clearly more relevant
+ones. Each hit's ``score`` is seed 002's compound score (Eq. 5: 0.6 relevance + 0.2
+importance + 0.2 recency, x maturity, +0.1 local), used only by ``brv query``'s tier gates.
+Weights and boosts were chosen on bench/eval_retrieval.py.
 """
 
 from __future__ import annotations
@@ -16,20 +19,26 @@ from dataclasses import dataclass, field
 from brv_vc.index import fuzzy, relations
 from brv_vc.index.db import get_meta
 from brv_vc.index.excerpt import best_window
+from brv_vc.index.ood import coverage_of, out_of_domain
 from brv_vc.index.terms import stem, term_expr
 from brv_vc.lifecycle import scoring
 from brv_vc.lifecycle.sidecar import get_many
 
-WEIGHTS = "5.0, 1.0, 1.5"  # title, content, path (seed 002 Table 7)
-CANDIDATES = 50
-LOCAL_BONUS = 0.1  # byterover §5.1 step 4: local results +0.1, capped at 1
-GAP_RATIO = 0.7
-OOD_MIN_DOCS = 50
-OOD_LOW = 0.45
-OOD_UNMATCHED = 0.85
-OOD_TERM_LEN = 4
+# title, content, path, tags+keywords (bench/eval_retrieval.py; seed 002 used 5, 1, 1.5)
+FIELD_WEIGHTS = (3.0, 1.0, 1.0, 3.0)
+POOL = 100  # BM25's best candidates that the boosts re-rank
+COVER = 0.5  # raw x (1 + COVER x idf-weighted share of the query terms a document holds)
+TIE = 0.03  # the most the lifecycle signals can add to the ranking key
+TOPIC = 0.0  # same-topic boost: x the relevance of the best of the top 3 in that folder
+LOCAL_BONUS = 0.1  # byterover §5.1 step 4: local results +0.1 (compound score, capped at 1)
 PLAN_MIN_DOCS = 2000
-HEAVY = 1500
+
+Row = tuple[int, str, str, float, str, float | None, int]
+
+
+def weights() -> str:
+    """FIELD_WEIGHTS as bm25() arguments (read at each call, so tuning can change them)."""
+    return ", ".join(str(w) for w in FIELD_WEIGHTS)
 
 
 @dataclass(frozen=True)
@@ -56,6 +65,7 @@ class SearchOutcome:
     unmatched: tuple[str, ...] = ()
     fuzzy: dict[str, tuple[str, ...]] = field(default_factory=dict)
     corpus: int = 0
+    coverage: float = 0.0  # idf-weighted share of the query the best-covering result holds
 
     @property
     def top(self) -> float:
@@ -63,40 +73,27 @@ class SearchOutcome:
         return self.hits[0].score if self.hits else 0.0
 
 
-def _candidates(
-    conn: sqlite3.Connection,
-    expr: str,
-    scope: str | None,
-    *,
-    ranked: bool = True,
-    rowids: list[int] | None = None,
-) -> list[tuple[int, str, str, float, str, float | None, int]]:
+def _pool(
+    conn: sqlite3.Connection, expr: str, scope: str | None, size: int, *, ranked: bool = True
+) -> list[Row]:
     where, args = "", [expr]  # type: tuple[str, list[object]]
-    if rowids:
-        # unary + keeps SQLite from handing the IN list to FTS5 (which would re-run the
-        # full-text query once per rowid); FTS5 iterates the match once, bm25 runs for these
-        where = f" AND +fts.rowid IN ({','.join(str(int(r)) for r in rowids)})"
     if scope:
         where += " AND (fts.path = ? OR substr(fts.path, 1, ?) = ?)"
         args += [scope, len(scope) + 1, scope + "/"]
-    order = f"ORDER BY bm25(fts, {WEIGHTS}) " if ranked else ""
+    order = f"ORDER BY bm25(fts, {weights()}) " if ranked else ""
     sql = (
-        f"SELECT fts.rowid, fts.path, fts.title, -bm25(fts, {WEIGHTS}), docs.kind, docs.updated, "
-        f"docs.mtime_ns FROM fts JOIN docs ON docs.id = fts.rowid WHERE fts MATCH ?{where} "
-        f"{order}LIMIT {CANDIDATES}"
+        f"SELECT fts.rowid, fts.path, fts.title, -bm25(fts, {weights()}), docs.kind, "
+        f"docs.updated, docs.mtime_ns FROM fts JOIN docs ON docs.id = fts.rowid "
+        f"WHERE fts MATCH ?{where} {order}LIMIT {int(size)}"
     )
-    rows: list[tuple[int, str, str, float, str, float | None, int]] = conn.execute(
-        sql, args
-    ).fetchall()
+    rows: list[Row] = conn.execute(sql, args).fetchall()
     return rows
 
 
 def _doc_freq(conn: sqlite3.Connection, expr: str, files: int) -> int:
-    """Documents matching one term, cached.
-
-    The count only steers the plan, so a count taken when the tree had within 10% as many
-    files is good enough.
-    """
+    """Documents matching one term; cached in large trees (a count within 10% is enough)."""
+    if files < PLAN_MIN_DOCS:
+        return int(conn.execute("SELECT count(*) FROM fts WHERE fts MATCH ?", (expr,)).fetchone()[0])
     row = conn.execute("SELECT df, files FROM dfcache WHERE expr = ?", (expr,)).fetchone()
     if row is not None and row[0] > 0 and abs(row[1] - files) <= 0.1 * files:
         return int(row[0])
@@ -107,88 +104,67 @@ def _doc_freq(conn: sqlite3.Connection, expr: str, files: int) -> int:
     return df
 
 
-def _ranked(
-    conn: sqlite3.Connection, expr: str, scope: str | None, heavy: bool
-) -> list[tuple[int, str, str, float, str, float | None, int]]:
-    """BM25 ranking; of thousands of matches, only the best by title/path are scored in full.
-
-    Why: scoring costs ~1 us a matched document. With title x5 and path x1.5, a document
-    holding the terms in its title or path outranks one holding them only in its body
-    (BM25 saturates term frequency), so when >= CANDIDATES documents match there, the
-    best of them by title/path relevance are scored with the full formula and the body-
-    only matches are skipped (documented in docs/retrieval.md). Fewer: full ranking.
-    """
-    if heavy:
-        firsts = [
-            r[0]
-            for r in conn.execute(
-                f"SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY bm25(fts, {WEIGHTS}) "
-                f"LIMIT {CANDIDATES}",
-                (f"{{title path}} : ({expr})",),
-            )
-        ]
-        if len(firsts) >= CANDIDATES:
-            rows = _candidates(conn, expr, scope, rowids=firsts)
-            if rows:
-                return rows
-    return _candidates(conn, expr, scope)
+def idf(df: int, corpus: int) -> float:
+    """The always-positive idf of Lucene and MiniSearch: ln(1 + (N - n + 0.5) / (n + 0.5))."""
+    return math.log(1.0 + (max(corpus, df) - df + 0.5) / (df + 0.5))
 
 
 def _match(
-    conn: sqlite3.Connection, exprs: list[str], corpus: int, scope: str | None
-) -> tuple[list[tuple[int, str, str, float, str, float | None, int]], str]:
-    """AND first, then OR, with one shortcut for large trees.
+    conn: sqlite3.Connection,
+    exprs: list[str],
+    dfs: list[int],
+    corpus: int,
+    scope: str | None,
+    size: int,
+) -> list[Row]:
+    """The ``size`` best documents by BM25 for any of the terms (OR).
 
-    FTS5's BM25 clamps the idf of a term found in more than half of the documents to ~0, so
-    such a term cannot change the ranking, while scoring every document it matches costs
-    ~1 us each (25 ms at 25,000 entries). So it is left out of MATCH when rarer terms
-    remain; when every term is that common, the first documents holding them in the title
-    or path (else anywhere) are taken unranked and ordered by the lifecycle signals.
+    In large trees a term found in more than half of the documents is left out of MATCH
+    while rarer terms remain: FTS5 clamps its idf to ~0, so it cannot change the BM25 order,
+    and scoring every document it matches costs ~1 us each. It still counts in the coverage
+    boost. When every term is that common, the title/path matches are taken (else any).
     """
-    common: set[str] = set()
-    if corpus >= PLAN_MIN_DOCS:
-        common = {e for e in exprs if _doc_freq(conn, e, corpus) * 2 > corpus}
-    rare = [e for e in exprs if e not in common]
+    rare = [e for e, df in zip(exprs, dfs, strict=True) if corpus < PLAN_MIN_DOCS or df * 2 <= corpus]
     if rare:
-        heavy = corpus >= PLAN_MIN_DOCS and min(_doc_freq(conn, e, corpus) for e in rare) > HEAVY
-        rows = _ranked(conn, " AND ".join(rare), scope, heavy)
-        if rows or len(rare) == 1:
-            return rows, "and"
-        return _ranked(conn, " OR ".join(rare), scope, True), "or"
-    both = " AND ".join(exprs)
-    rows = _candidates(conn, f"{{title path}} : ({both})", scope, ranked=False)
-    return rows or _candidates(conn, both, scope, ranked=False), "and"
+        return _pool(conn, " OR ".join(rare), scope, size)
+    either = " OR ".join(exprs)
+    return _pool(conn, f"{{title path keys}} : ({either})", scope, size, ranked=False) or _pool(
+        conn, either, scope, size, ranked=False
+    )
 
 
-# FTS5's bm25 floors the idf of a term found in at least half of the documents at 1e-6.
-FTS5_IDF_FLOOR = 1e-6
-
-
-def _common_term_boost(
-    conn: sqlite3.Connection, exprs: list[str], corpus: int, rowids: list[int]
-) -> dict[int, float]:
-    """Raw BM25 that FTS5 dropped for common terms, given back with a positive idf.
-
-    Trigger: a small tree (below PLAN_MIN_DOCS), where most words sit in half the documents
-    or more. Why: FTS5 floors such a term's idf at 1e-6, so every score collapses to ~0 and
-    ties, although its per-document part (which carries the title x5 / path x1.5 weights) is
-    intact. Outcome: for each such term, that part times ln(1 + (N - n + 0.5) / (n + 0.5)),
-    the always-positive idf of MiniSearch and Lucene; terms FTS5 scores normally keep their
-    score as it is. One extra bm25() query per common term, over the candidates only.
-    """
-    extra: dict[int, float] = dict.fromkeys(rowids, 0.0)
+def _holding(conn: sqlite3.Connection, exprs: list[str], rowids: list[int]) -> list[set[int]]:
+    """For each term, which of ``rowids`` hold it."""
     marks = ",".join(str(int(r)) for r in rowids)
-    for expr in exprs:
-        n = int(conn.execute("SELECT count(*) FROM fts WHERE fts MATCH ?", (expr,)).fetchone()[0])
-        if n == 0 or math.log((corpus - n + 0.5) / (n + 0.5)) > FTS5_IDF_FLOOR:
+    return [
+        {r for (r,) in conn.execute(
+            f"SELECT rowid FROM fts WHERE fts MATCH ? AND +rowid IN ({marks})", (expr,)
+        )}
+        for expr in exprs
+    ]
+
+
+def _common_boost(
+    conn: sqlite3.Connection, exprs: list[str], dfs: list[int], corpus: int, rowids: list[int]
+) -> dict[int, float]:
+    """Raw BM25 that FTS5 dropped for terms in half the documents or more, given back.
+
+    FTS5 floors such a term's idf at 1e-6, so in a small tree, where many words are that
+    common, scores collapse to ties although the per-document part (with the field weights)
+    is intact: it is multiplied back by ``idf``. Only below PLAN_MIN_DOCS (cost: one bm25()
+    query per common term over the candidates).
+    """
+    extra = dict.fromkeys(rowids, 0.0)
+    marks = ",".join(str(int(r)) for r in rowids)
+    for expr, df in zip(exprs, dfs, strict=True):
+        if df == 0 or math.log((corpus - df + 0.5) / (df + 0.5)) > 1e-6:
             continue
-        idf = math.log(1.0 + (corpus - n + 0.5) / (n + 0.5))
         for rowid, raw in conn.execute(
-            f"SELECT rowid, -bm25(fts, {WEIGHTS}) FROM fts WHERE fts MATCH ? "
+            f"SELECT rowid, -bm25(fts, {weights()}) FROM fts WHERE fts MATCH ? "
             f"AND +rowid IN ({marks})",
             (expr,),
         ):
-            extra[rowid] += idf * max(raw, 0.0) / FTS5_IDF_FLOOR
+            extra[rowid] += idf(df, corpus) * max(raw, 0.0) / 1e-6
     return extra
 
 
@@ -208,7 +184,7 @@ def search(
         state: brv.db for the scoring sidecar (None: default signals for all).
         terms: query terms from ``terms.query_terms``.
         now: epoch seconds (lifecycle decay is computed to this instant).
-        limit: results to return.
+        limit: results to return (always that many when that many documents match).
         scope: only paths equal to or under this tree folder/prefix.
 
     Returns:
@@ -216,47 +192,47 @@ def search(
     """
     exprs, unmatched, alts = [], [], {}
     corpus = int(get_meta(conn, "files") or 0)
+    dfs = []
     for term in terms:
         expr = term_expr(term, [])
-        if corpus >= PLAN_MIN_DOCS and _doc_freq(conn, expr, corpus) > 0:
-            exprs.append(expr)  # a cached count > 0 is trusted; a cached 0 never is
-            continue
-        if fuzzy.is_known(conn, term):
+        df = _doc_freq(conn, expr, corpus)
+        if df > 0:
             exprs.append(expr)
+            dfs.append(df)
             continue
         found = fuzzy.alternatives(conn, term)
         if found:
             alts[term] = tuple(found)
             exprs.append(term_expr(term, found))
+            dfs.append(_doc_freq(conn, exprs[-1], corpus))
         else:
             unmatched.append(term)
-    rows: list[tuple[int, str, str, float, str, float | None, int]] = []
-    combine = "none"
-    if exprs:
-        rows, combine = _match(conn, exprs, corpus, scope)
+    rows = _match(conn, exprs, dfs, corpus, scope, max(POOL, limit)) if exprs else []
     if not rows:
-        return SearchOutcome(tuple(terms), (), combine, True, tuple(unmatched), alts, corpus)
-    if unmatched:
-        combine = "or"  # a word no entry holds: the AND of all query words found nothing
+        return SearchOutcome(tuple(terms), (), "or", True, tuple(unmatched), alts, corpus)
+    rowids = [r[0] for r in rows]
+    weight = [idf(df, corpus) for df in dfs]
+    total = sum(weight) + sum(idf(0, corpus) for _ in unmatched)
+    holding = _holding(conn, exprs, rowids)
+    cover = {r: coverage_of(r, holding, weight, total) for r in rowids}
+    boost = _common_boost(conn, exprs, dfs, corpus, rowids) if corpus < PLAN_MIN_DOCS else {}
     signals = get_many(state, [r[1] for r in rows]) if state is not None else {}
-    boost = (
-        _common_term_boost(conn, exprs, corpus, [r[0] for r in rows])
-        if 0 < corpus < PLAN_MIN_DOCS
-        else {}
-    )
     scored = []
     for rowid, path, title, raw, kind, updated, mtime_ns in rows:
-        raw = max(raw, 0.0) + boost.get(rowid, 0.0)
+        raw = (max(raw, 0.0) + boost.get(rowid, 0.0)) * (1.0 + COVER * cover[rowid])
         relevance = raw / (1.0 + raw)
         sig = signals.get(path) or default_signals(updated, mtime_ns)
+        key = (1.0 - TIE) * relevance + TIE * scoring.lifecycle_share(sig, now)
         score = min(1.0, scoring.compound_score(relevance, sig, now) + LOCAL_BONUS)
-        scored.append((score, relevance, rowid, path, title, kind))
-    scored.sort(key=lambda s: (-s[0], s[3]))
-    top = scored[0][0]
-    kept = [s for s in scored if s[0] >= GAP_RATIO * top][:limit]
+        scored.append((key, score, relevance, rowid, path, title, kind))
+    scored.sort(key=lambda s: (-s[0], s[4]))
+    if TOPIC:
+        scored = _same_topic(scored)
+    kept = scored[:limit]
+    best_cover = max(cover[s[3]] for s in scored[:10])
+    ood = out_of_domain(corpus, kept[0][2], best_cover)
     needles = _needles(terms, alts)
-    contents = _contents(conn, [s[2] for s in scored[:10]] + [s[2] for s in kept])
-    ood = _out_of_domain(corpus, top, combine, terms, alts, [contents[s[2]] for s in scored[:10]])
+    contents = _contents(conn, [s[3] for s in kept])
     hits = tuple(
         Hit(
             path=path,
@@ -264,12 +240,30 @@ def search(
             kind=kind,
             score=round(score, 4),
             relevance=round(relevance, 4),
-            excerpt=best_window(contents[rowid][1], needles),
+            excerpt=best_window(contents[rowid], needles),
             backlinks=tuple(relations.backlinks(conn, path)),
         )
-        for score, relevance, rowid, path, title, kind in kept
+        for _, score, relevance, rowid, path, title, kind in kept
     )
-    return SearchOutcome(tuple(terms), hits, combine, ood, tuple(unmatched), alts, corpus)
+    return SearchOutcome(
+        tuple(terms), hits, "or", ood, tuple(unmatched), alts, corpus, round(best_cover, 4)
+    )
+
+
+def _same_topic(scored: list[tuple[float, float, float, int, str, str, str]]) -> list[
+    tuple[float, float, float, int, str, str, str]
+]:
+    """Candidates in the folder of one of the top 3 get TOPIC x that hit's relevance."""
+    strong: dict[str, float] = {}
+    for s in scored[:3]:
+        folder = s[4].rpartition("/")[0]
+        strong[folder] = max(strong.get(folder, 0.0), s[2])
+    out = [
+        (s[0] + TOPIC * strong.get(s[4].rpartition("/")[0], 0.0), *s[1:])
+        for s in scored
+    ]
+    out.sort(key=lambda s: (-s[0], s[4]))
+    return out  # type: ignore[return-value]
 
 
 def default_signals(updated: float | None, mtime_ns: int) -> scoring.Signals:
@@ -299,34 +293,8 @@ def _needles(terms: list[str], alts: dict[str, tuple[str, ...]]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def _contents(conn: sqlite3.Connection, rowids: list[int]) -> dict[int, tuple[str, str]]:
+def _contents(conn: sqlite3.Connection, rowids: list[int]) -> dict[int, str]:
     wanted = list(dict.fromkeys(rowids))
     marks = ",".join("?" * len(wanted))
-    rows = conn.execute(
-        f"SELECT rowid, title || ' ' || path, content FROM fts WHERE rowid IN ({marks})", wanted
-    )
-    return {rowid: (head, content) for rowid, head, content in rows}
-
-
-def _out_of_domain(
-    corpus: int,
-    top: float,
-    combine: str,
-    terms: list[str],
-    alts: dict[str, tuple[str, ...]],
-    top_docs: list[tuple[str, str]],
-) -> bool:
-    """byterover-cli.md §5.1 step 5 (only for corpora of >= 50 documents)."""
-    if corpus < OOD_MIN_DOCS:
-        return False
-    if top < OOD_LOW:
-        return True
-    if combine == "and" or top >= OOD_UNMATCHED:
-        return False
-    text = " ".join(f"{head} {body}" for head, body in top_docs).lower()
-    for term in terms:
-        if len(term) >= OOD_TERM_LEN and not any(
-            n in text for n in (stem(term), *alts.get(term, ()))
-        ):
-            return True
-    return False
+    rows = conn.execute(f"SELECT rowid, content FROM fts WHERE rowid IN ({marks})", wanted)
+    return dict(rows.fetchall())

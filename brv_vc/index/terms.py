@@ -51,6 +51,21 @@ def significant(text: str) -> list[str]:
     return list(dict.fromkeys(t for t in tokens(text) if t not in STOPWORDS))
 
 
+QUESTION_WORDS = frozenset("who whom whose what when where which why how".split())
+
+
+def content_words(text: str) -> frozenset[str]:
+    """What a question asks, for the fuzzy cache: its stemmed content words and question words.
+
+    "When is Dana's son's graduation?" and "Who spoke at Dana's son's graduation?" differ;
+    "why did we drop redis" and "Why did we drop Redis?!" do not.
+    """
+    words = tokens(text)
+    return frozenset(
+        stem(t) for t in words if t not in STOPWORDS or t in QUESTION_WORDS
+    )
+
+
 def query_terms(text: str) -> list[str]:
     """The terms to search for.
 
@@ -110,11 +125,15 @@ def stem(term: str) -> str:
     return term
 
 
+PREFIX = 1.0  # also match each term as a prefix (bench/eval_retrieval.py --set terms.PREFIX=0)
+
+
 def term_expr(term: str, alternatives: list[str]) -> str:
     """One query term for MATCH: the exact word, its prefix, and fuzzy alternatives (OR).
 
     The exact word is listed beside its prefix on purpose: BM25 then counts an exact match
     twice, so "token" ranks documents saying "token" above those saying only "tokenizer".
     """
-    parts = [quote(term), quote(stem(term)) + "*", *(quote(a) for a in alternatives)]
+    prefix = [quote(stem(term)) + "*"] if PREFIX else []
+    parts = [quote(term), *prefix, *(quote(a) for a in alternatives)]
     return "(" + " OR ".join(dict.fromkeys(parts)) + ")"

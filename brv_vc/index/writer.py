@@ -112,8 +112,8 @@ class Writer:
             if self.vocab_current:
                 self.new_words.update(_words(f"{doc.title} {doc.content} {path}"))
             self.conn.execute(
-                "INSERT INTO fts (rowid, title, content, path) VALUES (?, ?, ?, ?)",
-                (row_id, doc.title, doc.content, path),
+                "INSERT INTO fts (rowid, title, content, path, keys) VALUES (?, ?, ?, ?, ?)",
+                (row_id, doc.title, doc.content, path, doc.keys),
             )
             self.conn.executemany(
                 "INSERT INTO links (source, target, raw) VALUES (?, ?, ?)",

@@ -140,6 +140,16 @@ def compound_score(relevance: float, signals: Signals, now: float) -> float:
     return base * MATURITY_BOOST[current.maturity]
 
 
+def lifecycle_share(signals: Signals, now: float) -> float:
+    """The lifecycle signals as one number in [0, 1] (search's tie-breaker).
+
+    (importance / 100 + recency) / 2, times the maturity boost over the largest boost.
+    """
+    current = at(signals, now)
+    base = 0.5 * current.importance / MAX_IMPORTANCE + 0.5 * recency(current, now)
+    return base * MATURITY_BOOST[current.maturity] / max(MATURITY_BOOST.values())
+
+
 def is_archive_candidate(signals: Signals, now: float) -> bool:
     """Draft entries whose decayed importance fell below 35 may be archived (seed 000)."""
     current = at(signals, now)

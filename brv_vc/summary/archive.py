@@ -187,7 +187,7 @@ def archive_entry(project: Project, relpath: str, now: datetime) -> ArchiveRecor
     """Archives one entry: stub + full copy, then deletes it, its siblings and its sidecar row.
 
     Summaries, the manifest and the search index are brought up to date by the caller
-    (``services.archive`` runs refresh).
+    (``services.derived.archive`` runs refresh).
 
     Raises:
         InvalidPathError: the path is not an entry.

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from typing import Protocol, TypeVar
 
-from brv_vc.summary import extract
+from brv_vc.summary import extract, folder_text
 from brv_vc.summary.budgets import Fitted, TimeBudget, escalate
 from brv_vc.summary.documents import Document, FolderInput
 from brv_vc.tree.config import LlmSettings
@@ -59,8 +59,8 @@ class ExtractiveEngine:
         return extract.ghost_cue(doc, budget, aggressive)
 
     def folder_summary(self, folder: FolderInput, budget: int, aggressive: bool) -> str:
-        """See :func:`brv_vc.summary.extract.folder_summary`."""
-        return extract.folder_summary(folder, budget, aggressive)
+        """See :func:`brv_vc.summary.folder_text.folder_summary`."""
+        return folder_text.folder_summary(folder, budget, aggressive)
 
 
 EXTRACTIVE = ExtractiveEngine()

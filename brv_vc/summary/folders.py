@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from brv_vc.format.frontmatter import quote
 from brv_vc.format.tokens import count_tokens
-from brv_vc.summary import extract
+from brv_vc.summary import extract, folder_text
 from brv_vc.summary.budgets import INDEX_TOKENS, Deferred
 from brv_vc.summary.digest import digest
 from brv_vc.summary.documents import ChildLine, FolderInput
@@ -165,7 +165,7 @@ def folder_input(folder: str, children: list[_Child]) -> FolderInput:
         elif child.kind is Kind.SUMMARY:
             name = child.name.split("/")[0]
             text = _headline(child.data)
-            count, terms = extract.parse_headline(text)
+            count, terms = folder_text.parse_headline(text)
             lines.append(ChildLine(name + "/", name, text, terms, count))
     for child in children:
         if child.kind is Kind.ENTRY:

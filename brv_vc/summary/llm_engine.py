@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from brv_vc.errors import ProviderError
-from brv_vc.summary import extract
+from brv_vc.summary import folder_text
 from brv_vc.summary.budgets import Deferred, TimeBudget
 from brv_vc.summary.documents import Document, FolderInput
 from brv_vc.tree.config import LlmSettings
@@ -109,12 +109,12 @@ class LlmEngine:
     def folder_summary(self, folder: FolderInput, budget: int, aggressive: bool) -> str:
         """A folder's condensed summary from its children's titles and summaries."""
         lines = "\n".join(f"- {c.title} ({c.name}): {c.text}" for c in folder.children)
-        kind = extract.KINDS.get(folder.order, "Folder")
+        kind = folder_text.KINDS.get(folder.order, "Folder")
         tone = "Be terse. " if aggressive else ""
         return self._ask(
-            f"{tone}Summarise this {kind.lower()} '{extract.folder_name(folder.relpath)}' of a "
+            f"{tone}Summarise this {kind.lower()} '{folder_text.folder_name(folder.relpath)}' of a "
             f"knowledge tree in at most {budget} tokens. Start with the line "
-            f"'# {kind}: {extract.folder_name(folder.relpath)}', then one headline paragraph.",
+            f"'# {kind}: {folder_text.folder_name(folder.relpath)}', then one headline paragraph.",
             f"Purpose: {folder.purpose}\nChildren:\n{lines}",
             budget,
         )

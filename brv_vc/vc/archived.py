@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from brv_vc.vc import git
+from brv_vc.vc import git_objects
 from brv_vc.vc.repo import KnowledgeRepo
 
 TRAILER = "Brv-Archived"
@@ -56,17 +56,17 @@ def archived_in_range(repo: KnowledgeRepo, old: str | None, new: str) -> list[tu
         again at ``new`` (restored later) is left out.
     """
     found: dict[str, bytes] = {}
-    for commit in git.commits_in_range(repo.workdir, old, new):
+    for commit in git_objects.commits_in_range(repo.workdir, old, new):
         paths = parse_trailers(commit.message)
         if not paths or not commit.parents:
             continue
         for path in paths:
-            data = git.blob_at(repo.workdir, commit.parents[0], repo.repo_path(path))
+            data = git_objects.blob_at(repo.workdir, commit.parents[0], repo.repo_path(path))
             if data is not None:
                 found[path] = data
     return [
         (path, data) for path, data in found.items()
-        if git.blob_at(repo.workdir, new, repo.repo_path(path)) is None
+        if git_objects.blob_at(repo.workdir, new, repo.repo_path(path)) is None
     ]
 
 
@@ -109,7 +109,7 @@ def archived_at(repo: KnowledgeRepo, rev: str, paths: list[str]) -> list[tuple[s
         sha, _, parents = last.partition("\x1f")
         if sha not in named[path] or not parents:
             continue  # deleted plainly after its archive, or restored and deleted again
-        data = git.blob_at(repo.workdir, parents.split()[0], repo.repo_path(path))
+        data = git_objects.blob_at(repo.workdir, parents.split()[0], repo.repo_path(path))
         if data is not None:
             found.append((path, data))
     return found

@@ -1,6 +1,9 @@
-"""The only module that talks to git (the binary, GitPython or dulwich).
+"""The git binary: porcelain and plumbing commands, run as processes.
 
-Every git failure becomes a :class:`GitError` carrying the command and git's own words.
+One of the three adapters that talk to git (tests/test_layering.py): this one runs the
+binary, ``git_objects`` reads objects in process through dulwich, and ``git_prefetch``
+starts ``git status`` before the CLI is imported. Every git failure becomes a
+:class:`GitError` carrying the command and git's own words.
 Hooks run with ``GIT_DIR``/``GIT_INDEX_FILE`` exported; :func:`no_git_env` strips them so
 a git call made from inside a hook acts on the repository we name, not the one git set.
 """
@@ -13,11 +16,11 @@ import subprocess
 from brv_vc.errors import GitError
 
 # Annotations only: this module is imported before the CLI when 'brv vc status' prefetches
-# git status (see prefetch_status), so it keeps its runtime imports to os and subprocess
+# git status (git_prefetch), so it keeps its runtime imports to os and subprocess
 # (not even typing: ~2 ms before git can start).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping, Sequence
+    from collections.abc import Mapping, Sequence
     from pathlib import Path
     from typing import Any
 
@@ -74,101 +77,6 @@ def run(
         words = (proc.stderr or proc.stdout).strip()
         raise GitError(f"git {' '.join(args[:2])} failed: {words}")
     return proc
-
-
-# --- vc: object reads (dulwich), merge-file, error translation ---------------------------
-# dulwich reads objects in process: a semantic diff of 200 files costs 200 dict lookups in
-# the pack index instead of 200 ``git cat-file`` processes.
-
-
-class CommitInfo:
-    """One commit of a history walk (a plain value class: see the import note above)."""
-
-    __slots__ = ("message", "parents", "sha")
-
-    def __init__(self, sha: str, message: str, parents: tuple[str, ...]) -> None:
-        self.sha = sha
-        self.message = message
-        self.parents = parents
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, CommitInfo) and (self.sha, self.message, self.parents) == (
-            other.sha, other.message, other.parents)
-
-    def __hash__(self) -> int:
-        return hash(self.sha)
-
-    def __repr__(self) -> str:
-        return f"CommitInfo(sha={self.sha!r}, parents={self.parents!r})"
-
-
-def _open(workdir: Path) -> Any:
-    from dulwich.repo import Repo
-
-    return Repo(str(workdir))
-
-
-def _commit(repo: Any, rev: str) -> Any:
-    """The commit object a rev names (hex id, branch, HEAD, ...)."""
-    from dulwich.objectspec import parse_commit
-
-    return parse_commit(repo, rev.encode("utf-8"))
-
-
-def read_blobs(workdir: Path, shas: Iterable[str]) -> dict[str, bytes]:
-    """Returns the bytes of each blob id (hex) found in the repository at ``workdir``."""
-    wanted = [s for s in dict.fromkeys(shas) if s and set(s) != {"0"}]
-    if not wanted:
-        return {}
-    repo = _open(workdir)
-    try:
-        out: dict[str, bytes] = {}
-        for sha in wanted:
-            try:
-                out[sha] = repo.object_store[sha.encode("ascii")].as_raw_string()
-            except KeyError:
-                continue
-        return out
-    finally:
-        repo.close()
-
-
-def blob_at(workdir: Path, rev: str, path: str) -> bytes | None:
-    """Returns the bytes of ``path`` (repository-relative, POSIX) at commit ``rev``, or None."""
-    from dulwich.errors import NotTreeError
-    from dulwich.object_store import tree_lookup_path
-
-    repo = _open(workdir)
-    try:
-        commit = _commit(repo, rev)
-        try:
-            _, sha = tree_lookup_path(repo.object_store.__getitem__, commit.tree, path.encode())
-        except (KeyError, NotTreeError):  # missing, or a parent folder is a file there
-            return None
-        data: bytes = repo.object_store[sha].as_raw_string()
-        return data
-    finally:
-        repo.close()
-
-
-def commits_in_range(workdir: Path, old: str | None, new: str) -> list[CommitInfo]:
-    """Commits reachable from ``new`` and not from ``old`` (``old`` None: all), oldest first."""
-    repo = _open(workdir)
-    try:
-        walker = repo.get_walker(
-            include=[_commit(repo, new).id], exclude=[_commit(repo, old).id] if old else None
-        )
-        found = [
-            CommitInfo(
-                sha=entry.commit.id.decode("ascii"),
-                message=entry.commit.message.decode("utf-8", "replace"),
-                parents=tuple(p.decode("ascii") for p in entry.commit.parents),
-            )
-            for entry in walker
-        ]
-        return list(reversed(found))
-    finally:
-        repo.close()
 
 
 def merge_file(ours: bytes, base: bytes, theirs: bytes, cwd: Path) -> tuple[bytes, bool]:
@@ -261,70 +169,6 @@ def start(commands: Sequence[Sequence[str]], cwd: Path) -> Running:
             "git is not installed or not on PATH", hint="install git (https://git-scm.com)"
         ) from None
     return Running(commands, procs)
-
-
-# --- vc status prefetch ----------------------------------------------------------------
-# 'brv vc status' is budgeted at 2x a plain 'git status' (DESIGN.md). Python start-up and
-# the CLI imports cost about as much as git itself, so the package __init__ of brv_vc.cli
-# starts git status first and the status service adopts the running process. Anything
-# that could change the answer (prepare() rewriting .gitignore) discards it.
-
-STATUS_ARGS = ("status", "--porcelain=v2", "--branch", "-z", "--untracked-files=normal")
-_prefetched: list[tuple[str, Any]] = []
-
-
-def prefetch_status(argv: Sequence[str]) -> None:
-    """Starts ``git status`` early when ``argv`` is ``[-C DIR] vc status ...``.
-
-    Only the standalone layout (``<project>/.brv/context-tree/.git``) is prefetched; any
-    other case is left to the normal path. Never raises.
-    """
-    args = list(argv)
-    cwd = os.getcwd()
-    if args[:1] == ["-C"] and len(args) > 1:
-        cwd, args = os.path.join(cwd, args[1]), args[2:]
-    if args[:2] != ["vc", "status"]:
-        return
-    folder = os.path.realpath(cwd)
-    while not os.path.isdir(os.path.join(folder, ".brv")):
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            return
-        folder = parent
-    tree = os.path.join(folder, ".brv", "context-tree")
-    if not os.path.isdir(os.path.join(tree, ".git")):
-        return
-    try:
-        proc = subprocess.Popen(["git", *STATUS_ARGS], cwd=tree, env=no_git_env(),
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    except OSError:
-        return
-    import atexit
-
-    atexit.register(discard_prefetched)  # e.g. 'vc status --help' never collects it
-    _prefetched.append((tree, proc))
-
-
-def take_prefetched(args: Sequence[str], cwd: Path) -> Running | None:
-    """The prefetched ``git status`` if it ran ``args`` in ``cwd``; None otherwise."""
-    while _prefetched:
-        where, proc = _prefetched.pop()
-        if tuple(args) == STATUS_ARGS and where == os.path.realpath(cwd):
-            return Running([list(args)], [proc])
-        _stop(proc)
-    return None
-
-
-def discard_prefetched() -> None:
-    """Stops a prefetched ``git status`` whose answer may be stale."""
-    while _prefetched:
-        _stop(_prefetched.pop()[1])
-
-
-def _stop(proc: Any) -> None:
-    if proc.poll() is None:
-        proc.kill()
-    proc.communicate()
 
 
 # --- git hooks (issue #6): where hooks live and what a commit, merge or checkout changed ---

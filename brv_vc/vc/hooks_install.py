@@ -22,8 +22,10 @@ from pathlib import Path
 from brv_vc.errors import ConflictError
 from brv_vc.resources import hook_path
 from brv_vc.vc import git
+from brv_vc.vc.hook_managers import head
 
-HOOK_NAMES = ("pre-commit", "commit-msg", "post-merge", "post-checkout", "post-rewrite")
+HOOK_NAMES = ("pre-commit", "commit-msg", "post-merge", "post-checkout", "post-rewrite",
+              "pre-push")
 MARKER = "brv-vc-hook-id: 7c3e91d0a5f4"
 _PY_LINE = "PY=''"  # the shipped placeholder; the installer writes the interpreter here
 LEGACY_SUFFIX = ".legacy"
@@ -38,6 +40,8 @@ class HookState:
     legacy: bool  # a replaced hook is kept as <name>.legacy and chained
     python: str | None = None  # the interpreter recorded in our shim
     action: str = ""  # installed | upgraded | unchanged | chained | removed | restored | kept
+    runner: str = ""  # whose script git runs: brv | pre-commit | husky | ... | foreign | ""
+    brv_runs: bool = False  # whether brv's part of this hook runs when git runs it
 
 
 def hooks_dir(repo: Path) -> tuple[Path, str | None]:
@@ -51,22 +55,14 @@ def render(name: str, python: str) -> bytes:
     return text.replace(_PY_LINE, f"PY={shlex.quote(python)}", 1).encode("utf-8")
 
 
-def _read_head(path: Path) -> str:
-    try:
-        with path.open("rb") as handle:
-            return handle.read(4096).decode("utf-8", "replace")
-    except OSError:
-        return ""
-
-
 def is_ours(path: Path) -> bool:
     """True when ``path`` is one of brv's shims (any version: the ID line never changes)."""
-    return MARKER in _read_head(path)
+    return MARKER in head(path)
 
 
 def recorded_python(path: Path) -> str | None:
     """The interpreter our shim at ``path`` records, or None."""
-    for line in _read_head(path).splitlines():
+    for line in head(path).splitlines():
         if line.startswith("PY="):
             words = shlex.split(line[3:], comments=True)
             return words[0] if words else None
@@ -79,15 +75,18 @@ def _state(folder: Path, name: str, python: str) -> HookState:
     if not os.path.lexists(path):
         return HookState(name, "missing", legacy)
     if not is_ours(path):
-        return HookState(name, "foreign", legacy)
+        return HookState(name, "foreign", legacy, runner="foreign",
+                         brv_runs=f"hook-impl {name}" in head(path, 1 << 16))
     recorded = recorded_python(path)
     current = path.read_bytes() == render(name, recorded or python)
-    return HookState(name, "installed" if current else "outdated", legacy, recorded)
+    return HookState(name, "installed" if current else "outdated", legacy, recorded,
+                     runner="brv", brv_runs=True)
 
 
-def status(folder: Path, python: str) -> tuple[HookState, ...]:
+def status(folder: Path, python: str, names: tuple[str, ...] = HOOK_NAMES
+           ) -> tuple[HookState, ...]:
     """Reports each hook in ``folder`` without changing anything."""
-    return tuple(_state(folder, name, python) for name in HOOK_NAMES)
+    return tuple(_state(folder, name, python) for name in names)
 
 
 def _write_executable(path: Path, data: bytes) -> None:
@@ -134,7 +133,24 @@ def install(
         if action != "unchanged":
             _write_executable(path, data)
         legacy = state.legacy or action == "chained"
-        done.append(HookState(state.name, "installed", legacy, python, action))
+        done.append(HookState(state.name, "installed", legacy, python, action, "brv", True))
+    return tuple(done)
+
+
+def upgrade_in_place(folder: Path, python: str,
+                     names: tuple[str, ...] = HOOK_NAMES) -> tuple[str, ...]:
+    """Rewrites brv's shims wherever they are (``<name>`` or ``<name>.legacy``), adding none.
+
+    For a folder a hook manager owns: a shim it runs as its legacy hook (pre-commit's
+    migration mode) gets this version, which never runs itself. Returns the files rewritten.
+    """
+    done = []
+    for name in names:
+        for path in (folder / name, folder / (name + LEGACY_SUFFIX)):
+            data = render(name, recorded_python(path) or python) if is_ours(path) else None
+            if data is not None and path.read_bytes() != data:
+                _write_executable(path, data)
+                done.append(path.name)
     return tuple(done)
 
 
@@ -144,6 +160,8 @@ def uninstall(folder: Path, names: tuple[str, ...] = HOOK_NAMES) -> tuple[HookSt
     for name in names:
         path, legacy = folder / name, folder / (name + LEGACY_SUFFIX)
         if os.path.lexists(path) and not is_ours(path):
+            if is_ours(legacy):  # run by a manager as its legacy hook: ours to remove
+                legacy.unlink()
             done.append(HookState(name, "foreign", os.path.lexists(legacy), action="kept"))
             continue
         action = "absent"

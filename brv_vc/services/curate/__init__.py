@@ -1,23 +1,23 @@
 """Curate: structured operations (ADD / UPDATE / UPSERT / MERGE / DELETE, seed 002 §4.1).
 
-Each operation flows once through parse → resolve → build → check → apply → record.
+Each operation flows once through the stages ``parse`` → ``resolve`` → ``build`` → ``check``
+→ ``apply`` → ``record``, driven by ``batch``; no stage imports another (see its docstring
+and docs/architecture.md).
 """
 
 from brv_vc.services.face import lazy
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from brv_vc.services.curate.batch import (
-        SCHEMA,
-        CurateResult,
-        OpResult,
-        Summary,
-        load_ops,
-        run_batch,
-        validate_ops,
-    )
+    from brv_vc.services.curate.batch import run_batch
     from brv_vc.services.curate.journal import settle_journal
+    from brv_vc.services.curate.parse import SCHEMA, load_ops, validate_ops
+    from brv_vc.services.curate.report import CurateResult, OpResult, Summary
 
 __all__ = ["SCHEMA", "CurateResult", "OpResult", "Summary", "load_ops", "run_batch",
            "settle_journal", "validate_ops"]
-__getattr__ = lazy(__name__, {**dict.fromkeys(__all__, "batch"), "settle_journal": "journal"})
+__getattr__ = lazy(__name__, {
+    "run_batch": "batch", "settle_journal": "journal",
+    "SCHEMA": "parse", "load_ops": "parse", "validate_ops": "parse",
+    "CurateResult": "report", "OpResult": "report", "Summary": "report",
+})

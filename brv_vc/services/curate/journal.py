@@ -19,6 +19,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import time
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -55,7 +56,7 @@ def _expect(plan: Plan) -> tuple[str, str | None]:
 
 
 def intent(
-    project: Project, ops: Sequence[Mapping[str, Any]], planned: Sequence[Any], now: datetime,
+    project: Project, ops: Sequence[Mapping[str, Any]], planned: Sequence[Any],
     message: Callable[[Mapping[str, Any], Plan], str],
 ) -> Callable[[], None]:
     """The callback ``apply_plans`` runs after staging and before the first rename.
@@ -64,7 +65,6 @@ def intent(
         project: the project.
         ops: the batch's operations.
         planned: one Plan (or error) per operation.
-        now: the clock.
         message: the audit message of a successful plan (the batch's own wording).
     """
     rows = [
@@ -80,7 +80,7 @@ def intent(
         try:
             conn.execute(_SCHEMA)
             conn.execute("INSERT OR REPLACE INTO curate_journal VALUES (?, ?, ?)",
-                         (os.getpid(), now.timestamp(), json.dumps(rows)))
+                         (os.getpid(), time.time(), json.dumps(rows)))
         finally:
             conn.close()
 

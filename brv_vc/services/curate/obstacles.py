@@ -1,8 +1,8 @@
-"""Things standing where a curate operation would write: refused while planning.
+"""Things standing where a curate operation would write, asked of the view (resolve, check).
 
 A folder named like an entry (``a/b/u.md/``) or like a folder's ``context.md``, or a file where
 a folder belongs, would otherwise surface as a raw ``IsADirectoryError`` halfway through the
-writes (or, for ``context.md``, be skipped without a word). Found at plan time, the operation
+writes (or, for ``context.md``, be skipped without a word). Found before any write, the operation
 fails with a message naming the path, and nothing is written (``--dry-run`` and ``--atomic``
 see it too).
 """

@@ -1,6 +1,7 @@
 """The tree as a batch will leave it: pending writes and deletes laid over the disk.
 
-Each operation of a batch is thus planned on the result of the ones before it.
+Each operation of a batch is thus resolved, built and checked on the result of the ones before
+it. The stages below the batch only ask the view; only :meth:`View.add` changes it.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from brv_vc.errors import NotFoundError
+from brv_vc.format.entry import Entry, parse_entry
 from brv_vc.tree import store
 from brv_vc.tree.layout import Kind, kind_of
 from brv_vc.tree.project import Project
@@ -71,6 +73,26 @@ class View:
             return self.path(rel).read_bytes()
         except (FileNotFoundError, IsADirectoryError):
             raise NotFoundError(f"no entry at '{rel}'", file=rel) from None
+
+    def entry(self, rel: str) -> Entry:
+        """Parses the entry at ``rel`` as the batch leaves it (a pending write first).
+
+        Raises:
+            BrvError: no file is there, or it is not a readable entry.
+        """
+        stem = rel.rsplit("/", 1)[-1].removesuffix(".md")
+        return parse_entry(self.read(rel), file=rel, stem=stem)
+
+    def files_under(self, rel: str) -> list[str]:
+        """Every file under the folder ``rel`` after pending effects, sorted."""
+        root = self.path(rel)
+        found = (
+            {f"{rel}/{p.relative_to(root).as_posix()}" for p in root.rglob("*") if p.is_file()}
+            if root.is_dir()
+            else set()
+        )
+        found.update(w for w in self.written if w.startswith(rel + "/"))
+        return sorted(f for f in found if not self.is_gone(f) or f in self.written)
 
     def entries(self) -> list[str]:
         """The knowledge entries (not archived) after pending effects, sorted.

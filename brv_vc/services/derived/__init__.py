@@ -15,7 +15,13 @@ if TYPE_CHECKING:
         list_candidates,
         restore,
     )
-    from brv_vc.services.derived.index import OpenIndex, index_project, open_synced, with_index
+    from brv_vc.services.derived.index import (
+        OpenIndex,
+        index_project,
+        open_synced,
+        resync,
+        with_index,
+    )
     from brv_vc.services.derived.manifest import show_manifest, structure_context
     from brv_vc.services.derived.refreshing import RefreshReport, refresh
     from brv_vc.services.derived.summaries import (
@@ -37,6 +43,7 @@ __all__ = [
     "refresh",
     "refresh_summaries",
     "restore",
+    "resync",
     "show_manifest",
     "structure_context",
     "summarize",
@@ -45,7 +52,7 @@ __all__ = [
 __getattr__ = lazy(__name__, {
     "ArchiveResult": "archiving", "CandidatesResult": "archiving", "archive": "archiving",
     "list_candidates": "archiving", "restore": "archiving",
-    "OpenIndex": "index", "index_project": "index", "open_synced": "index", "with_index": "index",
+    "OpenIndex": "index", "index_project": "index", "open_synced": "index", "resync": "index", "with_index": "index",
     "show_manifest": "manifest", "structure_context": "manifest",
     "RefreshReport": "refreshing", "refresh": "refreshing",
     "SummarizeResult": "summaries", "refresh_summaries": "summaries", "summarize": "summaries",

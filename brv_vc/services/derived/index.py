@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -81,14 +81,33 @@ def open_synced(
         The open index; ``notes`` are messages for stderr (a rebuilt index, unparsable files).
     """
     handle = open_index(project, rebuild=rebuild)
-    notes = list(handle.notes)
-    report = sync(project, handle.conn, mode="full" if handle.created else mode, progress=progress)
-    notes += [f"skipped {path}: {message}" for path, message in report.problems]
-    notes += [_ignored(path) for path in report.misplaced_new]
+    return resync(project, handle.conn, created=handle.created, notes=handle.notes, mode=mode,
+                  progress=progress, follow=follow)
+
+
+def resync(
+    project: Project,
+    conn: sqlite3.Connection,
+    *,
+    created: bool = False,
+    notes: Sequence[str] = (),
+    mode: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    follow: bool = True,
+) -> OpenIndex:
+    """Syncs an open ``index.db`` with the tree: the change check every reader runs.
+
+    :func:`open_synced` calls it once per command; a resident process (``brv mcp``) keeps
+    its connection and calls it before every answer, so edits made between two calls are
+    seen. Arguments as in :func:`open_synced`; ``created`` says the file was just made.
+    """
+    report = sync(project, conn, mode="full" if created else mode, progress=progress)
+    found = [*notes, *(f"skipped {path}: {message}" for path, message in report.problems)]
+    found += [_ignored(path) for path in report.misplaced_new]
     derived: list[str] = []
-    if follow and report.removed and not handle.created:
+    if follow and report.removed and not created:
         derived = follow_removals(project, removals(report))
-    return OpenIndex(handle.conn, report, notes + derived, tuple(derived))
+    return OpenIndex(conn, report, found + derived, tuple(derived))
 
 
 def removals(report: SyncReport) -> list[str]:
@@ -114,7 +133,7 @@ def follow_removals(project: Project, paths: list[str]) -> list[str]:
     """
     try:
         from brv_vc.clock import utcnow
-        from brv_vc.services.derived import refresh_summaries
+        from brv_vc.services.derived.summaries import refresh_summaries
 
         return list(refresh_summaries(project, paths, utcnow(), defer=True).problems)
     except Exception as exc:  # a reader must never fail for a derived file

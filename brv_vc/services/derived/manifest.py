@@ -33,7 +33,7 @@ def _follow_removals(project: Project) -> list[str]:
     """Syncs the search index first: entries deleted or moved by hand are followed.
 
     Their summaries and siblings are then up to date before the manifest lists them
-    (``services.index.follow_removals``). Skipped when there is no index yet: building one is not worth it for the manifest.
+    (``services.derived.index.follow_removals``). Skipped when there is no index yet: building one is not worth it for the manifest.
     """
     if not index_db_path(project).exists():
         return []

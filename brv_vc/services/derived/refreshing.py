@@ -48,7 +48,7 @@ def refresh(
     steps: list[str] = []
     problems: list[str] = []
     noticed = _index_step(project, paths if changed is not None else None, steps, problems)
-    # Summaries, abstracts/overviews and the manifest (fail-open; see services/summarize.py).
+    # Summaries, abstracts/overviews and the manifest (fail-open; see services/derived/summaries.py).
     # Removals the index noticed on its own (an entry deleted or moved by hand or by plain
     # git) are followed too, so their folders' summaries and siblings do not go stale.
     from brv_vc.services.derived.summaries import refresh_summaries
@@ -66,7 +66,7 @@ def _index_step(
     """Search index: re-read the changed files (or walk the whole tree); fails open.
 
     Returns:
-        The paths a removal the sync noticed touches (see :func:`services.index.removals`).
+        The paths a removal the sync noticed touches (see :func:`services.derived.index.removals`).
     """
     try:
         from brv_vc.services.derived.index import open_synced, removals

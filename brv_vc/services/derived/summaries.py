@@ -183,7 +183,7 @@ def refresh_summaries(
     """Updates summaries along the changed paths, works the queue briefly, refreshes the manifest.
 
     With ``defer`` only the ``_index.md`` files are written: abstracts are queued, not drained,
-    and the manifest is not checked (the pre-commit hook's budget; see services/refresh.py).
+    and the manifest is not checked (the pre-commit hook's budget; see services/derived/refreshing.py).
     Fails open: every problem is collected, nothing is raised (hooks must never break git).
     """
     steps: list[str] = []

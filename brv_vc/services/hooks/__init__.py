@@ -9,10 +9,11 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from brv_vc.services.hooks.install import (
         HooksReport,
+        HookState,
         hooks_status,
         install_hooks,
         uninstall_hooks,
     )
 
-__all__ = ["HooksReport", "hooks_status", "install_hooks", "uninstall_hooks"]
+__all__ = ["HookState", "HooksReport", "hooks_status", "install_hooks", "uninstall_hooks"]
 __getattr__ = lazy(__name__, dict.fromkeys(__all__, "install"))

@@ -1,6 +1,6 @@
 """Git hooks in a repository: install (or upgrade), uninstall and report brv's hooks.
 
-What each hook does when git runs it is ``services.vc.run_hook`` (``vc/events.py``): the
+What each hook does when git runs it is ``services.vc.run_hook`` (``services/vc/events.py``): the
 same after-change step as ``brv vc pull``.
 """
 
@@ -10,10 +10,14 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from brv_vc.services.hooks import managers
 from brv_vc.tree.project import Project
 from brv_vc.vc import exclusions
+from brv_vc.vc import hook_managers as hm
 from brv_vc.vc import hooks_install as hi
 from brv_vc.vc.repo import KnowledgeRepo, locate
+
+HookState = hi.HookState  # part of the face: a report's hooks
 
 
 @dataclass(frozen=True)
@@ -26,6 +30,33 @@ class HooksReport:
     hooks_path: str | None  # the core.hooksPath setting, when set
     hooks: tuple[hi.HookState, ...]
     notes: tuple[str, ...] = ()
+    manager: str | None = None  # the hook manager that owns the hooks folder, if any
+    manager_config: str | None = None  # the file (or folder) its users edit
+    snippet: str = ""  # what to add there so that brv's part runs (when it does not yet)
+
+
+def _report(repo: KnowledgeRepo, folder: Path, hooks_path: str | None,
+            states: tuple[hi.HookState, ...], manager: hm.Manager | None,
+            notes: tuple[str, ...] = ()) -> HooksReport:
+    missing = tuple(s.name for s in states if not s.brv_runs)
+    text = hm.snippet(manager, missing) if manager is not None and missing else ""
+    if manager is not None:
+        notes = (*notes, _manager_note(manager, folder, missing))
+    return HooksReport(_mode(repo), str(repo.workdir), str(folder), hooks_path, states,
+                       notes, manager.name if manager else None,
+                       str(manager.config) if manager else None, text)
+
+
+def _manager_note(manager: hm.Manager, folder: Path, missing: tuple[str, ...]) -> str:
+    own = ("brv adds one guarded line to each of its hook files (it runs 'brv' from PATH and "
+           "does nothing where there is none)" if manager.name == "husky"
+           else "brv does not rename or edit its files")
+    if not missing:
+        return f"{manager.name} manages the hooks in {folder}; {own}; brv's part runs in every hook"
+    fix = ("run 'brv hooks install' to add them, or add the lines below yourself"
+           if manager.name == "husky" else f"add the snippet below to {manager.config}")
+    return (f"{manager.name} manages the hooks in {folder}; {own}; brv's part does not run in "
+            f"{', '.join(missing)}: {fix}")
 
 
 def _locate(project: Project) -> tuple[KnowledgeRepo, Path, str | None]:
@@ -62,12 +93,17 @@ def install_hooks(project: Project, *, python: str | None = None) -> HooksReport
     or stale (said in ``notes``).
     """
     repo, folder, hooks_path = _locate(project)
-    states = hi.install(folder, python or sys.executable)
+    manager = hm.detect(repo.workdir, folder, hooks_path, hi.HOOK_NAMES)
+    python = python or sys.executable
+    states = (managers.join(manager, folder, python) if manager is not None
+              else hi.install(folder, python))
     # A tree repository made with plain 'git init' has no managed .gitignore yet: without it
     # the derived files the hooks generate would show up as untracked knowledge.
     written = exclusions.ensure_files(repo.tree)
     notes = tuple(f"wrote {name} (managed sync exclusions: derived files stay untracked)"
                   for name in written)
+    if manager is not None:
+        return _report(repo, folder, hooks_path, states, manager, notes)
     return HooksReport(_mode(repo), str(repo.workdir), str(folder), hooks_path, states,
                        (*notes, *_notes(repo, folder, hooks_path)))
 
@@ -75,15 +111,20 @@ def install_hooks(project: Project, *, python: str | None = None) -> HooksReport
 def uninstall_hooks(project: Project) -> HooksReport:
     """Removes brv's hooks and restores the hooks they replaced."""
     repo, folder, hooks_path = _locate(project)
-    return HooksReport(_mode(repo), str(repo.workdir), str(folder), hooks_path,
-                       hi.uninstall(folder))
+    manager = hm.detect(repo.workdir, folder, hooks_path, hi.HOOK_NAMES)
+    states = managers.leave(manager, folder) if manager is not None else hi.uninstall(folder)
+    return HooksReport(_mode(repo), str(repo.workdir), str(folder), hooks_path, states,
+                       manager=manager.name if manager else None,
+                       manager_config=str(manager.config) if manager else None)
 
 
 def hooks_status(project: Project) -> HooksReport:
     """Reports brv's hooks without changing anything."""
     repo, folder, hooks_path = _locate(project)
-    return HooksReport(_mode(repo), str(repo.workdir), str(folder), hooks_path,
-                       hi.status(folder, sys.executable), _notes(repo, folder, hooks_path))
+    manager = hm.detect(repo.workdir, folder, hooks_path, hi.HOOK_NAMES)
+    states = tuple(managers.truth(manager, folder, s) for s in hi.status(folder, sys.executable))
+    return _report(repo, folder, hooks_path, states, manager,
+                   _notes(repo, folder, hooks_path) if manager is None else ())
 
 
 def _mode(repo: KnowledgeRepo) -> str:

@@ -9,9 +9,11 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from brv_vc.services.query.answer import OUT_OF_SCOPE, QueryResult, query_tree
     from brv_vc.services.query.search import SearchResult, search_tree
+    from brv_vc.services.query.session import SearchSession
 
-__all__ = ["OUT_OF_SCOPE", "QueryResult", "SearchResult", "query_tree", "search_tree"]
+__all__ = ["OUT_OF_SCOPE", "QueryResult", "SearchResult", "SearchSession", "query_tree",
+           "search_tree"]
 __getattr__ = lazy(__name__, {
     "OUT_OF_SCOPE": "answer", "QueryResult": "answer", "query_tree": "answer",
-    "SearchResult": "search", "search_tree": "search",
+    "SearchResult": "search", "search_tree": "search", "SearchSession": "session",
 })

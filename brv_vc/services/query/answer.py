@@ -17,10 +17,10 @@ from brv_vc.errors import BrvError
 from brv_vc.index import cache
 from brv_vc.index.db import get_meta
 from brv_vc.index.search import Hit, SearchOutcome
-from brv_vc.index.terms import normalize, query_terms, significant
+from brv_vc.index.terms import content_words, normalize, query_terms
 from brv_vc.services.derived import OpenIndex, with_index
+from brv_vc.services.query.direct import direct_answer, indexed_texts, is_direct
 from brv_vc.services.query.search import record_hits, run_search, stale_paths
-from brv_vc.services.query.text import first_sentences, readable
 from brv_vc.tree.config import configured_llm, names_llm
 from brv_vc.tree.project import Project
 
@@ -31,10 +31,7 @@ if TYPE_CHECKING:
 
     from brv_vc.tree.config import LlmSettings
 
-DIRECT_MIN, DIRECT_HIGH, DIRECT_GAP = 0.85, 0.93, 0.08  # byterover §5.2 / seed 002 Table 7
 PREFETCH_MIN, PREFETCH_MAX = 0.7, 5
-DIRECT_DOCS, DIRECT_CHARS = 5, 5000
-SUMMARY_CHARS = 300
 # bumped when the answer text changes shape: answers cached by an older brv are not served
 ANSWER_FORMAT = "/a2"
 DEFAULT_MAX_ITERATIONS = 10
@@ -65,49 +62,6 @@ class QueryResult:
     note: str = ""
     error: str | None = None
     notes: tuple[str, ...] = ()
-
-
-def is_direct(hits: tuple[Hit, ...]) -> bool:
-    """Tier 2's gate: top >= 0.85 and (one result, or top >= 0.93, or gap to #2 >= 0.08)."""
-    if not hits or hits[0].score < DIRECT_MIN:
-        return False
-    top = hits[0].score
-    return len(hits) == 1 or top >= DIRECT_HIGH or top - hits[1].score >= DIRECT_GAP
-
-
-def _contents(opened: OpenIndex, paths: list[str]) -> dict[str, str]:
-    marks = ",".join("?" * len(paths))
-    rows = opened.conn.execute(f"SELECT path, content FROM fts WHERE path IN ({marks})", paths)
-    return dict(rows.fetchall())
-
-
-def _split_entry(kind: str, content: str) -> tuple[str, str]:
-    """(summary line, body) of an indexed document.
-
-    An entry's indexed text is its summary, tags and keywords on one line each, then the body
-    (``Entry.text_for_search``).
-    """
-    parts = content.split("\n", 3)
-    if kind == "entry" and len(parts) == 4:
-        return parts[0].strip(), parts[3]
-    return "", content
-
-
-def direct_answer(opened: OpenIndex, outcome: SearchOutcome) -> str:
-    """Summary / Details / Sources from the top documents, no LLM (byterover §5.2 tier 2)."""
-    hits = outcome.hits[:DIRECT_DOCS]
-    contents = _contents(opened, [h.path for h in hits])
-    top = hits[0]
-    summary, top_body = _split_entry(top.kind, contents.get(top.path, ""))
-    # no summary: the opening sentences of the text, never its raw markdown headings
-    opening = summary or first_sentences(top_body, SUMMARY_CHARS) or top.excerpt[:SUMMARY_CHARS]
-    lines = [f"Summary: {top.title}: {opening}", "", "Details:"]
-    for hit in hits:
-        _, body = _split_entry(hit.kind, contents.get(hit.path, ""))
-        lines += ["", f"### {hit.title} ({hit.path}, score {hit.score:.2f})",
-                  readable(body, DIRECT_CHARS)]
-    lines += ["", "Sources:", *(f"- {h.path}" for h in hits)]
-    return "\n".join(lines)
 
 
 def _matched(hits: tuple[Hit, ...] | list[Hit]) -> tuple[MatchedDoc, ...]:
@@ -153,7 +107,7 @@ def query_tree(
     """
     started = clock()
     terms = query_terms(query)
-    key, tokens = normalize(query), set(significant(query))
+    key, tokens = normalize(query), set(content_words(query))
 
     def work(opened: OpenIndex) -> QueryResult:
         result = _answer(project, opened, query, terms, key, tokens, now, max_iterations, sleep)
@@ -253,7 +207,7 @@ def _tiers(
     prefetch = [h for h in hits if h.score >= PREFETCH_MIN][:PREFETCH_MAX]
     try:
         if prefetch:
-            contents = _contents(opened, [h.path for h in prefetch])
+            contents = indexed_texts(opened, [h.path for h in prefetch])
             docs = [(h.path, h.title, contents.get(h.path, "")) for h in prefetch]
             text = query_llm.single_call(settings, query, docs, sleep=sleep,
                                          structure=structure)

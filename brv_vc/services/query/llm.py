@@ -72,7 +72,7 @@ def single_call(
     """Tier 3: one call with the pre-fetched documents and the manifest's folder summaries.
 
     ``docs`` holds (path, title, content) triples; ``structure`` is the folder summaries
-    (:func:`~brv_vc.services.manifest.structure_context`).
+    (:func:`~brv_vc.services.derived.structure_context`).
 
     Raises:
         ProviderError: a provider failure, or a reply without text.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -28,6 +29,7 @@ class SearchResult:
     out_of_domain: bool
     fuzzy: dict[str, tuple[str, ...]]
     notes: tuple[str, ...] = ()
+    coverage: float = 0.0
 
 
 def check_limit(limit: int) -> int:
@@ -75,11 +77,16 @@ def run_search(
     *,
     limit: int,
     scope: str | None,
+    state: sqlite3.Connection | None = None,
 ) -> SearchOutcome:
-    """Searches, re-checking the result files first (see ``index.sync`` on in-place edits)."""
+    """Searches, re-checking the result files first (see ``index.sync`` on in-place edits).
+
+    ``state`` is an open ``brv.db`` to use (a resident session's); else one is opened.
+    """
     from brv_vc.tree.statedb import open_state
 
-    state = open_state(project)
+    own = state is None
+    state = open_state(project) if state is None else state
     try:
         outcome = search(opened.conn, state, terms, now.timestamp(), limit=limit, scope=scope)
         stale = stale_paths(project, opened, outcome.hits)
@@ -88,31 +95,40 @@ def run_search(
             outcome = search(opened.conn, state, terms, now.timestamp(), limit=limit, scope=scope)
         return outcome
     finally:
-        state.close()
+        if own:
+            state.close()
 
 
-def record_hits(project: Project, opened: OpenIndex, paths: list[str], now: datetime) -> None:
+def record_hits(project: Project, opened: OpenIndex, paths: list[str], now: datetime,
+                state: sqlite3.Connection | None = None) -> None:
     """+3 importance per returned entry: one batched sidecar write per command.
 
     Call it while ``opened`` is still open (entries never scored start from their own
-    ``updatedAt``, read from the index).
+    ``updatedAt``, read from the index). ``state``: an open ``brv.db`` to write through.
     """
     from brv_vc.index.search import defaults_for
     from brv_vc.lifecycle.sidecar import record_hits as record
     from brv_vc.tree.layout import Kind, kind_of
     from brv_vc.tree.statedb import open_state
 
-    entries = [p for p in dict.fromkeys(paths) if kind_of(p) is Kind.ENTRY]
+    entries = [p for p in paths if kind_of(p) is Kind.ENTRY]  # a path listed twice: two hits
     if entries:
-        state = open_state(project)
+        conn = open_state(project) if state is None else state
         try:
-            record(state, entries, now.timestamp(), defaults_for(opened.conn, entries))
+            record(conn, entries, now.timestamp(), defaults_for(opened.conn, entries))
         finally:
-            state.close()
+            if state is None:
+                conn.close()
 
 
 def search_tree(
-    project: Project, query: str, *, now: datetime, limit: int = 10, scope: str | None = None
+    project: Project,
+    query: str,
+    *,
+    now: datetime,
+    limit: int = 10,
+    scope: str | None = None,
+    record: bool = True,
 ) -> SearchResult:
     """Searches the context tree.
 
@@ -122,6 +138,7 @@ def search_tree(
         now: the clock (lifecycle decay and hits).
         limit: 1-50 results.
         scope: a tree path prefix such as ``auth`` or ``auth/jwt``.
+        record: count the results as hits (+3 importance each); False only looks.
 
     Returns:
         The ranked results.
@@ -137,10 +154,16 @@ def search_tree(
 
     def work(opened: OpenIndex) -> SearchOutcome:
         outcome = run_search(project, opened, terms, now, limit=limit, scope=clean_scope)
-        record_hits(project, opened, [h.path for h in outcome.hits], now)
+        if record:
+            record_hits(project, opened, [h.path for h in outcome.hits], now)
         return outcome
 
     outcome, notes = with_index(project, work)
+    return result_of(query, outcome, notes)
+
+
+def result_of(query: str, outcome: SearchOutcome, notes: list[str]) -> SearchResult:
+    """The service's result of one search (``search_tree`` and the resident session)."""
     return SearchResult(
         query=query,
         terms=outcome.terms,
@@ -149,4 +172,5 @@ def search_tree(
         out_of_domain=outcome.out_of_domain,
         fuzzy=outcome.fuzzy,
         notes=tuple(notes),
+        coverage=outcome.coverage,
     )

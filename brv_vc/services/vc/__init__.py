@@ -21,12 +21,14 @@ if TYPE_CHECKING:
         commit,
         log,
     )
+    from brv_vc.services.vc.configure import prepare
     from brv_vc.services.vc.diff import semantic_diff
     from brv_vc.services.vc.driver import render_textconv, run_merge_driver
     from brv_vc.services.vc.events import HookRun, framework_invocation, run_hook
     from brv_vc.services.vc.recovery import RecoverResult, recover
+    from brv_vc.services.vc.remotes import RemoteResult, remote
     from brv_vc.services.vc.resetting import reset
-    from brv_vc.services.vc.setup import InitResult, RemoteResult, init_repo, prepare, remote
+    from brv_vc.services.vc.setup import InitResult, init_repo
     from brv_vc.services.vc.staging import add
     from brv_vc.services.vc.sync import (
         PushResult,
@@ -38,6 +40,7 @@ if TYPE_CHECKING:
         pull,
         push,
     )
+    from brv_vc.services.vc.validate import Validation, validate_tree
 
 _HOMES = {
     "add": "staging",
@@ -52,16 +55,18 @@ _HOMES = {
     "HookRun": "events", "framework_invocation": "events", "run_hook": "events",
     "RecoverResult": "recovery", "recover": "recovery",
     "reset": "resetting",
-    "InitResult": "setup", "RemoteResult": "setup", "init_repo": "setup", "prepare": "setup",
-    "remote": "setup",
+    "InitResult": "setup", "init_repo": "setup", "prepare": "configure",
+    "RemoteResult": "remotes", "remote": "remotes",
     "StatusReport": "changes", "status": "changes",
     "PushResult": "sync", "SyncResult": "sync", "fetch": "sync", "merge": "sync",
     "merge_abort": "sync", "merge_continue": "sync", "pull": "sync", "push": "sync",
+    "Validation": "validate", "validate_tree": "validate",
 }
 __all__ = ["AfterChange", "BranchResult", "CommitResult", "HookRun", "InitResult", "LogEntry",
            "PushResult", "RecoverResult", "RemoteResult", "StagedCheck", "StagedProblem", "StatusReport",
-           "SyncResult", "add", "after_change", "archived_deletions", "branch", "check_staged",
+           "SyncResult", "Validation", "add", "after_change", "archived_deletions", "branch", "check_staged",
            "checkout", "clone_repo", "commit", "fetch", "framework_invocation", "init_repo",
            "log", "merge", "merge_abort", "merge_continue", "prepare", "pull", "push", "recover", "remote",
-           "render_textconv", "reset", "run_hook", "run_merge_driver", "semantic_diff", "status"]
+           "render_textconv", "reset", "run_hook", "run_merge_driver", "semantic_diff", "status",
+           "validate_tree"]
 __getattr__ = lazy(__name__, _HOMES)

@@ -11,7 +11,7 @@ import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from brv_vc.vc import git
+from brv_vc.vc import git, git_prefetch
 from brv_vc.vc.repo import KnowledgeRepo, translate
 
 TYPE_CHECKING = False  # typing costs ~2 ms to import, on the budgeted status path
@@ -60,8 +60,8 @@ def status(repo: KnowledgeRepo) -> StatusReport:
         args = ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all",
                 *repo.pathspec()]
     else:
-        args = list(git.STATUS_ARGS)
-    running = git.take_prefetched(args, repo.workdir) or git.start([args], repo.workdir)
+        args = list(git_prefetch.STATUS_ARGS)
+    running = git_prefetch.take_prefetched(args, repo.workdir) or git.start([args], repo.workdir)
     # imported while git works: these imports overlap with the git process
     from brv_vc.vc.status import has_conflict_markers, parse_porcelain
 

@@ -17,7 +17,7 @@ from brv_vc.format import frontmatter as fm
 from brv_vc.format.entry import decode, parse_entry
 from brv_vc.tree.layout import Kind, is_derived, kind_of, misplaced
 from brv_vc.tree.project import STATE_DIR
-from brv_vc.vc import git
+from brv_vc.vc import git, git_objects
 from brv_vc.vc.git_links import symlinks_at
 from brv_vc.vc.repo import KnowledgeRepo
 
@@ -106,10 +106,10 @@ def check_staged(repo: KnowledgeRepo, index_file: str | None) -> StagedCheck:
         kind = kind_of(rel)
         if kind in (Kind.ENTRY, Kind.CONTEXT) or rel.endswith(".md"):
             to_read.append((path, blob, kind))
-    blobs = git.read_blobs(repo.workdir, [blob for _, blob, _ in to_read])
+    blobs = git_objects.read_blobs(repo.workdir, [blob for _, blob, _ in to_read])
     checked = 0
     for path, blob, kind in to_read:
-        problem = _check_blob(path, blobs.get(blob, b""), kind)
+        problem = blob_problem(path, blobs.get(blob, b""), kind)
         checked += kind in (Kind.ENTRY, Kind.CONTEXT)
         if problem is not None:
             problems[path] = problem
@@ -139,7 +139,8 @@ def _state_files(repo: KnowledgeRepo, paths: list[str]) -> dict[str, StagedProbl
     return found
 
 
-def _check_blob(path: str, data: bytes, kind: Kind) -> StagedProblem | None:
+def blob_problem(path: str, data: bytes, kind: Kind) -> StagedProblem | None:
+    """The problem of one knowledge file's bytes (conflict markers, format, schema), or None."""
     marker = _CONFLICT.search(data)
     if marker is not None:
         line = data.count(b"\n", 0, marker.start()) + 1
@@ -176,4 +177,4 @@ def entry_check(data: bytes, file: str, kind: Kind) -> None:
     validate({f.key: f.value for f in fm.load(source, file=file)}, FRONTMATTER_SCHEMA, file=file)
 
 
-__all__ = ["StagedCheck", "StagedProblem", "check_staged", "entry_check"]
+__all__ = ["StagedCheck", "StagedProblem", "blob_problem", "check_staged", "entry_check"]

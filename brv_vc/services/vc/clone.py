@@ -10,14 +10,14 @@ import shutil
 from pathlib import Path
 
 from brv_vc.errors import BrvError, ConflictError
+from brv_vc.services.vc.configure import register_drivers
+from brv_vc.services.vc.remotes import mask_url
 from brv_vc.services.vc.setup import (
     DEFAULT_BRANCH,
     InitResult,
     create_brv,
     ignore_brv_in_project_repo,
-    mask_url,
     project_at,
-    register_drivers,
     with_hooks,
 )
 from brv_vc.tree.project import Project

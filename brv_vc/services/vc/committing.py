@@ -1,4 +1,6 @@
-"""Local vc use cases ``commit`` and ``log`` (add, status, reset: vc_add, vc_status, vc_reset).
+"""Local vc use cases ``commit`` and ``log``.
+
+``add``, ``status`` and ``reset`` are in ``staging``, ``changes`` and ``resetting``.
 
 Every command is scoped to the tree's pathspec, so in in-project mode knowledge commands
 never read, stage or commit code files.
@@ -95,6 +97,21 @@ def refuse_excluded(repo: KnowledgeRepo, tracked: list[str], action: str) -> Non
             file=bad[0],
             hint=f"untrack them (the files stay on disk): {cmd}",
         )
+
+
+def refuse_unpushable(repo: KnowledgeRepo, rev: str) -> None:
+    """Refuses to push commit ``rev``: conflict markers, or tracked sync-excluded files.
+
+    One code path for ``brv vc push`` and git's pre-push hook (a plain ``git push``).
+
+    Raises:
+        ConflictError: conflict markers in the commit's knowledge.
+        GitError: derived or excluded files are tracked in it.
+    """
+    refuse_markers(repo, rev, "push")
+    tracked = repo.git("ls-tree", "-r", "-z", "--name-only", rev, *repo.pathspec()).stdout
+    refuse_excluded(repo, [p for p in (repo.tree_path(x) for x in tracked.split("\0") if x)
+                           if p], "push")
 
 
 @dataclass(frozen=True)

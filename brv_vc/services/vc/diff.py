@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from brv_vc.errors import NotFoundError, UsageError
-from brv_vc.vc import git
+from brv_vc.vc import git_objects
 from brv_vc.vc.exclusions import is_excluded
 from brv_vc.vc.repo import KnowledgeRepo
 from brv_vc.vc.semdiff import EntryDiff, diff_entry
@@ -110,7 +110,7 @@ def semantic_diff(repo: KnowledgeRepo, spec: str | None = None, *,
                    *args, *repo.pathspec()).stdout
     rows = [r for r in _parse_raw(out) if (tp := repo.tree_path(r.path)) and not is_excluded(tp)]
     rows = _pair_same_content(rows)
-    blobs = git.read_blobs(repo.workdir, [s for r in rows for s in (r.old_sha, r.new_sha)])
+    blobs = git_objects.read_blobs(repo.workdir, [s for r in rows for s in (r.old_sha, r.new_sha)])
 
     def side(sha: str, path: str, deleted: bool) -> bytes | None:
         if deleted:

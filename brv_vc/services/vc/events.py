@@ -4,6 +4,8 @@ Installing them is ``services.hooks``.
 
 - pre-commit: refuse invalid staged knowledge (see ``checks``), then refresh derived
   state for the staged entries. It never changes a tracked file.
+- pre-push: refuse pushing commits that ``brv vc push`` refuses (conflict markers, tracked
+  derived files): the same check, ``committing.refuse_unpushable``.
 - post-merge, post-checkout, post-rewrite: refresh derived state for the paths that changed.
   git ignores (or merely forwards) their exit status, so they fail open: problems are
   reported as warnings and the hook exits 0.
@@ -106,6 +108,8 @@ def run_hook(
             return _pre_commit(project, repo, index_file, now)
         if name == "commit-msg":
             return _commit_msg(repo, tuple(args), index_file)
+        if name == "pre-push":
+            return _pre_push(repo, stdin)
         return _post(project, repo, name, tuple(args), stdin, now)
     except BrvError as error:  # fail open: a hook must not break git over derived state
         return HookRun(name, warnings=(f"{name} hook could not run: {error.message}",))
@@ -122,6 +126,26 @@ def _pre_commit(project: Project, repo: KnowledgeRepo, index_file: str | None,
                        checked=check.checked)
     # inside 'git commit': abstracts and the manifest wait for the next refresh
     return _refresh(project, "pre-commit", check.paths, now, checked=check.checked, defer=True)
+
+
+def _pre_push(repo: KnowledgeRepo, stdin: str) -> HookRun:
+    """Refuses the push when a pushed commit is one ``brv vc push`` would refuse.
+
+    git writes ``<local ref> <local sha> <remote ref> <remote sha>`` lines on stdin; a
+    deletion pushes nothing. Without lines (a manager that consumed them), HEAD is checked.
+    """
+    from brv_vc.services.vc.checks import StagedProblem
+    from brv_vc.services.vc.committing import refuse_unpushable
+
+    lines = [line.split() for line in stdin.splitlines() if len(line.split()) >= 2]
+    tips = sorted({words[1] for words in lines if words[1] != git.NULL_SHA})
+    for tip in tips if lines else ["HEAD"]:
+        try:
+            refuse_unpushable(repo, tip)
+        except BrvError as error:  # the very refusal of 'brv vc push'
+            problem = StagedProblem(error.file or "", error.message, error.hint or "")
+            return HookRun("pre-push", blocked=True, problems=(problem,), checked=len(tips))
+    return HookRun("pre-push", checked=len(tips))
 
 
 def _commit_msg(repo: KnowledgeRepo, args: tuple[str, ...], index_file: str | None) -> HookRun:

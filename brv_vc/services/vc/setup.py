@@ -1,113 +1,22 @@
-"""``brv vc init``, ``clone`` and ``remote``, and :func:`prepare`, run by every vc command.
+"""``brv vc init``: put the context tree under git, standalone or in the project's repository.
 
-git config is per clone, so the merge and diff drivers are registered again by every vc
-command (cheap: one ``git config`` read when nothing is missing), and the managed
-``.gitignore``/``.gitattributes`` blocks are rewritten when they drifted.
+What ``brv vc clone`` shares with it (the ``.brv`` folder, the project repository's ignore
+rule, the hooks) lives here too; the per-clone driver config is :mod:`configure`'s.
 """
 
 from __future__ import annotations
 
-import re
-import shlex
-import sys
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
-import brv_vc
-from brv_vc.errors import ConflictError, GitError, NotFoundError, UsageError
+from brv_vc.errors import ConflictError, GitError
+from brv_vc.services.vc.configure import register_drivers
 from brv_vc.tree.project import Project
 from brv_vc.vc import exclusions, git
-from brv_vc.vc.repo import KnowledgeRepo, locate
+from brv_vc.vc.repo import KnowledgeRepo
 
 DEFAULT_BRANCH = "main"
-
-
-def brv_command() -> str:
-    """The shell command git runs to call back into this brv (drivers, textconv).
-
-    ``PYTHONPATH`` names the folder holding ``brv_vc`` so a checkout that is not installed
-    (a development tree, a vendored copy) works the same as an installed one.
-    """
-    parent = Path(brv_vc.__file__).resolve().parent.parent
-    return (f"PYTHONPATH={shlex.quote(str(parent))}${{PYTHONPATH:+:$PYTHONPATH}} "
-            f"{shlex.quote(sys.executable)} -m brv_vc")
-
-
-def _with_fallback(name: str, args: str, fallback: str) -> str:
-    """A shell snippet for git that finds a working brv, as the hook shims do.
-
-    Trigger: git runs the textconv on every ``git diff`` of a knowledge file and the merge
-    driver on every merge. Why: the recorded interpreter may be gone (a removed virtualenv,
-    an upgraded Python), and then plain ``git diff`` would fail outright (in in-project mode
-    for code too). Outcome: the recorded brv when its interpreter and package are still
-    there (checked without starting Python), else ``brv`` on PATH, else ``fallback`` (plain
-    git behaviour). git appends the file arguments (``"$@"``) after the function name.
-    """
-    parent = Path(brv_vc.__file__).resolve().parent.parent
-    python = shlex.quote(sys.executable)
-    package = shlex.quote(str(parent / "brv_vc"))
-    return (f"{name}() {{ if [ -x {python} ] && [ -d {package} ]; then {brv_command()} "
-            f"{args}; elif command -v brv >/dev/null 2>&1; then brv {args}; "
-            f"else {fallback}; fi; }}; {name}")
-
-
-def driver_config() -> dict[str, str]:
-    """The per-clone git config that enables the knowledge merge and diff drivers."""
-    # without brv, a merge falls back to git's own line merge and a diff to the raw text
-    merge = _with_fallback("brv_merge", 'merge-driver "$@"',
-                           'git merge-file -L ours -L base -L theirs "$2" "$1" "$3"')
-    textconv = _with_fallback("brv_textconv", 'vc textconv "$1"', 'cat "$1"')
-    return {
-        "merge.brv.name": "brv knowledge-aware merge (frontmatter by key, body by section)",
-        "merge.brv.driver": f"{merge} %O %A %B %P",
-        "diff.brv.textconv": textconv,
-    }
-
-
-def config_file_form(value: str) -> str:
-    """``value`` as ``git config`` writes it into ``.git/config`` (quoted and escaped).
-
-    The rules of git's config writer: backslash, double quote, newline and tab are escaped;
-    the whole value is double-quoted when it holds ``;`` or ``#`` or starts or ends with a
-    space.
-    """
-    escaped = (value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-               .replace("\t", "\\t"))
-    if ";" in value or "#" in value or value.startswith(" ") or value.endswith(" "):
-        return f'"{escaped}"'
-    return escaped
-
-
-def register_drivers(repo: KnowledgeRepo) -> list[str]:
-    """Sets the driver config keys that are missing or stale; returns the keys written."""
-    config = repo.workdir / ".git" / "config"
-    if config.is_file():
-        # fast path (every vc command runs this): all values already there, verbatim
-        text = config.read_text(encoding="utf-8", errors="replace")
-        if all(f"= {config_file_form(value)}\n" in text for value in driver_config().values()):
-            return []
-    out = repo.git_ok("config", "--local", "--get-regexp", r"^(merge|diff)\.brv\.") or ""
-    current = dict(line.split(" ", 1) for line in out.splitlines() if " " in line)
-    written = []
-    for key, value in driver_config().items():
-        if current.get(key) != value:
-            repo.git("config", "--local", key, value)
-            written.append(key)
-    return written
-
-
-def prepare(project: Project) -> KnowledgeRepo:
-    """Locates the knowledge repository and brings its exclusions and drivers up to date.
-
-    Raises:
-        NotInitializedError: the tree is not under version control.
-    """
-    repo = locate(project)
-    rewritten = exclusions.ensure_files(repo.tree)
-    if register_drivers(repo) or rewritten:
-        git.discard_prefetched()  # a git status started before the rewrite may be stale
-    return repo
 
 
 @dataclass(frozen=True)
@@ -210,8 +119,11 @@ def with_hooks(project: Project, result: InitResult) -> InitResult:
         note = f"git hooks not installed: {error.message}" + (
             f" ({error.hint})" if error.hint else "")
         return replace(result, notes=(*result.notes, note))
-    return replace(result, hooks=tuple(f"{h.name}: {h.action}" for h in report.hooks),
-                   notes=(*result.notes, *report.notes))
+    hooks = tuple(f"{h.name}: " + (f"left to {report.manager}" if h.action == "managed"
+                                   else h.action) for h in report.hooks)
+    snippet = (f"to run brv's part, add to {report.manager_config}:\n{report.snippet}",
+               ) if report.snippet else ()
+    return replace(result, hooks=hooks, notes=(*result.notes, *report.notes, *snippet))
 
 
 def _refuse_tracked_by_project(project: Project) -> None:
@@ -289,56 +201,3 @@ def _init_in_project(project: Project) -> InitResult:
     written = exclusions.ensure_files(tree)
     register_drivers(repo)
     return InitResult("in-project", str(workdir), prefix, reinit, tuple(written))
-
-
-def mask_url(url: str) -> str:
-    """Hides a password in ``https://user:secret@host/...``."""
-    return re.sub(r"(://[^/:@]+):[^/@]+@", r"\1:***@", url)
-
-
-@dataclass(frozen=True)
-class RemoteResult:
-    """The remotes after ``brv vc remote ...``."""
-
-    remotes: dict[str, str]
-    action: str = "list"
-    name: str | None = None
-
-
-def remote(project: Project, action: str = "list", name: str | None = None,
-           url: str | None = None) -> RemoteResult:
-    """Lists, adds, re-points or removes a remote (any URL git accepts).
-
-    Raises:
-        UsageError: a missing name or URL.
-        NotFoundError: ``set-url``/``remove`` of an unknown remote.
-        ConflictError: ``add`` of an existing remote.
-    """
-    repo = prepare(project)
-    current = list_remotes(repo)
-    if action != "list":
-        if not name or (action in ("add", "set-url") and not url):
-            raise UsageError(f"'brv vc remote {action}' needs a name"
-                             + (" and a URL" if action != "remove" else ""),
-                             hint="example: brv vc remote add origin git@github.com:team/kb.git")
-        if action == "add" and name in current:
-            raise ConflictError(f"remote '{name}' already exists ({mask_url(current[name])})",
-                                hint=f"change it with 'brv vc remote set-url {name} URL'")
-        if action in ("set-url", "remove") and name not in current:
-            raise NotFoundError(f"no remote named '{name}'",
-                                hint="list remotes with 'brv vc remote'")
-        args = {"add": ["remote", "add", name, url or ""],
-                "set-url": ["remote", "set-url", name, url or ""],
-                "remove": ["remote", "remove", name]}[action]
-        repo.git(*args)
-    return RemoteResult({k: mask_url(v) for k, v in list_remotes(repo).items()}, action, name)
-
-
-def list_remotes(repo: KnowledgeRepo) -> dict[str, str]:
-    """Remote name -> URL (unmasked), from the repository's config."""
-    out = repo.git_ok("config", "--get-regexp", r"^remote\..*\.url$") or ""
-    found = {}
-    for line in out.splitlines():
-        key, _, value = line.partition(" ")
-        found[key[len("remote."):-len(".url")]] = value
-    return found

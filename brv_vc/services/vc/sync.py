@@ -1,9 +1,9 @@
-"""Sync use cases: ``fetch``, ``pull``, ``push`` and ``merge`` (branches are in vc_branch).
+"""Sync use cases: ``fetch``, ``pull``, ``push`` and ``merge`` (branches are in ``branches``).
 
 All network and merge work goes through the real ``git`` binary, so the user's credential
 helpers, ssh config, hooks and our merge driver behave exactly as with plain git. Nothing is
 ever force-pushed. After a pull or merge the post-change step runs (archives from
-trailers, then :func:`brv_vc.services.refresh.refresh`).
+trailers, then :func:`brv_vc.services.derived.refresh`).
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from datetime import datetime
 from brv_vc.errors import ConflictError, GitError, NotFoundError
 from brv_vc.services.vc.archive import AfterChange, after_change
 from brv_vc.services.vc.changes import status
-from brv_vc.services.vc.committing import refuse_excluded, refuse_markers, refuse_unmerged
+from brv_vc.services.vc.committing import refuse_markers, refuse_unmerged, refuse_unpushable
 from brv_vc.services.vc.recovery import begin_pull, catch_up, refuse_interrupted
-from brv_vc.services.vc.setup import list_remotes, mask_url
+from brv_vc.services.vc.remotes import list_remotes, mask_url
 from brv_vc.tree import intents
 from brv_vc.tree.project import Project
-from brv_vc.vc import git
+from brv_vc.vc import git_objects
 from brv_vc.vc.repo import KnowledgeRepo, translate
 from brv_vc.vc.status import Change
 
@@ -108,7 +108,7 @@ def _same_as_incoming(repo: KnowledgeRepo, target: str, path: str) -> bool:
         return False
     local = repo.workdir / path
     try:
-        return local.read_bytes() == git.blob_at(repo.workdir, target, path)
+        return local.read_bytes() == git_objects.blob_at(repo.workdir, target, path)
     except OSError:
         return False
 
@@ -285,10 +285,7 @@ def push(repo: KnowledgeRepo, remote: str | None = None, branch: str | None = No
     if head is None:
         raise GitError("nothing to push: no commits yet",
                        hint="commit first: brv vc add && brv vc commit -m \"...\"")
-    refuse_markers(repo, "HEAD", "push")
-    tracked = repo.git("ls-tree", "-r", "-z", "--name-only", "HEAD", *repo.pathspec()).stdout
-    refuse_excluded(repo, [p for p in (repo.tree_path(x) for x in tracked.split("\0") if x)
-                           if p], "push")
+    refuse_unpushable(repo, "HEAD")
     upstream = _upstream(repo)
     name = _need_remote(repo, remote or (upstream[0] if upstream else None))
     local = repo.branch()

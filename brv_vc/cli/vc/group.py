@@ -1,0 +1,33 @@
+"""The ``brv vc`` command group, gathered from its command groups' modules.
+
+The services are loaded through the lazy ``brv_vc.services.vc`` face, so a command pays only
+for the use case it runs ('brv vc status' must not import merge, diff and sync).
+"""
+
+from __future__ import annotations
+
+import click
+
+from brv_vc.cli.vc import branches, commits, diffs, recover, setup, sync
+
+
+@click.group()
+def vc() -> None:
+    """Version control for the context tree: share knowledge with your team over git.
+
+    Any git remote works (a path, file://, ssh, https), with knowledge-aware merges and diffs.
+
+    \b
+    Example:
+      brv vc init
+      brv vc remote add origin git@github.com:acme/knowledge.git
+      brv vc add && brv vc commit -m "auth: token rotation" && brv vc push -u
+    """
+
+
+for _command in (
+    setup.init, setup.clone, commits.status, diffs.diff, commits.add, commits.commit,
+    commits.log, branches.branch, branches.checkout, branches.merge, sync.fetch, sync.pull,
+    sync.push, setup.remote, commits.reset, diffs.textconv, recover.recover,
+):
+    vc.add_command(_command)

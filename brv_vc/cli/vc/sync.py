@@ -1,0 +1,67 @@
+"""``brv vc fetch``, ``pull`` and ``push``: sharing knowledge with a remote."""
+
+from __future__ import annotations
+
+import click
+
+from brv_vc.cli.context import AppContext, json_option, pass_app
+from brv_vc.cli.render import emit
+from brv_vc.cli.vc import render as txt
+from brv_vc.cli.vc.options import emit_sync, repo_of, unrelated_option
+from brv_vc.services import vc
+
+
+@click.command()
+@click.argument("remote", required=False)
+@json_option
+@pass_app
+def fetch(app: AppContext, remote: str | None, as_json: bool) -> None:
+    """Download commits from the remote without merging them.
+
+    \b
+    Example:
+      brv vc fetch
+    """
+    result = vc.fetch(repo_of(app), remote)
+    emit(result, as_json, lambda r: f"Fetched {r.remote} ({r.url}): {r.ahead} ahead, "
+                                    f"{r.behind} behind")
+
+
+@click.command()
+@click.argument("remote", required=False)
+@click.argument("branch_name", metavar="[BRANCH]", required=False)
+@unrelated_option
+@json_option
+@pass_app
+def pull(app: AppContext, remote: str | None, branch_name: str | None, allow_unrelated: bool,
+         as_json: bool) -> None:
+    """Fetch and merge the upstream; refuses to overwrite uncommitted changes.
+
+    \b
+    Example:
+      brv vc pull
+      brv vc pull origin main
+      brv vc pull --allow-unrelated-histories origin main
+    """
+    project = app.project()
+    result = vc.pull(project, vc.prepare(project), app.now, remote, branch_name,
+                       allow_unrelated=allow_unrelated)
+    emit_sync(result, as_json)
+
+
+@click.command()
+@click.argument("remote", required=False)
+@click.argument("branch_name", metavar="[BRANCH]", required=False)
+@click.option("-u", "--set-upstream", is_flag=True, help="Remember the remote branch.")
+@json_option
+@pass_app
+def push(app: AppContext, remote: str | None, branch_name: str | None, set_upstream: bool,
+         as_json: bool) -> None:
+    """Publish commits (never forced; a rejected push says to pull first).
+
+    \b
+    Example:
+      brv vc push -u
+    """
+    result = vc.push(repo_of(app), remote, branch_name, set_upstream=set_upstream)
+    emit(result, as_json, txt.push_text)

@@ -1,0 +1,29 @@
+"""Out-of-domain detection (seed 002 §4.2.2), calibrated on bench/eval_retrieval.py.
+
+A question is out of domain when the tree holds too little of it: no result, or no result
+among the top 10 holds at least ``OOD_COVER`` of the query's idf weight (words no entry
+holds count with the highest idf), or the top score is under ``OOD_LOW``. Only for trees of
+>= ``OOD_MIN_DOCS`` files (a handful of entries gives no meaningful idf). The thresholds come
+from the false-positive rate on answerable questions and the true-positive rate on questions
+about things the tree does not hold (docs/retrieval.md gives both).
+"""
+
+from __future__ import annotations
+
+OOD_MIN_DOCS = 50
+OOD_COVER = 0.3
+OOD_LOW = 0.2
+
+
+def coverage_of(rowid: int, holding: list[set[int]], weight: list[float], total: float) -> float:
+    """The idf-weighted share of the query's terms that document ``rowid`` holds."""
+    if total <= 0:
+        return 0.0
+    return sum(w for docs, w in zip(holding, weight, strict=True) if rowid in docs) / total
+
+
+def out_of_domain(corpus: int, top: float, coverage: float) -> bool:
+    """True when a tree of >= OOD_MIN_DOCS files holds too little of the question."""
+    if corpus < OOD_MIN_DOCS:
+        return False
+    return coverage < OOD_COVER or top < OOD_LOW

@@ -1,0 +1,162 @@
+"""The bodies of the MCP tools: a service call and the CLI's ``--json`` shape of its result.
+
+Each function takes plain JSON values, finds the project from ``cwd`` (or the folder the
+server started in) and returns what ``brv ... --json`` prints, so an agent reads the same
+answers through either face. A domain error becomes the CLI's error object, raised as
+:class:`ToolFailure` for the server to return with ``isError``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from brv_vc.cli.brain_cmd import brain_payload
+from brv_vc.cli.curate_cmd import batch_error
+from brv_vc.cli.plain import jsonable
+from brv_vc.errors import BrvError, UsageError
+from brv_vc.tree.project import Project, find_project
+
+
+class ToolFailure(Exception):
+    """A tool's refusal: ``payload`` is the CLI's ``{"ok": false, "error": {...}}``."""
+
+    def __init__(self, payload: dict[str, Any]) -> None:
+        super().__init__(payload["error"]["message"])
+        self.payload = payload
+
+
+class Tools:
+    """The tools of one server: where it started and its clock."""
+
+    def __init__(self, start: Path, clock: Callable[[], datetime]) -> None:
+        self.start = start
+        self.clock = clock
+        self._sessions: dict[Path, Any] = {}  # project root -> its resident SearchSession
+
+    def close(self) -> None:
+        """Writes the sessions' pending hits and closes their connections."""
+        for session in self._sessions.values():
+            session.close()
+        self._sessions.clear()
+
+    def _project(self, cwd: str | None) -> Project:
+        return find_project(Path(cwd) if cwd else self.start)
+
+    def call(self, body: Callable[[], Any]) -> dict[str, Any]:
+        """Runs a tool body; a BrvError becomes a ToolFailure with the CLI's error object."""
+        try:
+            result = body()
+        except BrvError as error:
+            raise ToolFailure({"ok": False, "error": error.to_dict()}) from None
+        payload = result if isinstance(result, dict) else jsonable(result)
+        return {"ok": True, **payload} if "ok" not in payload else payload
+
+    def search(self, query: str, limit: int = 10, scope: str | None = None,
+               cwd: str | None = None, record: bool = True) -> dict[str, Any]:
+        """``brv search --json`` via the resident session (``record=False``: ``--no-record``)."""
+        from brv_vc.services.query import SearchSession
+
+        def body() -> Any:
+            project = self._project(cwd)
+            session = self._sessions.get(project.root)
+            if session is None:
+                session = self._sessions[project.root] = SearchSession(project)
+            return session.search(query, now=self.clock(), limit=limit, scope=scope,
+                                  record=record)
+
+        return self.call(body)
+
+    def query(self, question: str, cwd: str | None = None) -> dict[str, Any]:
+        """``brv query --json``."""
+        from brv_vc.services.query import query_tree
+
+        return self.call(lambda: query_tree(self._project(cwd), question, now=self.clock()))
+
+    def curate(self, operations: list[dict[str, Any]], atomic: bool = False,
+               dry_run: bool = False, cwd: str | None = None) -> dict[str, Any]:
+        """``brv curate --ops - --json``: per-operation results."""
+        from brv_vc.services.curate import run_batch, validate_ops
+
+        def body() -> dict[str, Any]:
+            validate_ops(operations, file="operations")
+            result = run_batch(self._project(cwd), operations, self.clock(), atomic=atomic,
+                               dry_run=dry_run)
+            payload: dict[str, Any] = {**jsonable(result), "ok": result.ok}
+            if not result.ok:
+                payload["error"] = batch_error(result)
+            return payload
+
+        return self.call(body)
+
+    def show(self, path: str, cwd: str | None = None) -> dict[str, Any]:
+        """``brv show --json``."""
+        from brv_vc.services.show import show_entry
+
+        return self.call(lambda: show_entry(self._project(cwd), path, now=self.clock()))
+
+    def brain(self, budget: int = 6000, if_none_match: str | None = None,
+              cwd: str | None = None) -> dict[str, Any]:
+        """``brv brain --json`` (``notModified`` when ``if_none_match`` still holds)."""
+        from brv_vc.services.brain import MIN_BUDGET, assemble
+
+        def body() -> dict[str, Any]:
+            if budget < MIN_BUDGET:
+                raise UsageError(f"budget {budget} is too small for a brain",
+                                 hint=f"give at least {MIN_BUDGET} tokens")
+            return brain_payload(assemble(self._project(cwd), self.clock(), budget=budget,
+                                          if_none_match=if_none_match))
+
+        return self.call(body)
+
+    def hydrate(self, path: str = "", budget: int = 4000,
+                cwd: str | None = None) -> dict[str, Any]:
+        """``brv hydrate --json``."""
+        from brv_vc.services.hydrate import hydrate
+
+        def body() -> Any:
+            if budget < 100:
+                raise UsageError(f"budget {budget} is too small", hint="give at least 100")
+            return hydrate(self._project(cwd), path, self.clock(), budget=budget)
+
+        return self.call(body)
+
+    def dehydrate(self, path: str, digest: str, cwd: str | None = None) -> dict[str, Any]:
+        """``brv dehydrate --json``."""
+        from brv_vc.services.hydrate import dehydrate
+
+        return self.call(lambda: dehydrate(self._project(cwd), path, digest, self.clock()))
+
+    def vc_status(self, cwd: str | None = None) -> dict[str, Any]:
+        """``brv vc status --json``."""
+        from brv_vc.services import vc
+
+        return self.call(lambda: vc.status(vc.prepare(self._project(cwd))))
+
+    def vc_diff(self, ref: str | None = None, staged: bool = False,
+                markdown: bool = False, cwd: str | None = None) -> dict[str, Any]:
+        """``brv vc diff --json`` (or its pull-request markdown)."""
+        from brv_vc.services import vc
+        from brv_vc.vc.diff_render import render_markdown
+
+        def body() -> dict[str, Any]:
+            report = vc.semantic_diff(vc.prepare(self._project(cwd)), ref, staged=staged)
+            out = {"base": report.base, "target": report.target, "counts": report.counts(),
+                   "entries": jsonable(report.entries)}
+            if markdown:
+                out["markdown"] = render_markdown(report.entries, report.base, report.target)
+            return out
+
+        return self.call(body)
+
+    def manifest(self, cwd: str | None = None) -> dict[str, Any]:
+        """``brv manifest --json``."""
+        from brv_vc.services.derived import show_manifest
+
+        def body() -> dict[str, Any]:
+            result = show_manifest(self._project(cwd), self.clock())
+            return {"rebuilt": result.rebuilt, **result.manifest}
+
+        return self.call(body)

@@ -1,0 +1,62 @@
+"""Curate stage 4, check: a built plan against the tree it would land in, before any write.
+
+Refused here, so a failed operation changes nothing and ``--atomic`` and ``--dry-run`` see it:
+a file standing where a new entry's folder belongs (or a folder where its ``context.md``
+belongs), an entry over seed 002's size cap, and text every reader would take for an
+unresolved merge conflict.
+"""
+
+from __future__ import annotations
+
+from brv_vc.errors import FormatError
+from brv_vc.format.entry import conflict_block_line
+from brv_vc.services.curate.obstacles import check_folders
+from brv_vc.services.curate.plan import Plan, Target
+from brv_vc.services.curate.view import View
+
+MAX_CHARS = 40_000  # seed 002 Table 7: max chars per file
+
+
+def check(target: Target, plan: Plan, view: View) -> None:
+    """Refuses a plan that cannot or must not be written.
+
+    Raises:
+        ConflictError: something stands where a new entry's folders belong.
+        FormatError: the entry is too large, or holds a merge-conflict block.
+    """
+    if target.kind == "add":
+        check_folders(view, target.segments)
+    if plan.entry is not None:
+        _check_size(plan.file, plan.entry.body)
+    _refuse_marker_blocks(plan)
+
+
+def _check_size(rel: str, body: str) -> None:
+    if len(body) > MAX_CHARS:
+        raise FormatError(
+            f"the entry '{rel}' would be {len(body):,} characters with its section headings; "
+            f"the limit is {MAX_CHARS:,}",
+            file=rel,
+            key="content",
+            hint="split the knowledge into several entries (seed 002 caps a file at 40,000)",
+        )
+
+
+def _refuse_marker_blocks(plan: Plan) -> None:
+    """Refuses content that every reader would take for an unresolved merge conflict.
+
+    Trigger: the text holds ``<<<<<<<``, ``=======`` and ``>>>>>>>`` at line starts (a git
+    how-to, say). Why: ``parse_entry`` refuses such a file, so it would be written and then
+    be unreadable. Outcome: nothing is written; the hint says how to keep the example.
+    """
+    for rel, data in plan.writes:
+        line = conflict_block_line(data.decode("utf-8", "replace"))
+        if line is not None:
+            raise FormatError(
+                f"line {line} of {rel} would open a merge-conflict block (<<<<<<< ======= "
+                ">>>>>>> at line starts), which brv reads as an unresolved conflict",
+                file=rel,
+                key="content",
+                hint="indent those marker lines by one space (or quote them in a code span), "
+                "then run the operation again",
+            )

@@ -1,0 +1,85 @@
+"""Curate stage 1, parse: a batch of operations from JSON, validated against the schema.
+
+An invalid batch raises :class:`FormatError` naming ``operations[i].key``, and nothing applies
+(docs/curate.md).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from brv_vc.errors import FormatError
+from brv_vc.format.entry import decode
+from brv_vc.format.validate import errors_of
+from brv_vc.services.curate.textcheck import refuse_bad_text
+
+SCHEMA = "curate-ops"
+
+
+def load_ops(data: bytes | str, *, file: str = "<ops>") -> list[dict[str, Any]]:
+    """Parses and validates a batch: a JSON array, or ``{"operations": [...]}``.
+
+    Raises:
+        FormatError: not UTF-8, not JSON, or not valid against the schema (nothing applies).
+    """
+    if isinstance(data, bytes) and b"\x00" in data:
+        raise FormatError(
+            "the operations file is binary, not JSON text",
+            file=file,
+            hint='give a UTF-8 JSON array such as [{"type": "ADD", ...}]',
+        )
+    text = decode(data, file=file, limit=None) if isinstance(data, bytes) else data
+    try:
+        parsed = json.loads(text)
+    except RecursionError:
+        raise FormatError(
+            "the operations nest too deeply to be read (JSON arrays or objects inside each "
+            "other thousands of levels deep)",
+            file=file,
+            hint='give a flat JSON array of operations such as [{"type": "ADD", ...}]',
+        ) from None
+    except json.JSONDecodeError as exc:
+        raise FormatError(
+            f"the operations are not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})",
+            file=file,
+            hint='give a JSON array such as [{"type": "ADD", "path": "auth/jwt", "title": "...", '
+            '"content": "...", "reason": "..."}]',
+        ) from None
+    if isinstance(parsed, dict) and set(parsed) == {"operations"}:
+        parsed = parsed["operations"]
+    if not isinstance(parsed, list):
+        raise FormatError(
+            f"the operations must be a JSON array, got {type(parsed).__name__}",
+            file=file,
+            hint='wrap them as [...] or {"operations": [...]}',
+        )
+    validate_ops(parsed, file=file)
+    return parsed
+
+
+def validate_ops(ops: Sequence[Any], *, file: str = "<ops>") -> None:
+    """Validates operations against the schema, naming ``operations[i].key`` on failure.
+
+    Raises:
+        FormatError: the first problem, with the count of the others.
+    """
+    problems = errors_of(list(ops), SCHEMA)
+    if not problems:
+        refuse_bad_text(ops, file=file)
+        return
+    key, message = problems[0]
+    key = "operations" + (key if key.startswith("[") else "")
+    more = f" ({len(problems) - 1} more problem(s) after this one)" if len(problems) > 1 else ""
+    hint = "fix it as docs/curate.md and schemas/curate-ops.schema.json describe"
+    if message.startswith("needs one of 'content'"):  # the ADD rule: title and content
+        wanted = message.removeprefix("needs ")
+        message = f"ADD needs content: give {wanted} (a new entry requires a title and content)"
+        hint = 'add "content": "markdown ..." to the operation (or rawConcept, narrative, facts)'
+    raise FormatError(
+        f"invalid operation at {key}: {message}{more}; nothing was applied",
+        file=file,
+        key=key,
+        hint=hint,
+    )

@@ -1,0 +1,83 @@
+"""Living beside a hook manager: join it its own way, and say truly what runs.
+
+See ``vc/hook_managers.py`` for why brv never renames a manager's scripts.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from pathlib import Path
+
+from brv_vc.vc import hook_managers as hm
+from brv_vc.vc import hooks_install as hi
+
+# What husky v9 writes into .husky/_/<hook> (husky/index.js): restored over an old brv shim.
+HUSKY_STUB = '#!/usr/bin/env sh\n. "$(dirname "$0")/h"'
+
+
+def truth(manager: hm.Manager | None, folder: Path, state: hi.HookState) -> hi.HookState:
+    """``state`` with whose script git runs for it and whether brv's part runs."""
+    if manager is None or state.runner == "brv":
+        return state
+    path, name = folder / state.name, state.name
+    if not os.path.lexists(path):
+        return replace(state, runner="", brv_runs=False)
+    if manager.name == "husky":
+        return replace(state, runner="husky", brv_runs=hm.brv_in_config(manager, name))
+    if manager.name == "pre-commit":
+        if not any(i in hm.head(path) for i in hm.PRE_COMMIT_IDS):
+            return state
+        legacy = hi.is_ours(folder / (name + hi.LEGACY_SUFFIX))
+        return replace(state, runner="pre-commit",
+                       brv_runs=legacy or hm.brv_in_config(manager, name))
+    runner = manager.name if manager.name != "core.hooksPath" else "foreign"
+    return replace(state, runner=runner,
+                   brv_runs=state.brv_runs or hm.brv_in_config(manager, name))
+
+
+def join(manager: hm.Manager, folder: Path, python: str) -> tuple[hi.HookState, ...]:
+    """Integrates brv with ``manager`` the way it expects (renames nothing of its own)."""
+    if manager.name == "husky":
+        _repair_husky(folder)
+        done = []
+        for name in hi.HOOK_NAMES:
+            action = hm.append_line(manager.config / name, name)
+            done.append(replace(hi.status(folder, python, (name,))[0], action=action,
+                                runner="husky", brv_runs=True))
+        return tuple(done)
+    upgraded = hi.upgrade_in_place(folder, python)
+    states = [truth(manager, folder, s) for s in hi.status(folder, python)]
+    return tuple(replace(s, action="upgraded" if s.name in upgraded or
+                         f"{s.name}{hi.LEGACY_SUFFIX}" in upgraded else "managed")
+                 for s in states)
+
+
+def leave(manager: hm.Manager, folder: Path) -> tuple[hi.HookState, ...]:
+    """Takes brv's part out of ``manager``'s hooks (its own scripts stay as they are)."""
+    if manager.name != "husky":
+        return hi.uninstall(folder)
+    _repair_husky(folder)
+    return tuple(hi.HookState(name, "foreign" if (folder / name).exists() else "missing", False,
+                              action=hm.remove_line(manager.config / name), runner="husky")
+                 for name in hi.HOOK_NAMES)
+
+
+def _repair_husky(folder: Path) -> None:
+    """Undoes what brv before 0.2 did to ``.husky/_``: its shims chained husky's as ``.legacy``.
+
+    Trigger: ``.husky/_/<hook>`` is brv's shim (with or without the ``.legacy`` it made), or
+    ``npm install`` rewrote it and a stale ``<hook>.legacy`` copy of husky's stub remains.
+    Why: husky's ``h`` finds the team's hook by ``basename $0``, so under the ``.legacy``
+    name the team's hook never ran. Outcome: husky's own stub is back in place.
+    """
+    for name in hi.HOOK_NAMES:
+        path, legacy = folder / name, folder / (name + hi.LEGACY_SUFFIX)
+        if hi.is_ours(path):
+            if os.path.lexists(legacy):
+                os.replace(legacy, path)
+            else:
+                path.write_text(HUSKY_STUB, encoding="utf-8")
+                path.chmod(0o755)
+        elif os.path.lexists(legacy) and hm.head(legacy).strip() == HUSKY_STUB:
+            legacy.unlink()

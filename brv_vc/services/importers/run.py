@@ -1,0 +1,160 @@
+"""``brv import``: notes of another tool become entries, through one atomic curate batch.
+
+Placement: a note's folders under the imported one become domain / topic / subtopic
+(deeper folders fold into the subtopic's name; a note with no folder goes to
+``notes/general``, one with one folder to ``<folder>/general``); a ByteRover tree keeps its
+own paths. Links (``[[Title]]``, ``[[folder/note|alias]]``, ``memory://permalink``, a
+``related`` list) become ``related`` paths when they name a note of the import or an entry
+already in the tree. Notes go in as UPSERTs in one atomic batch, so the audit log and the
+derived files follow as for any curate, a second import updates instead of failing, and
+nothing is half-imported.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from brv_vc.errors import BrvError, NotFoundError, UsageError
+from brv_vc.services.curate import CurateResult, run_batch
+from brv_vc.services.importers.notes import FLAVOURS, Note, Unreadable, note_files, read_note
+from brv_vc.tree.layout import MAX_DEPTH, entry_filename, snake
+from brv_vc.tree.project import Project
+
+DEFAULT_DOMAIN, DEFAULT_TOPIC = "notes", "general"
+
+
+@dataclass(frozen=True)
+class Imported:
+    """A note and the entry it becomes."""
+
+    source: str
+    path: str
+    title: str
+    related: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A note left out, and why."""
+
+    source: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    """What an import did (or, with ``dry_run``, would do)."""
+
+    source: str
+    flavour: str
+    found: int
+    imported: tuple[Imported, ...]
+    skipped: tuple[Skipped, ...]
+    curate: CurateResult | None
+    dry_run: bool
+
+    @property
+    def ok(self) -> bool:
+        """True when every note was placed and the batch applied."""
+        return not self.skipped and (self.curate is None or self.curate.ok)
+
+
+def _folder(note: Note, flavour: str) -> str:
+    parts = [snake(p) or "untitled" for p in note.source.split("/")[:-1]]
+    if flavour == "byterover" and 2 <= len(parts) <= MAX_DEPTH:
+        return "/".join(parts)
+    if not parts:
+        return f"{DEFAULT_DOMAIN}/{DEFAULT_TOPIC}"
+    if len(parts) == 1:
+        return f"{parts[0]}/{DEFAULT_TOPIC}"
+    if len(parts) > MAX_DEPTH:
+        parts = [*parts[:2], "_".join(parts[2:])]
+    return "/".join(parts)
+
+
+def _keys(note: Note, path: str) -> list[str]:
+    """The names a link may use for a note: title, file stem, source path, permalink."""
+    source = note.source.removesuffix(".md")
+    keys = [note.title, source, source.rsplit("/", 1)[-1], path.removesuffix(".md")]
+    if note.permalink:
+        keys.append(note.permalink)
+    return [k.lower() for k in keys]
+
+
+def import_notes(project: Project, folder: Path, now: datetime, *, flavour: str = "markdown",
+                 dry_run: bool = False) -> ImportResult:
+    """Imports a folder of markdown notes as entries (see the module docstring).
+
+    Raises:
+        UsageError: an unknown flavour.
+        NotFoundError: ``folder`` is not a folder.
+    """
+    if flavour not in FLAVOURS:
+        raise UsageError(f"unknown source {flavour!r}", hint=f"use one of {', '.join(FLAVOURS)}")
+    if not folder.is_dir():
+        raise NotFoundError(f"{folder} is not a folder", hint="give the folder of the notes")
+    root = folder.resolve()
+    if root == project.tree.resolve() or project.tree.resolve() in root.parents:
+        raise UsageError("that folder is inside this project's context tree",
+                         hint="import from a folder outside .brv/context-tree")
+    skipped: list[Skipped] = []
+    placed: list[tuple[Note, str]] = []
+    taken: dict[str, str] = {}
+    for file in note_files(root):
+        note = read_note(root, file, flavour)
+        if isinstance(note, Unreadable):
+            skipped.append(Skipped(note.source, note.reason))
+            continue
+        if flavour == "byterover" and file.name in ("context.md", "_index.md"):
+            continue  # ByteRover's generated overviews: brv writes its own
+        try:
+            path = f"{_folder(note, flavour)}/{entry_filename(note.title)}"
+        except BrvError as error:
+            skipped.append(Skipped(note.source, error.message))
+            continue
+        if path in taken:
+            skipped.append(Skipped(note.source, f"{taken[path]} has the same title in the same "
+                                                f"folder ({path}); rename one of them"))
+            continue
+        taken[path] = note.source
+        placed.append((note, path))
+    index = {key: path for note, path in placed for key in _keys(note, path)}
+    imported = [Imported(note.source, path, note.title,
+                         tuple(dict.fromkeys(r for r in (_resolve(link, index, project)
+                                                         for link in note.links)
+                                             if r and r != path)))
+                for note, path in placed]
+    ops = [_op(note, item) for (note, _), item in zip(placed, imported, strict=True)]
+    # a note left out means nothing goes in (a dry run still checks the others)
+    curate = (run_batch(project, ops, now, atomic=True, dry_run=dry_run or bool(skipped))
+              if ops else None)
+    return ImportResult(str(folder), flavour, len(placed) + len(skipped), tuple(imported),
+                        tuple(skipped), curate, dry_run)
+
+
+def _resolve(link: str, index: dict[str, str], project: Project) -> str | None:
+    key = link.strip().removesuffix(".md").lower()
+    if key in index:
+        return index[key]
+    existing = project.tree / f"{key}.md"
+    return f"{key}.md" if "/" in key and existing.is_file() else None
+
+
+def _op(note: Note, item: Imported) -> dict[str, Any]:
+    op: dict[str, Any] = {"type": "UPSERT", "path": item.path.rsplit("/", 1)[0],
+                          "title": note.title, "content": note.content,
+                          "reason": f"imported from {note.source}"}
+    if note.summary:
+        op["summary"] = note.summary[:2000]
+    if note.tags:
+        op["tags"] = list(note.tags)[:200]
+    if item.related:
+        op["related"] = list(item.related)[:200]
+    if note.permalink:
+        op["keywords"] = [note.permalink]
+    if note.created:
+        op["rawConcept"] = {"timestamp": note.created[:100]}
+    return op

@@ -1,0 +1,107 @@
+"""A resident search session: ``brv mcp`` keeps ``index.db`` and ``brv.db`` open.
+
+A command opens both databases, syncs, searches, writes its hits and closes: about 10 ms
+of opening, WAL checkpoints on close and one write transaction around a search that itself
+costs ~4 ms at 25,000 entries. A server answering an agent in a loop keeps the connections
+and runs only the change check (``derived.resync``) before each search, so an edit made by
+hand, by git or by another process between two calls is still seen. Hits are written in
+batches at most once a second (and when the session closes): they are lifecycle signals,
+and a second's delay changes no ranking an agent can notice.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Callable
+from datetime import datetime
+
+from brv_vc.index.db import open_index
+from brv_vc.index.terms import query_terms
+from brv_vc.services.derived import OpenIndex, resync
+from brv_vc.services.query.search import (
+    SearchResult,
+    check_limit,
+    record_hits,
+    result_of,
+    run_search,
+)
+from brv_vc.tree.layout import clean_relpath
+from brv_vc.tree.project import Project
+from brv_vc.tree.statedb import open_state
+
+FLUSH_SECONDS = 1.0
+
+
+class SearchSession:
+    """Searches of one project through connections kept open between calls.
+
+    Args:
+        project: the project.
+        clock: a monotonic timer (tests pass their own).
+    """
+
+    def __init__(self, project: Project, clock: Callable[[], float] = time.monotonic) -> None:
+        self.project = project
+        self._clock = clock
+        self._index: sqlite3.Connection | None = None
+        self._state: sqlite3.Connection | None = None
+        self._created = False
+        self._notes: tuple[str, ...] = ()
+        self._pending: list[str] = []
+        self._pending_at: datetime | None = None
+        self._last: OpenIndex | None = None
+        self._flushed = self._clock()
+
+    def _open(self, *, rebuild: bool = False) -> OpenIndex:
+        if self._index is None or rebuild:
+            self.close(flush=False)
+            handle = open_index(self.project, rebuild=rebuild)
+            self._index, self._created, self._notes = handle.conn, handle.created, tuple(
+                handle.notes)
+            self._state = open_state(self.project)
+        opened = resync(self.project, self._index, created=self._created, notes=self._notes)
+        self._created, self._notes, self._last = False, (), opened
+        return opened
+
+    def search(self, query: str, *, now: datetime, limit: int = 10,
+               scope: str | None = None, record: bool = True) -> SearchResult:
+        """Searches as ``search_tree`` does, through the open connections.
+
+        Raises:
+            QueryError, UsageError, InvalidPathError: as :func:`search_tree`.
+        """
+        check_limit(limit)
+        terms = query_terms(query)
+        clean_scope = clean_relpath(scope, what="scope") if scope else None
+        for attempt in (0, 1):
+            try:
+                opened = self._open(rebuild=attempt == 1)
+                outcome = run_search(self.project, opened, terms, now, limit=limit,
+                                     scope=clean_scope, state=self._state)
+                break
+            except sqlite3.DatabaseError:
+                if attempt:
+                    raise
+        if record:
+            self._pending.extend(dict.fromkeys(h.path for h in outcome.hits))
+            self._pending_at = now
+            if self._clock() - self._flushed >= FLUSH_SECONDS:
+                self.flush()
+        return result_of(query, outcome, list(opened.notes))
+
+    def flush(self) -> None:
+        """Writes the hits of the searches so far (one transaction)."""
+        if self._pending and self._last is not None and self._pending_at is not None:
+            record_hits(self.project, self._last, self._pending, self._pending_at, self._state)
+        self._pending = []
+        self._flushed = self._clock()
+
+    def close(self, *, flush: bool = True) -> None:
+        """Writes pending hits and closes the connections."""
+        if flush:
+            self.flush()
+        for conn in (self._index, self._state):
+            if conn is not None:
+                conn.close()
+        self._index = self._state = self._last = None

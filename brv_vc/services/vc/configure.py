@@ -1,0 +1,104 @@
+"""The per-clone git config that wires brv into a knowledge repository, and :func:`prepare`.
+
+git config is per clone, so every vc command runs :func:`prepare`: it registers the merge and
+diff drivers again (cheap: one read of ``.git/config`` when nothing is missing) and rewrites
+the managed ``.gitignore``/``.gitattributes`` blocks when they drifted.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+import brv_vc
+from brv_vc.tree.project import Project
+from brv_vc.vc import exclusions, git_prefetch
+from brv_vc.vc.repo import KnowledgeRepo, locate
+
+
+def brv_command() -> str:
+    """The shell command git runs to call back into this brv (drivers, textconv).
+
+    ``PYTHONPATH`` names the folder holding ``brv_vc`` so a checkout that is not installed
+    (a development tree, a vendored copy) works the same as an installed one.
+    """
+    parent = Path(brv_vc.__file__).resolve().parent.parent
+    return (f"PYTHONPATH={shlex.quote(str(parent))}${{PYTHONPATH:+:$PYTHONPATH}} "
+            f"{shlex.quote(sys.executable)} -m brv_vc")
+
+
+def _with_fallback(name: str, args: str, fallback: str) -> str:
+    """A shell snippet for git that finds a working brv, as the hook shims do.
+
+    Trigger: git runs the textconv on every ``git diff`` of a knowledge file and the merge
+    driver on every merge. Why: the recorded interpreter may be gone (a removed virtualenv,
+    an upgraded Python), and then plain ``git diff`` would fail outright (in in-project mode
+    for code too). Outcome: the recorded brv when its interpreter and package are still
+    there (checked without starting Python), else ``brv`` on PATH, else ``fallback`` (plain
+    git behaviour). git appends the file arguments (``"$@"``) after the function name.
+    """
+    parent = Path(brv_vc.__file__).resolve().parent.parent
+    python = shlex.quote(sys.executable)
+    package = shlex.quote(str(parent / "brv_vc"))
+    return (f"{name}() {{ if [ -x {python} ] && [ -d {package} ]; then {brv_command()} "
+            f"{args}; elif command -v brv >/dev/null 2>&1; then brv {args}; "
+            f"else {fallback}; fi; }}; {name}")
+
+
+def driver_config() -> dict[str, str]:
+    """The per-clone git config that enables the knowledge merge and diff drivers."""
+    # without brv, a merge falls back to git's own line merge and a diff to the raw text
+    merge = _with_fallback("brv_merge", 'merge-driver "$@"',
+                           'git merge-file -L ours -L base -L theirs "$2" "$1" "$3"')
+    textconv = _with_fallback("brv_textconv", 'vc textconv "$1"', 'cat "$1"')
+    return {
+        "merge.brv.name": "brv knowledge-aware merge (frontmatter by key, body by section)",
+        "merge.brv.driver": f"{merge} %O %A %B %P",
+        "diff.brv.textconv": textconv,
+    }
+
+
+def config_file_form(value: str) -> str:
+    """``value`` as ``git config`` writes it into ``.git/config`` (quoted and escaped).
+
+    The rules of git's config writer: backslash, double quote, newline and tab are escaped;
+    the whole value is double-quoted when it holds ``;`` or ``#`` or starts or ends with a
+    space.
+    """
+    escaped = (value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+               .replace("\t", "\\t"))
+    if ";" in value or "#" in value or value.startswith(" ") or value.endswith(" "):
+        return f'"{escaped}"'
+    return escaped
+
+
+def register_drivers(repo: KnowledgeRepo) -> list[str]:
+    """Sets the driver config keys that are missing or stale; returns the keys written."""
+    config = repo.workdir / ".git" / "config"
+    if config.is_file():
+        # fast path (every vc command runs this): all values already there, verbatim
+        text = config.read_text(encoding="utf-8", errors="replace")
+        if all(f"= {config_file_form(value)}\n" in text for value in driver_config().values()):
+            return []
+    out = repo.git_ok("config", "--local", "--get-regexp", r"^(merge|diff)\.brv\.") or ""
+    current = dict(line.split(" ", 1) for line in out.splitlines() if " " in line)
+    written = []
+    for key, value in driver_config().items():
+        if current.get(key) != value:
+            repo.git("config", "--local", key, value)
+            written.append(key)
+    return written
+
+
+def prepare(project: Project) -> KnowledgeRepo:
+    """Locates the knowledge repository and brings its exclusions and drivers up to date.
+
+    Raises:
+        NotInitializedError: the tree is not under version control.
+    """
+    repo = locate(project)
+    rewritten = exclusions.ensure_files(repo.tree)
+    if register_drivers(repo) or rewritten:
+        git_prefetch.discard_prefetched()  # a git status started before the rewrite may be stale
+    return repo

@@ -1,0 +1,64 @@
+"""``brv vc remote``: the remotes of the knowledge repository, passwords masked."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from brv_vc.errors import ConflictError, NotFoundError, UsageError
+from brv_vc.services.vc.configure import prepare
+from brv_vc.tree.project import Project
+from brv_vc.vc.repo import KnowledgeRepo
+
+
+def mask_url(url: str) -> str:
+    """Hides a password in ``https://user:secret@host/...``."""
+    return re.sub(r"(://[^/:@]+):[^/@]+@", r"\1:***@", url)
+
+
+@dataclass(frozen=True)
+class RemoteResult:
+    """The remotes after ``brv vc remote ...``."""
+
+    remotes: dict[str, str]
+    action: str = "list"
+    name: str | None = None
+
+
+def remote(project: Project, action: str = "list", name: str | None = None,
+           url: str | None = None) -> RemoteResult:
+    """Lists, adds, re-points or removes a remote (any URL git accepts).
+
+    Raises:
+        UsageError: a missing name or URL.
+        NotFoundError: ``set-url``/``remove`` of an unknown remote.
+        ConflictError: ``add`` of an existing remote.
+    """
+    repo = prepare(project)
+    current = list_remotes(repo)
+    if action != "list":
+        if not name or (action in ("add", "set-url") and not url):
+            raise UsageError(f"'brv vc remote {action}' needs a name"
+                             + (" and a URL" if action != "remove" else ""),
+                             hint="example: brv vc remote add origin git@github.com:team/kb.git")
+        if action == "add" and name in current:
+            raise ConflictError(f"remote '{name}' already exists ({mask_url(current[name])})",
+                                hint=f"change it with 'brv vc remote set-url {name} URL'")
+        if action in ("set-url", "remove") and name not in current:
+            raise NotFoundError(f"no remote named '{name}'",
+                                hint="list remotes with 'brv vc remote'")
+        args = {"add": ["remote", "add", name, url or ""],
+                "set-url": ["remote", "set-url", name, url or ""],
+                "remove": ["remote", "remove", name]}[action]
+        repo.git(*args)
+    return RemoteResult({k: mask_url(v) for k, v in list_remotes(repo).items()}, action, name)
+
+
+def list_remotes(repo: KnowledgeRepo) -> dict[str, str]:
+    """Remote name -> URL (unmasked), from the repository's config."""
+    out = repo.git_ok("config", "--get-regexp", r"^remote\..*\.url$") or ""
+    found = {}
+    for line in out.splitlines():
+        key, _, value = line.partition(" ")
+        found[key[len("remote."):-len(".url")]] = value
+    return found

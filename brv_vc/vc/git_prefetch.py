@@ -1,0 +1,78 @@
+"""``git status`` started before the CLI is imported, for 'brv vc status' to adopt.
+
+'brv vc status' is budgeted at 2x a plain 'git status' (DESIGN.md). Python start-up and the
+CLI imports cost about as much as git itself, so the process entry (``cli/entry.py``) starts
+git status first and the status service adopts the running process. Anything that could
+change the answer (``prepare()`` rewriting .gitignore) discards it. Runtime imports stay at
+os and subprocess (and ``git``, which keeps to the same), so git starts within milliseconds.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+
+from brv_vc.vc.git import Running, no_git_env
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from pathlib import Path
+    from typing import Any
+
+STATUS_ARGS = ("status", "--porcelain=v2", "--branch", "-z", "--untracked-files=normal")
+_prefetched: list[tuple[str, Any]] = []
+
+
+def prefetch_status(argv: Sequence[str]) -> None:
+    """Starts ``git status`` early when ``argv`` is ``[-C DIR] vc status ...``.
+
+    Only the standalone layout (``<project>/.brv/context-tree/.git``) is prefetched; any
+    other case is left to the normal path. Never raises.
+    """
+    args = list(argv)
+    cwd = os.getcwd()
+    if args[:1] == ["-C"] and len(args) > 1:
+        cwd, args = os.path.join(cwd, args[1]), args[2:]
+    if args[:2] != ["vc", "status"]:
+        return
+    folder = os.path.realpath(cwd)
+    while not os.path.isdir(os.path.join(folder, ".brv")):
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return
+        folder = parent
+    tree = os.path.join(folder, ".brv", "context-tree")
+    if not os.path.isdir(os.path.join(tree, ".git")):
+        return
+    try:
+        proc = subprocess.Popen(["git", *STATUS_ARGS], cwd=tree, env=no_git_env(),
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    except OSError:
+        return
+    import atexit
+
+    atexit.register(discard_prefetched)  # e.g. 'vc status --help' never collects it
+    _prefetched.append((tree, proc))
+
+
+def take_prefetched(args: Sequence[str], cwd: Path) -> Running | None:
+    """The prefetched ``git status`` if it ran ``args`` in ``cwd``; None otherwise."""
+    while _prefetched:
+        where, proc = _prefetched.pop()
+        if tuple(args) == STATUS_ARGS and where == os.path.realpath(cwd):
+            return Running([list(args)], [proc])
+        _stop(proc)
+    return None
+
+
+def discard_prefetched() -> None:
+    """Stops a prefetched ``git status`` whose answer may be stale."""
+    while _prefetched:
+        _stop(_prefetched.pop()[1])
+
+
+def _stop(proc: Any) -> None:
+    if proc.poll() is None:
+        proc.kill()
+    proc.communicate()

@@ -1,0 +1,193 @@
+"""Hook managers brv must not rewrite, and how brv joins each one (docs/hooks.md).
+
+Renaming a manager's script to ``<name>.legacy`` breaks it: pre-commit's script then runs
+itself as its own legacy hook ("bug: pre-commit's script is installed in migration mode"),
+and husky v9's ``h`` finds the team's hook by ``basename $0``, so a renamed
+``.husky/_/pre-commit.legacy`` looks for ``.husky/pre-commit.legacy`` and silently runs
+nothing. So when one of these owns the hooks folder, brv joins it the way it expects:
+
+- pre-commit framework: the ``brv-*`` ids of ``.pre-commit-hooks.yaml`` (printed, not written);
+- husky (``core.hooksPath`` = ``.husky/_``, or ``.husky`` before v9): one guarded line in
+  the team's ``.husky/<hook>``;
+- lefthook, simple-git-hooks, a ``core.hooksPath`` folder holding someone else's hooks (a
+  team's committed scripts, a shared folder): the line or config snippet to add is printed;
+  their files are not touched. An empty ``core.hooksPath`` folder gets brv's shims as before.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+# The ID lines of the pre-commit framework's hook script, current and prior
+# (pre_commit/commands/install_uninstall.py: CURRENT_HASH, PRIOR_HASHES).
+PRE_COMMIT_IDS = (
+    "138fd403232d2ddd5efb44317e38bf03", "4d9958c90bc262f47553e2c073f14cfe",
+    "d8ee923c46731b42cd95cc869add4062", "49fd668cb42069aa1b6048464be5d395",
+    "79f09a650522a87b0da915d0d983b2de", "e358c9dae00eac5d06b38dfdb1e33a8c",
+)
+LINE_TAG = "# brv-vc-hook-line"
+LEFTHOOK_CONFIGS = ("lefthook.yml", ".lefthook.yml", "lefthook.yaml", ".lefthook.yaml",
+                    "lefthook.toml", ".lefthook.toml", "lefthook.json", ".lefthook.json")
+SIMPLE_CONFIGS = (".simple-git-hooks.json", "simple-git-hooks.json", ".simple-git-hooks.js",
+                  "simple-git-hooks.js", ".simple-git-hooks.cjs", "simple-git-hooks.cjs",
+                  ".simple-git-hooks.mjs", "simple-git-hooks.mjs")
+# Which git hook each id of .pre-commit-hooks.yaml stands for.
+FRAMEWORK_IDS = {
+    "brv-validate": ("pre-commit",),
+    "brv-archive-trailers": ("commit-msg",),
+    "brv-refresh": ("post-merge", "post-checkout", "post-rewrite"),
+    "brv-pre-push": ("pre-push",),
+}
+RELEASE = "v0.2.0"  # the tag docs/hooks.md and the printed snippet pin
+
+
+@dataclass(frozen=True)
+class Manager:
+    """A hook manager that owns the hooks folder, and the file its users edit."""
+
+    name: str  # pre-commit | husky | lefthook | simple-git-hooks | core.hooksPath
+    config: Path  # .pre-commit-config.yaml, the .husky folder, lefthook.yml, package.json...
+
+
+def head(path: Path, size: int = 4096) -> str:
+    """The first ``size`` bytes of ``path`` as text ("" when unreadable)."""
+    try:
+        with path.open("rb") as handle:
+            return handle.read(size).decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def hook_line(name: str) -> str:
+    """The one line brv adds to a manager's ``name`` hook: a no-op when brv is absent.
+
+    A refusal by brv (pre-commit, pre-push) still stops git: the script exits with it.
+    """
+    return (f'if command -v brv >/dev/null 2>&1; then brv hook-impl {name} "$@" || exit $?; '
+            f"fi  {LINE_TAG}")
+
+
+def detect(top: Path, folder: Path, hooks_path: str | None,
+           names: tuple[str, ...]) -> Manager | None:
+    """Returns the hook manager that owns ``folder`` (git's hooks folder), or None.
+
+    Args:
+        top: the top folder of the work tree (where managers keep their config).
+        folder: the folder git runs hooks from.
+        hooks_path: the ``core.hooksPath`` setting, when set.
+        names: the hooks to look at.
+    """
+    if hooks_path is not None and (folder / "h").is_file() and folder.parent.name == ".husky":
+        return Manager("husky", folder.parent)
+    if hooks_path is not None and (folder / "husky.sh").is_file():
+        return Manager("husky", folder.parent)
+    if hooks_path is not None and (folder / "_" / "husky.sh").is_file():  # husky 5 to 8
+        return Manager("husky", folder)
+    texts = [head(folder / name) + head(folder / f"{name}.legacy") for name in names]
+    if any(i in text for text in texts for i in PRE_COMMIT_IDS):
+        return Manager("pre-commit", top / ".pre-commit-config.yaml")
+    lefthook = [top / n for n in LEFTHOOK_CONFIGS if (top / n).is_file()]
+    if lefthook or any("lefthook" in text for text in texts):
+        return Manager("lefthook", lefthook[0] if lefthook else top / "lefthook.yml")
+    simple = [top / n for n in SIMPLE_CONFIGS if (top / n).is_file()]
+    if simple or any("SKIP_SIMPLE_GIT_HOOKS" in t for t in texts) or _in_package_json(top):
+        return Manager("simple-git-hooks", simple[0] if simple else top / "package.json")
+    if hooks_path is not None and any(
+            text and "brv-vc-hook-id" not in text
+            for text in (head(folder / name) for name in names)):
+        return Manager("core.hooksPath", folder)
+    return None
+
+
+def _in_package_json(top: Path) -> bool:
+    try:
+        data = json.loads((top / "package.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and "simple-git-hooks" in data
+
+
+def brv_in_config(manager: Manager, name: str) -> bool:
+    """True when the manager's own configuration runs brv's part of hook ``name``."""
+    if manager.name == "pre-commit":
+        return name in framework_hooks(manager.config)
+    if manager.name == "husky":
+        return LINE_TAG in head(manager.config / name, 1 << 16)
+    if manager.name == "core.hooksPath":
+        return f"hook-impl {name}" in head(manager.config / name, 1 << 16)
+    return f"hook-impl {name}" in head(manager.config, 1 << 20)
+
+
+def framework_hooks(config: Path) -> set[str]:
+    """The git hooks for which ``.pre-commit-config.yaml`` names one of brv's hooks."""
+    import yaml  # only for a repository the framework manages
+
+    try:
+        data = yaml.safe_load(config.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError):
+        return set()
+    found: set[str] = set()
+    repos = data.get("repos") if isinstance(data, dict) else None
+    for repo in repos if isinstance(repos, list) else []:
+        hooks = repo.get("hooks") if isinstance(repo, dict) else None
+        for hook in hooks if isinstance(hooks, list) else []:
+            if isinstance(hook, dict):
+                found.update(FRAMEWORK_IDS.get(str(hook.get("id")), ()))
+    return found
+
+
+def append_line(path: Path, name: str) -> str:
+    """Adds brv's line to the husky hook file ``path``; returns what was done."""
+    text = path.read_text(encoding="utf-8") if path.is_file() else ""
+    if LINE_TAG in text:
+        return "unchanged"
+    sep = "" if not text or text.endswith("\n") else "\n"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"{text}{sep}{hook_line(name)}\n", encoding="utf-8")
+    if not text:  # husky 5 to 8 point git at these files directly: git runs only executables
+        path.chmod(0o755)
+    return "appended" if text else "created"
+
+
+def remove_line(path: Path) -> str:
+    """Takes brv's line out of the husky hook file ``path`` (the file goes if nothing is left)."""
+    text = path.read_text(encoding="utf-8") if path.is_file() else ""
+    if LINE_TAG not in text:
+        return "absent"
+    kept = "".join(line for line in text.splitlines(keepends=True) if LINE_TAG not in line)
+    if kept.strip():
+        path.write_text(kept, encoding="utf-8")
+        return "removed"
+    path.unlink()
+    return "removed"
+
+
+def snippet(manager: Manager, names: tuple[str, ...]) -> str:
+    """What the team adds to the manager's configuration so that brv's part runs."""
+    if manager.name == "pre-commit":
+        types = " ".join(f"--hook-type {n}" for n in names)
+        return "\n".join([
+            f"# {manager.config.name}: add brv's hooks (ids from .pre-commit-hooks.yaml)",
+            "repos:",
+            "  - repo: https://github.com/<org>/brv-vc",
+            f"    rev: {RELEASE}",
+            "    hooks:",
+            *(f"      - id: {i}" for i in FRAMEWORK_IDS),
+            f"# then: pre-commit install {types}",
+        ])
+    if manager.name == "lefthook":
+        lines = [f"# {manager.config.name}: add brv to each hook"]
+        for name in names:
+            lines += [f"{name}:", "  commands:", "    brv:",
+                      f"      run: brv hook-impl {name} {{0}}"]
+            if name in ("pre-push", "post-rewrite"):
+                lines.append("      use_stdin: true")
+        return "\n".join([*lines, "# then: lefthook install"])
+    if manager.name == "simple-git-hooks":
+        pairs = ", ".join(f'"{n}": "brv hook-impl {n}"' for n in names)
+        return (f'# {manager.config.name}: "simple-git-hooks": {{{pairs}}}\n'
+                "# (join with && to a command already there), then: npx simple-git-hooks")
+    return "\n".join([f"# add this line to {manager.config / n} (an executable sh script):\n"
+                      f"{hook_line(n)}" for n in names])

@@ -1,0 +1,137 @@
+"""Issue 16's ranking defects: body-only matches, the 0.7x cut, feedback over relevance, --no-record,
+stemming, tags as title-strength, the cache answering another question, the schema rebuild."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import UTC, datetime
+
+from retrieval_util import write_entry
+
+from brv_vc.lifecycle.scoring import CORE, Signals
+from brv_vc.lifecycle.sidecar import get_many, put_many
+from brv_vc.services.query import query_tree, search_tree
+from brv_vc.tree.project import Project
+from brv_vc.tree.statedb import index_db_path, open_state
+
+NOW = datetime(2026, 1, 20, tzinfo=UTC)
+
+
+def paths(project: Project, query: str, **kw: object) -> list[str]:
+    return [h.path for h in search_tree(project, query, now=NOW, **kw).results]  # type: ignore[arg-type]
+
+
+def test_alpha_bake_sale(project: Project) -> None:
+    """50 title matches of one query word no longer hide the entry holding the others."""
+    for i in range(50):
+        write_entry(project, f"notes/alpha/alpha_note_{i}.md", f"Alpha note {i}",
+                    f"Filler text number {i} about nothing in particular.")
+    write_entry(project, "notes/events/weekend.md", "Weekend", "We held the bake sale on Sunday.")
+    result = search_tree(project, "alpha bake sale", now=NOW)
+    assert result.results[0].path == "notes/events/weekend.md"
+    assert not result.out_of_domain
+
+
+def test_limit_results_come_back_when_that_many_match(project: Project) -> None:
+    """No 0.7 x top cut: one strong match and eleven weak ones give ten results."""
+    write_entry(project, "a/b/strong.md", "Kafka consumer lag", "Kafka consumer lag alerts.")
+    for i in range(11):
+        write_entry(project, f"a/c/weak_{i}.md", f"Note {i}", f"Mentions kafka once, item {i}.")
+    assert len(paths(project, "kafka consumer lag")) == 10
+    assert len(paths(project, "kafka consumer lag", limit=12)) == 12
+    assert paths(project, "kafka consumer lag")[0] == "a/b/strong.md"
+
+
+def _make_core(project: Project, path: str) -> None:
+    state = open_state(project)
+    try:
+        put_many(state, {path: Signals(importance=100.0, maturity=CORE, access_count=500,
+                                       updated_at=NOW.timestamp(), scored_at=NOW.timestamp())})
+    finally:
+        state.close()
+
+
+def test_feedback_never_promotes_a_non_match_nor_outranks_clear_relevance(
+    project: Project,
+) -> None:
+    write_entry(project, "ops/db/backups.md", "Nightly backups", "Base backup and WAL archive.")
+    write_entry(project, "ops/db/pool.md", "Connection pool", "PgBouncer sits in front of Postgres.")
+    write_entry(project, "chat/small/hello.md", "Hello", "Hi there, how are you doing today?")
+    write_entry(project, "chat/small/fun.md", "Fun", "Hi, postgres is fun!")
+    _make_core(project, "chat/small/hello.md")
+    _make_core(project, "chat/small/fun.md")
+    got = paths(project, "nightly backups archive postgres pgbouncer")
+    assert "chat/small/hello.md" not in got  # holds no query word: never returned
+    # the core small-talk entry holds one word; the backups entry three: relevance decides
+    assert got.index("ops/db/backups.md") < got.index("chat/small/fun.md")
+    for _ in range(20):  # a user asking again and again
+        search_tree(project, "postgres is fun", now=NOW)
+    got = paths(project, "nightly backups archive postgres pgbouncer")
+    assert got.index("ops/db/backups.md") < got.index("chat/small/fun.md")
+
+
+def test_lifecycle_breaks_a_tie(project: Project) -> None:
+    write_entry(project, "a/b/one.md", "Retry policy", "Retry with backoff.")
+    write_entry(project, "a/b/two.md", "Retry policy", "Retry with backoff.", updated="2025-01-01T00:00:00Z")
+    _make_core(project, "a/b/two.md")
+    assert paths(project, "retry backoff")[0] == "a/b/two.md"
+
+
+def test_no_record_writes_no_hit(project: Project, brv) -> None:  # type: ignore[no-untyped-def]
+    write_entry(project, "a/b/one.md", "Retry policy", "Retry with backoff.")
+    looked = brv("search", "retry", "--no-record", "--json", cwd=project.root)
+    assert looked.exit_code == 0, looked.stderr
+    assert [r["path"] for r in json.loads(looked.stdout)["results"]] == ["a/b/one.md"]
+    state = open_state(project)
+    try:
+        assert get_many(state, ["a/b/one.md"]).get("a/b/one.md") is None
+        brv("search", "retry", "--json", cwd=project.root)
+        assert get_many(state, ["a/b/one.md"])["a/b/one.md"].access_count == 1
+    finally:
+        state.close()
+
+
+def test_stemming_matches_other_forms(project: Project) -> None:
+    write_entry(project, "a/b/one.md", "Release train", "We deployed the services on Monday.")
+    write_entry(project, "a/b/two.md", "Lunch", "Sandwiches for everyone.")
+    assert paths(project, "deploying services") == ["a/b/one.md"]
+    assert paths(project, "deploys")[0] == "a/b/one.md"
+
+
+def test_tags_and_keywords_weigh_like_the_title(project: Project) -> None:
+    write_entry(project, "a/b/tagged.md", "Cache layer", "Keys expire after an hour and more.",
+                keywords=("memcached",))
+    write_entry(project, "a/b/body.md", "Infra notes", "We also run memcached here and there.")
+    assert paths(project, "memcached")[0] == "a/b/tagged.md"
+
+
+def test_near_identical_questions_with_different_answers(project: Project) -> None:
+    """The fuzzy cache reuses an answer only when the questions ask the same thing."""
+    write_entry(project, "family/dana/graduation_date.md", "Graduation date",
+                "Dana's son graduates on June 12th at the city hall.")
+    write_entry(project, "family/dana/graduation_speech.md", "Graduation speech",
+                "At the graduation of Dana's son, the mayor spoke about courage.")
+    when = query_tree(project, "When is Dana's son's graduation?", now=NOW)
+    assert when.tier == 2
+    who = query_tree(project, "Who spoke at Dana's son's graduation?", now=NOW)
+    assert who.tier == 2
+    assert not who.cache_hit
+    assert who.matched[0].path == "family/dana/graduation_speech.md"
+    who_again = query_tree(project, "who SPOKE at the graduation of dana's son", now=NOW)
+    assert who_again.tier == 1
+    assert who_again.answer == who.answer
+
+
+def test_an_index_of_the_older_schema_is_rebuilt(project: Project) -> None:
+    write_entry(project, "a/b/one.md", "Retry policy", "We deployed retries.")
+    assert paths(project, "retry") == ["a/b/one.md"]
+    conn = sqlite3.connect(index_db_path(project))
+    conn.execute("UPDATE meta SET value = '3' WHERE key = 'schema'")
+    conn.commit()
+    conn.close()
+    result = search_tree(project, "deploying", now=NOW)
+    assert [h.path for h in result.results] == ["a/b/one.md"]
+    conn = sqlite3.connect(index_db_path(project))
+    assert conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "4"
+    conn.close()

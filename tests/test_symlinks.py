@@ -139,3 +139,10 @@ def test_pre_commit_hook_refuses_a_staged_symlink(team: Team, tmp_path: Path) ->
     assert "is a symlink" in proc.stderr
     assert "git rm --cached auth/jwt/leak.md" in proc.stderr
     assert "sneak" not in team.alice.git("log", "--oneline")
+
+
+def test_validate_lists_a_symlink_in_the_tree(project: Project, brv, tmp_path: Path) -> None:
+    os.symlink(_secret(tmp_path), project.tree / "leak.md")
+    result = brv("validate", "--json", cwd=project.root)
+    assert result.exit_code == 1
+    assert "'leak.md' is a symlink, not a regular file" in result.stdout

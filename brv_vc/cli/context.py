@@ -32,6 +32,13 @@ class AppContext:
         project = find_project(self.cwd)
         for warning in ensure_valid_config(project):
             click.echo(f"brv: warning: {warning}", err=True)
+        from brv_vc.services.recovery import settle
+
+        settled = settle(project, self.now)
+        for line in settled.steps:
+            click.echo(f"brv: note: {line}", err=True)
+        for line in settled.problems:
+            click.echo(f"brv: warning: {line}", err=True)
         return project
 
 

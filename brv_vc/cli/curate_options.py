@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import click
@@ -28,22 +27,38 @@ _CHANGES = {"content", "title", "summary", "tags", "keywords", "related"}
 _KEY_RE = re.compile(r"^\[0\]\.(?P<name>[A-Za-z]+)(?:\[(?P<item>\d+)\])?")
 
 
+# An ops file holds operations, not a dump: 64 MiB is ~10,000 large entries. Reading stops
+# there, so '--ops /dev/zero' or a runaway pipe is refused instead of filling memory.
+MAX_SOURCE_BYTES = 64 << 20
+
+
 def read_source(source: str, what: str) -> bytes:
-    """Reads FILE, or stdin for ``-``.
+    """Reads FILE, or stdin for ``-``, at most :data:`MAX_SOURCE_BYTES`.
 
     Raises:
-        FormatError: the file does not exist or is a folder.
+        FormatError: the file does not exist, is a folder, or is larger than the limit.
     """
-    if source == "-":
-        return (
-            sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
-        )
     try:
-        return Path(source).read_bytes()
+        if source == "-":
+            stream = getattr(sys.stdin, "buffer", None)
+            data = (stream.read(MAX_SOURCE_BYTES + 1) if stream is not None
+                    else sys.stdin.read(MAX_SOURCE_BYTES + 1).encode())
+        else:
+            with open(source, "rb") as handle:
+                data = handle.read(MAX_SOURCE_BYTES + 1)
     except FileNotFoundError:
         raise FormatError(f"{what} file '{source}' does not exist", file=source) from None
     except IsADirectoryError:
         raise FormatError(f"{what} file '{source}' is a folder", file=source) from None
+    if len(data) > MAX_SOURCE_BYTES:
+        raise FormatError(
+            f"{what} file '{source}' is larger than {MAX_SOURCE_BYTES >> 20} MiB; nothing was "
+            "read or applied",
+            file=source,
+            hint="give a regular JSON file (not a device such as /dev/zero), or split the "
+            "batch into smaller files",
+        )
+    return data
 
 
 dry_run_option = click.option(

@@ -28,6 +28,10 @@ TIME_FIELDS = ("createdAt", "updatedAt")
 FIELD_ORDER = ("title", "summary", "tags", "keywords", "related", "createdAt", "updatedAt")
 LEGACY_FIELDS = frozenset({"importance", "recency", "maturity", "accessCount", "updateCount"})
 _H1_RE = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.MULTILINE)
+# The largest knowledge file brv reads (docs/robustness.md "Sizes"). An entry is a note an
+# agent reads whole: a 1 MiB one is already ~250,000 tokens. Above it a file is listed as a
+# problem and never indexed, summarised or parsed (a 50 MB file once took the index down).
+MAX_ENTRY_BYTES = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -66,12 +70,24 @@ class Entry:
         return "\n".join([self.summary, " ".join(self.tags), " ".join(self.keywords), self.body])
 
 
-def decode(data: bytes, *, file: str | None = None) -> str:
+def decode(data: bytes, *, file: str | None = None, limit: int | None = MAX_ENTRY_BYTES) -> str:
     """Decodes file bytes as UTF-8 text (a leading BOM is dropped).
 
+    Args:
+        data: the bytes.
+        file: the file they came from (named in errors).
+        limit: the largest size accepted (None: any); a knowledge file's by default.
+
     Raises:
-        FormatError: binary data or bytes that are not UTF-8.
+        FormatError: too large, binary data, or bytes that are not UTF-8.
     """
+    if limit is not None and len(data) > limit:
+        raise FormatError(
+            f"the file is larger than brv's limit of {limit:,} bytes for a "
+            "knowledge file; it is not read",
+            file=file,
+            hint="split it into smaller entries (or move it out of the context tree)",
+        )
     if b"\x00" in data:
         raise FormatError(
             "this is a binary file, not a markdown knowledge file",

@@ -21,13 +21,36 @@ FENCE = "---"
 
 
 class _Loader(yaml.SafeLoader):
-    """SafeLoader that keeps timestamps as text (a ``createdAt`` is a string, not a datetime)."""
+    """SafeLoader that keeps timestamps as text and refuses aliases.
+
+    A ``createdAt`` is a string, not a datetime. Aliases (``*name``) are refused: nine
+    nested ones ("billion laughs") expand to 10^9 values and hung every reader; knowledge
+    never needs them.
+    """
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()  # type: ignore[no-untyped-call]
+            raise yaml.composer.ComposerError(
+                None, None, f"an alias (*{event.anchor}) is not allowed in frontmatter",
+                event.start_mark,
+            )
+        return super().compose_node(parent, index)
 
 
 _Loader.yaml_implicit_resolvers = {
     first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
     for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
+
+
+def load_yaml(text: str) -> Any:
+    """Parses a whole YAML document as frontmatter is parsed: no aliases, no timestamps.
+
+    Raises:
+        yaml.YAMLError: malformed YAML or an alias.
+    """
+    return yaml.load(text, Loader=_Loader)
 
 
 @dataclass(frozen=True)
@@ -116,10 +139,13 @@ def load(source: str, *, file: str | None = None) -> list[RawField]:
         mark = getattr(exc, "problem_mark", None)
         where = f" (line {mark.line + 2}, column {mark.column + 1})" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        alias = "an alias" in str(problem)
         raise FormatError(
             f"malformed YAML in the frontmatter{where}: {problem}",
             file=file,
-            hint="fix the YAML; quote values that contain ': ' or start with [ { * & ! | > ' \" % @",
+            hint="write the value out in full instead of the *alias (and drop its &anchor)"
+            if alias else
+            "fix the YAML; quote values that contain ': ' or start with [ { * & ! | > ' \" % @",
         ) from None
     except RecursionError:
         raise FormatError(

@@ -28,6 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from brv_vc.errors import InvalidPathError
+from brv_vc.format.entry import MAX_ENTRY_BYTES
 from brv_vc.index import scan
 from brv_vc.index.db import get_meta, set_meta
 from brv_vc.index.docs import is_indexed
@@ -42,6 +44,7 @@ from brv_vc.tree.layout import (
     is_synthesis_file,
     misplaced,
 )
+from brv_vc.tree.links import read_regular
 from brv_vc.tree.project import Project
 
 # Up to here a full stat walk costs ~20 ms and every command does one; beyond, the folder
@@ -366,8 +369,8 @@ def _reconcile(
             if progress is not None and done % 500 == 0:
                 progress(done, len(changed))
             try:
-                data = (tree / path).read_bytes()
-            except OSError:
+                data = read_regular(tree / path, file=path, limit=MAX_ENTRY_BYTES)
+            except (OSError, InvalidPathError):  # gone, or replaced by a link meanwhile
                 removed.append(path)
                 continue
             mtime, size, ctime = listing[path]

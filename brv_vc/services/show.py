@@ -109,8 +109,9 @@ def _show_derived(project: Project, relpath: str, kind: Kind) -> ShowResult:
     from brv_vc.format.entry import decode
     from brv_vc.summary.abstracts import entry_of
     from brv_vc.summary.archive import original_of
+    from brv_vc.tree.store import read_bytes
 
-    data = project.path_of(relpath).read_bytes()
+    data = read_bytes(project, relpath)
     text = decode(data, file=relpath)
     values: dict[str, Any] = {}
     try:

@@ -27,7 +27,7 @@ from brv_vc.summary.engine import Engine, generate
 from brv_vc.summary.records import Records, sha
 from brv_vc.tree.layout import ABSTRACT_SUFFIX, OVERVIEW_SUFFIX
 from brv_vc.tree.project import Project
-from brv_vc.tree.store import write_atomic
+from brv_vc.tree.store import read_bytes, write_atomic
 
 BACKOFF = (0.5, 1.0, 2.0)  # seconds before retry 1, 2, 3 (seed 000)
 
@@ -97,7 +97,7 @@ def process(
     """
     abstract_rel, overview_rel = siblings(relpath)
     try:
-        data = project.path_of(relpath).read_bytes()
+        data = read_bytes(project, relpath)
     except FileNotFoundError:
         for rel in (abstract_rel, overview_rel):
             (project.tree / rel).unlink(missing_ok=True)

@@ -25,10 +25,11 @@ from brv_vc.summary.budgets import GHOST_CUE_TOKENS, GHOST_INPUT_CHARS
 from brv_vc.summary.digest import Digest, digest
 from brv_vc.summary.documents import Document
 from brv_vc.summary.engine import EXTRACTIVE, Engine, generate
+from brv_vc.tree.intents import begin, done
 from brv_vc.tree.layout import ARCHIVE_DIR, FULL_SUFFIX, STUB_SUFFIX, Kind, clean_relpath, kind_of
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import open_state
-from brv_vc.tree.store import entry_paths, remove_empty_parents, write_atomic
+from brv_vc.tree.store import entry_paths, read_bytes, remove_empty_parents, write_atomic
 
 
 @dataclass(frozen=True)
@@ -175,7 +176,7 @@ def _entry_bytes(project: Project, relpath: str) -> tuple[str, bytes, float]:
         )
     path = project.path_of(rel)
     try:
-        return rel, path.read_bytes(), path.stat().st_mtime
+        return rel, read_bytes(project, rel), path.stat().st_mtime
     except (FileNotFoundError, IsADirectoryError):
         raise NotFoundError(
             f"no entry at '{rel}'", file=rel, hint="list candidates with 'brv archive --candidates'"
@@ -202,6 +203,9 @@ def archive_entry(project: Project, relpath: str, now: datetime) -> ArchiveRecor
             hint=f"move the current entry away and run 'brv restore {rel}' to review the "
             f"older version, or delete {archive_paths(rel)[1]} if it is no longer wanted",
         )
+    # one recoverable step (docs/robustness.md): a kill anywhere leaves a record the next
+    # command uses to finish it (the full copy is complete) or undo it (it is not)
+    intent = begin(project, "archive", {"path": rel})
     conn = open_state(project)
     try:
         row = sidecar.get_many(conn, [rel]).get(rel)
@@ -212,9 +216,29 @@ def archive_entry(project: Project, relpath: str, now: datetime) -> ArchiveRecor
         for sibling in siblings(rel):
             (project.tree / sibling).unlink(missing_ok=True)
         sidecar.delete(conn, [rel])
+    except BaseException:
+        from brv_vc.summary.archive_recovery import settle_archive
+
+        settle_archive(project, rel, now, may_finish=False)
+        raise
     finally:
         conn.close()
+        done(intent)
     return record
+
+
+def finish_restore(project: Project, rel: str, now: datetime) -> None:
+    """The rest of a restore once the entry is back: fresh signals, the archive removed."""
+    stub_rel, full_rel = archive_paths(rel)
+    conn = open_state(project)
+    try:
+        sidecar.delete(conn, [rel])
+        sidecar.record_added(conn, [rel], now.timestamp())
+    finally:
+        conn.close()
+    for archived in (stub_rel, full_rel):
+        project.path_of(archived).unlink(missing_ok=True)
+    remove_empty_parents(project, (project.tree / full_rel).parent)
 
 
 def candidates(project: Project, now: datetime) -> list[Candidate]:
@@ -252,9 +276,8 @@ def restore_entry(project: Project, path: str, now: datetime) -> ArchiveRecord:
     """
     rel = original_of(path)
     stub_rel, full_rel = archive_paths(rel)
-    full = project.path_of(full_rel)
     try:
-        data = full.read_bytes()
+        data = read_bytes(project, full_rel)
     except FileNotFoundError:
         raise NotFoundError(
             f"nothing archived at '{rel}' (no {full_rel})",
@@ -269,17 +292,12 @@ def restore_entry(project: Project, path: str, now: datetime) -> ArchiveRecord:
             file=rel,
             hint="rename or archive the current entry first",
         )
-    write_atomic(target, data)
-    conn = open_state(project)
+    intent = begin(project, "restore", {"path": rel})
     try:
-        sidecar.delete(conn, [rel])
-        sidecar.record_added(conn, [rel], now.timestamp())
+        write_atomic(target, data)
+        finish_restore(project, rel, now)
     finally:
-        conn.close()
-    stub = project.tree / stub_rel
-    stub.unlink(missing_ok=True)
-    full.unlink()
-    remove_empty_parents(project, full.parent)
+        done(intent)
     record = ArchiveRecord(rel, stub_rel, full_rel, format_iso(now), scoring.DEFAULT_IMPORTANCE,
                            count_tokens(data.decode("utf-8", "replace")))
     return record

@@ -15,6 +15,8 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from brv_vc.tree.intents import alive as intents_alive
+
 PENDING, CLAIMED, DONE, FAILED = "pending", "claimed", "done", "failed"
 LEASE_SECONDS = 120.0
 
@@ -71,15 +73,7 @@ def enqueue(conn: sqlite3.Connection, paths: Iterable[str]) -> int:
 
 def alive(pid: int | None) -> bool:
     """True when a process with this id exists (also the dream lock's test)."""
-    if not pid or pid < 0:  # os.kill(-n, 0) would ask about a whole process group
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+    return intents_alive(pid or 0)
 
 
 def claim(

@@ -48,6 +48,18 @@ class Config:
 
 
 _FILE = f".brv/{CONFIG_FILE}"
+# Settings are a few dozen lines; a 50 MB file (or a FIFO) once hung every command.
+MAX_CONFIG_BYTES = 256 * 1024
+
+
+def _too_large(size: int) -> FormatError:
+    return FormatError(
+        f"{_FILE} is {size:,} bytes, above the limit of {MAX_CONFIG_BYTES:,} bytes for "
+        "settings; it is not read",
+        file=_FILE,
+        hint=f"keep only brv's settings in it (see schemas/config.schema.json), or move it "
+        f"aside (mv {_FILE} {_FILE}.bak) and run 'brv init'",
+    )
 
 
 def _read(project: Project) -> Any:
@@ -59,8 +71,14 @@ def _read(project: Project) -> Any:
     """
     import yaml  # deferred: commands that never read settings should not pay for PyYAML
 
+    from brv_vc.format.frontmatter import load_yaml
+    from brv_vc.tree.links import read_regular
+
     try:
-        text = project.config_path.read_text(encoding="utf-8")
+        data = read_regular(project.config_path, file=_FILE, limit=MAX_CONFIG_BYTES, follow=True)
+        if len(data) > MAX_CONFIG_BYTES:
+            raise _too_large(project.config_path.stat().st_size)
+        text = data.decode("utf-8")
     except FileNotFoundError:
         return None
     except IsADirectoryError:
@@ -73,7 +91,7 @@ def _read(project: Project) -> Any:
             f"{_FILE} cannot be read ({exc})", file=_FILE, hint="save it as UTF-8 text"
         ) from None
     try:
-        return yaml.safe_load(text) or {}
+        return load_yaml(text) or {}
     except yaml.YAMLError as exc:
         raise FormatError(_yaml_message(exc), file=_FILE, hint="fix the YAML syntax") from None
 
@@ -114,9 +132,11 @@ _LLM_KEY = re.compile(r"^llm\s*:", re.MULTILINE)
 def names_llm(project: Project) -> bool:
     """True when config.yaml has an ``llm:`` key (a text check: no YAML parsing)."""
     try:
-        return bool(_LLM_KEY.search(project.config_path.read_text(encoding="utf-8")))
+        with open(project.config_path, "rb") as handle:
+            head = handle.read(MAX_CONFIG_BYTES + 1)
     except OSError:
         return False
+    return bool(_LLM_KEY.search(head.decode("utf-8", "replace")))
 
 
 def configured_llm(project: Project) -> LlmSettings | None:
@@ -156,6 +176,8 @@ def ensure_valid_config(project: Project) -> tuple[str, ...]:
         info = project.config_path.stat()
     except OSError:
         return ()
+    if info.st_size > MAX_CONFIG_BYTES:
+        raise _too_large(info.st_size)
     stamp = f"{info.st_mtime_ns} {info.st_size}"
     marker = project.state / CONFIG_STAMP
     try:

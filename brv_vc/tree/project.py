@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from brv_vc.errors import FormatError, InvalidPathError, NotInitializedError
+from brv_vc.errors import FormatError, NotInitializedError
 from brv_vc.tree.layout import clean_relpath
 
 BRV_DIR = ".brv"
@@ -44,22 +43,17 @@ class Project:
         return self.brv_dir / CONFIG_FILE
 
     def path_of(self, relpath: str) -> Path:
-        """Returns the absolute path of a tree-relative path, refusing any escape.
+        """Returns the absolute path of a tree-relative path, refusing any escape or link.
 
         Raises:
-            InvalidPathError: ``..``, absolute paths, or a symlink that leads outside the tree.
+            InvalidPathError: ``..``, absolute paths, or a symlink anywhere on the way (brv
+                never reads or writes through a link: docs/robustness.md).
         """
+        from brv_vc.tree.links import refuse_links
+
         clean = clean_relpath(relpath)
-        target = self.tree.joinpath(*clean.split("/"))
-        tree_real = os.path.realpath(self.tree)
-        real = os.path.realpath(target)
-        if real != tree_real and not real.startswith(tree_real + os.sep):
-            raise InvalidPathError(
-                f"'{relpath}' resolves outside the context tree (through a symlink)",
-                file=relpath,
-                hint="remove the symlink or point it inside .brv/context-tree",
-            )
-        return target
+        refuse_links(self.tree, clean)
+        return self.tree.joinpath(*clean.split("/")) if clean else self.tree
 
     def relpath(self, path: Path) -> str:
         """Returns the tree-relative POSIX path of an absolute path inside the tree."""

@@ -6,15 +6,39 @@ target and replace it in one ``os.replace``.
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
-from brv_vc.errors import InvalidPathError, NotFoundError
-from brv_vc.format.entry import Entry, parse_entry
+from brv_vc.errors import NotFoundError
+from brv_vc.format.entry import MAX_ENTRY_BYTES, Entry, parse_entry
+from brv_vc.tree.intents import TMP_DIR
 from brv_vc.tree.layout import ARCHIVE_DIR, Kind, kind_of
+from brv_vc.tree.links import read_regular, refuse_links
 from brv_vc.tree.project import Project
+
+_counter = [0]
+
+
+def _tree_places(path: Path) -> tuple[Path, str, Path] | None:
+    """(tree, tree-relative path, state folder) when ``path`` lies in a ``.brv/context-tree``."""
+    parts = path.parts
+    for i in range(len(parts) - 2, 0, -1):
+        if parts[i] == "context-tree" and parts[i - 1] == ".brv":
+            brv = Path(*parts[:i])
+            return brv / "context-tree", "/".join(parts[i + 1 :]), brv / "state"
+    return None
+
+
+def temp_name(pid: int | None = None) -> str:
+    """A temp file's name in ``.brv/state/tmp``: ``<pid>.<n>.tmp``.
+
+    The pid lets a later command sweep what a killed process left.
+    """
+    _counter[0] += 1
+    return f"{os.getpid() if pid is None else pid}.{_counter[0]}.tmp"
 
 
 def write_atomic(path: Path, data: bytes, *, durable: bool = True) -> bool:
@@ -24,29 +48,66 @@ def write_atomic(path: Path, data: bytes, *, durable: bool = True) -> bool:
     files, which any refresh can write again, so a 25,000-entry ``brv summarize`` does not
     pay two disk flushes per entry; knowledge is always written durably.
 
+    Inside a context tree the rule of :mod:`brv_vc.tree.links` holds (never through a
+    symlink) and the temp file sits in ``.brv/state/tmp``, where neither git nor search sees
+    it and the next command sweeps it if this process is killed (docs/robustness.md).
+
     Returns:
         False when the file already held exactly these bytes (nothing was written).
+
+    Raises:
+        InvalidPathError: inside a context tree, a part of ``path`` is a symlink.
     """
+    places = _tree_places(path)
+    if places is not None:
+        refuse_links(places[0], places[1])
     try:
-        if path.read_bytes() == data:
+        old = read_regular(path, file=places[1]) if places else path.read_bytes()
+        if old == data:
             return False
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         pass
     path.parent.mkdir(parents=True, exist_ok=True)
-    # A pid-named temp file instead of mkstemp: O_EXCL creation with random names costs
-    # about 1 ms a file on some filesystems (overlayfs), a second per 1,000 entries.
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    if places is not None:
+        folder = places[2] / TMP_DIR
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            tmp = folder / temp_name()
+        except OSError:
+            pass  # a read-only state folder: beside the target, as before
     try:
         with open(tmp, "wb") as handle:
             handle.write(data)
             if durable:
                 handle.flush()
                 os.fsync(handle.fileno())
-        os.replace(tmp, path)
+        try:
+            os.replace(tmp, path)
+        except OSError as exc:
+            if exc.errno != errno.EXDEV or tmp.parent == path.parent:
+                raise
+            tmp.unlink(missing_ok=True)
+            tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")  # state on another disk
+            tmp.write_bytes(data)
+            os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
     return True
+
+
+def read_bytes(project: Project, relpath: str, *, limit: int | None = MAX_ENTRY_BYTES) -> bytes:
+    """The bytes of a tree file, by the rule of :mod:`brv_vc.tree.links`.
+
+    Never through a symlink, never a FIFO or device, at most ``limit + 1`` bytes (the
+    decoder then refuses a file above the limit).
+
+    Raises:
+        FileNotFoundError, IsADirectoryError: as ``open`` does.
+        InvalidPathError: an escape, a symlink on the way, or not a regular file.
+    """
+    return read_regular(project.path_of(relpath), file=relpath, limit=limit)
 
 
 def read_entry(project: Project, relpath: str) -> Entry:
@@ -54,15 +115,13 @@ def read_entry(project: Project, relpath: str) -> Entry:
 
     Raises:
         NotFoundError: no such file.
-        FormatError: the file is not a valid knowledge file.
-        InvalidPathError: the path escapes the tree.
+        FormatError: the file is not a valid knowledge file (or above the size limit).
+        InvalidPathError: the path escapes the tree, goes through a symlink, or names a FIFO
+            or device.
     """
-    path = project.path_of(relpath)
-    if path.is_symlink() and not path.exists():
-        raise InvalidPathError(f"'{relpath}' is a broken symlink", file=relpath)
     try:
-        data = path.read_bytes()
-    except FileNotFoundError:
+        data = read_bytes(project, relpath)
+    except (FileNotFoundError, NotADirectoryError):
         raise NotFoundError(
             f"no entry at '{relpath}'",
             file=relpath,
@@ -70,7 +129,7 @@ def read_entry(project: Project, relpath: str) -> Entry:
         ) from None
     except IsADirectoryError:
         raise NotFoundError(f"'{relpath}' is a folder, not an entry", file=relpath) from None
-    return parse_entry(data, file=relpath, stem=path.stem)
+    return parse_entry(data, file=relpath, stem=Path(relpath).stem)
 
 
 def remove_empty_parents(project: Project, folder: Path) -> None:

@@ -149,6 +149,11 @@ def translate(
     words = "\n".join(x for x in (proc.stderr.strip(), proc.stdout.strip()) if x)
     kind = git.failure_kind(words)
     label = what or f"git {' '.join(args[:2])}"
+    if "index.lock': File exists" in words:
+        return GitError(f"{label} failed: git's index.lock is held (another git process, or "
+                        "one that was killed)\n" + words,
+                        hint="if no other git runs here, run 'brv vc recover' (it removes a "
+                             "stale lock only), then try again")
     if kind == "identity":
         return GitError(f"{label} failed: git does not know who you are (user.name/user.email "
                         "are not set)", hint=IDENTITY_HINT)

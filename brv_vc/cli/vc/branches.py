@@ -73,7 +73,7 @@ def merge(app: AppContext, ref: str | None, abort: bool, cont: bool, allow_unrel
         raise UsageError("give a branch to merge, or --abort, or --continue",
                          hint="example: brv vc merge review/q3")
     if abort:
-        result = vc.merge_abort(repo)
+        result = vc.merge_abort(repo, project, app.now)
     elif cont:
         result = vc.merge_continue(project, repo, app.now)
     else:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import click
 
-from brv_vc.cli.vc import branches, commits, diffs, setup, sync
+from brv_vc.cli.vc import branches, commits, diffs, recover, setup, sync
 
 
 @click.group()
@@ -28,6 +28,6 @@ def vc() -> None:
 for _command in (
     setup.init, setup.clone, commits.status, diffs.diff, commits.add, commits.commit,
     commits.log, branches.branch, branches.checkout, branches.merge, sync.fetch, sync.pull,
-    sync.push, setup.remote, commits.reset, diffs.textconv,
+    sync.push, setup.remote, commits.reset, diffs.textconv, recover.recover,
 ):
     vc.add_command(_command)

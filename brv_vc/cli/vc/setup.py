@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import click
 
 from brv_vc.cli.context import AppContext, json_option, pass_app
@@ -61,8 +63,9 @@ def clone(app: AppContext, url: str, no_hooks: bool, as_json: bool) -> None:
       brv vc clone git@github.com:acme/knowledge.git
     """
     project, repo, result = vc.clone_repo(app.cwd, url, hooks=not no_hooks)
-    vc.after_change(project, repo, None, repo.head(), app.now)
-    emit(result, as_json, txt.init_text)
+    after = vc.after_change(project, repo, None, repo.head(), app.now)
+    notes = (*result.notes, *(f"warning: {p}" for p in after.problems))
+    emit(replace(result, notes=notes), as_json, txt.init_text)
 
 
 @click.command()

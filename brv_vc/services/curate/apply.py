@@ -21,13 +21,15 @@ from pathlib import Path
 from brv_vc.errors import BrvError
 from brv_vc.services.curate.plan import Plan
 from brv_vc.tree import store
+from brv_vc.tree.intents import STAGING_PREFIX
 from brv_vc.tree.project import Project
 
 FSYNC_EACH_UP_TO = 16
 
 
 def apply_plans(
-    project: Project, plans: Sequence[Plan], resolve: Callable[[str], Path]
+    project: Project, plans: Sequence[Plan], resolve: Callable[[str], Path],
+    intent: Callable[[], None] | None = None,
 ) -> list[BrvError | None]:
     """Applies plans in order: each plan's writes (renamed into place), then its deletions.
 
@@ -35,6 +37,8 @@ def apply_plans(
         project: the project.
         plans: the plans, in operation order.
         resolve: tree-relative path -> absolute path, refusing escapes (``View.path``).
+        intent: run once every file is staged and durable, before the first rename (the
+            audit journal: journal.py).
 
     Returns:
         One entry per plan: None when it was applied, else the I/O error that stopped it.
@@ -42,7 +46,7 @@ def apply_plans(
     results: list[BrvError | None] = [None] * len(plans)
     count = sum(len(plan.writes) for plan in plans)
     one_sync = count > FSYNC_EACH_UP_TO and hasattr(os, "sync")  # no os.sync on Windows
-    staging = project.state / f".curate-staging-{os.getpid()}"
+    staging = project.state / f"{STAGING_PREFIX}{os.getpid()}"
     staged: list[list[tuple[Path, Path]]] = []
     try:
         staging.mkdir(parents=True, exist_ok=True)
@@ -60,6 +64,8 @@ def apply_plans(
             staged.append(items)
         if one_sync:
             os.sync()
+        if intent is not None:
+            intent()
         for index, plan in enumerate(plans):
             if results[index] is None:
                 results[index] = _install(project, plan, staged[index], resolve)

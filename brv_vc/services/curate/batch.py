@@ -24,7 +24,7 @@ from typing import Any
 
 from brv_vc.clock import format_iso
 from brv_vc.errors import BrvError
-from brv_vc.services.curate import reviewing
+from brv_vc.services.curate import journal, reviewing
 from brv_vc.services.curate.apply import apply_plans
 from brv_vc.services.curate.build import build
 from brv_vc.services.curate.check import check
@@ -122,7 +122,8 @@ def _apply(
     # a damaged brv.db (StateError) stops the batch here, before it writes a file
     statedb.open_state(view.project).close()
     plans = [p for p in planned if isinstance(p, Plan)]
-    outcomes = iter(apply_plans(view.project, plans, view.path))
+    outcomes = iter(apply_plans(view.project, plans, view.path, journal.intent(
+        view.project, ops, planned, lambda op, p: _success(op, p).message)))
     results = []
     for op, p in zip(ops, planned, strict=True):
         outcome = p if isinstance(p, BrvError) else next(outcomes)

@@ -10,6 +10,8 @@ import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from brv_vc.lifecycle import sidecar
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS curate_log (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -36,9 +38,9 @@ class LogRow:
 
 
 def append(conn: sqlite3.Connection, rows: Iterable[LogRow]) -> None:
-    """Appends rows in one transaction."""
+    """Appends rows in one transaction (or in the caller's, when one is open)."""
     conn.execute(_SCHEMA)
-    with conn:
+    with sidecar.write_lock(conn):
         conn.executemany(
             "INSERT INTO curate_log (time, type, path, status, reason, message)"
             " VALUES (?, ?, ?, ?, ?, ?)",

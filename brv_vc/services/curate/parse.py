@@ -13,6 +13,7 @@ from typing import Any
 from brv_vc.errors import FormatError
 from brv_vc.format.entry import decode
 from brv_vc.format.validate import errors_of
+from brv_vc.services.curate.textcheck import refuse_bad_text
 
 SCHEMA = "curate-ops"
 
@@ -29,9 +30,16 @@ def load_ops(data: bytes | str, *, file: str = "<ops>") -> list[dict[str, Any]]:
             file=file,
             hint='give a UTF-8 JSON array such as [{"type": "ADD", ...}]',
         )
-    text = decode(data, file=file) if isinstance(data, bytes) else data
+    text = decode(data, file=file, limit=None) if isinstance(data, bytes) else data
     try:
         parsed = json.loads(text)
+    except RecursionError:
+        raise FormatError(
+            "the operations nest too deeply to be read (JSON arrays or objects inside each "
+            "other thousands of levels deep)",
+            file=file,
+            hint='give a flat JSON array of operations such as [{"type": "ADD", ...}]',
+        ) from None
     except json.JSONDecodeError as exc:
         raise FormatError(
             f"the operations are not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})",
@@ -59,6 +67,7 @@ def validate_ops(ops: Sequence[Any], *, file: str = "<ops>") -> None:
     """
     problems = errors_of(list(ops), SCHEMA)
     if not problems:
+        refuse_bad_text(ops, file=file)
         return
     key, message = problems[0]
     key = "operations" + (key if key.startswith("[") else "")

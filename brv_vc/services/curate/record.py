@@ -13,6 +13,7 @@ from datetime import datetime
 
 from brv_vc.clock import format_iso
 from brv_vc.lifecycle import sidecar
+from brv_vc.services.curate import journal
 from brv_vc.services.curate.log import LogRow, append
 from brv_vc.services.curate.plan import Plan
 from brv_vc.services.curate.report import OpResult
@@ -38,10 +39,13 @@ def record(
     problems: list[str] = []
     try:
         conn = statedb.open_state(project)
-        try:
-            record_state(conn, applied, log_rows(results, now), now.timestamp())
+        try:  # one transaction: sidecar, audit rows, and the journal's intent closed
+            with sidecar.write_lock(conn):
+                record_state(conn, applied, log_rows(results, now), now.timestamp())
+                journal.close(conn)
         finally:
             conn.close()
+        journal.closed(project)
     except sqlite3.Error as exc:
         problems.append(f"the scoring sidecar or curate log could not be updated: {exc}")
     changed = [rel for plan in applied for rel in plan.changed]

@@ -11,6 +11,7 @@ from brv_vc.index.db import open_index
 from brv_vc.index.sync import SyncReport, sync
 from brv_vc.services.problems import FileProblem, file_problems
 from brv_vc.tree.layout import misplaced
+from brv_vc.tree.links import not_regular, odd_files
 from brv_vc.tree.project import Project
 
 # typing costs ~5 ms to import and this module is on the cold search path
@@ -230,9 +231,11 @@ def index_project(
     opened = open_synced(project, mode="full", rebuild=rebuild, progress=progress)
     try:
         conn = opened.conn
-        problems = file_problems(
-            conn.execute("SELECT path, problem FROM docs WHERE problem IS NOT NULL ORDER BY path")
-        )
+        problems = file_problems(sorted([
+            *conn.execute("SELECT path, problem FROM docs WHERE problem IS NOT NULL"),
+            # symlinks, FIFOs, devices: never read, so never in the index (tree/links.py)
+            *((rel, not_regular(rel, kind).message) for rel, kind in odd_files(project.tree)),
+        ]))
         files = conn.execute("SELECT count(*) FROM docs WHERE problem IS NULL").fetchone()[0]
         report = opened.report
         notes = [

@@ -16,9 +16,11 @@ from brv_vc.errors import BrvError
 from brv_vc.services.derived import refresh
 from brv_vc.summary.archive import archive_paths
 from brv_vc.tree.layout import ARCHIVE_DIR, Kind, is_derived, kind_of
+from brv_vc.tree.links import first_link
 from brv_vc.tree.project import Project
 from brv_vc.tree.store import remove_empty_parents
 from brv_vc.vc.archived import archived_at, archived_in_range
+from brv_vc.vc.git_links import symlinks_at
 from brv_vc.vc.repo import KnowledgeRepo
 
 DEFAULT_IMPORTANCE = 50.0
@@ -32,6 +34,7 @@ class AfterChange:
     archived: tuple[str, ...] = ()
     problems: tuple[str, ...] = ()
     unarchived: tuple[str, ...] = ()  # entries back in the tree whose local archive was dropped
+    links: tuple[str, ...] = ()  # symlinks the change brought: named, never read (tree/links)
 
 
 def _write_archive() -> Callable[..., Any] | None:
@@ -89,7 +92,13 @@ def after_change(project: Project, repo: KnowledgeRepo, old: str | None, new: st
         also: more tree paths the change rewrote (``reset --hard`` discarding edits).
     """
     changed = tuple(dict.fromkeys((*changed_paths(repo, old, new), *also)))
-    problems: list[str] = []
+    links = _links(project, repo, new, changed)
+    changed = tuple(p for p in changed if p not in links)
+    problems: list[str] = [
+        f"{p} is a symlink; brv never reads or writes through a link, so it is left unread: "
+        f"replace it with the real file, or remove it (git rm {repo.repo_path(p)})"
+        for p in links
+    ]
     archived: list[str] = []
     found: dict[str, bytes] = {}
     if new is not None:
@@ -102,6 +111,10 @@ def after_change(project: Project, repo: KnowledgeRepo, old: str | None, new: st
             problems.append(f"reading archive trailers: {exc}")
     write = _write_archive() if found else None
     for path, data in found.items():
+        if _archived_already(project, path, data):
+            # idempotent: a second run (the hook, then the command; a catch-up) rewrites nothing
+            archived.append(path)
+            continue
         if write is None:
             problems.append(f"archive of {path} not rebuilt: summary.archive is missing")
             continue
@@ -113,7 +126,58 @@ def after_change(project: Project, repo: KnowledgeRepo, old: str | None, new: st
     unarchived, dropped = drop_returned_archives(project, changed)
     removed = prune_orphan_folders(project, changed)
     report = refresh(project, (*changed, *dropped, *removed), now)
-    return AfterChange(changed, tuple(archived), (*problems, *report.problems), unarchived)
+    if new is not None:
+        record_head(project, new)
+    return AfterChange(changed, tuple(archived), (*problems, *report.problems), unarchived,
+                       links)
+
+
+HEAD_FILE = "vc-head"  # .brv/state/vc-head: the last HEAD the post-change step processed
+
+
+def record_head(project: Project, head: str) -> None:
+    """Records that the post-change step has processed ``head``.
+
+    A read-only state folder only costs a second, idempotent run.
+    """
+    try:
+        project.state.mkdir(parents=True, exist_ok=True)
+        (project.state / HEAD_FILE).write_text(head + "\n", encoding="utf-8")
+    except OSError:
+        pass
+
+
+def processed_head(project: Project) -> str | None:
+    """The last HEAD the post-change step processed (None: never recorded)."""
+    try:
+        return (project.state / HEAD_FILE).read_text(encoding="utf-8").strip() or None
+    except OSError:
+        return None
+
+
+def _archived_already(project: Project, path: str, data: bytes) -> bool:
+    stub_rel, full_rel = archive_paths(path)
+    if first_link(project.tree, full_rel) or first_link(project.tree, stub_rel):
+        return False  # let write_archive refuse it, with its message
+    full, stub = project.tree / full_rel, project.tree / stub_rel
+    try:
+        return stub.is_file() and full.read_bytes() == data
+    except OSError:
+        return False
+
+
+def _links(project: Project, repo: KnowledgeRepo, new: str | None,
+           changed: tuple[str, ...]) -> tuple[str, ...]:
+    """The changed paths that are symlinks, in the commit or on disk (never followed)."""
+    found = {p for p in changed if first_link(project.tree, p) is not None}
+    if new is not None and changed:
+        try:
+            stored = symlinks_at(repo.workdir, new, repo.prefix or None)
+        except BrvError:
+            stored = []
+        wanted = set(changed)
+        found.update(p for p in (repo.tree_path(x) for x in stored) if p in wanted)
+    return tuple(sorted(found))
 
 
 def _left_tree(project: Project, path: str) -> bool:
@@ -140,9 +204,10 @@ def drop_returned_archives(project: Project, changed: Iterable[str]
     for path in changed:
         if kind_of(path) is not Kind.ENTRY:  # never under _archived/
             continue
-        if not (project.tree / path).is_file():
+        if not (project.tree / path).is_file() or first_link(project.tree, path):
             continue
-        found = [rel for rel in archive_paths(path) if (project.tree / rel).is_file()]
+        found = [rel for rel in archive_paths(path)
+                 if first_link(project.tree, rel) is None and (project.tree / rel).is_file()]
         for rel in found:
             (project.tree / rel).unlink()
         if found:

@@ -2,7 +2,7 @@
 
 It reads the blobs in the index git is about to commit (never the working tree: a file may be
 staged in one state and edited further, and pre-commit-style tools stash unstaged changes),
-and refuses, one clear message a file: per-machine state (``.brv/state/``), derived or
+and refuses, one clear message a file: symlinks, per-machine state (``.brv/state/``), derived or
 excluded files that were force-added, markdown outside the layout, conflict markers,
 malformed entries, and frontmatter the JSON Schema rejects.
 """
@@ -18,6 +18,7 @@ from brv_vc.format.entry import decode, parse_entry
 from brv_vc.tree.layout import Kind, is_derived, is_synthesis_file, kind_of, misplaced
 from brv_vc.tree.project import STATE_DIR
 from brv_vc.vc import git, git_objects
+from brv_vc.vc.git_links import symlinks_at
 from brv_vc.vc.repo import KnowledgeRepo
 
 FRONTMATTER_SCHEMA = "frontmatter"
@@ -63,6 +64,15 @@ def check_staged(repo: KnowledgeRepo, index_file: str | None) -> StagedCheck:
     tree_paths = [rel for _, p, _ in staged if (rel := repo.tree_path(p)) is not None]
     present = [(path, blob) for status, path, blob in staged if status != "D"]
     problems: dict[str, StagedProblem] = _state_files(repo, [p for p, _ in present])
+    staged_now = {p for p, _ in present}
+    for path in symlinks_at(repo.workdir, None, pathspec, index_file):
+        if path in staged_now and path not in problems:
+            problems[path] = StagedProblem(
+                path,
+                "is a symlink; brv never reads or writes through a link, and a teammate's "
+                "clone would follow it outside the tree",
+                f"unstage it with 'git rm --cached {path}' and commit the real file instead",
+            )
     unjudged = [p for p, _ in present if p not in problems]
     for path in sorted(git.ignored_paths(repo.workdir, unjudged)):
         problems[path] = StagedProblem(

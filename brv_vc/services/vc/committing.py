@@ -15,10 +15,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from brv_vc.errors import ConflictError, FormatError, GitError, NotFoundError, UsageError
+from brv_vc.services.vc.archive import processed_head, record_head
 from brv_vc.services.vc.changes import status
 from brv_vc.services.vc.gating import OVERRIDE_ENV, refuse_pending
 from brv_vc.services.vc.staging import staged_paths
 from brv_vc.tree.layout import ARCHIVE_DIR
+from brv_vc.tree.project import Project
 from brv_vc.vc import exclusions
 from brv_vc.vc.archived import trailer_block
 from brv_vc.vc.repo import KnowledgeRepo
@@ -162,11 +164,15 @@ def commit(repo: KnowledgeRepo, message: str, *, include_pending: bool = False) 
     archived = archived_deletions(repo)
     full = message.rstrip("\n") + ("\n\n" + trailer_block(archived) if archived else "")
     outside = set(staged_paths(repo, whole_repo=True)) - set(staged)
+    parent = repo.head()
     if outside and not st.merging:
         _commit_only_knowledge(repo, full, env)
     else:
         repo.git("commit", "-q", "-m", full, what="commit", env=env)
     sha = repo.head() or ""
+    project = Project(repo.tree.parent.parent)  # the tree is always <root>/.brv/context-tree
+    if parent is None or processed_head(project) == parent:
+        record_head(project, sha)  # a commit changes no file: nothing for the catch-up to do
     return CommitResult(sha, repo.branch(), full, len(staged), tuple(archived))
 
 

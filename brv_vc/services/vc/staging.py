@@ -11,6 +11,7 @@ from pathlib import Path
 
 from brv_vc.errors import GitError, InvalidPathError, NotFoundError
 from brv_vc.tree.layout import clean_relpath
+from brv_vc.tree.links import odd_files
 from brv_vc.vc.repo import KnowledgeRepo
 from brv_vc.vc.status import conflict_marker_line
 
@@ -143,6 +144,7 @@ def add(repo: KnowledgeRepo, paths: tuple[str, ...] = (), cwd: Path | None = Non
         GitError: git refused (e.g. an excluded path named explicitly).
     """
     targets = repo_paths(repo, paths, cwd)
+    _refuse_links(repo, targets)
     conflicted = _unmerged(repo)
     proc = repo.git("add", "-A", "--", *targets, check=False)
     if proc.returncode != 0:
@@ -172,6 +174,33 @@ def add(repo: KnowledgeRepo, paths: tuple[str, ...] = (), cwd: Path | None = Non
     named = {rel for t in targets if (rel := repo.tree_path(t))} & set(staged)
     marked = _with_markers(repo, [*resolved, *sorted(named - set(resolved))])
     return AddResult(len(staged), tuple(staged), tuple(unchanged), tuple(resolved), marked)
+
+
+def _refuse_links(repo: KnowledgeRepo, targets: list[str]) -> None:
+    """Refuses to stage a symlink or special file inside the tree (nothing is staged).
+
+    Trigger: ``vc add`` of a file, a folder or the whole tree. Why: brv never reads or
+    writes through a link (tree/links.py) and a committed link reaches every clone.
+    """
+    found: list[str] = []
+    for target in targets:
+        rel = repo.tree_path(target) if target != "." else ""
+        if rel is None:
+            continue
+        where = repo.tree / rel if rel else repo.tree
+        if rel and where.is_symlink():
+            found.append(rel)
+        elif where.is_dir():
+            found += [f"{rel}/{p}" if rel else p for p, _ in odd_files(where)]
+    if found:
+        shown = ", ".join(sorted(set(found))[:5]) + (" ..." if len(set(found)) > 5 else "")
+        raise InvalidPathError(
+            f"refusing to stage {shown}: a symlink or special file in the context tree "
+            "(brv never reads or writes through a link); nothing was staged",
+            file=sorted(found)[0],
+            hint="replace it with the real file, or remove it (rm .brv/context-tree/"
+                 f"{sorted(found)[0]}), then 'brv vc add' again",
+        )
 
 
 def _with_markers(repo: KnowledgeRepo, paths: list[str]) -> tuple[MarkerHit, ...]:

@@ -16,7 +16,9 @@ from brv_vc.services.vc.archive import AfterChange, after_change
 from brv_vc.services.vc.changes import status
 from brv_vc.services.vc.committing import refuse_markers, refuse_unmerged, refuse_unpushable
 from brv_vc.services.vc.gating import pushed_paths, refuse_pending
+from brv_vc.services.vc.recovery import begin_pull, catch_up, refuse_interrupted
 from brv_vc.services.vc.remotes import list_remotes, mask_url
+from brv_vc.tree import intents
 from brv_vc.tree.project import Project
 from brv_vc.vc import git_objects
 from brv_vc.vc.repo import KnowledgeRepo, translate
@@ -153,18 +155,24 @@ def _merge(project: Project, repo: KnowledgeRepo, target: str, label: str, actio
             file=clash[0],
             hint=f"{advice}, then {action} again; nothing was changed",
         )
-    for path in same:
-        (repo.workdir / path).unlink()
-    extra = ["--allow-unrelated-histories"] if unrelated else []
-    proc = repo.git("merge", "--no-edit", *extra, "-m", f"Merge {label}", target, check=False)
-    if proc.returncode != 0:
-        st = status(repo)
-        if not st.conflicts:
-            raise translate(["merge", label], proc, what=f"{action} of {label}")
-        return SyncResult(action, old, old, False, st.conflicts, source=label)
-    new = repo.head()
-    return SyncResult(action, old, new, False, (),
-                      after_change(project, repo, old, new, now), label)
+    # intent first: a kill from here on is recognised and undone or finished (vc recover)
+    intent = begin_pull(project, old, target, [p for p in incoming.split("\0") if p])
+    try:
+        for path in same:
+            (repo.workdir / path).unlink()
+        extra = ["--allow-unrelated-histories"] if unrelated else []
+        proc = repo.git("merge", "--no-edit", *extra, "-m", f"Merge {label}", target,
+                        check=False)
+        if proc.returncode != 0:
+            st = status(repo)
+            if not st.conflicts:
+                raise translate(["merge", label], proc, what=f"{action} of {label}")
+            return SyncResult(action, old, old, False, st.conflicts, source=label)
+        new = repo.head()
+        return SyncResult(action, old, new, False, (),
+                          after_change(project, repo, old, new, now), label)
+    finally:
+        intents.done(intent)
 
 
 def pull(project: Project, repo: KnowledgeRepo, now: datetime, remote: str | None = None,
@@ -177,7 +185,9 @@ def pull(project: Project, repo: KnowledgeRepo, now: datetime, remote: str | Non
         GitError: no remote, no upstream, unreachable remote, unrelated histories.
         ConflictError: a merge in progress, or local changes the pull would overwrite.
     """
+    refuse_interrupted(project, repo, now)
     refuse_merging(repo)
+    catch_up(project, repo, now)
     upstream = _upstream(repo)
     name = _need_remote(repo, remote or (upstream[0] if upstream else None))
     if branch is None:
@@ -207,7 +217,9 @@ def merge(project: Project, repo: KnowledgeRepo, now: datetime, ref: str, *,
         GitError: unrelated histories without ``allow_unrelated``.
         ConflictError: a merge in progress or local changes in the way.
     """
+    refuse_interrupted(project, repo, now)
     refuse_merging(repo)
+    catch_up(project, repo, now)
     target = repo.rev(ref)
     if target is None:
         raise NotFoundError(f"unknown branch or ref '{ref}'",
@@ -216,12 +228,15 @@ def merge(project: Project, repo: KnowledgeRepo, now: datetime, ref: str, *,
                   f"brv vc merge --allow-unrelated-histories {ref}")
 
 
-def merge_abort(repo: KnowledgeRepo) -> SyncResult:
+def merge_abort(repo: KnowledgeRepo, project: Project | None = None,
+                now: datetime | None = None) -> SyncResult:
     """Restores the state before the merge (``git merge --abort``).
 
     Raises:
-        ConflictError: no merge is in progress.
+        ConflictError: no merge is in progress, or git was interrupted (names vc recover).
     """
+    if project is not None and now is not None:
+        refuse_interrupted(project, repo, now)
     if not repo.merging():
         raise ConflictError("there is no merge to abort", hint="see 'brv vc status'")
     head = repo.head()
@@ -235,6 +250,7 @@ def merge_continue(project: Project, repo: KnowledgeRepo, now: datetime) -> Sync
     Raises:
         ConflictError: no merge in progress, unmerged paths or conflict markers remain.
     """
+    refuse_interrupted(project, repo, now)
     if not repo.merging():
         raise ConflictError("there is no merge to continue", hint="see 'brv vc status'")
     st = status(repo)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from brv_vc.services.vc.checks import StagedProblem, blob_problem
 from brv_vc.tree.layout import ARCHIVE_DIR, Kind, is_derived, kind_of, misplaced
+from brv_vc.tree.links import not_regular, odd_files
 from brv_vc.tree.project import STATE_DIR, Project
 from brv_vc.vc import exclusions, git
 
@@ -70,6 +71,10 @@ def validate_tree(project: Project, cwd: Path, paths: Sequence[str] = ()) -> Val
         checked += parsed
         if problem is not None:
             problems.append(problem)
+    if not paths:  # symlinks and special files are never read (tree/links.py): list them
+        for rel, what in odd_files(tree):
+            error = not_regular(rel, what)
+            problems.append(StagedProblem(rel, error.message, error.hint or ""))
     if knowledge and not checked and not problems:
         problems.append(StagedProblem(
             ", ".join(sorted(rels)[:3]),

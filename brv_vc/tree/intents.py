@@ -1,0 +1,133 @@
+"""Intent records and temp files under ``.brv/state``: what a killed process leaves behind.
+
+A step that changes several files (archive, restore, pull) first writes an intent record,
+``.brv/state/pending/<kind>-<pid>.json``, and removes it when done. A later command finds
+the records whose process is gone and finishes or undoes their step; it also sweeps the temp
+files such a process left (``.brv/state/tmp/<pid>.<n>.tmp``, ``.curate-staging-<pid>``).
+Records of a live process are left alone: it may still be working.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+from brv_vc.tree.project import Project
+from brv_vc.tree.statedb import ensure_state_dir
+
+PENDING_DIR = "pending"
+TMP_DIR = "tmp"
+STAGING_PREFIX = ".curate-staging-"
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, killed but not yet reaped, does not)."""
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            return handle.read().rsplit(b")", 1)[-1].split()[0] != b"Z"
+    except (OSError, IndexError):
+        return True
+
+
+def begin(project: Project, kind: str, data: dict[str, Any]) -> Path:
+    """Writes an intent record durably (before the step changes anything) and returns it."""
+    folder = project.state / PENDING_DIR
+    ensure_state_dir(project.state)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{kind}-{os.getpid()}.json"
+    tmp = folder / f".{path.name}.tmp"
+    with open(tmp, "w", encoding="utf-8") as out:
+        json.dump({**data, "kind": kind, "pid": os.getpid()}, out)
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(tmp, path)
+    return path
+
+
+def done(path: Path) -> None:
+    """Removes an intent record: its step is complete."""
+    path.unlink(missing_ok=True)
+
+
+def orphans(project: Project, kind: str | None = None) -> list[tuple[Path, dict[str, Any]]]:
+    """Intent records (of ``kind``, or all) whose process is gone, oldest first."""
+    folder = project.state / PENDING_DIR
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    found = []
+    for name in names:
+        if not name.endswith(".json") or name.startswith("."):
+            continue
+        if kind is not None and not name.startswith(kind + "-"):
+            continue
+        path = folder / name
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            path.unlink(missing_ok=True)  # a record cut short: its step never began
+            continue
+        if isinstance(data, dict) and not alive(int(data.get("pid", 0))):
+            found.append((path, data))
+    return sorted(found, key=lambda item: item[0].stat().st_mtime_ns)
+
+
+def _pid(text: str) -> int:
+    return int(text) if text.isdigit() else 0
+
+
+def _pid_in(folder: str, name: str) -> int | None:
+    """The pid in a temp name of ``folder`` (None: not a temp file there)."""
+    if folder == "state":  # .curate-staging-<pid>/ (curate's staged batch)
+        return _pid(name.removeprefix(STAGING_PREFIX)) if name.startswith(STAGING_PREFIX) else None
+    if folder == TMP_DIR:  # <pid>.<n>.tmp (store.write_atomic into the tree)
+        return _pid(name.split(".", 1)[0]) if name.endswith(".tmp") else None
+    if name.startswith(".") and name.endswith(".tmp"):  # pending/.<kind>-<pid>.json.tmp
+        return _pid(name.rsplit("-", 1)[-1].split(".", 1)[0])
+    return None
+
+
+def _temps(project: Project) -> list[tuple[Path, int]]:
+    """Every temp file or staging folder under ``.brv/state`` with the pid in its name."""
+    found: list[tuple[Path, int]] = []
+    for folder, key in ((project.state, "state"), (project.state / TMP_DIR, TMP_DIR),
+                        (project.state / PENDING_DIR, PENDING_DIR)):
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            continue
+        for name in names:
+            pid = _pid_in(key, name)
+            if pid is not None:
+                found.append((folder / name, pid))
+    return found
+
+
+def sweep_temps(project: Project) -> int:
+    """Deletes the temp files and staging folders of processes that are gone.
+
+    Returns:
+        How many were deleted.
+    """
+    swept = 0
+    for path, pid in _temps(project):
+        if pid and alive(pid):
+            continue
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
+        swept += 1
+    return swept

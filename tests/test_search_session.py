@@ -60,3 +60,30 @@ def test_hits_are_flushed_once_a_second(project: Project) -> None:
         assert hits(project, "auth/jwt/token_rotation.md") == 2
     finally:
         session.close()
+
+
+def test_a_large_tree_session_never_waits_yet_sees_every_edit(
+        project: Project, monkeypatch) -> None:
+    import time
+
+    from brv_vc.index import sync as syncmod
+
+    monkeypatch.setattr(syncmod, "FULL_WALK_MAX", 0)  # the large-tree path at any size
+    run_batch(project, [add("Token rotation", "Refresh tokens are single-use."),
+                        add("Key storage", "Keys live in the vault.")], NOW)
+    session = SearchSession(project)
+    try:
+        assert session.search("vault", now=NOW, record=False).results
+        run_batch(project, [add("Numbat runbook", "The numbat job rotates keys.")], NOW)
+        # a new file changes its folder: seen by the very next call, scan or no scan
+        assert session.search("numbat", now=NOW, record=False).results[0].path == (
+            "auth/jwt/numbat_runbook.md")
+        entry = project.tree / "auth/jwt/key_storage.md"
+        with entry.open("a", encoding="utf-8") as handle:  # in place: only the scan sees it
+            handle.write("\nAudited by the quoll team.\n")
+        deadline = time.monotonic() + 10
+        while not session.search("quoll", now=NOW, record=False).results:
+            assert time.monotonic() < deadline, "an in-place edit was never seen"
+            time.sleep(0.05)
+    finally:
+        session.close()

@@ -30,6 +30,7 @@ MARGIN_NS = 2_000_000_000
 # a running find by tree: (pid, read end of its stdout, when the check began). posix_spawn,
 # not subprocess: importing subprocess costs more than the spawn on the cold search path
 _pending: dict[str, tuple[int, int, int]] = {}
+_reaped: dict[int, int] = {}  # pid -> wait status of a scan ``ready`` found finished
 
 
 def stamp_path(state: Path) -> Path:
@@ -67,8 +68,29 @@ def _collect(pid: int, read: int) -> tuple[bytes, bool]:
     with os.fdopen(read, "rb") as out:
         while chunk := out.read(65536):
             chunks.append(chunk)
-    _, status = os.waitpid(pid, 0)
+    status = _reaped.pop(pid) if pid in _reaped else os.waitpid(pid, 0)[1]
     return b"".join(chunks), os.waitstatus_to_exitcode(status) == 0
+
+
+def ready(tree: Path) -> bool:
+    """Whether :func:`changed` would answer at once: no scan runs, or it has finished.
+
+    A scan still running after 2 s counts as ready (its output may be waiting on a full
+    pipe), so a resident caller waits for it then rather than never seeing its edits.
+    """
+    found = _pending.get(str(tree))
+    if found is None:
+        return True
+    pid, _, began = found
+    if time.time_ns() - began > 2_000_000_000:
+        return True
+    try:
+        done, status = os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    if done:
+        _reaped[pid] = status
+    return bool(done)
 
 
 def cancel(tree: Path) -> None:

@@ -1,22 +1,13 @@
 """Keeping ``index.db`` in step with the tree, exactly, on every command that reads it.
 
-Three ways to find what changed, cheapest first:
-
-- ``paths``: the caller knows (curate, refresh after a merge): stat just those files.
-- ``fast``: stat every *folder* the index knows (about 400 at 25,000 entries: under 1 ms);
-  adding, deleting or renaming a file changes its folder's mtime, and only folders whose
-  mtime moved are listed again. Files changed *in place* (``echo >> f``: the folder's mtime
-  stays) come from ``index.scan``: a ``find -cnewer`` of the files whose ctime moved since
-  the last check, run beside Python's start.
-- ``full``: stat every file (about 95 ms at 25,000 entries). Used for small trees
-  (<= FULL_WALK_MAX files, where it costs a few ms), for ``brv index`` and ``refresh(None)``,
-  when there is no scan stamp yet (a new index), and when ``find`` is unavailable.
-
-No edit is missed and no search pays for a periodic walk (docs/retrieval.md: the measured
-trade-off). Files are compared by (mtime_ns, size, ctime_ns); only those that differ are read
-and hashed, and only those whose content hash changed are parsed again. A row stored while
-its file was fresher than ``scan.MARGIN_NS`` gets the ctime RACY, which matches no file, so a
-second write within the same clock tick (same size, same mtime) is caught by the next check.
+Three ways to find what changed, cheapest first (docs/retrieval.md has the measurements):
+``paths`` (the caller knows: stat just those files); ``fast`` (stat every *folder* the index
+knows, under 1 ms at 25,000 entries, list again those whose mtime moved, and take files
+changed *in place* from ``index.scan``'s ``find -cnewer``); ``full`` (stat every file: small
+trees, ``brv index``, no scan stamp yet, no ``find``). ``resident`` is ``fast`` for a process
+that stays up (``brv mcp``): it never waits for a scan still running. Files are compared by
+(mtime_ns, size, ctime_ns); a row stored while its file was fresher than ``scan.MARGIN_NS``
+gets the ctime RACY, which matches no file, so a second write in the same clock tick is found.
 """
 
 from __future__ import annotations
@@ -47,8 +38,7 @@ from brv_vc.tree.layout import (
 from brv_vc.tree.links import read_regular
 from brv_vc.tree.project import Project
 
-# Up to here a full stat walk costs ~20 ms and every command does one; beyond, the folder
-# check plus index.scan (in-place edits).
+# Up to here every command walks the tree (~20 ms); beyond, the folder check plus index.scan.
 FULL_WALK_MAX = 5000
 RACY = -1  # the stored ctime of a file changed too recently to trust its stat
 Stat = tuple[int, int, int]  # mtime_ns, size, ctime_ns
@@ -100,15 +90,11 @@ def _join(folder: str, name: str) -> str:
 
 
 def _indexable(name: str, depth: int, archived: bool) -> bool:
-    """``docs.is_indexed`` for a file of a folder ``depth`` levels deep with no hidden part.
-
-    It does not re-split the path: this runs once per file on every full walk.
-    """
+    """``docs.is_indexed`` of a file ``depth`` folders deep (no re-split: once per file)."""
     if archived:
         return name.endswith(STUB_SUFFIX)
-    if not name.endswith(".md") or name == SUMMARY_FILE:
-        return False
-    if name.endswith((ABSTRACT_SUFFIX, OVERVIEW_SUFFIX)):
+    if not name.endswith(".md") or name == SUMMARY_FILE or name.endswith(
+            (ABSTRACT_SUFFIX, OVERVIEW_SUFFIX)):
         return False
     if name == CONTEXT_FILE:
         return depth >= 1
@@ -229,7 +215,7 @@ def sync(
     Args:
         project: the project.
         conn: the open index.
-        mode: "full", "fast" or None (choose by tree size and the scan stamp).
+        mode: "full", "fast", "resident" or None (by tree size and the scan stamp).
         paths: only check these tree-relative files (mode "paths").
         wall: the wall clock (epoch seconds) recorded for a full walk; defaults to time.time().
         progress: called as (files done, files to read) while changed files are indexed.
@@ -249,11 +235,13 @@ def sync(
         }
         stored = _stats_where(conn, "path", wanted)
         return _reconcile(conn, tree, "paths", listing, stored, {}, [], wall, progress)
-    mode = mode or choose_mode(conn, project)
-    if mode == "fast":
-        report = _fast(project, conn, wall, progress)
-        if report is not None:
-            return report
+    mode, waiting = mode or choose_mode(conn, project), False
+    if mode == "resident":  # brv mcp: never wait for the in-place scan (see _fast)
+        mode = choose_mode(conn, project)
+        waiting = mode == "fast" and not scan.ready(tree)
+    if mode in ("fast", "resident") and (report := _fast(
+            project, conn, wall, progress, in_place=mode == "fast" and not waiting)) is not None:
+        return report
     scan.cancel(tree)
     began = time.time_ns()
     dirs_now: dict[str, int] = {}
@@ -275,13 +263,18 @@ def _fast(
     conn: sqlite3.Connection,
     wall: float,
     progress: Callable[[int, int], None] | None,
+    *,
+    in_place: bool = True,
 ) -> SyncReport | None:
-    """The folder check plus the scan of in-place edits; None when the scan is unavailable."""
+    """The folder check plus the in-place scan (``in_place=False``: folders only, stamp kept).
+
+    None when the scan is unavailable.
+    """
     tree = project.tree
-    found = scan.changed(tree, project.state)
+    found = scan.changed(tree, project.state) if in_place else ([], 0)
     if found is None:
         return None
-    in_place, began = found
+    edited_in_place, began = found
     dirs_now: dict[str, int] = {}
     listing: dict[str, Stat] = {}
     strays: list[str] = []
@@ -299,9 +292,10 @@ def _fast(
             for sub in _list_dir(tree, rel, listing, strays):
                 if sub not in known_dirs:
                     _walk(tree, sub, dirs_now, listing, strays)
-    edited = [p for p in in_place if is_indexed(p) and p not in listing]
+    edited = [p for p in edited_in_place if is_indexed(p) and p not in listing]
     if not dirs_now and not gone and not edited:
-        scan.mark(project.state, began)
+        if in_place:
+            scan.mark(project.state, began)
         return SyncReport("fast")
     for path in edited:
         if (st := _stat(base + path)) is not None:
@@ -309,7 +303,8 @@ def _fast(
     stored = _stats_where(conn, "dir", [*dirs_now, *gone])
     stored.update(_stats_where(conn, "path", edited))
     report = _reconcile(conn, tree, "fast", listing, stored, dirs_now, gone, wall, progress)
-    scan.mark(project.state, began)
+    if in_place:
+        scan.mark(project.state, began)
     return _with_strays(report, strays, dirs_now)
 
 

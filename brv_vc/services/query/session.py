@@ -61,7 +61,8 @@ class SearchSession:
             self._index, self._created, self._notes = handle.conn, handle.created, tuple(
                 handle.notes)
             self._state = open_state(self.project)
-        opened = resync(self.project, self._index, created=self._created, notes=self._notes)
+        opened = resync(self.project, self._index, created=self._created, notes=self._notes,
+                        mode=None if self._created else "resident")
         self._created, self._notes, self._last = False, (), opened
         return opened
 

@@ -81,7 +81,9 @@ class KnowledgeRepo:
         what: str | None = None, input: str | None = None, env: dict[str, str] | None = None,
     ) -> git.Proc:
         """Runs git in the work tree; failures become GitError with a hint."""
-        env = self.identity_env() if args and args[0] in _COMMITTING else None
+        identity = self.identity_env() if args and args[0] in _COMMITTING else None
+        if identity is not None:  # the borrowed identity joins the caller's own variables
+            env = {**identity, **(env or {})}
         proc = git.run(list(args), self.workdir, check=False, index_file=index_file,
                        input=input, env=env)
         if check and proc.returncode != 0:

@@ -67,6 +67,17 @@ def project(tmp_path: Path) -> Project:
     return Project(root)
 
 
+@pytest.fixture
+def seeded(project: Project, brv) -> Project:
+    """A project holding one entry, auth/jwt/token_rotation.md ("Stored text.", tag auth)."""
+    result = brv(
+        "curate", "add", "auth/jwt", "--title", "Token rotation", "--content", "Stored text.",
+        "--tags", "auth", cwd=project.root,
+    )
+    assert result.exit_code == 0, result.stderr
+    return project
+
+
 def run_brv(*args: str, cwd: Path, input: str | None = None) -> Result:
     """Runs ``brv -C cwd ARGS`` in process, through ``main`` and its error boundary."""
     runner = CliRunner()

@@ -15,16 +15,6 @@ from brv_vc.tree.project import Project
 ROT = "auth/jwt/token_rotation.md"
 
 
-@pytest.fixture
-def seeded(project: Project, brv) -> Project:
-    result = brv(
-        "curate", "add", "auth/jwt", "--title", "Token rotation", "--content", "Stored text.",
-        "--tags", "auth", cwd=project.root,
-    )
-    assert result.exit_code == 0, result.stderr
-    return project
-
-
 def run_ops(brv, project: Project, tmp_path: Path, ops: list[dict]) -> object:
     path = tmp_path / "ops.json"
     path.write_text(json.dumps(ops))

@@ -15,16 +15,6 @@ from brv_vc.tree.project import Project
 ROT = "auth/jwt/token_rotation.md"
 
 
-@pytest.fixture
-def seeded(project: Project, brv) -> Project:
-    result = brv(
-        "curate", "add", "auth/jwt", "--title", "Token rotation", "--content", "Stored text.",
-        "--tags", "auth", cwd=project.root,
-    )
-    assert result.exit_code == 0, result.stderr
-    return project
-
-
 def entry(project: Project, rel: str):
     return parse_entry((project.tree / rel).read_bytes(), file=rel)
 

@@ -129,9 +129,7 @@ def hydrate(project: Project, path: str, now: datetime, *,
     brief = project_brief(pool, min(room.left, int(budget * BRIEF_SHARE)))
     brief = brief if room.take(brief) else ""
     candidates = _local_items(project, rel, local_pool.items)
-    local = [item for item in candidates if room.take(_line(item))]
-    room.dropped = room.dropped - sum(1 for item in candidates if item not in local) + (
-        len(candidates) - len(local))
+    local = [item for item in candidates if room.take(_line(item))]  # take counts the rest
     overview = _overview(project)
     overview = overview if room.take(overview + "\n") else ""
     kept_node = node if node_kept else None

@@ -105,8 +105,10 @@ class KnowledgeRepo:
         extra: dict[str, str] = {}
         project = self.workdir.parent.parent  # <project>/.brv/context-tree
         for key, var in (("name", "NAME"), ("email", "EMAIL")):
+            if f"GIT_AUTHOR_{var}" in os.environ or f"GIT_COMMITTER_{var}" in os.environ:
+                continue  # the caller chose; no git process needed to know it
             own = git.run(["config", "--local", "--get", f"user.{key}"], self.workdir, check=False)
-            if own.stdout.strip() or f"GIT_AUTHOR_{var}" in os.environ:
+            if own.stdout.strip():
                 continue
             theirs = git.run(["config", "--get", f"user.{key}"], project, check=False)
             value = theirs.stdout.strip() if theirs.returncode == 0 else ""

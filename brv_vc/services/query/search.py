@@ -153,10 +153,17 @@ def search_tree(
     clean_scope = clean_relpath(scope, what="scope") if scope else None
 
     def work(opened: OpenIndex) -> SearchOutcome:
-        outcome = run_search(project, opened, terms, now, limit=limit, scope=clean_scope)
-        if record:
-            record_hits(project, opened, [h.path for h in outcome.hits], now)
-        return outcome
+        from brv_vc.tree.statedb import open_state
+
+        state = open_state(project)  # one brv.db connection for the search and its hits
+        try:
+            outcome = run_search(project, opened, terms, now, limit=limit, scope=clean_scope,
+                                 state=state)
+            if record:
+                record_hits(project, opened, [h.path for h in outcome.hits], now, state)
+            return outcome
+        finally:
+            state.close()
 
     outcome, notes = with_index(project, work)
     return result_of(query, outcome, notes)

@@ -151,6 +151,13 @@ def merged(a: Signals, b: Signals, now: float) -> Signals:
     )
 
 
+def _now(signals: Signals, now: float) -> tuple[float, float, float]:
+    """(importance, recency, maturity boost) at ``now``: what ``at`` gives, without a copy."""
+    importance = decayed_importance(signals, now)
+    boost = MATURITY_BOOST[next_maturity(signals.maturity, importance)]
+    return importance / MAX_IMPORTANCE, recency(signals, now), boost
+
+
 def compound_score(relevance: float, signals: Signals, now: float) -> float:
     """Seed 002 Eq. 5 with ByteRover's weights: (0.6 bm25 + 0.2 importance + 0.2 recency) x boost.
 
@@ -159,9 +166,7 @@ def compound_score(relevance: float, signals: Signals, now: float) -> float:
         signals: the entry's stored signals; they are decayed to ``now`` before they count.
         now: epoch seconds.
     """
-    current = at(signals, now)
-    base = 0.6 * relevance + 0.2 * current.importance / MAX_IMPORTANCE + 0.2 * recency(current, now)
-    return base * MATURITY_BOOST[current.maturity]
+    return ranking(relevance, signals, now)[1]
 
 
 def lifecycle_share(signals: Signals, now: float) -> float:
@@ -169,9 +174,17 @@ def lifecycle_share(signals: Signals, now: float) -> float:
 
     (importance / 100 + recency) / 2, times the maturity boost over the largest boost.
     """
-    current = at(signals, now)
-    base = 0.5 * current.importance / MAX_IMPORTANCE + 0.5 * recency(current, now)
-    return base * MATURITY_BOOST[current.maturity] / max(MATURITY_BOOST.values())
+    return ranking(0.0, signals, now)[0]
+
+
+_TOP_BOOST = max(MATURITY_BOOST.values())
+
+
+def ranking(relevance: float, signals: Signals, now: float) -> tuple[float, float]:
+    """``lifecycle_share`` and ``compound_score`` at once (search computes both per hit)."""
+    importance, fresh_share, boost = _now(signals, now)
+    share = (0.5 * importance + 0.5 * fresh_share) * boost / _TOP_BOOST
+    return share, (0.6 * relevance + 0.2 * importance + 0.2 * fresh_share) * boost
 
 
 def is_archive_candidate(signals: Signals, now: float) -> bool:

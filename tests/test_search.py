@@ -243,12 +243,14 @@ def test_out_of_domain_flag_needs_50_docs(project: Project) -> None:
 def test_large_tree_plan_keeps_the_ranking(
     labelled: tuple[Project, list[dict[str, object]]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The shortcut used above 2,000 entries (ubiquitous terms left out of MATCH, cached
-    document frequencies) forced on the small labelled tree."""
+    """What a 25,000-entry tree does for common words (each ranked by its stored best list,
+    cached document frequencies) forced on the small labelled tree: recall holds."""
+    from brv_vc.index import postings
     from brv_vc.index import search as engine
 
     project, queries = labelled
     monkeypatch.setattr(engine, "PLAN_MIN_DOCS", 1)
+    monkeypatch.setattr(postings, "TOP", 3)
     found = sum(
         bool(set(q["expected"]) & set(paths(project, str(q["query"]), limit=5)))  # type: ignore[arg-type]
         for q in queries
@@ -256,18 +258,38 @@ def test_large_tree_plan_keeps_the_ranking(
     assert found / len(queries) >= 0.8
 
 
-def test_ubiquitous_words_are_left_out_of_the_match(
+def _stored_lists(project: Project) -> list[tuple[str, str]]:
+    import sqlite3
+
+    conn = sqlite3.connect(project.state / "index.db")
+    try:
+        return conn.execute("SELECT expr, stamp FROM toplists ORDER BY expr").fetchall()
+    finally:
+        conn.close()
+
+
+def test_a_common_word_ranks_from_its_best_list_until_the_tree_changes(
     project: Project, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from brv_vc.index import search as engine
+    from brv_vc.index import postings
 
-    monkeypatch.setattr(engine, "PLAN_MIN_DOCS", 1)
-    for i in range(4):
-        write_entry(project, f"a/b/e{i}.md", f"Entry {i}", "company handbook" + " zebra" * (i == 2))
-    # "company" is in every entry (idf ~0): the rare word alone decides
-    assert paths(project, "company zebra") == ["a/b/e2.md"]
-    # every word ubiquitous: results still come back (ordered by the lifecycle signals)
-    assert sorted(paths(project, "company handbook")) == [f"a/b/e{i}.md" for i in range(4)]
+    for i in range(6):
+        write_entry(project, f"a/b/e{i}.md", f"Entry {i}",
+                    "company handbook " + "company " * i + "filler " * (6 - i) + "zebra" * (i == 1))
+    whole = paths(project, "company")
+    monkeypatch.setattr(postings, "TOP", 2)
+    # the word is in 6 entries, over TOP: only its best 2 are ranked, the same 2 as in full
+    assert paths(project, "company") == whole[:2]
+    [(expr, stamp)] = _stored_lists(project)
+    assert "company" in expr
+    assert paths(project, "company") == whole[:2]  # read back from the stored list
+    # a rarer word beside it is listed whole: its entry comes first although "company"
+    # alone would not have ranked it
+    assert paths(project, "company zebra")[0] == "a/b/e1.md"
+    # an edit changes the tree's fingerprint: the list is ranked again
+    write_entry(project, "a/b/e0.md", "Company", "company " * 12)
+    assert paths(project, "company")[0] == "a/b/e0.md"
+    assert _stored_lists(project)[0][1] != stamp
 
 
 def test_fuzzy_vocabulary_follows_new_words(project: Project) -> None:

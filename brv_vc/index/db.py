@@ -15,7 +15,7 @@ from brv_vc.errors import StateError
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import connect, index_db_path
 
-SCHEMA_VERSION = "5"  # 4 came twice (stemming + keys; ctime): 5 is both
+SCHEMA_VERSION = "6"  # 6: toplists (4 came twice, stemming + keys and ctime; 5 was both)
 
 # Porter stemming (SQLite's built-in tokenizer, measured against Snowball in
 # bench/eval_retrieval.py): "deploys", "deployed", "deploying" all index and query as
@@ -44,6 +44,7 @@ CREATE TABLE links (source TEXT NOT NULL, target TEXT NOT NULL, raw TEXT NOT NUL
 CREATE INDEX links_source ON links(source);
 CREATE INDEX links_target ON links(target);
 CREATE TABLE dfcache (expr TEXT PRIMARY KEY, df INTEGER NOT NULL, files INTEGER NOT NULL);
+CREATE TABLE toplists (expr TEXT PRIMARY KEY, stamp TEXT NOT NULL, rows TEXT NOT NULL);
 CREATE TABLE terms (term TEXT PRIMARY KEY, len INTEGER NOT NULL) WITHOUT ROWID;
 CREATE INDEX terms_len ON terms(len);
 CREATE TABLE cache (

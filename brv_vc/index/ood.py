@@ -10,16 +10,26 @@ about things the tree does not hold (docs/retrieval.md gives both).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from brv_vc.index.postings import Postings
+
 OOD_MIN_DOCS = 50
 OOD_COVER = 0.3
 OOD_LOW = 0.2
 
 
-def coverage_of(rowid: int, holding: list[set[int]], weight: list[float], total: float) -> float:
-    """The idf-weighted share of the query's terms that document ``rowid`` holds."""
+def coverage_of(rowid: int, lists: Sequence[Postings], weight: list[float], total: float) -> float:
+    """The idf-weighted share of the query's terms that document ``rowid`` holds.
+
+    A term too common to list whole (in more than ``postings.TOP`` documents) counts as held:
+    the tree plainly knows the word.
+    """
     if total <= 0:
         return 0.0
-    return sum(w for docs, w in zip(holding, weight, strict=True) if rowid in docs) / total
+    held = (w for found, w in zip(lists, weight, strict=True)
+            if not found.whole or rowid in found.scores)
+    return sum(held) / total
 
 
 def out_of_domain(corpus: int, top: float, coverage: float) -> bool:

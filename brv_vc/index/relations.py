@@ -30,14 +30,23 @@ def forward(conn: sqlite3.Connection, path: str) -> list[Link]:
 
 def backlinks(conn: sqlite3.Connection, path: str) -> list[str]:
     """Entries that name ``path`` (with or without ``.md``), sorted, unique."""
-    names = [path, path.removesuffix(".md")] if path.endswith(".md") else [path]
-    marks = ",".join("?" * len(names))
-    rows = conn.execute(
-        f"SELECT DISTINCT source FROM links WHERE target IN ({marks}) AND source != ? "
-        "ORDER BY source",
-        (*names, path),
-    )
-    return [row[0] for row in rows]
+    return backlinks_of(conn, [path])[path]
+
+
+def backlinks_of(conn: sqlite3.Connection, paths: list[str]) -> dict[str, list[str]]:
+    """:func:`backlinks` of several paths in one query (search's hits)."""
+    owner: dict[str, str] = {}
+    for path in paths:
+        owner[path] = path
+        owner.setdefault(path.removesuffix(".md"), path)
+    marks = ",".join("?" * len(owner))
+    found: dict[str, set[str]] = {path: set() for path in paths}
+    for source, target in conn.execute(
+        f"SELECT source, target FROM links WHERE target IN ({marks})", list(owner)
+    ):
+        if source != owner[target]:
+            found[owner[target]].add(source)
+    return {path: sorted(sources) for path, sources in found.items()}
 
 
 def resolves(conn: sqlite3.Connection, target: str) -> bool:

@@ -12,7 +12,7 @@ Weights and boosts were chosen on bench/eval_retrieval.py.
 
 from __future__ import annotations
 
-import math
+import heapq
 import sqlite3
 from dataclasses import dataclass, field
 
@@ -20,6 +20,7 @@ from brv_vc.index import fuzzy, relations
 from brv_vc.index.db import get_meta
 from brv_vc.index.excerpt import best_window
 from brv_vc.index.ood import coverage_of, out_of_domain
+from brv_vc.index.postings import idf, postings
 from brv_vc.index.terms import stem, term_expr
 from brv_vc.lifecycle import scoring
 from brv_vc.lifecycle.sidecar import get_many
@@ -33,7 +34,8 @@ TOPIC = 0.0  # same-topic boost: x the relevance of the best of the top 3 in tha
 LOCAL_BONUS = 0.1  # byterover §5.1 step 4: local results +0.1 (compound score, capped at 1)
 PLAN_MIN_DOCS = 2000
 
-Row = tuple[int, str, str, float, str, float | None, int]
+# (ranking key, compound score, relevance, rowid, path, title, kind)
+Scored = tuple[float, float, float, int, str, str, str]
 
 
 def weights() -> str:
@@ -73,23 +75,6 @@ class SearchOutcome:
         return self.hits[0].score if self.hits else 0.0
 
 
-def _pool(
-    conn: sqlite3.Connection, expr: str, scope: str | None, size: int, *, ranked: bool = True
-) -> list[Row]:
-    where, args = "", [expr]  # type: tuple[str, list[object]]
-    if scope:
-        where += " AND (fts.path = ? OR substr(fts.path, 1, ?) = ?)"
-        args += [scope, len(scope) + 1, scope + "/"]
-    order = f"ORDER BY bm25(fts, {weights()}) " if ranked else ""
-    sql = (
-        f"SELECT fts.rowid, fts.path, fts.title, -bm25(fts, {weights()}), docs.kind, "
-        f"docs.updated, docs.mtime_ns FROM fts JOIN docs ON docs.id = fts.rowid "
-        f"WHERE fts MATCH ?{where} {order}LIMIT {int(size)}"
-    )
-    rows: list[Row] = conn.execute(sql, args).fetchall()
-    return rows
-
-
 def ranked_paths(conn: sqlite3.Connection, term: str, limit: int, *,
                  exclude: str = "") -> list[tuple[str, float]]:
     """Entries matching one term, best BM25 first, outside the folder prefix ``exclude``.
@@ -119,70 +104,6 @@ def _doc_freq(conn: sqlite3.Connection, expr: str, files: int) -> int:
         "INSERT OR REPLACE INTO dfcache (expr, df, files) VALUES (?, ?, ?)", (expr, df, files)
     )
     return df
-
-
-def idf(df: int, corpus: int) -> float:
-    """The always-positive idf of Lucene and MiniSearch: ln(1 + (N - n + 0.5) / (n + 0.5))."""
-    return math.log(1.0 + (max(corpus, df) - df + 0.5) / (df + 0.5))
-
-
-def _match(
-    conn: sqlite3.Connection,
-    exprs: list[str],
-    dfs: list[int],
-    corpus: int,
-    scope: str | None,
-    size: int,
-) -> list[Row]:
-    """The ``size`` best documents by BM25 for any of the terms (OR).
-
-    In large trees a term found in more than half of the documents is left out of MATCH
-    while rarer terms remain: FTS5 clamps its idf to ~0, so it cannot change the BM25 order,
-    and scoring every document it matches costs ~1 us each. It still counts in the coverage
-    boost. When every term is that common, the title/path matches are taken (else any).
-    """
-    rare = [e for e, df in zip(exprs, dfs, strict=True) if corpus < PLAN_MIN_DOCS or df * 2 <= corpus]
-    if rare:
-        return _pool(conn, " OR ".join(rare), scope, size)
-    either = " OR ".join(exprs)
-    return _pool(conn, f"{{title path keys}} : ({either})", scope, size, ranked=False) or _pool(
-        conn, either, scope, size, ranked=False
-    )
-
-
-def _holding(conn: sqlite3.Connection, exprs: list[str], rowids: list[int]) -> list[set[int]]:
-    """For each term, which of ``rowids`` hold it."""
-    marks = ",".join(str(int(r)) for r in rowids)
-    return [
-        {r for (r,) in conn.execute(
-            f"SELECT rowid FROM fts WHERE fts MATCH ? AND +rowid IN ({marks})", (expr,)
-        )}
-        for expr in exprs
-    ]
-
-
-def _common_boost(
-    conn: sqlite3.Connection, exprs: list[str], dfs: list[int], corpus: int, rowids: list[int]
-) -> dict[int, float]:
-    """Raw BM25 that FTS5 dropped for terms in half the documents or more, given back.
-
-    FTS5 floors such a term's idf at 1e-6, so in a small tree, where many words are that
-    common, scores collapse to ties although the per-document part (with the field weights)
-    is intact: it is multiplied back by ``idf``. Only below PLAN_MIN_DOCS (cost: one bm25()
-    query per common term over the candidates).
-    """
-    extra = dict.fromkeys(rowids, 0.0)
-    marks = ",".join(str(int(r)) for r in rowids)
-    for expr, df in zip(exprs, dfs, strict=True):
-        if df == 0 or math.log((corpus - df + 0.5) / (df + 0.5)) > 1e-6:
-            continue
-        for rowid, raw in conn.execute(
-            f"SELECT rowid, -bm25(fts, {weights()}) FROM fts WHERE fts MATCH ? "
-            f"AND +rowid IN ({marks})",
-            (expr,),
-        ):
-            extra[rowid] += idf(df, corpus) * max(raw, 0.0) / 1e-6
-    return extra
 
 
 def search(
@@ -224,23 +145,29 @@ def search(
             dfs.append(_doc_freq(conn, exprs[-1], corpus))
         else:
             unmatched.append(term)
-    rows = _match(conn, exprs, dfs, corpus, scope, max(POOL, limit)) if exprs else []
-    if not rows:
+    stamp, field_weights = get_meta(conn, "fingerprint") or "", weights()
+    lists = [postings(conn, e, df, corpus, field_weights, scope=scope, stamp=stamp)
+             for e, df in zip(exprs, dfs, strict=True)]
+    raw = dict(lists[0].scores) if lists else {}
+    for found_in in lists[1:]:
+        for rowid, part in found_in.scores.items():
+            raw[rowid] = raw.get(rowid, 0.0) + part
+    if not raw:
         return SearchOutcome(tuple(terms), (), "or", True, tuple(unmatched), alts, corpus)
-    rowids = [r[0] for r in rows]
     weight = [idf(df, corpus) for df in dfs]
     total = sum(weight) + sum(idf(0, corpus) for _ in unmatched)
-    holding = _holding(conn, exprs, rowids)
-    cover = {r: coverage_of(r, holding, weight, total) for r in rowids}
-    boost = _common_boost(conn, exprs, dfs, corpus, rowids) if corpus < PLAN_MIN_DOCS else {}
-    signals = get_many(state, [r[1] for r in rows]) if state is not None else {}
-    scored = []
-    for rowid, path, title, raw, kind, updated, mtime_ns in rows:
-        raw = (max(raw, 0.0) + boost.get(rowid, 0.0)) * (1.0 + COVER * cover[rowid])
-        relevance = raw / (1.0 + raw)
+    pool = heapq.nlargest(max(POOL, limit), raw, key=raw.__getitem__)
+    cover = {r: coverage_of(r, lists, weight, total) for r in pool}
+    rows = _rows(conn, pool)
+    signals = get_many(state, [path for path, *_ in rows.values()]) if state else {}
+    scored: list[Scored] = []
+    for rowid, (path, title, kind, updated, mtime_ns) in rows.items():
+        boosted = raw[rowid] * (1.0 + COVER * cover[rowid])
+        relevance = boosted / (1.0 + boosted)
         sig = signals.get(path) or default_signals(updated, mtime_ns)
-        key = (1.0 - TIE) * relevance + TIE * scoring.lifecycle_share(sig, now)
-        score = min(1.0, scoring.compound_score(relevance, sig, now) + LOCAL_BONUS)
+        share, compound = scoring.ranking(relevance, sig, now)
+        key = (1.0 - TIE) * relevance + TIE * share
+        score = min(1.0, compound + LOCAL_BONUS)
         scored.append((key, score, relevance, rowid, path, title, kind))
     scored.sort(key=lambda s: (-s[0], s[4]))
     if TOPIC:
@@ -250,6 +177,7 @@ def search(
     ood = out_of_domain(corpus, kept[0][2], best_cover)
     needles = _needles(terms, alts)
     contents = _contents(conn, [s[3] for s in kept])
+    linked = relations.backlinks_of(conn, [s[4] for s in kept])
     hits = tuple(
         Hit(
             path=path,
@@ -258,7 +186,7 @@ def search(
             score=round(score, 4),
             relevance=round(relevance, 4),
             excerpt=best_window(contents[rowid], needles),
-            backlinks=tuple(relations.backlinks(conn, path)),
+            backlinks=tuple(linked[path]),
         )
         for _, score, relevance, rowid, path, title, kind in kept
     )
@@ -267,9 +195,7 @@ def search(
     )
 
 
-def _same_topic(scored: list[tuple[float, float, float, int, str, str, str]]) -> list[
-    tuple[float, float, float, int, str, str, str]
-]:
+def _same_topic(scored: list[Scored]) -> list[Scored]:
     """Candidates in the folder of one of the top 3 get TOPIC x that hit's relevance."""
     strong: dict[str, float] = {}
     for s in scored[:3]:
@@ -280,7 +206,7 @@ def _same_topic(scored: list[tuple[float, float, float, int, str, str, str]]) ->
         for s in scored
     ]
     out.sort(key=lambda s: (-s[0], s[4]))
-    return out  # type: ignore[return-value]
+    return out
 
 
 def default_signals(updated: float | None, mtime_ns: int) -> scoring.Signals:
@@ -308,6 +234,15 @@ def _needles(terms: list[str], alts: dict[str, tuple[str, ...]]) -> list[str]:
     for term in terms:
         out += [stem(term), *alts.get(term, ())]
     return list(dict.fromkeys(out))
+
+
+def _rows(conn: sqlite3.Connection, rowids: list[int]) -> dict[int, tuple[str, str, str, float | None, int]]:
+    """What ranking needs of each document: path, title, kind, updatedAt, mtime."""
+    marks = ",".join(str(int(r)) for r in rowids)
+    found = conn.execute(
+        f"SELECT id, path, title, kind, updated, mtime_ns FROM docs WHERE id IN ({marks})"
+    )
+    return {r[0]: r[1:] for r in found}
 
 
 def _contents(conn: sqlite3.Connection, rowids: list[int]) -> dict[int, str]:

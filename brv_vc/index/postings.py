@@ -1,0 +1,97 @@
+"""One query term's scored documents: every one, or the best ``TOP`` (kept per fingerprint).
+
+FTS5's ``bm25()`` of an OR query is the sum, over the query's phrases, of each phrase's
+idf x its saturated, length-normalised frequency; so the score of a question is the sum of
+the scores of its terms asked one at a time. Search asks each term alone:
+
+- a term in at most ``TOP`` documents gives every one of them with its score (exact);
+- a broader term gives its ``TOP`` best, ranked once per tree state and stored in
+  ``toplists`` under the tree fingerprint and the field weights (any change to the tree or to
+  the weights asks again). A document outside that list counts 0 for the term: at 25,000
+  entries ranking the 20,000 documents that hold a common word costs ~10 ms, its best 500
+  cost a 20 KB read.
+
+FTS5 floors the idf of a phrase found in half the documents or more at 1e-6, which makes
+such a term count nothing; its score is multiplied back by :func:`idf` (small trees, where
+many words are that common, would otherwise rank by ties).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sqlite3
+from dataclasses import dataclass
+
+TOP = 500
+FLOOR = 1e-6  # FTS5's floor for the idf of a phrase in half the documents or more
+
+
+@dataclass(frozen=True)
+class Postings:
+    """Scores of the documents holding one term (rowid -> raw BM25); ``whole`` when complete."""
+
+    scores: dict[int, float]
+    whole: bool
+
+
+def idf(df: int, corpus: int) -> float:
+    """The always-positive idf of Lucene and MiniSearch: ln(1 + (N - n + 0.5) / (n + 0.5))."""
+    return math.log(1.0 + (max(corpus, df) - df + 0.5) / (df + 0.5))
+
+
+def scope_clause(scope: str | None) -> tuple[str, list[object]]:
+    """SQL (``AND ...`` on ``fts.path``) and its arguments keeping paths at or under ``scope``."""
+    if not scope:
+        return "", []
+    return " AND (fts.path = ? OR substr(fts.path, 1, ?) = ?)", [scope, len(scope) + 1,
+                                                                  scope + "/"]
+
+
+def postings(
+    conn: sqlite3.Connection,
+    expr: str,
+    df: int,
+    corpus: int,
+    weights: str,
+    *,
+    scope: str | None = None,
+    stamp: str = "",
+) -> Postings:
+    """The documents matching ``expr`` (one term's MATCH expression) with their scores.
+
+    Args:
+        conn: the index.
+        expr: the term's MATCH expression (``terms.term_expr``).
+        df: documents matching it in the whole tree.
+        corpus: documents in the tree.
+        weights: the field weights as ``bm25()`` arguments.
+        scope: only paths at or under this folder (never stored: scoped lists are small).
+        stamp: the tree fingerprint; '' never stores.
+    """
+    where, args = scope_clause(scope)
+    whole = df <= TOP
+    key = f"{stamp}|{weights}"
+    if not whole and stamp and not scope:
+        row = conn.execute("SELECT stamp, rows FROM toplists WHERE expr = ?", (expr,)).fetchone()
+        if row is not None and row[0] == key:
+            return Postings(_scaled(dict(json.loads(row[1])), df, corpus), False)
+    limit = "" if whole else f" ORDER BY bm25(fts, {weights}) LIMIT {TOP}"
+    found = conn.execute(
+        f"SELECT rowid, -bm25(fts, {weights}) FROM fts WHERE fts MATCH ?{where}{limit}",
+        [expr, *args],
+    ).fetchall()
+    if not whole and stamp and not scope:
+        conn.execute(
+            "INSERT OR REPLACE INTO toplists (expr, stamp, rows) VALUES (?, ?, ?)",
+            (expr, key, json.dumps([(r, round(s, 9)) for r, s in found])),
+        )
+    return Postings(_scaled(dict(found), df, corpus), whole)
+
+
+def _scaled(scores: dict[int, float], df: int, corpus: int) -> dict[int, float]:
+    """FTS5's scores (never negative: it floors idf), lifted where its idf was floored."""
+    if df == 0 or math.log((corpus - df + 0.5) / (df + 0.5)) > FLOOR:
+        return scores
+    lift = idf(df, corpus) / FLOOR
+    return {r: s * lift for r, s in scores.items()}

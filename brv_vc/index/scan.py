@@ -73,14 +73,14 @@ def _collect(pid: int, read: int) -> tuple[bytes, bool]:
 
 
 def ready(tree: Path) -> bool:
-    """Whether :func:`changed` would answer at once: no scan runs, or it has finished.
+    """Whether a scan was started for ``tree`` and :func:`changed` would answer it at once.
 
     A scan still running after 2 s counts as ready (its output may be waiting on a full
     pipe), so a resident caller waits for it then rather than never seeing its edits.
     """
     found = _pending.get(str(tree))
     if found is None:
-        return True
+        return False
     pid, _, began = found
     if time.time_ns() - began > 2_000_000_000:
         return True

@@ -236,7 +236,7 @@ def sync(
         stored = _stats_where(conn, "path", wanted)
         return _reconcile(conn, tree, "paths", listing, stored, {}, [], wall, progress)
     mode, waiting = mode or choose_mode(conn, project), False
-    if mode == "resident":  # brv mcp: never wait for the in-place scan (see _fast)
+    if mode == "resident":  # brv mcp: never start or wait for the in-place scan (see _fast)
         mode = choose_mode(conn, project)
         waiting = mode == "fast" and not scan.ready(tree)
     if mode in ("fast", "resident") and (report := _fast(

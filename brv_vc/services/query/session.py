@@ -32,6 +32,7 @@ from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import open_state
 
 FLUSH_SECONDS = 1.0
+SCAN_SECONDS = 1.0  # at most one in-place scan a second: a tight loop would keep find busy
 
 
 class SearchSession:
@@ -53,6 +54,7 @@ class SearchSession:
         self._pending_at: datetime | None = None
         self._last: OpenIndex | None = None
         self._flushed = self._clock()
+        self._scanned = self._flushed - SCAN_SECONDS
 
     def _open(self, *, rebuild: bool = False) -> OpenIndex:
         if self._index is None or rebuild:
@@ -85,9 +87,11 @@ class SearchSession:
             except sqlite3.DatabaseError:
                 if attempt:
                     raise
-        # the next call's in-place check (find -cnewer, large trees only) runs while the
-        # agent reads this answer, so that call rarely waits for it
-        scan.start(self.project.tree, self.project.state)
+        # the in-place check (find -cnewer, large trees only) runs while the agent reads
+        # this answer; a later call takes its result once it has finished, never waiting
+        if self._clock() - self._scanned >= SCAN_SECONDS:
+            scan.start(self.project.tree, self.project.state)
+            self._scanned = self._clock()
         if record:
             self._pending.extend(dict.fromkeys(h.path for h in outcome.hits))
             self._pending_at = now

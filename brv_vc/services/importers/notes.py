@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import frontmatter  # type: ignore[import-untyped]
+import frontmatter  # type: ignore[import-untyped, unused-ignore]
 
 FLAVOURS = ("markdown", "basic-memory", "obsidian", "byterover")
 MAX_CONTENT = 40_000  # what one curate operation's content takes (curate-ops schema)

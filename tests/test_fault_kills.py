@@ -4,9 +4,10 @@ Nothing corrupt, no temp file left after the next command, no step beyond the on
 an audit log that matches the tree.
 
 A fast sample runs every time (``FAST`` kills a kind); the full count runs with
-``BRV_FAULT_KILLS=100 pytest --no-cov -m slow tests/test_fault_kills.py`` (docs/robustness.md). A trial
-whose kill moment falls after the run has ended kills nothing, so each kind runs trials until
-it has made the kills asked for, and fails when ``CAP`` times as many trials do not make them.
+``BRV_FAULT_KILLS=100 pytest --no-cov -m slow tests/test_fault_kills.py`` (docs/robustness.md).
+A trial whose kill moment falls after the run has ended kills nothing, so each kind runs
+trials until it has made the kills asked for, and fails when ``CAP`` times as many trials do
+not make them.
 """
 
 from __future__ import annotations
@@ -216,7 +217,8 @@ def run_curate(tmp_path: Path, count: int) -> None:
 
 
 def audit_mismatch(root: Path, before: dict[str, bytes], now: dict[str, bytes]) -> str:
-    """'' when the curate log records exactly the entries the tree shows added or deleted."""
+    """'' when the curate log records exactly the entries the tree shows added, updated or
+    deleted."""
     import sqlite3
 
     conn = sqlite3.connect(root / ".brv/state/brv.db")
@@ -229,10 +231,15 @@ def audit_mismatch(root: Path, before: dict[str, bytes], now: dict[str, bytes]) 
     logged = {(t, m.split(" ", 1)[-1]) for t, _, s, m in rows if s == "success"}
     added = {p for p in now.keys() - before.keys() if kind_of(p) is Kind.ENTRY}
     deleted = {p for p in before.keys() - now.keys() if kind_of(p) is Kind.ENTRY}
+    updated = {p for p in before.keys() & now.keys()
+               if kind_of(p) is Kind.ENTRY and before[p] != now[p]}
     logged_added = {p for t, p in logged if t == "ADD"}
+    logged_updated = {p for t, p in logged if t == "UPDATE"}
     logged_deleted = {p for t, p in logged if t == "DELETE"}
     if added != logged_added:
         return f"audit log: added {sorted(added ^ logged_added)[:3]} mismatch"
+    if updated != logged_updated:
+        return f"audit log: updated {sorted(updated ^ logged_updated)[:3]} mismatch"
     if deleted != logged_deleted:
         return f"audit log: deleted {sorted(deleted ^ logged_deleted)[:3]} mismatch"
     return ""

@@ -3,8 +3,11 @@
 Nothing corrupt, no temp file left after the next command, no step beyond the one it names,
 an audit log that matches the tree.
 
-A fast sample runs every time (``KILLS`` trials a kind); the full count runs with
-``BRV_FAULT_KILLS=100 pytest -m slow tests/test_fault_kills.py`` (docs/robustness.md).
+A fast sample runs every time (``FAST`` kills a kind); the full count runs with
+``BRV_FAULT_KILLS=100 pytest --no-cov -m slow tests/test_fault_kills.py`` (docs/robustness.md).
+A trial whose kill moment falls after the run has ended kills nothing, so each kind runs
+trials until it has made the kills asked for, and fails when ``CAP`` times as many trials do
+not make them.
 """
 
 from __future__ import annotations
@@ -13,9 +16,11 @@ import os
 import random
 import shutil
 import signal
+import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -27,6 +32,8 @@ from tests.conftest import REPO, run_brv
 
 FAST = 4
 FULL = int(os.environ.get("BRV_FAULT_KILLS", "0"))
+CAP = 3  # trials per kill asked for, at most
+END = 0.85  # a kill at or after this share of the measured run counts as one at its end
 
 
 def start(root: Path, *args: str) -> subprocess.Popen[bytes]:
@@ -55,10 +62,26 @@ def kill_after(proc: subprocess.Popen[bytes], delay: float) -> bool:
         return True
 
 
-def duration(root: Path, *args: str) -> float:
-    began = time.monotonic()
-    assert start(root, *args).wait(timeout=300) == 0, args
-    return time.monotonic() - began
+def duration(source: Path, probe: Path, *args: str) -> float:
+    """The median time of three whole runs of ``brv ARGS``, each on a fresh copy of
+    ``source`` at ``probe`` (one slow run, a cold one, does not skew it); the last copy stays."""
+    times = []
+    for _ in range(3):
+        shutil.rmtree(probe, ignore_errors=True)
+        shutil.copytree(source, probe)
+        began = time.monotonic()
+        assert start(probe, *args).wait(timeout=300) == 0, args
+        times.append(time.monotonic() - began)
+    return statistics.median(times)
+
+
+def moment(rng: random.Random, full: float) -> float:
+    """When to kill a run measured at ``full`` s: mostly anywhere in its first 95%, so
+    nearly every trial kills; one trial in ten aims at its end (85% to 105%), where the
+    last renames, the audit rows and the exit happen, and may find it already finished."""
+    if rng.random() < 0.1:
+        return rng.uniform(END * full, 1.05 * full)
+    return rng.uniform(0.0, 0.95 * full)
 
 
 def entries(root: Path) -> dict[str, bytes]:
@@ -99,27 +122,38 @@ def seed_project(root: Path, count: int) -> None:
     assert run_brv("index", cwd=root).exit_code == 0
 
 
-def trials(count: int) -> list[int]:
-    return list(range(count))
-
-
 class Tally:
-    """Counts kills and failures of one kind; asserted at the end and printed for the report."""
+    """Counts trials, kills and failures of one kind; asserted at the end and printed for
+    the report. ``wanted`` is how many kills the kind must make."""
 
-    def __init__(self, kind: str) -> None:
-        self.kind, self.trials, self.kills, self.failures = kind, 0, 0, []
+    def __init__(self, kind: str, wanted: int) -> None:
+        self.kind, self.wanted = kind, wanted
+        self.trials, self.kills, self.late, self.failures = 0, 0, 0, []
 
     def fail(self, message: str) -> None:
         self.failures.append(message)
+
+    def rounds(self) -> Iterator[int]:
+        """Trial numbers (0, 1, ...) until the kind has made its kills; a failure when
+        ``CAP`` trials per kill asked for do not make them."""
+        while self.kills < self.wanted:
+            if self.trials >= CAP * self.wanted:
+                self.fail(f"{self.kind}: only {self.kills} kills in {self.trials} trials "
+                          f"(the cap, {CAP} per kill asked for): most runs ended before "
+                          "their kill moment")
+                return
+            yield self.trials
 
     def kill(self, source: Path, root: Path, full: float, rng: random.Random,
              *args: str) -> str:
         """One trial: a copy of ``source`` at ``root``, ``brv ARGS`` killed at a random
         moment of its ``full`` duration; returns the trial's label for messages."""
         shutil.copytree(source, root)
-        delay = rng.uniform(0.0, full)
+        delay = moment(rng, full)
         self.trials += 1
-        self.kills += kill_after(start(root, *args), delay)
+        killed = kill_after(start(root, *args), delay)
+        self.kills += killed
+        self.late += killed and delay >= END * full
         return f"{' '.join(args[:2])} trial {self.trials} (kill at {delay:.2f}s of {full:.2f}s)"
 
     def check_temps(self, where: str, root: Path) -> None:
@@ -129,7 +163,8 @@ class Tally:
         shutil.rmtree(root)
 
     def report(self) -> None:
-        line = (f"{self.kind}: {self.trials} trials, {self.kills} kills, "
+        line = (f"{self.kind}: {self.trials} trials, {self.kills} kills "
+                f"({self.late} in the last {100 - round(END * 100)}% of the run), "
                 f"{len(self.failures)} failures")
         print("\n" + line)
         if os.environ.get("BRV_FAULT_REPORT"):  # xdist hides -s output: the figures go here
@@ -139,7 +174,7 @@ class Tally:
 
 
 def run_curate(tmp_path: Path, count: int) -> None:
-    tally = Tally("curate")
+    tally = Tally("curate", count)
     template = tmp_path / "template"
     seed_project(template, 60)
     ops = tmp_path / "ops.json"
@@ -153,12 +188,11 @@ def run_curate(tmp_path: Path, count: int) -> None:
                "reason": "fault"} for i in range(40, 50)]
     ops.write_text(json.dumps(batch))
     probe = tmp_path / "probe"
-    shutil.copytree(template, probe)
-    full = duration(probe, "curate", "--ops", str(ops))
+    full = duration(template, probe, "curate", "--ops", str(ops))
     before = entries(template)
     after = entries(probe)
     rng = random.Random()
-    for trial in trials(count):
+    for trial in tally.rounds():
         root = tmp_path / f"t{trial}"
         where = tally.kill(template, root, full, rng, "curate", "--ops", str(ops))
         nxt = run_brv("tree", cwd=root)
@@ -183,7 +217,8 @@ def run_curate(tmp_path: Path, count: int) -> None:
 
 
 def audit_mismatch(root: Path, before: dict[str, bytes], now: dict[str, bytes]) -> str:
-    """'' when the curate log records exactly the entries the tree shows added or deleted."""
+    """'' when the curate log records exactly the entries the tree shows added, updated or
+    deleted."""
     import sqlite3
 
     conn = sqlite3.connect(root / ".brv/state/brv.db")
@@ -196,25 +231,28 @@ def audit_mismatch(root: Path, before: dict[str, bytes], now: dict[str, bytes]) 
     logged = {(t, m.split(" ", 1)[-1]) for t, _, s, m in rows if s == "success"}
     added = {p for p in now.keys() - before.keys() if kind_of(p) is Kind.ENTRY}
     deleted = {p for p in before.keys() - now.keys() if kind_of(p) is Kind.ENTRY}
+    updated = {p for p in before.keys() & now.keys()
+               if kind_of(p) is Kind.ENTRY and before[p] != now[p]}
     logged_added = {p for t, p in logged if t == "ADD"}
+    logged_updated = {p for t, p in logged if t == "UPDATE"}
     logged_deleted = {p for t, p in logged if t == "DELETE"}
     if added != logged_added:
         return f"audit log: added {sorted(added ^ logged_added)[:3]} mismatch"
+    if updated != logged_updated:
+        return f"audit log: updated {sorted(updated ^ logged_updated)[:3]} mismatch"
     if deleted != logged_deleted:
         return f"audit log: deleted {sorted(deleted ^ logged_deleted)[:3]} mismatch"
     return ""
 
 
 def run_derived(tmp_path: Path, count: int, kind: str, args: tuple[str, ...]) -> None:
-    tally = Tally(kind)
+    tally = Tally(kind, count)
     template = tmp_path / "template"
     seed_project(template, 120)
-    probe = tmp_path / "probe"
-    shutil.copytree(template, probe)
-    full = duration(probe, *args)
+    full = duration(template, tmp_path / "probe", *args)
     before = entries(template)
     rng = random.Random()
-    for trial in trials(count):
+    for trial in tally.rounds():
         root = tmp_path / f"t{trial}"
         where = tally.kill(template, root, full, rng, *args)
         nxt = run_brv(*args, cwd=root)
@@ -233,20 +271,21 @@ def run_derived(tmp_path: Path, count: int, kind: str, args: tuple[str, ...]) ->
 
 
 def run_archive(tmp_path: Path, count: int) -> None:
-    tally = Tally("archive/restore")
+    tally = Tally("archive/restore", count)
     template = tmp_path / "template"
     seed_project(template, 30)
     rel = "d1/t1/entry_1.md"
     stub, full_copy = "_archived/d1/t1/entry_1.stub.md", "_archived/d1/t1/entry_1.full.md"
     archived = tmp_path / "archived"
-    shutil.copytree(template, archived)
-    full = duration(archived, "archive", rel)
+    archiving = duration(template, archived, "archive", rel)
+    restoring_takes = duration(archived, tmp_path / "restored", "restore", rel)
     original = (template / ".brv/context-tree" / rel).read_bytes()
     rng = random.Random()
-    for trial in trials(count):
-        restoring = trial % 2 == 1
+    for trial in tally.rounds():
+        restoring = tally.kills % 2 == 1  # half the kills each, whichever trials missed
         root = tmp_path / f"t{trial}"
-        where = tally.kill(archived if restoring else template, root, full, rng,
+        where = tally.kill(archived if restoring else template, root,
+                           restoring_takes if restoring else archiving, rng,
                            "restore" if restoring else "archive", rel)
         if run_brv("tree", cwd=root).exit_code != 0:
             tally.fail(f"{where}: next command failed")
@@ -266,7 +305,7 @@ def run_archive(tmp_path: Path, count: int) -> None:
 
 
 def run_pull(tmp_path: Path, count: int) -> None:
-    tally = Tally("pull")
+    tally = Tally("pull", count)
     remote = tmp_path / "knowledge.git"
     git(tmp_path, "init", "-q", "--bare", "-b", "main", str(remote))
     alice = make_member(tmp_path, "alice")
@@ -288,11 +327,9 @@ def run_pull(tmp_path: Path, count: int) -> None:
         alice.write(f"d{i % 4}/t{i % 6}/entry_{i}.md", f"Entry {i}", narrative=f"new {i}")
     alice.sync("second")
     expected = alice.git("rev-parse", "HEAD").strip()
-    probe = tmp_path / "probe"
-    shutil.copytree(template.root, probe)
-    full = duration(probe, "vc", "pull")
+    full = duration(template.root, tmp_path / "probe", "vc", "pull")
     rng = random.Random()
-    for trial in trials(count):
+    for trial in tally.rounds():
         root = tmp_path / f"t{trial}"
         where = tally.kill(template.root, root, full, rng, "vc", "pull")
         pulled = run_brv("vc", "pull", cwd=root)
@@ -337,6 +374,30 @@ KINDS = {
 def fixed_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     """One clock for every run, so a killed run and a whole one write the same bytes."""
     monkeypatch.setenv("BRV_NOW", "2026-01-05T10:00:00Z")
+
+
+def test_a_kind_whose_runs_end_before_the_kill_fails_at_the_cap_of_trials(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("BRV_FAULT_REPORT", raising=False)  # not a figure of the real count
+    tally = Tally("index", 2)
+    made = []
+    for trial in tally.rounds():
+        made.append(trial)
+        tally.trials += 1  # a trial whose run ended before its kill moment: no kill
+        tally.kills += trial == 3  # one kill, in the fourth trial
+    assert made == list(range(CAP * 2))
+    assert tally.failures == ["index: only 1 kills in 6 trials (the cap, 3 per kill asked "
+                              "for): most runs ended before their kill moment"]
+    with pytest.raises(AssertionError, match="only 1 kills in 6 trials"):
+        tally.report()
+
+
+def test_a_kind_stops_once_it_has_made_its_kills() -> None:
+    tally = Tally("index", 2)
+    for trial in tally.rounds():
+        tally.trials += 1
+        tally.kills += trial != 1  # the second trial kills nothing
+    assert (tally.trials, tally.kills, tally.failures) == (3, 2, [])
 
 
 @pytest.mark.parametrize("kind", sorted(KINDS))

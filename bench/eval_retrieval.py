@@ -348,7 +348,8 @@ def tune(item: str) -> None:
     name, _, value = item.partition("=")
     module, _, const = name.rpartition(".")
     target = importlib.import_module(f"brv_vc.index.{module}")
-    parsed = tuple(float(v) for v in value.split(",")) if "," in value else float(value)
+    kind = type(getattr(target, const))  # an int stays an int (counts, sizes)
+    parsed = tuple(float(v) for v in value.split(",")) if "," in value else kind(float(value))
     setattr(target, const, parsed)
 
 

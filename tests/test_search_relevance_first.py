@@ -7,6 +7,7 @@ import json
 import sqlite3
 from datetime import UTC, datetime
 
+import pytest
 from retrieval_util import write_entry
 
 from brv_vc.index.db import SCHEMA_VERSION
@@ -137,3 +138,40 @@ def test_an_index_of_the_older_schema_is_rebuilt(project: Project) -> None:
     assert conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == (
         SCHEMA_VERSION)
     conn.close()
+
+
+def test_feedback_cannot_reorder_strong_matches_whose_scores_differ_clearly(
+    project: Project,
+) -> None:
+    """Long entries that repeat the question's words score 20-60 in BM25, where s/(1+s) is
+    above 0.95 for all of them: the order comes from the scores themselves, so a core entry
+    scoring a third less stays below."""
+    for i in range(60):
+        write_entry(project, f"misc/n/note_{i}.md", f"Note {i}", f"Unrelated filler {i}.")
+    text = "Kafka consumer lag alerts page the on-call engineer. "
+    write_entry(project, "ops/kafka/strong.md", "Kafka consumer lag", text * 6)
+    write_entry(project, "ops/kafka/weaker.md", "Kafka lag", (text * 2).replace("consumer ", ""))
+    _make_core(project, "ops/kafka/weaker.md")
+    found = search_tree(project, "kafka consumer lag alerts", now=NOW, record=False).results
+    assert [h.path for h in found[:2]] == ["ops/kafka/strong.md", "ops/kafka/weaker.md"]
+    assert found[1].relevance > 0.9  # both saturated: s/(1+s) alone could not tell them apart
+
+
+def test_words_the_best_results_share_bring_in_an_entry_that_says_it_otherwise(
+    project: Project, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Pseudo-relevance feedback: "suction", held by the first results for "vacuum cleaner",
+    finds the entry that never says "vacuum cleaner" (and only with the feedback pass)."""
+    from brv_vc.index import search as engine
+
+    for i in range(3):
+        write_entry(project, f"home/vacuum/model_{i}.md", f"Vacuum cleaner model {i}",
+                    f"A vacuum cleaner with strong suction, model {i}.")
+    write_entry(project, "home/tools/hoover.md", "Hoover", "Suction power decides the choice.")
+    for i in range(8):
+        write_entry(project, f"misc/n/note_{i}.md", f"Note {i}", f"Unrelated filler {i}.")
+    found = paths(project, "vacuum cleaner", record=False)
+    assert found[:3] == [f"home/vacuum/model_{i}.md" for i in range(3)]
+    assert "home/tools/hoover.md" in found
+    monkeypatch.setattr(engine, "PRF", 0.0)
+    assert "home/tools/hoover.md" not in paths(project, "vacuum cleaner", record=False)

@@ -1,13 +1,14 @@
 """Ranked search over the FTS5 index (seed 002 §4.2.1, byterover-cli.md §5.1).
 
 OR-semantics BM25 (porter-stemmed, every term also a prefix, unknown words replaced by fuzzy
-alternatives) over title, content, path and tags/keywords; documents holding more of the
-query's weight get a bounded coverage boost, never a filter. Relevance s/(1+s) decides the
-order; the lifecycle signals (importance, recency, maturity) can move it by at most ``TIE``,
-so they break ties among comparably relevant results and never reorder clearly more relevant
-ones. Each hit's ``score`` is seed 002's compound score (Eq. 5: 0.6 relevance + 0.2
-importance + 0.2 recency, x maturity, +0.1 local), used only by ``brv query``'s tier gates.
-Weights and boosts were chosen on bench/eval_retrieval.py.
+alternatives) over title, content, path and tags/keywords, each term ranked alone and summed
+(``postings``); documents holding more of the query's weight get a bounded coverage boost,
+never a filter. The boosted BM25 over the best one's decides the order; the lifecycle
+signals (importance, recency, maturity) can move it by at most ``TIE``, so they only reorder
+results within 3% of the top score of each other, never clearly more relevant ones. Each
+hit's ``relevance`` is s/(1+s) and its ``score`` seed 002's compound score (Eq. 5: 0.6
+relevance + 0.2 importance + 0.2 recency, x maturity, +0.1 local), used only by ``brv
+query``'s tier gates. Weights and boosts were chosen on bench/eval_retrieval.py.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import heapq
 import sqlite3
 from dataclasses import dataclass, field
 
-from brv_vc.index import fuzzy, relations
+from brv_vc.index import feedback, fuzzy, relations
 from brv_vc.index.db import get_meta
 from brv_vc.index.excerpt import best_window
 from brv_vc.index.ood import coverage_of, out_of_domain
@@ -30,6 +31,7 @@ FIELD_WEIGHTS = (3.0, 1.0, 1.0, 3.0)
 POOL = 100  # BM25's best candidates that the boosts re-rank
 COVER = 0.5  # raw x (1 + COVER x idf-weighted share of the query terms a document holds)
 TIE = 0.03  # the most the lifecycle signals can add to the ranking key
+PRF = 0.5  # weight of the pseudo-relevance-feedback words (index/feedback.py)
 TOPIC = 0.0  # same-topic boost: x the relevance of the best of the top 3 in that folder
 LOCAL_BONUS = 0.1  # byterover §5.1 step 4: local results +0.1 (compound score, capped at 1)
 PLAN_MIN_DOCS = 2000
@@ -154,6 +156,15 @@ def search(
             raw[rowid] = raw.get(rowid, 0.0) + part
     if not raw:
         return SearchOutcome(tuple(terms), (), "or", True, tuple(unmatched), alts, corpus)
+    if PRF and corpus < PLAN_MIN_DOCS:  # 25,000 entries: +10 ms a query, not paid
+        first = heapq.nlargest(feedback.DOCS, raw, key=raw.__getitem__)
+        for word, df in feedback.expansion(
+                conn, first, terms, lambda w: _doc_freq(conn, term_expr(w, []), corpus),
+                corpus):
+            more = postings(conn, term_expr(word, []), df, corpus, field_weights, scope=scope,
+                            stamp=stamp)
+            for rowid, part in more.scores.items():
+                raw[rowid] = raw.get(rowid, 0.0) + PRF * part
     weight = [idf(df, corpus) for df in dfs]
     total = sum(weight) + sum(idf(0, corpus) for _ in unmatched)
     pool = heapq.nlargest(max(POOL, limit), raw, key=raw.__getitem__)
@@ -161,12 +172,13 @@ def search(
     rows = _rows(conn, pool)
     signals = get_many(state, [path for path, *_ in rows.values()]) if state else {}
     scored: list[Scored] = []
+    boosted = {r: raw[r] * (1.0 + COVER * cover[r]) for r in rows}
+    best = max(boosted.values()) or 1.0
     for rowid, (path, title, kind, updated, mtime_ns) in rows.items():
-        boosted = raw[rowid] * (1.0 + COVER * cover[rowid])
-        relevance = boosted / (1.0 + boosted)
+        relevance = boosted[rowid] / (1.0 + boosted[rowid])
         sig = signals.get(path) or default_signals(updated, mtime_ns)
         share, compound = scoring.ranking(relevance, sig, now)
-        key = (1.0 - TIE) * relevance + TIE * share
+        key = (1.0 - TIE) * boosted[rowid] / best + TIE * share
         score = min(1.0, compound + LOCAL_BONUS)
         scored.append((key, score, relevance, rowid, path, title, kind))
     scored.sort(key=lambda s: (-s[0], s[4]))

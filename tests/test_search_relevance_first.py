@@ -175,3 +175,20 @@ def test_words_the_best_results_share_bring_in_an_entry_that_says_it_otherwise(
     assert "home/tools/hoover.md" in found
     monkeypatch.setattr(engine, "PRF", 0.0)
     assert "home/tools/hoover.md" not in paths(project, "vacuum cleaner", record=False)
+
+
+def test_an_entry_linked_to_a_strong_hit_goes_before_its_equal(
+    project: Project, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from brv_vc.index import search as engine
+
+    write_entry(project, "auth/jwt/rotation.md", "Token rotation",
+                "Refresh token rotation: each refresh token is used once.")
+    write_entry(project, "zeta/misc/keys.md", "Keys", "Rotation happens yearly.",
+                related=("auth/jwt/rotation.md",))
+    write_entry(project, "alpha/misc/other.md", "Keys", "Rotation happens yearly.")
+    found = paths(project, "token rotation", record=False)
+    assert found == ["auth/jwt/rotation.md", "zeta/misc/keys.md", "alpha/misc/other.md"]
+    monkeypatch.setattr(engine, "RELATED", 0.0)  # without the link's lift: a tie, path order
+    assert paths(project, "token rotation", record=False)[1:] == [
+        "alpha/misc/other.md", "zeta/misc/keys.md"]

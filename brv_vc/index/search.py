@@ -32,7 +32,8 @@ POOL = 100  # BM25's best candidates that the boosts re-rank
 COVER = 0.5  # raw x (1 + COVER x idf-weighted share of the query terms a document holds)
 TIE = 0.03  # the most the lifecycle signals can add to the ranking key
 PRF = 0.5  # weight of the pseudo-relevance-feedback words (index/feedback.py)
-TOPIC = 0.0  # same-topic boost: x the relevance of the best of the top 3 in that folder
+TOPIC = 0.0  # same-topic boost: x the key of a top-3 hit in that folder (measured: no help)
+RELATED = 0.05  # linked to a top-3 hit, either way: x that hit's key
 LOCAL_BONUS = 0.1  # byterover §5.1 step 4: local results +0.1 (compound score, capped at 1)
 PLAN_MIN_DOCS = 2000
 
@@ -182,8 +183,8 @@ def search(
         score = min(1.0, compound + LOCAL_BONUS)
         scored.append((key, score, relevance, rowid, path, title, kind))
     scored.sort(key=lambda s: (-s[0], s[4]))
-    if TOPIC:
-        scored = _same_topic(scored)
+    if TOPIC or RELATED:
+        scored = _near_strong_hits(conn, scored)
     kept = scored[:limit]
     best_cover = max(cover[s[3]] for s in scored[:10])
     ood = out_of_domain(corpus, kept[0][2], best_cover)
@@ -207,16 +208,24 @@ def search(
     )
 
 
-def _same_topic(scored: list[Scored]) -> list[Scored]:
-    """Candidates in the folder of one of the top 3 get TOPIC x that hit's relevance."""
-    strong: dict[str, float] = {}
-    for s in scored[:3]:
-        folder = s[4].rpartition("/")[0]
-        strong[folder] = max(strong.get(folder, 0.0), s[2])
-    out = [
-        (s[0] + TOPIC * strong.get(s[4].rpartition("/")[0], 0.0), *s[1:])
-        for s in scored
-    ]
+def _near_strong_hits(conn: sqlite3.Connection, scored: list[Scored]) -> list[Scored]:
+    """Candidates near one of the top 3 get a share of that hit's ranking key, then re-sort.
+
+    Near: linked to it either way (``related`` or ``@`` relations: RELATED x its key), or in
+    its folder (TOPIC x its key). Only candidates, which hold a query word, are lifted.
+    """
+    bonus: dict[str, float] = {}
+    for key, *_, path, _title, _kind in scored[:3]:
+        near = {link.target for link in relations.forward(conn, path)}
+        near |= set(relations.backlinks(conn, path))
+        folder = path.rpartition("/")[0]
+        for s in scored:
+            lift = RELATED * key if (s[4] in near or s[4].removesuffix(".md") in near) else 0.0
+            if TOPIC and s[4].rpartition("/")[0] == folder:
+                lift += TOPIC * key
+            if lift and s[4] != path:
+                bonus[s[4]] = max(bonus.get(s[4], 0.0), lift)
+    out = [(s[0] + bonus.get(s[4], 0.0), *s[1:]) for s in scored]
     out.sort(key=lambda s: (-s[0], s[4]))
     return out
 

@@ -97,3 +97,30 @@ def test_vc_status_fast_path_declines_other_forms(project: Project) -> None:
     helped = brv_process("vc", "status", "--help", cwd=project.root)
     assert helped.exit_code == 0
     assert "Example:" in helped.stdout
+
+
+@pytest.mark.parametrize("edited", [False, True])
+def test_a_cold_search_loads_neither_click_nor_yaml_nor_jsonschema(
+    project: Project, edited: bool
+) -> None:
+    """What the cold path imports is what a cold search pays for (PyYAML alone is ~15 ms)."""
+    import subprocess
+    import sys
+
+    from conftest import REPO
+
+    load_labelled(project)
+    assert brv_process("search", "token", cwd=project.root, env=ENV).exit_code == 0
+    if edited:  # a changed file is read and parsed: the parsers may load then, not before
+        target = project.tree / "auth/jwt/token_rotation.md"
+        target.write_bytes(target.read_bytes() + b"\nEdited.\n")
+    script = ("import runpy, sys; sys.argv = ['brv', 'search', 'token', '--json']\n"
+              "try:\n    runpy.run_module('brv_vc', run_name='__main__')\n"
+              "except SystemExit:\n    pass\n"
+              "print(sorted(m for m in ('click', 'yaml', 'jsonschema') if m in sys.modules),"
+              " file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", script], cwd=project.root, text=True,
+                          capture_output=True, env={**ENV, "PYTHONPATH": str(REPO),
+                                                    "PATH": "/usr/bin:/bin"}, check=False)
+    loaded = done.stderr.strip().splitlines()[-1]
+    assert loaded == ("['yaml']" if edited else "[]"), done.stderr

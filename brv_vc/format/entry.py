@@ -21,6 +21,7 @@ from brv_vc.clock import parse_iso
 from brv_vc.errors import FormatError
 from brv_vc.format import body as bodymod
 from brv_vc.format import frontmatter as fm
+from brv_vc.format.limits import MAX_ENTRY_BYTES
 
 STRING_FIELDS = ("title", "summary")
 LIST_FIELDS = ("tags", "keywords", "related")
@@ -28,10 +29,6 @@ TIME_FIELDS = ("createdAt", "updatedAt")
 FIELD_ORDER = ("title", "summary", "tags", "keywords", "related", "createdAt", "updatedAt")
 LEGACY_FIELDS = frozenset({"importance", "recency", "maturity", "accessCount", "updateCount"})
 _H1_RE = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.MULTILINE)
-# The largest knowledge file brv reads (docs/robustness.md "Sizes"). An entry is a note an
-# agent reads whole: a 1 MiB one is already ~250,000 tokens. Above it a file is listed as a
-# problem and never indexed, summarised or parsed (a 50 MB file once took the index down).
-MAX_ENTRY_BYTES = 1 << 20
 
 
 @dataclass(frozen=True)

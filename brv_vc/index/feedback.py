@@ -44,5 +44,5 @@ def expansion(conn: sqlite3.Connection, rowids: list[int], terms: list[str],
         shared.update(w for w in words if stem(w) not in asked)
     common = [w for w, n in shared.most_common() if n >= SHARED][:CANDIDATES]
     ranked = sorted(((doc_freq(w), w) for w in common), key=lambda p: (p[0], p[1]))
-    # a word in half the tree or more says nothing (section headings, the project's name)
-    return [(w, df) for df, w in ranked if df > 0 and df * 2 < corpus][:WORDS]
+    # a word in 3/4 of the tree or more says nothing (section headings, the project's name)
+    return [(w, df) for df, w in ranked if df > 0 and df * 4 < corpus * 3][:WORDS]

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from brv_vc.errors import InvalidPathError
-from brv_vc.format.entry import MAX_ENTRY_BYTES
+from brv_vc.format.limits import MAX_ENTRY_BYTES
 from brv_vc.index import scan
 from brv_vc.index.db import get_meta, set_meta
 from brv_vc.index.docs import is_indexed

@@ -13,7 +13,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from brv_vc.errors import NotFoundError
-from brv_vc.format.entry import MAX_ENTRY_BYTES, Entry, parse_entry
+from brv_vc.format.entry import Entry, parse_entry
+from brv_vc.format.limits import MAX_ENTRY_BYTES
 from brv_vc.tree.intents import TMP_DIR
 from brv_vc.tree.layout import ARCHIVE_DIR, Kind, kind_of
 from brv_vc.tree.links import read_regular, refuse_links

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from brv_vc.errors import FormatError
-from brv_vc.format.entry import MAX_ENTRY_BYTES
+from brv_vc.format.limits import MAX_ENTRY_BYTES
 
 
 def _strings(value: Any, key: str) -> list[tuple[str, str]]:

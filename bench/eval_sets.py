@@ -157,12 +157,34 @@ def tldr(data: Path, pages: int, every: int) -> list[EvalProject]:
 _HEADING = re.compile(r"^(#{2,3}) (.+)$", re.M)
 
 
+# The docs the project set's labels were written against. Every edit to README.md or docs/
+# changed the set's corpus (and moved its recall by a question or two: the figures the docs
+# quote are part of it), so the set reads them as they were at this commit.
+DOCS_AT = "e8b70df"
+
+
+def _doc_texts(repo: Path) -> list[tuple[str, str]]:
+    """(path, text) of README.md and docs/*.md at DOCS_AT; the working tree without git."""
+    import subprocess
+
+    def git(*args: str) -> str:
+        return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True,
+                              check=True).stdout
+    try:
+        names = ["README.md", *sorted(n for n in git("ls-tree", "--name-only", DOCS_AT,
+                                                     "docs/").split() if n.endswith(".md"))]
+        return [(name, git("show", f"{DOCS_AT}:{name}")) for name in names]
+    except (OSError, subprocess.CalledProcessError):
+        print(f"project set: no git history at {DOCS_AT}; reading the docs as they are now",
+              file=sys.stderr)
+        paths = [repo / "README.md", *sorted((repo / "docs").glob("*.md"))]
+        return [(p.relative_to(repo).as_posix(), p.read_text(encoding="utf-8")) for p in paths]
+
+
 def doc_sections(repo: Path) -> list[Doc]:
     """Every ## / ### section of README.md and docs/*.md, one entry each (key ``file#heading``)."""
     docs = []
-    for path in [repo / "README.md", *sorted((repo / "docs").glob("*.md"))]:
-        text = path.read_text(encoding="utf-8")
-        rel = path.relative_to(repo).as_posix()
+    for rel, text in _doc_texts(repo):
         marks = list(_HEADING.finditer(text))
         for i, mark in enumerate(marks):
             end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
@@ -170,7 +192,8 @@ def doc_sections(repo: Path) -> list[Doc]:
             body = re.sub(r"^(<{7}|={7}|>{7})", r" \1", text[mark.end():end].strip(), flags=re.M)
             title = mark.group(2).replace("`", "").strip()
             if body:
-                folder = "docs/" + (path.stem.lower() if path.parent.name == "docs" else "overview")
+                stem = rel.rsplit("/", 1)[-1].removesuffix(".md")
+                folder = "docs/" + (stem.lower() if rel.startswith("docs/") else "overview")
                 docs.append(Doc(f"{rel}#{title}", folder, title, body[:20000]))
     return docs
 

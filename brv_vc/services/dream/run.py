@@ -265,6 +265,7 @@ def cross_hits(conn: Any, project: Project, changed: Sequence[str],
     from brv_vc.format.entry import parse_entry
 
     out: dict[str, list[str]] = {}
+    hits = fts.TermHits(conn)
     for rel in changed:
         if should_stop():  # the budget: fewer candidates, never an overrun
             break
@@ -276,7 +277,7 @@ def cross_hits(conn: Any, project: Project, changed: Sequence[str],
         except (BrvError, OSError):  # an unsearchable title only loses candidates
             continue
         for word in words[:4]:
-            for path, score in fts.ranked_paths(conn, word, 8, exclude=domain + "/"):
+            for path, score in hits.get(word, 8, exclude=domain + "/"):
                 if path != rel and not path.startswith(ARCHIVE_DIR + "/"):
                     found[path] = found.get(path, 0.0) + score
         ranked = sorted(found, key=lambda p: (-found[p], p))

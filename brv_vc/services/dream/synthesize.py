@@ -104,25 +104,26 @@ def detect(project: Project) -> list[Op]:
     return ops
 
 
-def _bullets(text: str) -> list[tuple[str, frozenset[str]]]:
-    """The summary's list lines with their stemmed words (computed once per domain).
+def _bullets(text: str) -> dict[str, list[str]]:
+    """The summary's list lines by each stemmed word they hold (built once per domain).
 
-    Why: a dream may weigh a hundred candidate words before three survive the de-duplication;
-    stemming every line again for each took seconds on a 5,000-entry tree.
+    Why: a dream may weigh hundreds of candidate words before three survive the
+    de-duplication; stemming every line again for each took seconds on a 5,000-entry tree.
     """
-    out = []
+    out: dict[str, list[str]] = {}
     for line in text.splitlines():
         line = line.strip()
         if line.startswith("- "):
-            out.append((line, frozenset(map(stem, tokens(line)))))
+            for word in dict.fromkeys(map(stem, tokens(line))):
+                out.setdefault(word, []).append(line)
     return out
 
 
-def _candidate(word: str, shared_by: Sequence[str],
-               bullets: dict[str, list[tuple[str, frozenset[str]]]]) -> Op:
+def _candidate(word: str, shared_by: Sequence[str], bullets: dict[str, dict[str, list[str]]],
+               ) -> Op:
     lines = []
     for domain in shared_by:
-        hits = [line for line, stems in bullets[domain] if word in stems][:5]
+        hits = bullets[domain].get(word, [])[:5]
         lines.append(f"### {domain}")
         lines.extend(hits or [f"- {domain} mentions {word}"])
         lines.append("")

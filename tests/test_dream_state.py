@@ -71,3 +71,21 @@ def test_a_killed_dream_leaves_a_partial_log_that_the_next_dream_marks(project):
             {"operation": "prune", "action": "KEEP", "status": "applied", "changes": []}]}))
     dream.dream(project, NOW, force=True)
     assert json.loads((folder / "drm-5.json").read_text())["status"] == "partial"
+
+
+def test_the_next_dream_folds_a_killed_dreams_journal_into_its_log(project, brv):
+    add(project, "notes/misc", "Note", "plain")
+    folder = project.state / "dream-log"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "drm-5.json").write_text(json.dumps(
+        {"id": "drm-5", "status": "processing", "operations": [], "journal": True}))
+    kept = {"operation": "prune", "action": "KEEP", "status": "applied", "changes": []}
+    (folder / "drm-5.ops.jsonl").write_text(json.dumps(kept) + '\n{"operation": "pru')
+    listed = brv("dream", "--log", "--json", cwd=project.root).json()
+    assert listed["logs"][0]["operationCount"] == 1  # a running dream's log shows its work
+    dream.dream(project, NOW, force=True)
+    log = json.loads((folder / "drm-5.json").read_text())
+    assert log["status"] == "partial"
+    assert log["operations"] == [kept]
+    assert "journal" not in log
+    assert not (folder / "drm-5.ops.jsonl").exists()

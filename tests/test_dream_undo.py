@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import shutil
 from datetime import timedelta
 
@@ -110,3 +111,24 @@ def test_undo_and_reject_restore_random_trees_byte_for_byte(tmp_path, entries, r
             review.reject(project, NOW, everything=True)
     dream.undo(project, NOW)
     assert tree_bytes(root) == before
+
+
+def test_a_killed_dream_is_undone_from_its_journal_even_with_a_torn_last_line(project):
+    _busy_tree(project)
+    before = tree_bytes(project.root)
+    result = dream.dream(project, NOW, force=True)
+    assert any(op["changes"] for op in result.operations)
+    # the shape a kill -9 leaves: the log as written at the start, operations in the journal
+    folder = project.state / "dream-log"
+    log = json.loads((folder / f"{result.id}.json").read_text())
+    lines = [json.dumps(op) for op in log.pop("operations")]
+    log.update(status="processing", operations=[], journal=True)
+    (folder / f"{result.id}.json").write_text(json.dumps(log))
+    (folder / f"{result.id}.ops.jsonl").write_text("\n".join(lines) + '\n{"operation": "pr')
+    undone = dream.undo(project, NOW)
+    assert undone.id == result.id
+    assert tree_bytes(project.root) == before
+    assert not (folder / f"{result.id}.ops.jsonl").exists()
+    kept = json.loads((folder / f"{result.id}.json").read_text())
+    assert kept["status"] == "undone"
+    assert len(kept["operations"]) == len(result.operations)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from conftest import brv_process
 from dream_support import NOW, add, duplicate_pair, tree_bytes
 
+from brv_vc.cli.fast import try_fast
 from brv_vc.services import dream, review
 
 
@@ -145,3 +147,32 @@ def test_review_pending_over_1000_entries_lists_them_all(project, brv):
         conn.close()
     data = brv("review", "pending", "--json", cwd=project.root).json()
     assert len(data["entries"]) == 1000
+
+
+def test_the_click_free_listing_prints_what_click_prints(project, brv, capsys):
+    disabled = [brv_process("review", "pending", *flags, cwd=project.root)
+                for flags in ((), ("--json",))]
+    assert [r.stdout for r in disabled] == [brv("review", "pending", *flags, cwd=project.root).stdout
+                                            for flags in ((), ("--json",))]
+    assert "review is disabled" in disabled[0].stdout
+    _dream_with_review(project, brv)
+    first = review.pending(project).entries[0]
+    brv("review", "approve", str(first.id), cwd=project.root)
+    add(project, "notes/misc", "Scratch", "to delete")
+    deleted = brv("curate", "delete", "notes/misc/scratch.md", "--reason", "gone",
+                  cwd=project.root)  # a pending curate/DELETE
+    assert deleted.exit_code == 0, deleted.stderr
+    for flags in ((), ("--json",), ("--all",), ("--all", "--json"), ("--json", "--all")):
+        fast = brv_process("review", "pending", *flags, cwd=project.root)
+        slow = brv("review", "pending", *flags, cwd=project.root)
+        assert fast.exit_code == slow.exit_code == 0, fast.stderr
+        assert fast.stdout == slow.stdout, flags
+        assert fast.stderr == slow.stderr == ""
+    listed = brv_process("review", "pending", "--all", cwd=project.root).stdout
+    assert "(approved)" in listed
+    assert "[curate/DELETE]" in listed
+    assert try_fast(["-C", str(project.root), "review", "pending", "--json"]) == 0  # no click
+    assert '"entries"' in capsys.readouterr().out
+    wrong = brv_process("review", "pending", "--bogus", cwd=project.root)  # click reports it
+    assert wrong.exit_code == 2
+    assert "No such option '--bogus'" in wrong.stderr

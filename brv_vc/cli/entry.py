@@ -4,9 +4,9 @@ Two commands have start-up budgets close to Python's own start-up (DESIGN.md), s
 entry does a little before click and the services are imported:
 - ``brv vc status`` starts ``git status`` at once and lets the status service adopt the
   running process (``brv_vc.vc.git_prefetch``);
-- ``brv search`` / ``brv query`` / ``brv vc status`` try the click-free fast path
-  (``cli/fast.py``), which prints exactly what the click commands print and hands anything
-  else back.
+- ``brv search`` / ``brv query`` / ``brv vc status`` / ``brv review pending`` try the
+  click-free fast path (``cli/fast.py``), which prints exactly what the click commands print
+  and hands anything else back.
 Doing this here, not at import time of a package, keeps ``import brv_vc.cli`` free of effects.
 """
 

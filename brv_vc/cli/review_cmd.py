@@ -6,22 +6,9 @@ import click
 
 from brv_vc.cli.context import AppContext, json_option, pass_app
 from brv_vc.cli.render import emit, warn
+from brv_vc.cli.review_text import pending_text
 from brv_vc.errors import UsageError
 from brv_vc.services import review as svc
-
-
-def _list(r: svc.ReviewList) -> str:
-    lines = [] if r.enabled else ["review is disabled (brv review --enable turns it on)"]
-    if not r.entries:
-        return "\n".join([*lines, "no pending review entries"])
-    pending = sum(e.status == "pending" for e in r.entries)
-    lines.append(f"{pending} pending review entr{'y' if pending == 1 else 'ies'}:")
-    for e in r.entries:
-        status = "" if e.status == "pending" else f" ({e.status})"
-        lines.append(f"  {e.id:>4}  {e.line()}{status}")
-        lines.append(f"        {', '.join(e.paths)}")
-    lines.append("see one: brv review show ID; decide: brv review approve|reject ID...")
-    return "\n".join(lines)
 
 
 def _detail(r: svc.ReviewDetail) -> str:
@@ -67,7 +54,7 @@ def review(ctx: click.Context, enable: bool | None, as_json: bool) -> None:
     assert app is not None
     project = app.project()
     if enable is None:
-        emit(svc.pending(project), as_json, _list)
+        emit(svc.pending(project), as_json, pending_text)
         return
     on = svc.set_enabled(project, enable)
     emit({"enabled": on}, as_json,
@@ -87,7 +74,7 @@ def pending_cmd(app: AppContext, everything: bool, as_json: bool) -> None:
       brv review pending
       brv review pending --json
     """
-    emit(svc.pending(app.project(), all_entries=everything), as_json, _list)
+    emit(svc.pending(app.project(), all_entries=everything), as_json, pending_text)
 
 
 @review.command("show")

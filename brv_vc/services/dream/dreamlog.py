@@ -1,14 +1,20 @@
 """Dream logs: ``.brv/state/dream-log/drm-<ms>.json``, one per dream (seed 001 "Dream Logs").
 
-A log is written when the dream starts (status ``processing``) and again after every
-operation, atomically, so a dream killed at any moment leaves a log of the work it did; the
-next dream marks such a log ``partial`` (or ``error`` when it holds no operation). Each
-operation keeps its file changes (backup hashes in the dream's own store) for ``--undo``.
+A log is written when the dream starts (status ``processing``, ``"journal": true``); each
+finished operation is then appended as one line to its journal ``drm-<ms>.ops.jsonl``, and
+the final write folds the operations into the log and deletes the journal. A dream killed
+at any moment so leaves a log of the work it did (:func:`read` joins the journal); the next
+dream marks such a log ``partial`` (or ``error`` when it holds no operation). Each operation
+keeps its file changes (backup hashes in the dream's own store) for ``--undo``.
+
+Why a journal: writing the whole log again after each operation is quadratic; 500 changed
+entries of a 25,000-entry tree took 9 s of JSON for 500 operations.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +27,7 @@ from brv_vc.tree.store import write_atomic
 LOG_DIR = "dream-log"
 PROCESSING, COMPLETED, PARTIAL, ERROR, UNDONE = (
     "processing", "completed", "partial", "error", "undone")
+JOURNAL = "journal"  # the log's key while its operations are in the journal
 
 
 def folder(project: Project) -> Path:
@@ -33,11 +40,35 @@ def store(project: Project) -> BlobStore:
     return BlobStore(folder(project) / "backups")
 
 
+def _journal(project: Project, dream_id: str) -> Path:
+    return folder(project) / f"{dream_id}.ops.jsonl"
+
+
 def write(project: Project, log: dict[str, Any]) -> None:
-    """Writes a log atomically."""
+    """Writes a log atomically.
+
+    A log that says ``"journal": true`` must hold no operation (the journal has them); any
+    other log is whole, and its journal, if one is left, is deleted after the write.
+    """
     ensure_state_dir(project.state)
     data = json.dumps(log, indent=2, ensure_ascii=False) + "\n"
     write_atomic(folder(project) / f"{log['id']}.json", data.encode("utf-8"))
+    if not log.get(JOURNAL):
+        _journal(project, str(log["id"])).unlink(missing_ok=True)
+
+
+def append(project: Project, dream_id: str, op: dict[str, Any], *, durable: bool) -> None:
+    """Adds one finished operation to a running dream's journal.
+
+    ``durable``: flush it to disk (an operation that changed files: ``--undo`` needs it even
+    after a power cut; a skipped one is only a record).
+    """
+    line = json.dumps(op, ensure_ascii=False, separators=(",", ":")) + "\n"
+    with _journal(project, dream_id).open("a", encoding="utf-8") as handle:
+        handle.write(line)
+        if durable:
+            handle.flush()
+            os.fsync(handle.fileno())
 
 
 def ids(project: Project) -> list[str]:
@@ -59,7 +90,26 @@ def read(project: Project, dream_id: str) -> dict[str, Any]:
                             hint="list the dreams with 'brv dream --log'") from None
     if not isinstance(data, dict):
         raise NotFoundError(f"dream log {dream_id} is unreadable", file=f"{LOG_DIR}/{dream_id}.json")
+    if data.pop(JOURNAL, False):
+        data["operations"] = [*data.get("operations", []), *_journaled(project, dream_id)]
     return data
+
+
+def _journaled(project: Project, dream_id: str) -> list[dict[str, Any]]:
+    """The journal's operations; a line cut short by a kill is left out."""
+    try:
+        lines = _journal(project, dream_id).read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return []
+    out = []
+    for line in lines:
+        try:
+            op = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(op, dict):
+            out.append(op)
+    return out
 
 
 def summary_line(summary: dict[str, Any]) -> str:

@@ -57,10 +57,11 @@ def candidates(project: Project, entries: Sequence[str], now: datetime,
         dated = {p: u for p, u in index.execute(
             "SELECT path, updated FROM docs WHERE kind = 'entry'")}
     found = []
+    tree = project.tree
     for rel in entries:
         if rel in skip:
             continue
-        path = project.tree / rel
+        path = tree / rel
         try:
             mtime = path.stat().st_mtime
             if rel in rows:

@@ -2,8 +2,9 @@
 
 One code path for every engine: the detectors (default), or decisions handed in by an
 agent (``brv dream apply``), go through :func:`apply.apply_op` one by one. After each
-operation the log is written again, the budget and the cancel flag are checked, so a
-budget overrun or a Ctrl-C keeps the finished operations and the log says ``partial``.
+operation the log's journal gets it (see ``dreamlog``), the budget and the cancel flag are
+checked, so a budget overrun or a Ctrl-C keeps the finished operations and the log says
+``partial``.
 """
 
 from __future__ import annotations
@@ -132,7 +133,7 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
         "summary": {},
         "engine": "agent" if decisions is not None else "llm" if llm else "default",
     }
-    dreamlog.write(project, log)
+    dreamlog.write(project, {**log, dreamlog.JOURNAL: True})  # operations: the journal
     opened = derived.open_synced(project)
     ctx = Context(project, now, dream_id, opened.conn, review.is_enabled(project))
     stopped = ""
@@ -150,8 +151,9 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
                 return "cancelled"
         try:
             for number, op in enumerate(ops, 1):
-                log["operations"].append(apply_op(ctx, op))
-                dreamlog.write(project, log)
+                done = apply_op(ctx, op)
+                log["operations"].append(done)
+                dreamlog.append(project, dream_id, done, durable=bool(done["changes"]))
                 if progress is not None:
                     progress(phase, number, len(ops))
                 why = over()
@@ -241,9 +243,10 @@ def changed_entries(project: Project, entries: Sequence[str], state: dict[str, A
         found = list(entries)
     else:
         found = []
+        tree = project.tree
         for rel in entries:
             try:
-                if (project.tree / rel).stat().st_mtime > wall:
+                if (tree / rel).stat().st_mtime > wall:
                     found.append(rel)
             except OSError:
                 continue
@@ -263,6 +266,7 @@ def cross_hits(conn: Any, project: Project, changed: Sequence[str],
     from brv_vc.format.entry import parse_entry
 
     out: dict[str, list[str]] = {}
+    hits = fts.TermHits(conn)
     for rel in changed:
         if should_stop():  # the budget: fewer candidates, never an overrun
             break
@@ -274,7 +278,7 @@ def cross_hits(conn: Any, project: Project, changed: Sequence[str],
         except (BrvError, OSError):  # an unsearchable title only loses candidates
             continue
         for word in words[:4]:
-            for path, score in fts.ranked_paths(conn, word, 8, exclude=domain + "/"):
+            for path, score in hits.get(word, 8, exclude=domain + "/"):
                 if path != rel and not path.startswith(ARCHIVE_DIR + "/"):
                     found[path] = found.get(path, 0.0) + score
         ranked = sorted(found, key=lambda p: (-found[p], p))

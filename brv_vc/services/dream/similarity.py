@@ -52,24 +52,72 @@ def _query(doc: Sequence[str]) -> list[str]:
 
 @dataclass
 class Corpus:
-    """Documents (token lists) under one BM25 model; index i is ``paths[i]``."""
+    """Documents (token lists) under one BM25 model; index i is ``paths[i]``.
+
+    The model is built once per corpus and every score is rank-bm25's own float. A word's
+    score in every document is kept for the next query that holds it (a dream asks ~40 words
+    of each of hundreds of documents, and common words recur): ``get_batch_scores`` over the
+    documents holding the word, zero elsewhere (what ``get_scores`` gives a document without
+    it). A query's scores are those added in query order from zero, as ``get_scores`` adds
+    them, so they are the same floats. A score against a single document whose words are not
+    all kept is ``get_batch_scores`` for it (and the query's own, the normaliser, at once).
+    """
 
     paths: list[str]
     docs: list[list[str]]
 
     def __post_init__(self) -> None:
         self._bm25: Any = _LuceneBM25([d or ["_"] for d in self.docs])
-        self._queries = [_query(d) for d in self.docs]
-        self._self: dict[int, float] = {}
+        self._queries: dict[int, list[str]] = {}
+        self._pairs: dict[tuple[int, int], float] = {}  # (query, doc) -> score
+        self._terms: dict[str, Any] = {}  # word -> its score in every document
+        self._postings: dict[str, list[int]] | None = None  # word -> documents holding it
+        self._by_path: list[int] | None = None  # the documents in path order
+
+    def _query(self, i: int) -> list[str]:
+        if i not in self._queries:
+            self._queries[i] = _query(self.docs[i])
+        return self._queries[i]
+
+    def _term(self, word: str) -> Any:
+        if word not in self._terms:
+            if self._postings is None:
+                self._postings = {}
+                for i, counts in enumerate(self._bm25.doc_freqs):
+                    for w in counts:
+                        self._postings.setdefault(w, []).append(i)
+            scores = self._bm25.get_scores([])  # rank-bm25's zeros
+            holding = self._postings.get(word)
+            if holding:
+                scores[holding] = self._bm25.get_batch_scores([word], holding)
+            self._terms[word] = scores
+        return self._terms[word]
+
+    def _scores(self, query: int) -> Any:
+        """The query document's score in every document (``get_scores``)."""
+        scores = self._bm25.get_scores([])  # rank-bm25's zeros, as get_scores starts
+        for word in self._query(query):
+            scores += self._term(word)
+        return scores
 
     def _base(self, i: int) -> float:
         """A document's score against itself (the normaliser), computed on first use."""
-        if i not in self._self:
-            self._self[i] = self._score(i, i)
-        return self._self[i]
+        return self._score(i, i)
 
     def _score(self, query: int, doc: int) -> float:
-        return float(self._bm25.get_batch_scores(self._queries[query], [doc])[0])
+        key = (query, doc)
+        if key not in self._pairs:
+            words = self._query(query)
+            if all(w in self._terms for w in words):
+                total = 0.0
+                for w in words:
+                    total += float(self._terms[w][doc])
+                self._pairs[key] = total
+            else:
+                ids = [doc] if (query, query) in self._pairs else list(dict.fromkeys([doc, query]))
+                for i, score in zip(ids, self._bm25.get_batch_scores(words, ids), strict=True):
+                    self._pairs[(query, i)] = float(score)
+        return self._pairs[key]
 
     def sim(self, a: int, b: int) -> float:
         """How much of ``a`` ``b`` covers, in [0, 1] (1: b holds all of a's terms alike)."""
@@ -81,18 +129,25 @@ class Corpus:
         return min(self.sim(a, b), self.sim(b, a))
 
     def nearest(self, a: int, limit: int = 5) -> list[tuple[int, float]]:
-        """The ``limit`` documents most similar to ``a`` (itself excluded), best first."""
-        base = self._base(a)
+        """The ``limit`` documents most similar to ``a`` (itself excluded), best first.
+
+        Equal scores come in path order.
+        """
+        scores = self._scores(a)
+        base = self._pairs.setdefault((a, a), float(scores[a]))
         if base <= 0:
             return []
-        scores = self._bm25.get_scores(self._queries[a])
-        order = sorted(range(len(scores)), key=lambda i: (-scores[i], self.paths[i]))
-        out = []
-        for i in order:
-            if i != a and scores[i] > 0:
-                out.append((i, min(1.0, float(scores[i]) / base)))
-            if len(out) == limit:
+        if self._by_path is None:
+            self._by_path = sorted(range(len(self.paths)), key=self.paths.__getitem__)
+        by_path = self._by_path
+        out: list[tuple[int, float]] = []
+        # best first; a stable sort of the path-ordered scores keeps ties in path order
+        for k in (-scores[by_path]).argsort(kind="stable").tolist():
+            i = by_path[k]
+            if scores[i] <= 0 or len(out) == limit:
                 break
+            if i != a:
+                out.append((i, min(1.0, float(scores[i]) / base)))
         return out
 
     def best_against(self, query: list[str]) -> float:

@@ -84,26 +84,46 @@ def detect(project: Project) -> list[Op]:
                     key=lambda w: (-len(where[w]), -counts[w], w))
     known = existing(project)
     seen = [known[p] for p in sorted(known)]  # existing syntheses, then this dream's
+    bullets = {d: _bullets(text) for d, text in texts.items()}
     ops: list[Op] = []
+    corpus = None  # the model of ``seen``, built again only when a synthesis joins it
     for word in shared:
         if len(ops) == MAX_SYNTHESES:
             break
-        op = _candidate(word, sorted(where[word]), texts)
+        op = _candidate(word, sorted(where[word]), bullets)
         probe = tokens(" ".join([op["title"], op["title"], op["summary"], op["content"]]))
-        if seen and Corpus([str(i) for i in range(len(seen))], seen).best_against(probe) >= LINK_AT:
-            continue
+        if seen:
+            corpus = corpus or Corpus([str(i) for i in range(len(seen))], list(seen))
+            if corpus.best_against(probe) >= LINK_AT:
+                continue
         if any(o["path"] == op["path"] for o in ops):
             continue
         seen.append(probe)
+        corpus = None
         ops.append(op)
     return ops
 
 
-def _candidate(word: str, shared_by: Sequence[str], texts: dict[str, str]) -> Op:
+def _bullets(text: str) -> dict[str, list[str]]:
+    """The summary's list lines by each stemmed word they hold (built once per domain).
+
+    Why: a dream may weigh hundreds of candidate words before three survive the
+    de-duplication; stemming every line again for each took seconds on a 5,000-entry tree.
+    """
+    out: dict[str, list[str]] = {}
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("- "):
+            for word in dict.fromkeys(map(stem, tokens(line))):
+                out.setdefault(word, []).append(line)
+    return out
+
+
+def _candidate(word: str, shared_by: Sequence[str], bullets: dict[str, dict[str, list[str]]],
+               ) -> Op:
     lines = []
     for domain in shared_by:
-        hits = [line.strip() for line in texts[domain].splitlines()
-                if word in map(stem, tokens(line)) and line.strip().startswith("- ")][:5]
+        hits = bullets[domain].get(word, [])[:5]
         lines.append(f"### {domain}")
         lines.extend(hits or [f"- {domain} mentions {word}"])
         lines.append("")

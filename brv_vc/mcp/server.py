@@ -37,10 +37,13 @@ def _guard(run: Callable[[], dict[str, Any]]) -> Any:
     and agents parse this JSON as they parse ``brv ... --json``.
     """
     try:
-        return run()
+        payload, failed = run(), False
     except ToolFailure as failure:
-        text = json.dumps(failure.payload, ensure_ascii=False)
-        return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
+        payload, failed = failure.payload, True
+    # one json.dumps: the SDK's own conversion of a dict (pydantic, indented) cost ~5 ms a
+    # search answer, as much as the search itself
+    text = json.dumps(payload, ensure_ascii=False)
+    return CallToolResult(content=[TextContent(type="text", text=text)], is_error=failed)
 
 
 def _resource(run: Callable[[], dict[str, Any]]) -> dict[str, Any]:

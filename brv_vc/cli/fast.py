@@ -19,6 +19,8 @@ import sys
 # typing costs ~5 ms to import and this module is on the cold search path
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from datetime import datetime
+    from pathlib import Path
     from typing import Any
 
 _VALUE_OPTIONS = {
@@ -76,6 +78,22 @@ def _parse(argv: list[str]) -> tuple[str, str | None, str, dict[str, Any], bool]
     return command, directory, texts[0], options, as_json
 
 
+def _when_and_where(directory: str | None) -> tuple[datetime, Path] | None:
+    """(now, the folder to start from): ``BRV_NOW`` or the clock, ``-C`` or the cwd.
+
+    None when ``BRV_NOW`` does not parse (click says so).
+    """
+    from brv_vc.clock import parse_iso, utcnow
+
+    try:
+        now = parse_iso(os.environ["BRV_NOW"]) if os.environ.get("BRV_NOW") else utcnow()
+    except ValueError:
+        return None
+    from pathlib import Path
+
+    return now, (Path(directory).resolve() if directory else Path.cwd())
+
+
 def try_fast(argv: list[str]) -> int | None:
     """Runs ``search``/``query``/``vc status`` without click when it can.
 
@@ -93,16 +111,12 @@ def try_fast(argv: list[str]) -> int | None:
     if parsed is None:
         return None
     command, directory, text, options, as_json = parsed
-    from brv_vc.clock import parse_iso, utcnow
     from brv_vc.tree.project import find_project
 
-    try:
-        now = parse_iso(os.environ["BRV_NOW"]) if os.environ.get("BRV_NOW") else utcnow()
-    except ValueError:
+    found = _when_and_where(directory)
+    if found is None:
         return None
-    from pathlib import Path
-
-    cwd = Path(directory).resolve() if directory else Path.cwd()
+    now, cwd = found
     try:
         project = find_project(cwd)
         from brv_vc.index.scan import start
@@ -185,17 +199,12 @@ def _review_pending(argv: list[str]) -> int | None:
     if args[:2] != ["review", "pending"] or len(set(flags)) != len(flags) or not set(
             flags) <= {"--all", "--json"}:
         return None
-    from brv_vc.clock import parse_iso, utcnow
-
-    try:
-        now = parse_iso(os.environ["BRV_NOW"]) if os.environ.get("BRV_NOW") else utcnow()
-    except ValueError:
-        return None
-    from pathlib import Path
-
     from brv_vc.tree.project import find_project
 
-    cwd = Path(directory).resolve() if directory else Path.cwd()
+    found = _when_and_where(directory)
+    if found is None:
+        return None
+    now, cwd = found
     try:
         project = find_project(cwd)
         from brv_vc.tree.config import ensure_valid_config

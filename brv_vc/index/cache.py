@@ -13,14 +13,11 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from brv_vc.index.terms import jaccard
-
 # typing costs ~5 ms to import and this module is on the cold query path
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-FUZZY_THRESHOLD = 1.0  # the same content words (Jaccard 1); 0.6 answered other questions
 MIN_TOKENS = 2
 KEEP = 200
 
@@ -36,21 +33,17 @@ def exact(conn: sqlite3.Connection, key: str, fingerprint: str) -> dict[str, Any
 def similar(
     conn: sqlite3.Connection, tokens: set[str], fingerprint: str
 ) -> tuple[dict[str, Any], float] | None:
-    """The best cached answer whose token set is similar enough (tier 1), with its similarity."""
+    """The newest cached answer of a query with the same content words (tier 1).
+
+    Returned with its similarity: always 1, the same set of words.
+    """
     if len(tokens) < MIN_TOKENS:
         return None
-    best: tuple[dict[str, Any], float] | None = None
-    for raw_tokens, answer in conn.execute(
-        "SELECT tokens, answer FROM cache WHERE fingerprint = ? ORDER BY created DESC LIMIT ?",
-        (fingerprint, KEEP),
-    ):
-        other = set(json.loads(raw_tokens))
-        if len(other) < MIN_TOKENS:
-            continue
-        score = jaccard(tokens, other)
-        if score >= FUZZY_THRESHOLD and (best is None or score > best[1]):
-            best = (dict(json.loads(answer)), score)
-    return best
+    row = conn.execute(
+        "SELECT answer FROM cache WHERE fingerprint = ? AND tokens = ? ORDER BY created DESC "
+        "LIMIT 1", (fingerprint, _words(tokens))
+    ).fetchone()
+    return None if row is None else (dict(json.loads(row[0])), 1.0)
 
 
 def put(
@@ -70,10 +63,15 @@ def put(
         conn.execute(
             "INSERT OR REPLACE INTO cache (key, fingerprint, tokens, answer, created) "
             "VALUES (?, ?, ?, ?, ?)",
-            (key, fingerprint, json.dumps(sorted(tokens)), json.dumps(answer), created),
+            (key, fingerprint, _words(tokens), json.dumps(answer), created),
         )
         conn.execute(
             "DELETE FROM cache WHERE rowid NOT IN "
             "(SELECT rowid FROM cache ORDER BY created DESC LIMIT ?)",
             (KEEP,),
         )
+
+
+def _words(tokens: set[str]) -> str:
+    """How a query's content words are stored and looked up (sorted, as JSON)."""
+    return json.dumps(sorted(tokens))

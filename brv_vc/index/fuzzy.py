@@ -12,7 +12,6 @@ from __future__ import annotations
 import sqlite3
 
 from brv_vc.index.db import get_meta, set_meta
-from brv_vc.index.terms import quote, stem
 
 FUZZY_RATIO = 0.2
 MAX_ALTERNATIVES = 5
@@ -43,13 +42,6 @@ def within(a: str, b: str, limit: int) -> bool:
             return False
         previous = current
     return previous[len(b)] <= limit
-
-
-def is_known(conn: sqlite3.Connection, word: str) -> bool:
-    """True when the word (or its prefix stem) occurs anywhere in the index."""
-    expr = f"{quote(word)} OR {quote(stem(word))}*"
-    row = conn.execute("SELECT 1 FROM fts WHERE fts MATCH ? LIMIT 1", (expr,)).fetchone()
-    return row is not None
 
 
 def _refresh_terms(conn: sqlite3.Connection) -> None:

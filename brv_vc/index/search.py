@@ -246,9 +246,9 @@ def _near_strong_hits(conn: sqlite3.Connection, scored: list[Scored]) -> list[Sc
     its folder (TOPIC x its key). Only candidates, which hold a query word, are lifted.
     """
     bonus: dict[str, float] = {}
+    linked = relations.backlinks_of(conn, [s[4] for s in scored[:3]])
     for key, *_, path, _title, _kind in scored[:3]:
-        near = {link.target for link in relations.forward(conn, path)}
-        near |= set(relations.backlinks(conn, path))
+        near = {link.target for link in relations.forward(conn, path)} | set(linked[path])
         folder = path.rpartition("/")[0]
         for s in scored:
             lift = RELATED * key if (s[4] in near or s[4].removesuffix(".md") in near) else 0.0

@@ -235,12 +235,13 @@ def sync(
         }
         stored = _stats_where(conn, "path", wanted)
         return _reconcile(conn, tree, "paths", listing, stored, {}, [], wall, progress)
-    mode, waiting = mode or choose_mode(conn, project), False
+    in_place = True
     if mode == "resident":  # brv mcp: never start or wait for the in-place scan (see _fast)
         mode = choose_mode(conn, project)
-        waiting = mode == "fast" and not scan.ready(tree)
-    if mode in ("fast", "resident") and (report := _fast(
-            project, conn, wall, progress, in_place=mode == "fast" and not waiting)) is not None:
+        in_place = scan.ready(tree)
+    mode = mode or choose_mode(conn, project)
+    if mode == "fast" and (report := _fast(project, conn, wall, progress,
+                                           in_place=in_place)) is not None:
         return report
     scan.cancel(tree)
     began = time.time_ns()

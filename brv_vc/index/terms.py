@@ -106,12 +106,6 @@ def _show(text: str) -> str:
     return repr(short)
 
 
-def jaccard(a: set[str], b: set[str]) -> float:
-    """|a & b| / |a | b| (0 for two empty sets)."""
-    union = a | b
-    return len(a & b) / len(union) if union else 0.0
-
-
 def quote(term: str) -> str:
     """An FTS5 string literal for a term made of word characters (no operator survives)."""
     return '"' + term.replace('"', '""') + '"'

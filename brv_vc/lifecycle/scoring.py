@@ -169,19 +169,15 @@ def compound_score(relevance: float, signals: Signals, now: float) -> float:
     return ranking(relevance, signals, now)[1]
 
 
-def lifecycle_share(signals: Signals, now: float) -> float:
-    """The lifecycle signals as one number in [0, 1] (search's tie-breaker).
-
-    (importance / 100 + recency) / 2, times the maturity boost over the largest boost.
-    """
-    return ranking(0.0, signals, now)[0]
-
-
 _TOP_BOOST = max(MATURITY_BOOST.values())
 
 
 def ranking(relevance: float, signals: Signals, now: float) -> tuple[float, float]:
-    """``lifecycle_share`` and ``compound_score`` at once (search computes both per hit)."""
+    """(lifecycle share, ``compound_score``): what search computes per hit, decayed once.
+
+    The share is the lifecycle signals as one number in [0, 1], search's tie-breaker:
+    (importance / 100 + recency) / 2, times the maturity boost over the largest boost.
+    """
     importance, fresh_share, boost = _now(signals, now)
     share = (0.5 * importance + 0.5 * fresh_share) * boost / _TOP_BOOST
     return share, (0.6 * relevance + 0.2 * importance + 0.2 * fresh_share) * boost

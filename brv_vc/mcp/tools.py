@@ -45,6 +45,16 @@ class Tools:
     def _project(self, cwd: str | None) -> Project:
         return find_project(Path(cwd) if cwd else self.start)
 
+    def _writing(self, cwd: str | None) -> Project:
+        """The project a tool is about to change, its session's pending hits written first.
+
+        A hit written after a MERGE or DELETE would bring back the gone path's signals.
+        """
+        project = self._project(cwd)
+        if (session := self._sessions.get(project.root)) is not None:
+            session.flush()
+        return project
+
     def call(self, body: Callable[[], Any]) -> dict[str, Any]:
         """Runs a tool body; a BrvError becomes a ToolFailure with the CLI's error object."""
         try:
@@ -82,7 +92,7 @@ class Tools:
 
         def body() -> dict[str, Any]:
             validate_ops(operations, file="operations")
-            result = run_batch(self._project(cwd), operations, self.clock(), atomic=atomic,
+            result = run_batch(self._writing(cwd), operations, self.clock(), atomic=atomic,
                                dry_run=dry_run)
             payload: dict[str, Any] = {**jsonable(result), "ok": result.ok}
             if not result.ok:
@@ -127,7 +137,7 @@ class Tools:
         """``brv dehydrate --json``."""
         from brv_vc.services.hydrate import dehydrate
 
-        return self.call(lambda: dehydrate(self._project(cwd), path, digest, self.clock()))
+        return self.call(lambda: dehydrate(self._writing(cwd), path, digest, self.clock()))
 
     def vc_status(self, cwd: str | None = None) -> dict[str, Any]:
         """``brv vc status --json``."""

@@ -14,6 +14,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from brv_vc.tree.intents import alive
+
 STALE_AFTER = 600.0  # without /proc: git holds the index lock for seconds, not minutes
 
 
@@ -53,9 +55,8 @@ def git_processes(folders: tuple[Path, ...]) -> tuple[int, ...]:
                 name = handle.read().strip()
             if not name.startswith("git"):
                 continue
-            with open(f"/proc/{pid}/stat", "rb") as handle:
-                if handle.read().rsplit(b")", 1)[-1].split()[0] == b"Z":
-                    continue  # killed, not yet reaped: it holds nothing
+            if not alive(pid):
+                continue  # killed, not yet reaped: it holds nothing
             cwd = os.readlink(f"/proc/{pid}/cwd")
         except (OSError, IndexError):
             continue

@@ -17,6 +17,7 @@ from brv_vc.services.curate.merge import merge_entries, relink
 from brv_vc.services.curate.plan import Plan, Target
 from brv_vc.services.curate.view import View
 from brv_vc.tree.layout import CONTEXT_FILE
+from brv_vc.tree.links import read_regular
 
 _CONTENT_KEYS = ("content", "rawConcept", "narrative", "facts")
 _FIELD_KEYS = ("title", "summary", "tags", "keywords", "related")
@@ -178,9 +179,9 @@ def _relinked(view: View, source: str, target: str) -> list[tuple[str, bytes]]:
         # calls a file) and most entries never mention the source; matches go through it
         data = view.written.get(rel)
         if data is None:
-            try:
-                data = (view.project.tree / rel).read_bytes()
-            except OSError:
+            try:  # never blocks on a FIFO named like an entry, never follows a link
+                data = read_regular(view.project.tree / rel, file=rel)
+            except (OSError, BrvError):
                 continue
         if needle not in data.lower():
             continue

@@ -17,10 +17,9 @@ from typing import TYPE_CHECKING
 from brv_vc.errors import ConflictError, FormatError, GitError, NotFoundError, UsageError
 from brv_vc.services.vc.archive import processed_head, record_head
 from brv_vc.services.vc.changes import status
-from brv_vc.services.vc.gating import OVERRIDE_ENV, refuse_pending
+from brv_vc.services.vc.gating import OVERRIDE_ENV, project_of, refuse_pending
 from brv_vc.services.vc.staging import staged_paths
 from brv_vc.tree.layout import ARCHIVE_DIR
-from brv_vc.tree.project import Project
 from brv_vc.vc import exclusions
 from brv_vc.vc.archived import trailer_block
 from brv_vc.vc.repo import KnowledgeRepo
@@ -160,7 +159,8 @@ def commit(repo: KnowledgeRepo, message: str, *, include_pending: bool = False) 
     refuse_invalid(repo)
     if not include_pending:
         refuse_pending(repo, staged, "commit")
-    env = {**os.environ, OVERRIDE_ENV: "1"} if include_pending else None
+    # checked (or overridden) here: the pre-commit hook need not read the review queue again
+    env = {**os.environ, OVERRIDE_ENV: "1"}
     archived = archived_deletions(repo)
     full = message.rstrip("\n") + ("\n\n" + trailer_block(archived) if archived else "")
     outside = set(staged_paths(repo, whole_repo=True)) - set(staged)
@@ -170,7 +170,7 @@ def commit(repo: KnowledgeRepo, message: str, *, include_pending: bool = False) 
     else:
         repo.git("commit", "-q", "-m", full, what="commit", env=env)
     sha = repo.head() or ""
-    project = Project(repo.tree.parent.parent)  # the tree is always <root>/.brv/context-tree
+    project = project_of(repo)
     if parent is None or processed_head(project) == parent:
         record_head(project, sha)  # a commit changes no file: nothing for the catch-up to do
     return CommitResult(sha, repo.branch(), full, len(staged), tuple(archived))

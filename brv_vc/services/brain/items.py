@@ -32,7 +32,6 @@ KIND_WORDS = {
                    "guidelines", "standard", "standards"),
     "architecture": ("architecture", "arch", "design", "stack", "infrastructure", "infra"),
 }
-KINDS = (*KIND_WORDS, "fact")
 
 
 @dataclass(frozen=True)

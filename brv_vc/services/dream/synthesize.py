@@ -26,7 +26,6 @@ Op = dict[str, Any]
 DOMAIN = "synthesis"
 TOPIC = "patterns"
 MAX_SYNTHESES = 3
-REVIEW_BELOW = 0.7
 _BOILERPLATE = frozenset(
     "knowledge about within covers project entry entries folder folders domain topic "
     "subtopic summary context md the".split())

@@ -22,7 +22,6 @@ import frontmatter  # type: ignore[import-untyped, unused-ignore]
 FLAVOURS = ("markdown", "basic-memory", "obsidian", "byterover")
 MAX_CONTENT = 40_000  # what one curate operation's content takes (curate-ops schema)
 SKIP_DIRS = {".git", ".obsidian", ".trash", ".brv", "node_modules", "_archived"}
-DERIVED = ("_index.md", "context.md", "_manifest.json")
 _H1 = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.MULTILINE)
 _INLINE_TAG = re.compile(r"(?<![\w/#&])#([A-Za-z][\w/-]*)")
 _WIKI = re.compile(r"\[\[([^\]|#]+)(?:#[^\]|]*)?(?:\|[^\]]*)?\]\]")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from brv_vc.errors import FormatError, NotInitializedError
@@ -22,17 +23,17 @@ class Project:
 
     root: Path
 
-    @property
+    @cached_property
     def brv_dir(self) -> Path:
         """``<root>/.brv``."""
         return self.root / BRV_DIR
 
-    @property
+    @cached_property
     def tree(self) -> Path:
         """``<root>/.brv/context-tree``: the knowledge, the source of truth."""
         return self.brv_dir / TREE_DIR
 
-    @property
+    @cached_property
     def state(self) -> Path:
         """``<root>/.brv/state``: per machine, never synced."""
         return self.brv_dir / STATE_DIR

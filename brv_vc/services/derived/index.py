@@ -94,14 +94,17 @@ def resync(
     mode: str | None = None,
     progress: Callable[[int, int], None] | None = None,
     follow: bool = True,
+    paths: list[str] | None = None,
 ) -> OpenIndex:
     """Syncs an open ``index.db`` with the tree: the change check every reader runs.
 
     :func:`open_synced` calls it once per command; a resident process (``brv mcp``) keeps
     its connection and calls it before every answer, so edits made between two calls are
-    seen. Arguments as in :func:`open_synced`; ``created`` says the file was just made.
+    seen. Arguments as in :func:`open_synced`; ``created`` says the file was just made;
+    ``paths`` checks just those files (a resident process's folder watch named them).
     """
-    report = sync(project, conn, mode="full" if created else mode, progress=progress)
+    report = sync(project, conn, mode="full" if created else mode, progress=progress,
+                  paths=None if created else paths)
     notes = [*notes, *seed_sidecar(project, report)]
     found = [*notes, *(f"skipped {path}: {message}" for path, message in report.problems)]
     found += [_ignored(path) for path in report.misplaced_new]

@@ -78,10 +78,13 @@ def run_search(
     limit: int,
     scope: str | None,
     state: sqlite3.Connection | None = None,
+    recheck: bool = True,
 ) -> SearchOutcome:
     """Searches, re-checking the result files first (see ``index.sync`` on in-place edits).
 
     ``state`` is an open ``brv.db`` to use (a resident session's); else one is opened.
+    ``recheck=False`` skips the re-check: a resident session's folder watch reports every
+    in-place edit before the search.
     """
     from brv_vc.tree.statedb import open_state
 
@@ -89,7 +92,7 @@ def run_search(
     state = open_state(project) if state is None else state
     try:
         outcome = search(opened.conn, state, terms, now.timestamp(), limit=limit, scope=scope)
-        stale = stale_paths(project, opened, outcome.hits)
+        stale = stale_paths(project, opened, outcome.hits) if recheck else []
         if stale:
             sync(project, opened.conn, paths=stale)
             outcome = search(opened.conn, state, terms, now.timestamp(), limit=limit, scope=scope)

@@ -4,7 +4,9 @@ A command opens both databases, syncs, searches, writes its hits and closes: abo
 of opening, WAL checkpoints on close and one write transaction around a search that itself
 costs ~4 ms at 25,000 entries. A server answering an agent in a loop keeps the connections
 and runs only the change check (``derived.resync``) before each search, so an edit made by
-hand, by git or by another process between two calls is still seen. Hits are written in
+hand, by git or by another process between two calls is still seen. On Linux the kernel
+tells it what changed (``index.watch``): no event, nothing to check; file events, just those
+files. Hits are written in
 batches at most once a second (and when the session closes): they are lifecycle signals,
 and a second's delay changes no ranking an agent can notice.
 """
@@ -19,6 +21,7 @@ from datetime import datetime
 from brv_vc.index import scan
 from brv_vc.index.db import open_index
 from brv_vc.index.terms import query_terms
+from brv_vc.index.watch import Watch
 from brv_vc.services.derived import OpenIndex, resync
 from brv_vc.services.query.search import (
     SearchResult,
@@ -55,18 +58,54 @@ class SearchSession:
         self._last: OpenIndex | None = None
         self._flushed = self._clock()
         self._scanned = self._flushed - SCAN_SECONDS
+        self._watch: Watch | None = None
+        self._complete = False  # the next check must be the complete one
 
     def _open(self, *, rebuild: bool = False) -> OpenIndex:
         if self._index is None or rebuild:
             self.close(flush=False)
+            # watches first: a change made while the first check runs is reported to the next
+            self._watch, self._complete = Watch.start(self.project.tree), True
             handle = open_index(self.project, rebuild=rebuild)
             self._index, self._created, self._notes = handle.conn, handle.created, tuple(
                 handle.notes)
             self._state = open_state(self.project)
-        opened = resync(self.project, self._index, created=self._created, notes=self._notes,
-                        mode=None if self._created else "resident")
-        self._created, self._notes, self._last = False, (), opened
+        began = time.time_ns()
+        opened: OpenIndex | None = None
+        for mode, paths in self._checks():
+            step = resync(self.project, self._index, created=self._created,
+                          notes=self._notes, mode=mode, paths=paths)
+            self._created, self._notes = False, ()
+            opened = step if opened is None else OpenIndex(
+                step.conn, step.report, opened.notes + step.notes,
+                opened.derived + step.derived)
+        assert opened is not None
+        if self._watch is not None and self._clock() - self._scanned >= SCAN_SECONDS:
+            scan.mark(self.project.state, began)  # watched since a complete check: all seen
+            self._scanned = self._clock()
+        self._complete, self._last = False, opened
         return opened
+
+    def _checks(self) -> list[tuple[str | None, list[str] | None]]:
+        """This call's change checks, as (sync mode, paths).
+
+        The watch's answer, or the ordinary check (folders, plus the in-place scan's result
+        once it is in).
+        """
+        if self._watch is None:
+            return [(None if self._complete else "resident", None)]
+        try:
+            seen = self._watch.take()
+        except OSError:  # the watches could not be set again: the ordinary check from now
+            self._watch.close()
+            self._watch = None
+            return [(None, None)]
+        if self._complete or seen.lost:
+            return [(None, None)]
+        checks: list[tuple[str | None, list[str] | None]] = [("paths", list(seen.files))]
+        if seen.folders:
+            checks.append(("resident", None))
+        return checks
 
     def search(self, query: str, *, now: datetime, limit: int = 10,
                scope: str | None = None, record: bool = True) -> SearchResult:
@@ -82,14 +121,15 @@ class SearchSession:
             try:
                 opened = self._open(rebuild=attempt == 1)
                 outcome = run_search(self.project, opened, terms, now, limit=limit,
-                                     scope=clean_scope, state=self._state)
+                                     scope=clean_scope, state=self._state,
+                                     recheck=self._watch is None)
                 break
             except sqlite3.DatabaseError:
                 if attempt:
                     raise
         # the in-place check (find -cnewer, large trees only) runs while the agent reads
         # this answer; a later call takes its result once it has finished, never waiting
-        if self._clock() - self._scanned >= SCAN_SECONDS:
+        if self._watch is None and self._clock() - self._scanned >= SCAN_SECONDS:
             scan.start(self.project.tree, self.project.state)
             self._scanned = self._clock()
         if record:
@@ -113,4 +153,6 @@ class SearchSession:
         for conn in (self._index, self._state):
             if conn is not None:
                 conn.close()
-        self._index = self._state = self._last = None
+        if self._watch is not None:
+            self._watch.close()
+        self._index = self._state = self._last = self._watch = None

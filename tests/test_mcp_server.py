@@ -157,3 +157,32 @@ def test_search_with_record_false_only_looks(project: Project) -> None:
 
     with_server(project.root, counts)
     assert access() == 1
+
+
+def _requests(*messages: dict[str, Any]) -> bytes:
+    return b"".join(json.dumps({"jsonrpc": "2.0", **m}).encode() + b"\n" for m in messages)
+
+
+INITIALIZE = {"id": 1, "method": "initialize", "params": {
+    "protocolVersion": "2025-06-18", "capabilities": {},
+    "clientInfo": {"name": "test", "version": "1"}}}
+
+
+def test_requests_from_a_file_are_served_by_the_sdks_own_transport(
+        project: Project, tmp_path: Path) -> None:
+    """A regular file cannot be watched by the event loop: the SDK's threads read it.
+
+    (At the end of its input the SDK stops, dropping requests still running: only the
+    initialize answer is sure to come.)
+    """
+    import subprocess
+
+    requests = tmp_path / "requests.jsonl"
+    requests.write_bytes(_requests(INITIALIZE))
+    with requests.open("rb") as stdin:
+        done = subprocess.run(
+            [sys.executable, "-m", "brv_vc", "mcp"], stdin=stdin, capture_output=True,
+            cwd=project.root, env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=60)
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [a["id"] for a in answers] == [1], done.stderr
+    assert answers[0]["result"]["serverInfo"]["name"] == "brv"

@@ -19,6 +19,7 @@ from mcp.server.mcpserver.exceptions import ResourceError
 from mcp.types import CallToolResult, TextContent
 
 from brv_vc import __version__
+from brv_vc.mcp.stdio import serve_stdio
 from brv_vc.mcp.tools import ToolFailure, Tools
 
 INSTRUCTIONS = (
@@ -135,6 +136,6 @@ def serve(start: Path, clock: Callable[[], datetime]) -> None:
     """
     tools = Tools(start, clock)
     try:
-        build_server(tools).run("stdio")
+        serve_stdio(build_server(tools))
     finally:
         tools.close()  # the last hits reach the sidecar

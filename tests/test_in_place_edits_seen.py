@@ -114,3 +114,64 @@ def test_a_small_tree_keeps_no_stamp_and_starts_no_scan(thousand: Project) -> No
     assert not scan.stamp_path(thousand.state).exists()
     scan.start(thousand.tree, thousand.state)
     assert str(thousand.tree) not in scan._pending
+
+
+@pytest.mark.parametrize("cores", [1, 2, 4])
+def test_edits_in_every_domain_are_found_however_the_scan_is_split(
+    thousand: Project, monkeypatch: pytest.MonkeyPatch, cores: int
+) -> None:
+    monkeypatch.setattr(syncmod, "FULL_WALK_MAX", 0)
+    monkeypatch.setattr(os, "cpu_count", lambda: cores)  # one find per core
+    found(thousand, "pumpkin")
+    targets = [f"area_{a}/topic_1/note_{a * 100 + 17}.md" for a in (0, 1, 5, 9)]
+    for a, target in zip((0, 1, 5, 9), targets, strict=True):
+        edit_in_place(thousand.tree / target, f"n{a * 100 + 17:04d}", f"kiw{a:02d}")
+    assert sorted(p for w in ("kiw00", "kiw01", "kiw05", "kiw09") for p in found(thousand, w)) == (
+        sorted(targets))
+
+
+def test_the_scan_follows_no_link_into_or_out_of_the_tree(
+    thousand: Project, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from brv_vc.index import scan
+
+    monkeypatch.setattr(syncmod, "FULL_WALK_MAX", 0)
+    found(thousand, "pumpkin")
+    outside = tmp_path / "outside" / "topic"
+    outside.mkdir(parents=True)
+    (outside / "secret.md").write_text("---\ntitle: Secret\n---\nkiwis\n")
+    (thousand.tree / "linked").symlink_to(outside.parent)
+    scan.start(thousand.tree, thousand.state)
+    changed = scan.changed(thousand.tree, thousand.state)
+    assert changed is not None
+    assert not [p for p in changed[0] if p.startswith("linked")]
+    assert found(thousand, "kiwis") == []
+
+
+def test_a_search_starts_its_scan_before_the_project_code_is_imported(
+    thousand: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """cli/entry.py starts the finds from the folder alone; find_project's tree adopts them."""
+    from brv_vc.index import scan
+    from brv_vc.tree.project import find_project
+
+    monkeypatch.setattr(syncmod, "FULL_WALK_MAX", 0)
+    found(thousand, "pumpkin")  # the first check leaves the stamp
+    edit_in_place(thousand.tree / TARGET, "n0037", "kiwis")
+    scan.start_early(str(thousand.tree / "area_0" / "topic_3"))
+    key = str(find_project(thousand.tree / "area_0").tree)
+    assert key in scan._pending
+    assert found(thousand, "kiwis") == [TARGET]
+    assert key not in scan._pending  # the search took the early scan's answer
+
+
+def test_an_empty_tree_scans_nothing(tmp_path: Path) -> None:
+    from brv_vc.index import scan
+
+    tree, state = tmp_path / "tree", tmp_path / "state"
+    tree.mkdir()
+    state.mkdir()
+    scan.stamp_path(state).touch()
+    result = scan.changed(tree, state)
+    assert result is not None
+    assert result[0] == []

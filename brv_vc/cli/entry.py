@@ -4,6 +4,8 @@ Two commands have start-up budgets close to Python's own start-up (DESIGN.md), s
 entry does a little before click and the services are imported:
 - ``brv vc status`` starts ``git status`` at once and lets the status service adopt the
   running process (``brv_vc.vc.git_prefetch``);
+- ``brv search`` / ``brv query`` start their in-place scan (``index/scan.py``) at once, so
+  it runs on the other cores while Python imports the search code;
 - ``brv search`` / ``brv query`` / ``brv vc status`` / ``brv review pending`` try the
   click-free fast path (``cli/fast.py``), which prints exactly what the click commands print
   and hands anything else back.
@@ -23,6 +25,7 @@ def main() -> None:
 
         prefetch_status(argv)
     if argv:
+        _scan_early(argv)
         from brv_vc.cli.fast import try_fast
 
         code = try_fast(argv)
@@ -31,3 +34,15 @@ def main() -> None:
     from brv_vc.cli.main import main as run
 
     run()
+
+
+def _scan_early(argv: list[str]) -> None:
+    args, directory = argv, None
+    if args[:1] == ["-C"] and len(args) > 2:
+        directory, args = args[1], args[2:]
+    if args[0] in ("search", "query") and "--help" not in args:
+        import os
+
+        from brv_vc.index.scan import start_early
+
+        start_early(directory or os.getcwd())

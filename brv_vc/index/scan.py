@@ -15,6 +15,11 @@ index, re-reading it when they differ. Rows stored while their file was that fre
 ctime that matches nothing (see ``sync.RACY``), so a second write within the same clock tick
 is found too. Where ``find`` is missing or fails, ``sync`` falls back to a full walk: slower,
 never wrong.
+
+The walk is split between one ``find`` per core (up to :data:`MAX_FINDS`), each given every
+n-th entry of the tree's root: the stats are the cost, and two cores halve it. A command
+that knows early it will search (``cli/entry.py``) starts the finds before anything else is
+imported (:func:`start_early`), with the operating system's calls only.
 """
 
 from __future__ import annotations
@@ -22,15 +27,20 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from pathlib import Path
+
+TYPE_CHECKING = False  # typing and pathlib cost ~10 ms: start_early runs before either loads
+if TYPE_CHECKING:
+    from pathlib import Path
 
 STAMP = "scan.stamp"
 MARGIN_NS = 2_000_000_000
+MAX_FINDS = 4
 
-# a running find by tree: (pid, read end of its stdout, when the check began). posix_spawn,
-# not subprocess: importing subprocess costs more than the spawn on the cold search path
-_pending: dict[str, tuple[int, int, int]] = {}
-_reaped: dict[int, int] = {}  # pid -> wait status of a scan ``ready`` found finished
+# the finds running for a tree: ([(pid, read end of its stdout)], when the check began).
+# posix_spawn, not subprocess: importing subprocess costs more than the spawn on the cold
+# search path
+_pending: dict[str, tuple[list[tuple[int, int]], int]] = {}
+_reaped: dict[int, int] = {}  # pid -> wait status of a find ``ready`` found finished
 
 
 def stamp_path(state: Path) -> Path:
@@ -38,15 +48,28 @@ def stamp_path(state: Path) -> Path:
     return state / STAMP
 
 
-def start(tree: Path, state: Path) -> None:
-    """Starts the ``find`` of files changed since the stamp (no-op without a stamp)."""
-    key = str(tree)
-    stamp = stamp_path(state)
-    if key in _pending or not hasattr(os, "posix_spawnp") or not stamp.is_file():
-        return
-    began = time.time_ns()
-    argv = ["find", "-H", key, "-mindepth", "1", "-name", ".*", "-prune", "-o",
-            "-type", "f", "-name", "*.md", "-cnewer", str(stamp), "-print0"]
+def start_early(cwd: str) -> None:
+    """Starts the finds for the project holding ``cwd``, before the project code is imported.
+
+    Only the plain layout (a ``.brv`` folder in ``cwd`` or a parent); anything else is left
+    to :func:`start` once ``find_project`` has run. The key is the tree path exactly as
+    ``Project(find_root(cwd)).tree`` spells it, so that call adopts these finds.
+    """
+    current = os.path.realpath(cwd)
+    while True:
+        marker = os.path.join(current, ".brv")
+        if os.path.isdir(marker):
+            start(os.path.join(marker, "context-tree"), os.path.join(marker, "state"))
+            return
+        if os.path.lexists(marker):
+            return  # a worktree pointer: find_project follows it
+        parent = os.path.dirname(current)
+        if parent == current:
+            return
+        current = parent
+
+
+def _spawn(argv: list[str]) -> tuple[int, int] | None:
     read, write = os.pipe()
     try:
         pid = os.posix_spawnp("find", argv, os.environ, file_actions=[
@@ -57,19 +80,53 @@ def start(tree: Path, state: Path) -> None:
         ])
     except OSError:
         os.close(read)
-        return
+        return None
     finally:
         os.close(write)
-    _pending[key] = (pid, read, began)
+    return pid, read
 
 
-def _collect(pid: int, read: int) -> tuple[bytes, bool]:
-    chunks = []
-    with os.fdopen(read, "rb") as out:
-        while chunk := out.read(65536):
-            chunks.append(chunk)
-    status = _reaped.pop(pid) if pid in _reaped else os.waitpid(pid, 0)[1]
-    return b"".join(chunks), os.waitstatus_to_exitcode(status) == 0
+def start(tree: Path | str, state: Path | str) -> None:
+    """Starts the finds of files changed since the stamp (no-op without a stamp)."""
+    key = os.fspath(tree)
+    stamp = os.path.join(os.fspath(state), STAMP)
+    if key in _pending or not hasattr(os, "posix_spawnp") or not os.path.isfile(stamp):
+        return
+    began = time.time_ns()
+    try:
+        with os.scandir(key) as items:  # links are never followed, at any depth (-P)
+            tops = sorted(item.path for item in items
+                          if not item.name.startswith(".") and not item.is_symlink())
+    except OSError:
+        return
+    count = min(MAX_FINDS, os.cpu_count() or 1, len(tops))
+    finds: list[tuple[int, int]] = []
+    for part in range(count):
+        found = _spawn(["find", "-P", *tops[part::count], "-name", ".*", "-prune", "-o",
+                        "-type", "f", "-name", "*.md", "-cnewer", stamp, "-print0"])
+        if found is None:
+            _stop(finds)
+            return
+        finds.append(found)
+    _pending[key] = (finds, began)
+
+
+def _collect(finds: list[tuple[int, int]]) -> tuple[bytes, bool]:
+    chunks, ok = [], True
+    for pid, read in finds:
+        with os.fdopen(read, "rb") as out:
+            while chunk := out.read(65536):
+                chunks.append(chunk)
+        status = _reaped.pop(pid) if pid in _reaped else os.waitpid(pid, 0)[1]
+        ok = ok and os.waitstatus_to_exitcode(status) == 0
+    return b"".join(chunks), ok
+
+
+def _stop(finds: list[tuple[int, int]]) -> None:
+    for pid, _ in finds:
+        with contextlib.suppress(OSError):
+            os.kill(pid, 15)  # SIGTERM; importing signal costs 1.5 ms
+    _collect(finds)
 
 
 def ready(tree: Path) -> bool:
@@ -81,25 +138,27 @@ def ready(tree: Path) -> bool:
     found = _pending.get(str(tree))
     if found is None:
         return False
-    pid, _, began = found
+    finds, began = found
     if time.time_ns() - began > 2_000_000_000:
         return True
-    try:
-        done, status = os.waitpid(pid, os.WNOHANG)
-    except ChildProcessError:
-        return True
-    if done:
+    for pid, _ in finds:
+        if pid in _reaped:
+            continue
+        try:
+            done, status = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            continue
+        if not done:
+            return False
         _reaped[pid] = status
-    return bool(done)
+    return True
 
 
 def cancel(tree: Path) -> None:
     """Stops a scan started for ``tree`` that no check will use (a small tree walks)."""
     found = _pending.pop(str(tree), None)
     if found is not None:
-        with contextlib.suppress(OSError):
-            os.kill(found[0], 15)  # SIGTERM; importing signal costs 1.5 ms
-        _collect(found[0], found[1])
+        _stop(found[0])
 
 
 def changed(tree: Path, state: Path) -> tuple[list[str], int] | None:
@@ -112,8 +171,8 @@ def changed(tree: Path, state: Path) -> tuple[list[str], int] | None:
     found = _pending.pop(str(tree), None)
     if found is None:
         return None
-    pid, read, began = found
-    out, ok = _collect(pid, read)
+    finds, began = found
+    out, ok = _collect(finds)
     if not ok:
         return None
     prefix = str(tree).rstrip(os.sep) + os.sep

@@ -112,7 +112,7 @@ def seed(conn: sqlite3.Connection, rows: dict[str, Signals]) -> None:
     if not rows:
         return
     ensure_schema(conn)
-    with conn:
+    with write_lock(conn):
         conn.executemany(
             f"INSERT OR IGNORE INTO signals (path, {_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
             [(path, *_row(s)) for path, s in rows.items()],

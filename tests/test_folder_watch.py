@@ -92,8 +92,8 @@ def test_markdown_at_the_root_or_in_a_domain_folder_asks_for_the_folder_check(
         tree: Path, watch: Watch) -> None:
     (tree / "stray.md").write_text("outside the layout")
     assert watch.take() == Seen(folders=True)
-    append(tree / "auth/context.md", "\nMore.\n")
-    assert watch.take() == Seen(folders=True)
+    append(tree / "auth/context.md", "\nMore.\n")  # indexed, and a synthesis could be there
+    assert watch.take() == Seen(files=("auth/context.md",), folders=True)
 
 
 def test_a_full_event_queue_is_reported_lost_and_the_watch_goes_on(
@@ -174,5 +174,24 @@ def test_a_session_after_lost_events_runs_the_complete_check(
             os.utime(b)
         append(project.tree / ENTRY, "\nAudited by the quoll team.\n")  # ... so this is lost
         assert session.search("quoll", now=NOW, record=False).results[0].path == ENTRY
+    finally:
+        session.close()
+
+
+def test_a_watched_session_sees_a_synthesis_edited_in_place(
+        project: Project, monkeypatch) -> None:
+    monkeypatch.setattr(syncmod, "FULL_WALK_MAX", 0)
+    run_batch(project, [add("Key storage", "Keys live in the vault.")], NOW)
+    synthesis = project.tree / "auth/crosscut.md"
+    synthesis.write_text("---\ntitle: Crosscut\ntype: synthesis\n---\n\nAcross: lemons.\n")
+    session = SearchSession(project)
+    try:
+        assert session.search("lemons", now=NOW, record=False).results[0].path == (
+            "auth/crosscut.md")
+        text = synthesis.read_text()
+        with synthesis.open("r+", encoding="utf-8") as handle:  # in place
+            handle.write(text.replace("lemons", "mangos"))
+        assert session.search("mangos", now=NOW, record=False).results[0].path == (
+            "auth/crosscut.md")
     finally:
         session.close()

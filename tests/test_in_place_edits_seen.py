@@ -175,3 +175,25 @@ def test_an_empty_tree_scans_nothing(tmp_path: Path) -> None:
     result = scan.changed(tree, state)
     assert result is not None
     assert result[0] == []
+
+
+SYNTHESIS = "area_0/crosscut.md"
+
+
+def write_synthesis(project: Project, text: str, kind: str = "synthesis") -> None:
+    (project.tree / SYNTHESIS).write_text(
+        f"---\ntitle: Crosscut\ntype: {kind}\n---\n\n{text}\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize("large", [False, True], ids=["full-walk", "folder-check-and-scan"])
+def test_a_synthesis_edited_in_place_is_found_and_one_edited_into_a_note_leaves(
+    thousand: Project, monkeypatch: pytest.MonkeyPatch, large: bool
+) -> None:
+    if large:
+        monkeypatch.setattr(syncmod, "FULL_WALK_MAX", 0)
+    write_synthesis(thousand, "Patterns across areas: lemons.")
+    assert found(thousand, "lemons") == [SYNTHESIS]
+    edit_in_place(thousand.tree / SYNTHESIS, "lemons", "mangos")
+    assert found(thousand, "mangos") == [SYNTHESIS]
+    edit_in_place(thousand.tree / SYNTHESIS, "synthesis", "sketchy00")  # no longer one
+    assert found(thousand, "mangos") == []

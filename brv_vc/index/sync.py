@@ -33,6 +33,7 @@ from brv_vc.tree.layout import (
     STUB_SUFFIX,
     SUMMARY_FILE,
     is_synthesis_file,
+    may_be_synthesis,
     misplaced,
 )
 from brv_vc.tree.links import read_regular
@@ -102,7 +103,12 @@ def _indexable(name: str, depth: int, archived: bool) -> bool:
 
 
 def _synthesis(full: str, relpath: str) -> bool:
-    """A dream synthesis directly in a domain folder (``layout.is_synthesis_file``)."""
+    """A dream synthesis directly in a domain folder (``layout.is_synthesis_file``).
+
+    Only a file whose path allows it is read (not ``_index.md`` and the other derived files).
+    """
+    if not may_be_synthesis(relpath):
+        return False
     try:
         with open(full, "rb") as handle:
             return is_synthesis_file(relpath, handle.read(4096))
@@ -226,12 +232,11 @@ def sync(
     wall = time.time() if wall is None else wall
     tree = project.tree
     if paths is not None:
-        wanted = sorted({
-            p for p in paths
-            if is_indexed(p) or (p.count("/") == 1 and _synthesis(str(tree / p), p))
-        })
+        wanted = sorted({p for p in paths if is_indexed(p) or may_be_synthesis(p)})
         listing: dict[str, Stat] = {
-            p: st for p in wanted if (st := _stat(str(tree / p))) is not None
+            p: st for p in wanted
+            if (is_indexed(p) or _synthesis(str(tree / p), p))
+            and (st := _stat(str(tree / p))) is not None
         }
         stored = _stats_where(conn, "path", wanted)
         return _reconcile(conn, tree, "paths", listing, stored, {}, [], wall, progress)
@@ -293,13 +298,15 @@ def _fast(
             for sub in _list_dir(tree, rel, listing, strays):
                 if sub not in known_dirs:
                     _walk(tree, sub, dirs_now, listing, strays)
-    edited = [p for p in edited_in_place if is_indexed(p) and p not in listing]
+    edited = [p for p in edited_in_place
+              if p not in listing and (is_indexed(p) or may_be_synthesis(p))]
     if not dirs_now and not gone and not edited:
         if in_place:
             scan.mark(project.state, began)
         return SyncReport("fast")
-    for path in edited:
-        if (st := _stat(base + path)) is not None:
+    for path in edited:  # a synthesis edited into a plain note is dropped by _reconcile
+        if (is_indexed(path) or _synthesis(base + path, path)) and (
+                st := _stat(base + path)) is not None:
             listing[path] = st
     stored = _stats_where(conn, "dir", [*dirs_now, *gone])
     stored.update(_stats_where(conn, "path", edited))

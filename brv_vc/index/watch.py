@@ -205,9 +205,9 @@ class Watch:
             elif name.endswith(".md"):
                 depth = folder.count("/") + 1 if folder else 0
                 archived = folder == ARCHIVE_DIR or folder.startswith(ARCHIVE_DIR + "/")
-                if archived or 2 <= depth <= MAX_DEPTH:
+                if archived or 1 <= depth <= MAX_DEPTH:  # depth 1: context.md, a synthesis
                     files.add(rel)
-                else:
+                if not archived and not 2 <= depth <= MAX_DEPTH:  # where strays can be
                     folders = True
         if lost:
             self._reset()

@@ -193,6 +193,16 @@ LAYOUT_RULE = "knowledge lives in domain/topic/entry.md or domain/topic/subtopic
 _SYNTHESIS_LINE = re.compile(rb"^type:[ \t]*[\"']?synthesis[\"']?[ \t]*\r?$", re.MULTILINE)
 
 
+def may_be_synthesis(relpath: str) -> bool:
+    """Whether a file there could be a synthesis, judged by its path alone.
+
+    What :func:`is_synthesis_file` checks before it reads the file: a markdown file directly
+    in a domain folder, neither ``context.md`` nor derived.
+    """
+    return (relpath.count("/") == 1 and relpath.endswith(".md") and not relpath.startswith(".")
+            and kind_of(relpath) is Kind.OTHER and not is_derived(relpath))
+
+
 def is_synthesis_file(relpath: str, head: bytes) -> bool:
     """True for a dream synthesis placed directly in a domain folder (seed 001, ByteRover).
 
@@ -200,9 +210,7 @@ def is_synthesis_file(relpath: str, head: bytes) -> bool:
     ``type: synthesis``. Such files are knowledge (indexed, searched, synced) although they
     sit one level above the entries.
     """
-    if relpath.count("/") != 1 or not relpath.endswith(".md") or kind_of(relpath) is not Kind.OTHER:
-        return False
-    if is_derived(relpath) or relpath.startswith(".") or not head.startswith(b"---"):
+    if not may_be_synthesis(relpath) or not head.startswith(b"---"):
         return False
     end = head.find(b"\n---", 3)
     return _SYNTHESIS_LINE.search(head, 0, end if end > 0 else len(head)) is not None

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from conftest import snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from brv_vc.format.tokens import count_tokens
+from brv_vc.services.brain.items import MAX_READ
 from brv_vc.services.curate import run_batch
 from brv_vc.services.hydrate import dehydrate, hydrate, tree_stats
 from brv_vc.tree.project import Project
@@ -128,3 +129,14 @@ def test_bad_input_is_refused_and_changes_nothing(project: Project, brv) -> None
         assert result.exit_code == code, (args, result.stderr)
         assert words in result.stderr, (args, result.stderr)
     assert snapshot(project.tree) == before
+
+
+def test_local_entries_are_the_nodes_best_not_the_trees_best(project: Project) -> None:
+    """The brief reads the tree's best entries, the local part the node's own best."""
+    run_batch(project, [add(f"busy/t{i % 4}", f"Busy {i}", tags=("decision",))
+                        for i in range(MAX_READ + 10)], NOW)
+    quiet = NOW - timedelta(days=200)  # older than every busy entry: never in the tree's best
+    run_batch(project, [add("quiet/corner", "Quiet note", summary="Found locally.")], quiet)
+    result = hydrate(project, "quiet", NOW)
+    assert [item.path for item in result.local] == ["quiet/corner/quiet_note.md"]
+    assert "Found locally." in result.document

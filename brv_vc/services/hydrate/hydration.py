@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from brv_vc.format.tokens import count_tokens, truncate_to_tokens
-from brv_vc.services.brain import Item, load_pool, project_brief
+from brv_vc.services.brain import Item, load_pools, project_brief
 from brv_vc.services.hydrate.nodes import NodeContext, node_path, read_context
 from brv_vc.tree.layout import SUMMARY_FILE
 from brv_vc.tree.project import Project
@@ -117,8 +117,7 @@ def hydrate(project: Project, path: str, now: datetime, *,
         NotFoundError: no such folder.
     """
     rel = node_path(project, path)
-    pool = load_pool(project, now)
-    local_pool = load_pool(project, now, rel) if rel else pool
+    pool, local_pool = load_pools(project, now, ("", rel))
     room = _Budget(budget - count_tokens(f"# Context for {rel or '(root)'}\n\n"))
     parents = [read_context(project, a) for a in _ancestors(rel)]
     kept_parents = [p for p in parents

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from conftest import snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from brv_vc.errors import UsageError
 from brv_vc.format.tokens import count_tokens
 from brv_vc.services.brain.items import MAX_READ
 from brv_vc.services.curate import run_batch
@@ -129,6 +131,19 @@ def test_bad_input_is_refused_and_changes_nothing(project: Project, brv) -> None
         assert result.exit_code == code, (args, result.stderr)
         assert words in result.stderr, (args, result.stderr)
     assert snapshot(project.tree) == before
+
+
+def test_hydrate_itself_refuses_a_budget_too_small_as_the_cli_does(project: Project,
+                                                                   brv) -> None:
+    seed(project)
+    with pytest.raises(UsageError) as refused:
+        hydrate(project, "auth", NOW, budget=99)
+    assert refused.value.message == "--budget 99 is too small"
+    assert refused.value.hint == "give at least 100 tokens"
+    cli = brv("hydrate", "auth", "--budget", "99", cwd=project.root)
+    assert cli.exit_code == 2
+    assert cli.stderr == "brv: error: --budget 99 is too small\nhint: give at least 100 tokens\n"
+    assert hydrate(project, "auth", NOW, budget=100).tokens <= 100
 
 
 def test_local_entries_are_the_nodes_best_not_the_trees_best(project: Project) -> None:

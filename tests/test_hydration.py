@@ -155,3 +155,15 @@ def test_local_entries_are_the_nodes_best_not_the_trees_best(project: Project) -
     result = hydrate(project, "quiet", NOW)
     assert [item.path for item in result.local] == ["quiet/corner/quiet_note.md"]
     assert "Found locally." in result.document
+
+
+def test_frontmatter_is_split_by_the_format_reader(project: Project) -> None:
+    """An empty frontmatter then a horizontal rule: only the fences go, never the text."""
+    seed(project)
+    (project.tree / "auth/context.md").write_text(
+        "---\n---\n# Domain: auth\n\n## Purpose\nAuth purpose.\n\n---\n\n## Usage\nUse it.\n")
+    (project.tree / "_index.md").write_text(
+        "---\n---\n# Root: context tree\n\nFirst part.\n\n---\n\nSecond part.\n")
+    result = hydrate(project, "auth/jwt", NOW)
+    assert [p.purpose for p in result.parents] == ["Auth purpose.\n\n---"]  # the section
+    assert result.overview == "# Root: context tree\n\nFirst part.\n\n---\n\nSecond part."

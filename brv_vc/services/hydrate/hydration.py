@@ -20,7 +20,12 @@ from datetime import datetime
 from brv_vc.errors import UsageError
 from brv_vc.format.tokens import count_tokens, truncate_to_tokens
 from brv_vc.services.brain import Item, load_pools, project_brief
-from brv_vc.services.hydrate.nodes import NodeContext, node_path, read_context
+from brv_vc.services.hydrate.nodes import (
+    NodeContext,
+    node_path,
+    read_context,
+    without_frontmatter,
+)
 from brv_vc.tree.layout import SUMMARY_FILE
 from brv_vc.tree.project import Project
 
@@ -80,9 +85,7 @@ def _overview(project: Project) -> str:
         text = (project.tree / SUMMARY_FILE).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return ""
-    if text.startswith("---\n") and (end := text.find("\n---", 4)) != -1:
-        text = text[end + 4:]
-    return truncate_to_tokens(text.strip(), OVERVIEW_TOKENS)
+    return truncate_to_tokens(without_frontmatter(text).strip(), OVERVIEW_TOKENS)
 
 
 def _local_items(project: Project, path: str, items: tuple[Item, ...]) -> list[LocalItem]:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from brv_vc.errors import UsageError
 from brv_vc.format.tokens import count_tokens
 from brv_vc.services.brain import assemble
 from brv_vc.services.curate import run_batch
@@ -119,3 +121,15 @@ def test_brain_refuses_a_budget_too_small_and_a_missing_project(project: Project
     missing = brv("brain", cwd=elsewhere)
     assert missing.exit_code == 1
     assert "brv init" in missing.stderr
+
+
+def test_assemble_itself_refuses_a_budget_too_small_as_the_cli_does(project: Project,
+                                                                     brv) -> None:
+    with pytest.raises(UsageError) as refused:
+        assemble(project, NOW, budget=199)
+    assert refused.value.message == "--budget 199 is too small for a brain"
+    assert refused.value.hint == "give at least 200 tokens (the default is 6000)"
+    cli = brv("brain", "--budget", "199", cwd=project.root)
+    assert cli.exit_code == 2
+    assert cli.stderr == ("brv: error: --budget 199 is too small for a brain\n"
+                          "hint: give at least 200 tokens (the default is 6000)\n")

@@ -1,12 +1,21 @@
 """MERGE and links: the target keeps no self-link and no link to the source it absorbed,
-other entries are pointed at the target, and --dry-run rewrites nothing."""
+other entries are pointed at the target (found through the search index), and --dry-run
+rewrites nothing."""
 
 from __future__ import annotations
+
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
 
 from conftest import snapshot
 
 from brv_vc.format.entry import parse_entry
+from brv_vc.services.curate import run_batch
 from brv_vc.tree.project import Project
+from brv_vc.tree.statedb import index_db_path
+
+NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
 
 def entry(project: Project, rel: str):
@@ -72,3 +81,66 @@ def test_merge_dry_run_does_not_rewrite_links(project: Project, brv) -> None:
                  "--dry-run", cwd=root)
     assert result.exit_code == 0, result.stderr
     assert snapshot(root) == before
+
+
+_OPENED: list[str] | None = None  # files the MERGE's relink opened, while a test watches
+
+
+def _watch_opens(event: str, args: tuple) -> None:
+    """Records an ``open`` audit event raised by the relink's own reads.
+
+    The index's sync, which the relink runs first, re-reads files written within the last
+    two seconds (racy stats): those reads are the index's, not the relink's.
+    """
+    if _OPENED is None or event != "open" or not isinstance(args[0], (str, Path)):
+        return
+    callers = []
+    frame = sys._getframe(1)
+    while frame is not None:
+        callers.append((Path(frame.f_code.co_filename).as_posix(), frame.f_code.co_name))
+        frame = frame.f_back
+    if (any(name == "_relinked" for _, name in callers)
+            and not any(file.endswith("brv_vc/index/sync.py") for file, _ in callers)):
+        _OPENED.append(str(args[0]))
+
+
+sys.addaudithook(_watch_opens)  # an audit hook cannot be removed: it records only on demand
+
+
+def _kb(project: Project) -> None:
+    run_batch(project, [
+        {"type": "ADD", "path": "kb/n", "title": title, "content": title.lower(),
+         "reason": "t", **({"related": related} if related else {})}
+        for title, related in [("Src", []), ("Tgt", []), ("Fan", ["KB/N/Src.md"])]
+    ] + [{"type": "ADD", "path": "kb/other", "title": "Bystander", "reason": "t",
+          "content": "Mentions kb/n/src.md in prose, not as a link."}], NOW)
+
+
+MERGE = [{"type": "MERGE", "path": "kb/n/src.md", "target": "kb/n/tgt.md",
+          "reason": "dup"}]
+
+
+def test_merge_reads_only_the_entries_the_index_says_link_to_the_source(
+        project: Project) -> None:
+    global _OPENED
+    _kb(project)
+    bystander = project.tree / "kb/other/bystander.md"
+    before = bystander.read_bytes(), bystander.stat().st_mtime_ns
+    _OPENED = []
+    try:
+        planned = run_batch(project, MERGE, NOW, dry_run=True)
+    finally:
+        opened, _OPENED = _OPENED, None
+    assert planned.ok
+    assert any(p.endswith("kb/n/fan.md") for p in opened)  # the linking entry is read
+    assert not any(p.endswith("kb/other/bystander.md") for p in opened)
+    assert run_batch(project, MERGE, NOW).ok
+    assert entry(project, "kb/n/fan.md").related == ("kb/n/tgt.md",)
+    assert (bystander.read_bytes(), bystander.stat().st_mtime_ns) == before
+
+
+def test_merge_without_a_search_index_reads_the_entries_and_relinks(project: Project) -> None:
+    _kb(project)
+    index_db_path(project).unlink()
+    assert run_batch(project, MERGE, NOW).ok
+    assert entry(project, "kb/n/fan.md").related == ("kb/n/tgt.md",)

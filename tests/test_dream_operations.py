@@ -8,6 +8,7 @@ from dream_support import NOW, OAUTH, add, age, duplicate_pair, tree_bytes
 
 from brv_vc.format.entry import parse_entry
 from brv_vc.services import dream
+from brv_vc.services.dream import synthesize
 from brv_vc.tree import dreamstate
 
 
@@ -157,3 +158,13 @@ def test_same_tree_and_clock_give_the_same_operations(tmp_path):
         runs.append([{k: v for k, v in op.items() if k not in ("changes", "reviewId")}
                      for op in ops])
     assert runs[0] == runs[1]
+
+
+def test_existing_syntheses_are_the_entries_of_the_synthesis_domain(project):
+    """What an entry is comes from tree/layout.kind_of: no file beside or below the levels."""
+    real = add(project, "synthesis/patterns", "Token pattern", OAUTH)
+    text = (project.tree / real).read_bytes()
+    for loose in ("synthesis/loose.md", "synthesis/patterns/a/b/too_deep.md"):
+        (project.tree / loose).parent.mkdir(parents=True, exist_ok=True)
+        (project.tree / loose).write_bytes(text)
+    assert list(synthesize.existing(project)) == [real]

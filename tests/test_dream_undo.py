@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from brv_vc.errors import ConflictError
 from brv_vc.services import dream, review
+from brv_vc.services.dream import dreamlog
 from brv_vc.services.init import init_project
 from brv_vc.tree import dreamstate
 from brv_vc.tree.project import Project
@@ -65,6 +66,27 @@ def test_undo_is_refused_for_an_older_dream_or_after_a_later_edit(project, brv):
     refused = brv("dream", "--undo", first.id, cwd=project.root)
     assert refused.exit_code == 1
     assert f"{a} was changed again after this change" in refused.stderr
+    assert tree_bytes(project.root) == snapshot
+
+
+def test_undo_names_a_missing_older_backup_as_a_state_error(project, brv):
+    a, _ = duplicate_pair(project)
+    add(project, "api/auth", "OAuth flow details", OAUTH + " Clients retry.")
+    result = dream.dream(project, NOW, force=True)
+    changes = [review.FileChange.from_dict(c) for op in dreamlog.read(project, result.id)[
+        "operations"] for c in op.get("changes", [])]
+    first, *later = [c for c in changes if c.path == a]
+    assert later  # the dream changed the entry more than once: the first backup is older
+    assert first.before is not None
+    store = dreamlog.store(project).folder
+    (store / first.before[:2] / first.before).unlink()
+    snapshot = tree_bytes(project.root)
+    refused = brv("dream", "--undo", "--json", cwd=project.root)
+    assert refused.exit_code == 1
+    error = refused.json()["error"]
+    assert error["code"] == "state"
+    assert error["message"] == (f"the backup of {a} is missing ({first.before[:12]} under "
+                                f"{store})")
     assert tree_bytes(project.root) == snapshot
 
 

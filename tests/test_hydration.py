@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
+import pytest
 from conftest import snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from brv_vc.errors import UsageError
 from brv_vc.format.tokens import count_tokens
+from brv_vc.services.brain.items import MAX_READ
 from brv_vc.services.curate import run_batch
 from brv_vc.services.hydrate import dehydrate, hydrate, tree_stats
 from brv_vc.tree.project import Project
@@ -128,3 +131,39 @@ def test_bad_input_is_refused_and_changes_nothing(project: Project, brv) -> None
         assert result.exit_code == code, (args, result.stderr)
         assert words in result.stderr, (args, result.stderr)
     assert snapshot(project.tree) == before
+
+
+def test_hydrate_itself_refuses_a_budget_too_small_as_the_cli_does(project: Project,
+                                                                   brv) -> None:
+    seed(project)
+    with pytest.raises(UsageError) as refused:
+        hydrate(project, "auth", NOW, budget=99)
+    assert refused.value.message == "--budget 99 is too small"
+    assert refused.value.hint == "give at least 100 tokens"
+    cli = brv("hydrate", "auth", "--budget", "99", cwd=project.root)
+    assert cli.exit_code == 2
+    assert cli.stderr == "brv: error: --budget 99 is too small\nhint: give at least 100 tokens\n"
+    assert hydrate(project, "auth", NOW, budget=100).tokens <= 100
+
+
+def test_local_entries_are_the_nodes_best_not_the_trees_best(project: Project) -> None:
+    """The brief reads the tree's best entries, the local part the node's own best."""
+    run_batch(project, [add(f"busy/t{i % 4}", f"Busy {i}", tags=("decision",))
+                        for i in range(MAX_READ + 10)], NOW)
+    quiet = NOW - timedelta(days=200)  # older than every busy entry: never in the tree's best
+    run_batch(project, [add("quiet/corner", "Quiet note", summary="Found locally.")], quiet)
+    result = hydrate(project, "quiet", NOW)
+    assert [item.path for item in result.local] == ["quiet/corner/quiet_note.md"]
+    assert "Found locally." in result.document
+
+
+def test_frontmatter_is_split_by_the_format_reader(project: Project) -> None:
+    """An empty frontmatter then a horizontal rule: only the fences go, never the text."""
+    seed(project)
+    (project.tree / "auth/context.md").write_text(
+        "---\n---\n# Domain: auth\n\n## Purpose\nAuth purpose.\n\n---\n\n## Usage\nUse it.\n")
+    (project.tree / "_index.md").write_text(
+        "---\n---\n# Root: context tree\n\nFirst part.\n\n---\n\nSecond part.\n")
+    result = hydrate(project, "auth/jwt", NOW)
+    assert [p.purpose for p in result.parents] == ["Auth purpose.\n\n---"]  # the section
+    assert result.overview == "# Root: context tree\n\nFirst part.\n\n---\n\nSecond part."

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -106,3 +107,18 @@ def test_notes_that_cannot_be_imported_are_listed_and_nothing_is_imported(
     missing = brv("import", str(tmp_path / "nowhere"), cwd=project.root)
     assert missing.exit_code == 1
     assert "is not a folder" in missing.stderr
+
+
+def test_links_that_climb_out_of_the_tree_never_resolve(seeded: Project, tmp_path: Path) -> None:
+    write(seeded.root, "secret.md", "---\ntitle: Secret\n---\nhunter2\n")
+    write(seeded.root, ".brv/outside.md", "---\ntitle: Outside\n---\nx\n")
+    os.symlink(seeded.root / "secret.md", seeded.tree / "auth/jwt/leak.md")
+    source = tmp_path / "notes"
+    write(source, "team/a/climber.md",
+          "---\ntitle: Climber\nrelated: ../outside.md, ../../secret.md\n---\n"
+          "See [[../../secret]], [[../outside]], [[auth/jwt/../../../../secret]], "
+          "[[/etc/passwd]], [[auth/jwt/leak]] and [[auth/jwt/token_rotation]].\n")
+    result = import_notes(seeded, source, NOW)
+    assert result.ok
+    assert [i.related for i in result.imported] == [("auth/jwt/token_rotation.md",)]
+    assert entry(seeded, "team/a/climber.md").related == ("auth/jwt/token_rotation.md",)

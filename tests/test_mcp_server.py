@@ -111,6 +111,13 @@ def test_bad_input_gets_the_clis_error_object(project: Project, tmp_path: Path) 
         assert payload(missing)["error"]["code"] == "not_found"
         escape = await s.call_tool("brv-hydrate", {"path": "../../etc"})
         assert escape.is_error
+        for name, small, message in (
+                ("brv-hydrate", 99, "--budget 99 is too small"),
+                ("brv-brain", 199, "--budget 199 is too small for a brain")):
+            refused = await s.call_tool(name, {"budget": small})
+            assert refused.is_error
+            assert payload(refused)["error"]["code"] == "usage"
+            assert payload(refused)["error"]["message"] == message  # the CLI's own words
         typed = await s.call_tool("brv-search", {"query": 5})
         assert typed.is_error  # the input schema refuses a number for a string
 

@@ -101,3 +101,33 @@ def test_the_framework_pre_push_id_checks_the_commit_it_names(tmp_path: Path) ->
     ok(run(*argv, cwd=project.tree, input="", env=git_env(PRE_COMMIT_TO_REF=good)))
     manifest = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
     assert {h["id"]: h["stages"] for h in manifest}["brv-pre-push"] == ["pre-push"]
+
+
+def test_the_hook_skips_only_the_commit_brv_vc_push_already_checked(tmp_path: Path) -> None:
+    project = standalone(tmp_path)
+    good = git("rev-parse", "HEAD", cwd=project.tree).stdout.strip()
+    write(project.tree, "auth/jwt/token_rotation.md", CONFLICTED)
+    git("commit", "-q", "--no-verify", "-am", "oops", cwd=project.tree)
+    bad = git("rev-parse", "HEAD", cwd=project.tree).stdout.strip()
+    argv = (sys.executable, "-m", "brv_vc", "hook-impl", "pre-push", "origin", "url")
+    line = f"refs/heads/main {bad} refs/heads/main {'0' * 40}\n"
+    ok(run(*argv, cwd=project.tree, input=line, env=git_env(BRV_PUSH_CHECKED=bad)))
+    for told in ({"BRV_PUSH_CHECKED": good}, {}):  # another commit checked, or none: a plain push
+        refused = run(*argv, cwd=project.tree, input=line, env=git_env(**told))
+        assert refused.returncode == 1
+        assert "cannot push: conflict markers remain" in refused.stderr
+
+
+def test_brv_vc_push_tells_its_pre_push_hook_which_commit_it_checked(tmp_path: Path) -> None:
+    project = standalone(tmp_path)
+    hooks = project.tree / ".git/hooks"
+    write(hooks, "pre-push", '#!/bin/sh\necho "[$BRV_PUSH_CHECKED]" >> "$(dirname "$0")/seen"\n'
+          ).chmod(0o755)
+    ok(_brv("hooks", "install", cwd=project.root))  # ours runs, then chains to the team's
+    _with_remote(project.tree, tmp_path)
+    write(project.tree, "auth/jwt/more.md", entry_bytes("More"))
+    git("add", "auth/jwt/more.md", cwd=project.tree)
+    git("commit", "-q", "-m", "more", cwd=project.tree)
+    ok(_brv("vc", "push", cwd=project.root))
+    head = git("rev-parse", "HEAD", cwd=project.tree).stdout.strip()
+    assert (hooks / "seen").read_text().splitlines() == ["[]", f"[{head}]"]

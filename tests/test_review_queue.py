@@ -109,6 +109,29 @@ def test_unknown_id_and_missing_backup_change_nothing(project, brv):
     assert review.pending(project).entries[0].status == "pending"
 
 
+def test_a_missing_older_backup_is_a_state_error_not_a_conflict(project, brv):
+    brv("review", "--enable", cwd=project.root)
+    rel = add(project, "api/auth", "OAuth flow", "first version")
+    for content in ("second", "third"):
+        assert brv("curate", "--ops", "-", cwd=project.root, input=(
+            f'[{{"type": "UPDATE", "path": "{rel}", "content": "{content}", "reason": "r", '
+            '"review": true}]')).exit_code == 0
+    older, newer = review.pending(project).entries
+    (oldest,) = older.changes
+    assert newer.changes[0].before == oldest.after  # the newer change built on the older
+    store = project.state / "review" / "backups"
+    (store / oldest.before[:2] / oldest.before).unlink()
+    snapshot = tree_bytes(project.root)
+    refused = brv("review", "reject", "--all", "--json", cwd=project.root)
+    assert refused.exit_code == 1
+    error = refused.json()["error"]
+    assert error["code"] == "state"
+    assert error["message"] == (f"the backup of {rel} is missing ({oldest.before[:12]} under "
+                                f"{store})")
+    assert tree_bytes(project.root) == snapshot
+    assert [e.status for e in review.pending(project).entries] == ["pending", "pending"]
+
+
 def test_reject_refuses_a_file_changed_since(project, brv):
     a, _, _, _ = _dream_with_review(project, brv)
     (project.tree / a).write_bytes((project.tree / a).read_bytes() + b"\nhand edit\n")

@@ -127,6 +127,25 @@ def test_vc_add_refuses_to_stage_a_symlink(team: Team, tmp_path: Path) -> None:
     assert team.alice.git("diff", "--cached", "--name-only") == ""
 
 
+def test_vc_add_refuses_a_path_whose_parent_folder_is_a_symlink(team: Team,
+                                                                 tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "sub").mkdir()
+    (outside / "x.md").write_text("---\ntitle: X\n---\nx\n")
+    (outside / "sub/y.md").write_text("---\ntitle: Y\n---\ny\n")
+    os.symlink(outside, team.alice.tree / "auth/linked")
+    before = snapshot(team.alice.tree)
+    for named in ("auth/linked/x.md", "auth/linked/sub"):
+        result = team.alice.fails("vc", "add", named)
+        assert f"refusing to stage {named}: it goes through the symlink auth/linked" \
+            in result.stderr
+        assert "nothing was staged" in result.stderr
+        assert "rm .brv/context-tree/auth/linked" in result.stderr
+    assert team.alice.git("diff", "--cached", "--name-only") == ""
+    assert snapshot(team.alice.tree) == before
+
+
 def test_pre_commit_hook_refuses_a_staged_symlink(team: Team, tmp_path: Path) -> None:
     os.symlink(_secret(tmp_path), team.alice.tree / "auth/jwt/leak.md")
     team.alice.git("add", "-A")

@@ -9,7 +9,6 @@ import click
 
 from brv_vc.cli.context import AppContext, json_option, pass_app
 from brv_vc.cli.plain import versioned
-from brv_vc.errors import UsageError
 
 
 def brain_payload(result: Any) -> dict[str, Any]:
@@ -46,11 +45,8 @@ def brain(app: AppContext, budget: int, if_none_match: str | None, as_json: bool
       brv brain --budget 3000 --json
       brv brain --if-none-match 3f2a9c1d0b7e4a55 --json
     """
-    from brv_vc.services.brain import MIN_BUDGET, assemble
+    from brv_vc.services.brain import assemble
 
-    if budget < MIN_BUDGET:
-        raise UsageError(f"--budget {budget} is too small for a brain",
-                         hint=f"give at least {MIN_BUDGET} tokens (the default is 6000)")
     result = assemble(app.project(), app.now, budget=budget, if_none_match=if_none_match)
     if as_json:
         click.echo(json.dumps(versioned(brain_payload(result)), indent=2, ensure_ascii=False))

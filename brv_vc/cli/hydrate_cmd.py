@@ -9,7 +9,6 @@ import click
 
 from brv_vc.cli.context import AppContext, json_option, pass_app
 from brv_vc.cli.render import emit
-from brv_vc.errors import UsageError
 
 
 @click.command()
@@ -32,8 +31,6 @@ def hydrate(app: AppContext, path: str, budget: int, as_json: bool) -> None:
     """
     from brv_vc.services.hydrate import hydrate as run
 
-    if budget < 100:
-        raise UsageError(f"--budget {budget} is too small", hint="give at least 100 tokens")
     result = run(app.project(), path, app.now, budget=budget)
     emit(result, as_json, lambda r: r.document.rstrip("\n"))
 

@@ -49,6 +49,19 @@ def backlinks_of(conn: sqlite3.Connection, paths: list[str]) -> dict[str, list[s
     return {path: sorted(sources) for path, sources in found.items()}
 
 
+def naming(conn: sqlite3.Connection, path: str) -> list[str]:
+    """Files whose relations name ``path`` in any letter case, sorted, unique.
+
+    What a MERGE relinks (``services/curate/merge.relink`` compares lowercased), so unlike
+    :func:`backlinks` only the form with ``.md``. The letter case is folded in Python:
+    SQLite's ``lower`` folds ASCII only. One pass over the links table (tens of
+    milliseconds at 25,000 entries).
+    """
+    wanted = path.lower()
+    rows = conn.execute("SELECT source, target FROM links")
+    return sorted({source for source, target in rows if target.lower() == wanted})
+
+
 def resolves(conn: sqlite3.Connection, target: str) -> bool:
     """True when ``target`` names a file or a folder of the tree."""
     candidates = (target, target + ".md")

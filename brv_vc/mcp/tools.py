@@ -16,7 +16,7 @@ from typing import Any
 from brv_vc.cli.brain_cmd import brain_payload
 from brv_vc.cli.curate_cmd import batch_error
 from brv_vc.cli.plain import jsonable, versioned
-from brv_vc.errors import BrvError, UsageError
+from brv_vc.errors import BrvError
 from brv_vc.tree.project import Project, find_project
 
 
@@ -110,12 +110,9 @@ class Tools:
     def brain(self, budget: int = 6000, if_none_match: str | None = None,
               cwd: str | None = None) -> dict[str, Any]:
         """``brv brain --json`` (``notModified`` when ``if_none_match`` still holds)."""
-        from brv_vc.services.brain import MIN_BUDGET, assemble
+        from brv_vc.services.brain import assemble
 
         def body() -> dict[str, Any]:
-            if budget < MIN_BUDGET:
-                raise UsageError(f"budget {budget} is too small for a brain",
-                                 hint=f"give at least {MIN_BUDGET} tokens")
             return brain_payload(assemble(self._project(cwd), self.clock(), budget=budget,
                                           if_none_match=if_none_match))
 
@@ -126,12 +123,7 @@ class Tools:
         """``brv hydrate --json``."""
         from brv_vc.services.hydrate import hydrate
 
-        def body() -> Any:
-            if budget < 100:
-                raise UsageError(f"budget {budget} is too small", hint="give at least 100")
-            return hydrate(self._project(cwd), path, self.clock(), budget=budget)
-
-        return self.call(body)
+        return self.call(lambda: hydrate(self._project(cwd), path, self.clock(), budget=budget))
 
     def dehydrate(self, path: str, digest: str, cwd: str | None = None) -> dict[str, Any]:
         """``brv dehydrate --json``."""

@@ -13,12 +13,12 @@ if TYPE_CHECKING:
     )
     from brv_vc.services.brain.exports import TARGETS, ExportResult, export
     from brv_vc.services.brain.items import Item, Pool
-    from brv_vc.services.brain.pool import load_pool
+    from brv_vc.services.brain.pool import load_pool, load_pools
 
 __all__ = ["DEFAULT_BUDGET", "MIN_BUDGET", "TARGETS", "BrainResult", "ExportResult", "Item",
-           "Pool", "assemble", "export", "load_pool", "project_brief"]
+           "Pool", "assemble", "export", "load_pool", "load_pools", "project_brief"]
 __getattr__ = lazy(__name__, {
     "DEFAULT_BUDGET": "document", "MIN_BUDGET": "document", "BrainResult": "document", "assemble": "document",
     "project_brief": "document", "TARGETS": "exports", "ExportResult": "exports", "export": "exports",
-    "Item": "items", "Pool": "items", "load_pool": "pool",
+    "Item": "items", "Pool": "items", "load_pool": "pool", "load_pools": "pool",
 })

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from brv_vc.clock import days_between
@@ -81,34 +82,39 @@ class Pool:
     archived: int
 
 
-def gather(project: Project, index: sqlite3.Connection, state: sqlite3.Connection,
-           now: float, prefix: str = "") -> Pool:
-    """Scores every entry from the sidecar and reads the best ``MAX_READ`` of them.
+def gather_under(project: Project, index: sqlite3.Connection, state: sqlite3.Connection,
+                 now: float, prefixes: Sequence[str]) -> tuple[Pool, ...]:
+    """Scores every entry from the sidecar and reads the best ``MAX_READ`` of each folder.
+
+    One pass over the index and the sidecar for all the folders. Each pool holds the best
+    entries under its own folder (the tree's best may hold none of a quiet folder's); an
+    entry in several pools is read once.
 
     Args:
         project: the project.
         index: an open, synced ``index.db``.
         state: ``brv.db`` (the scoring sidecar).
         now: the clock, epoch seconds.
-        prefix: only entries under this folder ("" for the whole tree).
+        prefixes: the folders ("" for the whole tree).
 
     Returns:
-        The pool, best first.
+        The pools, in the order of ``prefixes``, each best first.
     """
-    under = f"{prefix}/" if prefix else ""
+    unders = [f"{p}/" if p else "" for p in prefixes]
+    common = unders[0] if len(set(unders)) == 1 else ""  # several folders: read them all
     rows = index.execute(
         "SELECT path, kind, updated FROM docs WHERE kind IN ('entry', 'archive_stub') AND problem IS NULL"
-        " AND substr(path, 1, ?) = ?", (len(under), under)
+        " AND substr(path, 1, ?) = ?", (len(common), common)
     ).fetchall()
-    stubs = sum(1 for _, kind, _ in rows if kind == "archive_stub")
-    entries = [(path, updated) for path, kind, updated in rows if kind == "entry"]
     ensure_schema(state)
     # one pass over the sidecar in plain floats: 25,000 Signals objects would cost more
     # than everything else the brain does (scoring.at is the reference for this math)
     stored = {row[0]: row[1:] for row in state.execute(
         "SELECT path, importance, maturity, updated_at, scored_at FROM signals")}
     ranked = []
-    for path, updated in entries:
+    for path, kind, updated in rows:
+        if kind != "entry":
+            continue
         base, maturity, updated_at, scored_at = stored.get(
             path, (scoring.DEFAULT_IMPORTANCE, scoring.DRAFT, updated or now, updated or now))
         importance = base * scoring.DAILY_DECAY ** days_between(scored_at, now)
@@ -117,19 +123,32 @@ def gather(project: Project, index: sqlite3.Connection, state: sqlite3.Connectio
         score = (importance5(importance) / 5) * CONFIDENCE[maturity] * recency(age)
         ranked.append((-score, path, importance, maturity, age, score))
     ranked.sort()
-    items = []
-    for _, path, importance, maturity, age, score in ranked[:MAX_READ]:
-        try:
-            entry = parse_entry(project.path_of(path).read_bytes(), file=path)
-        except (OSError, BrvError):
-            continue  # changed or broken since the sync: the index lists it as a problem
-        items.append(Item(
-            path=path, title=entry.title, summary=entry.summary, tags=entry.tags,
-            updated_at=entry.updated_at, kind=kind_of(entry, path),
-            importance=importance5(importance), confidence=CONFIDENCE[maturity], age_days=age,
-            score=score, archived=maturity == scoring.DRAFT
-            and importance < scoring.ARCHIVE_THRESHOLD))
-    return Pool(tuple(items), len(entries), stubs)
+    read: dict[str, Item | None] = {}
+    pools = []
+    for under in unders:
+        mine = [r for r in ranked if r[1].startswith(under)]
+        for _, path, importance, maturity, age, score in mine[:MAX_READ]:
+            if path not in read:
+                read[path] = _item(project, path, importance, maturity, age, score)
+        items = [item for r in mine[:MAX_READ] if (item := read[r[1]]) is not None]
+        stubs = sum(1 for path, kind, _ in rows if kind == "archive_stub"
+                    and path.startswith(under))
+        pools.append(Pool(tuple(items), len(mine), stubs))
+    return tuple(pools)
+
+
+def _item(project: Project, path: str, importance: float, maturity: str, age: float,
+          score: float) -> Item | None:
+    try:
+        entry = parse_entry(project.path_of(path).read_bytes(), file=path)
+    except (OSError, BrvError):
+        return None  # changed or broken since the sync: the index lists it as a problem
+    return Item(
+        path=path, title=entry.title, summary=entry.summary, tags=entry.tags,
+        updated_at=entry.updated_at, kind=kind_of(entry, path),
+        importance=importance5(importance), confidence=CONFIDENCE[maturity], age_days=age,
+        score=score, archived=maturity == scoring.DRAFT
+        and importance < scoring.ARCHIVE_THRESHOLD)
 
 
 def age_text(days: float) -> str:

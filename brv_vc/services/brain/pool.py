@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
-from brv_vc.services.brain.items import Pool, gather
+from brv_vc.services.brain.items import Pool, gather_under
 from brv_vc.services.derived import OpenIndex, with_index
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import open_state
@@ -12,12 +13,22 @@ from brv_vc.tree.statedb import open_state
 
 def load_pool(project: Project, now: datetime, prefix: str = "") -> Pool:
     """The pool of items under ``prefix`` (default: the whole tree), from index and sidecar."""
-    def work(opened: OpenIndex) -> Pool:
+    (pool,) = load_pools(project, now, (prefix,))
+    return pool
+
+
+def load_pools(project: Project, now: datetime, prefixes: Sequence[str]) -> tuple[Pool, ...]:
+    """One pool for each folder of ``prefixes`` (``""``: the whole tree), loaded at once.
+
+    The index is opened (and brought in step) once and the sidecar read once, however many
+    folders are asked for (:func:`gather_under`).
+    """
+    def work(opened: OpenIndex) -> tuple[Pool, ...]:
         state = open_state(project)
         try:
-            return gather(project, opened.conn, state, now.timestamp(), prefix)
+            return gather_under(project, opened.conn, state, now.timestamp(), prefixes)
         finally:
             state.close()
 
-    pool, _notes = with_index(project, work)
-    return pool
+    pools, _notes = with_index(project, work)
+    return pools

@@ -168,11 +168,12 @@ def _relinked(view: View, source: str, target: str) -> list[tuple[str, bytes]]:
     """Entries that link to ``source``, rewritten to link to ``target`` (seed 002: MERGE).
 
     A link fix, not new knowledge: ``updatedAt`` and the scoring signals stay. An entry that
-    cannot be read is left alone (it is not this MERGE's to repair).
+    cannot be read is left alone (it is not this MERGE's to repair). Only the entries the
+    search index says link to ``source`` are read (:meth:`View.linking_to`).
     """
     needle = source.lower().encode("utf-8")
     out = []
-    for rel in view.entries():
+    for rel in view.linking_to(source):
         if rel in (source, target):
             continue
         # a plain read for the substring test: view.read resolves symlinks (a dozen lstat

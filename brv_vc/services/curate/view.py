@@ -13,9 +13,11 @@ from typing import TYPE_CHECKING
 
 from brv_vc.errors import NotFoundError
 from brv_vc.format.entry import Entry, parse_entry
+from brv_vc.index.relations import naming
 from brv_vc.tree import store
 from brv_vc.tree.layout import Kind, kind_of
 from brv_vc.tree.project import Project
+from brv_vc.tree.statedb import index_db_path
 
 if TYPE_CHECKING:
     from brv_vc.services.curate.plan import Plan
@@ -108,6 +110,21 @@ class View:
         )
         return sorted(found)
 
+    def linking_to(self, rel: str) -> list[str]:
+        """The entries (after pending effects) that may link to ``rel``, sorted.
+
+        Trigger: a MERGE relinks the entries that link to its source. Why: reading every
+        entry to find them cost ~2 s at 25,000 entries. Outcome: the search index's links
+        table names them (:func:`_indexed_naming`), plus every entry this batch writes; with
+        no usable index, every entry. The caller still reads each and checks its links.
+        """
+        named = _indexed_naming(self.project, rel)
+        if named is None:
+            return self.entries()
+        found = {p for p in named if kind_of(p) is Kind.ENTRY and not self.is_gone(p)}
+        found.update(p for p in self.written if kind_of(p) is Kind.ENTRY)
+        return sorted(found)
+
     def add(self, plan: Plan) -> None:
         """Lays a plan's effects over the view."""
         for rel in plan.deletes:
@@ -124,3 +141,24 @@ class View:
             self.deleted.discard(rel)
             parts = rel.split("/")
             self._written_dirs.update("/".join(parts[:i]) for i in range(1, len(parts)))
+
+
+def _indexed_naming(project: Project, rel: str) -> list[str] | None:
+    """Files on disk whose relations name ``rel``, from the search index; None without one.
+
+    The index is brought in step with the tree first, as every reader does. No index yet:
+    None, since building one costs more than reading the entries. Any index failure: None
+    too (an index must never block a write of knowledge).
+    """
+    if not index_db_path(project).is_file():
+        return None
+    try:
+        from brv_vc.services.derived import open_synced
+
+        opened = open_synced(project)
+        try:
+            return naming(opened.conn, rel)
+        finally:
+            opened.close()
+    except Exception:  # fail open: the caller reads every entry instead
+        return None

@@ -19,6 +19,7 @@ from brv_vc.index.relations import backlinks
 from brv_vc.lifecycle import scoring, sidecar
 from brv_vc.services.dream.similarity import LINK_AT, Corpus, words
 from brv_vc.summary.archive import current_signals
+from brv_vc.tree.layout import Kind, kind_of
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import open_state
 from brv_vc.tree.store import read_entry
@@ -109,15 +110,14 @@ def decide(project: Project, index: sqlite3.Connection,
 
 
 def _closest_sibling(project: Project, rel: str) -> tuple[str, float] | None:
-    folder = (project.tree / rel).parent
-    names = sorted(p.name for p in folder.glob("*.md")
-                   if p.name != "context.md" and not p.name.startswith("_")
-                   and not p.name.endswith((".abstract.md", ".overview.md")))
     prefix = rel.rsplit("/", 1)[0]
+    siblings = sorted(f"{prefix}/{p.name}" for p in (project.tree / prefix).glob("*.md"))
     loaded = {}
-    for name in names:
+    for sibling in siblings:
+        if kind_of(sibling) is not Kind.ENTRY:
+            continue
         try:
-            loaded[f"{prefix}/{name}"] = read_entry(project, f"{prefix}/{name}")
+            loaded[sibling] = read_entry(project, sibling)
         except BrvError:
             continue
     if rel not in loaded or len(loaded) < 2:

@@ -18,7 +18,7 @@ from brv_vc.format import frontmatter as fm
 from brv_vc.format.entry import decode
 from brv_vc.index.terms import STOPWORDS, stem, tokens
 from brv_vc.services.dream.similarity import LINK_AT, Corpus, words
-from brv_vc.tree.layout import ARCHIVE_DIR, snake
+from brv_vc.tree.layout import ARCHIVE_DIR, Kind, kind_of, snake
 from brv_vc.tree.project import Project
 from brv_vc.tree.store import read_entry
 
@@ -54,8 +54,7 @@ def existing(project: Project) -> dict[str, list[str]]:
     out = {}
     for path in sorted((project.tree / DOMAIN).rglob("*.md")):
         rel = project.relpath(path)
-        if path.name.startswith("_") or path.name == "context.md" or ".abstract" in path.name \
-                or ".overview" in path.name:
+        if kind_of(rel) is not Kind.ENTRY:
             continue
         try:
             out[rel] = words(read_entry(project, rel))

@@ -69,13 +69,7 @@ def undo(project: Project, now: datetime, dream_id: str | None = None) -> UndoRe
             and op.get("reviewId") not in rejected]
     changes = _changes(live)
     store = dreamlog.store(project)
-    latest: dict[str, review.FileChange] = {}
-    for change in changes:
-        latest[change.path] = change  # the newest change of each file meets the disk
-    review.check_revertible(project, list(latest.values()), store)
-    for change in changes:
-        if change.before is not None and not store.has(change.before):
-            review.check_revertible(project, [change], store)  # names the missing backup
+    review.check_chain(project, changes, store)
     restored: list[str] = []
     for op in reversed(live):
         ops_changes = [review.FileChange.from_dict(c) for c in op.get("changes", [])]

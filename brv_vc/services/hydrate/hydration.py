@@ -17,9 +17,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from brv_vc.errors import UsageError
 from brv_vc.format.tokens import count_tokens, truncate_to_tokens
-from brv_vc.services.brain import Item, load_pool, project_brief
-from brv_vc.services.hydrate.nodes import NodeContext, node_path, read_context
+from brv_vc.services.brain import Item, load_pools, project_brief
+from brv_vc.services.hydrate.nodes import (
+    NodeContext,
+    node_path,
+    read_context,
+    without_frontmatter,
+)
 from brv_vc.tree.layout import SUMMARY_FILE
 from brv_vc.tree.project import Project
 
@@ -79,9 +85,7 @@ def _overview(project: Project) -> str:
         text = (project.tree / SUMMARY_FILE).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return ""
-    if text.startswith("---\n") and (end := text.find("\n---", 4)) != -1:
-        text = text[end + 4:]
-    return truncate_to_tokens(text.strip(), OVERVIEW_TOKENS)
+    return truncate_to_tokens(without_frontmatter(text).strip(), OVERVIEW_TOKENS)
 
 
 def _local_items(project: Project, path: str, items: tuple[Item, ...]) -> list[LocalItem]:
@@ -113,12 +117,15 @@ def hydrate(project: Project, path: str, now: datetime, *,
     """Hydrates the context of a node (a folder; ``""`` is the root).
 
     Raises:
+        UsageError: a budget under ``MIN_BUDGET`` tokens.
         InvalidPathError: a malformed or too deep path, or a file.
         NotFoundError: no such folder.
     """
+    if budget < MIN_BUDGET:
+        raise UsageError(f"--budget {budget} is too small",
+                         hint=f"give at least {MIN_BUDGET} tokens")
     rel = node_path(project, path)
-    pool = load_pool(project, now)
-    local_pool = load_pool(project, now, rel) if rel else pool
+    pool, local_pool = load_pools(project, now, ("", rel))
     room = _Budget(budget - count_tokens(f"# Context for {rel or '(root)'}\n\n"))
     parents = [read_context(project, a) for a in _ancestors(rel)]
     kept_parents = [p for p in parents

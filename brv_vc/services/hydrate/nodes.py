@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from brv_vc.errors import FormatError, InvalidPathError, NotFoundError
 from brv_vc.format import body as bodymod
+from brv_vc.format import frontmatter as fm
 from brv_vc.tree.layout import CONTEXT_FILE, MAX_DEPTH, clean_relpath
 from brv_vc.tree.project import Project
 
@@ -61,19 +62,23 @@ def read_context(project: Project, path: str) -> NodeContext:
         text = file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return NodeContext(path, "", "")
-    text = _without_frontmatter(text)
+    text = without_frontmatter(text)
     _, sections = bodymod.split_sections(text)
     purpose = next((s.text.strip() for s in sections if s.name != DIGEST and s.text.strip()), "")
     digest = next((s.text.strip() for s in sections if s.name == DIGEST), "")
     return NodeContext(path, purpose, digest)
 
 
-def _without_frontmatter(text: str) -> str:
-    if text.startswith("---\n"):
-        end = text.find("\n---", 4)
-        if end != -1:
-            return text[end + 4:].lstrip("\n")
-    return text
+def without_frontmatter(text: str) -> str:
+    """The text after its frontmatter, split by the format's own reader.
+
+    Text whose opening fence is never closed has no frontmatter to split: it is kept whole.
+    """
+    try:
+        _, body = fm.split(text)
+    except FormatError:
+        return text
+    return body.lstrip("\n")
 
 
 def with_digest(text: str, digest: str) -> str:

@@ -17,10 +17,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from brv_vc.errors import BrvError, NotFoundError, UsageError
+from brv_vc.errors import BrvError, InvalidPathError, NotFoundError, UsageError
 from brv_vc.services.curate import CurateResult, run_batch
 from brv_vc.services.importers.notes import FLAVOURS, Note, Unreadable, note_files, read_note
-from brv_vc.tree.layout import MAX_DEPTH, snake
+from brv_vc.tree.layout import MAX_DEPTH, clean_relpath, snake
+from brv_vc.tree.links import first_link
 from brv_vc.tree.names import new_names, normal_title
 from brv_vc.tree.project import Project
 
@@ -142,11 +143,23 @@ def import_notes(project: Project, folder: Path, now: datetime, *, flavour: str 
 
 
 def _resolve(link: str, index: dict[str, str], project: Project) -> str | None:
+    """The entry a link names: a note of the import, else an entry already in the tree.
+
+    Contained: a link that climbs out (``../``), is absolute or goes through a symlink
+    names nothing, so no path outside the tree ever becomes a ``related`` path.
+    """
     key = link.strip().removesuffix(".md").lower()
     if key in index:
         return index[key]
-    existing = project.tree / f"{key}.md"
-    return f"{key}.md" if "/" in key and existing.is_file() else None
+    if "/" not in key:
+        return None
+    try:
+        rel = clean_relpath(f"{key}.md", what="link")
+    except InvalidPathError:
+        return None
+    if first_link(project.tree, rel) is not None:
+        return None
+    return rel if (project.tree / rel).is_file() else None
 
 
 def _op(note: Note, item: Imported) -> dict[str, Any]:

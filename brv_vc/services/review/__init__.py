@@ -15,7 +15,7 @@ if TYPE_CHECKING:
         Snapshot,
         capture,
         changes_since,
-        check_revertible,
+        check_chain,
         digest,
         revert,
         review_store,
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 _HOMES = {
     "BlobStore": "backups", "FileChange": "backups", "Snapshot": "backups",
-    "capture": "backups", "changes_since": "backups", "check_revertible": "backups",
+    "capture": "backups", "changes_since": "backups", "check_chain": "backups",
     "digest": "backups", "review_store": "backups", "revert": "backups",
     "ReviewEntry": "entries",
     "Decision": "queue", "ReviewDetail": "queue", "ReviewList": "queue", "approve": "queue", "dismiss": "queue",
@@ -56,7 +56,7 @@ __all__ = [
     "approve",
     "capture",
     "changes_since",
-    "check_revertible",
+    "check_chain",
     "digest",
     "dismiss",
     "is_enabled",

@@ -137,18 +137,38 @@ def check_revertible(project: Project, changes: Sequence[FileChange], store: Blo
                 file=change.path,
                 hint="revert or commit that later edit first; nothing was changed",
             )
-        if change.before is not None and not store.has(change.before):
-            raise StateError(
-                f"the backup of {change.path} is missing ({change.before[:12]} under "
-                f"{store.folder})",
-                file=change.path,
-                hint="the change cannot be reverted byte for byte; edit the file by hand or "
-                     "approve the change; nothing was changed",
-            )
+        _check_backup(change, store)
+
+
+def check_chain(project: Project, changes: Sequence[FileChange], store: BlobStore) -> None:
+    """Refuses reverting a chain of changes, oldest first, that cannot be reverted whole.
+
+    Only the newest change of each file meets the disk; an older one found the bytes the
+    next one changed. Every change needs its backup all the same.
+
+    Raises:
+        ConflictError: a file no longer holds the bytes its newest change left.
+        StateError: a backup is missing, of any change in the chain.
+    """
+    latest = {change.path: change for change in changes}
+    check_revertible(project, list(latest.values()), store)
+    for change in changes:
+        _check_backup(change, store)
+
+
+def _check_backup(change: FileChange, store: BlobStore) -> None:
+    if change.before is not None and not store.has(change.before):
+        raise StateError(
+            f"the backup of {change.path} is missing ({change.before[:12]} under "
+            f"{store.folder})",
+            file=change.path,
+            hint="the change cannot be reverted byte for byte; edit the file by hand or "
+                 "approve the change; nothing was changed",
+        )
 
 
 def revert(project: Project, changes: Sequence[FileChange], store: BlobStore) -> list[str]:
-    """Puts every file back as it was before (after :func:`check_revertible` passed).
+    """Puts every file back as it was before (after :func:`check_chain` passed).
 
     Returns:
         The tree paths written or removed (for the derived refresh).
@@ -164,7 +184,7 @@ def revert(project: Project, changes: Sequence[FileChange], store: BlobStore) ->
             remove_empty_parents(project, target.parent)
             continue
         data = store.get(change.before)
-        assert data is not None  # checked by check_revertible
+        assert data is not None  # checked by check_chain
         write_atomic(target, data)
         if change.before_mtime_ns is not None:
             os.utime(target, ns=(change.before_mtime_ns, change.before_mtime_ns))

@@ -17,9 +17,8 @@ from brv_vc.errors import ConflictError, NotFoundError, UsageError
 from brv_vc.services.derived import refresh
 from brv_vc.services.review import entries as rows
 from brv_vc.services.review.backups import (
-    BlobStore,
     FileChange,
-    check_revertible,
+    check_chain,
     revert,
     review_store,
 )
@@ -199,7 +198,7 @@ def reject(project: Project, now: datetime, ids: Sequence[int] = (), *,
                 )
         # newest first: each entry's "after" is what the next newer one found as "before"
         ordered = sorted(chosen, key=lambda e: -e.id)
-        _check_chain(project, ordered, store)
+        check_chain(project, [c for e in reversed(ordered) for c in e.changes], store)  # oldest first
         restored: list[str] = []
         for entry in ordered:
             restored.extend(revert(project, entry.changes, store))
@@ -224,19 +223,6 @@ def dismiss(project: Project, now: datetime, task: str) -> tuple[int, ...]:
         conn.close()
     _collect(project)
     return tuple(ids)
-
-
-def _check_chain(project: Project, ordered: list[ReviewEntry], store: BlobStore) -> None:
-    """Checks the newest change of each file against the disk, and every backup."""
-    seen: set[str] = set()
-    for entry in ordered:
-        fresh = [c for c in entry.changes if c.path not in seen]
-        check_revertible(project, fresh, store)
-        stale = [c for c in entry.changes if c.path in seen]
-        for change in stale:
-            if change.before is not None and not store.has(change.before):
-                check_revertible(project, [change], store)  # raises the missing backup
-        seen.update(entry.paths)
 
 
 def _collect(project: Project) -> None:

@@ -99,6 +99,10 @@ def refuse_excluded(repo: KnowledgeRepo, tracked: list[str], action: str) -> Non
         )
 
 
+# the commit 'brv vc push' checked with refuse_unpushable: its pre-push hook skips that one
+PUSH_CHECKED_ENV = "BRV_PUSH_CHECKED"
+
+
 def refuse_unpushable(repo: KnowledgeRepo, rev: str) -> None:
     """Refuses to push commit ``rev``: conflict markers, or tracked sync-excluded files.
 

@@ -77,6 +77,7 @@ def run_hook(
     stdin: str = "",
     index_file: str | None = None,
     include_pending: bool = False,
+    push_checked: str | None = None,
 ) -> HookRun:
     """Runs hook ``name`` as git would, from the folder git runs it in.
 
@@ -88,6 +89,8 @@ def run_hook(
         stdin: what git wrote on the hook's stdin (post-rewrite's commit pairs).
         index_file: GIT_INDEX_FILE as git exported it (pre-commit).
         include_pending: let pending review entries through (``BRV_INCLUDE_PENDING=1``).
+        push_checked: the commit ``brv vc push`` already checked (``BRV_PUSH_CHECKED``);
+            pre-push does not check it again.
 
     Returns:
         The run; ``blocked`` means the commit must be refused.
@@ -111,7 +114,7 @@ def run_hook(
         if name == "commit-msg":
             return _commit_msg(repo, tuple(args), index_file)
         if name == "pre-push":
-            return _pre_push(repo, stdin)
+            return _pre_push(repo, stdin, push_checked)
         return _post(project, repo, name, tuple(args), stdin, now)
     except BrvError as error:  # fail open: a hook must not break git over derived state
         return HookRun(name, warnings=(f"{name} hook could not run: {error.message}",))
@@ -142,18 +145,22 @@ def _pre_commit(project: Project, repo: KnowledgeRepo, index_file: str | None,
     return _refresh(project, "pre-commit", check.paths, now, checked=check.checked, defer=True)
 
 
-def _pre_push(repo: KnowledgeRepo, stdin: str) -> HookRun:
+def _pre_push(repo: KnowledgeRepo, stdin: str, checked: str | None = None) -> HookRun:
     """Refuses the push when a pushed commit is one ``brv vc push`` would refuse.
 
     git writes ``<local ref> <local sha> <remote ref> <remote sha>`` lines on stdin; a
     deletion pushes nothing. Without lines (a manager that consumed them), HEAD is checked.
+    The commit ``checked`` (by ``brv vc push``, which runs this push) is not checked twice;
+    a plain ``git push`` names none.
     """
     from brv_vc.services.vc.checks import StagedProblem
     from brv_vc.services.vc.committing import refuse_unpushable
 
     lines = [line.split() for line in stdin.splitlines() if len(line.split()) >= 2]
     tips = sorted({words[1] for words in lines if words[1] != git.NULL_SHA})
-    for tip in tips if lines else ["HEAD"]:
+    for tip in tips if lines else [repo.head() or "HEAD"]:
+        if tip == checked:
+            continue
         try:
             refuse_unpushable(repo, tip)
         except BrvError as error:  # the very refusal of 'brv vc push'

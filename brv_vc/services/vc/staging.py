@@ -11,7 +11,7 @@ from pathlib import Path
 
 from brv_vc.errors import GitError, InvalidPathError, NotFoundError
 from brv_vc.tree.layout import clean_relpath
-from brv_vc.tree.links import odd_files
+from brv_vc.tree.links import first_link, odd_files
 from brv_vc.vc.repo import KnowledgeRepo
 from brv_vc.vc.status import conflict_marker_line
 
@@ -181,14 +181,25 @@ def _refuse_links(repo: KnowledgeRepo, targets: list[str]) -> None:
 
     Trigger: ``vc add`` of a file, a folder or the whole tree. Why: brv never reads or
     writes through a link (tree/links.py) and a committed link reaches every clone.
+    Outcome: a named path with a symlinked folder on the way is refused on its own (git's
+    "beyond a symbolic link" names no fix); links inside the named folders are listed.
     """
     found: list[str] = []
     for target in targets:
         rel = repo.tree_path(target) if target != "." else ""
         if rel is None:
             continue
+        link = first_link(repo.tree, rel)
+        if link is not None and link != rel:
+            raise InvalidPathError(
+                f"refusing to stage {rel}: it goes through the symlink {link} (brv never "
+                "reads or writes through a link); nothing was staged",
+                file=rel,
+                hint="replace the link with the real folder, or remove it (rm "
+                     f".brv/context-tree/{link}), then 'brv vc add' again",
+            )
         where = repo.tree / rel if rel else repo.tree
-        if rel and where.is_symlink():
+        if link is not None:
             found.append(rel)
         elif where.is_dir():
             found += [f"{rel}/{p}" if rel else p for p, _ in odd_files(where)]

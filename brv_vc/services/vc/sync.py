@@ -8,13 +8,19 @@ trailers, then :func:`brv_vc.services.derived.refresh`).
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from datetime import datetime
 
 from brv_vc.errors import ConflictError, GitError, NotFoundError
 from brv_vc.services.vc.archive import AfterChange, after_change
 from brv_vc.services.vc.changes import status
-from brv_vc.services.vc.committing import refuse_markers, refuse_unmerged, refuse_unpushable
+from brv_vc.services.vc.committing import (
+    PUSH_CHECKED_ENV,
+    refuse_markers,
+    refuse_unmerged,
+    refuse_unpushable,
+)
 from brv_vc.services.vc.gating import pushed_paths, refuse_pending
 from brv_vc.services.vc.recovery import begin_pull, catch_up, refuse_interrupted
 from brv_vc.services.vc.remotes import list_remotes, mask_url
@@ -287,7 +293,7 @@ def push(repo: KnowledgeRepo, remote: str | None = None, branch: str | None = No
     if head is None:
         raise GitError("nothing to push: no commits yet",
                        hint="commit first: brv vc add && brv vc commit -m \"...\"")
-    refuse_unpushable(repo, "HEAD")
+    refuse_unpushable(repo, head)
     upstream = _upstream(repo)
     name = _need_remote(repo, remote or (upstream[0] if upstream else None))
     local = repo.branch()
@@ -306,7 +312,8 @@ def push(repo: KnowledgeRepo, remote: str | None = None, branch: str | None = No
         refuse_pending(repo, pushed_paths(repo, name, target), "push")
     args = ["push", "--porcelain", *(["-u"] if set_upstream else []), name,
             f"HEAD:refs/heads/{target}"]
-    proc = repo.git(*args, check=False)
+    # checked here: the pre-push hook need not check this commit again
+    proc = repo.git(*args, check=False, env={**os.environ, PUSH_CHECKED_ENV: head})
     if proc.returncode != 0:
         raise translate(args, proc, what=f"push to '{name}'")
     if set_upstream:

@@ -4,10 +4,9 @@ rewrites nothing."""
 
 from __future__ import annotations
 
-import sys
 from datetime import UTC, datetime
-from pathlib import Path
 
+import pytest
 from conftest import snapshot
 
 from brv_vc.format.entry import parse_entry
@@ -83,30 +82,6 @@ def test_merge_dry_run_does_not_rewrite_links(project: Project, brv) -> None:
     assert snapshot(root) == before
 
 
-_OPENED: list[str] | None = None  # files the MERGE's relink opened, while a test watches
-
-
-def _watch_opens(event: str, args: tuple) -> None:
-    """Records an ``open`` audit event raised by the relink's own reads.
-
-    The index's sync, which the relink runs first, re-reads files written within the last
-    two seconds (racy stats): those reads are the index's, not the relink's.
-    """
-    if _OPENED is None or event != "open" or not isinstance(args[0], (str, Path)):
-        return
-    callers = []
-    frame = sys._getframe(1)
-    while frame is not None:
-        callers.append((Path(frame.f_code.co_filename).as_posix(), frame.f_code.co_name))
-        frame = frame.f_back
-    if (any(name == "_relinked" for _, name in callers)
-            and not any(file.endswith("brv_vc/index/sync.py") for file, _ in callers)):
-        _OPENED.append(str(args[0]))
-
-
-sys.addaudithook(_watch_opens)  # an audit hook cannot be removed: it records only on demand
-
-
 def _kb(project: Project) -> None:
     run_batch(project, [
         {"type": "ADD", "path": "kb/n", "title": title, "content": title.lower(),
@@ -121,19 +96,19 @@ MERGE = [{"type": "MERGE", "path": "kb/n/src.md", "target": "kb/n/tgt.md",
 
 
 def test_merge_reads_only_the_entries_the_index_says_link_to_the_source(
-        project: Project) -> None:
-    global _OPENED
+        project: Project, monkeypatch) -> None:
+    from brv_vc.services.curate import view
+
     _kb(project)
     bystander = project.tree / "kb/other/bystander.md"
     before = bystander.read_bytes(), bystander.stat().st_mtime_ns
-    _OPENED = []
-    try:
-        planned = run_batch(project, MERGE, NOW, dry_run=True)
-    finally:
-        opened, _OPENED = _OPENED, None
-    assert planned.ok
-    assert any(p.endswith("kb/n/fan.md") for p in opened)  # the linking entry is read
-    assert not any(p.endswith("kb/other/bystander.md") for p in opened)
+    asked: list[list[str]] = []
+    real = view.View.linking_to
+    monkeypatch.setattr(view.View, "linking_to",
+                        lambda self, rel: asked.append(real(self, rel)) or asked[-1])
+    monkeypatch.setattr(view.View, "entries", lambda self: pytest.fail("read every entry"))
+    assert run_batch(project, MERGE, NOW, dry_run=True).ok
+    assert asked == [["kb/n/fan.md"]]  # the linking entry only; the bystander is never read
     assert run_batch(project, MERGE, NOW).ok
     assert entry(project, "kb/n/fan.md").related == ("kb/n/tgt.md",)
     assert (bystander.read_bytes(), bystander.stat().st_mtime_ns) == before

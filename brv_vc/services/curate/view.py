@@ -155,7 +155,7 @@ def _indexed_naming(project: Project, rel: str) -> list[str] | None:
     try:
         from brv_vc.services.derived import open_synced
 
-        opened = open_synced(project)
+        opened = open_synced(project, follow=False)  # a dry run must not rewrite summaries
         try:
             return naming(opened.conn, rel)
         finally:

@@ -146,6 +146,19 @@ def test_vc_add_refuses_a_path_whose_parent_folder_is_a_symlink(team: Team,
     assert snapshot(team.alice.tree) == before
 
 
+def test_vc_add_never_stages_a_links_target_under_another_name(team: Team) -> None:
+    """A link to another folder of the tree, named as a path on disk from the project root."""
+    os.symlink(team.alice.tree / "auth/jwt", team.alice.tree / "auth/inlink")
+    before = snapshot(team.alice.tree)
+    for named in ("auth/inlink/token_rotation.md",
+                  ".brv/context-tree/auth/inlink/token_rotation.md"):
+        result = team.alice.fails("vc", "add", named)
+        assert "refusing to stage auth/inlink/token_rotation.md: it goes through the symlink " \
+            "auth/inlink" in result.stderr, result.stderr
+    assert team.alice.git("diff", "--cached", "--name-only") == ""
+    assert snapshot(team.alice.tree) == before
+
+
 def test_pre_commit_hook_refuses_a_staged_symlink(team: Team, tmp_path: Path) -> None:
     os.symlink(_secret(tmp_path), team.alice.tree / "auth/jwt/leak.md")
     team.alice.git("add", "-A")

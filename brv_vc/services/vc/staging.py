@@ -64,7 +64,11 @@ def tree_relpath(repo: KnowledgeRepo, path: str, cwd: Path | None = None) -> str
         posix = posix[len(repo.prefix) + 1:]
     elif cwd is not None:
         tree = repo.tree.resolve()
-        candidate = (cwd / path).resolve()
+        # lexical first: resolving would follow a symlink inside the tree and stage its
+        # target under another name; the link itself is refused by _refuse_links
+        candidate = Path(os.path.normpath(cwd.resolve() / path))
+        if not _inside(candidate, tree):
+            candidate = (cwd / path).resolve()
         if _inside(candidate, tree):
             rel = candidate.relative_to(tree).as_posix()
             rel = "" if rel == "." else rel

@@ -192,3 +192,18 @@ def test_an_entry_linked_to_a_strong_hit_goes_before_its_equal(
     monkeypatch.setattr(engine, "RELATED", 0.0)  # without the link's lift: a tie, path order
     assert paths(project, "token rotation", record=False)[1:] == [
         "alpha/misc/other.md", "zeta/misc/keys.md"]
+
+
+def test_feedback_words_do_not_depend_on_the_hash_seed() -> None:
+    """More words qualify than are looked up: the most shared go first, then by name, never in
+    set order (which PYTHONHASHSEED changes, so one question's results moved between runs)."""
+    from brv_vc.index import feedback
+
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE TABLE fts (title TEXT, content TEXT, keys TEXT)")
+    shared = [f"word{chr(97 + i // 26)}{chr(97 + i % 26)}" for i in range(40)]
+    for n in range(feedback.DOCS):
+        conn.execute("INSERT INTO fts (rowid, title, content, keys) VALUES (?, ?, ?, '')",
+                     (n + 1, f"title{n}", " ".join([*shared[::-1], f"only{n}"])))
+    got = feedback.expansion(conn, [1, 2, 3, 4, 5], ["question"], lambda w: 1, 100)
+    assert [w for w, _ in got] == shared[:feedback.WORDS]

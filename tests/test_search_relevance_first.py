@@ -207,3 +207,13 @@ def test_feedback_words_do_not_depend_on_the_hash_seed() -> None:
                      (n + 1, f"title{n}", " ".join([*shared[::-1], f"only{n}"])))
     got = feedback.expansion(conn, [1, 2, 3, 4, 5], ["question"], lambda w: 1, 100)
     assert [w for w, _ in got] == shared[:feedback.WORDS]
+
+
+def test_the_coverage_boost_does_not_multiply_the_feedback_words() -> None:
+    """A document holding the whole question beats one that holds it as well but scores
+    mostly on feedback words (before: both parts were multiplied, and 4 + 8.5 won)."""
+    from brv_vc.index import search as engine
+
+    assert engine.boost(10.0, 0.0, 1.0) == pytest.approx(10.0 * (1 + engine.COVER))
+    assert engine.boost(4.0, 8.5, 1.0) == pytest.approx(4.0 * (1 + engine.COVER) + 8.5)
+    assert engine.boost(10.0, 0.0, 1.0) > engine.boost(4.0, 8.5, 1.0)

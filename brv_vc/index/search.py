@@ -29,7 +29,7 @@ from brv_vc.lifecycle.sidecar import get_many
 # title, content, path, tags+keywords (bench/eval_retrieval.py; seed 002 used 5, 1, 1.5)
 FIELD_WEIGHTS = (3.0, 1.0, 1.0, 3.0)
 POOL = 50  # BM25's best candidates that the boosts re-rank (100 measured the same, ~15% slower)
-COVER = 0.5  # raw x (1 + COVER x idf-weighted share of the query terms a document holds)
+COVER = 0.5  # question's BM25 x (1 + COVER x idf-weighted share of its terms a document holds)
 TIE = 0.03  # the most the lifecycle signals can add to the ranking key
 PRF = 0.5  # weight of the pseudo-relevance-feedback words (index/feedback.py)
 TOPIC = 0.0  # same-topic boost: x the key of a top-3 hit in that folder (measured: no help)
@@ -188,6 +188,7 @@ def search(
             raw[rowid] = raw.get(rowid, 0.0) + part
     if not raw:
         return SearchOutcome(tuple(terms), (), "or", True, tuple(unmatched), alts, corpus)
+    extra: dict[int, float] = {}  # the feedback words' part of ``raw``
     if PRF and corpus < PLAN_MIN_DOCS:  # 25,000 entries: +10 ms a query, not paid
         first = heapq.nlargest(feedback.DOCS, raw, key=raw.__getitem__)
         for word, df in feedback.expansion(
@@ -197,6 +198,7 @@ def search(
                             stamp=stamp)
             for rowid, part in more.scores.items():
                 raw[rowid] = raw.get(rowid, 0.0) + PRF * part
+                extra[rowid] = extra.get(rowid, 0.0) + PRF * part
     weight = [idf(df, corpus) for df in dfs]
     total = sum(weight) + sum(idf(0, corpus) for _ in unmatched)
     pool = heapq.nlargest(max(POOL, limit), raw, key=raw.__getitem__)
@@ -204,7 +206,7 @@ def search(
     rows = _rows(conn, pool)
     signals = get_many(state, [path for path, *_ in rows.values()]) if state else {}
     scored: list[Scored] = []
-    boosted = {r: raw[r] * (1.0 + COVER * cover[r]) for r in rows}
+    boosted = {r: boost(raw[r] - extra.get(r, 0.0), extra.get(r, 0.0), cover[r]) for r in rows}
     best = max(boosted.values()) or 1.0
     for rowid, (path, title, kind, updated, mtime_ns) in rows.items():
         relevance = boosted[rowid] / (1.0 + boosted[rowid])
@@ -237,6 +239,15 @@ def search(
     return SearchOutcome(
         tuple(terms), hits, "or", ood, tuple(unmatched), alts, corpus, round(best_cover, 4)
     )
+
+
+def boost(asked: float, extra: float, cover: float) -> float:
+    """A candidate's boosted BM25: the question's words x the coverage boost, + feedback words.
+
+    The feedback words' score is not multiplied (measured against multiplying both: project
+    R@5 0.897 -> 0.905, locomo and tldr within 0.002).
+    """
+    return asked * (1.0 + COVER * cover) + extra
 
 
 def _near_strong_hits(conn: sqlite3.Connection, scored: list[Scored]) -> list[Scored]:

@@ -217,3 +217,22 @@ def test_the_coverage_boost_does_not_multiply_the_feedback_words() -> None:
     assert engine.boost(10.0, 0.0, 1.0) == pytest.approx(10.0 * (1 + engine.COVER))
     assert engine.boost(4.0, 8.5, 1.0) == pytest.approx(4.0 * (1 + engine.COVER) + 8.5)
     assert engine.boost(10.0, 0.0, 1.0) > engine.boost(4.0, 8.5, 1.0)
+
+
+def test_a_heading_that_names_the_question_beats_a_passing_mention(
+    project: Project, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """FTS5 normalises a title match by the whole entry's length: a long section headed with
+    the question's words lost to a short note that mentions them once, until the title boost."""
+    from brv_vc.index import search as engine
+
+    filler = " ".join(f"Step {i} copies the shim and checks its mode." for i in range(12))
+    write_entry(project, "dev/hooks/installing.md", "Installing git hooks",
+                f"Run it once per clone. {filler}")
+    write_entry(project, "dev/misc/notes.md", "Misc notes",
+                "Installing git hooks is quick; see the guide.")
+    for i in range(8):
+        write_entry(project, f"misc/n/note_{i}.md", f"Note {i}", f"Unrelated filler {i}.")
+    assert paths(project, "installing git hooks", record=False)[0] == "dev/hooks/installing.md"
+    monkeypatch.setattr(engine, "TITLE", 0.0)
+    assert paths(project, "installing git hooks", record=False)[0] == "dev/misc/notes.md"

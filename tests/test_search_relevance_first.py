@@ -236,3 +236,21 @@ def test_a_heading_that_names_the_question_beats_a_passing_mention(
     assert paths(project, "installing git hooks", record=False)[0] == "dev/hooks/installing.md"
     monkeypatch.setattr(engine, "TITLE", 0.0)
     assert paths(project, "installing git hooks", record=False)[0] == "dev/misc/notes.md"
+
+
+def test_a_folder_named_after_the_word_counts_more_than_a_passing_mention(
+    project: Project, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The path weighs 1.5 (seed 002's weight), content 1: an entry filed under database/ goes
+    before one whose text says "database" once, all else equal."""
+    from brv_vc.index import search as engine
+
+    write_entry(project, "infra/database/pool.md", "Pool sizing", "Each worker holds five links.")
+    write_entry(project, "infra/archive/notes.md", "Pool notes", "Each database holds five links.")
+    for i in range(8):
+        write_entry(project, f"misc/n/note_{i}.md", f"Note {i}", f"Unrelated filler {i}.")
+    assert paths(project, "database", record=False)[:2] == [
+        "infra/database/pool.md", "infra/archive/notes.md"]
+    monkeypatch.setattr(engine, "FIELD_WEIGHTS", (3.0, 1.0, 1.0, 3.0))
+    assert paths(project, "database", record=False)[:2] == [
+        "infra/archive/notes.md", "infra/database/pool.md"]

@@ -192,3 +192,65 @@ def test_an_entry_linked_to_a_strong_hit_goes_before_its_equal(
     monkeypatch.setattr(engine, "RELATED", 0.0)  # without the link's lift: a tie, path order
     assert paths(project, "token rotation", record=False)[1:] == [
         "alpha/misc/other.md", "zeta/misc/keys.md"]
+
+
+def test_feedback_words_do_not_depend_on_the_hash_seed() -> None:
+    """More words qualify than are looked up: the most shared go first, then by name, never in
+    set order (which PYTHONHASHSEED changes, so one question's results moved between runs)."""
+    from brv_vc.index import feedback
+
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE TABLE fts (title TEXT, content TEXT, keys TEXT)")
+    shared = [f"word{chr(97 + i // 26)}{chr(97 + i % 26)}" for i in range(40)]
+    for n in range(feedback.DOCS):
+        conn.execute("INSERT INTO fts (rowid, title, content, keys) VALUES (?, ?, ?, '')",
+                     (n + 1, f"title{n}", " ".join([*shared[::-1], f"only{n}"])))
+    got = feedback.expansion(conn, [1, 2, 3, 4, 5], ["question"], lambda w: 1, 100)
+    assert [w for w, _ in got] == shared[:feedback.WORDS]
+
+
+def test_the_coverage_boost_does_not_multiply_the_feedback_words() -> None:
+    """A document holding the whole question beats one that holds it as well but scores
+    mostly on feedback words (before: both parts were multiplied, and 4 + 8.5 won)."""
+    from brv_vc.index import search as engine
+
+    assert engine.boost(10.0, 0.0, 1.0) == pytest.approx(10.0 * (1 + engine.COVER))
+    assert engine.boost(4.0, 8.5, 1.0) == pytest.approx(4.0 * (1 + engine.COVER) + 8.5)
+    assert engine.boost(10.0, 0.0, 1.0) > engine.boost(4.0, 8.5, 1.0)
+
+
+def test_a_heading_that_names_the_question_beats_a_passing_mention(
+    project: Project, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """FTS5 normalises a title match by the whole entry's length: a long section headed with
+    the question's words lost to a short note that mentions them once, until the title boost."""
+    from brv_vc.index import search as engine
+
+    filler = " ".join(f"Step {i} copies the shim and checks its mode." for i in range(12))
+    write_entry(project, "dev/hooks/installing.md", "Installing git hooks",
+                f"Run it once per clone. {filler}")
+    write_entry(project, "dev/misc/notes.md", "Misc notes",
+                "Installing git hooks is quick; see the guide.")
+    for i in range(8):
+        write_entry(project, f"misc/n/note_{i}.md", f"Note {i}", f"Unrelated filler {i}.")
+    assert paths(project, "installing git hooks", record=False)[0] == "dev/hooks/installing.md"
+    monkeypatch.setattr(engine, "TITLE", 0.0)
+    assert paths(project, "installing git hooks", record=False)[0] == "dev/misc/notes.md"
+
+
+def test_a_folder_named_after_the_word_counts_more_than_a_passing_mention(
+    project: Project, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The path weighs 1.5 (seed 002's weight), content 1: an entry filed under database/ goes
+    before one whose text says "database" once, all else equal."""
+    from brv_vc.index import search as engine
+
+    write_entry(project, "infra/database/pool.md", "Pool sizing", "Each worker holds five links.")
+    write_entry(project, "infra/archive/notes.md", "Pool notes", "Each database holds five links.")
+    for i in range(8):
+        write_entry(project, f"misc/n/note_{i}.md", f"Note {i}", f"Unrelated filler {i}.")
+    assert paths(project, "database", record=False)[:2] == [
+        "infra/database/pool.md", "infra/archive/notes.md"]
+    monkeypatch.setattr(engine, "FIELD_WEIGHTS", (3.0, 1.0, 1.0, 3.0))
+    assert paths(project, "database", record=False)[:2] == [
+        "infra/archive/notes.md", "infra/database/pool.md"]

@@ -42,7 +42,9 @@ def expansion(conn: sqlite3.Connection, rowids: list[int], terms: list[str],
         words = {w for w in set(tokens(f"{title} {keys} {content}"))
                  if len(w) > 2 and not w.isdigit() and w not in STOPWORDS}
         shared.update(w for w in words if stem(w) not in asked)
-    common = [w for w, n in shared.most_common() if n >= SHARED][:CANDIDATES]
+    # most shared first, then by name: never by set order (which the hash seed changes)
+    common = sorted((w for w, n in shared.items() if n >= SHARED),
+                    key=lambda w: (-shared[w], w))[:CANDIDATES]
     ranked = sorted(((doc_freq(w), w) for w in common), key=lambda p: (p[0], p[1]))
     # a word in 3/4 of the tree or more says nothing (section headings, the project's name)
     return [(w, df) for df, w in ranked if df > 0 and df * 4 < corpus * 3][:WORDS]

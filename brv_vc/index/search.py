@@ -209,9 +209,9 @@ def search(
     rows = _rows(conn, pool)
     signals = get_many(state, [path for path, *_ in rows.values()]) if state else {}
     scored: list[Scored] = []
-    named = _title_terms(terms, alts, unmatched, weight)
+    named = _title_terms(terms, alts, unmatched, weight) if TITLE else []
     boosted = {r: boost(raw[r] - extra.get(r, 0.0), extra.get(r, 0.0), cover[r],
-                        _title_share(rows[r][1], named)) for r in rows}
+                        _title_share(rows[r][1], named) if named else 0.0) for r in rows}
     best = max(boosted.values()) or 1.0
     for rowid, (path, title, kind, updated, mtime_ns) in rows.items():
         relevance = boosted[rowid] / (1.0 + boosted[rowid])
@@ -268,12 +268,23 @@ def _title_terms(terms: list[str], alts: dict[str, tuple[str, ...]], unmatched: 
 def _title_share(title: str, named: list[tuple[str, tuple[str, ...], float]]) -> float:
     """The idf-weighted share of the matched query terms a title holds.
 
-    A term is held as the index matches it: the word, its prefix, or a fuzzy alternative. Why: FTS5's bm25() normalises a title match by the length of the whole document, so a
-    heading that names the question counts for less the longer its section is.
+    A term is held as the index matches it: the word, its prefix, or a fuzzy alternative.
+    Why: FTS5's bm25() normalises a title match by the length of the whole document, so a
+    heading that names the question counts for less the longer its section is. (A term not
+    even in the title's text is skipped before the title is split into words: 50 titles a
+    search.)
     """
-    words = set(tokens(title))
-    return sum(share for prefix, alternatives, share in named
-               if any(w.startswith(prefix) or w in alternatives for w in words))
+    lowered = title.lower()
+    words: set[str] | None = None
+    held = 0.0
+    for prefix, alternatives, share in named:
+        if prefix not in lowered and not (alternatives and any(map(lowered.__contains__,
+                                                                     alternatives))):
+            continue
+        words = set(tokens(lowered)) if words is None else words
+        if any(w.startswith(prefix) or w in alternatives for w in words):
+            held += share
+    return held
 
 
 def _near_strong_hits(conn: sqlite3.Connection, scored: list[Scored]) -> list[Scored]:

@@ -195,3 +195,21 @@ def test_a_watched_session_sees_a_synthesis_edited_in_place(
             "auth/crosscut.md")
     finally:
         session.close()
+
+
+def test_a_new_folder_and_an_in_place_edit_between_two_calls_are_both_seen(
+        project: Project, monkeypatch) -> None:
+    """The folder check alone would miss the edit: the watch's files are checked with it."""
+    monkeypatch.setattr(syncmod, "FULL_WALK_MAX", 0)
+    run_batch(project, [add("Key storage", "Keys live in the vault.")], NOW)
+    session = SearchSession(project)
+    try:
+        session.search("vault", now=NOW, record=False)
+        (project.tree / "auth/oauth").mkdir()
+        (project.tree / "auth/oauth/flows.md").write_text(
+            "---\ntitle: Flows\n---\n\nPKCE with a numbat.\n")
+        append(project.tree / ENTRY, "\nAudited by the numbat team.\n")
+        paths = {r.path for r in session.search("numbat", now=NOW, record=False).results}
+        assert paths == {ENTRY, "auth/oauth/flows.md"}
+    finally:
+        session.close()

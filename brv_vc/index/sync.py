@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -213,6 +213,7 @@ def sync(
     *,
     mode: str | None = None,
     paths: list[str] | None = None,
+    edited: Sequence[str] = (),
     wall: float | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> SyncReport:
@@ -223,6 +224,9 @@ def sync(
         conn: the open index.
         mode: "full", "fast", "resident" or None (by tree size and the scan stamp).
         paths: only check these tree-relative files (mode "paths").
+        edited: files known to have changed (a resident process's folder watch named them),
+            checked besides the folder check of "fast" and "resident" (a full walk sees
+            them anyway).
         wall: the wall clock (epoch seconds) recorded for a full walk; defaults to time.time().
         progress: called as (files done, files to read) while changed files are indexed.
 
@@ -245,8 +249,8 @@ def sync(
         mode = choose_mode(conn, project)
         in_place = scan.ready(tree)
     mode = mode or choose_mode(conn, project)
-    if mode == "fast" and (report := _fast(project, conn, wall, progress,
-                                           in_place=in_place)) is not None:
+    if mode == "fast" and (report := _fast(project, conn, wall, progress, in_place=in_place,
+                                           edited=edited)) is not None:
         return report
     scan.cancel(tree)
     began = time.time_ns()
@@ -271,16 +275,17 @@ def _fast(
     progress: Callable[[int, int], None] | None,
     *,
     in_place: bool = True,
+    edited: Sequence[str] = (),
 ) -> SyncReport | None:
     """The folder check plus the in-place scan (``in_place=False``: folders only, stamp kept).
 
-    None when the scan is unavailable.
+    ``edited`` files are checked as the scan's are. None when the scan is unavailable.
     """
     tree = project.tree
     found = scan.changed(tree, project.state) if in_place else ([], 0)
     if found is None:
         return None
-    edited_in_place, began = found
+    edited_in_place, began = [*found[0], *edited], found[1]
     dirs_now: dict[str, int] = {}
     listing: dict[str, Stat] = {}
     strays: list[str] = []

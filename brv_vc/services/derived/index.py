@@ -95,16 +95,18 @@ def resync(
     progress: Callable[[int, int], None] | None = None,
     follow: bool = True,
     paths: list[str] | None = None,
+    edited: Sequence[str] = (),
 ) -> OpenIndex:
     """Syncs an open ``index.db`` with the tree: the change check every reader runs.
 
     :func:`open_synced` calls it once per command; a resident process (``brv mcp``) keeps
     its connection and calls it before every answer, so edits made between two calls are
     seen. Arguments as in :func:`open_synced`; ``created`` says the file was just made;
-    ``paths`` checks just those files (a resident process's folder watch named them).
+    ``paths`` checks just those files, ``edited`` those besides the folder check (a resident
+    process's folder watch named them; see ``index.sync``).
     """
     report = sync(project, conn, mode="full" if created else mode, progress=progress,
-                  paths=None if created else paths)
+                  paths=None if created else paths, edited=edited)
     notes = [*notes, *seed_sidecar(project, report)]
     found = [*notes, *(f"skipped {path}: {message}" for path, message in report.problems)]
     found += [_ignored(path) for path in report.misplaced_new]

@@ -71,41 +71,37 @@ class SearchSession:
                 handle.notes)
             self._state = open_state(self.project)
         began = time.time_ns()
-        opened: OpenIndex | None = None
-        for mode, paths in self._checks():
-            step = resync(self.project, self._index, created=self._created,
-                          notes=self._notes, mode=mode, paths=paths)
-            self._created, self._notes = False, ()
-            opened = step if opened is None else OpenIndex(
-                step.conn, step.report, opened.notes + step.notes,
-                opened.derived + step.derived)
-        assert opened is not None
+        mode, paths, edited = self._check()
+        opened = resync(self.project, self._index, created=self._created, notes=self._notes,
+                        mode=mode, paths=paths, edited=edited)
         if self._watch is not None and self._clock() - self._scanned >= SCAN_SECONDS:
             scan.mark(self.project.state, began)  # watched since a complete check: all seen
             self._scanned = self._clock()
-        self._complete, self._last = False, opened
+        self._created, self._notes, self._complete, self._last = False, (), False, opened
         return opened
 
-    def _checks(self) -> list[tuple[str | None, list[str] | None]]:
-        """This call's change checks, as (sync mode, paths).
+    def _check(self) -> tuple[str | None, list[str] | None, tuple[str, ...]]:
+        """This call's change check, as ``resync``'s (mode, paths, edited).
 
-        The watch's answer, or the ordinary check (folders, plus the in-place scan's result
-        once it is in).
+        The watch's answer: its files alone, or the folder check plus its files; without a
+        watch, the ordinary check (folders, plus the in-place scan's result once it is in).
+        Right after opening, or after lost events, the complete check.
         """
-        if self._watch is None:
-            return [(None if self._complete else "resident", None)]
-        try:
-            seen = self._watch.take()
-        except OSError:  # the watches could not be set again: the ordinary check from now
-            self._watch.close()
-            self._watch = None
-            return [(None, None)]
-        if self._complete or seen.lost:
-            return [(None, None)]
-        checks: list[tuple[str | None, list[str] | None]] = [("paths", list(seen.files))]
+        seen = None
+        if self._watch is not None:
+            try:
+                seen = self._watch.take()
+            except OSError:  # the watches could not be set again: the ordinary check from now
+                self._watch.close()
+                self._watch = None
+                self._complete = True
+        if self._complete or (seen is not None and seen.lost):
+            return None, None, ()
+        if seen is None:
+            return "resident", None, ()
         if seen.folders:
-            checks.append(("resident", None))
-        return checks
+            return "resident", None, seen.files
+        return "paths", list(seen.files), ()
 
     def search(self, query: str, *, now: datetime, limit: int = 10,
                scope: str | None = None, record: bool = True) -> SearchResult:

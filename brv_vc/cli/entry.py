@@ -25,9 +25,9 @@ def main() -> None:
 
         prefetch_status(argv)
     if argv:
-        _scan_early(argv)
-        from brv_vc.cli.fast import try_fast
+        from brv_vc.cli.fast import scan_early, try_fast
 
+        scan_early(argv)  # before the search code is imported: the finds run beside it
         code = try_fast(argv)
         if code is not None:
             sys.exit(code)
@@ -35,14 +35,3 @@ def main() -> None:
 
     run()
 
-
-def _scan_early(argv: list[str]) -> None:
-    args, directory = argv, None
-    if args[:1] == ["-C"] and len(args) > 2:
-        directory, args = args[1], args[2:]
-    if args[0] in ("search", "query") and "--help" not in args:
-        import os
-
-        from brv_vc.index.scan import start_early
-
-        start_early(directory or os.getcwd())

@@ -20,8 +20,9 @@ import sys
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from datetime import datetime
-    from pathlib import Path
     from typing import Any
+
+    from brv_vc.tree.project import Project
 
 _VALUE_OPTIONS = {
     "search": {"--limit": "limit", "-n": "limit", "--scope": "scope"},
@@ -32,10 +33,7 @@ _FLAGS = {"search": {"--no-record": ("record", False)}, "query": {}}
 
 def _parse(argv: list[str]) -> tuple[str, str | None, str, dict[str, Any], bool] | None:
     """Returns (command, -C dir, text, options, as_json) or None when click should parse."""
-    args = list(argv)
-    directory = None
-    if args[:1] == ["-C"] and len(args) > 1:
-        directory, args = args[1], args[2:]
+    directory, args = _directory(argv)
     if not args or args[0] not in _VALUE_OPTIONS:
         return None
     command, rest = args[0], args[1:]
@@ -78,20 +76,51 @@ def _parse(argv: list[str]) -> tuple[str, str | None, str, dict[str, Any], bool]
     return command, directory, texts[0], options, as_json
 
 
-def _when_and_where(directory: str | None) -> tuple[datetime, Path] | None:
-    """(now, the folder to start from): ``BRV_NOW`` or the clock, ``-C`` or the cwd.
+def _directory(argv: list[str]) -> tuple[str | None, list[str]]:
+    """(the ``-C`` folder or None, the arguments after it)."""
+    if argv[:1] == ["-C"] and len(argv) > 1:
+        return argv[1], argv[2:]
+    return None, list(argv)
 
-    None when ``BRV_NOW`` does not parse (click says so).
+
+def scan_early(argv: list[str]) -> None:
+    """``search`` / ``query``: starts the in-place scan before the search code is imported.
+
+    From the folder alone (``index.scan.start_early``); ``find_project``'s tree adopts it.
     """
-    from brv_vc.clock import parse_iso, utcnow
+    directory, args = _directory(argv)
+    if args and args[0] in ("search", "query") and "--help" not in args:
+        from brv_vc.index.scan import start_early
 
+        start_early(directory or os.getcwd())
+
+
+def _start(directory: str | None, *, scan: bool = False) -> tuple[datetime, Project,
+                                                                  tuple[str, ...]] | None:
+    """(now, the project, its config warnings), as every command starts.
+
+    ``BRV_NOW`` or the clock; ``-C`` or the cwd; ``scan``: the search's in-place scan started
+    beside the imports that follow (``index/scan.py``). None when any of it fails: the click
+    path runs it again behind the one error boundary and reports.
+    """
     try:
-        now = parse_iso(os.environ["BRV_NOW"]) if os.environ.get("BRV_NOW") else utcnow()
-    except ValueError:
-        return None
-    from pathlib import Path
+        from brv_vc.clock import parse_iso, utcnow
 
-    return now, (Path(directory).resolve() if directory else Path.cwd())
+        now = parse_iso(os.environ["BRV_NOW"]) if os.environ.get("BRV_NOW") else utcnow()
+        from pathlib import Path
+
+        from brv_vc.tree.project import find_project
+
+        project = find_project(Path(directory).resolve() if directory else Path.cwd())
+        if scan:
+            from brv_vc.index.scan import start
+
+            start(project.tree, project.state)
+        from brv_vc.tree.config import ensure_valid_config
+
+        return now, project, ensure_valid_config(project)
+    except Exception:
+        return None
 
 
 def try_fast(argv: list[str]) -> int | None:
@@ -111,20 +140,11 @@ def try_fast(argv: list[str]) -> int | None:
     if parsed is None:
         return None
     command, directory, text, options, as_json = parsed
-    from brv_vc.tree.project import find_project
-
-    found = _when_and_where(directory)
-    if found is None:
+    started = _start(directory, scan=True)
+    if started is None:
         return None
-    now, cwd = found
+    now, project, config_notes = started
     try:
-        project = find_project(cwd)
-        from brv_vc.index.scan import start
-
-        start(project.tree, project.state)  # runs beside the imports below (index/scan.py)
-        from brv_vc.tree.config import ensure_valid_config
-
-        config_notes = ensure_valid_config(project)
         if command == "search":
             from brv_vc.cli.retrieval_text import search_text as render
             from brv_vc.services.query import search_tree
@@ -151,10 +171,7 @@ def _vc_status(argv: list[str]) -> int | None:
 
     ``cli/entry.py`` started it before importing anything else.
     """
-    args = list(argv)
-    directory = None
-    if args[:1] == ["-C"] and len(args) > 1:
-        directory, args = args[1], args[2:]
+    directory, args = _directory(argv)
     if args not in (["vc", "status"], ["vc", "status", "--json"]):
         return None
     from pathlib import Path
@@ -191,27 +208,15 @@ def _review_pending(argv: list[str]) -> int | None:
     As ``AppContext.project`` does: the config checked, then what killed processes left
     settled (its notes printed at once, so a failure after it, handed to click, loses none).
     """
-    args = list(argv)
-    directory = None
-    if args[:1] == ["-C"] and len(args) > 1:
-        directory, args = args[1], args[2:]
+    directory, args = _directory(argv)
     flags = args[2:]
     if args[:2] != ["review", "pending"] or len(set(flags)) != len(flags) or not set(
             flags) <= {"--all", "--json"}:
         return None
-    from brv_vc.tree.project import find_project
-
-    found = _when_and_where(directory)
-    if found is None:
+    started = _start(directory)
+    if started is None:
         return None
-    now, cwd = found
-    try:
-        project = find_project(cwd)
-        from brv_vc.tree.config import ensure_valid_config
-
-        config_notes = ensure_valid_config(project)
-    except Exception:  # the click path runs it again behind the one error boundary
-        return None
+    now, project, config_notes = started
     from brv_vc.services.recovery import settle
 
     settled = settle(project, now)  # never raises

@@ -10,6 +10,8 @@ from conftest import REPO
 from hooks_support import entry_bytes, git, git_env, in_project, standalone, write
 from manager_support import ok, run
 
+from brv_vc.tree.project import Project
+
 CONFLICTED = ("---\ntitle: Token rotation\n---\n<<<<<<< ours\nRotate daily.\n=======\n"
               "Rotate weekly.\n>>>>>>> theirs\n")
 
@@ -87,13 +89,18 @@ def test_a_teams_pre_push_hook_still_runs_and_may_block(tmp_path: Path) -> None:
     assert git("rev-parse", "-q", "--verify", "main", cwd=bare, check=False).returncode != 0
 
 
-def test_the_framework_pre_push_id_checks_the_commit_it_names(tmp_path: Path) -> None:
-    """brv-pre-push of .pre-commit-hooks.yaml: the framework passes PRE_COMMIT_TO_REF, no stdin."""
+def with_a_bad_commit(tmp_path: Path) -> tuple[Project, str, str]:
+    """A standalone project whose HEAD (``bad``) commits conflict markers over ``good``."""
     project = standalone(tmp_path)
     good = git("rev-parse", "HEAD", cwd=project.tree).stdout.strip()
     write(project.tree, "auth/jwt/token_rotation.md", CONFLICTED)
     git("commit", "-q", "--no-verify", "-am", "oops", cwd=project.tree)
-    bad = git("rev-parse", "HEAD", cwd=project.tree).stdout.strip()
+    return project, good, git("rev-parse", "HEAD", cwd=project.tree).stdout.strip()
+
+
+def test_the_framework_pre_push_id_checks_the_commit_it_names(tmp_path: Path) -> None:
+    """brv-pre-push of .pre-commit-hooks.yaml: the framework passes PRE_COMMIT_TO_REF, no stdin."""
+    project, good, bad = with_a_bad_commit(tmp_path)
     argv = (sys.executable, "-m", "brv_vc", "hook-impl", "pre-push", "origin", "url")
     refused = run(*argv, cwd=project.tree, input="", env=git_env(PRE_COMMIT_TO_REF=bad))
     assert refused.returncode == 1
@@ -104,11 +111,7 @@ def test_the_framework_pre_push_id_checks_the_commit_it_names(tmp_path: Path) ->
 
 
 def test_the_hook_skips_only_the_commit_brv_vc_push_already_checked(tmp_path: Path) -> None:
-    project = standalone(tmp_path)
-    good = git("rev-parse", "HEAD", cwd=project.tree).stdout.strip()
-    write(project.tree, "auth/jwt/token_rotation.md", CONFLICTED)
-    git("commit", "-q", "--no-verify", "-am", "oops", cwd=project.tree)
-    bad = git("rev-parse", "HEAD", cwd=project.tree).stdout.strip()
+    project, good, bad = with_a_bad_commit(tmp_path)
     argv = (sys.executable, "-m", "brv_vc", "hook-impl", "pre-push", "origin", "url")
     line = f"refs/heads/main {bad} refs/heads/main {'0' * 40}\n"
     ok(run(*argv, cwd=project.tree, input=line, env=git_env(BRV_PUSH_CHECKED=bad)))

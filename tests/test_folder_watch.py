@@ -43,6 +43,16 @@ def watch(tree: Path):
     found.close()
 
 
+@pytest.fixture
+def session(project: Project, monkeypatch):
+    """A resident session on the large-tree path (no full walk), over one entry: ENTRY."""
+    monkeypatch.setattr(syncmod, "FULL_WALK_MAX", 0)
+    run_batch(project, [add("Key storage", "Keys live in the vault.")], NOW)
+    opened = SearchSession(project)
+    yield opened
+    opened.close()
+
+
 def append(path: Path, text: str) -> None:
     with path.open("a", encoding="utf-8") as handle:  # in place: the folder's mtime stays
         handle.write(text)
@@ -140,22 +150,17 @@ def test_a_large_tree_session_sees_an_in_place_edit(
         session.close()
 
 
-def test_a_watched_session_moves_the_scan_stamp_for_the_cli(project: Project, monkeypatch) -> None:
-    monkeypatch.setattr(syncmod, "FULL_WALK_MAX", 0)
-    run_batch(project, [add("Key storage", "Keys live in the vault.")], NOW)
+def test_a_watched_session_moves_the_scan_stamp_for_the_cli(
+        project: Project, session: SearchSession) -> None:
     stamp = scan.stamp_path(project.state)
-    session = SearchSession(project)
-    try:
-        session.search("vault", now=NOW, record=False)
-        os.utime(stamp, ns=(0, 0))
-        before = time.time_ns()
-        clock = [time.monotonic() + 5]  # past SCAN_SECONDS since the session's last mark
-        session._clock = lambda: clock[0]
-        session.search("vault", now=NOW, record=False)
-        # a CLI's find -cnewer then lists only what changed after this check
-        assert stamp.stat().st_mtime_ns >= before - scan.MARGIN_NS - 10**9
-    finally:
-        session.close()
+    session.search("vault", now=NOW, record=False)
+    os.utime(stamp, ns=(0, 0))
+    before = time.time_ns()
+    clock = [time.monotonic() + 5]  # past SCAN_SECONDS since the session's last mark
+    session._clock = lambda: clock[0]
+    session.search("vault", now=NOW, record=False)
+    # a CLI's find -cnewer then lists only what changed after this check
+    assert stamp.stat().st_mtime_ns >= before - scan.MARGIN_NS - 10**9
 
 
 def test_a_session_after_lost_events_runs_the_complete_check(
@@ -179,37 +184,25 @@ def test_a_session_after_lost_events_runs_the_complete_check(
 
 
 def test_a_watched_session_sees_a_synthesis_edited_in_place(
-        project: Project, monkeypatch) -> None:
-    monkeypatch.setattr(syncmod, "FULL_WALK_MAX", 0)
-    run_batch(project, [add("Key storage", "Keys live in the vault.")], NOW)
+        project: Project, session: SearchSession) -> None:
     synthesis = project.tree / "auth/crosscut.md"
     synthesis.write_text("---\ntitle: Crosscut\ntype: synthesis\n---\n\nAcross: lemons.\n")
-    session = SearchSession(project)
-    try:
-        assert session.search("lemons", now=NOW, record=False).results[0].path == (
-            "auth/crosscut.md")
-        text = synthesis.read_text()
-        with synthesis.open("r+", encoding="utf-8") as handle:  # in place
-            handle.write(text.replace("lemons", "mangos"))
-        assert session.search("mangos", now=NOW, record=False).results[0].path == (
-            "auth/crosscut.md")
-    finally:
-        session.close()
+    assert session.search("lemons", now=NOW, record=False).results[0].path == (
+        "auth/crosscut.md")
+    text = synthesis.read_text()
+    with synthesis.open("r+", encoding="utf-8") as handle:  # in place
+        handle.write(text.replace("lemons", "mangos"))
+    assert session.search("mangos", now=NOW, record=False).results[0].path == (
+        "auth/crosscut.md")
 
 
 def test_a_new_folder_and_an_in_place_edit_between_two_calls_are_both_seen(
-        project: Project, monkeypatch) -> None:
+        project: Project, session: SearchSession) -> None:
     """The folder check alone would miss the edit: the watch's files are checked with it."""
-    monkeypatch.setattr(syncmod, "FULL_WALK_MAX", 0)
-    run_batch(project, [add("Key storage", "Keys live in the vault.")], NOW)
-    session = SearchSession(project)
-    try:
-        session.search("vault", now=NOW, record=False)
-        (project.tree / "auth/oauth").mkdir()
-        (project.tree / "auth/oauth/flows.md").write_text(
-            "---\ntitle: Flows\n---\n\nPKCE with a numbat.\n")
-        append(project.tree / ENTRY, "\nAudited by the numbat team.\n")
-        paths = {r.path for r in session.search("numbat", now=NOW, record=False).results}
-        assert paths == {ENTRY, "auth/oauth/flows.md"}
-    finally:
-        session.close()
+    session.search("vault", now=NOW, record=False)
+    (project.tree / "auth/oauth").mkdir()
+    (project.tree / "auth/oauth/flows.md").write_text(
+        "---\ntitle: Flows\n---\n\nPKCE with a numbat.\n")
+    append(project.tree / ENTRY, "\nAudited by the numbat team.\n")
+    paths = {r.path for r in session.search("numbat", now=NOW, record=False).results}
+    assert paths == {ENTRY, "auth/oauth/flows.md"}

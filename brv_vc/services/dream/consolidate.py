@@ -41,10 +41,9 @@ def _load(project: Project, paths: Sequence[str]) -> dict[str, Entry]:
     checks of ``read_entry`` (a dozen lstat calls a file) are not needed.
     """
     out = {}
-    tree = project.tree  # a property that joins paths: once, not per entry
     for rel in paths:
         try:
-            data = (tree / rel).read_bytes()
+            data = (project.tree / rel).read_bytes()
             out[rel] = parse_entry(data, file=rel, stem=rel.rsplit("/", 1)[-1][:-3])
         except (BrvError, OSError):
             continue

@@ -58,11 +58,10 @@ def candidates(project: Project, entries: Sequence[str], now: datetime,
         dated = {p: u for p, u in index.execute(
             "SELECT path, updated FROM docs WHERE kind = 'entry'")}
     found = []
-    tree = project.tree
     for rel in entries:
         if rel in skip:
             continue
-        path = tree / rel
+        path = project.tree / rel
         try:
             mtime = path.stat().st_mtime
             if rel in rows:

@@ -243,10 +243,9 @@ def changed_entries(project: Project, entries: Sequence[str], state: dict[str, A
         found = list(entries)
     else:
         found = []
-        tree = project.tree
         for rel in entries:
             try:
-                if (tree / rel).stat().st_mtime > wall:
+                if (project.tree / rel).stat().st_mtime > wall:
                     found.append(rel)
             except OSError:
                 continue

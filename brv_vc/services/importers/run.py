@@ -20,8 +20,7 @@ from typing import Any
 from brv_vc.errors import BrvError, InvalidPathError, NotFoundError, UsageError
 from brv_vc.services.curate import CurateResult, run_batch
 from brv_vc.services.importers.notes import FLAVOURS, Note, Unreadable, note_files, read_note
-from brv_vc.tree.layout import MAX_DEPTH, clean_relpath, snake
-from brv_vc.tree.links import first_link
+from brv_vc.tree.layout import MAX_DEPTH, snake
 from brv_vc.tree.names import new_names, normal_title
 from brv_vc.tree.project import Project
 
@@ -154,12 +153,10 @@ def _resolve(link: str, index: dict[str, str], project: Project) -> str | None:
     if "/" not in key:
         return None
     try:
-        rel = clean_relpath(f"{key}.md", what="link")
+        path = project.path_of(f"{key}.md")  # refuses '..', absolute paths and links
     except InvalidPathError:
         return None
-    if first_link(project.tree, rel) is not None:
-        return None
-    return rel if (project.tree / rel).is_file() else None
+    return project.relpath(path) if path.is_file() else None
 
 
 def _op(note: Note, item: Imported) -> dict[str, Any]:

@@ -3,12 +3,13 @@
 OR-semantics BM25 (porter-stemmed, every term also a prefix, unknown words replaced by fuzzy
 alternatives) over title, content, path and tags/keywords, each term ranked alone and summed
 (``postings``); documents holding more of the query's weight get a bounded coverage boost,
-never a filter, and those whose title names it a bounded title boost. The boosted BM25 over the best one's decides the order; the lifecycle
-signals (importance, recency, maturity) can move it by at most ``TIE``, so they only reorder
-results within 3% of the top score of each other, never clearly more relevant ones. Each
-hit's ``relevance`` is s/(1+s) and its ``score`` seed 002's compound score (Eq. 5: 0.6
-relevance + 0.2 importance + 0.2 recency, x maturity, +0.1 local), used only by ``brv
-query``'s tier gates. Weights and boosts were chosen on bench/eval_retrieval.py.
+never a filter, and those whose title names it a bounded title boost. The boosted BM25 over
+the best one's decides the order; the lifecycle signals (importance, recency, maturity) can
+move it by at most ``TIE``, so they only reorder results within 3% of the top score of each
+other, never clearly more relevant ones. Each hit's ``relevance`` is s/(1+s) and its
+``score`` seed 002's compound score (Eq. 5: 0.6 relevance + 0.2 importance + 0.2 recency,
+x maturity, +0.1 local), used only by ``brv query``'s tier gates. Weights and boosts were
+chosen on bench/eval_retrieval.py.
 """
 
 from __future__ import annotations
@@ -191,7 +192,7 @@ def search(
             raw[rowid] = raw.get(rowid, 0.0) + part
     if not raw:
         return SearchOutcome(tuple(terms), (), "or", True, tuple(unmatched), alts, corpus)
-    extra: dict[int, float] = {}  # the feedback words' part of ``raw``
+    extra: dict[int, float] = {}  # the feedback words' scores (the coverage boost leaves them)
     if PRF and corpus < PLAN_MIN_DOCS:  # 25,000 entries: +10 ms a query, not paid
         first = heapq.nlargest(feedback.DOCS, raw, key=raw.__getitem__)
         for word, df in feedback.expansion(
@@ -200,17 +201,21 @@ def search(
             more = postings(conn, term_expr(word, []), df, corpus, field_weights, scope=scope,
                             stamp=stamp)
             for rowid, part in more.scores.items():
-                raw[rowid] = raw.get(rowid, 0.0) + PRF * part
                 extra[rowid] = extra.get(rowid, 0.0) + PRF * part
+    both = raw
+    if extra:
+        both = dict(raw)
+        for rowid, part in extra.items():
+            both[rowid] = both.get(rowid, 0.0) + part
     weight = [idf(df, corpus) for df in dfs]
     total = sum(weight) + sum(idf(0, corpus) for _ in unmatched)
-    pool = heapq.nlargest(max(POOL, limit), raw, key=raw.__getitem__)
+    pool = heapq.nlargest(max(POOL, limit), both, key=both.__getitem__)
     cover = {r: coverage_of(r, lists, weight, total) for r in pool}
     rows = _rows(conn, pool)
     signals = get_many(state, [path for path, *_ in rows.values()]) if state else {}
     scored: list[Scored] = []
     named = _title_terms(terms, alts, unmatched, weight) if TITLE else []
-    boosted = {r: boost(raw[r] - extra.get(r, 0.0), extra.get(r, 0.0), cover[r],
+    boosted = {r: boost(raw.get(r, 0.0), extra.get(r, 0.0), cover[r],
                         _title_share(rows[r][1], named) if named else 0.0) for r in rows}
     best = max(boosted.values()) or 1.0
     for rowid, (path, title, kind, updated, mtime_ns) in rows.items():

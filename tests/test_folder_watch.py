@@ -206,3 +206,31 @@ def test_a_new_folder_and_an_in_place_edit_between_two_calls_are_both_seen(
     append(project.tree / ENTRY, "\nAudited by the numbat team.\n")
     paths = {r.path for r in session.search("numbat", now=NOW, record=False).results}
     assert paths == {ENTRY, "auth/oauth/flows.md"}
+
+
+def test_a_watched_session_sees_what_git_checkout_changes(
+        project: Project, session: SearchSession) -> None:
+    """git rewrites files its own way (unlink and create, in place, new folders): all seen."""
+    import subprocess
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
+                       cwd=project.tree, check=True, capture_output=True)
+
+    git("init", "-q", "-b", "main")
+    git("add", "-A")
+    git("commit", "-q", "-m", "base")
+    git("checkout", "-q", "-b", "other")
+    append(project.tree / ENTRY, "\nRotated by the wombat job.\n")
+    (project.tree / "ops/deploy").mkdir(parents=True)
+    (project.tree / "ops/deploy/wombat_release.md").write_text(
+        "---\ntitle: Wombat release\n---\n\nThe wombat release train.\n")
+    git("add", "-A")
+    git("commit", "-q", "-m", "other")
+    git("checkout", "-q", "main")
+    assert session.search("wombat", now=NOW, record=False).results == ()
+    git("checkout", "-q", "other")
+    paths = {r.path for r in session.search("wombat", now=NOW, record=False).results}
+    assert paths == {ENTRY, "ops/deploy/wombat_release.md"}
+    git("checkout", "-q", "main")
+    assert session.search("wombat", now=NOW, record=False).results == ()

@@ -5,7 +5,7 @@ Click-free, so the fast path (``cli/fast.py``) prints exactly what ``cli/render.
 
 from __future__ import annotations
 
-import dataclasses
+import sys
 from enum import Enum
 from pathlib import Path
 
@@ -16,17 +16,32 @@ if TYPE_CHECKING:
 
 
 _PLAIN = (str, int, float, bool, type(None))
-_FIELDS: dict[type, tuple[str, ...]] = {}  # a dataclass -> its field names
+_FIELDS: dict[type, tuple[str, ...]] = {}  # a record type -> its field names
+
+
+def _field_names(value: Any) -> tuple[str, ...] | None:
+    """A record's field names: a NamedTuple's ``_fields``, a dataclass's fields, else None.
+
+    ``dataclasses`` is looked up, not imported: the cold search path never loads it (its
+    records are NamedTuples), and no value can be a dataclass before it is loaded.
+    """
+    names = getattr(type(value), "_fields", None)
+    if isinstance(names, tuple) and isinstance(value, tuple):
+        return names
+    dataclasses = sys.modules.get("dataclasses")
+    if dataclasses and dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return tuple(f.name for f in dataclasses.fields(value))
+    return None
 
 
 def jsonable(value: Any) -> Any:
-    """Converts dataclasses, tuples, paths and enums into JSON-ready values."""
+    """Converts records (dataclasses, NamedTuples), tuples, paths and enums to JSON values."""
     kind = type(value)
     if kind in _PLAIN:  # most values: no reflection (1,000 review entries hold 15,000)
         return value
     names = _FIELDS.get(kind)
-    if names is None and dataclasses.is_dataclass(value) and not isinstance(value, type):
-        names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(value))
+    if names is None and (names := _field_names(value)) is not None:
+        _FIELDS[kind] = names
     if names is not None:
         return {name: jsonable(getattr(value, name)) for name in names}
     if isinstance(value, dict):

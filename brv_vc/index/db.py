@@ -8,8 +8,8 @@ is never touched here.
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from brv_vc.errors import StateError
 from brv_vc.tree.project import Project
@@ -62,8 +62,7 @@ CREATE VIRTUAL TABLE vocab USING fts5vocab(fts, 'row');
 """
 
 
-@dataclass
-class IndexHandle:
+class IndexHandle(NamedTuple):
     """An open index: the connection and what opening it had to repair (for a stderr note)."""
 
     conn: sqlite3.Connection

@@ -6,7 +6,7 @@ pays for PyYAML), so searching an unchanged tree never does.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from brv_vc.tree.layout import ARCHIVE_DIR, STUB_SUFFIX, Kind, kind_of
 
@@ -19,8 +19,7 @@ if TYPE_CHECKING:
 INDEXED_KINDS = frozenset({Kind.ENTRY, Kind.CONTEXT, Kind.STUB})
 
 
-@dataclass(frozen=True)
-class IndexDoc:
+class IndexDoc(NamedTuple):
     """The indexed view of one file."""
 
     title: str

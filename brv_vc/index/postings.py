@@ -21,14 +21,13 @@ from __future__ import annotations
 import math
 import sqlite3
 from array import array
-from dataclasses import dataclass
+from typing import NamedTuple
 
 TOP = 500
 FLOOR = 1e-6  # FTS5's floor for the idf of a phrase in half the documents or more
 
 
-@dataclass(frozen=True)
-class Postings:
+class Postings(NamedTuple):
     """Scores of the documents holding one term (rowid -> raw BM25); ``whole`` when complete."""
 
     scores: dict[int, float]

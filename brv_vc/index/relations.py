@@ -8,11 +8,10 @@ it is dangling.
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Link:
+class Link(NamedTuple):
     """One relation: ``source`` names ``target`` (as written: ``raw``)."""
 
     source: str

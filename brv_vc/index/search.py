@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import heapq
 import sqlite3
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from brv_vc.index import feedback, fuzzy, relations
 from brv_vc.index.db import get_meta
@@ -50,8 +50,7 @@ def weights() -> str:
     return ", ".join(str(w) for w in FIELD_WEIGHTS)
 
 
-@dataclass(frozen=True)
-class Hit:
+class Hit(NamedTuple):
     """One ranked result."""
 
     path: str
@@ -63,16 +62,15 @@ class Hit:
     backlinks: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class SearchOutcome:
+class SearchOutcome(NamedTuple):
     """Ranked hits plus how the query was understood."""
 
     terms: tuple[str, ...]
     hits: tuple[Hit, ...]
     combine: str
     out_of_domain: bool
-    unmatched: tuple[str, ...] = ()
-    fuzzy: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    unmatched: tuple[str, ...]
+    fuzzy: dict[str, tuple[str, ...]]
     corpus: int = 0
     coverage: float = 0.0  # idf-weighted share of the query the best-covering result holds
 

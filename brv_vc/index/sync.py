@@ -16,8 +16,8 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import NamedTuple
 
 from brv_vc.errors import InvalidPathError
 from brv_vc.format.limits import MAX_ENTRY_BYTES
@@ -45,8 +45,7 @@ RACY = -1  # the stored ctime of a file changed too recently to trust its stat
 Stat = tuple[int, int, int]  # mtime_ns, size, ctime_ns
 
 
-@dataclass(frozen=True)
-class SyncReport:
+class SyncReport(NamedTuple):
     """What one sync changed; ``problems`` are (path, message) of files that failed to parse.
 
     ``misplaced`` are the markdown files outside the layout seen in the folders listed (all
@@ -71,8 +70,7 @@ class SyncReport:
         return bool(self.added or self.updated or self.removed)
 
 
-@dataclass(frozen=True)
-class _Stored:
+class _Stored(NamedTuple):
     id: int
     mtime_ns: int
     size: int
@@ -325,7 +323,7 @@ def _with_strays(report: SyncReport, strays: list[str], changed: dict[str, int])
     if not strays:
         return report
     new = tuple(sorted(p for p in strays if _parent(p) in changed))
-    return replace(report, misplaced=tuple(sorted(strays)), misplaced_new=new)
+    return report._replace(misplaced=tuple(sorted(strays)), misplaced_new=new)
 
 
 def _stored_in_paths(conn: sqlite3.Connection, paths: list[str]) -> dict[str, _Stored]:

@@ -11,8 +11,7 @@ import hashlib
 import re
 import sqlite3
 import unicodedata
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from brv_vc.index.db import get_meta, set_meta
 from brv_vc.index.docs import extract
@@ -21,8 +20,7 @@ from brv_vc.tree.layout import kind_of
 _MASK = (1 << 64) - 1
 
 
-@dataclass(frozen=True)
-class PutOutcome:
+class PutOutcome(NamedTuple):
     """What writing one file did."""
 
     content_changed: bool

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class FileProblem:
+class FileProblem(NamedTuple):
     """A file a command skipped or failed, and why (``{"path": ..., "message": ...}``)."""
 
     path: str

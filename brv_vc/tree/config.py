@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from brv_vc.errors import FormatError
 from brv_vc.tree.project import CONFIG_FILE, Project
 
-# Every command imports this module (ensure_valid_config), so typing and the validator are
-# imported only where needed: 'brv search' starts ~6 ms sooner.
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
+# Every command imports this module (ensure_valid_config), so the validator is imported only
+# where needed.
 
 DEFAULT_CONFIG = """\
 # brv project settings. Schema: schemas/config.schema.json in brv-vc.
@@ -27,8 +24,7 @@ version: 1
 """
 
 
-@dataclass(frozen=True)
-class LlmSettings:
+class LlmSettings(NamedTuple):
     """Where the optional provider is and how to reach it (the key stays in the environment)."""
 
     base_url: str
@@ -37,8 +33,7 @@ class LlmSettings:
     timeout_seconds: float = 30.0
 
 
-@dataclass(frozen=True)
-class Config:
+class Config(NamedTuple):
     """Project settings."""
 
     llm: LlmSettings | None = None

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import datetime
+from typing import NamedTuple
 
 from brv_vc.index.db import open_index
 from brv_vc.index.sync import SyncReport, sync
@@ -14,7 +14,6 @@ from brv_vc.tree.layout import misplaced
 from brv_vc.tree.links import not_regular, odd_files
 from brv_vc.tree.project import Project
 
-# typing costs ~5 ms to import and this module is on the cold search path
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import TypeVar
@@ -22,16 +21,14 @@ if TYPE_CHECKING:
     T = TypeVar("T")
 
 
-@dataclass(frozen=True)
-class MisplacedFile:
+class MisplacedFile(NamedTuple):
     """A markdown file outside the layout: brv never indexes it."""
 
     path: str
     reason: str
 
 
-@dataclass(frozen=True)
-class IndexResult:
+class IndexResult(NamedTuple):
     """What ``brv index`` did."""
 
     mode: str
@@ -44,8 +41,7 @@ class IndexResult:
     misplaced: tuple[MisplacedFile, ...] = ()
 
 
-@dataclass
-class OpenIndex:
+class OpenIndex(NamedTuple):
     """An index brought up to date, with what that took."""
 
     conn: sqlite3.Connection

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime
+from typing import Any, NamedTuple
 
 from brv_vc.errors import BrvError
 from brv_vc.index import cache
@@ -24,11 +24,8 @@ from brv_vc.services.query.search import record_hits, run_search, stale_paths
 from brv_vc.tree.config import configured_llm, names_llm
 from brv_vc.tree.project import Project
 
-# typing costs ~5 ms to import and this module is on the cold query path
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
-
     from brv_vc.tree.config import LlmSettings
 
 PREFETCH_MIN, PREFETCH_MAX = 0.7, 5
@@ -38,8 +35,7 @@ DEFAULT_MAX_ITERATIONS = 10
 OUT_OF_SCOPE = "This query appears to be outside the scope of stored knowledge."
 
 
-@dataclass(frozen=True)
-class MatchedDoc:
+class MatchedDoc(NamedTuple):
     """A document the answer drew on."""
 
     path: str
@@ -47,8 +43,7 @@ class MatchedDoc:
     score: float
 
 
-@dataclass(frozen=True)
-class QueryResult:
+class QueryResult(NamedTuple):
     """An answer and how it was found."""
 
     query: str
@@ -116,7 +111,7 @@ def query_tree(
 
     result, notes = with_index(project, work)
     elapsed = round((clock() - started) * 1000)
-    return QueryResult(**{**result.__dict__, "duration_ms": elapsed, "notes": tuple(notes)})
+    return result._replace(duration_ms=elapsed, notes=tuple(notes))
 
 
 def _answer(
@@ -150,7 +145,7 @@ def _answer(
             "top_score": result.top_score,
             "out_of_domain": result.out_of_domain,
             "note": result.note,
-            "matched": [m.__dict__ for m in result.matched],
+            "matched": [m._asdict() for m in result.matched],
         }
         cache.put(conn, key, tokens, fingerprint, stored, time.time())
     return result
@@ -185,20 +180,15 @@ def _tiers(
         answer = OUT_OF_SCOPE
         if outcome.unmatched:
             answer += f" No entry mentions: {', '.join(outcome.unmatched)}."
-        return QueryResult(
-            **{**base.__dict__, "answer": answer, "out_of_domain": True, "matched": ()}
-        )
-    direct = QueryResult(**{**base.__dict__, "answer": direct_answer(opened, outcome)})
+        return base._replace(answer=answer, out_of_domain=True, matched=())
+    direct = base._replace(answer=direct_answer(opened, outcome))
     if is_direct(hits):
         return direct
     settings = configured_llm(project)
     if settings is None:
-        return QueryResult(
-            **{
-                **direct.__dict__,
-                "note": "no LLM provider configured (llm: in .brv/config.yaml): this is the best "
-                "search answer, below the direct-answer threshold",
-            }
+        return direct._replace(
+            note="no LLM provider configured (llm: in .brv/config.yaml): this is the best "
+            "search answer, below the direct-answer threshold"
         )
     from brv_vc.services.derived import structure_context
     from brv_vc.services.query import llm as query_llm
@@ -211,9 +201,7 @@ def _tiers(
             docs = [(h.path, h.title, contents.get(h.path, "")) for h in prefetch]
             text = query_llm.single_call(settings, query, docs, sleep=sleep,
                                          structure=structure)
-            return QueryResult(
-                **{**base.__dict__, "answer": text, "tier": 3, "matched": _matched(prefetch)}
-            )
+            return base._replace(answer=text, tier=3, matched=_matched(prefetch))
         text, read = _agent(project, opened, query, settings, max_iterations, sleep, structure)
         by_path = {h.path: h for h in hits}
         used = tuple(
@@ -224,16 +212,11 @@ def _tiers(
             )
             for p in dict.fromkeys(read)
         )
-        return QueryResult(
-            **{**base.__dict__, "answer": text, "tier": 4, "matched": used or base.matched}
-        )
+        return base._replace(answer=text, tier=4, matched=used or base.matched)
     except BrvError as exc:
-        return QueryResult(
-            **{
-                **direct.__dict__,
-                "error": exc.message,
-                "note": f"the LLM provider failed ({exc.message}); this is the tier-2 answer",
-            }
+        return direct._replace(
+            error=exc.message,
+            note=f"the LLM provider failed ({exc.message}); this is the tier-2 answer",
         )
 
 

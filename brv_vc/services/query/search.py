@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from dataclasses import dataclass
 from datetime import datetime
+from typing import NamedTuple
 
 from brv_vc.errors import UsageError
 from brv_vc.index.search import Hit, SearchOutcome, search
@@ -18,8 +18,7 @@ from brv_vc.tree.project import Project
 MAX_LIMIT = 50
 
 
-@dataclass(frozen=True)
-class SearchResult:
+class SearchResult(NamedTuple):
     """Ranked results of one query."""
 
     query: str

@@ -51,7 +51,8 @@ Row = tuple[str, str, str, bool]  # what, measured, budget, pass
 def retrieval(entries: int, workdir: Path) -> list[Row]:
     out = run("bench_retrieval.py", "--sizes", str(entries), "--workdir", str(workdir))
     last = out.strip().splitlines()[-1].split()
-    build, rss, _auto, paths, w50, w99, c50, b50, ratio, s50, f50, sx, _fx = map(float, last[1:])
+    build, rss, _auto, paths, w50, w99, c50, b50, ratio, s50, f50, sx, _fx, _cf = map(
+        float, last[1:])
     n = f"{entries:,}"
     return [
         (f"full index build ({n})", f"{build:.1f} s", "<= 20 s", build <= 20),

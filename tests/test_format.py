@@ -195,3 +195,11 @@ def test_frontmatter_schema_and_parser_agree(front: str) -> None:
     except FormatError:
         parser_ok = False
     assert schema_ok == parser_ok, (front, errors_of(data, "frontmatter"))
+
+
+def test_relations_and_facts_of_a_section_given_twice_all_count() -> None:
+    body = ("\n## Facts\n- first fact\n\n## Relations\n@a/b/one.md\n\n## Narrative\nText.\n\n"
+            "## Facts\n- second fact\n\n## relations\n@a/b/two.md\n")
+    entry = Entry(title="Twice", body=body)
+    assert entry.relations() == ("a/b/one.md", "a/b/two.md")
+    assert [f.statement for f in entry.facts()] == ["first fact", "second fact"]

@@ -83,12 +83,13 @@ def join_sections(preamble: str, sections: Iterable[Section]) -> str:
 
 
 def section_text(body: str, name: str) -> str:
-    """Returns the text of the first section called ``name`` (case-insensitive), or ''."""
+    """Returns the text of every section called ``name`` (case-insensitive), joined, or ''.
+
+    A body can hold a section twice (a hand edit, two entries' bodies joined): the relations
+    and facts of the second count as much as those of the first.
+    """
     wanted = name.lower()
-    for section in split_sections(body)[1]:
-        if section.name.lower() == wanted:
-            return section.text
-    return ""
+    return "".join(s.text for s in split_sections(body)[1] if s.name.lower() == wanted)
 
 
 def parse_facts(text: str) -> list[Fact]:

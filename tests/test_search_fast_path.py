@@ -99,9 +99,10 @@ def test_vc_status_fast_path_declines_other_forms(project: Project) -> None:
     assert "Example:" in helped.stdout
 
 
+@pytest.mark.parametrize("command", ["search", "query"])
 @pytest.mark.parametrize("edited", [False, True])
 def test_a_cold_search_loads_neither_click_nor_yaml_nor_jsonschema_nor_dataclasses(
-    project: Project, edited: bool
+    project: Project, edited: bool, command: str
 ) -> None:
     """What the cold path imports is what a cold search pays for (PyYAML alone is ~15 ms)."""
     import subprocess
@@ -114,7 +115,7 @@ def test_a_cold_search_loads_neither_click_nor_yaml_nor_jsonschema_nor_dataclass
     if edited:  # a changed file is read and parsed: the parsers may load then, not before
         target = project.tree / "auth/jwt/token_rotation.md"
         target.write_bytes(target.read_bytes() + b"\nEdited.\n")
-    script = ("import runpy, sys; sys.argv = ['brv', 'search', 'token', '--json']\n"
+    script = (f"import runpy, sys; sys.argv = ['brv', '{command}', 'token', '--json']\n"
               "try:\n    runpy.run_module('brv_vc', run_name='__main__')\n"
               "except SystemExit:\n    pass\n"
               "print(sorted(m for m in ('click', 'yaml', 'jsonschema', 'dataclasses')"

@@ -21,6 +21,11 @@ costs before brv adds anything: ``sqlite`` (the interpreter, ``import sqlite3`` 
 ``index.db``) and ``fts`` (that plus one ranked FTS5 query, top 10, for the query's rarest
 word: the cheapest ranking any answer needs). They use no brv code at all; their ratios to
 the bare interpreter are printed beside brv's.
+
+Two more columns show where a cold search's time goes: ``scan`` is the exact in-place check
+alone (one ``find -cnewer`` over the tree, as brv runs it split over the cores; no Python),
+and ``no-scan`` is brv with that check answered by a ``find`` that lists nothing (so brv
+believes no file changed in place; for this measure only).
 """
 
 from __future__ import annotations
@@ -177,7 +182,15 @@ def cold(root: Path, texts: list[str], runs: int, python: str) -> dict[str, floa
     compileall.compile_dir(str(REPO / "brv_vc"), quiet=1)
     env = dict(os.environ, PYTHONPATH=str(REPO))
     db = str(root / ".brv" / "state" / "index.db")
-    times: dict[str, list[float]] = {"bare": [], "sqlite": [], "fts": [], "brv": []}
+    tree, stamp = root / ".brv" / "context-tree", root / ".brv" / "state" / "scan.stamp"
+    idle = root.parent / "idle-find"  # a find that lists nothing: the no-scan column
+    idle.mkdir(exist_ok=True)
+    (idle / "find").write_text("#!/bin/sh\nexit 0\n")
+    (idle / "find").chmod(0o755)
+    no_scan = dict(env, PATH=f"{idle}{os.pathsep}{env.get('PATH', '')}")
+    times: dict[str, list[float]] = {
+        "bare": [], "sqlite": [], "fts": [], "brv": [], "scan": [], "no-scan": []
+    }
     index = sqlite3.connect(db)
     for i in range(runs):
         text = texts[i % len(texts)]
@@ -191,10 +204,14 @@ def cold(root: Path, texts: list[str], runs: int, python: str) -> dict[str, floa
             "sqlite": [python, "-c", FLOOR, db],
             "fts": [python, "-c", FLOOR, db, expr],
             "brv": [python, "-m", "brv_vc", "search", text],
+            "scan": ["find", "-P", str(tree), "-mindepth", "1", "-name", ".*", "-prune", "-o",
+                     "-type", "f", "-name", "*.md", "-cnewer", str(stamp), "-print0"],
+            "no-scan": [python, "-m", "brv_vc", "search", text],
         }
         for name, command in commands.items():
             start = time.perf_counter()
-            subprocess.run(command, check=True, cwd=root, env=env, stdout=subprocess.DEVNULL)
+            subprocess.run(command, check=True, cwd=root, env=no_scan if name == "no-scan" else env,
+                           stdout=subprocess.DEVNULL)
             times[name].append((time.perf_counter() - start) * 1000)
     index.close()
     return {name: statistics.median(values) for name, values in times.items()}
@@ -213,7 +230,8 @@ def main() -> None:
     header = (f"{'entries':>8} {'build s':>8} {'rss MB':>7} {'incr auto ms':>12} "
               f"{'incr paths ms':>13} {'warm p50':>8} {'warm p99':>8} {'cold p50':>8} "
               f"{'bare p50':>8} {'ratio':>5} {'sqlite p50':>10} {'fts p50':>7} "
-              f"{'sqlite x':>8} {'fts x':>5} {'cold/fts':>8}")
+              f"{'sqlite x':>8} {'fts x':>5} {'cold/fts':>8} {'scan p50':>8} "
+              f"{'no-scan p50':>11} {'no-scan/fts':>11}")
     rows = []
     for size in (int(s) for s in args.sizes.split(",")):
         print(f"size {size}:", flush=True)
@@ -229,7 +247,8 @@ def main() -> None:
                     f"{inc_paths:>13.1f} {w50:>8.2f} {w99:>8.2f} {c['brv']:>8.1f} {b50:>8.1f} "
                     f"{c['brv'] / b50:>5.2f} {c['sqlite']:>10.1f} {c['fts']:>7.1f} "
                     f"{c['sqlite'] / b50:>8.2f} {c['fts'] / b50:>5.2f} "
-                    f"{c['brv'] / c['fts']:>8.2f}")
+                    f"{c['brv'] / c['fts']:>8.2f} {c['scan']:>8.1f} {c['no-scan']:>11.1f} "
+                    f"{c['no-scan'] / c['fts']:>11.2f}")
         print(header + "\n" + rows[-1], flush=True)
     print("\n" + header + "\n" + "\n".join(rows))
 

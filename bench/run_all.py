@@ -51,7 +51,7 @@ Row = tuple[str, str, str, bool]  # what, measured, budget, pass
 def retrieval(entries: int, workdir: Path) -> list[Row]:
     out = run("bench_retrieval.py", "--sizes", str(entries), "--workdir", str(workdir))
     last = out.strip().splitlines()[-1].split()
-    build, rss, _auto, paths, w50, w99, c50, b50, ratio, s50, f50, sx, _fx, _cf = map(
+    build, rss, _auto, paths, w50, w99, c50, b50, ratio, s50, f50, sx, _fx, _cf, *_ = map(
         float, last[1:])
     n = f"{entries:,}"
     return [

@@ -34,17 +34,18 @@ def settle(project: Project, now: datetime) -> Settled:
     swept = intents.sweep_temps(project)
     steps: list[str] = []
     problems: list[str] = []
-    batches = intents.orphans(project, "curate")
+    pending = intents.orphans(project)  # one listing for every kind of step
+    batches = [path for path, _ in pending if path.name.startswith("curate-")]
     if batches:
         from brv_vc.services import curate
 
         logged = curate.settle_journal(project)
         if logged:
             steps.append(f"logged {logged} operation(s) of an interrupted curate batch")
-        for path, _ in batches:
+        for path in batches:
             intents.done(path)
     touched: list[str] = []
-    for path, data in intents.orphans(project):
+    for path, data in pending:
         kind, rel = data.get("kind"), data.get("path")
         if kind not in ("archive", "restore") or not isinstance(rel, str):
             continue  # curate above; pulls are settled by 'brv vc' (services/vc/recovery.py)

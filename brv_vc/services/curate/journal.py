@@ -127,16 +127,27 @@ def _outcomes(project: Project, ops: list[dict[str, Any]]) -> list[bool]:
     return done[::-1]
 
 
+def apply_sidecar(conn: sqlite3.Connection, kind: str, items: Sequence[Sequence[str]],
+                  now: float) -> None:
+    """Applies one kind of a plan's sidecar actions to each of ``items`` (their arguments).
+
+    ``added``/``updated``/``delete``/``delete_prefix`` take a path each; ``move`` takes
+    (source, target) and applies to the first item only, as plans emit one move at a time.
+    """
+    paths = [args[0] for args in items]
+    if kind == "added":
+        sidecar.record_added(conn, paths, now)
+    elif kind == "updated":
+        sidecar.record_updates(conn, paths, now)
+    elif kind == "move":
+        sidecar.move(conn, items[0][0], items[0][1], now)
+    elif kind in ("delete", "delete_prefix"):
+        sidecar.delete(conn, paths, prefix=kind == "delete_prefix")
+
+
 def _replay(conn: sqlite3.Connection, actions: Sequence[Sequence[str]], now: float) -> None:
     for kind, *args in actions:
-        if kind == "added":
-            sidecar.record_added(conn, args[:1], now)
-        elif kind == "updated":
-            sidecar.record_updates(conn, args[:1], now)
-        elif kind == "move":
-            sidecar.move(conn, args[0], args[1], now)
-        elif kind in ("delete", "delete_prefix"):
-            sidecar.delete(conn, args[:1], prefix=kind == "delete_prefix")
+        apply_sidecar(conn, kind, [args], now)
 
 
 def settle_journal(project: Project) -> int:

@@ -93,14 +93,4 @@ def _update_sidecar(conn: sqlite3.Connection, plans: Sequence[Plan], now: float)
             else:
                 runs.append((kind, [args]))
     for kind, items in runs:
-        paths = [args[0] for args in items]
-        if kind == "added":
-            sidecar.record_added(conn, paths, now)
-        elif kind == "updated":
-            sidecar.record_updates(conn, paths, now)
-        elif kind == "move":
-            sidecar.move(conn, items[0][0], items[0][1], now)
-        elif kind == "delete":
-            sidecar.delete(conn, paths)
-        elif kind == "delete_prefix":
-            sidecar.delete(conn, paths, prefix=True)
+        journal.apply_sidecar(conn, kind, items, now)

@@ -14,7 +14,7 @@ from typing import Any
 
 from brv_vc.services import derived
 from brv_vc.services.dream import consolidate, prune, synthesize
-from brv_vc.services.dream.decisions import ALLOWED
+from brv_vc.services.dream.decisions import ALLOWED, op_files, preview
 from brv_vc.services.dream.run import changed_entries, cross_hits
 from brv_vc.tree import dreamstate
 from brv_vc.tree.project import Project
@@ -45,23 +45,8 @@ def scan(project: Project, now: datetime) -> ScanResult:
         opened.close()
     out = []
     for number, op in enumerate(found):
-        files = _files(op)
         out.append({"candidate": number, "operation": op["operation"],
                     "allowed": list(ALLOWED[op["operation"]]), "suggested": op,
-                    "content": {p: _preview(project, p) for p in files}})
+                    "content": {p: preview(project, p, PREVIEW_CHARS) for p in op_files(op)}})
     return ScanResult(tuple(out), ALLOWED)
 
-
-def _files(op: dict[str, Any]) -> list[str]:
-    if "sources" in op and op["action"] == "MERGE":
-        return [op["target"], *op["sources"]]
-    if "files" in op:
-        return list(op["files"])
-    return [p for p in (op.get("file"), op.get("target"), op.get("newer")) if p]
-
-
-def _preview(project: Project, rel: str) -> str:
-    try:
-        return (project.tree / rel).read_text(encoding="utf-8")[:PREVIEW_CHARS]
-    except (OSError, UnicodeDecodeError):
-        return ""

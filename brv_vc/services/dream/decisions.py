@@ -12,6 +12,23 @@ from typing import Any
 from brv_vc.errors import BrvError, FormatError
 from brv_vc.services.dream import synthesize
 from brv_vc.tree.layout import Kind, clean_relpath, kind_of, snake
+from brv_vc.tree.project import Project
+
+
+def op_files(op: dict[str, Any]) -> list[str]:
+    """The entry files an operation names (target, sources, files, file, newer), once each."""
+    named = [op.get("target"), *op.get("sources", []), *op.get("files", []), op.get("file"),
+             op.get("newer")]
+    return list(dict.fromkeys(p for p in named if isinstance(p, str) and p.endswith(".md")
+                              and not p.endswith("_index.md")))
+
+
+def preview(project: Project, rel: str, chars: int) -> str:
+    """The first ``chars`` characters of an entry, or '' when it cannot be read as text."""
+    try:
+        return (project.tree / rel).read_text(encoding="utf-8")[:chars]
+    except (OSError, UnicodeDecodeError):
+        return ""
 
 ALLOWED = {
     "consolidate": ("MERGE", "TEMPORAL_UPDATE", "CROSS_REFERENCE", "SKIP"),

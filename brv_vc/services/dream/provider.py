@@ -15,7 +15,7 @@ from typing import Any
 
 from brv_vc.errors import BrvError, FormatError
 from brv_vc.llm.client import complete
-from brv_vc.services.dream.decisions import ALLOWED, load_decisions
+from brv_vc.services.dream.decisions import ALLOWED, load_decisions, op_files, preview
 from brv_vc.tree.config import LlmSettings
 from brv_vc.tree.project import Project
 
@@ -40,30 +40,19 @@ _SYSTEM = (
 )
 
 
-def _files(op: Op) -> list[str]:
-    out = [op.get("target"), op.get("file"), op.get("newer"), *op.get("sources", []),
-           *op.get("files", [])]
-    return [p for p in out if isinstance(p, str) and p.endswith(".md")
-            and not p.endswith("_index.md")]
-
-
 def _group(phase: str, ops: Sequence[Op]) -> list[list[Op]]:
     if phase != "consolidate":
         return [list(ops)]
     groups: dict[str, list[Op]] = {}
     for op in ops:
-        files = _files(op)
+        files = op_files(op)
         groups.setdefault(files[0].split("/", 1)[0] if files else "", []).append(op)
     return [groups[k] for k in sorted(groups)]
 
 
 def _prompt(project: Project, phase: str, ops: Sequence[Op]) -> list[dict[str, str]]:
-    content = {}
-    for path in dict.fromkeys(p for op in ops for p in _files(op)):
-        try:
-            content[path] = (project.tree / path).read_text(encoding="utf-8")[:PREVIEW]
-        except (OSError, UnicodeDecodeError):
-            continue
+    content = {path: preview(project, path, PREVIEW)
+               for path in dict.fromkeys(p for op in ops for p in op_files(op))}
     user = json.dumps({"phase": phase, "allowed": ALLOWED[phase], "candidates": list(ops),
                        "content": content}, ensure_ascii=False)
     return [{"role": "system", "content": _SYSTEM}, {"role": "user", "content": user}]
@@ -74,11 +63,11 @@ def _parse(text: str, phase: str, ops: Sequence[Op]) -> list[Op]:
     if body.startswith("```"):
         body = body.strip("`").removeprefix("json").strip()
     decided = load_decisions(body, file="<provider reply>")
-    known = {p for op in ops for p in _files(op)}
+    known = {p for op in ops for p in op_files(op)}
     for i, op in enumerate(decided):
         if op["operation"] != phase:
             raise FormatError(f"decision {i} is about {op['operation']}, not {phase}")
-        stray = [p for p in _files(op) if p not in known]
+        stray = [p for p in op_files(op) if p not in known]
         if stray and op["action"] != "CREATE":
             raise FormatError(f"decision {i} names {stray[0]}, which is not a candidate")
     return [op for op in decided if not (op["action"] == "SKIP" and phase == "synthesize")]

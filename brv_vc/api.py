@@ -48,6 +48,9 @@ class ContextTree:
                  *, clock: Callable[[], datetime] = utcnow) -> None:
         self.project: Project = find_project(Path(path))
         self._clock = clock
+        from brv_vc.services.recovery import settle
+
+        settle(self.project, clock())  # what a killed writer left, as every command does
 
     def search(self, query: str, *, limit: int = 10, scope: str | None = None,
                record: bool = True) -> SearchResult:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import vc_helpers
@@ -167,16 +168,53 @@ def test_restore_cut_after_the_entry_is_back_is_finished(project: Project, brv) 
     assert brv("archive", "api/auth/token_rotation.md", cwd=project.root).exit_code == 0
 
 
-def test_a_live_processes_intent_is_left_alone(project: Project, brv) -> None:
+def _holder(project: Project) -> subprocess.Popen[str]:
+    """Another process holding the project's write lock (a live writer)."""
+    code = ("import fcntl, os, sys, time\n"
+            f"fd = os.open({str(project.state / 'write.lock')!r}, os.O_RDWR | os.O_CREAT)\n"
+            "fcntl.flock(fd, fcntl.LOCK_EX); print('held', flush=True); time.sleep(60)\n")
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    assert proc.stdout.readline() == "held\n"
+    return proc
+
+
+def test_a_live_writers_intent_is_left_alone_and_settled_once_it_dies(project: Project,
+                                                                     brv) -> None:
     _seeded(project, brv)
+    folder = project.state / "pending"
+    folder.mkdir(parents=True, exist_ok=True)
+    record = folder / "archive-1.json"
+    record.write_text(json.dumps({"kind": "archive", "pid": 1,
+                                  "path": "api/auth/token_rotation.md"}))
+    holder = _holder(project)
+    try:
+        assert brv("tree", cwd=project.root).exit_code == 0
+        assert record.exists()  # the writer holding the lock may still be working
+    finally:
+        holder.kill()
+        holder.wait()
+    assert brv("tree", cwd=project.root).exit_code == 0
+    assert not record.exists()
+
+
+def test_a_reused_pid_does_not_hide_an_abandoned_intent(project: Project, brv) -> None:
+    """The record names a live process (this one), but nobody holds the write lock."""
+    _seeded(project, brv)
+    entry = project.tree / "api/auth/token_rotation.md"
+    full = project.tree / "_archived/api/auth/token_rotation.full.md"
+    full.parent.mkdir(parents=True)
+    full.write_bytes(entry.read_bytes())  # killed after the full copy was written
     folder = project.state / "pending"
     folder.mkdir(parents=True, exist_ok=True)
     record = folder / f"archive-{os.getpid()}.json"
     record.write_text(json.dumps({"kind": "archive", "pid": os.getpid(),
                                   "path": "api/auth/token_rotation.md"}))
-    assert brv("tree", cwd=project.root).exit_code == 0
-    assert record.exists()
-    record.unlink()
+    result = brv("search", "rotation", cwd=project.root)
+    assert "finished the interrupted archive of api/auth/token_rotation.md" in result.stderr
+    assert not record.exists()
+    assert not entry.exists()
+    assert full.exists()
 
 
 def test_curate_batch_killed_before_recording_is_logged_by_the_next_command(

@@ -144,6 +144,7 @@ def try_fast(argv: list[str]) -> int | None:
     if started is None:
         return None
     now, project, config_notes = started
+    config_notes = (*config_notes, *_settle(project, now))
     try:
         if command == "search":
             from brv_vc.cli.retrieval_text import search_text as render
@@ -164,6 +165,32 @@ def try_fast(argv: list[str]) -> int | None:
     sys.stdout.write(_json(result) if as_json else render(result) + "\n")
     sys.stdout.flush()
     return 0
+
+
+def _settle(project: Project, now: datetime) -> tuple[str, ...]:
+    """What a killed writer left (a restore half done...), settled before the tree is read.
+
+    A listing of ``.brv/state/pending`` and ``.brv/state`` when nothing was left; the
+    recovery module (services/recovery.py) is imported only when something was. Its notes
+    are printed at once; its problems are returned as warnings.
+    """
+    try:
+        left = any(n.startswith(("curate-", "archive-", "restore-"))
+                   for n in os.listdir(project.state / "pending"))
+    except OSError:
+        left = False
+    try:
+        left = left or any(n.startswith(".curate-staging-") for n in os.listdir(project.state))
+    except OSError:
+        return ()
+    if not left:
+        return ()
+    from brv_vc.services.recovery import settle
+
+    settled = settle(project, now)  # never raises
+    for line in settled.steps:
+        sys.stderr.write(f"brv: note: {line}\n")
+    return settled.problems
 
 
 def _vc_status(argv: list[str]) -> int | None:

@@ -43,7 +43,16 @@ class Tools:
         self._sessions.clear()
 
     def _project(self, cwd: str | None) -> Project:
-        return find_project(Path(cwd) if cwd else self.start)
+        """The project of a call; what a killed writer left is settled first.
+
+        A listing when nothing was left (services/recovery.py).
+        """
+        from brv_vc.services import recovery
+
+        project = find_project(Path(cwd) if cwd else self.start)
+        if recovery.left_behind(project):
+            recovery.settle(project, self.clock())
+        return project
 
     def _writing(self, cwd: str | None) -> Project:
         """The project a tool is about to change, its session's pending hits written first.

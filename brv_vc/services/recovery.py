@@ -1,21 +1,29 @@
-"""What every command does first: clean up after a process that was killed.
+"""What every command, and every read of the tree, does first: clean up after a killed writer.
 
 Cost when nothing was interrupted: a listing of ``.brv/state`` and two small folders.
-- temp files and curate staging folders of processes that are gone are deleted;
-- a curate batch cut short gets its audit rows (services/curate/journal.py);
-- an archive or restore cut short is finished or undone (summary/archive_recovery.py),
-  then derived state follows.
+- temp files of processes that are gone are deleted;
+- when an intent record or a curate staging folder is left, and no live writer holds the
+  project's write lock (tree/writelock.py), the lock is taken and, the writer being dead
+  whatever its pid was: a curate batch cut short is finished and logged
+  (services/curate/journal.py), an archive or restore is finished or undone
+  (summary/archive_recovery.py), then derived state follows. When a live writer holds the
+  lock, nothing is done: it settled all this when it took the lock.
+Writers take the lock (``writelock.hold``), which settles the same way first (the hook
+registered below).
 It never raises: a problem is returned as a note, and the command goes on.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from datetime import datetime
 
 from brv_vc.errors import BrvError
-from brv_vc.tree import intents
+from brv_vc.tree import intents, writelock
 from brv_vc.tree.project import Project
+
+LOCKED_KINDS = ("curate", "archive", "restore")  # intents written under the write lock
 
 
 @dataclass(frozen=True)
@@ -27,28 +35,65 @@ class Settled:
     problems: tuple[str, ...] = ()
 
 
+def left_behind(project: Project) -> bool:
+    """Whether a writer left a step to settle (an intent record or a staging folder).
+
+    Cheap enough for every read: one listing of ``.brv/state/pending`` and of ``.brv/state``.
+    """
+    try:
+        if any(n.endswith(".json") and n.startswith(LOCKED_KINDS)
+               for n in os.listdir(project.state / intents.PENDING_DIR)):
+            return True
+    except OSError:
+        pass
+    try:
+        return any(n.startswith(intents.STAGING_PREFIX) for n in os.listdir(project.state))
+    except OSError:
+        return False
+
+
 def settle(project: Project, now: datetime) -> Settled:
-    """Sweeps dead processes' temp files and settles their archive and restore steps."""
+    """Sweeps dead processes' temp files and settles what dead writers left."""
     if not project.state.is_dir():
         return Settled()
-    swept = intents.sweep_temps(project)
+    try:
+        swept = intents.sweep_temps(project)
+        if writelock.held(project) or not left_behind(project):
+            return Settled(swept)  # inside a writer: it settled when it took the lock
+        with writelock.hold(project, wait=False, settle=False) as taken:
+            extra = settle_held(project, now) if taken else Settled()
+        return Settled(swept + extra.swept, extra.steps, extra.problems)
+    except Exception as exc:  # never blocks a command: e.g. a read-only .brv/state
+        return Settled(problems=(f"what an interrupted command left could not be settled: "
+                                 f"{exc}",))
+
+
+def settle_held(project: Project, now: datetime) -> Settled:
+    """Settles every step writers left (the caller holds the write lock: they are dead)."""
     steps: list[str] = []
     problems: list[str] = []
-    pending = intents.orphans(project)  # one listing for every kind of step
-    batches = [path for path, _ in pending if path.name.startswith("curate-")]
-    if batches:
-        from brv_vc.services import curate
-
-        logged = curate.settle_journal(project)
-        if logged:
-            steps.append(f"logged {logged} operation(s) of an interrupted curate batch")
-        for path in batches:
-            intents.done(path)
     touched: list[str] = []
+    pending = [(path, {**data, "kind": path.name.split("-", 1)[0]})
+               for path, data in intents.records(project)
+               if path.name.split("-", 1)[0] in LOCKED_KINDS]
+    if any(data["kind"] == "curate" for _, data in pending):
+        try:
+            from brv_vc.services import curate
+
+            logged, notes = curate.settle_journal(project)
+            if logged:
+                steps.append(f"finished and logged {logged} operation(s) of an interrupted "
+                             "curate batch")
+            problems += notes
+            for path, data in pending:
+                if data["kind"] == "curate":
+                    intents.done(path)
+        except (BrvError, OSError) as exc:
+            problems.append(f"the interrupted curate batch could not be finished: {exc}")
     for path, data in pending:
-        kind, rel = data.get("kind"), data.get("path")
+        kind, rel = data["kind"], data.get("path")
         if kind not in ("archive", "restore") or not isinstance(rel, str):
-            continue  # curate above; pulls are settled by 'brv vc' (services/vc/recovery.py)
+            continue
         try:
             from brv_vc.summary.archive import archive_paths
             from brv_vc.summary.archive_recovery import settle_archive, settle_restore
@@ -60,8 +105,18 @@ def settle(project: Project, now: datetime) -> Settled:
             intents.done(path)
         except (BrvError, OSError) as exc:
             problems.append(f"the interrupted {kind} of {rel} could not be settled: {exc}")
+    swept = intents.sweep_staging(project) if not problems else 0
     if touched:
         from brv_vc.services.derived import refresh
 
         problems += refresh(project, touched, now).problems
     return Settled(swept, tuple(steps), tuple(problems))
+
+
+def _on_take(project: Project) -> None:
+    from brv_vc.clock import utcnow
+
+    settle_held(project, utcnow())
+
+
+writelock.on_take(_on_take)

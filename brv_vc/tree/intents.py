@@ -4,7 +4,8 @@ A step that changes several files (archive, restore, pull) first writes an inten
 ``.brv/state/pending/<kind>-<pid>.json``, and removes it when done. A later command finds
 the records whose process is gone and finishes or undoes their step; it also sweeps the temp
 files such a process left (``.brv/state/tmp/<pid>.<n>.tmp``, ``.curate-staging-<pid>``).
-Records of a live process are left alone: it may still be working.
+Records of a live process are left alone: it may still be working. "Gone" is read from the
+pid for pulls; for the steps taken under the write lock (tree/writelock.py) from the lock.
 """
 
 from __future__ import annotations
@@ -60,8 +61,11 @@ def done(path: Path) -> None:
     path.unlink(missing_ok=True)
 
 
-def orphans(project: Project, kind: str | None = None) -> list[tuple[Path, dict[str, Any]]]:
-    """Intent records (of ``kind``, or all) whose process is gone, oldest first."""
+def records(project: Project, kind: str | None = None) -> list[tuple[Path, dict[str, Any]]]:
+    """Every intent record (of ``kind``, or all), oldest first, live writers' included.
+
+    A record that is not a JSON object was cut short (its step never began): removed.
+    """
     folder = project.state / PENDING_DIR
     try:
         names = sorted(os.listdir(folder))
@@ -76,12 +80,32 @@ def orphans(project: Project, kind: str | None = None) -> list[tuple[Path, dict[
         path = folder / name
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
+            stamp = path.stat().st_mtime_ns
         except (OSError, ValueError):
-            path.unlink(missing_ok=True)  # a record cut short: its step never began
+            path.unlink(missing_ok=True)
             continue
-        if isinstance(data, dict) and not alive(int(data.get("pid", 0))):
+        if isinstance(data, dict):
+            found.append((stamp, path, data))
+        else:
+            path.unlink(missing_ok=True)
+    return [(path, data) for _, path, data in sorted(found, key=lambda item: item[0])]
+
+
+def orphans(project: Project, kind: str | None = None) -> list[tuple[Path, dict[str, Any]]]:
+    """Intent records (of ``kind``, or all) whose process is gone, oldest first.
+
+    For steps taken without the write lock (pulls); those under it (curate, archive,
+    restore) are known abandoned by whoever takes the lock (services/recovery.py).
+    """
+    found = []
+    for path, data in records(project, kind):
+        try:
+            pid = int(data.get("pid", 0))
+        except (TypeError, ValueError):
+            pid = 0
+        if not alive(pid):
             found.append((path, data))
-    return sorted(found, key=lambda item: item[0].stat().st_mtime_ns)
+    return found
 
 
 def _pid(text: str) -> int:
@@ -90,8 +114,6 @@ def _pid(text: str) -> int:
 
 def _pid_in(folder: str, name: str) -> int | None:
     """The pid in a temp name of ``folder`` (None: not a temp file there)."""
-    if folder == "state":  # .curate-staging-<pid>/ (curate's staged batch)
-        return _pid(name.removeprefix(STAGING_PREFIX)) if name.startswith(STAGING_PREFIX) else None
     if folder == TMP_DIR:  # <pid>.<n>.tmp (store.write_atomic into the tree)
         return _pid(name.split(".", 1)[0]) if name.endswith(".tmp") else None
     if name.startswith(".") and name.endswith(".tmp"):  # pending/.<kind>-<pid>.json.tmp
@@ -100,9 +122,9 @@ def _pid_in(folder: str, name: str) -> int | None:
 
 
 def _temps(project: Project) -> list[tuple[Path, int]]:
-    """Every temp file or staging folder under ``.brv/state`` with the pid in its name."""
+    """Every temp file under ``.brv/state`` with the pid in its name (staging: below)."""
     found: list[tuple[Path, int]] = []
-    for folder, key in ((project.state, "state"), (project.state / TMP_DIR, TMP_DIR),
+    for folder, key in ((project.state / TMP_DIR, TMP_DIR),
                         (project.state / PENDING_DIR, PENDING_DIR)):
         try:
             names = os.listdir(folder)
@@ -115,8 +137,29 @@ def _temps(project: Project) -> list[tuple[Path, int]]:
     return found
 
 
+def sweep_staging(project: Project) -> int:
+    """Deletes curate staging folders: the caller holds the write lock, its journals settled.
+
+    Not by pid: the journal of a dead batch needs its staged files to finish it.
+
+    Returns:
+        How many were deleted.
+    """
+    try:
+        names = [n for n in os.listdir(project.state) if n.startswith(STAGING_PREFIX)]
+    except OSError:
+        return 0
+    for name in names:
+        path = project.state / name
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
+    return len(names)
+
+
 def sweep_temps(project: Project) -> int:
-    """Deletes the temp files and staging folders of processes that are gone.
+    """Deletes the temp files of processes that are gone.
 
     Returns:
         How many were deleted.

@@ -21,15 +21,17 @@ from pathlib import Path
 from brv_vc.errors import BrvError
 from brv_vc.services.curate.plan import Plan
 from brv_vc.tree import store
+from brv_vc.tree.fault import point
 from brv_vc.tree.intents import STAGING_PREFIX
 from brv_vc.tree.project import Project
 
 FSYNC_EACH_UP_TO = 16
+Staged = list[tuple[str, str]]  # one plan's (staged file name, tree path) pairs
 
 
 def apply_plans(
     project: Project, plans: Sequence[Plan], resolve: Callable[[str], Path],
-    intent: Callable[[], None] | None = None,
+    intent: Callable[[str, list[Staged | None]], None] | None = None,
 ) -> list[BrvError | None]:
     """Applies plans in order: each plan's writes (renamed into place), then its deletions.
 
@@ -37,8 +39,10 @@ def apply_plans(
         project: the project.
         plans: the plans, in operation order.
         resolve: tree-relative path -> absolute path, refusing escapes (``View.path``).
-        intent: run once every file is staged and durable, before the first rename (the
-            audit journal: journal.py).
+        intent: run once every file is staged and durable, before the first rename, with
+            the staging folder's name and each plan's staged files (None: staging failed,
+            the plan is not applied): the journal (journal.py) that lets the next command
+            finish the batch after a kill.
 
     Returns:
         One entry per plan: None when it was applied, else the I/O error that stopped it.
@@ -65,10 +69,15 @@ def apply_plans(
         if one_sync:
             os.sync()
         if intent is not None:
-            intent()
+            intent(staging.name, [None if results[i] else [(tmp.name, rel) for (tmp, _), (rel, _)
+                                                           in zip(staged[i], plan.writes,
+                                                                  strict=True)]
+                                  for i, plan in enumerate(plans)])
+        point("curate-staged")
         for index, plan in enumerate(plans):
             if results[index] is None:
                 results[index] = _install(project, plan, staged[index], resolve)
+        point("curate-applied")
     except OSError as exc:
         for index in range(len(plans)):
             results[index] = results[index] or _io_error(exc)
@@ -82,20 +91,33 @@ def _install(
 ) -> BrvError | None:
     try:
         for tmp, target in items:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            try:
-                os.replace(tmp, target)
-            except OSError as exc:
-                if exc.errno != errno.EXDEV:  # .brv/state on another filesystem: copy instead
-                    raise
-                store.write_atomic(target, tmp.read_bytes())
+            point("curate-rename")
+            install(tmp, target)
         for rel in plan.deletes:
-            path = resolve(rel)
-            store.remove_tree(path)
-            store.remove_empty_parents(project, path.parent)
+            point("curate-delete")
+            remove(project, resolve(rel))
     except OSError as exc:
         return _io_error(exc)
     return None
+
+
+def install(tmp: Path, target: Path) -> None:
+    """Renames a staged file into place (also the journal's replay after a kill)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.replace(tmp, target)
+    except OSError as exc:
+        if exc.errno != errno.EXDEV:  # .brv/state on another filesystem: copy instead
+            raise
+        store.write_atomic(target, tmp.read_bytes())
+        tmp.unlink()
+
+
+def remove(project: Project, path: Path) -> None:
+    """Deletes a planned path, a folder whole, and its emptied parents (idempotent)."""
+    if path.exists() or path.is_symlink():
+        store.remove_tree(path)
+    store.remove_empty_parents(project, path.parent)
 
 
 def _write(path: Path, data: bytes, *, fsync: bool) -> None:

@@ -33,7 +33,7 @@ from brv_vc.services.curate.record import record
 from brv_vc.services.curate.report import CurateResult, OpResult, Summary
 from brv_vc.services.curate.resolve import resolve
 from brv_vc.services.curate.view import View
-from brv_vc.tree import statedb
+from brv_vc.tree import statedb, writelock
 from brv_vc.tree.project import Project
 
 _VERBS = {"added": "add", "updated": "update", "merged": "merge", "deleted": "delete"}
@@ -52,7 +52,9 @@ def run_batch(
     """Applies schema-valid operations to the tree (see the module docstring).
 
     Every operation is planned first, in order, each on the tree its predecessors leave (a
-    failed one leaves nothing); then the plans are written in one pass.
+    failed one leaves nothing); then the plans are written in one pass. The whole batch runs
+    under the project's write lock (tree/writelock.py), so batches of other processes run
+    before or after it, never interleaved.
 
     Args:
         project: the project.
@@ -66,6 +68,14 @@ def run_batch(
     Returns:
         The per-operation results and the summary counts.
     """
+    if dry_run:
+        return _run(project, ops, now, atomic, dry_run, review)
+    with writelock.hold(project):  # planned on what the writers before it left
+        return _run(project, ops, now, atomic, dry_run, review)
+
+
+def _run(project: Project, ops: Sequence[Mapping[str, Any]], now: datetime, atomic: bool,
+         dry_run: bool, review: bool) -> CurateResult:
     view = View(project)
     planned = _plan_all(view, ops, format_iso(now))
     failures = [i for i, p in enumerate(planned) if isinstance(p, BrvError)]

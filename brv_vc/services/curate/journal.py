@@ -1,16 +1,21 @@
-"""The curate audit log, kill-proof: intent before the renames, commit with the sidecar.
+"""The curate journal: a batch cut short by a kill is finished by the next command, and logged.
 
-Trigger: a batch about to rename its staged files into the tree. Why: the log and the
-sidecar were written after the renames, so a kill between them lost the record of applied
-operations (5,654 in 18 kills). Outcome:
+Trigger: a batch about to rename its staged files into the tree. Why: a kill between two
+renames left a folder DELETE half done and logged "failed ... nothing of it is in the tree",
+and a MERGE with its target written, its source still there and no backlink repointed,
+logged "success". Outcome:
 1. :func:`intent` writes, in one transaction before the first rename, a journal row holding
-   each plan's audit row, its sidecar actions and what the tree holds once it is applied
-   (the sha1 of its file, or its absence);
+   each operation's audit row, its sidecar actions, its staged files (kept in the staging
+   folder until the batch is recorded) and the paths it deletes;
 2. the record stage appends the audit rows and the sidecar updates and deletes the journal
    row in one transaction (:func:`close`);
-3. after a kill, :func:`settle` (run by the next command) compares each planned operation
-   with the tree and logs it as applied (with its sidecar actions) or as interrupted.
-So the log says what happened, whatever the moment of the kill.
+3. after a kill, :func:`settle_journal` (run by the next process that takes the write lock,
+   tree/writelock.py: no live writer can own the row then, whatever its pid) finishes the
+   batch: the staged files not yet renamed are renamed, the deletions redone from the
+   first operation not known to be complete, then every operation is logged ``success``
+   with "finished after the batch was interrupted". A row that cannot be read is moved to
+   ``curate_journal_quarantine`` with a note, so it never blocks a command.
+So the log says what happened, and what it says is what the tree holds.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import secrets
 import sqlite3
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -25,13 +31,16 @@ from datetime import datetime
 from typing import Any
 
 from brv_vc.clock import format_iso
+from brv_vc.errors import BrvError
 from brv_vc.lifecycle import sidecar
+from brv_vc.services.curate.apply import Staged, install, remove
 from brv_vc.services.curate.log import LogRow, append
 from brv_vc.services.curate.plan import Plan
 from brv_vc.tree import intents, statedb
-from brv_vc.tree.intents import alive
 from brv_vc.tree.project import Project
 
+# ``pid`` is the batch's key: a random number since journals outlive the process that
+# wrote them (a reused pid once overwrote an abandoned row); the name is the old schema's
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS curate_journal (
     pid INTEGER PRIMARY KEY,
@@ -39,6 +48,13 @@ CREATE TABLE IF NOT EXISTS curate_journal (
     ops TEXT NOT NULL
 )
 """
+_QUARANTINE = """
+CREATE TABLE IF NOT EXISTS curate_journal_quarantine (
+    pid, time, ops, error TEXT, quarantined REAL
+)
+"""
+FINISHED = " (finished by the next command: the batch was interrupted)"
+_current: list[int] = []  # this process's open batch (one at a time: the write lock)
 
 
 def _sha(data: bytes) -> str:
@@ -58,7 +74,7 @@ def _expect(plan: Plan) -> tuple[str, str | None]:
 def intent(
     project: Project, ops: Sequence[Mapping[str, Any]], planned: Sequence[Any],
     message: Callable[[Mapping[str, Any], Plan], str],
-) -> Callable[[], None]:
+) -> Callable[[str, list[Staged | None]], None]:
     """The callback ``apply_plans`` runs after staging and before the first rename.
 
     Args:
@@ -67,22 +83,31 @@ def intent(
         planned: one Plan (or error) per operation.
         message: the audit message of a successful plan (the batch's own wording).
     """
-    rows = [
-        {"type": op["type"], "path": op["path"], "reason": op["reason"],
-         "message": message(op, p), "expect": _expect(p), "sidecar": p.sidecar}
-        for op, p in zip(ops, planned, strict=True) if isinstance(p, Plan)
-    ]
 
-    def write() -> None:
-        # the marker first: the next command opens brv.db only when one is orphaned
+    def write(staging: str, staged: list[Staged | None]) -> None:
+        files = iter(staged)
+        rows = []
+        for op, p in zip(ops, planned, strict=True):
+            row = {"type": op["type"], "path": op["path"], "reason": op["reason"]}
+            items = next(files) if isinstance(p, Plan) else None
+            if isinstance(p, Plan) and items is not None:
+                row.update(status="success", message=message(op, p), expect=_expect(p),
+                           sidecar=p.sidecar, writes=items, deletes=p.deletes)
+            else:
+                row.update(status="failed", message=p.message if isinstance(p, BrvError)
+                           else "could not write the tree (staging its files failed)")
+            rows.append(row)
+        # the marker first: the next command opens brv.db only when one is left
         intents.begin(project, "curate", {})
+        key = secrets.randbits(62)
         conn = statedb.open_state(project)
         try:
             conn.execute(_SCHEMA)
-            conn.execute("INSERT OR REPLACE INTO curate_journal VALUES (?, ?, ?)",
-                         (os.getpid(), time.time(), json.dumps(rows)))
+            conn.execute("INSERT INTO curate_journal VALUES (?, ?, ?)",
+                         (key, time.time(), json.dumps({"staging": staging, "ops": rows})))
         finally:
             conn.close()
+        _current[:] = [key]
 
     return write
 
@@ -90,11 +115,13 @@ def intent(
 def close(conn: sqlite3.Connection) -> None:
     """Deletes this process's journal row (inside the record stage's transaction)."""
     conn.execute(_SCHEMA)
-    conn.execute("DELETE FROM curate_journal WHERE pid = ?", (os.getpid(),))
+    for key in _current:
+        conn.execute("DELETE FROM curate_journal WHERE pid = ?", (key,))
 
 
 def closed(project: Project) -> None:
     """Removes this process's marker once :func:`close` is committed."""
+    _current.clear()
     intents.done(project.state / intents.PENDING_DIR / f"curate-{os.getpid()}.json")
 
 
@@ -111,7 +138,7 @@ def _applied(project: Project, rel: str, sha: str | None) -> bool:
 
 
 def _outcomes(project: Project, ops: list[dict[str, Any]]) -> list[bool]:
-    """Which planned operations reached the tree.
+    """Which planned operations reached the tree (a journal without its staged files).
 
     Renames run in order: an operation on a file that a later applied operation rewrote
     was applied too.
@@ -119,12 +146,43 @@ def _outcomes(project: Project, ops: list[dict[str, Any]]) -> list[bool]:
     done: list[bool] = []
     later: set[str] = set()
     for op in reversed(ops):
+        if op.get("status", "success") != "success":
+            done.append(False)
+            continue
         rel = op["expect"][0]
         applied = rel in later or _applied(project, rel, op["expect"][1])
         if applied:
             later.add(rel)
         done.append(applied)
     return done[::-1]
+
+
+def _finish(project: Project, staging: str, ops: list[dict[str, Any]]) -> list[bool]:
+    """Completes the batch from its staged files; True for each operation it finished.
+
+    Renames ran in operation order, so every operation before the last one with a renamed
+    file is complete: redoing its deletions could remove what a later one wrote. From
+    that one on, each staged file still there is renamed and each deletion redone, in the
+    order the batch would have run them.
+    """
+    folder = project.state / staging
+    applied = [op for op in ops if op.get("status") == "success"]
+    start = 0
+    for i, op in enumerate(applied):
+        if any(not (folder / tmp).exists() for tmp, _ in op["writes"]):
+            start = i
+    finished = [False] * len(applied)
+    for i in range(start, len(applied)):
+        op = applied[i]
+        for tmp, rel in op["writes"]:
+            if (folder / tmp).exists():
+                install(folder / tmp, project.path_of(rel))
+                finished[i] = True
+        for rel in op["deletes"]:
+            path = project.path_of(rel)
+            finished[i] = finished[i] or path.exists()
+            remove(project, path)
+    return finished
 
 
 def apply_sidecar(conn: sqlite3.Connection, kind: str, items: Sequence[Sequence[str]],
@@ -150,43 +208,80 @@ def _replay(conn: sqlite3.Connection, actions: Sequence[Sequence[str]], now: flo
         apply_sidecar(conn, kind, [args], now)
 
 
-def settle_journal(project: Project) -> int:
-    """Logs the operations of batches whose process died before recording them.
+def _rows(project: Project, data: Any, when: str) -> tuple[list[LogRow], list[list[Any]]]:
+    """The audit rows and sidecar actions of one journal row, its batch finished first.
+
+    Raises:
+        ValueError, KeyError, TypeError: the row is not a journal row (quarantined).
+    """
+    if isinstance(data, list):  # the old journal: no staged files, outcomes from the tree
+        ops, done = data, _outcomes(project, data)
+        finished = [False] * len(ops)
+    else:
+        ops = data["ops"]
+        if (project.state / data["staging"]).is_dir():
+            done = [op["status"] == "success" for op in ops]
+            marks = iter(_finish(project, data["staging"], ops))
+            finished = [next(marks) if d else False for d in done]
+        else:  # staging removed by hand: say what the tree shows
+            done, finished = _outcomes(project, ops), [False] * len(ops)
+    rows, actions = [], []
+    for op, ok, fin in zip(ops, done, finished, strict=True):
+        if ok:
+            actions.append(op["sidecar"])
+            message = op["message"] + (FINISHED if fin else "")
+        elif op.get("status", "success") != "success":
+            message = op["message"]
+        else:
+            message = ("interrupted before it was applied (the process was killed); "
+                       "the tree does not show it")
+        rows.append(LogRow(when, str(op["type"]), str(op["path"]),
+                           "success" if ok else "failed", str(op["reason"]), message))
+    return rows, actions
+
+
+def _quarantine(conn: sqlite3.Connection, key: Any, stamp: Any, ops: Any, error: str) -> str:
+    conn.execute(_QUARANTINE)
+    conn.execute("INSERT INTO curate_journal_quarantine VALUES (?, ?, ?, ?, ?)",
+                 (key, stamp, ops, error, time.time()))
+    conn.execute("DELETE FROM curate_journal WHERE pid IS ?", (key,))
+    return (f"a damaged row of the curate journal (batch {key}) was set aside in "
+            f"brv.db table curate_journal_quarantine ({error}); its operations are not in "
+            "the audit log: check the tree with 'git status'")
+
+
+def settle_journal(project: Project) -> tuple[int, list[str]]:
+    """Finishes and logs the batches of dead writers (the caller holds the write lock).
 
     Returns:
-        How many operations were logged.
+        How many operations were logged, and notes (a damaged row set aside).
     """
     try:
         conn = statedb.open_state(project)
     except Exception:  # a damaged brv.db is reported by the commands that need it
-        return 0
-    logged = 0
+        return 0, []
+    logged, notes = 0, []
     try:
         conn.execute(_SCHEMA)
-        for pid, stamp, ops in conn.execute("SELECT pid, time, ops FROM curate_journal"
+        for key, stamp, ops in conn.execute("SELECT pid, time, ops FROM curate_journal"
                                             ).fetchall():
-            if alive(pid):
-                continue
-            when = format_iso(datetime.fromtimestamp(stamp).astimezone())
-            conn.execute("BEGIN IMMEDIATE")
+            if key in _current:
+                continue  # this process's own batch (a recovery run inside it)
             try:
-                rows = []
-                planned = json.loads(ops)
-                for op, done in zip(planned, _outcomes(project, planned), strict=True):
-                    if done:
-                        _replay(conn, op["sidecar"], stamp)
-                    rows.append(LogRow(
-                        when, op["type"], op["path"], "success" if done else "failed",
-                        op["reason"],
-                        op["message"] if done else "interrupted before it was applied "
-                        "(the process was killed); nothing of it is in the tree"))
+                when = format_iso(datetime.fromtimestamp(float(stamp)).astimezone())
+                rows, actions = _rows(project, json.loads(ops), when)
+            except (ValueError, KeyError, TypeError, IndexError, AttributeError,
+                    BrvError) as exc:
+                with sidecar.write_lock(conn):
+                    notes.append(_quarantine(conn, key, stamp, ops,
+                                             f"{type(exc).__name__}: {exc}"[:200]))
+                continue
+            with sidecar.write_lock(conn):
+                for sidecar_actions in actions:
+                    _replay(conn, sidecar_actions, float(stamp))
                 append(conn, rows)
-                conn.execute("DELETE FROM curate_journal WHERE pid = ?", (pid,))
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
+                conn.execute("DELETE FROM curate_journal WHERE pid = ?", (key,))
             logged += len(rows)
     finally:
         conn.close()
-    return logged
+    return logged, notes

@@ -17,6 +17,7 @@ from brv_vc.summary.archive import (
     candidates,
     restore_entry,
 )
+from brv_vc.tree import writelock
 from brv_vc.tree.project import Project
 
 
@@ -46,8 +47,9 @@ def archive(project: Project, path: str, now: datetime) -> ArchiveResult:
         InvalidPathError: not an entry path.
         NotFoundError: no such entry.
     """
-    record = archive_entry(project, path, now)
-    report: RefreshReport = refresh(project, _paths(record), now)
+    with writelock.hold(project):  # one writer at a time
+        record = archive_entry(project, path, now)
+        report: RefreshReport = refresh(project, _paths(record), now)
     return ArchiveResult(record, report.problems)
 
 
@@ -63,6 +65,7 @@ def restore(project: Project, path: str, now: datetime) -> ArchiveResult:
         NotFoundError: nothing archived there.
         ConflictError: an entry exists at the original path.
     """
-    record = restore_entry(project, path, now)
-    report = refresh(project, _paths(record), now)
+    with writelock.hold(project):
+        record = restore_entry(project, path, now)
+        report = refresh(project, _paths(record), now)
     return ArchiveResult(record, report.problems)

@@ -22,7 +22,7 @@ from brv_vc.services import curate, derived, review
 from brv_vc.services.dream import dreamlog, edits, synthesize
 from brv_vc.services.dream.prune import maturities
 from brv_vc.summary.archive import archive_paths
-from brv_vc.tree import dreamstate
+from brv_vc.tree import dreamstate, writelock
 from brv_vc.tree.layout import Kind, clean_relpath, kind_of
 from brv_vc.tree.project import Project
 from brv_vc.tree.store import read_entry, write_atomic
@@ -88,7 +88,16 @@ def summary_of(op: Op) -> str:
 
 
 def apply_op(ctx: Context, op: Op) -> Op:
-    """Carries out one operation; returns it with status, message, changes and review id."""
+    """Carries out one operation; returns it with status, message, changes and review id.
+
+    Under the project's write lock (tree/writelock.py): the operation reads and writes the
+    entries as the curate batches before it left them, and none runs in between.
+    """
+    with writelock.hold(ctx.project):
+        return _apply_op(ctx, op)
+
+
+def _apply_op(ctx: Context, op: Op) -> Op:
     action = op["action"]
     if action == "SKIP":
         return {**op, "status": "skipped", "message": summary_of(op), "changes": []}

@@ -151,9 +151,20 @@ def check_chain(project: Project, changes: Sequence[FileChange], store: BlobStor
         StateError: a backup is missing, of any change in the chain.
     """
     latest = {change.path: change for change in changes}
-    check_revertible(project, list(latest.values()), store)
+    first: dict[str, FileChange] = {}
+    for change in changes:
+        first.setdefault(change.path, change)
+    # a file already back as it was (a revert killed half-way) is not "changed again": the
+    # same command run again finishes the revert
+    waiting = [c for rel, c in latest.items() if _digest_of(project, rel) != first[rel].before]
+    check_revertible(project, waiting, store)
     for change in changes:
         _check_backup(change, store)
+
+
+def _digest_of(project: Project, rel: str) -> str | None:
+    current, _ = _read(project, rel)
+    return digest(current) if current is not None else None
 
 
 def _check_backup(change: FileChange, store: BlobStore) -> None:

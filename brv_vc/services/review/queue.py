@@ -24,6 +24,7 @@ from brv_vc.services.review.backups import (
 )
 from brv_vc.services.review.entries import PENDING, ReviewEntry
 from brv_vc.services.review.settings import is_enabled
+from brv_vc.tree import writelock
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import open_state
 
@@ -163,14 +164,15 @@ def approve(project: Project, now: datetime, ids: Sequence[int] = (), *,
         UsageError: nothing named.  NotFoundError: an unknown id.
         ConflictError: an entry is not pending.
     """
-    chosen = _select(project, ids, files, everything)
-    conn = open_state(project)
-    try:
-        rows.decide(conn, [e.id for e in chosen], rows.APPROVED, format_iso(now))
-    finally:
-        conn.close()
-    _collect(project)
-    return Decision("approved", tuple(chosen))
+    with writelock.hold(project):  # one writer at a time
+        chosen = _select(project, ids, files, everything)
+        conn = open_state(project)
+        try:
+            rows.decide(conn, [e.id for e in chosen], rows.APPROVED, format_iso(now))
+        finally:
+            conn.close()
+        _collect(project)
+        return Decision("approved", tuple(chosen))
 
 
 def reject(project: Project, now: datetime, ids: Sequence[int] = (), *,
@@ -182,32 +184,33 @@ def reject(project: Project, now: datetime, ids: Sequence[int] = (), *,
         ConflictError: a later change built on one of them, or a file changed since.
         StateError: a backup is missing (nothing is changed).
     """
-    chosen = _select(project, ids, files, everything)
-    chosen_ids = {e.id for e in chosen}
-    store = review_store(project)
-    conn = open_state(project)
-    try:
-        for entry in chosen:
-            later = [e for e in rows.later_touching(conn, entry) if e.id not in chosen_ids]
-            if later:
-                raise ConflictError(
-                    f"cannot reject review entry {entry.id}: entry {later[0].id} "
-                    f"({later[0].line()}) built on it",
-                    file=sorted(set(entry.paths) & set(later[0].paths))[0],
-                    hint=f"reject entry {later[0].id} first (brv review reject {later[0].id})",
-                )
-        # newest first: each entry's "after" is what the next newer one found as "before"
-        ordered = sorted(chosen, key=lambda e: -e.id)
-        check_chain(project, [c for e in reversed(ordered) for c in e.changes], store)  # oldest first
-        restored: list[str] = []
-        for entry in ordered:
-            restored.extend(revert(project, entry.changes, store))
-        rows.decide(conn, [e.id for e in chosen], rows.REJECTED, format_iso(now))
-    finally:
-        conn.close()
-    problems = refresh(project, restored, now).problems
-    _collect(project)
-    return Decision("rejected", tuple(chosen), tuple(dict.fromkeys(restored)), problems)
+    with writelock.hold(project):  # one writer at a time
+        chosen = _select(project, ids, files, everything)
+        chosen_ids = {e.id for e in chosen}
+        store = review_store(project)
+        conn = open_state(project)
+        try:
+            for entry in chosen:
+                later = [e for e in rows.later_touching(conn, entry) if e.id not in chosen_ids]
+                if later:
+                    raise ConflictError(
+                        f"cannot reject review entry {entry.id}: entry {later[0].id} "
+                        f"({later[0].line()}) built on it",
+                        file=sorted(set(entry.paths) & set(later[0].paths))[0],
+                        hint=f"reject entry {later[0].id} first (brv review reject {later[0].id})",
+                    )
+            # newest first: each entry's "after" is what the next newer one found as "before"
+            ordered = sorted(chosen, key=lambda e: -e.id)
+            check_chain(project, [c for e in reversed(ordered) for c in e.changes], store)  # oldest first
+            restored: list[str] = []
+            for entry in ordered:
+                restored.extend(revert(project, entry.changes, store))
+            rows.decide(conn, [e.id for e in chosen], rows.REJECTED, format_iso(now))
+        finally:
+            conn.close()
+        problems = refresh(project, restored, now).problems
+        _collect(project)
+        return Decision("rejected", tuple(chosen), tuple(dict.fromkeys(restored)), problems)
 
 
 def dismiss(project: Project, now: datetime, task: str) -> tuple[int, ...]:
@@ -215,14 +218,15 @@ def dismiss(project: Project, now: datetime, task: str) -> tuple[int, ...]:
 
     Used by ``brv dream --undo``, which puts back everything the dream touched at once.
     """
-    conn = open_state(project)
-    try:
-        ids = [e.id for e in rows.select(conn, status=PENDING, task=task)]
-        rows.decide(conn, ids, rows.REJECTED, format_iso(now))
-    finally:
-        conn.close()
-    _collect(project)
-    return tuple(ids)
+    with writelock.hold(project):  # one writer at a time
+        conn = open_state(project)
+        try:
+            ids = [e.id for e in rows.select(conn, status=PENDING, task=task)]
+            rows.decide(conn, ids, rows.REJECTED, format_iso(now))
+        finally:
+            conn.close()
+        _collect(project)
+        return tuple(ids)
 
 
 def _collect(project: Project) -> None:

@@ -1,0 +1,28 @@
+"""A test hook: ``BRV_FAULT_AT=<step>[:<n>]`` kills this process at the n-th pass of a step.
+
+Trigger: the fault scripts (tests/test_curate_fault_points.py, bench/fault_curate.py). Why:
+a kill at a random moment rarely lands between two renames of a multi-file operation, which
+is where recovery matters. Outcome: ``point(step)`` sends this process SIGKILL, as ``kill -9``
+would, the n-th time (default 1) it reaches ``step``. Inert unless the variable is set (one
+string comparison per pass). Steps (docs/robustness.md): ``curate-staged``,
+``curate-rename``, ``curate-delete``, ``curate-applied``, ``archive-copied``,
+``restore-written``, ``dream-op``.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+
+_STEP, _, _NTH = os.environ.get("BRV_FAULT_AT", "").partition(":")
+_passes = 0
+
+
+def point(step: str) -> None:
+    """Kills this process here when ``BRV_FAULT_AT`` names ``step`` (see the module)."""
+    global _passes
+    if step != _STEP:
+        return
+    _passes += 1
+    if _passes >= (int(_NTH) if _NTH.isdigit() else 1):
+        os.kill(os.getpid(), signal.SIGKILL)

@@ -1,0 +1,149 @@
+"""The project's write lock: one writer at a time reads, plans and writes the tree.
+
+Trigger: every change of knowledge (a curate batch from the CLI, MCP or an import, an
+archive or restore, a review decision, each dream operation). Why: four ``brv curate --ops``
+batches of 100 UPDATEs on one entry, run together, reported 400 updates and left 200 on
+disk: each planned on a file another batch then rewrote. Outcome: a writer holds an
+exclusive ``flock`` on ``.brv/state/write.lock`` from before it reads the tree until its
+audit rows are written, so it plans on the state its predecessors left; readers (search,
+show) never take it.
+
+The lock also dates journals: a writer writes its intent records only while it holds the
+lock, and the kernel drops the lock the moment its holder dies (a ``kill -9`` included).
+So a process that holds the lock and finds an intent record knows its writer is gone,
+whatever its pid says: a reused pid cannot hide an abandoned batch.
+
+Reentrant within a process (a dream's MERGE runs a curate batch). POSIX only, as
+``tree/dreamstate.py``.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from brv_vc.errors import StateError
+from brv_vc.tree.project import Project
+from brv_vc.tree.statedb import ensure_state_dir
+
+LOCK_FILE = "write.lock"
+WAIT_SECONDS = 600.0  # BRV_LOCK_WAIT overrides: how long a writer waits for another
+_held: dict[str, list[int]] = {}  # state folder -> [descriptor, depth] of this process
+# run when a process takes the lock: services/recovery.py registers the settling of what
+# dead writers left (a hook, as the services that write cannot import recovery: it uses them)
+_settlers: list[Callable[[Project], None]] = []
+
+
+def on_take(settle: Callable[[Project], None]) -> None:
+    """Registers ``settle`` to run each time this process takes the lock (outermost hold)."""
+    if settle not in _settlers:
+        _settlers.append(settle)
+
+
+def held(project: Project) -> bool:
+    """Whether this process holds the project's write lock."""
+    return str(project.state) in _held
+
+
+def _open(project: Project) -> int:
+    ensure_state_dir(project.state)
+    try:
+        return os.open(project.state / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise StateError(
+            f"cannot open the write lock {project.state / LOCK_FILE}: {exc.strerror}",
+            file=str(project.state / LOCK_FILE),
+            hint="brv needs to write under .brv/state/; check its permissions and free space",
+        ) from None
+
+
+def _try(fd: int) -> bool:
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
+def _holder(project: Project) -> str:
+    try:
+        text = (project.state / LOCK_FILE).read_text(encoding="utf-8").strip()
+    except OSError:
+        return ""
+    return f" (pid {text})" if text.isdigit() else ""
+
+
+def _wait_limit() -> float:
+    try:
+        return float(os.environ.get("BRV_LOCK_WAIT", WAIT_SECONDS))
+    except ValueError:
+        return WAIT_SECONDS
+
+
+def _acquire(project: Project, fd: int, wait: bool) -> bool:
+    if _try(fd):
+        return True
+    if not wait:
+        return False
+    deadline = time.monotonic() + _wait_limit()
+    pause = 0.002
+    while time.monotonic() < deadline:  # polled: flock has no timeout of its own
+        time.sleep(pause)
+        pause = min(pause * 2, 0.05)
+        if _try(fd):
+            return True
+    raise StateError(
+        f"another brv process{_holder(project)} has been writing this project for "
+        f"{_wait_limit():.0f} s; nothing was changed",
+        hint="wait for it to finish (or stop it), then run the command again",
+    )
+
+
+@contextmanager
+def hold(project: Project, *, wait: bool = True, settle: bool = True) -> Iterator[bool]:
+    """Holds the write lock for the ``with`` block.
+
+    Args:
+        project: the project.
+        wait: wait for another writer (up to ``BRV_LOCK_WAIT`` seconds, default 600);
+            False: yield False at once when another process holds it.
+        settle: run the registered settlers (:func:`on_take`) once the lock is taken by
+            this process's outermost ``hold``: what dead writers left is settled before this
+            writer reads the tree.
+
+    Yields:
+        True when held (always, with ``wait``); False when another process holds it.
+
+    Raises:
+        StateError: the lock cannot be opened, or ``wait`` ran out.
+    """
+    key = str(project.state)
+    if key in _held:
+        _held[key][1] += 1
+        try:
+            yield True
+        finally:
+            _held[key][1] -= 1
+        return
+    fd = _open(project)
+    try:
+        if not _acquire(project, fd, wait):
+            yield False
+            return
+        _held[key] = [fd, 1]
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, str(os.getpid()).encode(), 0)  # named in the waiters' message
+        except OSError:
+            pass
+        try:
+            for settler in _settlers if settle else ():
+                settler(project)
+            yield True
+        finally:
+            del _held[key]
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock

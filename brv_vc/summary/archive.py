@@ -25,6 +25,7 @@ from brv_vc.summary.budgets import GHOST_CUE_TOKENS, GHOST_INPUT_CHARS
 from brv_vc.summary.digest import Digest, digest
 from brv_vc.summary.documents import Document
 from brv_vc.summary.engine import EXTRACTIVE, Engine, generate
+from brv_vc.tree.fault import point
 from brv_vc.tree.intents import begin, done
 from brv_vc.tree.layout import ARCHIVE_DIR, FULL_SUFFIX, STUB_SUFFIX, Kind, clean_relpath, kind_of
 from brv_vc.tree.project import Project
@@ -211,6 +212,7 @@ def archive_entry(project: Project, relpath: str, now: datetime) -> ArchiveRecor
         row = sidecar.get_many(conn, [rel]).get(rel)
         signals, _ = current_signals(row, data, mtime, now)
         record = write_archive(project, rel, data, importance=signals.importance, now=now)
+        point("archive-copied")
         target = project.tree / rel
         target.unlink()
         for sibling in siblings(rel):
@@ -238,6 +240,7 @@ def finish_restore(project: Project, rel: str, now: datetime) -> None:
         conn.close()
     for archived in (stub_rel, full_rel):
         project.path_of(archived).unlink(missing_ok=True)
+        point("restore-unlinked")
     remove_empty_parents(project, (project.tree / full_rel).parent)
 
 
@@ -295,6 +298,7 @@ def restore_entry(project: Project, path: str, now: datetime) -> ArchiveRecord:
     intent = begin(project, "restore", {"path": rel})
     try:
         write_atomic(target, data)
+        point("restore-written")
         finish_restore(project, rel, now)
     finally:
         done(intent)

@@ -25,6 +25,7 @@ Usage (about 10 minutes for the full count on two cores)::
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -303,11 +304,11 @@ class MergeScenario(Scenario):
         absent = source and not merged and repointed == 0
         state = f"source {'there' if source else 'gone'}, target {'merged' if merged else 'not'}" \
                 f", {repointed}/{self.LINKS} backlinks repointed"
+        wrong_log = (rows != [("MERGE", "src/a/source.md", "success")] if whole
+                     else rows not in ([], [("MERGE", "src/a/source.md", "failed")]))
         if not (whole or absent):
             tally.fail("half", f"{label}: {state}; log {[r[2] for r in rows]}")
-        elif whole and rows != [("MERGE", "src/a/source.md", "success")]:
-            tally.fail("lost", f"{label}: {state}; log {[r[2] for r in rows]}")
-        elif absent and rows not in ([], [("MERGE", "src/a/source.md", "failed")]):
+        elif wrong_log:
             tally.fail("lost", f"{label}: {state}; log {[r[2] for r in rows]}")
 
 
@@ -384,10 +385,8 @@ def writers(runner: Runner, work: Path, count: int, each: int) -> dict[str, Any]
     seconds = time.monotonic() - began
     reported = 0
     for out, _ in outputs:
-        try:
+        with contextlib.suppress(ValueError, KeyError):
             reported += json.loads(out)["summary"]["updated"]
-        except (ValueError, KeyError):
-            pass
     text = (root / ".brv/context-tree" / rel).read_text()
     sections = sum(line.startswith("## W") for line in text.splitlines())
     conn = sqlite3.connect(root / ".brv/state/brv.db")

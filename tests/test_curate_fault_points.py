@@ -168,3 +168,44 @@ def test_a_damaged_journal_row_is_set_aside_with_a_note(tmp_path: Path) -> None:
     conn.close()
     assert kept == [(7, "garbage{")]
     assert _left(root) == []
+
+
+def _knowledge(tree: Path) -> dict[str, bytes]:
+    return {p.relative_to(tree).as_posix(): p.read_bytes() for p in tree.rglob("*.md")
+            if not p.name.startswith("_") and p.name != "context.md"
+            and not p.name.endswith((".abstract.md", ".overview.md"))}
+
+
+@pytest.mark.parametrize("action", ["CROSS_REFERENCE", "MERGE"])
+def test_a_dream_operation_killed_before_its_log_line_is_rolled_back_whole(
+        tmp_path: Path, action: str) -> None:
+    root = tmp_path / "proj"
+    root.mkdir()
+    assert run_brv("init", cwd=root).exit_code == 0
+    _write(root, "api/auth/a.md", _entry("Alpha", "alpha words"))
+    _write(root, "api/auth/b.md", _entry("Beta", "beta words"))
+    _write(root, "web/x/c.md", _entry("Gamma", "gamma words", ("api/auth/b.md",)))
+    assert run_brv("index", cwd=root).exit_code == 0
+    tree = root / ".brv/context-tree"
+    before = _knowledge(tree)
+    decision = ({"operation": "consolidate", "action": "CROSS_REFERENCE",
+                 "files": ["api/auth/a.md", "api/auth/b.md"], "reason": "fault"}
+                if action == "CROSS_REFERENCE" else
+                {"operation": "consolidate", "action": "MERGE", "target": "api/auth/a.md",
+                 "sources": ["api/auth/b.md"], "reason": "fault"})
+    (tmp_path / "d.json").write_text(json.dumps([decision]))
+    assert _brv_killed(root, "dream-acted", "dream", "apply", str(tmp_path / "d.json"),
+                       "--force") == -signal.SIGKILL
+    nxt = run_brv("tree", cwd=root)
+    assert nxt.exit_code == 0, nxt.stderr
+    assert f"undid the interrupted dream operation {action}" in nxt.stderr
+    after = _knowledge(tree)
+    assert after == before  # target, source and the backlink in web/x/c.md all back
+    assert run_brv("review", "pending", "--json", cwd=root).json()["entries"] == []
+    if action == "MERGE":
+        conn = sqlite3.connect(root / ".brv/state/brv.db")
+        rows = conn.execute("SELECT status FROM curate_log WHERE path = 'api/auth/b.md' "
+                            "ORDER BY id").fetchall()
+        conn.close()
+        assert rows == [("success",), ("undone",)]
+    assert _left(root) == []

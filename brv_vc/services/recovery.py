@@ -23,7 +23,7 @@ from brv_vc.errors import BrvError
 from brv_vc.tree import intents, writelock
 from brv_vc.tree.project import Project
 
-LOCKED_KINDS = ("curate", "archive", "restore")  # intents written under the write lock
+LOCKED_KINDS = ("curate", "archive", "restore", "dream")  # intents written under the lock
 
 
 @dataclass(frozen=True)
@@ -105,6 +105,19 @@ def settle_held(project: Project, now: datetime) -> Settled:
             intents.done(path)
         except (BrvError, OSError) as exc:
             problems.append(f"the interrupted {kind} of {rel} could not be settled: {exc}")
+    for path, data in pending:  # after curate and archive: their files are whole again
+        if data["kind"] != "dream":
+            continue
+        try:
+            from brv_vc.services import dream
+
+            restored = dream.undo_interrupted(project, data, now)
+            steps.append(f"undid the interrupted dream operation {data.get('action', '')} "
+                         f"({len(restored)} file(s) put back)")
+            touched += restored
+            intents.done(path)
+        except (BrvError, OSError) as exc:
+            problems.append(f"the interrupted dream operation could not be undone: {exc}")
     swept = intents.sweep_staging(project) if not problems else 0
     if touched:
         from brv_vc.services.derived import refresh

@@ -41,19 +41,38 @@ def alive(pid: int) -> bool:
         return True
 
 
-def begin(project: Project, kind: str, data: dict[str, Any]) -> Path:
-    """Writes an intent record durably (before the step changes anything) and returns it."""
+def begin(project: Project, kind: str, data: dict[str, Any], *, durable: bool = True) -> Path:
+    """Writes an intent record (before the step changes anything) and returns it.
+
+    ``durable=False``: no fsync, for a step whose own writes are not fsynced either (a kill
+    cannot lose the record then, only a power cut, which loses the step's writes too).
+    """
     folder = project.state / PENDING_DIR
     ensure_state_dir(project.state)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{kind}-{os.getpid()}.json"
-    tmp = folder / f".{path.name}.tmp"
-    with open(tmp, "w", encoding="utf-8") as out:
-        json.dump({**data, "kind": kind, "pid": os.getpid()}, out)
-        out.flush()
-        os.fsync(out.fileno())
-    os.replace(tmp, path)
+    rewrite(path, {**data, "kind": kind, "pid": os.getpid()}, durable=durable)
     return path
+
+
+def rewrite(path: Path, data: dict[str, Any], *, durable: bool = False) -> None:
+    """Replaces an intent record atomically."""
+    tmp = path.parent / f".{path.name}.tmp"
+    with open(tmp, "w", encoding="utf-8") as out:
+        json.dump(data, out)
+        if durable:
+            out.flush()
+            os.fsync(out.fileno())
+    os.replace(tmp, path)
+
+
+def read(path: Path) -> dict[str, Any] | None:
+    """An intent record's content (None: gone or unreadable)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
 
 
 def done(path: Path) -> None:

@@ -285,3 +285,18 @@ def settle_journal(project: Project) -> tuple[int, list[str]]:
     finally:
         conn.close()
     return logged, notes
+
+
+def log_undone(project: Project, now: datetime,
+               rows: Sequence[tuple[str, str, str, str]]) -> None:
+    """Logs operations undone after they were logged (type, path, message, reason each).
+
+    An interrupted dream operation is rolled back whole, its MERGE included: the audit log
+    then says so after the MERGE's own success row.
+    """
+    conn = statedb.open_state(project)
+    try:
+        append(conn, [LogRow(format_iso(now), kind, path, "undone", reason, message)
+                      for kind, path, message, reason in rows])
+    finally:
+        conn.close()

@@ -12,6 +12,7 @@ import os
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from brv_vc.clock import format_iso
@@ -19,15 +20,17 @@ from brv_vc.errors import BrvError, ConflictError
 from brv_vc.format.entry import serialize_entry
 from brv_vc.index.relations import backlinks
 from brv_vc.services import curate, derived, review
-from brv_vc.services.dream import dreamlog, edits, synthesize
+from brv_vc.services.dream import dreamlog, edits, interrupted, synthesize
 from brv_vc.services.dream.prune import maturities
 from brv_vc.summary.archive import archive_paths
-from brv_vc.tree import dreamstate, writelock
+from brv_vc.tree import dreamstate, intents, writelock
+from brv_vc.tree.fault import point
 from brv_vc.tree.layout import Kind, clean_relpath, kind_of
 from brv_vc.tree.project import Project
 from brv_vc.tree.store import read_entry, write_atomic
 
 Op = dict[str, Any]
+_UNDOABLE = ("MERGE", "TEMPORAL_UPDATE", "CROSS_REFERENCE", "CREATE", "ARCHIVE")
 SOURCES = {"consolidate": "dream/consolidate", "synthesize": "dream/synthesize",
            "prune": "dream/prune"}
 REVIEW_BELOW = 0.7
@@ -43,6 +46,7 @@ class Context:
     index: sqlite3.Connection
     review_on: bool
     curations: int = 0  # curate batches this dream ran (not counted as activity)
+    intent: Path | None = None  # the running operation's record (interrupted.py)
     touched: set[str] = field(default_factory=set)
     dirty: list[str] = field(default_factory=list)  # written, derived files not yet refreshed
 
@@ -94,7 +98,14 @@ def apply_op(ctx: Context, op: Op) -> Op:
     entries as the curate batches before it left them, and none runs in between.
     """
     with writelock.hold(ctx.project):
-        return _apply_op(ctx, op)
+        try:
+            return _apply_op(ctx, op)
+        except Exception:
+            if ctx.intent is not None:  # an I/O error half-way: undone now if it can be
+                ctx.dirty.extend(interrupted.undo_interrupted(ctx.project, intents.read(ctx.intent) or {},
+                                                  ctx.now))
+                logged(ctx)
+            raise
 
 
 def _apply_op(ctx: Context, op: Op) -> Op:
@@ -106,8 +117,18 @@ def _apply_op(ctx: Context, op: Op) -> Op:
             ctx.flush()
         paths = _paths(ctx, op)
         before = review.capture(ctx.project, paths)
-        message = _act(ctx, op)
     except BrvError as error:
+        return {**op, "status": "failed", "message": error.message, "changes": []}
+    if action in _UNDOABLE:  # a kill from here on is rolled back whole by the next command
+        ctx.intent = interrupted.begin(ctx.project, ctx.dream_id, op, before)
+    try:
+        message = _act(ctx, op)
+        point("dream-acted")
+    except BrvError as error:
+        if ctx.intent is not None:  # a failure half-way (a second file unreadable): undone
+            ctx.dirty.extend(interrupted.undo_interrupted(ctx.project, intents.read(ctx.intent) or {},
+                                              ctx.now))
+            logged(ctx)
         return {**op, "status": "failed", "message": error.message, "changes": []}
     changes = review.changes_since(ctx.project, before, dreamlog.store(ctx.project))
     ctx.touched.update(c.path for c in changes)
@@ -123,8 +144,20 @@ def _apply_op(ctx: Context, op: Op) -> Op:
         review_id = review.record(ctx.project, ctx.now, SOURCES[op["operation"]],
                                   summary_of(op), str(op.get("reason", "")), ctx.dream_id,
                                   changes, pending=flagged)
+        if ctx.intent is not None:
+            interrupted.reviewed(ctx.intent, review_id)
     return {**op, "status": "applied", "message": message, "needsReview": flagged,
             "reviewId": review_id, "changes": [c.to_dict() for c in changes]}
+
+
+def logged(ctx: Context) -> None:
+    """The operation's journal line is written: its intent record goes.
+
+    The caller holds the write lock from :func:`apply_op` to here.
+    """
+    if ctx.intent is not None:
+        intents.done(ctx.intent)
+        ctx.intent = None
 
 
 def _paths(ctx: Context, op: Op) -> list[str]:

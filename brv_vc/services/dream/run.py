@@ -30,8 +30,8 @@ from brv_vc.services.dream import (
     prune,
     synthesize,
 )
-from brv_vc.services.dream.apply import Context, Op, apply_op
-from brv_vc.tree import dreamstate
+from brv_vc.services.dream.apply import Context, Op, apply_op, logged
+from brv_vc.tree import dreamstate, writelock
 from brv_vc.tree.config import LlmSettings
 from brv_vc.tree.layout import ARCHIVE_DIR
 from brv_vc.tree.project import Project
@@ -151,9 +151,11 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
                 return "cancelled"
         try:
             for number, op in enumerate(ops, 1):
-                done = apply_op(ctx, op)
-                log["operations"].append(done)
-                dreamlog.append(project, dream_id, done, durable=bool(done["changes"]))
+                with writelock.hold(project):  # the operation and its journal line: one step
+                    done = apply_op(ctx, op)
+                    log["operations"].append(done)
+                    dreamlog.append(project, dream_id, done, durable=bool(done["changes"]))
+                    logged(ctx)
                 if progress is not None:
                     progress(phase, number, len(ops))
                 why = over()

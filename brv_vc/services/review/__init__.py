@@ -32,6 +32,7 @@ if TYPE_CHECKING:
         record,
         reject,
         show,
+        withdraw,
     )
     from brv_vc.services.review.settings import is_enabled, set_enabled
 
@@ -42,7 +43,7 @@ _HOMES = {
     "ReviewEntry": "entries",
     "Decision": "queue", "ReviewDetail": "queue", "ReviewList": "queue", "approve": "queue", "dismiss": "queue",
     "pending": "queue", "pending_for": "queue", "record": "queue", "reject": "queue",
-    "show": "queue",
+    "show": "queue", "withdraw": "queue",
     "is_enabled": "settings", "set_enabled": "settings",
 }
 __all__ = [
@@ -68,5 +69,6 @@ __all__ = [
     "review_store",
     "set_enabled",
     "show",
+    "withdraw",
 ]
 __getattr__ = lazy(__name__, _HOMES)

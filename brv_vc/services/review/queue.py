@@ -229,6 +229,16 @@ def dismiss(project: Project, now: datetime, task: str) -> tuple[int, ...]:
         return tuple(ids)
 
 
+def withdraw(project: Project, now: datetime, ids: Sequence[int]) -> None:
+    """Marks entries rejected whose change was already undone (an interrupted dream step)."""
+    conn = open_state(project)
+    try:
+        rows.decide(conn, list(ids), rows.REJECTED, format_iso(now))
+    finally:
+        conn.close()
+    _collect(project)
+
+
 def _collect(project: Project) -> None:
     """Drops backups that no pending entry needs any more."""
     conn = open_state(project)

@@ -80,7 +80,8 @@ def settle_held(project: Project, now: datetime) -> Settled:
         try:
             from brv_vc.services import curate
 
-            logged, notes = curate.settle_journal(project)
+            logged, notes, written = curate.settle_journal(project)
+            touched += written
             if logged:
                 steps.append(f"finished and logged {logged} operation(s) of an interrupted "
                              "curate batch")

@@ -13,7 +13,7 @@ lock, and the kernel drops the lock the moment its holder dies (a ``kill -9`` in
 So a process that holds the lock and finds an intent record knows its writer is gone,
 whatever its pid says: a reused pid cannot hide an abandoned batch.
 
-Reentrant within a process (a dream's MERGE runs a curate batch). POSIX only, as
+Reentrant within a thread (a dream's MERGE runs a curate batch). POSIX only, as
 ``tree/dreamstate.py``.
 """
 
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -31,7 +32,7 @@ from brv_vc.tree.statedb import ensure_state_dir
 
 LOCK_FILE = "write.lock"
 WAIT_SECONDS = 600.0  # BRV_LOCK_WAIT overrides: how long a writer waits for another
-_held: dict[str, list[int]] = {}  # state folder -> [descriptor, depth] of this process
+_held: dict[str, list[int]] = {}  # state folder + thread -> [descriptor, depth]
 # run when a process takes the lock: services/recovery.py registers the settling of what
 # dead writers left (a hook, as the services that write cannot import recovery: it uses them)
 _settlers: list[Callable[[Project], None]] = []
@@ -43,9 +44,14 @@ def on_take(settle: Callable[[Project], None]) -> None:
         _settlers.append(settle)
 
 
+def _key(project: Project) -> str:
+    # per thread: another thread opens its own descriptor, and flock makes it wait
+    return f"{project.state}\0{threading.get_ident()}"
+
+
 def held(project: Project) -> bool:
-    """Whether this process holds the project's write lock."""
-    return str(project.state) in _held
+    """Whether this thread holds the project's write lock."""
+    return _key(project) in _held
 
 
 def _open(project: Project) -> int:
@@ -120,7 +126,7 @@ def hold(project: Project, *, wait: bool = True, settle: bool = True) -> Iterato
     Raises:
         StateError: the lock cannot be opened, or ``wait`` ran out.
     """
-    key = str(project.state)
+    key = _key(project)
     if key in _held:
         _held[key][1] += 1
         try:

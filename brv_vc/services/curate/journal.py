@@ -92,7 +92,8 @@ def intent(
             items = next(files) if isinstance(p, Plan) else None
             if isinstance(p, Plan) and items is not None:
                 row.update(status="success", message=message(op, p), expect=_expect(p),
-                           sidecar=p.sidecar, writes=items, deletes=p.deletes)
+                           sidecar=p.sidecar, writes=items, deletes=p.deletes,
+                           changed=p.changed)
             else:
                 row.update(status="failed", message=p.message if isinstance(p, BrvError)
                            else "could not write the tree (staging its files failed)")
@@ -250,17 +251,18 @@ def _quarantine(conn: sqlite3.Connection, key: Any, stamp: Any, ops: Any, error:
             "the audit log: check the tree with 'git status'")
 
 
-def settle_journal(project: Project) -> tuple[int, list[str]]:
+def settle_journal(project: Project) -> tuple[int, list[str], list[str]]:
     """Finishes and logs the batches of dead writers (the caller holds the write lock).
 
     Returns:
-        How many operations were logged, and notes (a damaged row set aside).
+        How many operations were logged, notes (a damaged row set aside), and the tree
+        paths the batches wrote or deleted (for the derived refresh).
     """
     try:
         conn = statedb.open_state(project)
     except Exception:  # a damaged brv.db is reported by the commands that need it
-        return 0, []
-    logged, notes = 0, []
+        return 0, [], []
+    logged, notes, paths = 0, [], []
     try:
         conn.execute(_SCHEMA)
         for key, stamp, ops in conn.execute("SELECT pid, time, ops FROM curate_journal"
@@ -269,7 +271,9 @@ def settle_journal(project: Project) -> tuple[int, list[str]]:
                 continue  # this process's own batch (a recovery run inside it)
             try:
                 when = format_iso(datetime.fromtimestamp(float(stamp)).astimezone())
-                rows, actions = _rows(project, json.loads(ops), when)
+                data = json.loads(ops)
+                rows, actions = _rows(project, data, when)
+                paths += _paths(data)
             except (ValueError, KeyError, TypeError, IndexError, AttributeError,
                     BrvError) as exc:
                 with sidecar.write_lock(conn):
@@ -284,7 +288,12 @@ def settle_journal(project: Project) -> tuple[int, list[str]]:
             logged += len(rows)
     finally:
         conn.close()
-    return logged, notes
+    return logged, notes, paths
+
+
+def _paths(data: Any) -> list[str]:
+    ops = data if isinstance(data, list) else data["ops"]
+    return [str(rel) for op in ops for rel in op.get("changed", [])]
 
 
 def log_undone(project: Project, now: datetime,

@@ -185,6 +185,7 @@ def test_a_dream_operation_killed_before_its_log_line_is_rolled_back_whole(
     _write(root, "api/auth/b.md", _entry("Beta", "beta words"))
     _write(root, "web/x/c.md", _entry("Gamma", "gamma words", ("api/auth/b.md",)))
     assert run_brv("index", cwd=root).exit_code == 0
+    assert run_brv("review", "--enable", cwd=root).exit_code == 0
     tree = root / ".brv/context-tree"
     before = _knowledge(tree)
     decision = ({"operation": "consolidate", "action": "CROSS_REFERENCE",
@@ -200,7 +201,10 @@ def test_a_dream_operation_killed_before_its_log_line_is_rolled_back_whole(
     assert f"undid the interrupted dream operation {action}" in nxt.stderr
     after = _knowledge(tree)
     assert after == before  # target, source and the backlink in web/x/c.md all back
-    assert run_brv("review", "pending", "--json", cwd=root).json()["entries"] == []
+    assert run_brv("review", "pending", "--json", cwd=root).json()["entries"] == []  # withdrawn
+    conn = sqlite3.connect(root / ".brv/state/brv.db")
+    assert conn.execute("SELECT status FROM review").fetchall() == [("rejected",)]
+    conn.close()
     if action == "MERGE":
         conn = sqlite3.connect(root / ".brv/state/brv.db")
         rows = conn.execute("SELECT status FROM curate_log WHERE path = 'api/auth/b.md' "

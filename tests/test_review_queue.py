@@ -57,6 +57,18 @@ def test_reject_restores_bytes_and_refreshes(project, brv):
     assert review.pending(project).entries == ()
 
 
+def test_a_reject_cut_short_is_finished_by_running_it_again(project, brv):
+    a, b, before, _ = _dream_with_review(project, brv)
+    entry = review.pending(project).entries[0]
+    (project.tree / b).write_bytes(before[b])  # what a reject killed after its first file left
+    result = brv("review", "reject", str(entry.id), "--json", cwd=project.root)
+    assert result.exit_code == 0, result.stderr
+    after = tree_bytes(project.root)
+    assert after[a] == before[a]
+    assert after[b] == before[b]
+    assert review.pending(project).entries == ()
+
+
 def test_approve_keeps_the_change_and_drops_backups(project, brv):
     a, _b, _, _ = _dream_with_review(project, brv)
     entry = review.pending(project).entries[0]

@@ -175,7 +175,7 @@ def _settle(project: Project, now: datetime) -> tuple[str, ...]:
     are printed at once; its problems are returned as warnings.
     """
     try:
-        left = any(n.startswith(("curate-", "archive-", "restore-"))
+        left = any(n.startswith(("curate-", "archive-", "restore-", "dream-"))
                    for n in os.listdir(project.state / "pending"))
     except OSError:
         left = False

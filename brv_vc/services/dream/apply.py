@@ -123,7 +123,6 @@ def _apply_op(ctx: Context, op: Op) -> Op:
         ctx.intent = interrupted.begin(ctx.project, ctx.dream_id, op, before)
     try:
         message = _act(ctx, op)
-        point("dream-acted")
     except BrvError as error:
         if ctx.intent is not None:  # a failure half-way (a second file unreadable): undone
             ctx.dirty.extend(interrupted.undo_interrupted(ctx.project, intents.read(ctx.intent) or {},
@@ -146,6 +145,7 @@ def _apply_op(ctx: Context, op: Op) -> Op:
                                   changes, pending=flagged)
         if ctx.intent is not None:
             interrupted.reviewed(ctx.intent, review_id)
+    point("dream-acted")  # acted and reviewed, its journal line not written yet
     return {**op, "status": "applied", "message": message, "needsReview": flagged,
             "reviewId": review_id, "changes": [c.to_dict() for c in changes]}
 

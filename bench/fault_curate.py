@@ -1,9 +1,11 @@
 """Fault script: kill -9 of curate DELETE / MERGE and of restore, and concurrent writers.
 
 Each trial copies a prepared project, runs one real ``brv`` process and kills it (SIGKILL of
-its process group) at a random moment of its measured run, or at a targeted step through
+its process group) at a random moment of its measured run, at a targeted step through
 ``BRV_FAULT_AT`` (brv_vc/tree/fault.py: the process kills itself there; code without the
-hook runs to its end). Then the next command runs (``brv tree``; for restore ``brv search``,
+hook runs to its end), or at the n-th ``os.replace`` / ``os.unlink`` it makes (a
+``sitecustomize`` wraps them: any version of brv, so the code before the fix is measured
+at the same moments). Then the next command runs (``brv tree``; for restore ``brv search``,
 the read path) and the trial checks:
 
 - lost: an operation in the tree that the audit log does not show, or shown as not applied;
@@ -43,16 +45,41 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 
 
+# Kills at the n-th os.replace / os.unlink of the process, for any version of brv (the code
+# before BRV_FAULT_AT included): a sitecustomize module wraps the call.
+SITECUSTOMIZE = """
+import os, signal
+_spec = os.environ.get("BRV_OS_FAULT", "")
+if _spec:
+    _name, _, _nth = _spec.partition(":")
+    _real, _count = getattr(os, _name), [0]
+
+    def _patched(*args, **kwargs):
+        _count[0] += 1
+        if _count[0] >= int(_nth or 1):
+            os.kill(os.getpid(), signal.SIGKILL)
+        return _real(*args, **kwargs)
+
+    setattr(os, _name, _patched)
+    if _name == "unlink":
+        os.remove = _patched
+"""
+
+
 @dataclass
 class Runner:
     """Runs brv from a checkout as real processes."""
 
     code: Path
+    site: Path | None = None  # the folder of the sitecustomize above
 
     def env(self, fault: str = "") -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if k != "BRV_FAULT_AT"}
+        env = {k: v for k, v in os.environ.items() if k not in ("BRV_FAULT_AT", "BRV_OS_FAULT")}
         env["PYTHONPATH"] = str(self.code)
-        if fault:
+        if fault.startswith("os:") and self.site is not None:
+            env["BRV_OS_FAULT"] = fault[3:]
+            env["PYTHONPATH"] = f"{self.site}{os.pathsep}{self.code}"
+        elif fault:
             env["BRV_FAULT_AT"] = fault
         return env
 
@@ -135,6 +162,7 @@ class Scenario:
 
     name = ""
     steps: tuple[str, ...] = ()
+    os_calls: tuple[tuple[str, int], ...] = ()  # (os call, about how many a run makes)
 
     def __init__(self, runner: Runner, work: Path) -> None:
         self.runner, self.work = runner, work
@@ -168,7 +196,8 @@ class Scenario:
             shutil.rmtree(probe)
         return statistics.median(times)
 
-    def trials(self, count: int, rng: random.Random, targeted_share: float) -> Tally:
+    def trials(self, count: int, rng: random.Random, targeted_share: float,
+               os_share: float) -> Tally:
         tally = Tally(self.name)
         full = self.measure()
         for number in range(count):
@@ -176,10 +205,16 @@ class Scenario:
             shutil.rmtree(root, ignore_errors=True)
             shutil.copytree(self.template, root)
             fault = ""
-            if self.steps and rng.random() < targeted_share:
+            draw = rng.random()
+            if self.os_calls and draw < os_share:
+                call, most = rng.choice(self.os_calls)
+                fault = f"os:{call}:{rng.randint(1, most)}"
+                delay = full * 20 + 30  # the process kills itself
+                label = f"trial {number} ({fault})"
+            elif self.steps and draw < os_share + targeted_share:
                 step = rng.choice(self.steps)
                 fault = f"{step}:{rng.randint(1, self.passes(step))}"
-                delay = full * 20 + 30  # the process kills itself
+                delay = full * 20 + 30
                 label = f"trial {number} ({fault})"
             else:
                 delay = rng.uniform(0.0, full * 1.05)
@@ -211,6 +246,7 @@ class DeleteScenario(Scenario):
 
     name = "curate-delete"
     steps = ("curate-staged", "curate-rename", "curate-delete", "curate-applied")
+    os_calls = (("unlink", 320), ("replace", 8))
     FOLDER = 300
 
     def prepare(self) -> None:
@@ -266,6 +302,7 @@ class MergeScenario(Scenario):
 
     name = "curate-merge"
     steps = ("curate-staged", "curate-rename", "curate-delete", "curate-applied")
+    os_calls = (("replace", 310), ("unlink", 4))
     LINKS = 300
 
     def prepare(self) -> None:
@@ -317,6 +354,7 @@ class RestoreScenario(Scenario):
 
     name = "restore"
     steps = ("restore-written", "restore-unlinked")
+    os_calls = (("replace", 4), ("unlink", 4))
     ENTRY = "arch/a/old_note.md"
 
     def prepare(self) -> None:
@@ -406,8 +444,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--code", type=Path, default=REPO, help="the brv checkout to run")
     parser.add_argument("--trials", type=int, default=100, help="trials per scenario")
-    parser.add_argument("--targeted", type=float, default=0.5,
+    parser.add_argument("--targeted", type=float, default=0.3,
                         help="share of trials killed at a fault step (BRV_FAULT_AT)")
+    parser.add_argument("--os-targeted", type=float, default=0.3,
+                        help="share of trials killed at the n-th os.replace / os.unlink")
     parser.add_argument("--work", type=Path, default=Path("/tmp/brv-fault-curate"))
     parser.add_argument("--scenarios", default="delete,merge,restore,writers")
     parser.add_argument("--writers", type=int, default=4)
@@ -415,9 +455,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--json", type=Path, default=None, help="also write the table here")
     args = parser.parse_args()
-    runner = Runner(args.code.resolve())
     shutil.rmtree(args.work, ignore_errors=True)
-    args.work.mkdir(parents=True)
+    (args.work / "site").mkdir(parents=True)
+    (args.work / "site" / "sitecustomize.py").write_text(SITECUSTOMIZE)
+    runner = Runner(args.code.resolve(), args.work / "site")
     rng = random.Random(args.seed)
     wanted = args.scenarios.split(",")
     table: dict[str, Any] = {"code": str(runner.code), "loadavg": _load(), "scenarios": []}
@@ -426,7 +467,7 @@ def main() -> None:
             continue
         scenario = cls(runner, args.work)
         scenario.prepare()
-        tally = scenario.trials(args.trials, rng, args.targeted)
+        tally = scenario.trials(args.trials, rng, args.targeted, args.os_targeted)
         table["scenarios"].append(tally.row())
         print(f"{tally.name:14} trials {tally.trials:4}  kills {tally.kills:4}  lost "
               f"{tally.lost:3}  half {tally.half:3}  manual {tally.manual:3}", flush=True)

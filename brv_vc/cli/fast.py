@@ -170,19 +170,19 @@ def try_fast(argv: list[str]) -> int | None:
 def _settle(project: Project, now: datetime) -> tuple[str, ...]:
     """What a killed writer left (a restore half done...), settled before the tree is read.
 
-    A listing of ``.brv/state/pending`` and ``.brv/state`` when nothing was left; the
+    A listing of ``.brv/state/pending``, ``.brv/state`` and its ``tmp`` when nothing was; the
     recovery module (services/recovery.py) is imported only when something was. Its notes
     are printed at once; its problems are returned as warnings.
     """
     try:
-        left = any(n.startswith(("curate-", "archive-", "restore-", "dream-"))
-                   for n in os.listdir(project.state / "pending"))
+        left = bool(os.listdir(project.state / "pending"))  # a record, or one cut short
     except OSError:
         left = False
     try:
         left = left or any(n.startswith(".curate-staging-") for n in os.listdir(project.state))
+        left = left or bool(os.listdir(project.state / "tmp"))  # a killed write's temp
     except OSError:
-        return ()
+        pass
     if not left:
         return ()
     from brv_vc.services.recovery import settle

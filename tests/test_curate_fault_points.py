@@ -212,3 +212,22 @@ def test_a_dream_operation_killed_before_its_log_line_is_rolled_back_whole(
         conn.close()
         assert rows == [("success",), ("undone",)]
     assert _left(root) == []
+
+
+@pytest.mark.slow
+def test_the_fault_script_finds_nothing_lost_half_done_or_left(tmp_path: Path) -> None:
+    """bench/fault_curate.py, bounded: a few random and targeted kills of each kind."""
+    out = tmp_path / "table.json"
+    run = subprocess.run([sys.executable, str(REPO / "bench/fault_curate.py"), "--trials", "3",
+                          "--writers", "3", "--ops", "10", "--seed", "7", "--work",
+                          str(tmp_path / "work"), "--json", str(out)],
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    table = json.loads(out.read_text())
+    assert [s["scenario"] for s in table["scenarios"]] == ["curate-delete", "curate-merge",
+                                                           "restore"]
+    for row in table["scenarios"]:
+        assert (row["lost"], row["half"], row["manual"]) == (0, 0, 0), row["notes"]
+        assert row["kills"] >= 1
+    assert table["writers"]["lost"] == 0
+    assert table["writers"]["sections_on_disk"] == 30

@@ -231,3 +231,21 @@ def test_the_fault_script_finds_nothing_lost_half_done_or_left(tmp_path: Path) -
         assert row["kills"] >= 1
     assert table["writers"]["lost"] == 0
     assert table["writers"]["sections_on_disk"] == 30
+
+
+def test_a_dream_operation_failing_half_way_leaves_nothing(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    root.mkdir()
+    assert run_brv("init", cwd=root).exit_code == 0
+    _write(root, "api/auth/a.md", _entry("Alpha", "alpha words"))
+    assert run_brv("index", cwd=root).exit_code == 0
+    tree = root / ".brv/context-tree"
+    before = _knowledge(tree)
+    decision = [{"operation": "consolidate", "action": "CROSS_REFERENCE",
+                 "files": ["api/auth/a.md", "api/auth/gone.md"], "reason": "r"}]
+    out = run_brv("dream", "apply", "-", "--force", "--json", cwd=root,
+                  input=json.dumps(decision))
+    ops = out.json()["operations"]
+    assert [op["status"] for op in ops] == ["failed"]
+    assert _knowledge(tree) == before  # a.md was linked, then put back
+    assert _left(root) == []

@@ -101,10 +101,7 @@ def apply_op(ctx: Context, op: Op) -> Op:
         try:
             return _apply_op(ctx, op)
         except Exception:
-            if ctx.intent is not None:  # an I/O error half-way: undone now if it can be
-                ctx.dirty.extend(interrupted.undo_interrupted(ctx.project, intents.read(ctx.intent) or {},
-                                                  ctx.now))
-                logged(ctx)
+            _undo_now(ctx)  # an I/O error half-way: undone now if it can be
             raise
 
 
@@ -124,10 +121,7 @@ def _apply_op(ctx: Context, op: Op) -> Op:
     try:
         message = _act(ctx, op)
     except BrvError as error:
-        if ctx.intent is not None:  # a failure half-way (a second file unreadable): undone
-            ctx.dirty.extend(interrupted.undo_interrupted(ctx.project, intents.read(ctx.intent) or {},
-                                              ctx.now))
-            logged(ctx)
+        _undo_now(ctx)  # a failure half-way (a second file unreadable): nothing of it stays
         return {**op, "status": "failed", "message": error.message, "changes": []}
     changes = review.changes_since(ctx.project, before, dreamlog.store(ctx.project))
     ctx.touched.update(c.path for c in changes)
@@ -148,6 +142,13 @@ def _apply_op(ctx: Context, op: Op) -> Op:
     point("dream-acted")  # acted and reviewed, its journal line not written yet
     return {**op, "status": "applied", "message": message, "needsReview": flagged,
             "reviewId": review_id, "changes": [c.to_dict() for c in changes]}
+
+
+def _undo_now(ctx: Context) -> None:
+    if ctx.intent is not None:
+        data = intents.read(ctx.intent) or {}
+        ctx.dirty.extend(interrupted.undo_interrupted(ctx.project, data, ctx.now))
+        logged(ctx)
 
 
 def logged(ctx: Context) -> None:

@@ -249,3 +249,18 @@ def test_a_dream_operation_failing_half_way_leaves_nothing(tmp_path: Path) -> No
     assert [op["status"] for op in ops] == ["failed"]
     assert _knowledge(tree) == before  # a.md was linked, then put back
     assert _left(root) == []
+
+
+def test_a_killed_batch_whose_pid_runs_again_is_still_finished(merge_project: Path) -> None:
+    root = merge_project
+    ops = root.parent / "ops.json"
+    assert _brv_killed(root, "curate-staged", "curate", "--ops", str(ops)) == -signal.SIGKILL
+    pending = root / ".brv/state/pending"
+    (marker,) = pending.glob("curate-*.json")
+    marker.unlink()  # as if the killed pid were reused by a live process (this one)
+    (pending / f"curate-{os.getpid()}.json").write_text(json.dumps({"pid": os.getpid()}))
+    nxt = run_brv("tree", cwd=root)
+    assert "finished and logged 1 operation(s)" in nxt.stderr
+    assert not (root / ".brv/context-tree/src/a/source.md").exists()
+    assert [row[:3] for row in _log(root)] == [("MERGE", "src/a/source.md", "success")]
+    assert _left(root) == []

@@ -22,7 +22,13 @@ from brv_vc.services.vc.committing import (
     refuse_unpushable,
 )
 from brv_vc.services.vc.gating import pushed_paths, refuse_pending
-from brv_vc.services.vc.recovery import begin_pull, catch_up, refuse_interrupted
+from brv_vc.services.vc.recovery import (
+    RECOVER_HINT,
+    begin_pull,
+    catch_up,
+    committed_merge,
+    refuse_interrupted,
+)
 from brv_vc.services.vc.remotes import list_remotes, mask_url
 from brv_vc.tree import intents
 from brv_vc.tree.project import Project
@@ -243,6 +249,12 @@ def merge_abort(repo: KnowledgeRepo, project: Project | None = None,
     """
     if project is not None and now is not None:
         refuse_interrupted(project, repo, now)
+    merged = committed_merge(repo)
+    if merged is not None:  # 'git merge --abort' would keep HEAD on the merge commit
+        raise ConflictError(
+            f"there is no merge to abort: git already made the merge commit ({merged[:7]}) "
+            "and was interrupted before removing its merge state",
+            hint=RECOVER_HINT)
     if not repo.merging():
         raise ConflictError("there is no merge to abort", hint="see 'brv vc status'")
     head = repo.head()

@@ -74,7 +74,8 @@ def test_stale_head_orig_head_and_ref_locks_are_named_and_removed(team: Team) ->
     assert "HEAD.lock is held" in committed.stderr
     assert fault_pull.named_commands(committed.stderr) == ["brv vc recover"]
     pulled = bob.fails("vc", "pull")
-    assert "was interrupted" in pulled.stderr and "HEAD.lock" in pulled.stderr
+    assert "was interrupted" in pulled.stderr
+    assert "HEAD.lock" in pulled.stderr
     assert fault_pull.named_commands(pulled.stderr) == ["brv vc recover"]
     recovered = bob.ok("vc", "recover", "--json").json()
     assert sorted(recovered["locks_removed"]) == sorted(map(str, locks))

@@ -118,7 +118,7 @@ def sync_text(r: SyncResult) -> str:
         head = f"Branch had no commits; now at {(r.new or '')[:7]} (from {r.source})"
     else:
         head = f"Updated {r.old[:7]}..{(r.new or '')[:7]}"
-    return "\n".join([head, *_after_lines(r.after)])
+    return "\n".join([head, *_after_lines(r.after), *(f"note: {n}" for n in r.notices)])
 
 
 def _after_lines(after: Any) -> list[str]:

@@ -30,6 +30,7 @@ from brv_vc.services.vc.recovery import (
     refuse_interrupted,
 )
 from brv_vc.services.vc.remotes import list_remotes, mask_url
+from brv_vc.services.vc.settings_notice import settings_changes
 from brv_vc.tree import intents
 from brv_vc.tree.project import Project
 from brv_vc.vc import git_objects
@@ -94,6 +95,7 @@ class SyncResult:
     after: AfterChange | None = None
     source: str = ""
     switched: bool = True  # checkout: False when already on the branch (nothing done)
+    notices: tuple[str, ...] = ()  # provider or review settings the merge changed
 
 
 def refuse_merging(repo: KnowledgeRepo) -> None:
@@ -182,7 +184,8 @@ def _merge(project: Project, repo: KnowledgeRepo, target: str, label: str, actio
             return SyncResult(action, old, old, False, st.conflicts, source=label)
         new = repo.head()
         return SyncResult(action, old, new, False, (),
-                          after_change(project, repo, old, new, now), label)
+                          after_change(project, repo, old, new, now), label,
+                          notices=settings_changes(project, repo, old, new))
     finally:
         intents.done(intent)
 
@@ -278,7 +281,8 @@ def merge_continue(project: Project, repo: KnowledgeRepo, now: datetime) -> Sync
     repo.git("commit", "-q", "--no-edit", what="merge --continue")
     new = repo.head()
     return SyncResult("merge --continue", old, new, False, (),
-                      after_change(project, repo, old, new, now))
+                      after_change(project, repo, old, new, now),
+                      notices=settings_changes(project, repo, old, new))
 
 
 @dataclass(frozen=True)

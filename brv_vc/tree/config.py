@@ -20,6 +20,8 @@ version: 1
 #   base_url: http://127.0.0.1:11434/v1
 #   model: llama3.1
 #   api_key_env: OPENAI_API_KEY   # hosted APIs only; leave out for a keyless local server
+# When this file is committed (in-project mode), base_url and api_key_env are used only after
+# 'brv llm approve' on each machine; your own llm: in ~/.config/brv/config.yaml needs none.
 #   timeout_seconds: 30
 """
 

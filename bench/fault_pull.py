@@ -290,8 +290,14 @@ def check(root: Path, scene: Scene) -> list[str]:
     if (gitdir / "MERGE_HEAD").exists():
         problems.append("MERGE_HEAD left")
     for rel in scene.archived:
-        if not (tree / "_archived" / rel.replace(".md", ".stub.md")).is_file():
+        stub = tree / "_archived" / rel.replace(".md", ".stub.md")
+        full = tree / "_archived" / rel.replace(".md", ".full.md")
+        i = int(rel.rsplit("_", 1)[1].removesuffix(".md"))
+        original = entry(f"Entry {i}", f"body {i}", f"- fact {i}").encode("utf-8")
+        if not stub.is_file():
             problems.append(f"archive not rebuilt: {rel}")
+        elif not full.is_file() or full.read_bytes() != original:
+            problems.append(f"archive of {rel} is not the whole original entry")
     for path in tree.rglob("*.md"):
         rel = path.relative_to(tree).as_posix()
         if rel.startswith((".git/", "_archived/")) or kind_of(rel) is not Kind.ENTRY:

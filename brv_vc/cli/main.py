@@ -42,6 +42,7 @@ COMMANDS: dict[str, str] = {
     "vc": "brv_vc.cli.vc.group:vc",
     "import": "brv_vc.cli.import_cmd:import_cmd",
     "index": "brv_vc.cli.index_cmd:index",
+    "llm": "brv_vc.cli.llm_cmd:llm",
     "query": "brv_vc.cli.query_cmd:query",
     "relations": "brv_vc.cli.show_cmd:relations",
     "search": "brv_vc.cli.search_cmd:search",

@@ -1,7 +1,8 @@
 """One call to an OpenAI-compatible chat-completions endpoint, over stdlib ``urllib``.
 
 The key is read from the environment variable the settings name and is sent only in the
-``Authorization`` header: it is never logged and never part of an error message. When the
+``Authorization`` header, and only to the origin of ``llm.base_url`` (a redirect elsewhere
+is followed without it): it is never logged and never part of an error message. When the
 settings name a variable that is unset or empty the call fails at once (no request goes out
 without the key a hosted API needs); settings without ``api_key_env`` (a keyless local
 server) send no ``Authorization`` header.
@@ -86,6 +87,34 @@ def api_key(settings: LlmSettings) -> str | None:
     return key
 
 
+def _origin(url: str) -> tuple[str, str, int | None]:
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    return scheme, (parts.hostname or "").lower(), parts.port or {"http": 80,
+                                                                   "https": 443}.get(scheme)
+
+
+def _opener() -> Any:
+    """The default opener with one change: a redirect to another origin drops the key.
+
+    Another scheme, host or port is another origin: the key goes only where ``llm.base_url``
+    points.
+    """
+    import urllib.request
+
+    class _KeyStaysHome(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, req: Any, fp: Any, code: int, msg: str, headers: Any,
+                             newurl: str) -> Any:
+            new = super().redirect_request(req, fp, code, msg, headers, newurl)
+            if new is not None and _origin(newurl) != _origin(req.full_url):
+                new.remove_header("Authorization")
+            return new
+
+    return urllib.request.build_opener(_KeyStaysHome)
+
+
 def _post(settings: LlmSettings, payload: bytes, key: str | None) -> bytes:
     import urllib.error
     import urllib.request
@@ -95,7 +124,7 @@ def _post(settings: LlmSettings, payload: bytes, key: str | None) -> bytes:
         headers["Authorization"] = f"Bearer {key}"
     request = urllib.request.Request(_endpoint(settings), data=payload, headers=headers)
     try:
-        with urllib.request.urlopen(request, timeout=settings.timeout_seconds) as response:
+        with _opener().open(request, timeout=settings.timeout_seconds) as response:
             body: bytes = response.read(_MAX_BODY + 1)
     except urllib.error.HTTPError as exc:
         if exc.code == 429 or exc.code >= 500:

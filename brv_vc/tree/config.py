@@ -20,6 +20,8 @@ version: 1
 #   base_url: http://127.0.0.1:11434/v1
 #   model: llama3.1
 #   api_key_env: OPENAI_API_KEY   # hosted APIs only; leave out for a keyless local server
+# When this file is committed (in-project mode), base_url and api_key_env are used only after
+# 'brv llm approve' on each machine; your own llm: in ~/.config/brv/config.yaml needs none.
 #   timeout_seconds: 30
 """
 
@@ -135,15 +137,39 @@ def names_llm(project: Project) -> bool:
 
 
 def configured_llm(project: Project) -> LlmSettings | None:
-    """The optional provider's settings, or None when none is configured.
+    """The optional provider's settings that may be used here, or None when none is configured.
+
+    The URL and the key's variable come from the user's own settings when they name a
+    provider, else from the project's config.yaml only when that cannot come from a pull or
+    the user approved it on this machine (:mod:`brv_vc.tree.llm_trust`).
 
     Trigger: search, query and every git hook ask this. Why: validating the config imports
     PyYAML and jsonschema (~100 ms). Outcome: the file is parsed only when it names ``llm:``.
 
     Raises:
-        FormatError: config.yaml names a provider but is invalid.
+        FormatError: config.yaml (or the user's) names a provider but is invalid.
+        ProviderError: the project's provider is not approved on this machine.
     """
-    return load_config(project).llm if names_llm(project) else None
+    from brv_vc.tree import llm_trust
+
+    user = llm_trust.user_llm()
+    own = load_config(project).llm if names_llm(project) else None
+    if user.get("base_url"):
+        model = user.get("model") or (own.model if own else "")
+        if not model:
+            raise FormatError(
+                f"{llm_trust.ENV_URL} names a provider but no model is set",
+                hint=f"export {llm_trust.ENV_MODEL}=<model>, or set llm.model in "
+                     f"{llm_trust.user_config_path()}", key="llm.model")
+        timeout = user.get("timeout_seconds") or (own.timeout_seconds if own else 30.0)
+        return LlmSettings(str(user["base_url"]), str(model), user.get("api_key_env"),
+                           float(timeout))
+    if own is None:
+        return None
+    if llm_trust.in_work_tree(project) and not llm_trust.approved(
+            project, own.base_url, own.api_key_env):
+        raise llm_trust.unapproved(own.base_url, own.api_key_env)
+    return own
 
 
 CONFIG_STAMP = "config.ok"

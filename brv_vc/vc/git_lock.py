@@ -1,10 +1,15 @@
-"""``.git/index.lock`` left by a git process that was killed: tell a stale lock from a live one.
+"""Lock files left by a git process that was killed: tell a stale lock from a live one.
 
-git creates ``index.lock`` while it writes the index and removes it when done; a ``kill -9``
-leaves it, and every later git command that writes the index then fails with "File exists".
-A lock is stale when no git process runs in the repository (found through ``/proc`` on
-Linux: a process named ``git*`` whose working folder is in the work tree or the git folder);
-where ``/proc`` is missing, when it is older than :data:`STALE_AFTER` seconds.
+git creates ``<file>.lock`` (``index.lock``, ``HEAD.lock``, ``ORIG_HEAD.lock``,
+``refs/.../<branch>.lock``, ``packed-refs.lock``...) while it writes that file and removes it
+when done; a ``kill -9`` leaves it, and every later git command that writes the same file then
+fails with "File exists". A lock is stale when no git process runs for the repository (found
+through ``/proc`` on Linux: a process named ``git*`` whose working folder is in the work tree
+or the git folder, or whose command line or ``GIT_DIR``/``GIT_WORK_TREE`` names them); where
+``/proc`` is missing, when it is older than :data:`STALE_AFTER` seconds. :func:`settled`
+looks a second time, :data:`SETTLE` seconds after the lock was made, before anything is
+removed: git holds a lock for milliseconds, so one still there with still no git running
+is not about to be used.
 """
 
 from __future__ import annotations
@@ -16,12 +21,15 @@ from pathlib import Path
 
 from brv_vc.tree.intents import alive
 
-STALE_AFTER = 600.0  # without /proc: git holds the index lock for seconds, not minutes
+STALE_AFTER = 600.0  # without /proc: git holds a lock for seconds, not minutes
+SETTLE = 1.0  # a lock younger than this is looked at again before it is called stale
+_TOP_LOCKS = ("index.lock", "HEAD.lock", "ORIG_HEAD.lock", "MERGE_HEAD.lock", "FETCH_HEAD.lock",
+              "AUTO_MERGE.lock", "packed-refs.lock", "config.lock", "shallow.lock")
 
 
 @dataclass(frozen=True)
-class IndexLock:
-    """A found ``index.lock``: its path, its age, and the live git processes, if any."""
+class GitLock:
+    """A found lock file: its path, its age, and the live git processes, if any."""
 
     path: Path
     age: float
@@ -35,12 +43,36 @@ class IndexLock:
         return os.path.isdir("/proc") or self.age > STALE_AFTER
 
 
+IndexLock = GitLock  # the first kind of lock handled; the name stays for callers
+
+
 def _inside(path: str, folders: tuple[str, ...]) -> bool:
     return any(path == f or path.startswith(f + os.sep) for f in folders)
 
 
+def _names_repo(pid: int, wanted: tuple[str, ...]) -> bool:
+    """Whether the process's working folder, arguments or git variables point into ``wanted``.
+
+    Arguments and variables count too: ``git --git-dir=X`` or ``GIT_DIR=X git`` run from
+    elsewhere still work here (being conservative keeps a live git's lock).
+    """
+    if _inside(os.readlink(f"/proc/{pid}/cwd"), wanted):
+        return True
+    with open(f"/proc/{pid}/cmdline", "rb") as handle:
+        args = handle.read().decode("utf-8", "replace").split("\0")
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as handle:
+            env = handle.read().decode("utf-8", "replace").split("\0")
+    except OSError:
+        env = []
+    values = [a.split("=", 1)[-1] for a in args[1:]]
+    values += [e.split("=", 1)[1] for e in env
+               if e.startswith(("GIT_DIR=", "GIT_WORK_TREE=", "GIT_COMMON_DIR="))]
+    return any(v and _inside(os.path.realpath(v), wanted) for v in values if os.sep in v)
+
+
 def git_processes(folders: tuple[Path, ...]) -> tuple[int, ...]:
-    """Pids of running git processes whose working folder lies in one of ``folders``."""
+    """Pids of running git processes working in one of ``folders``."""
     wanted = tuple(os.path.realpath(f) for f in folders)
     found = []
     try:
@@ -57,19 +89,73 @@ def git_processes(folders: tuple[Path, ...]) -> tuple[int, ...]:
                 continue
             if not alive(pid):
                 continue  # killed, not yet reaped: it holds nothing
-            cwd = os.readlink(f"/proc/{pid}/cwd")
+            if _names_repo(pid, wanted):
+                found.append(pid)
         except (OSError, IndexError):
             continue
-        if _inside(cwd, wanted):
-            found.append(pid)
     return tuple(found)
 
 
-def index_lock(workdir: Path, git_dir: Path) -> IndexLock | None:
-    """The repository's ``index.lock``, or None when there is none."""
-    path = git_dir / "index.lock"
+def _age(path: Path, now: float) -> float | None:
     try:
-        mtime = path.stat().st_mtime
+        return max(0.0, now - path.stat().st_mtime)
     except OSError:
         return None
-    return IndexLock(path, max(0.0, time.time() - mtime), git_processes((workdir, git_dir)))
+
+
+def index_lock(workdir: Path, git_dir: Path) -> GitLock | None:
+    """The repository's ``index.lock``, or None when there is none."""
+    path = git_dir / "index.lock"
+    age = _age(path, time.time())
+    if age is None:
+        return None
+    return GitLock(path, age, git_processes((workdir, git_dir)))
+
+
+def lock_paths(git_dir: Path, common_dir: Path) -> list[Path]:
+    """Every lock file git may have left: top-level files, refs, the maintenance lock."""
+    found = {d / name for d in {git_dir, common_dir} for name in _TOP_LOCKS
+             if (d / name).exists()}
+    for folder, _dirs, files in os.walk(common_dir / "refs"):
+        found.update(Path(folder) / f for f in files if f.endswith(".lock"))
+    if (common_dir / "objects/maintenance.lock").exists():
+        found.add(common_dir / "objects/maintenance.lock")
+    return sorted(found)
+
+
+def git_locks(workdir: Path, git_dir: Path, common_dir: Path) -> tuple[GitLock, ...]:
+    """The repository's lock files, each with its age and the git processes working there."""
+    paths = lock_paths(git_dir, common_dir)
+    if not paths:
+        return ()
+    owners = git_processes((workdir, git_dir, common_dir))
+    now = time.time()
+    locks = []
+    for path in paths:
+        age = _age(path, now)
+        if age is not None:
+            locks.append(GitLock(path, age, owners))
+    return tuple(locks)
+
+
+def settled(workdir: Path, git_dir: Path, common_dir: Path,
+            sleep: float = SETTLE) -> tuple[GitLock, ...]:
+    """:func:`git_locks`, looked at again once the youngest is ``sleep`` s old (see above)."""
+    locks = git_locks(workdir, git_dir, common_dir)
+    youngest = min((lock.age for lock in locks), default=sleep)
+    if youngest < sleep and all(lock.stale for lock in locks):
+        time.sleep(sleep - youngest)
+        again = git_locks(workdir, git_dir, common_dir)
+        first = {lock.path for lock in locks}
+        # only a lock seen both times counts: one made in between belongs to a new git
+        locks = tuple(lock for lock in again if lock.path in first or lock.owners)
+    return locks
+
+
+def merge_temps(workdir: Path) -> list[Path]:
+    """``.merge_file_XXXXXX``: git's copies for a merge driver, left when it was killed."""
+    try:
+        names = os.listdir(workdir)
+    except OSError:
+        return []
+    return sorted(workdir / n for n in names if n.startswith(".merge_file_") and len(n) == 18)

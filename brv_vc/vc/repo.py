@@ -9,6 +9,7 @@ ask this value for the pathspec and for path conversions.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -140,9 +141,17 @@ class KnowledgeRepo:
         out = self.git("rev-parse", "--absolute-git-dir").stdout.strip()
         return Path(out)
 
+    def common_dir(self) -> Path:
+        """The git directory shared by all work trees (refs, objects; absolute)."""
+        out = self.git("rev-parse", "--path-format=absolute", "--git-common-dir").stdout.strip()
+        return Path(out)
+
     def merging(self) -> bool:
         """True while a merge waits for ``merge --continue`` or ``--abort``."""
         return (self.git_dir() / "MERGE_HEAD").exists()
+
+
+_LOCK_HELD = re.compile(r"Unable to create '([^']+\.lock)': File exists")
 
 
 def translate(
@@ -153,8 +162,10 @@ def translate(
     words = "\n".join(x for x in (proc.stderr.strip(), proc.stdout.strip()) if x)
     kind = git.failure_kind(words)
     label = what or f"git {' '.join(args[:2])}"
-    if "index.lock': File exists" in words:
-        return GitError(f"{label} failed: git's index.lock is held (another git process, or "
+    held = _LOCK_HELD.search(words)
+    if held:
+        name = os.path.basename(held.group(1))
+        return GitError(f"{label} failed: git's {name} is held (another git process, or "
                         "one that was killed)\n" + words,
                         hint="if no other git runs here, run 'brv vc recover' (it removes a "
                              "stale lock only), then try again")

@@ -12,10 +12,11 @@ from brv_vc.cli.render import emit
 
 def _text(result: Any) -> str:
     lines = []
-    if result.lock_removed:
-        lines.append(f"removed the stale lock {result.lock_removed}")
-    verbs = {"finished": "finished the interrupted merge",
-             "aborted": "undid the interrupted merge (the tree is as before it)",
+    lines += [f"removed the stale git lock {p}" for p in result.locks_removed]
+    lines += [f"removed git's leftover merge file {p}" for p in result.temps_removed]
+    verbs = {"finished": "finished the interrupted merge (HEAD and your commits are kept)",
+             "aborted": "undid the interrupted merge: the files it brought in are back as "
+                        "they were at HEAD, which did not move",
              "in progress": "a merge is still in progress"}
     if result.merge:
         lines.append(verbs[result.merge])
@@ -30,9 +31,10 @@ def _text(result: Any) -> str:
 @json_option
 @pass_app
 def recover(app: AppContext, as_json: bool) -> None:
-    """Recover from a killed git command: remove a stale index.lock, finish or undo the merge.
+    """Recover from a killed git command: remove stale git locks, finish or undo the merge.
 
-    A lock is removed only when no git process runs in the repository.
+    A lock (index.lock, HEAD.lock, ORIG_HEAD.lock, a ref's lock) is removed only when no git
+    process runs in the repository, looked at twice a second apart. HEAD never moves back.
 
     \b
     Example:

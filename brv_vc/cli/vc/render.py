@@ -112,12 +112,13 @@ def sync_text(r: SyncResult) -> str:
         return (f"Automatic merge failed; fix conflicts and then run 'brv vc add' and "
                 f"'brv vc merge --continue' (or 'brv vc merge --abort'):\n{rows}")
     elif r.action == "merge --abort":
-        return "Merge aborted; the tree is back to its state before the merge."
+        return (f"Merge aborted: HEAD stays at {(r.new or '')[:7]}, the commit before the merge; "
+                "the merge's changes were removed from the files and the index.")
     elif r.old is None:
         head = f"Branch had no commits; now at {(r.new or '')[:7]} (from {r.source})"
     else:
         head = f"Updated {r.old[:7]}..{(r.new or '')[:7]}"
-    return "\n".join([head, *_after_lines(r.after)])
+    return "\n".join([head, *_after_lines(r.after), *(f"note: {n}" for n in r.notices)])
 
 
 def _after_lines(after: Any) -> list[str]:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from brv_vc.errors import BrvError
+from brv_vc.errors import BrvError, ProviderError
 from brv_vc.index import cache
 from brv_vc.index.db import get_meta
 from brv_vc.index.search import Hit, SearchOutcome
@@ -184,7 +184,11 @@ def _tiers(
     direct = base._replace(answer=direct_answer(opened, outcome))
     if is_direct(hits):
         return direct
-    settings = configured_llm(project)
+    try:
+        settings = configured_llm(project)
+    except ProviderError as refused:  # a repository's provider not approved here: nothing sent
+        return direct._replace(error=refused.message,  # not cached: approving is enough
+                               note=f"{refused.message} ({refused.hint})")
     if settings is None:
         return direct._replace(
             note="no LLM provider configured (llm: in .brv/config.yaml): this is the best "

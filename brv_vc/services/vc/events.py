@@ -214,7 +214,8 @@ def _post(project: Project, repo: KnowledgeRepo, name: str, args: tuple[str, ...
         orig = git.commit_of(top, "ORIG_HEAD")
         if orig is None:  # the first pull into an empty branch
             return _refresh(project, name, None, now)
-        return _refresh_between(project, repo, name, orig, "HEAD", now)
+        return _settings_noticed(_refresh_between(project, repo, name, orig, "HEAD", now),
+                                 project, repo, orig)
     command = args[0] if args else ""
     if command != "rebase" and rebasing:  # an amend while rebasing: the rebase's run covers it
         return HookRun(name, skipped="rebase in progress")
@@ -230,6 +231,20 @@ def _post(project: Project, repo: KnowledgeRepo, name: str, args: tuple[str, ...
     for old, new in pairs:
         changed.update(git.changed_between(top, old, new, repo.prefix or None))
     return _refresh(project, name, _tree_paths(repo, sorted(changed)), now)
+
+
+def _settings_noticed(run: HookRun, project: Project, repo: KnowledgeRepo,
+                      orig: str) -> HookRun:
+    """A plain 'git pull' that changed the provider or review settings says so, too."""
+    from dataclasses import replace
+
+    from brv_vc.services.vc.settings_notice import settings_changes
+
+    try:
+        notices = settings_changes(project, repo, orig, repo.head())
+    except Exception:  # fail open: a hook never breaks git
+        return run
+    return replace(run, warnings=(*run.warnings, *notices)) if notices else run
 
 
 def _tree_paths(repo: KnowledgeRepo, paths: Sequence[str]) -> tuple[str, ...]:

@@ -21,21 +21,26 @@ from brv_vc.errors import ConflictError
 from brv_vc.services.vc.archive import AfterChange, after_change, processed_head, record_head
 from brv_vc.tree import intents
 from brv_vc.tree.project import Project
-from brv_vc.vc.git_lock import IndexLock, index_lock
+from brv_vc.vc import git_lock
+from brv_vc.vc.git_lock import GitLock
 from brv_vc.vc.repo import KnowledgeRepo
 
-RECOVER_HINT = ("run 'brv vc recover': it removes the stale lock and finishes or undoes the "
-                "interrupted merge (your commits and other changes are kept)")
+RECOVER_HINT = ("run 'brv vc recover': it removes stale git locks and finishes or undoes the "
+                "interrupted merge (HEAD, your commits and other changes are kept)")
+# git's merge state, removed once the merge commit exists (what 'git commit' does last)
+_MERGE_STATE = ("MERGE_HEAD", "MERGE_MSG", "MERGE_MODE", "AUTO_MERGE")
 
 
 @dataclass(frozen=True)
 class RecoverResult:
     """``brv vc recover``: what was found and done."""
 
-    lock_removed: str = ""  # the stale lock's path, when one was removed
+    lock_removed: str = ""  # the first stale lock removed (all of them: locks_removed)
     merge: str = ""  # finished | aborted | in progress | "" (no interrupted merge)
     after: AfterChange | None = None
     notes: tuple[str, ...] = ()
+    locks_removed: tuple[str, ...] = ()
+    temps_removed: tuple[str, ...] = ()
 
 
 def catch_up(project: Project, repo: KnowledgeRepo, now: datetime) -> AfterChange | None:
@@ -55,16 +60,37 @@ def catch_up(project: Project, repo: KnowledgeRepo, now: datetime) -> AfterChang
     return after_change(project, repo, repo.rev(seen), head, now)
 
 
-def _lock(repo: KnowledgeRepo) -> IndexLock | None:
-    return index_lock(repo.workdir, repo.git_dir())
+def _locks(repo: KnowledgeRepo, *, settle: bool = False) -> tuple[GitLock, ...]:
+    find = git_lock.settled if settle else git_lock.git_locks
+    return find(repo.workdir, repo.git_dir(), repo.common_dir())
 
 
-def _refuse_live(lock: IndexLock) -> None:
+def _refuse_live(locks: tuple[GitLock, ...]) -> None:
+    owners = sorted({pid for lock in locks for pid in lock.owners})
     raise ConflictError(
-        f"another git process (pid {', '.join(map(str, lock.owners))}) is working in this "
-        f"repository and holds {lock.path}",
+        f"another git process (pid {', '.join(map(str, owners))}) is working in this "
+        f"repository and holds {', '.join(str(lock.path) for lock in locks)}",
         hint="wait for it to finish, then run the command again",
     )
+
+
+def committed_merge(repo: KnowledgeRepo) -> str | None:
+    """HEAD when git made the merge commit but was killed before removing ``MERGE_HEAD``.
+
+    Then every commit ``MERGE_HEAD`` names is already in HEAD: the merge is done, only git's
+    merge state is left (``merge --abort`` would keep HEAD on the merge commit).
+    """
+    try:
+        merged = (repo.git_dir() / "MERGE_HEAD").read_text(encoding="utf-8").split()
+    except OSError:
+        return None
+    head = repo.head()
+    if not merged or head is None or head in merged:
+        return None
+    for sha in merged:
+        if repo.git_ok("merge-base", "--is-ancestor", sha, head) is None:
+            return None
+    return head
 
 
 def refuse_interrupted(project: Project, repo: KnowledgeRepo, now: datetime) -> None:
@@ -73,22 +99,32 @@ def refuse_interrupted(project: Project, repo: KnowledgeRepo, now: datetime) -> 
     An orphaned pull whose merge was committed is finished here, silently (catch-up).
 
     Raises:
-        ConflictError: a stale or live ``index.lock``, or a pull cut short mid-merge.
+        ConflictError: a stale or live git lock, a merge committed but not cleaned up, or a
+            pull cut short mid-merge.
     """
-    lock = _lock(repo)
-    if lock is not None:
-        if not lock.stale:
-            _refuse_live(lock)
+    locks = _locks(repo)
+    if locks:
+        live = tuple(lock for lock in locks if not lock.stale)
+        if live:
+            _refuse_live(live)
+        shown = ", ".join(str(lock.path) for lock in locks)
         raise ConflictError(
-            f"an earlier git command in this repository was interrupted: {lock.path} was "
-            f"left by a git process that no longer runs ({lock.age:.0f} s old)",
+            f"an earlier git command in this repository was interrupted: {shown} was "
+            f"left by a git process that no longer runs ({max(k.age for k in locks):.0f} s old)",
+            hint=RECOVER_HINT,
+        )
+    merged = committed_merge(repo)
+    if merged is not None:
+        raise ConflictError(
+            f"an earlier merge was interrupted just after git made its merge commit "
+            f"({merged[:7]}): git's merge state (MERGE_HEAD) was left behind",
             hint=RECOVER_HINT,
         )
     pulls = intents.orphans(project, "pull")
     if not pulls:
         return
     head = repo.head()
-    if all(data.get("old") != head for _, data in pulls):
+    if all(data.get("old") != head for _, data in pulls) and not repo.merging():
         catch_up(project, repo, now)
         for path, _ in pulls:
             intents.done(path)
@@ -126,21 +162,46 @@ def _restore(repo: KnowledgeRepo, old: str | None, paths: list[str]) -> None:
             (repo.workdir / path).unlink(missing_ok=True)
 
 
-def recover(project: Project, repo: KnowledgeRepo, now: datetime) -> RecoverResult:
-    """Removes a stale index lock, then finishes or undoes an interrupted pull or merge.
+def _remove_stale(repo: KnowledgeRepo) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Removes stale git locks and git's merge-driver temp files; returns both lists.
 
     Raises:
-        ConflictError: a live git process holds the lock (nothing is changed).
+        ConflictError: a live git process works in the repository (nothing is removed).
+    """
+    locks = _locks(repo, settle=True)
+    live = tuple(lock for lock in locks if not lock.stale)
+    if live:
+        _refuse_live(live)
+    if git_lock.git_processes((repo.workdir, repo.git_dir())):
+        return (), ()  # a git runs (without a lock yet): its temp files may be in use
+    for lock in locks:
+        lock.path.unlink(missing_ok=True)
+    temps = [p for p in git_lock.merge_temps(repo.workdir)
+             if repo.git_ok("ls-files", "--error-unmatch", "--", p.name) is None]
+    for path in temps:
+        path.unlink(missing_ok=True)
+    return tuple(str(lock.path) for lock in locks), tuple(p.name for p in temps)
+
+
+def recover(project: Project, repo: KnowledgeRepo, now: datetime) -> RecoverResult:
+    """Removes stale git locks, then finishes or undoes an interrupted pull or merge.
+
+    HEAD never moves back: a merge commit git made is kept (its leftover merge state is
+    removed); a merge not yet committed is undone on the paths it brought in.
+
+    Raises:
+        ConflictError: a live git process holds a lock (nothing is changed).
     """
     notes: list[str] = []
-    lock = _lock(repo)
-    removed = ""
-    if lock is not None:
-        if not lock.stale:
-            _refuse_live(lock)
-        lock.path.unlink(missing_ok=True)
-        removed = str(lock.path)
+    removed, temps = _remove_stale(repo)
     merge = ""
+    committed = committed_merge(repo)
+    if committed is not None:
+        for name in _MERGE_STATE:
+            (repo.git_dir() / name).unlink(missing_ok=True)
+        merge = "finished"
+        notes.append(f"git had made the merge commit {committed[:7]}; its leftover merge "
+                     "state (MERGE_HEAD) was removed")
     head = repo.head()
     for path, data in intents.orphans(project, "pull"):
         old, paths = data.get("old"), data.get("paths") or []
@@ -148,8 +209,10 @@ def recover(project: Project, repo: KnowledgeRepo, now: datetime) -> RecoverResu
             if repo.merging():
                 repo.git("merge", "--abort", check=False)
             _restore(repo, old, [p for p in paths if isinstance(p, str)])
+            for name in _MERGE_STATE:  # HEAD is the old commit: no merge of it is left
+                (repo.git_dir() / name).unlink(missing_ok=True)
             merge = "aborted"
-            notes.append("the interrupted pull was undone; run 'brv vc pull' again")
+            notes.append(f"HEAD stays at {(old or '')[:7]}; run 'brv vc pull' again")
         else:
             merge = merge or "finished"
         intents.done(path)
@@ -160,7 +223,8 @@ def recover(project: Project, repo: KnowledgeRepo, now: datetime) -> RecoverResu
     after = catch_up(project, repo, now)
     if after is not None and not merge:
         merge = "finished"
-    return RecoverResult(removed, merge, after, tuple(notes))
+    return RecoverResult(removed[0] if removed else "", merge, after, tuple(notes), removed,
+                         temps)
 
 
 def begin_pull(project: Project, old: str | None, target: str, paths: list[str]) -> Path:

@@ -22,8 +22,15 @@ from brv_vc.services.vc.committing import (
     refuse_unpushable,
 )
 from brv_vc.services.vc.gating import pushed_paths, refuse_pending
-from brv_vc.services.vc.recovery import begin_pull, catch_up, refuse_interrupted
+from brv_vc.services.vc.recovery import (
+    RECOVER_HINT,
+    begin_pull,
+    catch_up,
+    committed_merge,
+    refuse_interrupted,
+)
 from brv_vc.services.vc.remotes import list_remotes, mask_url
+from brv_vc.services.vc.settings_notice import settings_changes
 from brv_vc.tree import intents
 from brv_vc.tree.project import Project
 from brv_vc.vc import git_objects
@@ -88,6 +95,7 @@ class SyncResult:
     after: AfterChange | None = None
     source: str = ""
     switched: bool = True  # checkout: False when already on the branch (nothing done)
+    notices: tuple[str, ...] = ()  # provider or review settings the merge changed
 
 
 def refuse_merging(repo: KnowledgeRepo) -> None:
@@ -176,7 +184,8 @@ def _merge(project: Project, repo: KnowledgeRepo, target: str, label: str, actio
             return SyncResult(action, old, old, False, st.conflicts, source=label)
         new = repo.head()
         return SyncResult(action, old, new, False, (),
-                          after_change(project, repo, old, new, now), label)
+                          after_change(project, repo, old, new, now), label,
+                          notices=settings_changes(project, repo, old, new))
     finally:
         intents.done(intent)
 
@@ -243,6 +252,12 @@ def merge_abort(repo: KnowledgeRepo, project: Project | None = None,
     """
     if project is not None and now is not None:
         refuse_interrupted(project, repo, now)
+    merged = committed_merge(repo)
+    if merged is not None:  # 'git merge --abort' would keep HEAD on the merge commit
+        raise ConflictError(
+            f"there is no merge to abort: git already made the merge commit ({merged[:7]}) "
+            "and was interrupted before removing its merge state",
+            hint=RECOVER_HINT)
     if not repo.merging():
         raise ConflictError("there is no merge to abort", hint="see 'brv vc status'")
     head = repo.head()
@@ -266,7 +281,8 @@ def merge_continue(project: Project, repo: KnowledgeRepo, now: datetime) -> Sync
     repo.git("commit", "-q", "--no-edit", what="merge --continue")
     new = repo.head()
     return SyncResult("merge --continue", old, new, False, (),
-                      after_change(project, repo, old, new, now))
+                      after_change(project, repo, old, new, now),
+                      notices=settings_changes(project, repo, old, new))
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,134 @@
+"""Whose provider settings to trust: the user's own, or a project's only once approved here.
+
+In in-project mode ``.brv/config.yaml`` is committed, so a teammate's commit can set
+``llm.base_url`` to any server and ``llm.api_key_env`` to any variable (``GITHUB_TOKEN``, a
+cloud key); trusting it would send that variable as a bearer token to that server on the next
+``brv query`` of everyone who pulls. So, as direnv and git's ``safe.directory`` do:
+
+- the user's own settings win: ``llm:`` in ``$XDG_CONFIG_HOME/brv/config.yaml`` (default
+  ``~/.config/brv/config.yaml``), or ``BRV_LLM_BASE_URL`` / ``BRV_LLM_MODEL`` /
+  ``BRV_LLM_API_KEY_ENV``; the URL and the key's variable then come from there alone (the
+  project may still name the model and the timeout);
+- a project's own ``base_url``/``api_key_env`` pair is used as it is when the project lies in
+  no git work tree (its config.yaml cannot come from a pull), and otherwise only after
+  ``brv llm approve`` stored its hash for this project in ``$XDG_CONFIG_HOME/brv/approved.json``
+  (outside every repository); a pull that changes the pair needs a new approval.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from brv_vc.errors import FormatError, ProviderError
+from brv_vc.tree.project import Project
+
+APPROVALS = "approved.json"
+ENV_URL, ENV_MODEL, ENV_KEY = "BRV_LLM_BASE_URL", "BRV_LLM_MODEL", "BRV_LLM_API_KEY_ENV"
+_USER_LIMIT = 256 * 1024
+
+
+def user_dir() -> Path:
+    """``$XDG_CONFIG_HOME/brv`` (``~/.config/brv`` when the variable is unset)."""
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return Path(base) / "brv"
+
+
+def user_config_path() -> Path:
+    """The user's own settings file."""
+    return user_dir() / "config.yaml"
+
+
+def user_llm() -> dict[str, Any]:
+    """The user's own ``llm:`` settings (file, then environment variables over it); {} when none.
+
+    Raises:
+        FormatError: the user's config.yaml is malformed or its ``llm:`` breaks the schema.
+    """
+    path = user_config_path()
+    found: dict[str, Any] = {}
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(_USER_LIMIT + 1)
+    except OSError:
+        raw = b""
+    if b"llm" in raw:
+        import yaml
+
+        from brv_vc.format.frontmatter import load_yaml
+        from brv_vc.format.validate import validate
+
+        shown = str(path)
+        if len(raw) > _USER_LIMIT:
+            raise FormatError(f"{shown} is larger than {_USER_LIMIT:,} bytes", file=shown)
+        try:
+            data = load_yaml(raw.decode("utf-8")) or {}
+        except (yaml.YAMLError, UnicodeDecodeError) as exc:
+            raise FormatError(f"{shown} cannot be read: {exc}", file=shown,
+                              hint="fix the YAML syntax") from None
+        llm = data.get("llm") if isinstance(data, dict) else None
+        if llm is not None:
+            validate({"version": 1, "llm": llm}, "config", file=shown)
+            found = dict(llm)
+    for key, name in (("base_url", ENV_URL), ("model", ENV_MODEL), ("api_key_env", ENV_KEY)):
+        if os.environ.get(name):
+            found[key] = os.environ[name]
+    if ENV_URL in os.environ and ENV_KEY not in os.environ:
+        found.pop("api_key_env", None)  # a URL from the environment: its key variable too
+    return found
+
+
+def in_work_tree(project: Project) -> bool:
+    """Whether the project lies in a git work tree (config.yaml may then come from a pull).
+
+    A filesystem check (the tree layer runs no git): a ``.git`` at the root or above.
+    """
+    folder = project.root.resolve()
+    return any((candidate / ".git").exists() for candidate in (folder, *folder.parents))
+
+
+def fingerprint(base_url: str, api_key_env: str | None) -> str:
+    """What an approval covers: the URL and the name of the key's variable."""
+    text = json.dumps([base_url, api_key_env or ""])
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _approvals() -> dict[str, str]:
+    try:
+        data = json.loads((user_dir() / APPROVALS).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+
+
+def approved(project: Project, base_url: str, api_key_env: str | None) -> bool:
+    """Whether the user approved this pair for this project on this machine."""
+    key = str(project.root.resolve())
+    return _approvals().get(key) == fingerprint(base_url, api_key_env)
+
+
+def approve(project: Project, base_url: str, api_key_env: str | None) -> Path:
+    """Stores the approval of the pair for this project; returns the approvals file."""
+    from brv_vc.tree.store import write_atomic
+
+    approvals = _approvals()
+    approvals[str(project.root.resolve())] = fingerprint(base_url, api_key_env)
+    path = user_dir() / APPROVALS
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, json.dumps(approvals, indent=1, sort_keys=True).encode("utf-8"))
+    return path
+
+
+def unapproved(base_url: str, api_key_env: str | None) -> ProviderError:
+    """The refusal of a project's provider settings that were not approved here."""
+    key = f" and the key variable {api_key_env}" if api_key_env else ""
+    return ProviderError(
+        f"the LLM provider in .brv/config.yaml ({base_url}{key}) comes from the repository "
+        "and is not approved on this machine; nothing was sent to it",
+        hint="check the URL and the variable, then run 'brv llm approve' (or set your own "
+             f"llm: in {user_config_path()})",
+        key="llm.base_url",
+    )

@@ -12,6 +12,7 @@ import click
 
 from brv_vc.cli.context import AppContext, json_option, pass_app
 from brv_vc.cli.dream_text import dream_text, logs_text, scan_text, undo_text
+from brv_vc.cli.inert import raw_stream
 from brv_vc.cli.render import emit, stderr_is_tty, warn
 from brv_vc.errors import EXIT_INTERRUPTED, UsageError
 from brv_vc.services import dream as svc
@@ -54,7 +55,7 @@ def _bar(phase: str, done: int, total: int) -> None:
     filled = width * done // max(total, 1)
     end = "\n" if done == total else ""
     click.echo(f"\r{phase:<12} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}{end}",
-               err=True, nl=False)
+               file=raw_stream(sys.stderr), nl=False)  # \r: a bar, not an escape
 
 
 def _run(app: AppContext, force: bool, budget: float | None, as_json: bool, dream_id: str | None,

@@ -162,7 +162,18 @@ def _log_internal(exc: BaseException) -> Path:
 
 
 def main(argv: list[str] | None = None) -> Any:
-    """Runs ``brv`` and exits with the documented code."""
+    """Runs ``brv`` and exits with the documented code.
+
+    Everything it prints goes through ``cli/inert.py``: no control character from an entry,
+    a commit or a remote reaches the terminal as itself.
+    """
+    from brv_vc.cli.inert import inert_streams
+
+    with inert_streams():
+        _main(argv)
+
+
+def _main(argv: list[str] | None) -> Any:
     args = list(sys.argv[1:] if argv is None else argv)
     as_json = _wants_json(args)
     try:

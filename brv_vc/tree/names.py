@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import unicodedata
 
-from brv_vc.tree.layout import MAX_NAME, RESERVED_STEMS, snake
+from brv_vc.tree.layout import MAX_NAME, MAX_NAME_BYTES, RESERVED_STEMS, snake, windows_problem
 
 # Symbols that make names (c++, c#, $HOME, Q&A): spelled out wherever they appear.
 _SPELLED = {
@@ -75,9 +75,12 @@ def _stem(title: str) -> str:
 
 def _cut(stem: str, limit: int) -> str:
     """``stem`` cut to ``limit`` characters, at a word boundary when one is near."""
-    if len(stem) <= limit:
+    if len(stem) <= limit and len(stem.encode("utf-8")) <= MAX_NAME_BYTES:
         return stem
     cut = stem[:limit]
+    while len(cut.encode("utf-8")) > MAX_NAME_BYTES * limit // MAX_NAME:  # CJK: 3 bytes each
+        cut = cut[:-1]
+    limit = len(cut)
     return cut[: cut.rfind("_")] if "_" in cut[limit // 2 :] else cut
 
 
@@ -88,7 +91,7 @@ def _digest(title: str, size: int) -> str:
 def preferred_name(title: str) -> str | None:
     """The title's readable file name, or None when it would be empty or reserved."""
     stem = _cut(_stem(normal_title(title)), MAX_NAME)
-    if not stem or stem in RESERVED_STEMS:
+    if not stem or stem in RESERVED_STEMS or windows_problem(stem):  # con.md: hashed instead
         return None
     return stem + ".md"
 

@@ -17,7 +17,7 @@ import click
 
 from brv_vc import __version__
 from brv_vc.cli.plain import versioned
-from brv_vc.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, BrvError
+from brv_vc.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, BrvError, FormatError
 
 # name -> "module:attribute"; one module per command group (STYLE).
 COMMANDS: dict[str, str] = {
@@ -154,11 +154,28 @@ def _log_internal(exc: BaseException) -> Path:
     folder = Path(os.environ.get("BRV_LOG_DIR") or tempfile.gettempdir())
     folder.mkdir(parents=True, exist_ok=True)
     log = folder / "brv-crash.log"
-    with log.open("a", encoding="utf-8") as handle:
+    with log.open("a", encoding="utf-8", errors="backslashreplace") as handle:
         handle.write(f"brv {__version__} {' '.join(sys.argv)}\n")
         handle.write("".join(traceback.format_exception(exc)))
         handle.write("\n")
     return log
+
+
+def _refuse_undecodable(args: list[str]) -> None:
+    """Refuses an argument whose bytes are not UTF-8 (Python holds them as lone surrogates).
+
+    Written into an entry or a log they crashed the write (exit 3); brv's text is UTF-8.
+    """
+    for arg in args:
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            shown = arg.encode("utf-8", "backslashreplace").decode("ascii", "replace")
+            raise FormatError(
+                f"the argument '{shown}' is not valid UTF-8 text; nothing was done",
+                hint="brv reads text, paths and options as UTF-8: convert it first "
+                "(for example with iconv -f latin1 -t utf-8)",
+            ) from None
 
 
 def main(argv: list[str] | None = None) -> Any:
@@ -177,6 +194,7 @@ def _main(argv: list[str] | None) -> Any:
     args = list(sys.argv[1:] if argv is None else argv)
     as_json = _wants_json(args)
     try:
+        _refuse_undecodable(args)
         # Without standalone mode click *returns* the code of ctx.exit(n) instead of raising.
         code = cli.main(args=args, prog_name="brv", standalone_mode=False)
     except BrvError as error:

@@ -21,7 +21,12 @@ OP = {"type": "ADD", "path": "api/auth", "title": "Fresh", "content": "text", "r
 
 def _rows(db: Path) -> str:
     """A database's rows, table by table: the audit log aside (it records each refusal)."""
-    with sqlite3.connect(db) as conn:
+    try:
+        conn = sqlite3.connect(db)
+        conn.execute("SELECT 1 FROM sqlite_master").fetchall()
+    except sqlite3.OperationalError:  # a read-only folder: no -shm can be made; nothing moves
+        conn = sqlite3.connect(f"file:{db}?immutable=1", uri=True)
+    with conn:
         tables = [t for (t,) in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
                   if t not in ("curate_log", "sqlite_sequence")]
         return repr([(t, sorted(map(repr, conn.execute(f"SELECT * FROM {t}")))) for t in tables])

@@ -161,6 +161,17 @@ def _log_internal(exc: BaseException) -> Path:
     return log
 
 
+def _project_root(args: list[str]) -> Path | None:
+    """The project folder of this run, to name paths relative to it (None when unknown)."""
+    try:
+        from brv_vc.tree.project import find_project
+
+        start = Path(args[1]) if args[:1] == ["-C"] and len(args) > 1 else Path.cwd()
+        return find_project(start.resolve()).root
+    except Exception:  # only for shorter messages
+        return None
+
+
 def _refuse_undecodable(args: list[str]) -> None:
     """Refuses an argument whose bytes are not UTF-8 (Python holds them as lone surrogates).
 
@@ -209,6 +220,12 @@ def _main(argv: list[str] | None) -> Any:
         click.echo("brv: interrupted", err=True)
         sys.exit(EXIT_INTERRUPTED)
     except Exception as exc:  # the boundary: any other exception is a bug in brv
+        from brv_vc.tree.diskerrors import disk_error
+
+        disk = disk_error(exc, _project_root(args))  # a full or read-only disk is no bug
+        if disk is not None:
+            _report_error(disk, as_json)
+            sys.exit(disk.exit_code)
         log = _log_internal(exc)
         click.echo(
             f"brv: internal error: {type(exc).__name__}: {exc}\n"

@@ -112,6 +112,18 @@ def test_a_line_that_is_not_json_gets_an_error_with_a_null_id(client: Client) ->
     client.still_serves()
 
 
+def test_a_curate_call_repeating_a_key_is_refused(client: Client, project: Project) -> None:
+    op = '{"type": "ADD", "path": "api/auth", "title": "Dup", "content": "c", "reason": "r"}'
+    client.send(client.call(6, "brv-curate", {"operations": ["OP"]}).replace(
+        '"OP"', op.replace('"type": "ADD"', '"type": "ADD", "type": "DELETE"')))
+    answer = client.answer()
+    assert answer["id"] == 6
+    assert answer["error"]["code"] == -32602
+    assert "repeats the key 'type' in one JSON object" in answer["error"]["message"]
+    assert not (project.tree / "api/auth/dup.md").exists()
+    client.still_serves()
+
+
 def test_a_line_over_64_mib_is_dropped_and_the_server_lives(client: Client) -> None:
     client.send(b'{"jsonrpc": "2.0", "id": 9, "method": "ping", "params": {"x": "'
                 + b"a" * (LINE_LIMIT + (1 << 20)) + b'"}}')

@@ -18,19 +18,22 @@ from brv_vc.errors import FormatError
 MAX_DEPTH = 64
 
 
-class _Duplicate(Exception):
+class DuplicateKey(Exception):
+    """A key repeated in one JSON object (``key`` names it)."""
+
     def __init__(self, key: str) -> None:
         super().__init__(key)
         self.key = key
 
 
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``json.loads``'s ``object_pairs_hook``: a dict, or DuplicateKey for a repeated key."""
     out = dict(pairs)
     if len(out) != len(pairs):
         seen: set[str] = set()
         for key, _ in pairs:
             if key in seen:
-                raise _Duplicate(key)
+                raise DuplicateKey(key)
             seen.add(key)
     return out
 
@@ -66,10 +69,10 @@ def loads_strict(text: str, *, what: str, file: str, example: str) -> Any:
         f"the {what} nest too deeply to be read (JSON arrays or objects more than {MAX_DEPTH} "
         "levels inside each other)", file=file, hint=f"give a flat {hint.removeprefix('give a ')}")
     try:
-        parsed = json.loads(text, object_pairs_hook=_no_duplicates)
+        parsed = json.loads(text, object_pairs_hook=no_duplicates)
     except RecursionError:
         raise too_deep from None
-    except _Duplicate as dup:
+    except DuplicateKey as dup:
         raise FormatError(
             f"the {what} repeat the key {dup.key!r} in one JSON object; JSON keeps only the "
             "last value, so the first would be silently ignored; nothing was applied",

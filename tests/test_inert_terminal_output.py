@@ -46,7 +46,8 @@ def test_search_show_query_tree_print_no_raw_control(hostile, brv) -> None:
     root = hostile.root
     outputs = []
     for args in (("search", "escqq"), ("show", hostile.hostile_path), ("query", "escqq body"),
-                 ("tree",), ("relations", hostile.hostile_path), ("review", "pending")):
+                 ("tree",), ("relations", hostile.hostile_path), ("review", "pending"),
+                 ("dream", "scan"), ("dream", "--force"), ("dream", "--log")):
         result = brv(*args, cwd=root)
         assert result.exit_code == 0, (args, result.stderr)
         outputs += [result.stdout, result.stderr]

@@ -204,6 +204,8 @@ def test_oversized_stdin_and_content_file(seeded: Project, brv, tmp_path: Path) 
                   str(big), "--reason", "r")
     assert "above brv's limit of 1 MiB" in err
     assert "an entry holds at most 40,000 characters" in err
+    err = refused(brv, seeded.root, "curate", "--ops", "-", input=" " * (MAX_OPS_BYTES + 10))
+    assert "operations file '<stdin>' is more than 16 MiB, above brv's limit of 16 MiB" in err
 
 
 def test_50000_deep_yaml_in_config(seeded: Project) -> None:

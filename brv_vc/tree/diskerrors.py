@@ -49,7 +49,8 @@ def _read_only(where: str) -> DiskError:
 
 def _denied(where: str) -> DiskError:
     return DiskError(
-        f"permission denied writing {where}",
+        f"permission denied on {where} (brv reads and writes the project's files as the "
+        "user running it)",
         file=where,
         hint=f"check its owner and permissions (ls -ld {where}); run brv as the user who "
         "owns the project",

@@ -93,6 +93,17 @@ def test_a_long_cjk_title_makes_a_name_within_name_max(seeded: Project, brv) -> 
     assert len(name.encode()) <= 203  # 200 bytes and '.md': room for .overview.md
 
 
+def test_an_entry_named_before_the_byte_cut_is_still_found(seeded: Project, brv) -> None:
+    title = "設定" * 40  # 240 bytes: the name an earlier version gave it
+    old = seeded.tree / "api/auth" / (title + ".md")
+    old.write_text(f'---\ntitle: "{title}"\n---\nold text\n', encoding="utf-8")
+    result = brv("curate", "update", "api/auth", "--title", title, "--content", "new text",
+                 "--reason", "r", "--json", cwd=seeded.root)
+    assert result.exit_code == 0, result.stderr
+    assert result.json()["applied"][0]["file"] == f"api/auth/{title}.md"
+    assert "new text" in old.read_text(encoding="utf-8")
+
+
 @pytest.mark.parametrize(("path", "why"), [
     ("api/auth/con.md", "is a device name on Windows"),
     ("api/auth/nul.md", "is a device name on Windows"),

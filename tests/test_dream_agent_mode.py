@@ -74,5 +74,6 @@ def test_malformed_decisions_change_nothing(project, brv, decisions, message):
 
 def test_apply_reads_a_file_and_refuses_a_missing_one(project, brv, tmp_path):
     missing = brv("dream", "apply", str(tmp_path / "nope.json"), "--force", cwd=project.root)
-    assert missing.exit_code == 2
-    assert "cannot read" in missing.stderr
+    assert missing.exit_code == 1  # bad input, as curate --ops: exit 1
+    assert "decisions file" in missing.stderr
+    assert "does not exist" in missing.stderr

@@ -65,8 +65,8 @@ def test_ops_from_dev_zero_is_refused_without_reading_forever(seeded: Project) -
     before = snapshot(seeded.root)
     proc = run_process("curate", "--ops", "/dev/zero", cwd=seeded.root, timeout=60)
     assert proc.returncode == 1, proc.stderr
-    assert "operations file '/dev/zero' is larger than 64 MiB" in proc.stderr
-    assert "not a device such as /dev/zero" in proc.stderr
+    assert "operations file '/dev/zero' is a character device, not a regular file" in proc.stderr
+    assert "hint: give a regular JSON file, or '-' to read from stdin" in proc.stderr
     assert snapshot(seeded.root) == before
 
 

@@ -13,8 +13,8 @@ from brv_vc.cli.curate_options import (
     check_shortcut,
     content_options,
     dry_run_option,
-    read_source,
 )
+from brv_vc.cli.input_files import read_source
 from brv_vc.cli.plain import jsonable, versioned
 from brv_vc.cli.render import emit
 from brv_vc.errors import UsageError

@@ -7,13 +7,13 @@ the user typed (``--file big.txt``, ``--title``), not ``operations[0].content``.
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import click
 
 from brv_vc.cli.context import json_option
+from brv_vc.cli.input_files import MAX_CONTENT_BYTES, read_source
 from brv_vc.errors import FormatError, UsageError
 from brv_vc.format.entry import decode
 from brv_vc.format.validate import errors_of
@@ -25,40 +25,6 @@ _ARGUMENT = {"ADD": "FOLDER", "UPDATE": "ENTRY", "UPSERT": "PATH", "DELETE": "PA
 # the operation keys a shortcut sets that change an entry (--reason alone changes nothing)
 _CHANGES = {"content", "title", "summary", "tags", "keywords", "related"}
 _KEY_RE = re.compile(r"^\[0\]\.(?P<name>[A-Za-z]+)(?:\[(?P<item>\d+)\])?")
-
-
-# An ops file holds operations, not a dump: 64 MiB is ~10,000 large entries. Reading stops
-# there, so '--ops /dev/zero' or a runaway pipe is refused instead of filling memory.
-MAX_SOURCE_BYTES = 64 << 20
-
-
-def read_source(source: str, what: str) -> bytes:
-    """Reads FILE, or stdin for ``-``, at most :data:`MAX_SOURCE_BYTES`.
-
-    Raises:
-        FormatError: the file does not exist, is a folder, or is larger than the limit.
-    """
-    try:
-        if source == "-":
-            stream = getattr(sys.stdin, "buffer", None)
-            data = (stream.read(MAX_SOURCE_BYTES + 1) if stream is not None
-                    else sys.stdin.read(MAX_SOURCE_BYTES + 1).encode())
-        else:
-            with open(source, "rb") as handle:
-                data = handle.read(MAX_SOURCE_BYTES + 1)
-    except FileNotFoundError:
-        raise FormatError(f"{what} file '{source}' does not exist", file=source) from None
-    except IsADirectoryError:
-        raise FormatError(f"{what} file '{source}' is a folder", file=source) from None
-    if len(data) > MAX_SOURCE_BYTES:
-        raise FormatError(
-            f"{what} file '{source}' is larger than {MAX_SOURCE_BYTES >> 20} MiB; nothing was "
-            "read or applied",
-            file=source,
-            hint="give a regular JSON file (not a device such as /dev/zero), or split the "
-            "batch into smaller files",
-        )
-    return data
 
 
 dry_run_option = click.option(
@@ -117,7 +83,7 @@ def build_op(kind: str, path: str, opts: Mapping[str, Any]) -> dict[str, Any]:
         raise UsageError("give --content or --file, not both")
     if opts.get("content_file"):
         source = opts["content_file"]
-        op["content"] = decode(read_source(source, "content"), file=source)
+        op["content"] = decode(read_source(source, "content", MAX_CONTENT_BYTES), file=source)
     elif opts.get("content") is not None:
         op["content"] = opts["content"]
     for name in ("title", "summary"):

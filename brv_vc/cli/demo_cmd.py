@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ from typing import Any
 import click
 
 from brv_vc.cli.context import AppContext, pass_app
+from brv_vc.cli.inert import raw_stream
 from brv_vc.cli.tree_cmd import render_tree
 from brv_vc.errors import BrvError
 from brv_vc.services.curate import run_batch, validate_ops
@@ -93,7 +95,7 @@ Step = Callable[[DemoState], None]
 
 
 def _say(title: str, command: str) -> None:
-    click.secho(f"\n== {title}", bold=True)
+    click.secho(f"\n== {title}", bold=True, file=raw_stream(sys.stdout))
     click.echo(f"$ {command}")
 
 

@@ -12,8 +12,11 @@ import click
 
 from brv_vc.cli.context import AppContext, json_option, pass_app
 from brv_vc.cli.dream_text import dream_text, logs_text, scan_text, undo_text
+from brv_vc.cli.inert import raw_stream
+from brv_vc.cli.input_files import read_source
 from brv_vc.cli.render import emit, stderr_is_tty, warn
 from brv_vc.errors import EXIT_INTERRUPTED, UsageError
+from brv_vc.format.entry import decode
 from brv_vc.services import dream as svc
 from brv_vc.tree.config import configured_llm, load_config
 
@@ -54,7 +57,7 @@ def _bar(phase: str, done: int, total: int) -> None:
     filled = width * done // max(total, 1)
     end = "\n" if done == total else ""
     click.echo(f"\r{phase:<12} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}{end}",
-               err=True, nl=False)
+               file=raw_stream(sys.stderr), nl=False)  # \r: a bar, not an escape
 
 
 def _run(app: AppContext, force: bool, budget: float | None, as_json: bool, dream_id: str | None,
@@ -182,13 +185,8 @@ def apply_cmd(app: AppContext, source: str, force: bool, budget: float | None,
       brv dream apply decisions.json --force
       echo '[{"operation":"prune","action":"KEEP","file":"a/b/c.md","reason":"still used"}]' | brv dream apply - --force
     """
-    if source == "-":
-        text, name = sys.stdin.read(), "<stdin>"
-    else:
-        try:
-            with open(source, encoding="utf-8") as handle:
-                text, name = handle.read(), source
-        except (OSError, UnicodeDecodeError) as exc:
-            raise UsageError(f"cannot read {source}: {exc}") from None
+    name = "<stdin>" if source == "-" else source
+    # size capped and FIFOs/devices refused before reading (/dev/zero once grew to 5 GB)
+    text = decode(read_source(source, "decisions"), file=name, limit=None)
     decisions = svc.load_decisions(text, file=name)
     _run(app, force, budget, as_json, None, decisions, trigger="agent")

@@ -26,9 +26,11 @@ def main() -> None:
         prefetch_status(argv)
     if argv:
         from brv_vc.cli.fast import scan_early, try_fast
+        from brv_vc.cli.inert import inert_streams
 
         scan_early(argv)  # before the search code is imported: the finds run beside it
-        code = try_fast(argv)
+        with inert_streams():  # as cli.main: nothing printed raw (cli/inert.py)
+            code = try_fast(argv)
         if code is not None:
             sys.exit(code)
     from brv_vc.cli.main import main as run

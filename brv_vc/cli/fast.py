@@ -132,6 +132,11 @@ def try_fast(argv: list[str]) -> int | None:
     Returns:
         The exit code, or None: "let the click CLI handle it".
     """
+    if not all(arg.isascii() for arg in argv):
+        try:
+            "".join(argv).encode("utf-8")
+        except UnicodeEncodeError:  # bytes that are not UTF-8: click's path refuses them
+            return None
     if "vc" in argv[:3]:
         return _vc_status(argv)
     if "review" in argv[:3]:

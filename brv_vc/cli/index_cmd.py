@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from brv_vc.cli.context import AppContext, json_option, pass_app
+from brv_vc.cli.inert import raw_stream
 from brv_vc.cli.render import emit, warn
 from brv_vc.cli.retrieval_text import index_text
 
@@ -64,7 +65,7 @@ def index(app: AppContext, rebuild: bool, verbose: bool, as_json: bool) -> None:
         result = index_project(app.project(), rebuild=rebuild, now=app.now)
     else:
         bar_of: Any = click.progressbar  # its overloads want an iterable; a length is enough
-        with bar_of(length=1, label="Indexing", file=sys.stderr) as bar:
+        with bar_of(length=1, label="Indexing", file=raw_stream(sys.stderr)) as bar:
 
             def step(done: int, total: int) -> None:
                 bar.length = max(total, 1)

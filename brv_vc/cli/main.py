@@ -17,7 +17,7 @@ import click
 
 from brv_vc import __version__
 from brv_vc.cli.plain import versioned
-from brv_vc.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, BrvError
+from brv_vc.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, BrvError, FormatError
 
 # name -> "module:attribute"; one module per command group (STYLE).
 COMMANDS: dict[str, str] = {
@@ -155,18 +155,58 @@ def _log_internal(exc: BaseException) -> Path:
     folder = Path(os.environ.get("BRV_LOG_DIR") or tempfile.gettempdir())
     folder.mkdir(parents=True, exist_ok=True)
     log = folder / "brv-crash.log"
-    with log.open("a", encoding="utf-8") as handle:
+    with log.open("a", encoding="utf-8", errors="backslashreplace") as handle:
         handle.write(f"brv {__version__} {' '.join(sys.argv)}\n")
         handle.write("".join(traceback.format_exception(exc)))
         handle.write("\n")
     return log
 
 
+def _project_root(args: list[str]) -> Path | None:
+    """The project folder of this run, to name paths relative to it (None when unknown)."""
+    try:
+        from brv_vc.tree.project import find_project
+
+        start = Path(args[1]) if args[:1] == ["-C"] and len(args) > 1 else Path.cwd()
+        return find_project(start.resolve()).root
+    except Exception:  # only for shorter messages
+        return None
+
+
+def _refuse_undecodable(args: list[str]) -> None:
+    """Refuses an argument whose bytes are not UTF-8 (Python holds them as lone surrogates).
+
+    Written into an entry or a log they crashed the write (exit 3); brv's text is UTF-8.
+    """
+    for arg in args:
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            shown = arg.encode("utf-8", "backslashreplace").decode("ascii", "replace")
+            raise FormatError(
+                f"the argument '{shown}' is not valid UTF-8 text; nothing was done",
+                hint="brv reads text, paths and options as UTF-8: convert it first "
+                "(for example with iconv -f latin1 -t utf-8)",
+            ) from None
+
+
 def main(argv: list[str] | None = None) -> Any:
-    """Runs ``brv`` and exits with the documented code."""
+    """Runs ``brv`` and exits with the documented code.
+
+    Everything it prints goes through ``cli/inert.py``: no control character from an entry,
+    a commit or a remote reaches the terminal as itself.
+    """
+    from brv_vc.cli.inert import inert_streams
+
+    with inert_streams():
+        _main(argv)
+
+
+def _main(argv: list[str] | None) -> Any:
     args = list(sys.argv[1:] if argv is None else argv)
     as_json = _wants_json(args)
     try:
+        _refuse_undecodable(args)
         # Without standalone mode click *returns* the code of ctx.exit(n) instead of raising.
         code = cli.main(args=args, prog_name="brv", standalone_mode=False)
     except BrvError as error:
@@ -181,6 +221,12 @@ def main(argv: list[str] | None = None) -> Any:
         click.echo("brv: interrupted", err=True)
         sys.exit(EXIT_INTERRUPTED)
     except Exception as exc:  # the boundary: any other exception is a bug in brv
+        from brv_vc.tree.diskerrors import disk_error
+
+        disk = disk_error(exc, _project_root(args))  # a full or read-only disk is no bug
+        if disk is not None:
+            _report_error(disk, as_json)
+            sys.exit(disk.exit_code)
         log = _log_internal(exc)
         click.echo(
             f"brv: internal error: {type(exc).__name__}: {exc}\n"

@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from brv_vc.cli.context import AppContext, json_option, pass_app
+from brv_vc.cli.inert import raw_stream
 from brv_vc.cli.render import emit, stderr_is_tty, warn
 from brv_vc.services.derived import SummarizeResult, summarize
 
@@ -20,7 +21,8 @@ class _Bar:
 
     def start(self, total: int) -> None:
         if stderr_is_tty() and total > 1:
-            self.bar = click.progressbar(length=total, label="summarizing", file=sys.stderr)
+            self.bar = click.progressbar(length=total, label="summarizing",
+                                         file=raw_stream(sys.stderr))
             self.bar.__enter__()
 
     def advance(self, path: str) -> None:

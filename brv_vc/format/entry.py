@@ -258,7 +258,7 @@ def _parse_canonical(text: str) -> Entry | None:
             return None
         try:
             value = json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):  # deep nesting: the YAML path names it
             return None
         if key in LIST_FIELDS:
             if not (isinstance(value, list) and all(isinstance(v, str) for v in value)):

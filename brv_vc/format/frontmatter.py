@@ -18,6 +18,7 @@ import yaml
 from brv_vc.errors import FormatError
 
 FENCE = "---"
+MAX_YAML_DEPTH = 64  # lists or mappings inside each other (real files use two or three)
 
 
 class _Loader(yaml.SafeLoader):
@@ -28,6 +29,8 @@ class _Loader(yaml.SafeLoader):
     never needs them.
     """
 
+    _depth = 0
+
     def compose_node(self, parent: Any, index: Any) -> Any:
         if self.check_event(yaml.AliasEvent):
             event = self.peek_event()  # type: ignore[no-untyped-call]
@@ -35,7 +38,18 @@ class _Loader(yaml.SafeLoader):
                 None, None, f"an alias (*{event.anchor}) is not allowed in frontmatter",
                 event.start_mark,
             )
-        return super().compose_node(parent, index)
+        # composing recurses once a level: 50,000 nested '[' ended in a RecursionError
+        # (exit 3); settings and frontmatter are a few levels deep, so stop early and say so
+        if self._depth >= MAX_YAML_DEPTH:
+            raise yaml.composer.ComposerError(
+                None, None, f"the YAML nests more than {MAX_YAML_DEPTH} levels deep",
+                self.peek_event().start_mark,  # type: ignore[no-untyped-call]
+            )
+        self._depth += 1
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
 
 
 _Loader.yaml_implicit_resolvers = {

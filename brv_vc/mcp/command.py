@@ -23,10 +23,14 @@ def mcp(app: AppContext) -> None:
       claude mcp add brv -- brv mcp
     """
     import os
+    import sys
 
+    from brv_vc.cli.inert import raw_stream
     from brv_vc.clock import utcnow
     from brv_vc.mcp.server import serve
 
     fixed = app.now
+    # the wire is JSON-RPC for a program, not a terminal: the SDK writes its bytes itself
+    sys.stdout, sys.stderr = raw_stream(sys.stdout), raw_stream(sys.stderr)
     # BRV_NOW fixes the clock for reproducible runs, as in every other command
     serve(app.cwd, (lambda: fixed) if os.environ.get("BRV_NOW") else utcnow)

@@ -70,6 +70,17 @@ class Tools:
             result = body()
         except BrvError as error:
             raise ToolFailure(versioned({"ok": False, "error": error.to_dict()})) from None
+        except Exception as exc:  # the SDK would answer only "Error executing tool"
+            from brv_vc.tree.diskerrors import disk_error
+
+            disk = disk_error(exc)  # a full or read-only disk: what to do, as the CLI says
+            found = disk.to_dict() if disk is not None else {
+                "code": "internal",
+                "message": f"internal error: {type(exc).__name__}: {exc}",
+                "hint": "this is a bug in brv; the server keeps running, so the other tools "
+                        "still answer; please report it with the call that caused it",
+            }
+            raise ToolFailure(versioned({"ok": False, "error": found})) from None
         payload = result if isinstance(result, dict) else jsonable(result)
         return versioned({"ok": True, **payload} if "ok" not in payload else payload)
 

@@ -23,7 +23,18 @@ STUB_SUFFIX = ".stub.md"
 FULL_SUFFIX = ".full.md"
 MAX_DEPTH = 3  # domain / topic / subtopic
 MAX_NAME = 100
+# A name's bytes, with room for the longest suffix brv adds (``_<12 hex>.overview.md``):
+# 100 characters of CJK are 300 bytes, past NAME_MAX.
+MAX_NAME_BYTES = 200
 RESERVED_STEMS = frozenset({"context", "_index", "_manifest", "_archived", "readme", "index"})
+# The longest file name most file systems take (NAME_MAX, in bytes): a longer segment cannot
+# exist, so it is refused before any stat (a 300-character segment once ended in exit 3).
+MAX_SEGMENT_BYTES = 255
+# Names a Windows clone cannot check out (the device names, with any extension, any case).
+WINDOWS_RESERVED = frozenset({"con", "prn", "aux", "nul", *(f"com{i}" for i in "0123456789"),
+                              *(f"lpt{i}" for i in "0123456789"), "com¹", "com²", "com³",
+                              "lpt¹", "lpt²", "lpt³"})
+_WINDOWS_ILLEGAL = re.compile(r'[<>:"|?*\x00-\x1f]')
 # Letters and digits of any script stay; accents fold away (NFKD), everything else is "_".
 _NON_WORD = re.compile(r"[\W_]+")
 _VALID_SEGMENT = re.compile(r"^[^\W_][\w-]*$")
@@ -137,7 +148,42 @@ def clean_relpath(path: str, *, what: str = "path") -> str:
                 f"{what} '{path}' has a hidden or invalid segment '{part}'",
                 hint="use letters, digits, '_' and '-' in names",
             )
+        if len(part.encode("utf-8", "surrogatepass")) > MAX_SEGMENT_BYTES:
+            raise InvalidPathError(
+                f"{what} '{path[:60]}...' has a name of {len(part):,} characters; no file "
+                f"system stores a name longer than {MAX_SEGMENT_BYTES} bytes",
+                hint=f"use names of at most {MAX_NAME} characters, such as api_design",
+            )
     return "/".join(parts)
+
+
+def windows_problem(name: str) -> str | None:
+    """Why a new file or folder name could not be checked out on Windows, or None.
+
+    A device name (``con``, ``nul.md``, ``com1``: any case, any extension), a character
+    Windows forbids (``<>:"|?*``, controls) or a trailing dot or space. Existing names are
+    left alone (a teammate's tree keeps working); only names brv is asked to create are
+    refused.
+    """
+    bad = _WINDOWS_ILLEGAL.search(name)
+    if bad:
+        return f"holds {bad.group()!r}, which Windows does not allow in file names"
+    if name.endswith((".", " ")):
+        return "ends with a dot or a space, which Windows drops from file names"
+    if name.split(".", 1)[0].rstrip(" ").lower() in WINDOWS_RESERVED:
+        return "is a device name on Windows (CON, PRN, AUX, NUL, COM1-9, LPT1-9)"
+    return None
+
+
+def refuse_windows_name(name: str, path: str) -> None:
+    """Raises InvalidPathError when a new ``name`` (in ``path``) cannot exist on Windows."""
+    problem = windows_problem(name)
+    if problem:
+        raise InvalidPathError(
+            f"name '{name}' in '{path}' {problem}, so a Windows clone could not check it out",
+            key="path",
+            hint="choose another name (for an entry: another title, or add a word: con_config)",
+        )
 
 
 def folder_segments(path: str) -> tuple[str, ...]:
@@ -157,19 +203,22 @@ def folder_segments(path: str) -> tuple[str, ...]:
 
 
 def _segment(part: str, path: str) -> str:
+    refuse_windows_name(part.strip(), path)
     name = snake(part)
     if not name:
         raise InvalidPathError(
             f"name '{part}' in '{path}' has no letters or digits",
             hint="use names such as api_design or auth",
         )
+    refuse_windows_name(name, path)
     if name in RESERVED_STEMS or part.startswith("_"):
         raise InvalidPathError(
             f"name '{part}' in '{path}' is reserved by brv", hint="choose another name"
         )
-    if len(name) > MAX_NAME:
+    if len(name) > MAX_NAME or len(name.encode("utf-8")) > MAX_NAME_BYTES:
         raise InvalidPathError(
-            f"name '{part[:40]}...' in '{path}' is longer than {MAX_NAME} characters",
+            f"name '{part[:40]}...' in '{path}' is longer than {MAX_NAME} characters "
+            f"(or {MAX_NAME_BYTES} bytes)",
             hint="use a shorter name",
         )
     return name

@@ -17,7 +17,14 @@ from __future__ import annotations
 import hashlib
 import unicodedata
 
-from brv_vc.tree.layout import MAX_NAME, RESERVED_STEMS, snake
+from brv_vc.tree.layout import (
+    MAX_NAME,
+    MAX_NAME_BYTES,
+    MAX_SEGMENT_BYTES,
+    RESERVED_STEMS,
+    snake,
+    windows_problem,
+)
 
 # Symbols that make names (c++, c#, $HOME, Q&A): spelled out wherever they appear.
 _SPELLED = {
@@ -73,11 +80,18 @@ def _stem(title: str) -> str:
     return snake("".join(out))
 
 
-def _cut(stem: str, limit: int) -> str:
-    """``stem`` cut to ``limit`` characters, at a word boundary when one is near."""
-    if len(stem) <= limit:
+def _cut(stem: str, limit: int, *, by_bytes: bool = True) -> str:
+    """``stem`` cut to ``limit`` characters, at a word boundary when one is near.
+
+    ``by_bytes``: also to a share of :data:`MAX_NAME_BYTES` (100 CJK characters are 300
+    bytes, past NAME_MAX); without it, the cut earlier versions made (``legacy_names``).
+    """
+    if len(stem) <= limit and (not by_bytes or len(stem.encode("utf-8")) <= MAX_NAME_BYTES):
         return stem
     cut = stem[:limit]
+    while by_bytes and len(cut.encode("utf-8")) > MAX_NAME_BYTES * limit // MAX_NAME:
+        cut = cut[:-1]
+    limit = len(cut)
     return cut[: cut.rfind("_")] if "_" in cut[limit // 2 :] else cut
 
 
@@ -88,7 +102,7 @@ def _digest(title: str, size: int) -> str:
 def preferred_name(title: str) -> str | None:
     """The title's readable file name, or None when it would be empty or reserved."""
     stem = _cut(_stem(normal_title(title)), MAX_NAME)
-    if not stem or stem in RESERVED_STEMS:
+    if not stem or stem in RESERVED_STEMS or windows_problem(stem):  # con.md: hashed instead
         return None
     return stem + ".md"
 
@@ -107,7 +121,12 @@ def legacy_names(title: str) -> list[str]:
     stem = _cut(snake(normal_title(title)), MAX_NAME)
     if not stem or stem in RESERVED_STEMS:
         return []
-    return list(dict.fromkeys([stem + ".md", stem.replace("_", "-") + ".md"]))
+    # names cut by characters only, before the byte cut (long titles in CJK and the like)
+    unbounded = [_cut(_stem(normal_title(title)), MAX_NAME, by_bytes=False),
+                 _cut(snake(normal_title(title)), MAX_NAME, by_bytes=False)]
+    return list(dict.fromkeys([stem + ".md", stem.replace("_", "-") + ".md",
+                               *(old + ".md" for old in unbounded if old != stem
+                                 and len(old.encode("utf-8")) + 3 <= MAX_SEGMENT_BYTES)]))
 
 
 def new_names(title: str) -> list[str]:

@@ -64,6 +64,11 @@ def open_state(project: Project) -> sqlite3.Connection:
     try:
         return connect(path)
     except (sqlite3.DatabaseError, OSError) as exc:
+        from brv_vc.tree.diskerrors import disk_error
+
+        disk = disk_error(exc, project.root)  # a full or read-only disk: not a damaged file
+        if disk is not None:
+            raise disk from None
         raise StateError(
             f"the state database is unreadable ({exc}); it holds the scoring signals, work "
             "queues and curate log, which cannot be rebuilt from the tree",

@@ -6,12 +6,12 @@ An invalid batch raises :class:`FormatError` naming ``operations[i].key``, and n
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
 from brv_vc.errors import FormatError
 from brv_vc.format.entry import decode
+from brv_vc.format.strict_json import loads_strict
 from brv_vc.format.validate import errors_of
 from brv_vc.services.curate.textcheck import refuse_bad_text
 
@@ -31,22 +31,8 @@ def load_ops(data: bytes | str, *, file: str = "<ops>") -> list[dict[str, Any]]:
             hint='give a UTF-8 JSON array such as [{"type": "ADD", ...}]',
         )
     text = decode(data, file=file, limit=None) if isinstance(data, bytes) else data
-    try:
-        parsed = json.loads(text)
-    except RecursionError:
-        raise FormatError(
-            "the operations nest too deeply to be read (JSON arrays or objects inside each "
-            "other thousands of levels deep)",
-            file=file,
-            hint='give a flat JSON array of operations such as [{"type": "ADD", ...}]',
-        ) from None
-    except json.JSONDecodeError as exc:
-        raise FormatError(
-            f"the operations are not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})",
-            file=file,
-            hint='give a JSON array such as [{"type": "ADD", "path": "auth/jwt", "title": "...", '
-            '"content": "...", "reason": "..."}]',
-        ) from None
+    parsed = loads_strict(text, what="operations", file=file, example='[{"type": "ADD", '
+                          '"path": "auth/jwt", "title": "...", "content": "...", "reason": "..."}]')
     if isinstance(parsed, dict) and set(parsed) == {"operations"}:
         parsed = parsed["operations"]
     if not isinstance(parsed, list):

@@ -117,6 +117,7 @@ def _new_entry(op: Mapping[str, Any], view: View, rel: str | None = None) -> Tar
             hint="UPDATE replaces an existing entry's content; UPSERT adds or updates",
         )
     folder, _, name = rel.rpartition("/")
+    layout.refuse_windows_name(name, rel)  # nul.md, com1.md: a Windows clone fails on them
     segments = _folder(view, folder)
     expected = "/".join(segments) + "/" + names.entry_filename(name.removesuffix(".md"))
     if expected != rel:  # a new entry given as a file path must follow the naming rules

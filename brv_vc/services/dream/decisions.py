@@ -6,10 +6,10 @@ validated before anything runs, and a bad field is named as ``operations[i].fiel
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from brv_vc.errors import BrvError, FormatError
+from brv_vc.format.strict_json import loads_strict
 from brv_vc.services.dream import synthesize
 from brv_vc.tree.layout import Kind, clean_relpath, kind_of, snake
 from brv_vc.tree.project import Project
@@ -55,12 +55,8 @@ def load_decisions(data: str, *, file: str = "<decisions>") -> list[dict[str, An
         FormatError: not JSON, or an operation with a missing or wrong field (named as
             ``operations[i].field``); nothing is applied.
     """
-    try:
-        parsed = json.loads(data)
-    except json.JSONDecodeError as exc:
-        raise FormatError(f"the decisions are not valid JSON: {exc.msg} (line {exc.lineno})",
-                          file=file, hint='give a JSON array such as [{"operation": "prune", '
-                          '"action": "KEEP", "file": "a/b/c.md", "reason": "..."}]') from None
+    parsed = loads_strict(data, what="decisions", file=file, example='[{"operation": "prune", '
+                          '"action": "KEEP", "file": "a/b/c.md", "reason": "..."}]')
     if isinstance(parsed, dict) and isinstance(parsed.get("operations"), list):
         parsed = parsed["operations"]
     if not isinstance(parsed, list):

@@ -1,0 +1,86 @@
+"""What ``brv mcp`` answers to a request line the MCP SDK cannot read.
+
+The SDK validates each line and silently drops one it cannot read, so the client waits for
+an answer that never comes. :func:`refusal_of` runs the SDK's own validation first and, for
+a line it would drop, gives the JSON-RPC error to send: -32700 (parse error) for text that
+is not JSON, holds a lone surrogate or nests too deeply, -32600 (invalid request) for JSON
+that is not a JSON-RPC 2.0 message, -32602 (invalid params) for a brv-curate call
+repeating a key in one object. The id is the request's when it can be read, else null.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from mcp import types
+
+from brv_vc.format.strict_json import DuplicateKey, no_duplicates
+
+LINE_LIMIT = 1 << 26  # the longest request line read (64 MiB)
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+INVALID_PARAMS = -32602
+# a \\uD800-\\uDBFF escape not followed by a low one, or a low one not after a high one
+_LONE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+                   r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}")
+_ID = re.compile(r'^\s*\{[^{}\[\]]*?"id"\s*:\s*(-?\d{1,18}|"(?:[^"\\]|\\.){0,200}")')
+
+
+def oversized() -> tuple[int, str]:
+    """The error for a line longer than :data:`LINE_LIMIT` (its id was never read)."""
+    return (INVALID_REQUEST, f"the request line is longer than {LINE_LIMIT >> 20} MiB and was "
+            "dropped; send smaller requests (brv-curate: fewer operations per call)")
+
+
+def _request_id(line: str, parsed: Any) -> Any:
+    if isinstance(parsed, dict):
+        found = parsed.get("id")
+        return found if isinstance(found, (int, str)) and not isinstance(found, bool) else None
+    match = _ID.match(line)  # JSON too deep to parse: the id usually comes first
+    return json.loads(match.group(1)) if match else None
+
+
+def _repeated_key(line: str) -> tuple[Any, int, str] | None:
+    """A curate call repeating a key in one object (``"type"`` twice: the last one wins)."""
+    try:
+        json.loads(line, object_pairs_hook=no_duplicates)
+    except DuplicateKey as dup:
+        return (_request_id(line, json.loads(line)), INVALID_PARAMS,
+                f"the request repeats the key {dup.key!r} in one JSON object; JSON keeps only "
+                "the last value, so the first would be silently ignored; nothing was applied")
+    return None
+
+
+def refusal_of(line: str) -> tuple[Any, int, str] | None:
+    """None when the SDK reads ``line``, else (id, code, message) of the error to answer."""
+    try:
+        types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+    except Exception as exc:  # pydantic's ValidationError, whatever its shape
+        problem = str(exc).splitlines()[1:2] or [str(exc)]
+    else:
+        return _repeated_key(line) if '"brv-curate"' in line else None
+    lone = _LONE.search(line)
+    parsed: Any = None
+    try:
+        parsed = json.loads(line)
+    except RecursionError:
+        return (_request_id(line, None), PARSE_ERROR,
+                "the request nests JSON arrays or objects too deeply to be read; send "
+                "flat arguments")
+    except ValueError as err:
+        return (_request_id(line, None), PARSE_ERROR,
+                f"the request line is not JSON: {getattr(err, 'msg', err)}")
+    request_id = _request_id(line, parsed)
+    if lone:
+        return (request_id, PARSE_ERROR,
+                f"the request holds a lone surrogate ({lone.group()}), which is not a "
+                "Unicode character; send the character itself or a complete surrogate pair "
+                "such as \\ud83d\\ude00")
+    if "recursion limit" in problem[0]:
+        return (request_id, PARSE_ERROR,
+                "the request nests JSON arrays or objects too deeply to be read; send "
+                "flat arguments")
+    return (request_id, INVALID_REQUEST,
+            f"the request is not a JSON-RPC 2.0 message: {problem[0].strip()}")

@@ -44,12 +44,17 @@ sys.path.insert(0, str(REPO))
 from bench.eval_sets import (  # noqa: E402
     MISSING,
     DataMissing,
+    Doc,
     EvalProject,
     Question,
     locomo,
     project_knowledge,
     tldr,
 )
+from bench.eval_sets_faq import MISSING as FAQ_MISSING  # noqa: E402
+from bench.eval_sets_faq import pyfaq, rustfaq  # noqa: E402
+
+SETS = "locomo,tldr,project,pyfaq,rustfaq"
 
 K = 10
 BATCH = 1000
@@ -215,6 +220,33 @@ def run_bm25(built: Built, stemmer: str = "") -> list[dict[str, float]]:
     return rows
 
 
+def doc_text(d: Doc) -> str:
+    return f"{d.title}\n{' '.join(d.tags + d.keywords)}\n{d.content}"
+
+
+def run_bm25s(built: Built) -> list[dict[str, float]]:
+    """The stemmed baseline: bm25s (Lucene's BM25) with Snowball's English stemmer (PyStemmer)
+    and bm25s's English stop words, over the same text as rank-bm25's."""
+    import bm25s
+    import Stemmer
+
+    stemmer = Stemmer.Stemmer("english")
+    def tok(texts: list[str]) -> object:
+        return bm25s.tokenize(texts, stopwords="en", stemmer=stemmer, show_progress=False)
+    index = bm25s.BM25()
+    index.index(tok([doc_text(d) for d in built.spec.docs]), show_progress=False)
+    rows = []
+    k = min(K, len(built.keys))
+    for q in built.spec.questions:
+        try:
+            found, _ = index.retrieve(tok([q.text]), k=k, show_progress=False)
+            ranked = [built.keys[int(i)] for i in found[0]]
+        except (ValueError, IndexError):  # no word of the question is in the corpus
+            ranked = []
+        rows.append(scores(ranked, q.relevant))
+    return rows
+
+
 def curves() -> None:
     """FPR (answerable flagged) and TPR (unanswerable flagged) of OOD rules, to pick thresholds
     (top: the relevance of the first result)."""
@@ -252,15 +284,19 @@ def load(name: str, args: argparse.Namespace) -> tuple[list[EvalProject], list[s
             return locomo(data, args.conversations), []
         if name == "tldr":
             return tldr(data, args.tldr_pages, 3), []
+        if name == "pyfaq":
+            return pyfaq(data), []
+        if name == "rustfaq":
+            return rustfaq(data), []
         return project_knowledge()
     except DataMissing as exc:
         raise SystemExit(f"{exc} under {data}; fetch it with:\n  "
-                         + MISSING[name].format(data=data)) from None
+                         + {**MISSING, **FAQ_MISSING}[name].format(data=data)) from None
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sets", default="locomo,tldr,project")
+    parser.add_argument("--sets", default=SETS)
     parser.add_argument("--data", default=os.environ.get("BRV_EVAL_DATA", "/tmp/brv-eval-data"))
     parser.add_argument("--workdir", default="/tmp/brv-eval")
     parser.add_argument("--conversations", type=int, default=10)
@@ -295,10 +331,12 @@ def main() -> None:
         built_by_set[name] = built
         t_build = time.perf_counter() - started
         rows: dict[str, list[dict[str, float]]] = {
-            "bm25": [], "bm25+porter": [], "bm25+snowball": [], "brv fresh": [], "brv seq": []}
+            "bm25": [], "bm25s+stem": [], "bm25+porter": [], "bm25+snowball": [], "brv fresh": [],
+            "brv seq": []}
         flagged = asked = 0
         for b in built:
             rows["bm25"] += run_bm25(b)
+            rows["bm25s+stem"] += run_bm25s(b)
             if args.stemmers:
                 rows["bm25+porter"] += run_bm25(b, "porter")
                 rows["bm25+snowball"] += run_bm25(b, "english")
@@ -358,7 +396,7 @@ def print_table(report: dict[str, dict[str, object]], header: bool = True) -> No
     if header:
         print(f"{'set':<9} {'system':<13} " + " ".join(f"{m:>8}" for m in metrics))
     for name, r in report.items():
-        for system in ("bm25", "bm25+porter", "bm25+snowball", "brv fresh", "brv seq"):
+        for system in SYSTEMS:
             if system not in r:
                 continue
             vals = r[system]
@@ -376,6 +414,22 @@ def print_table(report: dict[str, dict[str, object]], header: bool = True) -> No
         extra = {k: round(float(v), 3) for k, v in r.items()  # type: ignore[arg-type]
                  if k in ("questions", "documents", "build_s", "seconds")}
         print(f"{'':<9} {'; '.join(ratios)}  {extra}")
+        print(f"{'':<9} target: {verdict(r)}")
+
+
+SYSTEMS = ("bm25", "bm25s+stem", "bm25+porter", "bm25+snowball", "brv fresh", "brv seq")
+
+
+def verdict(r: dict[str, object]) -> str:
+    """Issue 26's bar for brv fresh: nDCG@10 and R@10 >= the stemmed BM25's, R@5 >= 1.1x
+    rank-bm25's."""
+    brv, plain, stemmed = r.get("brv fresh"), r.get("bm25"), r.get("bm25s+stem")
+    if not (isinstance(brv, dict) and isinstance(plain, dict) and isinstance(stemmed, dict)):
+        return "n/a"
+    checks = {"nDCG@10 >= bm25s": brv["nDCG@10"] >= stemmed["nDCG@10"],
+              "R@10 >= bm25s": brv["R@10"] >= stemmed["R@10"],
+              "R@5 >= 1.1x bm25": brv["R@5"] >= 1.1 * plain["R@5"]}
+    return ", ".join(f"{k} {'ok' if v else 'MISSED'}" for k, v in checks.items())
 
 
 if __name__ == "__main__":

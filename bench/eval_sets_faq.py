@@ -93,7 +93,8 @@ def pyfaq(data: Path) -> list[EvalProject]:
             for n, (_level, heading, body) in enumerate(rst_sections(path.read_text("utf-8"))):
                 text = _rst_text(body)
                 if len(text) >= 40:
-                    proj.docs.append(Doc(f"{part}/{page}#{n}", f"python/{part}/{page}",
+                    folder = f"python/{part}/{'contents' if page == 'index' else page}"
+                    proj.docs.append(Doc(f"{part}/{page}#{n}", folder,
                                          heading, text[:20000]))
     return [_unique(proj)]
 

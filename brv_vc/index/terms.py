@@ -154,7 +154,7 @@ def phrases(term: str, alternatives: list[str]) -> list[str]:
     only "tokenizer".
     """
     head = prefix_of(term)
-    prefix = [f"{PREFIX_COLUMNS} : {quote(head)}*"] if head else []
+    prefix = [f"{PREFIX_COLUMNS} : {quote(head)}*", f"{{path}} : {quote(term)}"] if head else []
     return list(dict.fromkeys([quote(term), *prefix, *(quote(a) for a in alternatives)]))
 
 

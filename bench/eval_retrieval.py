@@ -180,8 +180,21 @@ def mean(rows: list[dict[str, float]]) -> dict[str, float]:
 CURVES: dict[str, list[tuple[float, float]]] = {"answerable": [], "unanswerable": []}
 
 
+LONG = {"asked": 0, "flagged": 0}  # answerable questions of more than ood.JUDGED terms
+
+
+def n_terms(text: str) -> int:
+    from brv_vc.index.terms import QueryError, query_terms
+    try:
+        return len(query_terms(text))
+    except QueryError:
+        return 0
+
+
 def run_brv(built: Built, search: Searcher, fresh: bool) -> tuple[list[dict[str, float]], int]:
     """Per-question scores of brv and how many answerable questions were flagged OOD."""
+    from brv_vc.index.ood import JUDGED
+
     pristine = snapshot(built.root)
     rows, flagged = [], 0
     for q in built.spec.questions:
@@ -190,6 +203,9 @@ def run_brv(built: Built, search: Searcher, fresh: bool) -> tuple[list[dict[str,
         paths, ood, cover, top = search(built.root, q.text)
         if fresh:
             CURVES["answerable"].append((cover, top))
+            if n_terms(q.text) > JUDGED:
+                LONG["asked"] += 1
+                LONG["flagged"] += ood
         flagged += ood
         rows.append(scores([built.key_of.get(p, p) for p in paths], q.relevant))
     restore(built.root, pristine)
@@ -363,6 +379,14 @@ def main() -> None:
         print(f"  {name:<9} FPR {r['ood_fpr']:.2f}  TPR own {r.get('ood_tpr_own', float('nan')):.2f}"
               f"  TPR cross {r.get('ood_tpr_cross', float('nan')):.2f}")
     curves()
+    print(f"long answerable questions (> ood.JUDGED terms): {LONG['flagged']} of "
+          f"{LONG['asked']} flagged out of domain")
+    if not args.processes:
+        from brv_vc.index import search as engine
+        worst = getattr(engine, "WORST", [float("nan")])[0]
+        print(f"highest term score / its bound over every question: {worst:.3f} (<= 1: bounded)")
+        for r in report.values():
+            r["worst_term_ratio"] = worst
     if args.json_out:
         Path(args.json_out).write_text(json.dumps(report, indent=2) + "\n")
 

@@ -21,7 +21,7 @@ from typing import NamedTuple
 from brv_vc.index import feedback, fuzzy, relations
 from brv_vc.index.db import get_meta
 from brv_vc.index.excerpt import best_window
-from brv_vc.index.ood import coverage_of, out_of_domain
+from brv_vc.index.ood import coverage_of, judged, out_of_domain
 from brv_vc.index.postings import Postings, bound, idf, postings
 from brv_vc.index.terms import phrases, stem, term_expr, tokens
 from brv_vc.lifecycle import scoring
@@ -142,6 +142,7 @@ def _doc_freq(conn: sqlite3.Connection, expr: str, files: int) -> int:
     return df
 
 
+EXACT_TWICE = 1.0  # tuning: a word without a prefix phrase counts its exact phrase twice
 WORST = [0.0]  # the highest term score / term bound seen in this process (bench/eval_*)
 
 
@@ -150,19 +151,25 @@ def _term(conn: sqlite3.Connection, parts: list[str], corpus: int, field_weights
     """One term's scores: the sum of its phrases', each on its own statistics (``postings``).
 
     Returns the scores and the term's document count (its commonest phrase's, for the idf
-    weights), or None when no phrase matches. A term's score for a document stays below the
-    sum of its phrases' ``postings.bound``; ``WORST`` keeps the highest ratio seen.
+    weights), or None when no phrase matches. A word searched without a prefix (too short,
+    ``terms.prefix_of``) counts its exact phrase twice, as a word with one counts it beside
+    its prefix: else the words with a prefix weighed double. A term's score for a document
+    stays below the sum of its phrases' ``postings.bound``; ``WORST`` keeps the highest
+    ratio seen.
     """
     total: dict[int, float] = {}
     whole, most, limit = True, 0, 0.0
-    for phrase in parts:
+    twice = EXACT_TWICE and len(parts) > 0 and "*" not in "".join(parts[1:2])
+    for n, phrase in enumerate(parts):
         df = _doc_freq(conn, phrase, corpus)
         if df == 0:
             continue
         found = postings(conn, phrase, df, corpus, field_weights, scope=scope, stamp=stamp)
-        whole, most, limit = whole and found.whole, max(most, df), limit + bound(df, corpus)
+        times = 2.0 if twice and n == 0 else 1.0
+        whole, most = whole and found.whole, max(most, df)
+        limit += times * bound(df, corpus)
         for rowid, part in found.scores.items():
-            total[rowid] = total.get(rowid, 0.0) + part
+            total[rowid] = total.get(rowid, 0.0) + times * part
     if not most:
         return None
     if total:
@@ -251,6 +258,10 @@ def search(
         scored = _near_strong_hits(conn, scored)
     kept = scored[:limit]
     best_cover = max(cover[s[3]] for s in scored[:10])
+    judged_weight, judged_total = judged(weight, len(unmatched), idf(0, corpus))
+    if judged_weight is not weight:  # a long question: judged on its heaviest terms
+        best_cover = max(coverage_of(s[3], lists, judged_weight, judged_total)
+                         for s in scored[:10])
     ood = out_of_domain(corpus, kept[0][2], best_cover)
     needles = _needles(terms, alts)
     contents = _contents(conn, [s[3] for s in kept])

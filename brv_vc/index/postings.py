@@ -33,7 +33,6 @@ from typing import NamedTuple
 
 TOP = 500
 FLOOR = 1e-6  # FTS5's floor for the idf of a phrase in half the documents or more
-FTS_IDF = 0.0  # tuning: keep FTS5's idf where it is not floored
 K1 = 1.2  # FTS5's bm25() constant: a phrase's saturated frequency T is below K1 + 1
 
 
@@ -123,5 +122,5 @@ def _scaled(scores: dict[int, float], df: int, corpus: int) -> dict[int, float]:
         return scores
     fts_idf = max(FLOOR, math.log((max(corpus, df) - df + 0.5) / (df + 0.5)))
     top = K1 + 1.0
-    lucene = idf(df, corpus) if fts_idf <= FLOOR or not FTS_IDF else fts_idf
+    lucene = idf(df, corpus)
     return {r: min(top, s / fts_idf) * lucene for r, s in scores.items()}

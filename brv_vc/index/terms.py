@@ -129,7 +129,6 @@ MIN_PREFIX = 4
 # The columns a prefix is matched in: not the path, whose folder and file names are matched
 # as whole segments (a folder part_N is no hit for "par"*; "corpus" none for "co"*).
 PREFIX_COLUMNS = "{title content keys}"
-PATH_TWICE = 0.0  # tuning: the exact word on the path once more (it hurt pyfaq, rustfaq)
 
 
 def prefix_of(term: str) -> str | None:
@@ -156,8 +155,6 @@ def phrases(term: str, alternatives: list[str]) -> list[str]:
     """
     head = prefix_of(term)
     prefix = [f"{PREFIX_COLUMNS} : {quote(head)}*"] if head else []
-    if head and PATH_TWICE:
-        prefix.append(f"{{path}} : {quote(term)}")
     return list(dict.fromkeys([quote(term), *prefix, *(quote(a) for a in alternatives)]))
 
 

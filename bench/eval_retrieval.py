@@ -263,6 +263,27 @@ def run_bm25s(built: Built) -> list[dict[str, float]]:
     return rows
 
 
+def by_length(built: list[Built], rows: dict[str, list[dict[str, float]]]) -> None:
+    """R@10 and nDCG@10 of brv (fresh) and the baselines on the questions whose answering
+    entries are longer than the set's median entry, and on the others."""
+    lengths, long_q = [], []
+    for b in built:
+        size = {d.key: len(d.content) for d in b.spec.docs}
+        lengths += size.values()
+        long_q += [max(size[k] for k in q.relevant) for q in b.spec.questions]
+    median = sorted(lengths)[len(lengths) // 2]
+    for half, keep in (("long", True), ("short", False)):
+        picked = [i for i, n in enumerate(long_q) if (n > median) == keep]
+        cells = []
+        for system in ("bm25", "bm25s+stem", "brv fresh"):
+            got = [rows[system][i] for i in picked]
+            if got:
+                m = mean(got)
+                cells.append(f"{system} {m['R@10']:.3f} / {m['nDCG@10']:.3f}")
+        print(f"  answers {half}er than the median entry ({median} chars), {len(picked)} "
+              f"questions, R@10 / nDCG@10: " + "; ".join(cells))
+
+
 def curves() -> None:
     """FPR (answerable flagged) and TPR (unanswerable flagged) of OOD rules, to pick thresholds
     (top: the relevance of the first result)."""
@@ -326,6 +347,9 @@ def main() -> None:
                         help="tuning: 150 questions a set, fresh only, no OOD runs")
     parser.add_argument("--stemmers", action="store_true",
                         help="also BM25 with Porter and Snowball stemming (needs snowballstemmer)")
+    parser.add_argument("--by-length", action="store_true",
+                        help="also R@10 / nDCG@10 split by the length of the answering entry "
+                             "(BM25's length normalisation on long entries)")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                         help="override a ranking constant for tuning, e.g. search.COVER=1 "
                              "(module under brv_vc.index; in process only)")
@@ -361,6 +385,8 @@ def main() -> None:
             flagged, asked = flagged + n_ood, asked + len(fresh)
             if not args.quick:
                 rows["brv seq"] += run_brv(b, search, fresh=False)[0]
+        if args.by_length:
+            by_length(built, rows)
         report[name] = {
             "questions": asked, "documents": sum(len(b.spec.docs) for b in built),
             "build_s": round(t_build, 1), "seconds": round(time.perf_counter() - started, 1),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 from datetime import UTC, datetime
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from retrieval_util import write_entry
@@ -106,3 +107,24 @@ def test_no_term_exceeds_its_bound(project: Project, counts: list[int], asked: l
     finally:
         conn.close()
     assert search_mod.WORST[0] <= 1.0 + 1e-9
+
+
+def test_a_long_question_is_judged_on_its_heaviest_terms(
+    project: Project, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A 38-word request whose 8 specific words one entry holds is in the domain; judged on
+    all 38 (30 ordinary words each in a few other entries) it was flagged."""
+    from brv_vc.index import ood
+
+    ordinary = [f"common{chr(97 + i // 26)}{chr(97 + i % 26)}" for i in range(30)]
+    specific = [f"rare{chr(97 + i)}word" for i in range(8)]
+    for i, word in enumerate(ordinary):
+        for j in range(3):
+            write_entry(project, f"misc/n/o_{i}_{j}.md", f"Other {i} {j}", f"About {word}.")
+    write_entry(project, "team/x/answer.md", "Answer", " ".join(specific))
+    question = " ".join(specific + ordinary)
+    found = search_tree(project, question, now=NOW, record=False)
+    assert found.results[0].path == "team/x/answer.md"
+    assert not found.out_of_domain
+    monkeypatch.setattr(ood, "JUDGED", 1000)
+    assert search_tree(project, question, now=NOW, record=False).out_of_domain

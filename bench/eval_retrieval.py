@@ -44,12 +44,17 @@ sys.path.insert(0, str(REPO))
 from bench.eval_sets import (  # noqa: E402
     MISSING,
     DataMissing,
+    Doc,
     EvalProject,
     Question,
     locomo,
     project_knowledge,
     tldr,
 )
+from bench.eval_sets_faq import MISSING as FAQ_MISSING  # noqa: E402
+from bench.eval_sets_faq import pyfaq, rustfaq  # noqa: E402
+
+SETS = "locomo,tldr,project,pyfaq,rustfaq"
 
 K = 10
 BATCH = 1000
@@ -175,8 +180,21 @@ def mean(rows: list[dict[str, float]]) -> dict[str, float]:
 CURVES: dict[str, list[tuple[float, float]]] = {"answerable": [], "unanswerable": []}
 
 
+LONG = {"asked": 0, "flagged": 0}  # answerable questions of more than ood.JUDGED terms
+
+
+def n_terms(text: str) -> int:
+    from brv_vc.index.terms import QueryError, query_terms
+    try:
+        return len(query_terms(text))
+    except QueryError:
+        return 0
+
+
 def run_brv(built: Built, search: Searcher, fresh: bool) -> tuple[list[dict[str, float]], int]:
     """Per-question scores of brv and how many answerable questions were flagged OOD."""
+    from brv_vc.index.ood import JUDGED
+
     pristine = snapshot(built.root)
     rows, flagged = [], 0
     for q in built.spec.questions:
@@ -185,6 +203,9 @@ def run_brv(built: Built, search: Searcher, fresh: bool) -> tuple[list[dict[str,
         paths, ood, cover, top = search(built.root, q.text)
         if fresh:
             CURVES["answerable"].append((cover, top))
+            if n_terms(q.text) > JUDGED:
+                LONG["asked"] += 1
+                LONG["flagged"] += ood
         flagged += ood
         rows.append(scores([built.key_of.get(p, p) for p in paths], q.relevant))
     restore(built.root, pristine)
@@ -213,6 +234,54 @@ def run_bm25(built: Built, stemmer: str = "") -> list[dict[str, float]]:
         order = sorted(range(len(s)), key=lambda i: -s[i])[:K]
         rows.append(scores([built.keys[i] for i in order], q.relevant))
     return rows
+
+
+def doc_text(d: Doc) -> str:
+    return f"{d.title}\n{' '.join(d.tags + d.keywords)}\n{d.content}"
+
+
+def run_bm25s(built: Built) -> list[dict[str, float]]:
+    """The stemmed baseline: bm25s (Lucene's BM25) with Snowball's English stemmer (PyStemmer)
+    and bm25s's English stop words, over the same text as rank-bm25's."""
+    import bm25s
+    import Stemmer
+
+    stemmer = Stemmer.Stemmer("english")
+    def tok(texts: list[str]) -> object:
+        return bm25s.tokenize(texts, stopwords="en", stemmer=stemmer, show_progress=False)
+    index = bm25s.BM25()
+    index.index(tok([doc_text(d) for d in built.spec.docs]), show_progress=False)
+    rows = []
+    k = min(K, len(built.keys))
+    for q in built.spec.questions:
+        try:
+            found, _ = index.retrieve(tok([q.text]), k=k, show_progress=False)
+            ranked = [built.keys[int(i)] for i in found[0]]
+        except (ValueError, IndexError):  # no word of the question is in the corpus
+            ranked = []
+        rows.append(scores(ranked, q.relevant))
+    return rows
+
+
+def by_length(built: list[Built], rows: dict[str, list[dict[str, float]]]) -> None:
+    """R@10 and nDCG@10 of brv (fresh) and the baselines on the questions whose answering
+    entries are longer than the set's median entry, and on the others."""
+    lengths, long_q = [], []
+    for b in built:
+        size = {d.key: len(d.content) for d in b.spec.docs}
+        lengths += size.values()
+        long_q += [max(size[k] for k in q.relevant) for q in b.spec.questions]
+    median = sorted(lengths)[len(lengths) // 2]
+    for half, keep in (("long", True), ("short", False)):
+        picked = [i for i, n in enumerate(long_q) if (n > median) == keep]
+        cells = []
+        for system in ("bm25", "bm25s+stem", "brv fresh"):
+            got = [rows[system][i] for i in picked]
+            if got:
+                m = mean(got)
+                cells.append(f"{system} {m['R@10']:.3f} / {m['nDCG@10']:.3f}")
+        print(f"  answers {half}er than the median entry ({median} chars), {len(picked)} "
+              f"questions, R@10 / nDCG@10: " + "; ".join(cells))
 
 
 def curves() -> None:
@@ -252,15 +321,19 @@ def load(name: str, args: argparse.Namespace) -> tuple[list[EvalProject], list[s
             return locomo(data, args.conversations), []
         if name == "tldr":
             return tldr(data, args.tldr_pages, 3), []
+        if name == "pyfaq":
+            return pyfaq(data), []
+        if name == "rustfaq":
+            return rustfaq(data), []
         return project_knowledge()
     except DataMissing as exc:
         raise SystemExit(f"{exc} under {data}; fetch it with:\n  "
-                         + MISSING[name].format(data=data)) from None
+                         + {**MISSING, **FAQ_MISSING}[name].format(data=data)) from None
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sets", default="locomo,tldr,project")
+    parser.add_argument("--sets", default=SETS)
     parser.add_argument("--data", default=os.environ.get("BRV_EVAL_DATA", "/tmp/brv-eval-data"))
     parser.add_argument("--workdir", default="/tmp/brv-eval")
     parser.add_argument("--conversations", type=int, default=10)
@@ -274,6 +347,9 @@ def main() -> None:
                         help="tuning: 150 questions a set, fresh only, no OOD runs")
     parser.add_argument("--stemmers", action="store_true",
                         help="also BM25 with Porter and Snowball stemming (needs snowballstemmer)")
+    parser.add_argument("--by-length", action="store_true",
+                        help="also R@10 / nDCG@10 split by the length of the answering entry "
+                             "(BM25's length normalisation on long entries)")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                         help="override a ranking constant for tuning, e.g. search.COVER=1 "
                              "(module under brv_vc.index; in process only)")
@@ -295,10 +371,12 @@ def main() -> None:
         built_by_set[name] = built
         t_build = time.perf_counter() - started
         rows: dict[str, list[dict[str, float]]] = {
-            "bm25": [], "bm25+porter": [], "bm25+snowball": [], "brv fresh": [], "brv seq": []}
+            "bm25": [], "bm25s+stem": [], "bm25+porter": [], "bm25+snowball": [], "brv fresh": [],
+            "brv seq": []}
         flagged = asked = 0
         for b in built:
             rows["bm25"] += run_bm25(b)
+            rows["bm25s+stem"] += run_bm25s(b)
             if args.stemmers:
                 rows["bm25+porter"] += run_bm25(b, "porter")
                 rows["bm25+snowball"] += run_bm25(b, "english")
@@ -307,6 +385,8 @@ def main() -> None:
             flagged, asked = flagged + n_ood, asked + len(fresh)
             if not args.quick:
                 rows["brv seq"] += run_brv(b, search, fresh=False)[0]
+        if args.by_length:
+            by_length(built, rows)
         report[name] = {
             "questions": asked, "documents": sum(len(b.spec.docs) for b in built),
             "build_s": round(t_build, 1), "seconds": round(time.perf_counter() - started, 1),
@@ -325,6 +405,14 @@ def main() -> None:
         print(f"  {name:<9} FPR {r['ood_fpr']:.2f}  TPR own {r.get('ood_tpr_own', float('nan')):.2f}"
               f"  TPR cross {r.get('ood_tpr_cross', float('nan')):.2f}")
     curves()
+    print(f"long answerable questions (> ood.JUDGED terms): {LONG['flagged']} of "
+          f"{LONG['asked']} flagged out of domain")
+    if not args.processes:
+        from brv_vc.index import search as engine
+        worst = getattr(engine, "WORST", [float("nan")])[0]
+        print(f"highest term score / its bound over every question: {worst:.3f} (<= 1: bounded)")
+        for r in report.values():
+            r["worst_term_ratio"] = worst
     if args.json_out:
         Path(args.json_out).write_text(json.dumps(report, indent=2) + "\n")
 
@@ -358,7 +446,7 @@ def print_table(report: dict[str, dict[str, object]], header: bool = True) -> No
     if header:
         print(f"{'set':<9} {'system':<13} " + " ".join(f"{m:>8}" for m in metrics))
     for name, r in report.items():
-        for system in ("bm25", "bm25+porter", "bm25+snowball", "brv fresh", "brv seq"):
+        for system in SYSTEMS:
             if system not in r:
                 continue
             vals = r[system]
@@ -376,6 +464,22 @@ def print_table(report: dict[str, dict[str, object]], header: bool = True) -> No
         extra = {k: round(float(v), 3) for k, v in r.items()  # type: ignore[arg-type]
                  if k in ("questions", "documents", "build_s", "seconds")}
         print(f"{'':<9} {'; '.join(ratios)}  {extra}")
+        print(f"{'':<9} target: {verdict(r)}")
+
+
+SYSTEMS = ("bm25", "bm25s+stem", "bm25+porter", "bm25+snowball", "brv fresh", "brv seq")
+
+
+def verdict(r: dict[str, object]) -> str:
+    """Issue 26's bar for brv fresh: nDCG@10 and R@10 >= the stemmed BM25's, R@5 >= 1.1x
+    rank-bm25's."""
+    brv, plain, stemmed = r.get("brv fresh"), r.get("bm25"), r.get("bm25s+stem")
+    if not (isinstance(brv, dict) and isinstance(plain, dict) and isinstance(stemmed, dict)):
+        return "n/a"
+    checks = {"nDCG@10 >= bm25s": brv["nDCG@10"] >= stemmed["nDCG@10"],
+              "R@10 >= bm25s": brv["R@10"] >= stemmed["R@10"],
+              "R@5 >= 1.1x bm25": brv["R@5"] >= 1.1 * plain["R@5"]}
+    return ", ".join(f"{k} {'ok' if v else 'MISSED'}" for k, v in checks.items())
 
 
 if __name__ == "__main__":

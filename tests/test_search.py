@@ -280,8 +280,10 @@ def test_a_common_word_ranks_from_its_best_list_until_the_tree_changes(
     monkeypatch.setattr(postings, "TOP", 2)
     # the word is in 6 entries, over TOP: only its best 2 are ranked, the same 2 as in full
     assert paths(project, "company") == whole[:2]
-    [(expr, stamp)] = _stored_lists(project)
-    assert "company" in expr
+    # one list per phrase of the term: the word and its prefix
+    stored = _stored_lists(project)
+    assert [expr for expr, _ in stored] == ['"company"', '{title content keys} : "company"*']
+    stamp = stored[0][1]
     assert paths(project, "company") == whole[:2]  # read back from the stored list
     # a rarer word beside it is listed whole: its entry comes first although "company"
     # alone would not have ranked it

@@ -17,6 +17,24 @@ from brv_vc.index.postings import Postings
 OOD_MIN_DOCS = 50
 OOD_COVER = 0.3
 OOD_LOW = 0.2
+# A question is judged on its JUDGED heaviest terms (idf; a word no entry holds weighs the
+# most): a 60-word request holds many ordinary words no single answer repeats, and judged on
+# all of them it was flagged although its results were on topic. Up to JUDGED terms, every
+# term counts, as before.
+JUDGED = 12
+
+
+def judged(weight: list[float], unmatched: int, highest: float) -> tuple[list[float], float]:
+    """The matched terms' weights for the out-of-domain coverage, and their total.
+
+    Only the ``JUDGED`` heaviest terms (matched or not) count; the others weigh 0.
+    """
+    if len(weight) + unmatched <= JUDGED:
+        return weight, sum(weight) + unmatched * highest
+    order = sorted(range(len(weight)), key=lambda i: -weight[i])
+    kept = set(order[:max(0, JUDGED - unmatched)])
+    out = [w if i in kept else 0.0 for i, w in enumerate(weight)]
+    return out, sum(out) + min(unmatched, JUDGED) * highest
 
 
 def coverage_of(rowid: int, lists: Sequence[Postings], weight: list[float], total: float) -> float:

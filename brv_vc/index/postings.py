@@ -11,9 +11,17 @@ the scores of its terms asked one at a time. Search asks each term alone:
   entries ranking the 20,000 documents that hold a common word costs ~10 ms, its best 500
   cost an 8 KB read.
 
-FTS5 floors the idf of a phrase found in half the documents or more at 1e-6, which makes
-such a term count nothing; its score is multiplied back by :func:`idf` (small trees, where
-many words are that common, would otherwise rank by ties).
+Each list is one *phrase* (``terms.phrases``: the exact word, its prefix, a fuzzy
+alternative), so every score is on that phrase's own statistics. FTS5's ``bm25()`` of one
+phrase is ``idf_fts x T``, with ``idf_fts = ln((N - n + 0.5) / (n + 0.5))`` floored at 1e-6 (a
+phrase in half the documents or more counts nothing) and ``T`` the saturated, length-
+normalised, field-weighted frequency, ``0 <= T < k1 + 1 = 2.2``. Every score is rewritten as
+``idf(n) x T`` with the always-positive idf of Lucene (:func:`idf`), ``T`` recovered as
+``score / idf_fts`` and capped at ``K1 + 1``: small trees, where many words are in half the
+documents, do not rank by ties, and no phrase can count more than ``(K1 + 1) x idf(n)``
+(:func:`bound`), even when ``n`` is a cached, approximate count. (Until issue 26 a term's lift
+was decided on the document count of ``("word" OR "stem"*)`` as a whole and multiplied the
+exact word's ordinary score by ~10^5 when only the prefix was that common.)
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ from typing import NamedTuple
 
 TOP = 500
 FLOOR = 1e-6  # FTS5's floor for the idf of a phrase in half the documents or more
+K1 = 1.2  # FTS5's bm25() constant: a phrase's saturated frequency T is below K1 + 1
 
 
 class Postings(NamedTuple):
@@ -37,6 +46,11 @@ class Postings(NamedTuple):
 def idf(df: int, corpus: int) -> float:
     """The always-positive idf of Lucene and MiniSearch: ln(1 + (N - n + 0.5) / (n + 0.5))."""
     return math.log(1.0 + (max(corpus, df) - df + 0.5) / (df + 0.5))
+
+
+def bound(df: int, corpus: int) -> float:
+    """The most one phrase found in ``df`` of ``corpus`` documents can add to a score."""
+    return (K1 + 1.0) * idf(df, corpus)
 
 
 def scope_clause(scope: str | None) -> tuple[str, list[object]]:
@@ -103,8 +117,10 @@ def _unpack(blob: bytes) -> dict[int, float]:
 
 
 def _scaled(scores: dict[int, float], df: int, corpus: int) -> dict[int, float]:
-    """FTS5's scores (never negative: it floors idf), lifted where its idf was floored."""
-    if df == 0 or math.log((corpus - df + 0.5) / (df + 0.5)) > FLOOR:
+    """FTS5's scores of one phrase on the Lucene idf, each below :func:`bound` (see the module)."""
+    if df == 0 or not scores:
         return scores
-    lift = idf(df, corpus) / FLOOR
-    return {r: s * lift for r, s in scores.items()}
+    fts_idf = max(FLOOR, math.log((max(corpus, df) - df + 0.5) / (df + 0.5)))
+    top = K1 + 1.0
+    lucene = idf(df, corpus)
+    return {r: min(top, s / fts_idf) * lucene for r, s in scores.items()}

@@ -21,9 +21,9 @@ from typing import NamedTuple
 from brv_vc.index import feedback, fuzzy, relations
 from brv_vc.index.db import get_meta
 from brv_vc.index.excerpt import best_window
-from brv_vc.index.ood import coverage_of, out_of_domain
-from brv_vc.index.postings import idf, postings
-from brv_vc.index.terms import stem, term_expr, tokens
+from brv_vc.index.ood import coverage_of, judged, out_of_domain
+from brv_vc.index.postings import Postings, bound, idf, postings
+from brv_vc.index.terms import phrases, stem, term_expr, tokens
 from brv_vc.lifecycle import scoring
 from brv_vc.lifecycle.sidecar import get_many
 
@@ -142,6 +142,41 @@ def _doc_freq(conn: sqlite3.Connection, expr: str, files: int) -> int:
     return df
 
 
+EXACT_TWICE = 1.0  # tuning: a word without a prefix phrase counts its exact phrase twice
+WORST = [0.0]  # the highest term score / term bound seen in this process (bench/eval_*)
+
+
+def _term(conn: sqlite3.Connection, parts: list[str], corpus: int, field_weights: str,
+          scope: str | None, stamp: str) -> tuple[Postings, int] | None:
+    """One term's scores: the sum of its phrases', each on its own statistics (``postings``).
+
+    Returns the scores and the term's document count (its commonest phrase's, for the idf
+    weights), or None when no phrase matches. A word searched without a prefix (too short,
+    ``terms.prefix_of``) counts its exact phrase twice, as a word with one counts it beside
+    its prefix: else the words with a prefix weighed double. A term's score for a document
+    stays below the sum of its phrases' ``postings.bound``; ``WORST`` keeps the highest
+    ratio seen.
+    """
+    total: dict[int, float] = {}
+    whole, most, limit = True, 0, 0.0
+    twice = EXACT_TWICE and len(parts) > 0 and "*" not in "".join(parts[1:2])
+    for n, phrase in enumerate(parts):
+        df = _doc_freq(conn, phrase, corpus)
+        if df == 0:
+            continue
+        found = postings(conn, phrase, df, corpus, field_weights, scope=scope, stamp=stamp)
+        times = 2.0 if twice and n == 0 else 1.0
+        whole, most = whole and found.whole, max(most, df)
+        limit += times * bound(df, corpus)
+        for rowid, part in found.scores.items():
+            total[rowid] = total.get(rowid, 0.0) + times * part
+    if not most:
+        return None
+    if total:
+        WORST[0] = max(WORST[0], max(total.values()) / limit)
+    return Postings(total, whole), most
+
+
 def search(
     conn: sqlite3.Connection,
     state: sqlite3.Connection | None,
@@ -164,28 +199,24 @@ def search(
     Returns:
         The outcome (hits best first).
     """
-    exprs, unmatched, alts = [], [], {}
+    unmatched, alts = [], {}
     corpus = int(get_meta(conn, "files") or 0)
-    dfs = []
-    for term in terms:
-        expr = term_expr(term, [])
-        df = _doc_freq(conn, expr, corpus)
-        if df > 0:
-            exprs.append(expr)
-            dfs.append(df)
-            continue
-        found = fuzzy.alternatives(conn, term)
-        if found:
-            alts[term] = tuple(found)
-            exprs.append(term_expr(term, found))
-            dfs.append(_doc_freq(conn, exprs[-1], corpus))
-        else:
-            unmatched.append(term)
     stamp, field_weights = get_meta(conn, "fingerprint") or "", weights()
-    lists = [postings(conn, e, df, corpus, field_weights, scope=scope, stamp=stamp)
-             for e, df in zip(exprs, dfs, strict=True)]
-    raw = dict(lists[0].scores) if lists else {}
-    for found_in in lists[1:]:
+    lists, dfs = [], []
+    for term in terms:
+        found = _term(conn, phrases(term, []), corpus, field_weights, scope, stamp)
+        if found is None:
+            others = fuzzy.alternatives(conn, term)
+            if others:
+                alts[term] = tuple(others)
+                found = _term(conn, phrases(term, others), corpus, field_weights, scope, stamp)
+        if found is None:
+            unmatched.append(term)
+            continue
+        lists.append(found[0])
+        dfs.append(found[1])
+    raw: dict[int, float] = {}
+    for found_in in lists:
         for rowid, part in found_in.scores.items():
             raw[rowid] = raw.get(rowid, 0.0) + part
     if not raw:
@@ -193,12 +224,11 @@ def search(
     extra: dict[int, float] = {}  # the feedback words' scores (the coverage boost leaves them)
     if PRF and corpus < PLAN_MIN_DOCS:  # 25,000 entries: +10 ms a query, not paid
         first = heapq.nlargest(feedback.DOCS, raw, key=raw.__getitem__)
-        for word, df in feedback.expansion(
+        for word, _df in feedback.expansion(
                 conn, first, terms, lambda w: _doc_freq(conn, term_expr(w, []), corpus),
                 corpus):
-            more = postings(conn, term_expr(word, []), df, corpus, field_weights, scope=scope,
-                            stamp=stamp)
-            for rowid, part in more.scores.items():
+            more = _term(conn, phrases(word, []), corpus, field_weights, scope, stamp)
+            for rowid, part in (more[0].scores if more else {}).items():
                 extra[rowid] = extra.get(rowid, 0.0) + PRF * part
     both = raw
     if extra:
@@ -228,6 +258,10 @@ def search(
         scored = _near_strong_hits(conn, scored)
     kept = scored[:limit]
     best_cover = max(cover[s[3]] for s in scored[:10])
+    judged_weight, judged_total = judged(weight, len(unmatched), idf(0, corpus))
+    if judged_weight is not weight:  # a long question: judged on its heaviest terms
+        best_cover = max(coverage_of(s[3], lists, judged_weight, judged_total)
+                         for s in scored[:10])
     ood = out_of_domain(corpus, kept[0][2], best_cover)
     needles = _needles(terms, alts)
     contents = _contents(conn, [s[3] for s in kept])

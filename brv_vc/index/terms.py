@@ -12,7 +12,10 @@ import re
 from brv_vc.errors import BrvError
 
 MAX_QUERY_CHARS = 2000
-MAX_TERMS = 24
+# Every significant word of a question is searched (each is weighted by its idf): a pasted
+# error report or a 60-90-word request loses its specific words when cut at the first 24.
+# The cap only bounds the work (one lookup per term); 2,000 characters rarely reach it.
+MAX_TERMS = 96
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 
 # A compact English stop-word list (the words the npm `stopword` package ByteRover uses
@@ -120,14 +123,41 @@ def stem(term: str) -> str:
 
 
 PREFIX = 1.0  # also match each term as a prefix (bench/eval_retrieval.py --set terms.PREFIX=0)
+# The shortest prefix searched, as porter will see it: FTS5 runs the tokenizer over a query's
+# prefix too, so "pars"* is searched as "par"* (and "co"* matched every path under corpus/).
+MIN_PREFIX = 4
+# The columns a prefix is matched in: not the path, whose folder and file names are matched
+# as whole segments (a folder part_N is no hit for "par"*; "corpus" none for "co"*).
+PREFIX_COLUMNS = "{title content keys}"
+
+
+def prefix_of(term: str) -> str | None:
+    """The prefix a term is also matched as, or None when it would be too short.
+
+    Why the extra trim: porter stems the prefix's text, and a final "s" (not "ss") is always
+    dropped ("pars"* is searched as "par"*); what is left must still have MIN_PREFIX letters.
+    Its other rewrites keep 4 letters ("kube", "code" stay).
+    """
+    if not PREFIX:
+        return None
+    head = stem(term)
+    seen = head[:-1] if head.endswith("s") and not head.endswith("ss") else head
+    return head if len(seen) >= MIN_PREFIX else None
+
+
+def phrases(term: str, alternatives: list[str]) -> list[str]:
+    """One query term's MATCH phrases, each scored on its own statistics (``postings``).
+
+    The exact word (every column), its prefix (title, content and keys; see ``prefix_of``)
+    and fuzzy alternatives. The exact word is listed beside its prefix on purpose: BM25 then
+    counts an exact match twice, so "token" ranks documents saying "token" above those saying
+    only "tokenizer".
+    """
+    head = prefix_of(term)
+    prefix = [f"{PREFIX_COLUMNS} : {quote(head)}*"] if head else []
+    return list(dict.fromkeys([quote(term), *prefix, *(quote(a) for a in alternatives)]))
 
 
 def term_expr(term: str, alternatives: list[str]) -> str:
-    """One query term for MATCH: the exact word, its prefix, and fuzzy alternatives (OR).
-
-    The exact word is listed beside its prefix on purpose: BM25 then counts an exact match
-    twice, so "token" ranks documents saying "token" above those saying only "tokenizer".
-    """
-    prefix = [quote(stem(term)) + "*"] if PREFIX else []
-    parts = [quote(term), *prefix, *(quote(a) for a in alternatives)]
-    return "(" + " OR ".join(dict.fromkeys(parts)) + ")"
+    """One query term for MATCH: the OR of its ``phrases``."""
+    return "(" + " OR ".join(phrases(term, alternatives)) + ")"

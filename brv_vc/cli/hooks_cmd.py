@@ -83,21 +83,31 @@ def hooks() -> None:
 
 
 @hooks.command()
+@click.option("--integrate", "--yes", "integrate", is_flag=True,
+              help="Write brv's part into lefthook's or the pre-commit framework's config "
+                   "file without asking (idempotent). On a terminal brv asks first.")
 @json_option
 @pass_app
-def install(app: AppContext, as_json: bool) -> None:
+def install(app: AppContext, integrate: bool, as_json: bool) -> None:
     """Install or upgrade the pre-commit, commit-msg, post-merge, post-checkout, post-rewrite and pre-push hooks.
 
     Safe to run again: brv's own hooks are upgraded in place, other hooks are chained.
     Under husky, one guarded line goes into each .husky/<hook>; under the pre-commit
-    framework, lefthook, simple-git-hooks or a team's core.hooksPath, nothing is renamed and
-    the snippet to add to their configuration is printed.
+    framework, lefthook, simple-git-hooks or a team's core.hooksPath, nothing is renamed;
+    brv's part is written into the lefthook / pre-commit config with --integrate (or when
+    you agree on a terminal), else the config with it merged in is printed.
 
     \b
     Example:
       brv hooks install
+      brv hooks install --integrate   # lefthook.yml / .pre-commit-config.yaml too
     """
-    report = svc.install_hooks(app.project())
+    project = app.project()
+    report = svc.install_hooks(project, integrate=integrate)
+    if (report.can_integrate and not integrate and not as_json and sys.stdin.isatty()
+            and click.confirm(f"Add brv's part to {report.manager_config}?", default=True,
+                              err=True)):
+        report = svc.install_hooks(project, integrate=True)
     emit(report, as_json, lambda r: _text(r, "brv hooks in"))
 
 

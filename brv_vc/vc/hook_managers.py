@@ -185,6 +185,10 @@ def remove_line(path: Path) -> str:
     return "removed"
 
 
+INSTALL = {"lefthook": "lefthook install", "pre-commit": "pre-commit install",
+           "husky": "npx husky", "simple-git-hooks": "npx simple-git-hooks"}
+
+
 def merged_config(manager: Manager, names: tuple[str, ...], knowledge: str) -> str | None:
     """The manager's config file with brv's part in it (None: brv cannot edit this one)."""
     from brv_vc.vc import manager_config as mc

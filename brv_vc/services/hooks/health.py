@@ -78,8 +78,15 @@ def problems(project: Project) -> tuple[tuple[str, ...], str]:
     if not state.brv_runs:
         fix = "brv hooks install"
         if manager is None:
+            fix = "brv vc init --in-project" if in_project else fix  # also the merge driver
             said.append("brv's git hooks are not installed in this clone (git does not copy "
                         "hooks), so 'git commit' does not check knowledge")
+        elif not os.path.lexists(folder / "pre-commit") and hm.brv_in_config(manager,
+                                                                             "pre-commit"):
+            fix = hm.INSTALL.get(manager.name, fix)
+            said.append(f"{manager.config} runs brv's check, but {manager.name} has not "
+                        "installed its git hooks in this clone, so 'git commit' does not "
+                        "check knowledge")
         else:
             where = {"husky": f"{manager.config}/pre-commit",
                      "core.hooksPath": f"{folder}/pre-commit"}.get(manager.name,
@@ -88,14 +95,18 @@ def problems(project: Project) -> tuple[tuple[str, ...], str]:
                        if hi.is_ours(folder / n)]
             took = (f" (it renamed brv's hook to {renamed[0]}, which no longer runs)"
                     if renamed and manager.name != "pre-commit" else "")
-            said.append(f"{manager.name} runs git's pre-commit hook here{took} and brv's "
-                        f"check is not in {where}, so 'git commit' does not check knowledge")
+            runs = (f"{manager.name} runs git's pre-commit hook here{took}"
+                    if os.path.lexists(folder / "pre-commit") else
+                    f"{manager.name} manages git's hooks here (not installed in this clone)")
+            said.append(f"{runs} and brv's check is not in {where}, so 'git commit' does not "
+                        "check knowledge")
             if hm.merged_config(manager, ("pre-commit",), ".") is not None:
                 fix = "brv hooks install --integrate"
     if in_project and not re.search(r'^\s*\[merge "brv"\]', text, re.M):
         said.append("the knowledge merge driver is not set up in this clone, so 'git pull' "
                     "of two edits to one entry conflicts on the whole frontmatter")
-        fix = "brv vc init --in-project" if not fix else f"brv vc init --in-project && {fix}"
+        fix = (f"brv vc init --in-project && {fix}" if fix and "vc init" not in fix
+               else "brv vc init --in-project")
     return tuple(said), fix
 
 

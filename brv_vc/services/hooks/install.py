@@ -42,8 +42,15 @@ def _report(repo: KnowledgeRepo, folder: Path, hooks_path: str | None,
             notes: tuple[str, ...] = (), integrated: str = "") -> HooksReport:
     missing = tuple(s.name for s in states if not s.brv_runs)
     knowledge = repo.prefix or "."
+    unhooked = bool(missing) and manager is not None and all(
+        hm.brv_in_config(manager, n) for n in missing)
+    if unhooked and manager is not None:
+        # brv is in the manager's config: the manager's own hooks are what is missing
+        notes = (*notes, f"{manager.config} runs brv's part, but {manager.name} has not "
+                         f"installed its hooks here: run '{hm.INSTALL.get(manager.name)}'")
+        missing = ()
     text = hm.snippet(manager, missing, knowledge) if manager is not None and missing else ""
-    if manager is not None:
+    if manager is not None and not unhooked:
         notes = (*notes, _manager_note(manager, folder, missing))
     can = bool(missing) and manager is not None and hm.merged_config(
         manager, missing, knowledge) is not None

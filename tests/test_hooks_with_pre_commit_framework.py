@@ -107,7 +107,8 @@ def test_pre_commit_then_brv_leaves_the_framework_alone_and_says_how(tmp_path: P
     assert "brv's part does not run in pre-commit" in result.stdout
     assert "- id: brv-validate" in result.stdout
     assert "- id: brv-archive-trailers" in result.stdout
-    assert "rev: v0.2.0" in result.stdout
+    assert "rev:" not in result.stdout  # a local hook: no tag that may not exist
+    assert "- repo: local" in result.stdout
 
     write(root, ".brv/context-tree/auth/jwt/new.md", entry_bytes("New"))
     git("add", "-A", cwd=root)

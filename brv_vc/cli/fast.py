@@ -200,7 +200,7 @@ def _vc_status(argv: list[str]) -> int | None:
         sys.stdout.write(text + "\n" if text else "")
     sys.stdout.flush()
     try:  # brv's commit checks inactive here (husky, lefthook, a plain clone): said once
-        from brv_vc.services.hooks.health import notice
+        from brv_vc.services.hooks import notice
 
         said = notice(project)
     except Exception:  # never turns a done status into a failure

@@ -274,18 +274,18 @@ def _serve(state: _GitHub):  # type: ignore[no-untyped-def]
         def _body(self) -> str:
             return str(_json.loads(self.rfile.read(int(self.headers["Content-Length"])))["body"])
 
-        def do_GET(self) -> None:  # noqa: N802
+        def do_GET(self) -> None:
             state.calls.append(f"GET {self.path}")
             assert self.headers["Authorization"] == "Bearer t0ken"
             self._answer(200, [{"id": i, "body": b} for i, b in state.comments.items()])
 
-        def do_POST(self) -> None:  # noqa: N802
+        def do_POST(self) -> None:
             state.calls.append(f"POST {self.path}")
             new = max(state.comments) + 1
             state.comments[new] = self._body()
             self._answer(201, {"id": new})
 
-        def do_PATCH(self) -> None:  # noqa: N802
+        def do_PATCH(self) -> None:
             state.calls.append(f"PATCH {self.path}")
             state.comments[int(self.path.rsplit("/", 1)[1])] = self._body()
             self._answer(200, {})

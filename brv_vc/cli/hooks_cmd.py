@@ -121,7 +121,9 @@ def uninstall(app: AppContext, as_json: bool) -> None:
     Example:
       brv hooks uninstall
     """
-    report = svc.uninstall_hooks(app.project())
+    project = app.project()
+    report = svc.uninstall_hooks(project)
+    svc.acknowledge(project)  # chosen: the vc commands after it do not warn about it
     emit(report, as_json, lambda r: _text(r, "brv hooks removed from"))
 
 

@@ -224,3 +224,24 @@ def test_a_teammates_plain_clone_is_told_once_and_one_line_sets_it_up(tmp_path: 
     _refused(clone)
     _code_commit_passes(clone, "a")
     assert "brv: warning" not in ok(brv("vc", "status", cwd=clone)).stderr
+
+
+def test_a_clone_whose_post_checkout_runs_brv_is_told_what_it_lacks(tmp_path: Path,
+                                                                     npm_bin: Path) -> None:
+    """husky's committed .husky/post-checkout runs brv in a clone without the merge driver."""
+    origin = in_project(tmp_path).root
+    _husky(origin, npm_bin)
+    ok(brv("hooks", "install", cwd=origin))
+    git("add", "-A", cwd=origin)
+    git("commit", "-q", "--no-verify", "-m", "husky", cwd=origin)
+    git("branch", "other", cwd=origin)
+    clone = tmp_path / "teammate"
+    git("clone", "-q", str(origin), str(clone), cwd=tmp_path)
+    ok(run(npm_bin / "husky", cwd=clone, env=_env()))  # what `npm install` runs (prepare)
+    git("config", "brv.python", sys.executable, cwd=clone)  # their brv (found as on PATH)
+    switched = run("git", "checkout", "-q", "other", cwd=clone, env=_env())
+    assert switched.returncode == 0, switched.stderr
+    assert "the knowledge merge driver is not set up in this clone" in switched.stderr
+    assert "fix: brv vc init --in-project" in switched.stderr
+    again = run("git", "checkout", "-q", "-", cwd=clone, env=_env())
+    assert "brv: warning" not in again.stderr  # once

@@ -123,7 +123,7 @@ def test_hook_impl_outside_a_brv_project_exits_zero_silently(tmp_path: Path) -> 
     assert (result.exit_code, result.stdout, result.stderr) == (0, "", "")
 
 
-def test_shim_without_a_findable_brv_warns_and_lets_the_commit_through(
+def test_shim_without_a_findable_brv_refuses_a_knowledge_commit_loudly(
     tree_repo: Project,
 ) -> None:
     tree = tree_repo.tree
@@ -136,13 +136,30 @@ def test_shim_without_a_findable_brv_warns_and_lets_the_commit_through(
                                        if not (Path(p) / "brv").exists()))
     before = head(tree)
     proc = _commit(tree, env=env)
-    assert proc.returncode == 0
-    assert head(tree) != before
-    assert "brv: warning: the brv git hook 'pre-commit' cannot find brv, so it did nothing" in (
+    assert proc.returncode == 1
+    assert head(tree) == before
+    assert "brv: commit refused: it changes knowledge (.) but the brv git hook cannot find brv" in (
         proc.stderr)
     assert "(no brv_vc for the Python recorded at install: /nonexistent/python3; no 'brv' on" in (
         proc.stderr)
     assert "Fix: install brv-vc and run 'brv hooks install' again" in proc.stderr
+
+
+def test_shim_without_a_findable_brv_lets_a_code_only_commit_through_silently(
+        tmp_path: Path) -> None:
+    project = in_project(tmp_path)
+    root = project.root
+    assert brv_process("hooks", "install", cwd=root).exit_code == 0
+    shim = root / ".git/hooks/pre-commit"
+    shim.write_text(shim.read_text().replace(f"PY={sys.executable}", "PY=/nonexistent/python3"))
+    env = git_env(PATH=os.pathsep.join(p for p in os.environ["PATH"].split(os.pathsep)
+                                       if not (Path(p) / "brv").exists()))
+    write(root, "src/code.py", "x = 1\n")
+    git("add", "src/code.py", cwd=root)
+    before = head(root)
+    proc = _commit(root, env=env)
+    assert (proc.returncode, proc.stderr) == (0, "")
+    assert head(root) != before
 
 
 def test_in_project_mode_judges_only_the_tree_and_maps_paths(tmp_path: Path, brv) -> None:

@@ -117,13 +117,36 @@ def test_husky_then_brv_adds_one_line_and_both_hooks_run(tmp_path: Path) -> None
     assert _status(root)["hooks"][0]["brv_runs"] is True
 
 
-def test_without_brv_on_path_the_line_does_nothing(tmp_path: Path) -> None:
+def test_without_brv_on_path_the_line_still_reaches_the_brv_that_installed_it(
+        tmp_path: Path) -> None:
     root = _team_repo(tmp_path)
     ok(run(sys.executable, "-m", "brv_vc", "hooks", "install", cwd=root))
     write(root, ".brv/context-tree/auth/jwt/broken.md", BROKEN)
     git("add", "-A", cwd=root)
-    ok(_commit(root, "no brv here", with_brv=False))
+    refused = _commit(root, "no brv on PATH", with_brv=False)
+    assert refused.returncode == 1
+    assert "auth/jwt/broken.md: malformed YAML" in refused.stderr
     assert _team_runs(root) == 1
+
+
+def test_with_brv_gone_a_knowledge_commit_fails_loudly_and_code_passes(tmp_path: Path) -> None:
+    """A teammate's machine without brv: the committed line must not pass knowledge unchecked."""
+    root = _team_repo(tmp_path)
+    ok(run(sys.executable, "-m", "brv_vc", "hooks", "install", cwd=root))
+    git("config", "brv.python", str(tmp_path / "gone/bin/python"), cwd=root)
+    write(root, "src/code.py", "x = 1\n")
+    git("add", "src/code.py", cwd=root)
+    done = ok(_commit(root, "code only", with_brv=False))
+    assert done.stderr == ""
+    write(root, ".brv/context-tree/auth/jwt/broken.md", BROKEN)
+    git("add", "-A", cwd=root)
+    before = head(root)
+    refused = _commit(root, "knowledge", with_brv=False)
+    assert refused.returncode == 1
+    assert "brv: this commit changes knowledge (.brv/context-tree) but brv cannot be found" in (
+        refused.stderr)
+    assert "run: brv hooks install" in refused.stderr
+    assert head(root) == before
 
 
 def test_brv_then_husky_status_tells_the_truth_and_install_joins(tmp_path: Path) -> None:

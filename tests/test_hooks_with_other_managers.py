@@ -38,13 +38,14 @@ def test_lefthook_is_left_alone_and_given_its_config_snippet(tmp_path: Path) -> 
     result = _brv("hooks", "install", cwd=root)
     assert snapshot(root / ".git/hooks") == before
     assert "hook manager: lefthook" in result.stdout
-    assert "      run: brv hook-impl pre-commit {0}" in result.stdout
+    assert "    brv:\n      run: 'p=$(git config brv.python || :);" in result.stdout
+    assert "lefthook.yml with brv's part merged in" in result.stdout
     hooks = _hooks(root)
     assert hooks["pre-commit"]["runner"] == "lefthook"
     assert hooks["pre-commit"]["brv_runs"] is False
 
     write(root, "lefthook.yml", (root / "lefthook.yml").read_text()
-          + "    brv:\n      run: brv hook-impl pre-commit {0}\n")
+          + "    brv:\n      run: brv hook-impl pre-commit {0}\n")  # a hand-written one
     assert _hooks(root)["pre-commit"]["brv_runs"] is True
 
 

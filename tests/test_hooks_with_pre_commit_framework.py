@@ -107,7 +107,8 @@ def test_pre_commit_then_brv_leaves_the_framework_alone_and_says_how(tmp_path: P
     assert "brv's part does not run in pre-commit" in result.stdout
     assert "- id: brv-validate" in result.stdout
     assert "- id: brv-archive-trailers" in result.stdout
-    assert "rev: v0.2.0" in result.stdout
+    assert "rev:" not in result.stdout  # a local hook: no tag that may not exist
+    assert "- repo: local" in result.stdout
 
     write(root, ".brv/context-tree/auth/jwt/new.md", entry_bytes("New"))
     git("add", "-A", cwd=root)
@@ -166,3 +167,15 @@ def test_vc_init_in_a_framework_repository_says_what_to_add_and_commits_work(
     done = ok(commit(root, "first", home))
     assert "migration mode" not in done.stdout + done.stderr
     assert _team_runs(root) == 1
+
+
+def test_the_documented_rev_is_the_installed_versions_tag() -> None:
+    """Releases are tagged v<version> (README "Releases"): docs and fallback name that tag."""
+    from conftest import REPO
+
+    from brv_vc import __version__
+    from brv_vc.vc.hook_managers import RELEASE
+
+    assert f"v{__version__}" == RELEASE
+    assert f"rev: {RELEASE} " in (REPO / "docs/hooks.md").read_text()
+    assert f"git tag -a {RELEASE} " in (REPO / "README.md").read_text()

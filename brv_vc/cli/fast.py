@@ -231,6 +231,14 @@ def _vc_status(argv: list[str]) -> int | None:
         text = status_text(report)
         sys.stdout.write(text + "\n" if text else "")
     sys.stdout.flush()
+    try:  # brv's commit checks inactive here (husky, lefthook, a plain clone): said once
+        from brv_vc.services.hooks import notice
+
+        said = notice(project)
+    except Exception:  # never turns a done status into a failure
+        said = ""
+    if said:
+        sys.stderr.write(said + "\n")
     return 0
 
 

@@ -83,21 +83,31 @@ def hooks() -> None:
 
 
 @hooks.command()
+@click.option("--integrate", "--yes", "integrate", is_flag=True,
+              help="Write brv's part into lefthook's or the pre-commit framework's config "
+                   "file without asking (idempotent). On a terminal brv asks first.")
 @json_option
 @pass_app
-def install(app: AppContext, as_json: bool) -> None:
+def install(app: AppContext, integrate: bool, as_json: bool) -> None:
     """Install or upgrade the pre-commit, commit-msg, post-merge, post-checkout, post-rewrite and pre-push hooks.
 
     Safe to run again: brv's own hooks are upgraded in place, other hooks are chained.
     Under husky, one guarded line goes into each .husky/<hook>; under the pre-commit
-    framework, lefthook, simple-git-hooks or a team's core.hooksPath, nothing is renamed and
-    the snippet to add to their configuration is printed.
+    framework, lefthook, simple-git-hooks or a team's core.hooksPath, nothing is renamed;
+    brv's part is written into the lefthook / pre-commit config with --integrate (or when
+    you agree on a terminal), else the config with it merged in is printed.
 
     \b
     Example:
       brv hooks install
+      brv hooks install --integrate   # lefthook.yml / .pre-commit-config.yaml too
     """
-    report = svc.install_hooks(app.project())
+    project = app.project()
+    report = svc.install_hooks(project, integrate=integrate)
+    if (report.can_integrate and not integrate and not as_json and sys.stdin.isatty()
+            and click.confirm(f"Add brv's part to {report.manager_config}?", default=True,
+                              err=True)):
+        report = svc.install_hooks(project, integrate=True)
     emit(report, as_json, lambda r: _text(r, "brv hooks in"))
 
 
@@ -111,7 +121,9 @@ def uninstall(app: AppContext, as_json: bool) -> None:
     Example:
       brv hooks uninstall
     """
-    report = svc.uninstall_hooks(app.project())
+    project = app.project()
+    report = svc.uninstall_hooks(project)
+    svc.acknowledge(project)  # chosen: the vc commands after it do not warn about it
     emit(report, as_json, lambda r: _text(r, "brv hooks removed from"))
 
 
@@ -147,6 +159,18 @@ def _blocked_text(run: vc.HookRun) -> str:
     lines.append("Fix the files and commit again; to commit anyway (not recommended): "
                  "git commit --no-verify")
     return "\n".join(lines)
+
+
+def _clone_notice(app: AppContext) -> None:
+    """After a checkout (a clone's first one too): what this clone lacks, said once."""
+    try:
+        from brv_vc.tree.project import find_project
+
+        text = svc.notice(find_project(app.cwd))
+    except Exception:  # outside a brv project, or unreadable: a hook must not fail for it
+        return
+    if text:
+        click.echo(text, err=True)
 
 
 @click.command("hook-impl", hidden=True,
@@ -191,6 +215,8 @@ def hook_impl(app: AppContext, name: str, args: tuple[str, ...], as_json: bool) 
         click.echo(json.dumps(versioned({"ok": not run.blocked, **jsonable(run)}), indent=2))
     for warning in run.warnings:
         click.echo(f"brv: warning: {warning}", err=True)
+    if name == "post-checkout" and not as_json:
+        _clone_notice(app)
     if run.blocked:
         if not as_json:
             click.echo(_blocked_text(run), err=True)

@@ -20,6 +20,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from brv_vc import __version__
+
 # The ID lines of the pre-commit framework's hook script, current and prior
 # (pre_commit/commands/install_uninstall.py: CURRENT_HASH, PRIOR_HASHES).
 PRE_COMMIT_IDS = (
@@ -40,7 +42,7 @@ FRAMEWORK_IDS = {
     "brv-refresh": ("post-merge", "post-checkout", "post-rewrite"),
     "brv-pre-push": ("pre-push",),
 }
-RELEASE = "v0.2.0"  # the tag docs/hooks.md and the printed snippet pin
+RELEASE = f"v{__version__}"  # releases are tagged v<version> (README, "Releases")
 
 
 @dataclass(frozen=True)
@@ -60,13 +62,26 @@ def head(path: Path, size: int = 4096) -> str:
         return ""
 
 
-def hook_line(name: str) -> str:
-    """The one line brv adds to a manager's ``name`` hook: a no-op when brv is absent.
+def hook_line(name: str, knowledge: str = ".brv/context-tree") -> str:
+    """The one line brv adds to a manager's ``name`` hook; it needs no ``brv`` on PATH.
 
-    A refusal by brv (pre-commit, pre-push) still stops git: the script exits with it.
+    It runs the brv this machine's ``brv hooks install`` recorded (``git config
+    brv.python``), else ``brv`` from PATH. A refusal by brv (pre-commit, pre-push) still
+    stops git. With no brv at all, a pre-commit that stages knowledge (``knowledge``, a
+    pathspec) fails and says how to fix it; any other commit or hook goes on silently. The
+    line holds no single quote, so ``sh -c '...'`` can carry it (the pre-commit framework).
     """
-    return (f'if command -v brv >/dev/null 2>&1; then brv hook-impl {name} "$@" || exit $?; '
-            f"fi  {LINE_TAG}")
+    run = f'hook-impl {name} "$@"'
+    missing = ""
+    if name == "pre-commit":
+        missing = (f"elif ! git diff --cached --quiet -- {knowledge} 2>/dev/null; then "
+                   f'echo "brv: this commit changes knowledge ({knowledge}) but brv cannot be '
+                   "found (no git config brv.python, no brv on PATH), so it cannot be checked. "
+                   "Install brv-vc and run: brv hooks install (or commit with --no-verify)"
+                   '" >&2; exit 1; ')
+    return (f'p=$(git config brv.python || :); if [ -n "$p" ] && "$p" -c "import brv_vc" '
+            f'2>/dev/null; then "$p" -m brv_vc {run} || exit $?; elif command -v brv '
+            f">/dev/null 2>&1; then brv {run} || exit $?; {missing}fi  {LINE_TAG}")
 
 
 def detect(top: Path, folder: Path, hooks_path: str | None,
@@ -138,14 +153,20 @@ def framework_hooks(config: Path) -> set[str]:
     return found
 
 
-def append_line(path: Path, name: str) -> str:
-    """Adds brv's line to the husky hook file ``path``; returns what was done."""
+def append_line(path: Path, name: str, knowledge: str = ".brv/context-tree") -> str:
+    """Adds (or brings up to date) brv's line in the husky hook file ``path``."""
     text = path.read_text(encoding="utf-8") if path.is_file() else ""
+    line = hook_line(name, knowledge)
     if LINE_TAG in text:
-        return "unchanged"
+        lines = text.splitlines(keepends=True)
+        new = "".join(f"{line}\n" if LINE_TAG in old else old for old in lines)
+        if new == text:
+            return "unchanged"
+        path.write_text(new, encoding="utf-8")
+        return "upgraded"
     sep = "" if not text or text.endswith("\n") else "\n"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(f"{text}{sep}{hook_line(name)}\n", encoding="utf-8")
+    path.write_text(f"{text}{sep}{line}\n", encoding="utf-8")
     if not text:  # husky 5 to 8 point git at these files directly: git runs only executables
         path.chmod(0o755)
     return "appended" if text else "created"
@@ -164,30 +185,50 @@ def remove_line(path: Path) -> str:
     return "removed"
 
 
-def snippet(manager: Manager, names: tuple[str, ...]) -> str:
-    """What the team adds to the manager's configuration so that brv's part runs."""
-    if manager.name == "pre-commit":
-        types = " ".join(f"--hook-type {n}" for n in names)
-        return "\n".join([
-            f"# {manager.config.name}: add brv's hooks (ids from .pre-commit-hooks.yaml)",
-            "repos:",
-            "  - repo: https://github.com/<org>/brv-vc",
-            f"    rev: {RELEASE}",
-            "    hooks:",
-            *(f"      - id: {i}" for i in FRAMEWORK_IDS),
-            f"# then: pre-commit install {types}",
-        ])
+INSTALL = {"lefthook": "lefthook install", "pre-commit": "pre-commit install",
+           "husky": "npx husky", "simple-git-hooks": "npx simple-git-hooks"}
+
+
+def merged_config(manager: Manager, names: tuple[str, ...], knowledge: str) -> str | None:
+    """The manager's config file with brv's part in it (None: brv cannot edit this one)."""
+    from brv_vc.vc import manager_config as mc
+
+    if manager.name not in ("lefthook", "pre-commit") or manager.config.suffix not in (
+            ".yml", ".yaml"):
+        return None
+    try:
+        text = manager.config.read_text(encoding="utf-8") if manager.config.is_file() else ""
+    except OSError:
+        return None
     if manager.name == "lefthook":
-        lines = [f"# {manager.config.name}: add brv to each hook"]
-        for name in names:
-            lines += [f"{name}:", "  commands:", "    brv:",
-                      f"      run: brv hook-impl {name} {{0}}"]
-            if name in ("pre-push", "post-rewrite"):
-                lines.append("      use_stdin: true")
-        return "\n".join([*lines, "# then: lefthook install"])
+        return mc.lefthook_merged(text, names, knowledge)
+    return mc.framework_merged(text, knowledge)
+
+
+def snippet(manager: Manager, names: tuple[str, ...], knowledge: str = ".brv/context-tree"
+            ) -> str:
+    """What the team adds to the manager's configuration so that brv's part runs.
+
+    For lefthook and the pre-commit framework: the whole config file with brv's part merged
+    in, valid as printed (``brv hooks install --integrate`` writes exactly this).
+    """
+    merged = merged_config(manager, names, knowledge)
+    if merged is not None:
+        then = ("pre-commit install" + "".join(
+            f" --hook-type {n}" for n in names) if manager.name == "pre-commit"
+            else "lefthook install")
+        return "\n".join([f"# {manager.config.name} with brv's part merged in (or run "
+                          "'brv hooks install --integrate' to write it), then: " + then,
+                          merged.rstrip("\n")])
+    if manager.name == "lefthook":
+        return (f"# {manager.config.name}: brv cannot merge into this file; add to each hook "
+                "a command running: " + hook_line("pre-commit", knowledge))
     if manager.name == "simple-git-hooks":
         pairs = ", ".join(f'"{n}": "brv hook-impl {n}"' for n in names)
         return (f'# {manager.config.name}: "simple-git-hooks": {{{pairs}}}\n'
                 "# (join with && to a command already there), then: npx simple-git-hooks")
+    if manager.name == "pre-commit":
+        return (f"# {manager.config.name} is not YAML brv can edit; add brv's hooks from "
+                f"https://github.com/<org>/brv-vc at rev: {RELEASE} (docs/hooks.md)")
     return "\n".join([f"# add this line to {manager.config / n} (an executable sh script):\n"
-                      f"{hook_line(n)}" for n in names])
+                      f"{hook_line(n, knowledge)}" for n in names])

@@ -6,8 +6,11 @@ for the use case it runs ('brv vc status' must not import merge, diff and sync).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
+from brv_vc.cli.context import AppContext
 from brv_vc.cli.vc import branches, commits, diffs, recover, setup, sync
 
 
@@ -23,6 +26,33 @@ def vc() -> None:
       brv vc remote add origin git@github.com:acme/knowledge.git
       brv vc add && brv vc commit -m "auth: token rotation" && brv vc push -u
     """
+
+
+# Not after these: init/clone report the hooks they install; git runs textconv on each diff.
+_QUIET = frozenset({"init", "clone", "textconv"})
+
+
+@vc.result_callback()
+def _hooks_notice(*_: object, **__: object) -> None:
+    """After a vc command: says once when brv's commit checks will not run (health.py)."""
+    ctx = click.get_current_context()
+    app = ctx.find_object(AppContext)
+    if ctx.invoked_subcommand in _QUIET or app is None:
+        return
+    warn_hooks(app.cwd)
+
+
+def warn_hooks(cwd: Path) -> None:
+    """Prints the hooks notice for the project at ``cwd`` (never fails the command)."""
+    try:
+        from brv_vc.services.hooks import notice
+        from brv_vc.tree.project import find_project
+
+        text = notice(find_project(cwd))
+    except Exception:  # a notice must never turn a done command into a failure
+        return
+    if text:
+        click.echo(text, err=True)
 
 
 for _command in (

@@ -47,6 +47,10 @@ def init(app: AppContext, in_project: bool, adopt: bool, no_hooks: bool, as_json
     ):
         result = vc.init_repo(app.cwd, in_project=in_project, hooks=not no_hooks,
                               now=app.now, adopt=True)
+    if no_hooks:  # chosen: the vc commands after it do not warn about missing hooks
+        from brv_vc.services.hooks import acknowledge
+
+        acknowledge(app.project())
     emit(result, as_json, txt.init_text)
 
 

@@ -7,6 +7,7 @@ from brv_vc.services.face import lazy
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from brv_vc.services.hooks.health import acknowledge, notice
     from brv_vc.services.hooks.install import (
         HooksReport,
         HookState,
@@ -15,5 +16,7 @@ if TYPE_CHECKING:
         uninstall_hooks,
     )
 
-__all__ = ["HookState", "HooksReport", "hooks_status", "install_hooks", "uninstall_hooks"]
-__getattr__ = lazy(__name__, dict.fromkeys(__all__, "install"))
+__all__ = ["HookState", "HooksReport", "acknowledge", "hooks_status", "install_hooks", "notice",
+           "uninstall_hooks"]
+__getattr__ = lazy(__name__, {**dict.fromkeys(__all__, "install"), "acknowledge": "health",
+                              "notice": "health"})

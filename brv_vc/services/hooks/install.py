@@ -12,7 +12,7 @@ from pathlib import Path
 
 from brv_vc.services.hooks import managers
 from brv_vc.tree.project import Project
-from brv_vc.vc import exclusions
+from brv_vc.vc import exclusions, git
 from brv_vc.vc import hook_managers as hm
 from brv_vc.vc import hooks_install as hi
 from brv_vc.vc.repo import KnowledgeRepo, locate
@@ -33,28 +33,43 @@ class HooksReport:
     manager: str | None = None  # the hook manager that owns the hooks folder, if any
     manager_config: str | None = None  # the file (or folder) its users edit
     snippet: str = ""  # what to add there so that brv's part runs (when it does not yet)
+    integrated: str = ""  # the manager config brv wrote its part into (--integrate), if any
+    can_integrate: bool = False  # brv can write its part into manager_config (--integrate)
 
 
 def _report(repo: KnowledgeRepo, folder: Path, hooks_path: str | None,
             states: tuple[hi.HookState, ...], manager: hm.Manager | None,
-            notes: tuple[str, ...] = ()) -> HooksReport:
+            notes: tuple[str, ...] = (), integrated: str = "") -> HooksReport:
     missing = tuple(s.name for s in states if not s.brv_runs)
-    text = hm.snippet(manager, missing) if manager is not None and missing else ""
-    if manager is not None:
+    knowledge = repo.prefix or "."
+    unhooked = bool(missing) and manager is not None and all(
+        hm.brv_in_config(manager, n) for n in missing)
+    if unhooked and manager is not None:
+        # brv is in the manager's config: the manager's own hooks are what is missing
+        notes = (*notes, f"{manager.config} runs brv's part, but {manager.name} has not "
+                         f"installed its hooks here: run '{hm.INSTALL.get(manager.name)}'")
+        missing = ()
+    text = hm.snippet(manager, missing, knowledge) if manager is not None and missing else ""
+    if manager is not None and not unhooked:
         notes = (*notes, _manager_note(manager, folder, missing))
+    can = bool(missing) and manager is not None and hm.merged_config(
+        manager, missing, knowledge) is not None
     return HooksReport(_mode(repo), str(repo.workdir), str(folder), hooks_path, states,
                        notes, manager.name if manager else None,
-                       str(manager.config) if manager else None, text)
+                       str(manager.config) if manager else None, text, integrated, can)
 
 
 def _manager_note(manager: hm.Manager, folder: Path, missing: tuple[str, ...]) -> str:
-    own = ("brv adds one guarded line to each of its hook files (it runs 'brv' from PATH and "
-           "does nothing where there is none)" if manager.name == "husky"
-           else "brv does not rename or edit its files")
+    own = ("brv adds one line to each of its hook files (it runs the brv recorded in git config "
+           "brv.python, else 'brv' from PATH)" if manager.name == "husky"
+           else "brv edits its config only with --integrate")
     if not missing:
         return f"{manager.name} manages the hooks in {folder}; {own}; brv's part runs in every hook"
     fix = ("run 'brv hooks install' to add them, or add the lines below yourself"
-           if manager.name == "husky" else f"add the snippet below to {manager.config}")
+           if manager.name == "husky" else
+           f"run 'brv hooks install --integrate', or make {manager.config} what is below"
+           if hm.merged_config(manager, missing, ".") is not None
+           else f"add the snippet below to {manager.config}")
     return (f"{manager.name} manages the hooks in {folder}; {own}; brv's part does not run in "
             f"{', '.join(missing)}: {fix}")
 
@@ -75,12 +90,15 @@ def _notes(repo: KnowledgeRepo, folder: Path, hooks_path: str | None) -> tuple[s
     )
 
 
-def install_hooks(project: Project, *, python: str | None = None) -> HooksReport:
+def install_hooks(project: Project, *, python: str | None = None,
+                  integrate: bool = False) -> HooksReport:
     """Installs (or upgrades) brv's hooks into the repository that holds the tree.
 
     Args:
         project: the project.
         python: the interpreter the shims run (default: the one running brv now).
+        integrate: write brv's part into the config of lefthook or the pre-commit framework
+            when one of them manages the hooks (else the report carries the snippet).
 
     Returns:
         The report; each hook's ``action`` says what changed.
@@ -95,15 +113,24 @@ def install_hooks(project: Project, *, python: str | None = None) -> HooksReport
     repo, folder, hooks_path = _locate(project)
     manager = hm.detect(repo.workdir, folder, hooks_path, hi.HOOK_NAMES)
     python = python or sys.executable
-    states = (managers.join(manager, folder, python) if manager is not None
-              else hi.install(folder, python))
+    # the lines in a manager's files reach this brv through it, without PATH (per clone)
+    if git.config_value(repo.workdir, "brv.python") != python:
+        git.run(["config", "--local", "brv.python", python], repo.workdir)
+    integrated = ""
+    if manager is not None and integrate:
+        integrated = managers.integrate(manager, repo.prefix or ".")
+    states = (managers.join(manager, folder, python, repo.prefix or ".")
+              if manager is not None else hi.install(folder, python))
     # A tree repository made with plain 'git init' has no managed .gitignore yet: without it
     # the derived files the hooks generate would show up as untracked knowledge.
     written = exclusions.ensure_files(repo.tree)
     notes = tuple(f"wrote {name} (managed sync exclusions: derived files stay untracked)"
                   for name in written)
+    if integrated:
+        notes = (*notes, f"brv's part was written into {integrated}: commit it so your team "
+                         "runs it too")
     if manager is not None:
-        return _report(repo, folder, hooks_path, states, manager, notes)
+        return _report(repo, folder, hooks_path, states, manager, notes, integrated)
     return HooksReport(_mode(repo), str(repo.workdir), str(folder), hooks_path, states,
                        (*notes, *_notes(repo, folder, hooks_path)))
 

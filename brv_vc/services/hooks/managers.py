@@ -36,13 +36,29 @@ def truth(manager: hm.Manager | None, folder: Path, state: hi.HookState) -> hi.H
                    brv_runs=state.brv_runs or hm.brv_in_config(manager, name))
 
 
-def join(manager: hm.Manager, folder: Path, python: str) -> tuple[hi.HookState, ...]:
+def integrate(manager: hm.Manager, knowledge: str) -> str:
+    """Writes brv's part into lefthook's or the framework's config; returns the file ("" if not).
+
+    Idempotent: a config that already runs brv is left as it is.
+    """
+    merged = hm.merged_config(manager, hi.HOOK_NAMES, knowledge)
+    if merged is None:
+        return ""
+    old = manager.config.read_text(encoding="utf-8") if manager.config.is_file() else ""
+    if merged == old:
+        return ""
+    manager.config.write_text(merged, encoding="utf-8")
+    return str(manager.config)
+
+
+def join(manager: hm.Manager, folder: Path, python: str,
+         knowledge: str = ".brv/context-tree") -> tuple[hi.HookState, ...]:
     """Integrates brv with ``manager`` the way it expects (renames nothing of its own)."""
     if manager.name == "husky":
         _repair_husky(folder)
         done = []
         for name in hi.HOOK_NAMES:
-            action = hm.append_line(manager.config / name, name)
+            action = hm.append_line(manager.config / name, name, knowledge)
             done.append(replace(hi.status(folder, python, (name,))[0], action=action,
                                 runner="husky", brv_runs=True))
         return tuple(done)

@@ -1,4 +1,5 @@
-"""A click-free fast path: ``brv search``, ``brv query``, ``brv vc status``, ``brv review pending``.
+"""A click-free fast path: ``brv search``, ``brv query``, ``brv vc status``, ``brv review pending``
+and ``brv hook-impl`` (every git hook; DESIGN.md budgets a hook at +150 ms over git).
 
 Agents call the first two in tight loops, the third is budgeted against ``git status`` and
 the last is polled by agents and hooks (issue 12: under 1 s over 1,000 entries): a cold
@@ -132,6 +133,8 @@ def try_fast(argv: list[str]) -> int | None:
     Returns:
         The exit code, or None: "let the click CLI handle it".
     """
+    if argv[0] == "hook-impl":
+        return _hook(argv[1:])
     if "vc" in argv[:3]:
         return _vc_status(argv)
     if "review" in argv[:3]:
@@ -199,6 +202,59 @@ def _vc_status(argv: list[str]) -> int | None:
         text = status_text(report)
         sys.stdout.write(text + "\n" if text else "")
     sys.stdout.flush()
+    return 0
+
+
+def _hook(args: list[str]) -> int | None:
+    """``brv hook-impl NAME [ARGS...]`` as the click command runs it, without click.
+
+    A hook the running brv command does itself (``hook_env.REFRESHING_ENV``: pull, merge
+    and checkout run the post-change step in process) returns at once. ``--json``,
+    ``--help``, an unknown hook name or a bad ``BRV_NOW`` go to click, which reports.
+    """
+    if not args or "--json" in args or "--help" in args:
+        return None
+    name, rest = args[0], tuple(args[1:])
+    if name in os.environ.get("BRV_REFRESHING", "").split(","):  # hook_env.REFRESHING_ENV
+        return 0
+    try:
+        from brv_vc.clock import parse_iso, utcnow
+
+        now = parse_iso(os.environ["BRV_NOW"]) if os.environ.get("BRV_NOW") else utcnow()
+    except ValueError:
+        return None
+    from pathlib import Path
+
+    from brv_vc.services.vc.events import framework_invocation, run_hook
+    from brv_vc.vc.hooks_install import HOOK_NAMES
+
+    if name not in (*HOOK_NAMES, "refresh"):
+        return None
+    if name == "refresh":
+        name, rest = framework_invocation(os.environ)
+    reads = name in ("post-rewrite", "pre-push")
+    stdin = sys.stdin.read() if reads and not sys.stdin.isatty() else ""
+    if name == "pre-push" and not stdin and os.environ.get("PRE_COMMIT_TO_REF"):
+        # the pre-commit framework passes the pushed commit as a variable, not on stdin
+        stdin = f"HEAD {os.environ['PRE_COMMIT_TO_REF']} HEAD {'0' * 40}\n"
+    index_file = os.environ.get("GIT_INDEX_FILE")
+    try:
+        run = run_hook(Path.cwd(), name, rest, now, stdin=stdin,
+                       index_file=os.path.abspath(index_file) if index_file else None,
+                       include_pending=os.environ.get("BRV_INCLUDE_PENDING") == "1",
+                       push_checked=os.environ.get("BRV_PUSH_CHECKED"),
+                       commit_checked=os.environ.get("BRV_COMMIT_CHECKED"))
+    except Exception as exc:  # fail open: a bug in brv must not block or break git
+        sys.stderr.write(f"brv: warning: the {name} hook failed ({type(exc).__name__}: {exc}); "
+                         "git went ahead without it. This is a bug in brv; please report it.\n")
+        return 0
+    for warning in run.warnings:
+        sys.stderr.write(f"brv: warning: {warning}\n")
+    if run.blocked:
+        from brv_vc.cli.hooks_cmd import _blocked_text  # click only when a hook refuses
+
+        sys.stderr.write(_blocked_text(run) + "\n")
+        return 1
     return 0
 
 

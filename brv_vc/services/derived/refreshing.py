@@ -31,7 +31,8 @@ class RefreshReport:
 
 
 def refresh(
-    project: Project, changed: Iterable[str] | None, now: datetime, *, defer: bool = False
+    project: Project, changed: Iterable[str] | None, now: datetime, *, defer: bool = False,
+    manifest: bool = True,
 ) -> RefreshReport:
     """Updates derived state for the changed tree paths (None: detect changes by scanning).
 
@@ -40,6 +41,9 @@ def refresh(
         changed: tree-relative paths known to have changed, or None when unknown.
         now: the clock.
         defer: queue abstracts and leave the manifest for a later refresh (see above).
+        manifest: False leaves the manifest to its next reader (``brv manifest`` and every
+            other reader rebuild it when stale): the git hooks, whose budget a whole-tree
+            scan would not fit.
 
     Returns:
         The report of the steps run.
@@ -54,7 +58,7 @@ def refresh(
     from brv_vc.services.derived.summaries import refresh_summaries
 
     along = None if changed is None else sorted({*paths, *noticed})
-    summary = refresh_summaries(project, along, now, defer=defer)
+    summary = refresh_summaries(project, along, now, defer=defer, manifest=manifest)
     steps.extend(summary.steps)
     problems.extend(summary.problems)
     return RefreshReport(changed=paths, steps=tuple(steps), problems=tuple(problems))

@@ -16,17 +16,18 @@ from brv_vc.errors import ConflictError, GitError, NotFoundError
 from brv_vc.services.vc.archive import AfterChange, after_change
 from brv_vc.services.vc.changes import status
 from brv_vc.services.vc.committing import (
-    PUSH_CHECKED_ENV,
-    refuse_markers,
+    marker_files_in,
+    refuse_marker_files,
     refuse_unmerged,
     refuse_unpushable,
 )
 from brv_vc.services.vc.gating import pushed_paths, refuse_pending
+from brv_vc.services.vc.hook_env import PUSH_CHECKED_ENV, REFRESHING_ENV
 from brv_vc.services.vc.recovery import begin_pull, catch_up, refuse_interrupted
 from brv_vc.services.vc.remotes import list_remotes, mask_url
 from brv_vc.tree import intents
 from brv_vc.tree.project import Project
-from brv_vc.vc import git_objects
+from brv_vc.vc import git, git_objects
 from brv_vc.vc.repo import KnowledgeRepo, translate
 from brv_vc.vc.status import Change
 
@@ -167,8 +168,9 @@ def _merge(project: Project, repo: KnowledgeRepo, target: str, label: str, actio
         for path in same:
             (repo.workdir / path).unlink()
         extra = ["--allow-unrelated-histories"] if unrelated else []
+        # the post-change step runs below, in this process: the post-merge hook skips it
         proc = repo.git("merge", "--no-edit", *extra, "-m", f"Merge {label}", target,
-                        check=False)
+                        check=False, env={**os.environ, REFRESHING_ENV: "post-merge"})
         if proc.returncode != 0:
             st = status(repo)
             if not st.conflicts:
@@ -261,7 +263,10 @@ def merge_continue(project: Project, repo: KnowledgeRepo, now: datetime) -> Sync
         raise ConflictError("there is no merge to continue", hint="see 'brv vc status'")
     st = status(repo)
     refuse_unmerged(st.conflicts, "finish the merge")
-    refuse_markers(repo, "index", "finish the merge")
+    # the merge's result against HEAD: the only files this commit can bring markers in with
+    refuse_marker_files(marker_files_in(repo, git.staged_entries(repo.workdir, None,
+                                                                 repo.prefix or None)),
+                        "finish the merge")
     old = repo.head()
     repo.git("commit", "-q", "--no-edit", what="merge --continue")
     new = repo.head()
@@ -293,7 +298,6 @@ def push(repo: KnowledgeRepo, remote: str | None = None, branch: str | None = No
     if head is None:
         raise GitError("nothing to push: no commits yet",
                        hint="commit first: brv vc add && brv vc commit -m \"...\"")
-    refuse_unpushable(repo, head)
     upstream = _upstream(repo)
     name = _need_remote(repo, remote or (upstream[0] if upstream else None))
     local = repo.branch()
@@ -308,6 +312,8 @@ def push(repo: KnowledgeRepo, remote: str | None = None, branch: str | None = No
             hint=f"push and set it: brv vc push -u (or brv vc push {name} {local})",
         )
     target = branch or local
+    # what the remote has already was checked when it was pushed: only the rest is
+    refuse_unpushable(repo, head, repo.rev(f"refs/remotes/{name}/{target}"))
     if not include_pending:
         refuse_pending(repo, pushed_paths(repo, name, target), "push")
     args = ["push", "--porcelain", *(["-u"] if set_upstream else []), name,

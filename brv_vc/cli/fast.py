@@ -1,8 +1,8 @@
-"""A click-free fast path: ``brv search``, ``brv query``, ``brv vc status``, ``brv review pending``
-and ``brv hook-impl`` (every git hook; DESIGN.md budgets a hook at +150 ms over git).
+"""A click-free fast path: ``search``, ``query``, ``vc status``, ``review pending``, ``hook-impl``.
 
-Agents call the first two in tight loops, the third is budgeted against ``git status`` and
-the last is polled by agents and hooks (issue 12: under 1 s over 1,000 entries): a cold
+Agents call the first two in tight loops, the third is budgeted against ``git status``,
+the fourth is polled by agents and hooks (issue 12: under 1 s over 1,000 entries) and git
+runs the last on every commit, merge and push (DESIGN.md: +150 ms over git): a cold
 process then does not pay ~20-30 ms for importing click and dispatching through it (~60 ms
 of CPU for ``review pending``, a fifth of it).
 
@@ -225,7 +225,7 @@ def _hook(args: list[str]) -> int | None:
         return None
     from pathlib import Path
 
-    from brv_vc.services.vc.events import framework_invocation, run_hook
+    from brv_vc.services.vc import framework_invocation, run_hook
     from brv_vc.vc.hooks_install import HOOK_NAMES
 
     if name not in (*HOOK_NAMES, "refresh"):

@@ -290,6 +290,32 @@ def _raw(out: bytes) -> list[tuple[str, str, str, str]]:
     return found
 
 
+def read_blobs(repo: Path, shas: Sequence[str]) -> dict[str, bytes]:
+    """The bytes of each blob id (hex) the repository has, in one ``git cat-file --batch``.
+
+    The hooks read the few blobs a change touches this way: starting git costs a few
+    milliseconds, opening the object store in process (dulwich) ~100 ms.
+    """
+    wanted = [s for s in dict.fromkeys(shas) if s and set(s) != {"0"}]
+    if not wanted:
+        return {}
+    out = _git_bytes(["cat-file", "--batch"], repo,
+                     input="".join(f"{sha}\n" for sha in wanted).encode("ascii"))
+    found: dict[str, bytes] = {}
+    at = 0
+    for sha in wanted:
+        end = out.index(b"\n", at)
+        header = out[at:end].split()
+        at = end + 1
+        if len(header) != 3:  # "<sha> missing"
+            continue
+        size = int(header[2])
+        if header[1] == b"blob":
+            found[sha] = out[at:at + size]
+        at += size + 1
+    return found
+
+
 def ignored_paths(repo: Path, paths: Sequence[str]) -> set[str]:
     """The paths the repository's ignore rules exclude, tracked or not (``check-ignore``)."""
     if not paths:

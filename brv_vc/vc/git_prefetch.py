@@ -74,5 +74,7 @@ def discard_prefetched() -> None:
 
 def _stop(proc: Any) -> None:
     if proc.poll() is None:
-        proc.kill()
+        # SIGTERM, not SIGKILL: git status may hold index.lock (it refreshes the index's stat
+        # data), and only a signal git can catch lets it remove the lock on its way out
+        proc.terminate()
     proc.communicate()

@@ -14,13 +14,7 @@ if TYPE_CHECKING:
     from brv_vc.services.vc.changes import StatusReport, status
     from brv_vc.services.vc.checks import StagedCheck, StagedProblem, check_staged
     from brv_vc.services.vc.clone import clone_repo
-    from brv_vc.services.vc.committing import (
-        CommitResult,
-        LogEntry,
-        archived_deletions,
-        commit,
-        log,
-    )
+    from brv_vc.services.vc.committing import CommitResult, LogEntry, commit, log
     from brv_vc.services.vc.configure import prepare
     from brv_vc.services.vc.diff import semantic_diff
     from brv_vc.services.vc.driver import render_textconv, run_merge_driver
@@ -40,6 +34,7 @@ if TYPE_CHECKING:
         pull,
         push,
     )
+    from brv_vc.services.vc.trailers import archived_deletions
     from brv_vc.services.vc.validate import Validation, validate_tree
 
 _HOMES = {
@@ -48,7 +43,7 @@ _HOMES = {
     "BranchResult": "branches", "branch": "branches", "checkout": "branches",
     "StagedCheck": "checks", "StagedProblem": "checks", "check_staged": "checks",
     "clone_repo": "clone",
-    "CommitResult": "committing", "LogEntry": "committing", "archived_deletions": "committing",
+    "CommitResult": "committing", "LogEntry": "committing", "archived_deletions": "trailers",
     "commit": "committing", "log": "committing",
     "semantic_diff": "diff",
     "render_textconv": "driver", "run_merge_driver": "driver",

@@ -17,7 +17,7 @@ from brv_vc.format import frontmatter as fm
 from brv_vc.format.entry import decode, parse_entry
 from brv_vc.tree.layout import Kind, is_derived, is_synthesis_file, kind_of, misplaced
 from brv_vc.tree.project import STATE_DIR
-from brv_vc.vc import git, git_objects
+from brv_vc.vc import git
 from brv_vc.vc.git_links import LINK_MODE
 from brv_vc.vc.repo import KnowledgeRepo
 
@@ -106,7 +106,7 @@ def check_staged(repo: KnowledgeRepo, index_file: str | None) -> StagedCheck:
             to_read.append((path, blob, Kind.ENTRY if reason else kind))
             if reason:
                 maybe_synthesis[path] = (rel, reason)
-    blobs = git_objects.read_blobs(repo.workdir, [blob for _, blob, _ in to_read])
+    blobs = git.read_blobs(repo.workdir, [blob for _, blob, _ in to_read])
     checked = 0
     for path, blob, kind in to_read:
         if path in maybe_synthesis:

@@ -21,7 +21,7 @@ from brv_vc.services.vc.gating import OVERRIDE_ENV, project_of, refuse_pending
 from brv_vc.services.vc.hook_env import COMMIT_CHECKED_ENV
 from brv_vc.services.vc.staging import staged_paths
 from brv_vc.services.vc.trailers import archived_deletions
-from brv_vc.vc import exclusions, git, git_objects
+from brv_vc.vc import exclusions, git
 from brv_vc.vc.archived import trailer_block
 from brv_vc.vc.git_links import LINK_MODE
 from brv_vc.vc.repo import KnowledgeRepo
@@ -88,7 +88,7 @@ def marker_files_in(repo: KnowledgeRepo, changes: Sequence[tuple[str, str, str, 
     present = [(rel, blob) for status, path, blob, mode in changes
                if status != "D" and mode not in (LINK_MODE, "160000")
                and (rel := repo.tree_path(path)) is not None]
-    blobs = git_objects.read_blobs(repo.workdir, [blob for _, blob in present])
+    blobs = git.read_blobs(repo.workdir, [blob for _, blob in present])
     return [rel for rel, blob in present if _marker_triplet(blobs.get(blob, b""))]
 
 

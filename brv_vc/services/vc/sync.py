@@ -99,9 +99,21 @@ def refuse_merging(repo: KnowledgeRepo) -> None:
                                  "'brv vc merge --abort'")
 
 
-def _dirty(repo: KnowledgeRepo) -> set[str]:
+_DIRTY_SPEC_LIMIT = 1000  # more incoming paths than this: one status of the whole work tree
+
+
+def _dirty(repo: KnowledgeRepo, paths: list[str]) -> set[str]:
+    """Which of ``paths`` (repository-relative) have local changes, tracked or not.
+
+    Only the incoming paths are asked about (git stats those, not the whole work tree), as
+    literal pathspecs; a very large change asks about everything instead.
+    """
+    if not paths:
+        return set()
+    few = len(paths) <= _DIRTY_SPEC_LIMIT
+    spec = ["--", *(f":(literal){p}" for p in paths)] if few else []
     out = repo.git("status", "--porcelain", "-z", "--untracked-files=all",
-                   "--no-renames").stdout
+                   "--no-renames", *spec).stdout
     return {record[3:] for record in out.split("\0") if len(record) > 3}
 
 
@@ -145,7 +157,8 @@ def _merge(project: Project, repo: KnowledgeRepo, target: str, label: str, actio
     base = [old, target] if unrelated else [f"{old}...{target}"]
     incoming = repo.git("diff", "--name-only", "-z", "--no-renames", *base).stdout if old else (
         repo.git("ls-tree", "-r", "-z", "--name-only", target).stdout)
-    clash = sorted(_dirty(repo) & {p for p in incoming.split("\0") if p})
+    arriving = [p for p in incoming.split("\0") if p]
+    clash = sorted(_dirty(repo, arriving) & set(arriving))
     same = [p for p in clash if _same_as_incoming(repo, target, p)]
     clash = [p for p in clash if p not in same]
     if clash:

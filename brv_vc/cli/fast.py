@@ -217,6 +217,13 @@ def _hook(args: list[str]) -> int | None:
     name, rest = args[0], tuple(args[1:])
     if name in os.environ.get("BRV_REFRESHING", "").split(","):  # hook_env.REFRESHING_ENV
         return 0
+    index_file = os.environ.get("GIT_INDEX_FILE")
+    index_file = os.path.abspath(index_file) if index_file else None
+    if name == "commit-msg":
+        from brv_vc.services.vc.hook_env import nothing_to_trail
+
+        if nothing_to_trail(index_file):  # pre-commit found no archived deletion
+            return 0
     try:
         from brv_vc.clock import parse_iso, utcnow
 
@@ -226,9 +233,9 @@ def _hook(args: list[str]) -> int | None:
     from pathlib import Path
 
     from brv_vc.services.vc import framework_invocation, run_hook
-    from brv_vc.vc.hooks_install import HOOK_NAMES
 
-    if name not in (*HOOK_NAMES, "refresh"):
+    if name not in ("pre-commit", "commit-msg", "post-merge", "post-checkout", "post-rewrite",
+                    "pre-push", "refresh"):  # events._HOOKS; click reports another name
         return None
     if name == "refresh":
         name, rest = framework_invocation(os.environ)
@@ -237,10 +244,8 @@ def _hook(args: list[str]) -> int | None:
     if name == "pre-push" and not stdin and os.environ.get("PRE_COMMIT_TO_REF"):
         # the pre-commit framework passes the pushed commit as a variable, not on stdin
         stdin = f"HEAD {os.environ['PRE_COMMIT_TO_REF']} HEAD {'0' * 40}\n"
-    index_file = os.environ.get("GIT_INDEX_FILE")
     try:
-        run = run_hook(Path.cwd(), name, rest, now, stdin=stdin,
-                       index_file=os.path.abspath(index_file) if index_file else None,
+        run = run_hook(Path.cwd(), name, rest, now, stdin=stdin, index_file=index_file,
                        include_pending=os.environ.get("BRV_INCLUDE_PENDING") == "1",
                        push_checked=os.environ.get("BRV_PUSH_CHECKED"),
                        commit_checked=os.environ.get("BRV_COMMIT_CHECKED"))

@@ -43,6 +43,7 @@ class StagedCheck:
     paths: tuple[str, ...]
     problems: tuple[StagedProblem, ...]
     checked: int  # knowledge files parsed
+    deleted: tuple[str, ...] = ()  # the staged deletions (repository paths)
 
 
 def check_staged(repo: KnowledgeRepo, index_file: str | None) -> StagedCheck:
@@ -119,7 +120,8 @@ def check_staged(repo: KnowledgeRepo, index_file: str | None) -> StagedCheck:
         if problem is not None:
             problems[path] = problem
     ordered = tuple(problems[p] for p in sorted(problems))
-    return StagedCheck(tuple(sorted(set(tree_paths))), ordered, checked)
+    deleted = tuple(path for status, path, _, _ in staged if status == "D")
+    return StagedCheck(tuple(sorted(set(tree_paths))), ordered, checked, deleted)
 
 
 def _state_files(repo: KnowledgeRepo, paths: list[str]) -> dict[str, StagedProblem]:

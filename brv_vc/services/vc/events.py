@@ -27,13 +27,16 @@ from brv_vc.services.derived import refresh
 from brv_vc.tree.project import Project, find_root
 from brv_vc.tree.statedb import ensure_state_dir
 from brv_vc.vc import git
-from brv_vc.vc import hooks_install as hi
 from brv_vc.vc.repo import KnowledgeRepo, locate
 
 if TYPE_CHECKING:
     from brv_vc.services.vc.checks import StagedProblem
 
 LOG_FILE = "hooks.log"
+# the hooks run_hook knows (hooks_install.HOOK_NAMES and the framework's "refresh"), kept
+# here so a hook does not import the installer
+_HOOKS = ("pre-commit", "commit-msg", "post-merge", "post-checkout", "post-rewrite",
+          "pre-push", "refresh")
 _LOG_LIMIT = 256 * 1024  # keep the log small: halve it when it grows past this
 
 
@@ -101,7 +104,9 @@ def run_hook(
     Raises:
         UsageError: an unknown hook name.
     """
-    if name not in (*hi.HOOK_NAMES, "refresh"):
+    if name not in _HOOKS:
+        from brv_vc.vc import hooks_install as hi  # the installer's module: only for the hint
+
         raise UsageError(f"unknown hook {name!r}", hint=f"use one of {', '.join(hi.HOOK_NAMES)}")
     try:
         root = find_root(start)
@@ -129,6 +134,7 @@ def _pre_commit(project: Project, repo: KnowledgeRepo, index_file: str | None,
         # 'brv vc commit' validated this very tree (and the review gate) before running git
         staged = git.staged_files(repo.workdir, index_file,
                                   repo.prefix.removesuffix("context-tree") or None)
+        _note_trailers(repo, index_file, [p for status, p, _ in staged if status == "D"])
         return _refresh(project, "pre-commit", _tree_paths(repo, [p for _, p, _ in staged]),
                         now, defer=True)
     # Imported here: the check needs YAML, which the post-* hooks never pay for.
@@ -150,8 +156,18 @@ def _pre_commit(project: Project, repo: KnowledgeRepo, index_file: str | None,
                                            f"is waiting for review: {line}", hint)
                              for e, line in zip(waiting, describe(waiting), strict=True))
             return HookRun("pre-commit", blocked=True, problems=problems, checked=check.checked)
+    _note_trailers(repo, index_file, list(check.deleted))
     # inside 'git commit': abstracts and the manifest wait for the next refresh
     return _refresh(project, "pre-commit", check.paths, now, checked=check.checked, defer=True)
+
+
+def _note_trailers(repo: KnowledgeRepo, index_file: str | None, deleted: list[str]) -> None:
+    """Tells the commit-msg hook which staged deletions are archives (usually none)."""
+    from brv_vc.services.vc.hook_env import note_trailers
+    from brv_vc.services.vc.trailers import archived_deletions
+
+    gone = [rel for p in deleted if (rel := repo.tree_path(p)) is not None]
+    note_trailers(index_file, archived_deletions(repo, deleted=gone) if gone else [])
 
 
 def _index_tree(repo: KnowledgeRepo, index_file: str | None) -> str | None:

@@ -46,6 +46,7 @@ def prefetch_status(argv: Sequence[str]) -> None:
             return
         folder = parent
     tree = os.path.join(folder, ".brv", "context-tree")
+    command: tuple[str, ...]
     if os.path.isdir(os.path.join(tree, ".git")):
         where, command = tree, STATUS_ARGS
     elif os.path.isfile(os.path.join(tree, ".gitattributes")):

@@ -104,7 +104,9 @@ def after_change(project: Project, repo: KnowledgeRepo, old: str | None, new: st
         new: HEAD after it.
         now: the clock.
         also: more tree paths the change rewrote (``reset --hard`` discarding edits).
-        manifest: False leaves the manifest to its next reader (the git hooks).
+        manifest: False leaves the manifest (a whole-tree scan) to its next reader, which
+            rebuilds it when stale (``brv manifest``, MCP, LLM queries): pull, merge,
+            checkout and the git hooks, whose cost must follow the change, not the tree.
     """
     paths, stored = _changes(repo, old, new)
     changed = tuple(dict.fromkeys((*paths, *also)))

@@ -51,7 +51,7 @@ def checkout(project: Project, repo: KnowledgeRepo, now: datetime, name: str, *,
         raise translate(["checkout", name], proc, what=f"checkout of '{name}'")
     new = repo.head()
     return SyncResult("checkout", old, new, old == new, (),
-                      after_change(project, repo, old, new, now), name)
+                      after_change(project, repo, old, new, now, manifest=False), name)
 
 
 @dataclass(frozen=True)

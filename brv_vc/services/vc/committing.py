@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from brv_vc.errors import ConflictError, FormatError, GitError, NotFoundError, UsageError
-from brv_vc.services.vc.archive import processed_head, record_head
 from brv_vc.services.vc.gating import OVERRIDE_ENV, project_of, refuse_pending
 from brv_vc.services.vc.hook_env import COMMIT_CHECKED_ENV
 from brv_vc.services.vc.staging import staged_paths
@@ -196,6 +195,8 @@ def commit(repo: KnowledgeRepo, message: str, *, include_pending: bool = False) 
         _name_checked_tree(repo, env, None)
         repo.git("commit", "-q", "-m", full, what="commit", env=env)
     sha = repo.head() or ""
+    from brv_vc.services.vc.archive import processed_head, record_head  # not on push's path
+
     project = project_of(repo)
     if parent is None or processed_head(project) == parent:
         record_head(project, sha)  # a commit changes no file: nothing for the catch-up to do

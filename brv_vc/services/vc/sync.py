@@ -11,9 +11,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from brv_vc.errors import ConflictError, GitError, NotFoundError
-from brv_vc.services.vc.archive import AfterChange, after_change
 from brv_vc.services.vc.changes import status
 from brv_vc.services.vc.committing import (
     marker_files_in,
@@ -23,13 +23,15 @@ from brv_vc.services.vc.committing import (
 )
 from brv_vc.services.vc.gating import pushed_paths, refuse_pending
 from brv_vc.services.vc.hook_env import PUSH_CHECKED_ENV, REFRESHING_ENV
-from brv_vc.services.vc.recovery import begin_pull, catch_up, refuse_interrupted
 from brv_vc.services.vc.remotes import list_remotes, mask_url
 from brv_vc.tree import intents
 from brv_vc.tree.project import Project
 from brv_vc.vc import git, git_objects
 from brv_vc.vc.repo import KnowledgeRepo, translate
 from brv_vc.vc.status import Change
+
+if TYPE_CHECKING:
+    from brv_vc.services.vc.archive import AfterChange
 
 
 def _need_remote(repo: KnowledgeRepo, name: str | None) -> str:
@@ -147,6 +149,9 @@ def _refuse_unrelated(repo: KnowledgeRepo, action: str, label: str, rerun: str) 
 
 def _merge(project: Project, repo: KnowledgeRepo, target: str, label: str, action: str,
            now: datetime, allow_unrelated: bool = False, rerun: str = "") -> SyncResult:
+    from brv_vc.services.vc.archive import after_change
+    from brv_vc.services.vc.recovery import begin_pull
+
     old = repo.head()
     if old == target or (old and repo.git_ok("merge-base", "--is-ancestor", target, old)
                          is not None):
@@ -191,7 +196,7 @@ def _merge(project: Project, repo: KnowledgeRepo, target: str, label: str, actio
             return SyncResult(action, old, old, False, st.conflicts, source=label)
         new = repo.head()
         return SyncResult(action, old, new, False, (),
-                          after_change(project, repo, old, new, now), label)
+                          after_change(project, repo, old, new, now, manifest=False), label)
     finally:
         intents.done(intent)
 
@@ -206,6 +211,9 @@ def pull(project: Project, repo: KnowledgeRepo, now: datetime, remote: str | Non
         GitError: no remote, no upstream, unreachable remote, unrelated histories.
         ConflictError: a merge in progress, or local changes the pull would overwrite.
     """
+    # imported here: push, fetch and the branch commands never need the post-change step
+    from brv_vc.services.vc.recovery import catch_up, refuse_interrupted
+
     refuse_interrupted(project, repo, now)
     refuse_merging(repo)
     catch_up(project, repo, now)
@@ -238,6 +246,9 @@ def merge(project: Project, repo: KnowledgeRepo, now: datetime, ref: str, *,
         GitError: unrelated histories without ``allow_unrelated``.
         ConflictError: a merge in progress or local changes in the way.
     """
+    # imported here: push, fetch and the branch commands never need the post-change step
+    from brv_vc.services.vc.recovery import catch_up, refuse_interrupted
+
     refuse_interrupted(project, repo, now)
     refuse_merging(repo)
     catch_up(project, repo, now)
@@ -256,6 +267,8 @@ def merge_abort(repo: KnowledgeRepo, project: Project | None = None,
     Raises:
         ConflictError: no merge is in progress, or git was interrupted (names vc recover).
     """
+    from brv_vc.services.vc.recovery import refuse_interrupted
+
     if project is not None and now is not None:
         refuse_interrupted(project, repo, now)
     if not repo.merging():
@@ -271,6 +284,9 @@ def merge_continue(project: Project, repo: KnowledgeRepo, now: datetime) -> Sync
     Raises:
         ConflictError: no merge in progress, unmerged paths or conflict markers remain.
     """
+    from brv_vc.services.vc.archive import after_change
+    from brv_vc.services.vc.recovery import refuse_interrupted
+
     refuse_interrupted(project, repo, now)
     if not repo.merging():
         raise ConflictError("there is no merge to continue", hint="see 'brv vc status'")
@@ -284,7 +300,7 @@ def merge_continue(project: Project, repo: KnowledgeRepo, now: datetime) -> Sync
     repo.git("commit", "-q", "--no-edit", what="merge --continue")
     new = repo.head()
     return SyncResult("merge --continue", old, new, False, (),
-                      after_change(project, repo, old, new, now))
+                      after_change(project, repo, old, new, now, manifest=False))
 
 
 @dataclass(frozen=True)

@@ -220,7 +220,7 @@ def _hook(args: list[str]) -> int | None:
     index_file = os.environ.get("GIT_INDEX_FILE")
     index_file = os.path.abspath(index_file) if index_file else None
     if name == "commit-msg":
-        from brv_vc.services.vc.hook_env import nothing_to_trail
+        from brv_vc.services.vc import nothing_to_trail
 
         if nothing_to_trail(index_file):  # pre-commit found no archived deletion
             return 0

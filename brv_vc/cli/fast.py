@@ -1,7 +1,8 @@
-"""A click-free fast path: ``brv search``, ``brv query``, ``brv vc status``, ``brv review pending``.
+"""A click-free fast path: ``search``, ``query``, ``vc status``, ``review pending``, ``hook-impl``.
 
-Agents call the first two in tight loops, the third is budgeted against ``git status`` and
-the last is polled by agents and hooks (issue 12: under 1 s over 1,000 entries): a cold
+Agents call the first two in tight loops, the third is budgeted against ``git status``,
+the fourth is polled by agents and hooks (issue 12: under 1 s over 1,000 entries) and git
+runs the last on every commit, merge and push (DESIGN.md: +150 ms over git): a cold
 process then does not pay ~20-30 ms for importing click and dispatching through it (~60 ms
 of CPU for ``review pending``, a fifth of it).
 
@@ -132,6 +133,8 @@ def try_fast(argv: list[str]) -> int | None:
     Returns:
         The exit code, or None: "let the click CLI handle it".
     """
+    if argv[0] == "hook-impl":
+        return _hook(argv[1:])
     if not all(arg.isascii() for arg in argv):
         try:
             "".join(argv).encode("utf-8")
@@ -239,6 +242,64 @@ def _vc_status(argv: list[str]) -> int | None:
         said = ""
     if said:
         sys.stderr.write(said + "\n")
+    return 0
+
+
+def _hook(args: list[str]) -> int | None:
+    """``brv hook-impl NAME [ARGS...]`` as the click command runs it, without click.
+
+    A hook the running brv command does itself (``hook_env.REFRESHING_ENV``: pull, merge
+    and checkout run the post-change step in process) returns at once. ``--json``,
+    ``--help``, an unknown hook name or a bad ``BRV_NOW`` go to click, which reports.
+    """
+    if not args or "--json" in args or "--help" in args:
+        return None
+    name, rest = args[0], tuple(args[1:])
+    if name in os.environ.get("BRV_REFRESHING", "").split(","):  # hook_env.REFRESHING_ENV
+        return 0
+    index_file = os.environ.get("GIT_INDEX_FILE")
+    index_file = os.path.abspath(index_file) if index_file else None
+    if name == "commit-msg":
+        from brv_vc.services.vc import nothing_to_trail
+
+        if nothing_to_trail(index_file):  # pre-commit found no archived deletion
+            return 0
+    try:
+        from brv_vc.clock import parse_iso, utcnow
+
+        now = parse_iso(os.environ["BRV_NOW"]) if os.environ.get("BRV_NOW") else utcnow()
+    except ValueError:
+        return None
+    from pathlib import Path
+
+    from brv_vc.services.vc import framework_invocation, run_hook
+
+    if name not in ("pre-commit", "commit-msg", "post-merge", "post-checkout", "post-rewrite",
+                    "pre-push", "refresh"):  # events._HOOKS; click reports another name
+        return None
+    if name == "refresh":
+        name, rest = framework_invocation(os.environ)
+    reads = name in ("post-rewrite", "pre-push")
+    stdin = sys.stdin.read() if reads and not sys.stdin.isatty() else ""
+    if name == "pre-push" and not stdin and os.environ.get("PRE_COMMIT_TO_REF"):
+        # the pre-commit framework passes the pushed commit as a variable, not on stdin
+        stdin = f"HEAD {os.environ['PRE_COMMIT_TO_REF']} HEAD {'0' * 40}\n"
+    try:
+        run = run_hook(Path.cwd(), name, rest, now, stdin=stdin, index_file=index_file,
+                       include_pending=os.environ.get("BRV_INCLUDE_PENDING") == "1",
+                       push_checked=os.environ.get("BRV_PUSH_CHECKED"),
+                       commit_checked=os.environ.get("BRV_COMMIT_CHECKED"))
+    except Exception as exc:  # fail open: a bug in brv must not block or break git
+        sys.stderr.write(f"brv: warning: the {name} hook failed ({type(exc).__name__}: {exc}); "
+                         "git went ahead without it. This is a bug in brv; please report it.\n")
+        return 0
+    for warning in run.warnings:
+        sys.stderr.write(f"brv: warning: {warning}\n")
+    if run.blocked:
+        from brv_vc.cli.hooks_cmd import _blocked_text  # click only when a hook refuses
+
+        sys.stderr.write(_blocked_text(run) + "\n")
+        return 1
     return 0
 
 

@@ -43,6 +43,11 @@ def validate(data: Any, schema: str, *, file: str | None = None) -> None:
         FormatError: naming the first offending key path, what was expected and the fix;
             further problems are counted in the hint.
     """
+    if schema == "frontmatter":
+        from brv_vc.format.frontmatter_check import surely_valid
+
+        if surely_valid(data):  # the common case, without importing jsonschema
+            return
     problems = errors_of(data, schema)
     if not problems:
         return

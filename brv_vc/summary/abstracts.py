@@ -126,6 +126,7 @@ def drain(
     sleep: Callable[[float], None] = time.sleep,
     clock: Callable[[], float] = time.monotonic,
     progress: Callable[[str], None] | None = None,
+    only: Iterable[str] | None = None,
 ) -> DrainReport:
     """Works through the queue one file at a time until it is empty (or the budget is spent).
 
@@ -138,6 +139,7 @@ def drain(
         sleep: the backoff sleep (tests pass a recorder).
         clock: a monotonic clock for the budget.
         progress: called with each path as it finishes.
+        only: work on these queued paths alone (None: the whole queue).
 
     Returns:
         The report; failures are reported, never raised.
@@ -150,8 +152,11 @@ def drain(
     levels: list[tuple[str, str]] = []
     stopped = False
     deferred: Deferred | None = None
+    among = None if only is None else list(only)
+    if among is not None and len(among) > 30000:  # past SQLite's parameter limit
+        among = None
     while not stopped and (deadline is None or clock() < deadline):
-        item = queue.claim(conn)
+        item = queue.claim(conn, only=among)
         if item is None:
             break
         for attempt in range(len(BACKOFF) + 1):

@@ -77,13 +77,21 @@ def alive(pid: int | None) -> bool:
 
 
 def claim(
-    conn: sqlite3.Connection, *, wall: Callable[[], float] = time.time, lease: float = LEASE_SECONDS
+    conn: sqlite3.Connection, *, wall: Callable[[], float] = time.time, lease: float = LEASE_SECONDS,
+    only: Iterable[str] | None = None,
 ) -> Claim | None:
     """Claims the oldest pending row, or a stale claim (expired lease or dead owner).
 
     The table must exist (:func:`ensure_schema`; :func:`enqueue` and :func:`counts` make it).
+    ``only``: claim among these paths alone (a refresh works on what its change queued,
+    never on the backlog of the rest of the tree).
     """
     now = wall()
+    among = None if only is None else list(dict.fromkeys(only))
+    if among is not None and not among:
+        return None
+    where = "" if among is None else f" AND path IN ({','.join('?' * len(among))})"
+    args = among or []
     with conn:
         conn.execute("BEGIN IMMEDIATE")
         # Stale claims first (a killed run resumes where it stopped), then the oldest pending.
@@ -91,12 +99,13 @@ def claim(
             (path, seq)
             for path, seq, owner, until in conn.execute(
                 "SELECT path, seq, owner, lease_until FROM summary_queue "
-                "WHERE state = 'claimed' ORDER BY seq"
+                f"WHERE state = 'claimed'{where} ORDER BY seq", args
             ).fetchall()
             if (until or 0) <= now or not alive(owner)
         ]
         rows += conn.execute(
-            "SELECT path, seq FROM summary_queue WHERE state = 'pending' ORDER BY seq LIMIT 1"
+            f"SELECT path, seq FROM summary_queue WHERE state = 'pending'{where} "
+            "ORDER BY seq LIMIT 1", args
         ).fetchall()
         for path, seq in rows[:1]:
             conn.execute(

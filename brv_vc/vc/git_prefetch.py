@@ -21,14 +21,17 @@ if TYPE_CHECKING:
     from typing import Any
 
 STATUS_ARGS = ("status", "--porcelain=v2", "--branch", "-z", "--untracked-files=normal")
-_prefetched: list[tuple[str, Any]] = []
+# in-project mode: the project's repository, limited to the tree (changes.status's arguments)
+IN_PROJECT_ARGS = ("status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all")
+_prefetched: list[tuple[str, tuple[str, ...], Any]] = []
 
 
 def prefetch_status(argv: Sequence[str]) -> None:
     """Starts ``git status`` early when ``argv`` is ``[-C DIR] vc status ...``.
 
-    Only the standalone layout (``<project>/.brv/context-tree/.git``) is prefetched; any
-    other case is left to the normal path. Never raises.
+    Standalone (``<project>/.brv/context-tree/.git``) and in-project (the nearest folder
+    above the project holding ``.git``, the tree marked by its ``.gitattributes``) layouts
+    are prefetched; any other case is left to the normal path. Never raises.
     """
     args = list(argv)
     cwd = os.getcwd()
@@ -43,24 +46,36 @@ def prefetch_status(argv: Sequence[str]) -> None:
             return
         folder = parent
     tree = os.path.join(folder, ".brv", "context-tree")
-    if not os.path.isdir(os.path.join(tree, ".git")):
+    command: tuple[str, ...]
+    if os.path.isdir(os.path.join(tree, ".git")):
+        where, command = tree, STATUS_ARGS
+    elif os.path.isfile(os.path.join(tree, ".gitattributes")):
+        top = folder
+        while not os.path.exists(os.path.join(top, ".git")):
+            parent = os.path.dirname(top)
+            if parent == top:
+                return
+            top = parent
+        prefix = os.path.relpath(tree, top).replace(os.sep, "/")
+        where, command = top, (*IN_PROJECT_ARGS, "--", prefix)
+    else:
         return
     try:
-        proc = subprocess.Popen(["git", *STATUS_ARGS], cwd=tree, env=no_git_env(),
+        proc = subprocess.Popen(["git", *command], cwd=where, env=no_git_env(),
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     except OSError:
         return
     import atexit
 
     atexit.register(discard_prefetched)  # e.g. 'vc status --help' never collects it
-    _prefetched.append((tree, proc))
+    _prefetched.append((where, command, proc))
 
 
 def take_prefetched(args: Sequence[str], cwd: Path) -> Running | None:
     """The prefetched ``git status`` if it ran ``args`` in ``cwd``; None otherwise."""
     while _prefetched:
-        where, proc = _prefetched.pop()
-        if tuple(args) == STATUS_ARGS and where == os.path.realpath(cwd):
+        where, command, proc = _prefetched.pop()
+        if tuple(args) == command and where == os.path.realpath(cwd):
             return Running([list(args)], [proc])
         _stop(proc)
     return None
@@ -69,10 +84,12 @@ def take_prefetched(args: Sequence[str], cwd: Path) -> Running | None:
 def discard_prefetched() -> None:
     """Stops a prefetched ``git status`` whose answer may be stale."""
     while _prefetched:
-        _stop(_prefetched.pop()[1])
+        _stop(_prefetched.pop()[2])
 
 
 def _stop(proc: Any) -> None:
     if proc.poll() is None:
-        proc.kill()
+        # SIGTERM, not SIGKILL: git status may hold index.lock (it refreshes the index's stat
+        # data), and only a signal git can catch lets it remove the lock on its way out
+        proc.terminate()
     proc.communicate()

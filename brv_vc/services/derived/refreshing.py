@@ -31,7 +31,8 @@ class RefreshReport:
 
 
 def refresh(
-    project: Project, changed: Iterable[str] | None, now: datetime, *, defer: bool = False
+    project: Project, changed: Iterable[str] | None, now: datetime, *, defer: bool = False,
+    manifest: bool = True,
 ) -> RefreshReport:
     """Updates derived state for the changed tree paths (None: detect changes by scanning).
 
@@ -40,6 +41,9 @@ def refresh(
         changed: tree-relative paths known to have changed, or None when unknown.
         now: the clock.
         defer: queue abstracts and leave the manifest for a later refresh (see above).
+        manifest: False leaves the manifest to its next reader (``brv manifest`` and every
+            other reader rebuild it when stale): the git hooks, whose budget a whole-tree
+            scan would not fit.
 
     Returns:
         The report of the steps run.
@@ -54,7 +58,7 @@ def refresh(
     from brv_vc.services.derived.summaries import refresh_summaries
 
     along = None if changed is None else sorted({*paths, *noticed})
-    summary = refresh_summaries(project, along, now, defer=defer)
+    summary = refresh_summaries(project, along, now, defer=defer, manifest=manifest)
     steps.extend(summary.steps)
     problems.extend(summary.problems)
     return RefreshReport(changed=paths, steps=tuple(steps), problems=tuple(problems))
@@ -71,22 +75,20 @@ def _index_step(
     try:
         from brv_vc.services.derived.index import open_synced, removals
 
-        # known paths: the folder-mtime check and the in-place scan plus those files;
-        # unknown: a full walk
-        opened = open_synced(project, mode="full" if paths is None else "fast", follow=False)
-        noticed = removals(opened.report)
-        try:
-            if paths is not None:
-                # the named paths are re-checked even when an in-place edit kept their
-                # folder's mtime (which the cheap check looks at)
-                from brv_vc.index.sync import sync
-                from brv_vc.services.derived.index import seed_sidecar
+        if paths is None:  # unknown: a full walk
+            opened = open_synced(project, mode="full", follow=False)
+        else:
+            # known paths: those files alone (even when an in-place edit kept their folder's
+            # mtime), never a walk or stat pass over the tree; changes made elsewhere by hand
+            # are the next reader's (search and query run the in-place check)
+            from brv_vc.index.db import open_index
+            from brv_vc.services.derived.index import resync
 
-                report = sync(project, opened.conn, paths=list(paths))
-                problems.extend(seed_sidecar(project, report))
-                noticed += removals(report)
-        finally:
-            opened.close()
+            handle = open_index(project)
+            opened = resync(project, handle.conn, created=handle.created, notes=handle.notes,
+                            follow=False, paths=list(paths))
+        noticed = removals(opened.report)
+        opened.close()
         steps.append("index")
         problems.extend(n for n in opened.notes if n.startswith("skipped "))
         return noticed

@@ -180,11 +180,15 @@ def refresh_summaries(
     budget_seconds: float = REFRESH_BUDGET_SECONDS,
     sleep: Callable[[float], None] = time.sleep,
     defer: bool = False,
+    manifest: bool = True,
 ) -> SummaryRefresh:
     """Updates summaries along the changed paths, works the queue briefly, refreshes the manifest.
 
     With ``defer`` only the ``_index.md`` files are written: abstracts are queued, not drained,
     and the manifest is not checked (the pre-commit hook's budget; see services/derived/refreshing.py).
+    With known paths the queue is worked for those entries only: the backlog of the rest of
+    the tree is ``brv summarize``'s, never a hook's. ``manifest=False`` leaves the manifest
+    (a whole-tree scan) to its next reader, which rebuilds it when stale (the post-* hooks).
     Fails open: every problem is collected, nothing is raised (hooks must never break git).
     """
     steps: list[str] = []
@@ -238,7 +242,8 @@ def refresh_summaries(
                 _deferral_notes(deferred, steps, problems)
                 return SummaryRefresh(tuple(steps), tuple(problems), tuple(written))
             drained = abstracts.drain(
-                project, conn, engine, budget_seconds=budget_seconds, sleep=sleep
+                project, conn, engine, budget_seconds=budget_seconds, sleep=sleep,
+                only=None if paths is None else wanted,
             )
             if drained.deferred is not None and (deferred is None or drained.deferred.failed):
                 deferred = drained.deferred
@@ -248,7 +253,7 @@ def refresh_summaries(
         except Exception as exc:
             problems.append(f"abstracts failed: {type(exc).__name__}: {exc}")
         try:
-            if touched or paths is None or paths:
+            if manifest and (touched or paths is None or paths):
                 built = manifest_mod.ensure(project, conn, now)
                 problems.extend(built.warnings)
                 if built.rebuilt:

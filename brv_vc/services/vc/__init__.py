@@ -14,17 +14,12 @@ if TYPE_CHECKING:
     from brv_vc.services.vc.changes import StatusReport, status
     from brv_vc.services.vc.checks import StagedCheck, StagedProblem, check_staged
     from brv_vc.services.vc.clone import clone_repo
-    from brv_vc.services.vc.committing import (
-        CommitResult,
-        LogEntry,
-        archived_deletions,
-        commit,
-        log,
-    )
+    from brv_vc.services.vc.committing import CommitResult, LogEntry, commit, log
     from brv_vc.services.vc.configure import prepare
     from brv_vc.services.vc.diff import semantic_diff
     from brv_vc.services.vc.driver import render_textconv, run_merge_driver
     from brv_vc.services.vc.events import HookRun, framework_invocation, run_hook
+    from brv_vc.services.vc.hook_env import nothing_to_trail
     from brv_vc.services.vc.recovery import RecoverResult, recover
     from brv_vc.services.vc.remotes import RemoteResult, remote
     from brv_vc.services.vc.resetting import reset
@@ -40,6 +35,7 @@ if TYPE_CHECKING:
         pull,
         push,
     )
+    from brv_vc.services.vc.trailers import archived_deletions
     from brv_vc.services.vc.validate import Validation, validate_tree
 
 _HOMES = {
@@ -48,11 +44,12 @@ _HOMES = {
     "BranchResult": "branches", "branch": "branches", "checkout": "branches",
     "StagedCheck": "checks", "StagedProblem": "checks", "check_staged": "checks",
     "clone_repo": "clone",
-    "CommitResult": "committing", "LogEntry": "committing", "archived_deletions": "committing",
+    "CommitResult": "committing", "LogEntry": "committing", "archived_deletions": "trailers",
     "commit": "committing", "log": "committing",
     "semantic_diff": "diff",
     "render_textconv": "driver", "run_merge_driver": "driver",
     "HookRun": "events", "framework_invocation": "events", "run_hook": "events",
+    "nothing_to_trail": "hook_env",
     "RecoverResult": "recovery", "recover": "recovery",
     "reset": "resetting",
     "InitResult": "setup", "init_repo": "setup", "prepare": "configure",
@@ -66,7 +63,7 @@ __all__ = ["AfterChange", "BranchResult", "CommitResult", "HookRun", "InitResult
            "PushResult", "RecoverResult", "RemoteResult", "StagedCheck", "StagedProblem", "StatusReport",
            "SyncResult", "Validation", "add", "after_change", "archived_deletions", "branch", "check_staged",
            "checkout", "clone_repo", "commit", "fetch", "framework_invocation", "init_repo",
-           "log", "merge", "merge_abort", "merge_continue", "prepare", "pull", "push", "recover", "remote",
+           "log", "merge", "merge_abort", "merge_continue", "nothing_to_trail", "prepare", "pull", "push", "recover", "remote",
            "render_textconv", "reset", "run_hook", "run_merge_driver", "semantic_diff", "status",
            "validate_tree"]
 __getattr__ = lazy(__name__, _HOMES)

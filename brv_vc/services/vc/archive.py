@@ -19,8 +19,9 @@ from brv_vc.tree.layout import ARCHIVE_DIR, Kind, is_derived, kind_of
 from brv_vc.tree.links import first_link
 from brv_vc.tree.project import Project
 from brv_vc.tree.store import remove_empty_parents
+from brv_vc.vc import git
 from brv_vc.vc.archived import archived_at, archived_in_range
-from brv_vc.vc.git_links import symlinks_at
+from brv_vc.vc.git_links import LINK_MODE, symlinks_at
 from brv_vc.vc.repo import KnowledgeRepo
 
 DEFAULT_IMPORTANCE = 50.0
@@ -64,18 +65,31 @@ def _importance(project: Project, path: str) -> float:
 
 def changed_paths(repo: KnowledgeRepo, old: str | None, new: str | None) -> tuple[str, ...]:
     """Tree paths that differ between two commits (all tracked paths when ``old`` is None)."""
+    return _changes(repo, old, new)[0]
+
+
+def _changes(repo: KnowledgeRepo, old: str | None, new: str | None
+             ) -> tuple[tuple[str, ...], set[str] | None]:
+    """(the changed tree paths, those stored as symlinks at ``new``; None: not known yet).
+
+    Between two commits one ``diff --raw`` gives both: its modes say which changed path is a
+    link, so the whole tree at ``new`` is never listed for it.
+    """
     if new is None or old == new:
-        return ()
+        return (), set()
     if old is None:
         out = repo.git("ls-tree", "-r", "-z", "--name-only", new, *repo.pathspec()).stdout
-    else:
-        out = repo.git("diff", "--name-only", "-z", "--no-renames", old, new,
-                       *repo.pathspec()).stdout
-    return tuple(p for p in (repo.tree_path(x) for x in out.split("\0") if x) if p)
+        return tuple(p for p in (repo.tree_path(x) for x in out.split("\0") if x) if p), None
+    raw = git.changed_entries(repo.workdir, old, new, repo.prefix or None)
+    paths = tuple(p for p in (repo.tree_path(x) for _, x, _, _ in raw) if p)
+    links = {p for status, x, _, mode in raw
+             if status != "D" and mode == LINK_MODE and (p := repo.tree_path(x))}
+    return paths, links
 
 
 def after_change(project: Project, repo: KnowledgeRepo, old: str | None, new: str | None,
-                 now: datetime, *, also: Iterable[str] = ()) -> AfterChange:
+                 now: datetime, *, also: Iterable[str] = (), manifest: bool = True
+                 ) -> AfterChange:
     """Rebuilds archived entries from history and refreshes derived state.
 
     The archive is rebuilt for every entry archived by a commit in ``old..new``, and for
@@ -90,9 +104,13 @@ def after_change(project: Project, repo: KnowledgeRepo, old: str | None, new: st
         new: HEAD after it.
         now: the clock.
         also: more tree paths the change rewrote (``reset --hard`` discarding edits).
+        manifest: False leaves the manifest (a whole-tree scan) to its next reader, which
+            rebuilds it when stale (``brv manifest``, MCP, LLM queries): pull, merge,
+            checkout and the git hooks, whose cost must follow the change, not the tree.
     """
-    changed = tuple(dict.fromkeys((*changed_paths(repo, old, new), *also)))
-    links = _links(project, repo, new, changed)
+    paths, stored = _changes(repo, old, new)
+    changed = tuple(dict.fromkeys((*paths, *also)))
+    links = _links(project, repo, new, changed, stored)
     changed = tuple(p for p in changed if p not in links)
     problems: list[str] = [
         f"{p} is a symlink; brv never reads or writes through a link, so it is left unread: "
@@ -125,7 +143,7 @@ def after_change(project: Project, repo: KnowledgeRepo, old: str | None, new: st
             problems.append(f"archive of {path} not rebuilt: {exc}")
     unarchived, dropped = drop_returned_archives(project, changed)
     removed = prune_orphan_folders(project, changed)
-    report = refresh(project, (*changed, *dropped, *removed), now)
+    report = refresh(project, (*changed, *dropped, *removed), now, manifest=manifest)
     if new is not None:
         record_head(project, new)
     return AfterChange(changed, tuple(archived), (*problems, *report.problems), unarchived,
@@ -167,10 +185,16 @@ def _archived_already(project: Project, path: str, data: bytes) -> bool:
 
 
 def _links(project: Project, repo: KnowledgeRepo, new: str | None,
-           changed: tuple[str, ...]) -> tuple[str, ...]:
-    """The changed paths that are symlinks, in the commit or on disk (never followed)."""
+           changed: tuple[str, ...], stored_links: set[str] | None) -> tuple[str, ...]:
+    """The changed paths that are symlinks, in the commit or on disk (never followed).
+
+    ``stored_links``: the changed paths the commit stores as links, when the diff told
+    (None: list the commit's links).
+    """
     found = {p for p in changed if first_link(project.tree, p) is not None}
-    if new is not None and changed:
+    if stored_links is not None:
+        found.update(stored_links)
+    elif new is not None and changed:
         try:
             stored = symlinks_at(repo.workdir, new, repo.prefix or None)
         except BrvError:

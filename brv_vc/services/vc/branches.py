@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from datetime import datetime
 
 from brv_vc.errors import ConflictError, GitError, NotFoundError, UsageError
 from brv_vc.services.vc.archive import after_change
+from brv_vc.services.vc.hook_env import REFRESHING_ENV
 from brv_vc.services.vc.sync import SyncResult, refuse_merging
 from brv_vc.tree.project import Project
 from brv_vc.vc import git
@@ -32,7 +34,9 @@ def checkout(project: Project, repo: KnowledgeRepo, now: datetime, name: str, *,
     if create and old is None:
         repo.git("checkout", "-q", "-b", name)
         return SyncResult("checkout", None, None, False, source=name)
-    proc = repo.git("checkout", "-q", *(["-b"] if create else []), name, check=False)
+    # the post-change step runs below, in this process: the post-checkout hook skips it
+    proc = repo.git("checkout", "-q", *(["-b"] if create else []), name, check=False,
+                    env={**os.environ, REFRESHING_ENV: "post-checkout"})
     if proc.returncode != 0:
         if git.failure_kind(proc.stderr) == "overwrite":
             files = [line.strip() for line in proc.stderr.splitlines()
@@ -47,7 +51,7 @@ def checkout(project: Project, repo: KnowledgeRepo, now: datetime, name: str, *,
         raise translate(["checkout", name], proc, what=f"checkout of '{name}'")
     new = repo.head()
     return SyncResult("checkout", old, new, old == new, (),
-                      after_change(project, repo, old, new, now), name)
+                      after_change(project, repo, old, new, now, manifest=False), name)
 
 
 @dataclass(frozen=True)

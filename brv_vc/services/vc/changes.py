@@ -57,8 +57,7 @@ def status(repo: KnowledgeRepo) -> StatusReport:
         GitError: git failed.
     """
     if repo.prefix:
-        args = ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all",
-                *repo.pathspec()]
+        args = [*git_prefetch.IN_PROJECT_ARGS, *repo.pathspec()]
     else:
         args = list(git_prefetch.STATUS_ARGS)
     running = git_prefetch.take_prefetched(args, repo.workdir) or git.start([args], repo.workdir)

@@ -17,8 +17,8 @@ from brv_vc.format import frontmatter as fm
 from brv_vc.format.entry import decode, parse_entry
 from brv_vc.tree.layout import Kind, is_derived, is_synthesis_file, kind_of, misplaced
 from brv_vc.tree.project import STATE_DIR
-from brv_vc.vc import git, git_objects
-from brv_vc.vc.git_links import symlinks_at
+from brv_vc.vc import git
+from brv_vc.vc.git_links import LINK_MODE
 from brv_vc.vc.repo import KnowledgeRepo
 
 FRONTMATTER_SCHEMA = "frontmatter"
@@ -43,6 +43,7 @@ class StagedCheck:
     paths: tuple[str, ...]
     problems: tuple[StagedProblem, ...]
     checked: int  # knowledge files parsed
+    deleted: tuple[str, ...] = ()  # the staged deletions (repository paths)
 
 
 def check_staged(repo: KnowledgeRepo, index_file: str | None) -> StagedCheck:
@@ -60,13 +61,14 @@ def check_staged(repo: KnowledgeRepo, index_file: str | None) -> StagedCheck:
     """
     # In-project mode looks only under .brv/: code files are not ours to judge.
     pathspec = repo.prefix.removesuffix("context-tree") or None
-    staged = git.staged_files(repo.workdir, index_file, pathspec)
-    tree_paths = [rel for _, p, _ in staged if (rel := repo.tree_path(p)) is not None]
-    present = [(path, blob) for status, path, blob in staged if status != "D"]
+    staged = git.staged_entries(repo.workdir, index_file, pathspec)
+    tree_paths = [rel for _, p, _, _ in staged if (rel := repo.tree_path(p)) is not None]
+    present = [(path, blob) for status, path, blob, _ in staged if status != "D"]
     problems: dict[str, StagedProblem] = _state_files(repo, [p for p, _ in present])
-    staged_now = {p for p, _ in present}
-    for path in symlinks_at(repo.workdir, None, pathspec, index_file):
-        if path in staged_now and path not in problems:
+    # the staged modes come with the change: a link is found without listing the index
+    links = [p for status, p, _, mode in staged if status != "D" and mode == LINK_MODE]
+    for path in links:
+        if path not in problems:
             problems[path] = StagedProblem(
                 path,
                 "is a symlink; brv never reads or writes through a link, and a teammate's "
@@ -105,7 +107,7 @@ def check_staged(repo: KnowledgeRepo, index_file: str | None) -> StagedCheck:
             to_read.append((path, blob, Kind.ENTRY if reason else kind))
             if reason:
                 maybe_synthesis[path] = (rel, reason)
-    blobs = git_objects.read_blobs(repo.workdir, [blob for _, blob, _ in to_read])
+    blobs = git.read_blobs(repo.workdir, [blob for _, blob, _ in to_read])
     checked = 0
     for path, blob, kind in to_read:
         if path in maybe_synthesis:
@@ -118,7 +120,8 @@ def check_staged(repo: KnowledgeRepo, index_file: str | None) -> StagedCheck:
         if problem is not None:
             problems[path] = problem
     ordered = tuple(problems[p] for p in sorted(problems))
-    return StagedCheck(tuple(sorted(set(tree_paths))), ordered, checked)
+    deleted = tuple(path for status, path, _, _ in staged if status == "D")
+    return StagedCheck(tuple(sorted(set(tree_paths))), ordered, checked, deleted)
 
 
 def _state_files(repo: KnowledgeRepo, paths: list[str]) -> dict[str, StagedProblem]:

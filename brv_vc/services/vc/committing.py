@@ -9,38 +9,26 @@ never read, stage or commit code files.
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from brv_vc.errors import ConflictError, FormatError, GitError, NotFoundError, UsageError
-from brv_vc.services.vc.archive import processed_head, record_head
-from brv_vc.services.vc.changes import status
 from brv_vc.services.vc.gating import OVERRIDE_ENV, project_of, refuse_pending
+from brv_vc.services.vc.hook_env import COMMIT_CHECKED_ENV
 from brv_vc.services.vc.staging import staged_paths
-from brv_vc.tree.layout import ARCHIVE_DIR
-from brv_vc.vc import exclusions
+from brv_vc.services.vc.trailers import archived_deletions
+from brv_vc.vc import exclusions, git
 from brv_vc.vc.archived import trailer_block
+from brv_vc.vc.git_links import LINK_MODE
 from brv_vc.vc.repo import KnowledgeRepo
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from brv_vc.vc.status import Change
-
-
-def archived_deletions(repo: KnowledgeRepo, index_file: Path | None = None) -> list[str]:
-    """Staged deletions of entries archived on this machine (an ``_archived/`` copy exists).
-
-    These are the paths a commit names in ``Brv-Archived:`` trailers, so every other clone
-    rebuilds the archive from history. ``index_file`` is the index git handed a hook
-    (``commit -a``).
-    """
-    out = repo.git("diff", "--cached", "--name-only", "-z", "--no-renames",
-                   "--diff-filter=D", *repo.pathspec(), index_file=index_file).stdout
-    deleted = [p for p in (repo.tree_path(x) for x in out.split("\0") if x) if p]
-    return [p for p in deleted if _archived_locally(repo, p)]
 
 
 def conflict_marker_files(repo: KnowledgeRepo, where: str) -> list[str]:
@@ -63,7 +51,11 @@ def conflict_marker_files(repo: KnowledgeRepo, where: str) -> list[str]:
 
 def refuse_markers(repo: KnowledgeRepo, where: str, action: str) -> None:
     """Raises ConflictError when tracked knowledge files still hold conflict markers."""
-    found = conflict_marker_files(repo, where)
+    refuse_marker_files(conflict_marker_files(repo, where), action)
+
+
+def refuse_marker_files(found: list[str], action: str) -> None:
+    """Raises ConflictError naming the files (tree paths) that hold conflict markers."""
     if found:
         raise ConflictError(
             f"cannot {action}: conflict markers remain in " + ", ".join(found),
@@ -71,6 +63,32 @@ def refuse_markers(repo: KnowledgeRepo, where: str, action: str) -> None:
             hint="edit the files to resolve each <<<<<<< / ======= / >>>>>>> block, then "
                  "'brv vc add' them",
         )
+
+
+_MARKERS = (re.compile(rb"^<<<<<<<", re.M), re.compile(rb"^=======", re.M),
+            re.compile(rb"^>>>>>>>", re.M))
+
+
+def _marker_triplet(data: bytes) -> bool:
+    """What ``git grep -I --all-match -e ^<<<<<<< -e ^======= -e ^>>>>>>>`` finds in a file."""
+    if b"\0" in data[:8000]:  # binary, skipped as by grep -I
+        return False
+    return all(marker.search(data) for marker in _MARKERS)
+
+
+def marker_files_in(repo: KnowledgeRepo, changes: Sequence[tuple[str, str, str, str]]
+                    ) -> list[str]:
+    """The tree paths among ``changes`` whose new blob holds a conflict marker triplet.
+
+    ``changes``: ``(status, path, blob, mode)`` rows of ``git diff --raw`` (staged, or
+    between two commits). Only these blobs are read: a file the change does not touch
+    cannot bring markers in, so the check costs what the change costs.
+    """
+    present = [(rel, blob) for status, path, blob, mode in changes
+               if status != "D" and mode not in (LINK_MODE, "160000")
+               and (rel := repo.tree_path(path)) is not None]
+    blobs = git.read_blobs(repo.workdir, [blob for _, blob in present])
+    return [rel for rel, blob in present if _marker_triplet(blobs.get(blob, b""))]
 
 
 def refuse_unmerged(conflicts: Sequence[Change], action: str) -> None:
@@ -99,19 +117,25 @@ def refuse_excluded(repo: KnowledgeRepo, tracked: list[str], action: str) -> Non
         )
 
 
-# the commit 'brv vc push' checked with refuse_unpushable: its pre-push hook skips that one
-PUSH_CHECKED_ENV = "BRV_PUSH_CHECKED"
 
 
-def refuse_unpushable(repo: KnowledgeRepo, rev: str) -> None:
+def refuse_unpushable(repo: KnowledgeRepo, rev: str, base: str | None = None) -> None:
     """Refuses to push commit ``rev``: conflict markers, or tracked sync-excluded files.
 
     One code path for ``brv vc push`` and git's pre-push hook (a plain ``git push``).
+    ``base``: the remote's tip the push replaces; only what differs from it is checked (the
+    rest is on the remote already). None: the whole commit (a new branch).
 
     Raises:
         ConflictError: conflict markers in the commit's knowledge.
         GitError: derived or excluded files are tracked in it.
     """
+    if base is not None:
+        changes = git.changed_entries(repo.workdir, base, rev, repo.prefix or None)
+        refuse_marker_files(marker_files_in(repo, changes), "push")
+        refuse_excluded(repo, [rel for status, path, _, _ in changes if status != "D"
+                               and (rel := repo.tree_path(path)) is not None], "push")
+        return
     refuse_markers(repo, rev, "push")
     tracked = repo.git("ls-tree", "-r", "-z", "--name-only", rev, *repo.pathspec()).stdout
     refuse_excluded(repo, [p for p in (repo.tree_path(x) for x in tracked.split("\0") if x)
@@ -129,12 +153,6 @@ class CommitResult:
     archived: tuple[str, ...]
 
 
-def _archived_locally(repo: KnowledgeRepo, path: str) -> bool:
-    stem = path.removesuffix(".md")
-    base = repo.tree / ARCHIVE_DIR
-    return any((base / name).exists() for name in (f"{stem}.full.md", f"{stem}.stub.md", path))
-
-
 def commit(repo: KnowledgeRepo, message: str, *, include_pending: bool = False) -> CommitResult:
     """Commits the staged knowledge changes (only those, even in in-project mode).
 
@@ -149,15 +167,15 @@ def commit(repo: KnowledgeRepo, message: str, *, include_pending: bool = False) 
     """
     if not message.strip():
         raise UsageError("the commit message is empty", hint='give one: brv vc commit -m "..."')
-    st = status(repo)
-    refuse_unmerged(st.conflicts, "commit")
-    refuse_markers(repo, "index", "commit")
-    refuse_markers(repo, "worktree", "commit")
-    tracked = repo.git("ls-files", "-z", "-ci", "--exclude-standard", *repo.pathspec()).stdout
-    refuse_excluded(repo, [p for p in (repo.tree_path(x) for x in tracked.split("\0") if x)
-                           if p], "commit")
+    refuse_unmerged(unmerged(repo), "commit")
+    merging = repo.merging()
+    # what this commit changes, with modes and blobs: every check below reads only that
+    changes = git.staged_entries(repo.workdir, None, repo.prefix or None)
+    refuse_marker_files(marker_files_in(repo, changes), "commit")
+    refuse_excluded(repo, [rel for status, path, _, _ in changes if status != "D"
+                           and (rel := repo.tree_path(path)) is not None], "commit")
     staged = staged_paths(repo)
-    if not staged and not st.merging:
+    if not staged and not merging:
         raise GitError("nothing to commit: no knowledge changes are staged",
                        hint="stage them first with 'brv vc add' (see 'brv vc status')")
     refuse_invalid(repo)
@@ -165,19 +183,40 @@ def commit(repo: KnowledgeRepo, message: str, *, include_pending: bool = False) 
         refuse_pending(repo, staged, "commit")
     # checked (or overridden) here: the pre-commit hook need not read the review queue again
     env = {**os.environ, OVERRIDE_ENV: "1"}
-    archived = archived_deletions(repo)
+    archived = archived_deletions(repo, deleted=[
+        rel for status, path, _, _ in changes
+        if status == "D" and (rel := repo.tree_path(path)) is not None])
     full = message.rstrip("\n") + ("\n\n" + trailer_block(archived) if archived else "")
-    outside = set(staged_paths(repo, whole_repo=True)) - set(staged)
+    outside = (set(staged_paths(repo, whole_repo=True)) - set(staged)) if repo.in_project else set()
     parent = repo.head()
-    if outside and not st.merging:
+    if outside and not merging:
         _commit_only_knowledge(repo, full, env)
     else:
+        _name_checked_tree(repo, env, None)
         repo.git("commit", "-q", "-m", full, what="commit", env=env)
     sha = repo.head() or ""
+    from brv_vc.services.vc.archive import processed_head, record_head  # not on push's path
+
     project = project_of(repo)
     if parent is None or processed_head(project) == parent:
         record_head(project, sha)  # a commit changes no file: nothing for the catch-up to do
     return CommitResult(sha, repo.branch(), full, len(staged), tuple(archived))
+
+
+def _name_checked_tree(repo: KnowledgeRepo, env: dict[str, str], index: Path | None) -> None:
+    """Tells the pre-commit hook which tree was validated here, so it does not do it again."""
+    tree = repo.git("write-tree", check=False, index_file=index).stdout.strip()
+    if tree:
+        env[COMMIT_CHECKED_ENV] = tree
+
+
+def unmerged(repo: KnowledgeRepo) -> list[Change]:
+    """The paths git records as unmerged (from the index alone: no work-tree walk)."""
+    from brv_vc.vc.status import Change
+
+    out = repo.git("ls-files", "-u", "-z", *repo.pathspec()).stdout
+    paths = dict.fromkeys(record.split("\t", 1)[1] for record in out.split("\0") if "\t" in record)
+    return [Change("unmerged", rel) for p in paths if (rel := repo.tree_path(p)) is not None]
 
 
 def refuse_invalid(repo: KnowledgeRepo) -> None:
@@ -230,6 +269,8 @@ def _commit_only_knowledge(repo: KnowledgeRepo, message: str,
         entries = repo.git("ls-files", "-s", "-z", *spec).stdout
         if entries:
             repo.git("update-index", "-z", "--index-info", index_file=index, input=entries)
+        if env is not None:
+            _name_checked_tree(repo, env, index)
         repo.git("commit", "-q", "-m", message, index_file=index, what="commit", env=env)
         repo.git("reset", "-q", "HEAD", *spec)
     finally:

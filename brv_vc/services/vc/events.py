@@ -27,13 +27,16 @@ from brv_vc.services.derived import refresh
 from brv_vc.tree.project import Project, find_root
 from brv_vc.tree.statedb import ensure_state_dir
 from brv_vc.vc import git
-from brv_vc.vc import hooks_install as hi
 from brv_vc.vc.repo import KnowledgeRepo, locate
 
 if TYPE_CHECKING:
     from brv_vc.services.vc.checks import StagedProblem
 
 LOG_FILE = "hooks.log"
+# the hooks run_hook knows (hooks_install.HOOK_NAMES and the framework's "refresh"), kept
+# here so a hook does not import the installer
+_HOOKS = ("pre-commit", "commit-msg", "post-merge", "post-checkout", "post-rewrite",
+          "pre-push", "refresh")
 _LOG_LIMIT = 256 * 1024  # keep the log small: halve it when it grows past this
 
 
@@ -78,6 +81,7 @@ def run_hook(
     index_file: str | None = None,
     include_pending: bool = False,
     push_checked: str | None = None,
+    commit_checked: str | None = None,
 ) -> HookRun:
     """Runs hook ``name`` as git would, from the folder git runs it in.
 
@@ -91,6 +95,8 @@ def run_hook(
         include_pending: let pending review entries through (``BRV_INCLUDE_PENDING=1``).
         push_checked: the commit ``brv vc push`` already checked (``BRV_PUSH_CHECKED``);
             pre-push does not check it again.
+        commit_checked: the tree ``brv vc commit`` already validated
+            (``BRV_COMMIT_CHECKED``); pre-commit does not validate it again.
 
     Returns:
         The run; ``blocked`` means the commit must be refused.
@@ -98,7 +104,9 @@ def run_hook(
     Raises:
         UsageError: an unknown hook name.
     """
-    if name not in (*hi.HOOK_NAMES, "refresh"):
+    if name not in _HOOKS:
+        from brv_vc.vc import hooks_install as hi  # the installer's module: only for the hint
+
         raise UsageError(f"unknown hook {name!r}", hint=f"use one of {', '.join(hi.HOOK_NAMES)}")
     try:
         root = find_root(start)
@@ -110,7 +118,7 @@ def run_hook(
     try:
         repo = locate(project)
         if name == "pre-commit":
-            return _pre_commit(project, repo, index_file, now, include_pending)
+            return _pre_commit(project, repo, index_file, now, include_pending, commit_checked)
         if name == "commit-msg":
             return _commit_msg(repo, tuple(args), index_file)
         if name == "pre-push":
@@ -121,7 +129,14 @@ def run_hook(
 
 
 def _pre_commit(project: Project, repo: KnowledgeRepo, index_file: str | None,
-                now: datetime, include_pending: bool) -> HookRun:
+                now: datetime, include_pending: bool, checked: str | None = None) -> HookRun:
+    if checked and _index_tree(repo, index_file) == checked:
+        # 'brv vc commit' validated this very tree (and the review gate) before running git
+        staged = git.staged_files(repo.workdir, index_file,
+                                  repo.prefix.removesuffix("context-tree") or None)
+        _note_trailers(repo, index_file, [p for status, p, _ in staged if status == "D"])
+        return _refresh(project, "pre-commit", _tree_paths(repo, [p for _, p, _ in staged]),
+                        now, defer=True)
     # Imported here: the check needs YAML, which the post-* hooks never pay for.
     from brv_vc.services.vc.checks import check_staged
 
@@ -141,8 +156,28 @@ def _pre_commit(project: Project, repo: KnowledgeRepo, index_file: str | None,
                                            f"is waiting for review: {line}", hint)
                              for e, line in zip(waiting, describe(waiting), strict=True))
             return HookRun("pre-commit", blocked=True, problems=problems, checked=check.checked)
+    _note_trailers(repo, index_file, list(check.deleted))
     # inside 'git commit': abstracts and the manifest wait for the next refresh
     return _refresh(project, "pre-commit", check.paths, now, checked=check.checked, defer=True)
+
+
+def _note_trailers(repo: KnowledgeRepo, index_file: str | None, deleted: list[str]) -> None:
+    """Tells the commit-msg hook which staged deletions are archives (usually none)."""
+    from brv_vc.services.vc.hook_env import note_trailers
+    from brv_vc.services.vc.trailers import archived_deletions
+
+    gone = [rel for p in deleted if (rel := repo.tree_path(p)) is not None]
+    note_trailers(index_file, archived_deletions(repo, deleted=gone) if gone else [])
+
+
+def _index_tree(repo: KnowledgeRepo, index_file: str | None) -> str | None:
+    """The tree id of the index git is about to commit (None when git cannot say)."""
+    try:
+        out = git.run(["write-tree"], repo.workdir,
+                      index_file=Path(index_file) if index_file else None)
+    except BrvError:
+        return None
+    return out.stdout.strip() or None
 
 
 def _pre_push(repo: KnowledgeRepo, stdin: str, checked: str | None = None) -> HookRun:
@@ -157,12 +192,19 @@ def _pre_push(repo: KnowledgeRepo, stdin: str, checked: str | None = None) -> Ho
     from brv_vc.services.vc.committing import refuse_unpushable
 
     lines = [line.split() for line in stdin.splitlines() if len(line.split()) >= 2]
-    tips = sorted({words[1] for words in lines if words[1] != git.NULL_SHA})
+    # each pushed tip with the remote's tip it replaces: only their difference is checked
+    bases: dict[str, str | None] = {}
+    for words in lines:
+        if words[1] != git.NULL_SHA:
+            remote = words[3] if len(words) >= 4 and words[3] != git.NULL_SHA else None
+            bases[words[1]] = remote if words[1] not in bases else None
+    tips = sorted(bases)
     for tip in tips if lines else [repo.head() or "HEAD"]:
         if tip == checked:
             continue
+        base = bases.get(tip)
         try:
-            refuse_unpushable(repo, tip)
+            refuse_unpushable(repo, tip, base if base and repo.rev(base) else None)
         except BrvError as error:  # the very refusal of 'brv vc push'
             problem = StagedProblem(error.file or "", error.message, error.hint or "")
             return HookRun("pre-push", blocked=True, problems=(problem,), checked=len(tips))
@@ -175,8 +217,8 @@ def _commit_msg(repo: KnowledgeRepo, args: tuple[str, ...], index_file: str | No
     ``brv vc commit`` adds them too; this way a plain ``git commit`` carries archives to the
     team as well.
     """
-    # Imported here: only this hook needs the vc services.
-    from brv_vc.services.vc.committing import archived_deletions
+    # Imported here: the light module, not the vc services (this hook runs on every commit)
+    from brv_vc.services.vc.trailers import archived_deletions
     from brv_vc.vc.archived import with_trailers
 
     if not args or repo.merging():
@@ -266,7 +308,7 @@ def _refresh_between(project: Project, repo: KnowledgeRepo, name: str, old: str,
         return _logged(project, HookRun(name, warnings=(
             f"{name} hook could not run: git does not know commit {missing}",)), now)
     try:
-        after = after_change(project, repo, old_id, new_id, now)
+        after = after_change(project, repo, old_id, new_id, now, manifest=False)
     except Exception as exc:  # fail open: derived state can always be rebuilt later
         return _logged(project, HookRun(name, warnings=(
             f"refreshing derived state failed: {type(exc).__name__}: {exc}",)), now)
@@ -277,7 +319,8 @@ def _refresh(project: Project, name: str, paths: Sequence[str] | None, now: date
              *, checked: int = 0, defer: bool = False) -> HookRun:
     warnings: list[str] = []
     try:
-        report = refresh(project, paths, now, defer=defer)
+        # known paths: the manifest (a whole-tree scan) waits for its next reader
+        report = refresh(project, paths, now, defer=defer, manifest=paths is None)
         warnings.extend(report.problems)
     except Exception as exc:  # fail open: derived state can always be rebuilt later
         warnings.append(f"refreshing derived state failed: {type(exc).__name__}: {exc}")

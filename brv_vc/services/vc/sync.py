@@ -11,31 +11,28 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from brv_vc.errors import ConflictError, GitError, NotFoundError
-from brv_vc.services.vc.archive import AfterChange, after_change
 from brv_vc.services.vc.changes import status
 from brv_vc.services.vc.committing import (
-    PUSH_CHECKED_ENV,
-    refuse_markers,
+    marker_files_in,
+    refuse_marker_files,
     refuse_unmerged,
     refuse_unpushable,
 )
 from brv_vc.services.vc.gating import pushed_paths, refuse_pending
-from brv_vc.services.vc.recovery import (
-    RECOVER_HINT,
-    begin_pull,
-    catch_up,
-    committed_merge,
-    refuse_interrupted,
-)
+from brv_vc.services.vc.hook_env import PUSH_CHECKED_ENV, REFRESHING_ENV
 from brv_vc.services.vc.remotes import list_remotes, mask_url
 from brv_vc.services.vc.settings_notice import settings_changes
 from brv_vc.tree import intents
 from brv_vc.tree.project import Project
-from brv_vc.vc import git_objects
+from brv_vc.vc import git, git_objects
 from brv_vc.vc.repo import KnowledgeRepo, translate
 from brv_vc.vc.status import Change
+
+if TYPE_CHECKING:
+    from brv_vc.services.vc.archive import AfterChange
 
 
 def _need_remote(repo: KnowledgeRepo, name: str | None) -> str:
@@ -106,9 +103,21 @@ def refuse_merging(repo: KnowledgeRepo) -> None:
                                  "'brv vc merge --abort'")
 
 
-def _dirty(repo: KnowledgeRepo) -> set[str]:
+_DIRTY_SPEC_LIMIT = 1000  # more incoming paths than this: one status of the whole work tree
+
+
+def _dirty(repo: KnowledgeRepo, paths: list[str]) -> set[str]:
+    """Which of ``paths`` (repository-relative) have local changes, tracked or not.
+
+    Only the incoming paths are asked about (git stats those, not the whole work tree), as
+    literal pathspecs; a very large change asks about everything instead.
+    """
+    if not paths:
+        return set()
+    few = len(paths) <= _DIRTY_SPEC_LIMIT
+    spec = ["--", *(f":(literal){p}" for p in paths)] if few else []
     out = repo.git("status", "--porcelain", "-z", "--untracked-files=all",
-                   "--no-renames").stdout
+                   "--no-renames", *spec).stdout
     return {record[3:] for record in out.split("\0") if len(record) > 3}
 
 
@@ -142,6 +151,9 @@ def _refuse_unrelated(repo: KnowledgeRepo, action: str, label: str, rerun: str) 
 
 def _merge(project: Project, repo: KnowledgeRepo, target: str, label: str, action: str,
            now: datetime, allow_unrelated: bool = False, rerun: str = "") -> SyncResult:
+    from brv_vc.services.vc.archive import after_change
+    from brv_vc.services.vc.recovery import begin_pull
+
     old = repo.head()
     if old == target or (old and repo.git_ok("merge-base", "--is-ancestor", target, old)
                          is not None):
@@ -152,7 +164,8 @@ def _merge(project: Project, repo: KnowledgeRepo, target: str, label: str, actio
     base = [old, target] if unrelated else [f"{old}...{target}"]
     incoming = repo.git("diff", "--name-only", "-z", "--no-renames", *base).stdout if old else (
         repo.git("ls-tree", "-r", "-z", "--name-only", target).stdout)
-    clash = sorted(_dirty(repo) & {p for p in incoming.split("\0") if p})
+    arriving = [p for p in incoming.split("\0") if p]
+    clash = sorted(_dirty(repo, arriving) & set(arriving))
     same = [p for p in clash if _same_as_incoming(repo, target, p)]
     clash = [p for p in clash if p not in same]
     if clash:
@@ -175,8 +188,9 @@ def _merge(project: Project, repo: KnowledgeRepo, target: str, label: str, actio
         for path in same:
             (repo.workdir / path).unlink()
         extra = ["--allow-unrelated-histories"] if unrelated else []
+        # the post-change step runs below, in this process: the post-merge hook skips it
         proc = repo.git("merge", "--no-edit", *extra, "-m", f"Merge {label}", target,
-                        check=False)
+                        check=False, env={**os.environ, REFRESHING_ENV: "post-merge"})
         if proc.returncode != 0:
             st = status(repo)
             if not st.conflicts:
@@ -184,7 +198,7 @@ def _merge(project: Project, repo: KnowledgeRepo, target: str, label: str, actio
             return SyncResult(action, old, old, False, st.conflicts, source=label)
         new = repo.head()
         return SyncResult(action, old, new, False, (),
-                          after_change(project, repo, old, new, now), label,
+                          after_change(project, repo, old, new, now, manifest=False), label,
                           notices=settings_changes(project, repo, old, new))
     finally:
         intents.done(intent)
@@ -200,6 +214,9 @@ def pull(project: Project, repo: KnowledgeRepo, now: datetime, remote: str | Non
         GitError: no remote, no upstream, unreachable remote, unrelated histories.
         ConflictError: a merge in progress, or local changes the pull would overwrite.
     """
+    # imported here: push, fetch and the branch commands never need the post-change step
+    from brv_vc.services.vc.recovery import catch_up, refuse_interrupted
+
     refuse_interrupted(project, repo, now)
     refuse_merging(repo)
     catch_up(project, repo, now)
@@ -232,6 +249,9 @@ def merge(project: Project, repo: KnowledgeRepo, now: datetime, ref: str, *,
         GitError: unrelated histories without ``allow_unrelated``.
         ConflictError: a merge in progress or local changes in the way.
     """
+    # imported here: push, fetch and the branch commands never need the post-change step
+    from brv_vc.services.vc.recovery import catch_up, refuse_interrupted
+
     refuse_interrupted(project, repo, now)
     refuse_merging(repo)
     catch_up(project, repo, now)
@@ -250,6 +270,8 @@ def merge_abort(repo: KnowledgeRepo, project: Project | None = None,
     Raises:
         ConflictError: no merge is in progress, or git was interrupted (names vc recover).
     """
+    from brv_vc.services.vc.recovery import RECOVER_HINT, committed_merge, refuse_interrupted
+
     if project is not None and now is not None:
         refuse_interrupted(project, repo, now)
     merged = committed_merge(repo)
@@ -271,17 +293,23 @@ def merge_continue(project: Project, repo: KnowledgeRepo, now: datetime) -> Sync
     Raises:
         ConflictError: no merge in progress, unmerged paths or conflict markers remain.
     """
+    from brv_vc.services.vc.archive import after_change
+    from brv_vc.services.vc.recovery import refuse_interrupted
+
     refuse_interrupted(project, repo, now)
     if not repo.merging():
         raise ConflictError("there is no merge to continue", hint="see 'brv vc status'")
     st = status(repo)
     refuse_unmerged(st.conflicts, "finish the merge")
-    refuse_markers(repo, "index", "finish the merge")
+    # the merge's result against HEAD: the only files this commit can bring markers in with
+    refuse_marker_files(marker_files_in(repo, git.staged_entries(repo.workdir, None,
+                                                                 repo.prefix or None)),
+                        "finish the merge")
     old = repo.head()
     repo.git("commit", "-q", "--no-edit", what="merge --continue")
     new = repo.head()
     return SyncResult("merge --continue", old, new, False, (),
-                      after_change(project, repo, old, new, now),
+                      after_change(project, repo, old, new, now, manifest=False),
                       notices=settings_changes(project, repo, old, new))
 
 
@@ -309,7 +337,6 @@ def push(repo: KnowledgeRepo, remote: str | None = None, branch: str | None = No
     if head is None:
         raise GitError("nothing to push: no commits yet",
                        hint="commit first: brv vc add && brv vc commit -m \"...\"")
-    refuse_unpushable(repo, head)
     upstream = _upstream(repo)
     name = _need_remote(repo, remote or (upstream[0] if upstream else None))
     local = repo.branch()
@@ -324,6 +351,8 @@ def push(repo: KnowledgeRepo, remote: str | None = None, branch: str | None = No
             hint=f"push and set it: brv vc push -u (or brv vc push {name} {local})",
         )
     target = branch or local
+    # what the remote has already was checked when it was pushed: only the rest is
+    refuse_unpushable(repo, head, repo.rev(f"refs/remotes/{name}/{target}"))
     if not include_pending:
         refuse_pending(repo, pushed_paths(repo, name, target), "push")
     args = ["push", "--porcelain", *(["-u"] if set_upstream else []), name,

@@ -1,0 +1,55 @@
+"""What a running ``brv vc`` command tells the git hooks it starts (environment variables).
+
+Nothing is validated or refreshed twice in one user action: the command did it already, so
+the hook it runs (inside ``git commit``, ``git push``, ``git merge``, ``git checkout``) skips
+it. A plain git command sets none of these, and its hook does the whole job. Kept free of
+imports: the hook fast path (``cli/fast.py``) reads these names before anything else.
+"""
+
+# the commit 'brv vc push' checked with refuse_unpushable: its pre-push hook skips that one
+PUSH_CHECKED_ENV = "BRV_PUSH_CHECKED"
+# the tree 'brv vc commit' validated (git write-tree of the index): pre-commit skips it
+COMMIT_CHECKED_ENV = "BRV_COMMIT_CHECKED"
+# the post-change hooks (comma-separated) the running brv command does itself after git
+# returns (pull, merge and checkout run the post-change step in process): they do nothing
+REFRESHING_ENV = "BRV_REFRESHING"
+
+# pre-commit leaves this next to the index git commits (GIT_INDEX_FILE), so commit-msg,
+# which git runs as a second process, knows there is nothing for it to do without starting
+# the vc services: "<index mtime_ns> <index size>", then the archived paths (usually none)
+TRAILERS_SUFFIX = ".brv-trailers"
+
+
+def note_trailers(index_file: str | None, archived: list[str]) -> None:
+    """Records, for the commit-msg hook, the archived deletions the index stages."""
+    if not index_file:
+        return
+    import os
+
+    try:
+        st = os.stat(index_file)
+        with open(index_file + TRAILERS_SUFFIX, "w", encoding="utf-8") as handle:
+            handle.write(f"{st.st_mtime_ns} {st.st_size}\n" + "".join(f"{p}\n" for p in archived))
+    except OSError:
+        pass  # commit-msg then works it out itself
+
+
+def nothing_to_trail(index_file: str | None) -> bool:
+    """True when pre-commit found no archived deletion in this very index (commit-msg's job).
+
+    The note is used once; an index changed since (a hook that staged more) or a missing
+    note means "find out".
+    """
+    if not index_file:
+        return False
+    import os
+
+    note = index_file + TRAILERS_SUFFIX
+    try:
+        with open(note, encoding="utf-8") as handle:
+            stamp, *paths = handle.read().splitlines()
+        st = os.stat(index_file)
+        os.unlink(note)
+    except (OSError, ValueError):
+        return False
+    return stamp == f"{st.st_mtime_ns} {st.st_size}" and not any(paths)

@@ -163,6 +163,7 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
         finally:
             problems.extend(ctx.flush())
 
+    cursor: dict[str, Any] | None = state.get("consolidateCursor")
     try:
         if decisions is not None:
             stopped = run_all("apply", decisions)
@@ -170,18 +171,9 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
             hints = list(state.get("pendingMerges", []))
             entries = entry_paths(project)
             changed = changed_entries(project, entries, state, hints)
-            cut: list[str] = []  # why the detection stopped early, if it did
-
-            def budget_hit() -> bool:
-                why = over()
-                if why:
-                    cut.append(why)
-                return bool(why)
-
-            cross = cross_hits(opened.conn, project, changed, budget_hit)
-
-            found = consolidate.detect(project, entries, changed, hints, cross, budget_hit)
-            stopped = run_all("consolidate", found) or (cut[0] if cut else "")
+            stopped, cursor = _consolidate(project, entries, changed, hints, opened.conn,
+                                           over, run_all, cursor, state, llm is not None,
+                                           lambda: len(log["operations"]))
             if not stopped:
                 stopped = run_all("synthesize", synthesize.detect(project))
             if not stopped:
@@ -191,15 +183,16 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
     finally:
         opened.close()
     ops = log["operations"]
-    applied = [op for op in ops if op.get("status") == "applied"]
+    # a decision to change nothing (SKIP) is work done too: the cursor moved past it
+    kept = [op for op in ops if op.get("status") in ("applied", "skipped")]
     status = dreamlog.COMPLETED if not stopped else (
-        dreamlog.PARTIAL if applied else dreamlog.ERROR)
+        dreamlog.PARTIAL if kept else dreamlog.ERROR)
     summary = _summary(ops)
     log.update(status=status, summary=summary, stopped=stopped, finishedAt=format_iso(now),
                notes=list(problems),
                elapsedSeconds=round(clock() - start, 3))
     dreamlog.write(project, log)
-    _finish_state(project, now, dream_id, state, ctx.curations, decisions is None)
+    _finish_state(project, now, dream_id, state, ctx.curations, decisions is None, cursor)
     dreamlog.store(project).keep_only(
         h for op in ops for c in op.get("changes", []) for h in (c["before"], c["after"]) if h)
     problems.extend(f"{op['action']} failed: {op['message']}" for op in ops
@@ -220,8 +213,10 @@ def _summary(ops: Sequence[Op]) -> dict[str, int]:
 
 
 def _finish_state(project: Project, now: datetime, dream_id: str, before: dict[str, Any],
-                  own_curations: int, consumed_hints: bool) -> None:
+                  own_curations: int, consumed_hints: bool,
+                  cursor: dict[str, Any] | None) -> None:
     def change(state: dict[str, Any]) -> None:
+        state["consolidateCursor"] = cursor
         seen = int(before.get("curationsSinceDream", 0)) + own_curations
         state["curationsSinceDream"] = max(0, state["curationsSinceDream"] - seen)
         state["lastDreamAt"] = format_iso(now)
@@ -237,49 +232,111 @@ def _finish_state(project: Project, now: datetime, dream_id: str, before: dict[s
 
 def changed_entries(project: Project, entries: Sequence[str], state: dict[str, Any],
              hints: Sequence[dict[str, Any]]) -> list[str]:
-    """Entries modified since the last dream ended (all before the first), plus hinted ones."""
+    """Entries modified since the last dream ended (all before the first), plus hinted ones.
+
+    When the last consolidate pass was cut (``consolidateCursor``), the entries past its
+    cursor are still owed from the time that pass started from; those before it only when
+    modified since the last dream.
+    """
     wall = state.get("lastDreamWall")
+    cursor = state.get("consolidateCursor")
+    after, since = (cursor["after"], cursor["since"]) if cursor else ("", wall)
+    if not isinstance(since, (int, float)):
+        since = None
     if not isinstance(wall, (int, float)):
-        found = list(entries)
-    else:
-        found = []
-        for rel in entries:
-            try:
-                if (project.tree / rel).stat().st_mtime > wall:
-                    found.append(rel)
-            except OSError:
-                continue
+        wall = None
+    found = []
+    for rel in entries:
+        bound = since if rel > after else wall
+        if bound is None:
+            found.append(rel)
+            continue
+        try:
+            if (project.tree / rel).stat().st_mtime > bound:
+                found.append(rel)
+        except OSError:
+            continue
     known = set(entries)
     found += [str(h["file"]) for h in hints if h.get("file") in known]
     return sorted(set(found))
 
 
-def cross_hits(conn: Any, project: Project, changed: Sequence[str],
-               should_stop: Callable[[], bool] = lambda: False) -> dict[str, list[str]]:
-    """FTS5 candidates in other domains for each changed entry.
+BATCH = 20  # changed entries per provider call (the default engine applies each at once)
+
+
+def _consolidate(project: Project, entries: Sequence[str], changed: Sequence[str],
+                 hints: Sequence[dict[str, Any]], conn: Any, over: Callable[[], str],
+                 run_all: Callable[[str, Sequence[Op]], str], cursor: dict[str, Any] | None,
+                 state: dict[str, Any], batched: bool, count: Callable[[], int],
+                 ) -> tuple[str, dict[str, Any] | None]:
+    """Detects and applies consolidations entry by entry until done or stopped.
+
+    Returns:
+        Why it stopped ("" when the pass finished) and the cursor to keep: None after a
+        finished pass, else the last path whose operations were all applied.
+    """
+    cut: list[str] = []
+
+    def budget_hit() -> bool:
+        why = over()
+        if why:
+            cut.append(why)
+        return bool(why)
+
+    since = cursor["since"] if cursor else state.get("lastDreamWall")
+    done = cursor["after"] if cursor else ""
+    pending: list[tuple[str | None, list[Op]]] = []
+
+    def flush() -> str:
+        nonlocal done
+        ops = [op for _, found in pending for op in found]
+        before = count()
+        why = run_all("consolidate", ops) if ops else ""
+        # with the default engine each op is applied as given: the paths whose operations
+        # all ran are finished; a provider may reshape a batch, so only a whole one counts
+        applied = len(ops) if not why else (0 if batched else count() - before)
+        total = 0
+        for path, found in pending:
+            total += len(found)
+            if total > applied:
+                break
+            if path is not None and path > done:
+                done = path
+        pending.clear()
+        return why
+
+    stopped = ""
+    hits = fts.TermHits(conn)
+    for path, found in consolidate.steps(project, entries, changed, hints,
+                                         lambda rel, entry: cross_hits(hits, rel, entry.title),
+                                         budget_hit):
+        pending.append((path, found))
+        if not batched or len(pending) >= BATCH:
+            stopped = flush()
+            if stopped:
+                break
+    if not stopped and pending:
+        stopped = flush()
+    stopped = stopped or (cut[0] if cut else "")
+    return stopped, ({"after": done, "since": since} if stopped else None)
+
+
+def cross_hits(hits: Any, rel: str, title: str) -> list[str]:
+    """FTS5 candidates in other domains for one changed entry.
 
     One ranked FTS5 match per word of its title (its words together would need all of them
     in one entry). A plain MATCH, not ``brv search``: no fuzzy expansion and no lifecycle
     scoring, which cost ~50 ms a query at 25,000 entries; these are only candidates.
     """
-    from brv_vc.format.entry import parse_entry
-
-    out: dict[str, list[str]] = {}
-    hits = fts.TermHits(conn)
-    for rel in changed:
-        if should_stop():  # the budget: fewer candidates, never an overrun
-            break
-        domain = rel.split("/", 1)[0]
-        found: dict[str, float] = {}
-        try:
-            title = parse_entry((project.tree / rel).read_bytes(), file=rel).title
-            words = query_terms(title)
-        except (BrvError, OSError):  # an unsearchable title only loses candidates
-            continue
-        for word in words[:4]:
-            for path, score in hits.get(word, 8, exclude=domain + "/"):
-                if path != rel and not path.startswith(ARCHIVE_DIR + "/"):
-                    found[path] = found.get(path, 0.0) + score
-        ranked = sorted(found, key=lambda p: (-found[p], p))
-        out[rel] = ranked[: consolidate.CROSS_HITS]
-    return out
+    domain = rel.split("/", 1)[0]
+    found: dict[str, float] = {}
+    try:
+        words = query_terms(title)
+    except BrvError:  # an unsearchable title only loses candidates
+        return []
+    for word in words[:4]:
+        for path, score in hits.get(word, 8, exclude=domain + "/"):
+            if path != rel and not path.startswith(ARCHIVE_DIR + "/"):
+                found[path] = found.get(path, 0.0) + score
+    ranked = sorted(found, key=lambda p: (-found[p], p))
+    return ranked[: consolidate.CROSS_HITS]

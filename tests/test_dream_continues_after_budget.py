@@ -36,7 +36,7 @@ def _consolidated(result) -> list[str]:
 
 def test_a_cut_pass_is_continued_from_its_cursor(project):
     entries = _tree(project)
-    first = dream.dream(project, NOW, force=True, budget=6, clock=_ticks())
+    first = dream.dream(project, NOW, force=True, budget=10, clock=_ticks())
     assert first.status == "partial"  # SKIP decisions are progress: never "error"
     assert first.stopped == "budget"
     done = _consolidated(first)
@@ -62,7 +62,7 @@ def test_several_cut_dreams_cover_every_entry_once(project):
     entries = _tree(project)
     seen: list[str] = []
     for _ in range(20):
-        result = dream.dream(project, NOW, force=True, budget=5, clock=_ticks())
+        result = dream.dream(project, NOW, force=True, budget=9, clock=_ticks())
         seen += _consolidated(result)
         if not dreamstate.read_state(project)["consolidateCursor"] and result.stopped != "budget":
             break
@@ -73,7 +73,7 @@ def test_scan_honours_its_budget_and_moves_nothing(project):
     entries = _tree(project)
     full = dream.scan(project, NOW)
     assert full.stopped == ""
-    cut = dream.scan(project, NOW, budget=4, clock=_ticks())
+    cut = dream.scan(project, NOW, budget=9, clock=_ticks())
     assert cut.stopped == "budget"
     assert 0 < len(cut.candidates) < len(full.candidates)
     assert dreamstate.read_state(project)["consolidateCursor"] is None

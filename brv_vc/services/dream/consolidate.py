@@ -28,6 +28,12 @@ from brv_vc.tree.project import Project
 Op = dict[str, Any]
 NEAREST = 5
 CROSS_HITS = 3
+# Why: the corpus of a domain holds the cross-domain hits of the changed entries decided
+# against it. A first dream changes every entry, and asking the index for all of a domain's
+# (2,500 at 100,000 entries) outlasted the whole budget before one decision (issue 24). A
+# domain's changed entries go in groups of this many, each with its own hits; a domain with
+# fewer changed entries (any dream after the first) decides exactly as one group.
+CHUNK = 100
 
 
 def _domain(path: str) -> str:
@@ -101,34 +107,39 @@ def steps(project: Project, entries: Sequence[str], changed: Sequence[str],
     consumed: set[str] = set()
     decided: set[frozenset[str]] = set()
     for domain in sorted({_domain(p) for p in changed_set}):
-        mine = [p for p in by_domain.get(domain, []) if p in changed_set]
-        if not mine or should_stop():
+        changed_here = [p for p in by_domain.get(domain, []) if p in changed_set]
+        if not changed_here or should_stop():
             continue
-        loaded = _load(project, by_domain[domain])
-        hits: set[str] = set()
-        for p in mine:
-            if p in loaded:
-                hits.update(cross(p, loaded[p]))
-        loaded.update(_load(project, sorted(hits - set(by_domain[domain]))))
-        for p in mine:  # related entries in other domains join as candidates too
-            if p in loaded:
-                for rel in loaded[p].related:
-                    target = rel if rel.endswith(".md") else rel + ".md"
-                    if target not in loaded and _domain(target) != domain:
-                        loaded.update(_load(project, [target]))
-        paths = sorted(loaded)
-        corpus = Corpus(paths, [words(loaded[p]) for p in paths])
-        where = {p: i for i, p in enumerate(paths)}
-        for hint in hints:
-            found = _hint(hint, where, corpus, loaded, consumed, decided)
-            if found:
-                yield None, found
-        for path in mine:
-            if should_stop():
-                return
-            if path not in where or path in consumed:
-                continue
-            yield path, _for_entry(path, paths, where, corpus, loaded, consumed, decided)
+        own = _load(project, by_domain[domain])
+        own_words = {p: words(e) for p, e in own.items()}
+        for first in range(0, len(changed_here), CHUNK):
+            mine = changed_here[first:first + CHUNK]
+            hits: set[str] = set()
+            for p in mine:
+                if should_stop():
+                    return
+                if p in own:
+                    hits.update(cross(p, own[p]))
+            loaded = {**own, **_load(project, sorted(hits - set(by_domain[domain])))}
+            for p in mine:  # related entries in other domains join as candidates too
+                if p in loaded:
+                    for rel in loaded[p].related:
+                        target = rel if rel.endswith(".md") else rel + ".md"
+                        if target not in loaded and _domain(target) != domain:
+                            loaded.update(_load(project, [target]))
+            paths = sorted(loaded)
+            corpus = Corpus(paths, [own_words.get(p) or words(loaded[p]) for p in paths])
+            where = {p: i for i, p in enumerate(paths)}
+            for hint in hints if first == 0 else ():
+                found = _hint(hint, where, corpus, loaded, consumed, decided)
+                if found:
+                    yield None, found
+            for path in mine:
+                if should_stop():
+                    return
+                if path not in where or path in consumed:
+                    continue
+                yield path, _for_entry(path, paths, where, corpus, loaded, consumed, decided)
 
 
 def _for_entry(path: str, paths: list[str], where: dict[str, int], corpus: Corpus,

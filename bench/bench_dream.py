@@ -113,10 +113,11 @@ def _compare(root: Path, ref: str) -> None:
           f"{agreement(decisions(answers['old']), decisions(answers['new']))}")
 
 
-def _first(root: Path, runs: int, budget: float) -> None:
+def _first(root: Path, runs: int, budget: float, resume: bool = False) -> None:
     """Dreams on a tree never dreamed (every entry changed): each continues the last."""
-    dreamstate.update_state(Project(root), lambda s: s.update(
-        lastDreamWall=None, consolidateCursor=None, pendingMerges=[]))
+    if not resume:
+        dreamstate.update_state(Project(root), lambda s: s.update(
+            lastDreamWall=None, consolidateCursor=None, pendingMerges=[]))
     for n in range(1, runs + 1):
         seconds, peak, result = measured(REPO, root, "dream", "--force", "--json",
                                          "--budget", str(budget))
@@ -138,9 +139,11 @@ def main() -> None:
                         help="then RUNS dreams of a never-dreamed tree, each continuing")
     parser.add_argument("--tree", type=Path, help="an existing generated project (--first)")
     parser.add_argument("--budget", type=float, default=300.0)
+    parser.add_argument("--resume", action="store_true",
+                        help="with --tree: go on from the tree's dream state, not from scratch")
     args = parser.parse_args()
     if args.tree is not None:
-        _first(args.tree, args.first or 1, args.budget)
+        _first(args.tree, args.first or 1, args.budget, args.resume)
         return
     root = Path(tempfile.mkdtemp(prefix="brv-bench-dream-")) / "proj"
     paths = _prepare(root, args.entries, args.changed, args.dupes)

@@ -78,3 +78,29 @@ def test_scan_honours_its_budget_and_moves_nothing(project):
     assert 0 < len(cut.candidates) < len(full.candidates)
     assert dreamstate.read_state(project)["consolidateCursor"] is None
     assert entry_paths(project) == entries
+
+
+def test_stored_candidates_answer_as_the_query_and_go_stale_with_the_tree(project):
+    from brv_vc.index.search import ranked_paths
+    from brv_vc.services import derived
+    from brv_vc.services.dream.hits import StoredHits
+
+    _tree(project)
+    opened = derived.open_synced(project)
+    try:
+        first = StoredHits(opened.conn)
+        asked = [(w, first.get(w, 3, exclude="api/")) for w in ("note", "alpha0x0", "kilo9x0")]
+        stored = opened.conn.execute("SELECT count(*) FROM dreamhits").fetchone()[0]
+        assert stored == 3
+        again = StoredHits(opened.conn)  # a later dream: read back, the same answers
+        assert [(w, again.get(w, 3, exclude="api/")) for w, _ in asked] == asked
+    finally:
+        opened.close()
+    add(project, "ops/t", "Note lima", "lima words.")  # the tree changed: stale, cleared
+    opened = derived.open_synced(project)
+    try:
+        later = StoredHits(opened.conn)
+        assert opened.conn.execute("SELECT count(*) FROM dreamhits").fetchone()[0] == 0
+        assert later.get("note", 20) == ranked_paths(opened.conn, "note", 20)
+    finally:
+        opened.close()

@@ -49,6 +49,8 @@ CREATE INDEX links_source ON links(source);
 CREATE INDEX links_target ON links(target);
 CREATE TABLE dfcache (expr TEXT PRIMARY KEY, df INTEGER NOT NULL, files INTEGER NOT NULL);
 CREATE TABLE toplists (expr TEXT PRIMARY KEY, stamp TEXT NOT NULL, rows BLOB NOT NULL);
+-- the dream's cross-domain candidates per word (services/dream/hits.py)
+CREATE TABLE dreamhits (term TEXT PRIMARY KEY, stamp TEXT NOT NULL, rows BLOB NOT NULL);
 CREATE TABLE terms (term TEXT PRIMARY KEY, len INTEGER NOT NULL) WITHOUT ROWID;
 CREATE INDEX terms_len ON terms(len);
 CREATE TABLE cache (

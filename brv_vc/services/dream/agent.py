@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from brv_vc.index.search import TermHits
 from brv_vc.services import derived
 from brv_vc.services.dream import consolidate, prune, synthesize
 from brv_vc.services.dream.decisions import ALLOWED, op_files, preview
+from brv_vc.services.dream.hits import StoredHits
 from brv_vc.services.dream.run import DEFAULT_BUDGET, changed_entries, cross_hits
 from brv_vc.tree import dreamstate
 from brv_vc.tree.project import Project
@@ -54,7 +54,7 @@ def scan(project: Project, now: datetime, *, budget: float = DEFAULT_BUDGET,
 
     try:
         changed = changed_entries(project, entries, state, hints)
-        hits = TermHits(opened.conn)
+        hits = StoredHits(opened.conn)
         found = consolidate.detect(project, entries, changed, hints,
                                    lambda rel, entry: cross_hits(hits, rel, entry.title), over)
         if not over():

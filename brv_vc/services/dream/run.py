@@ -18,7 +18,6 @@ from typing import Any
 
 from brv_vc.clock import format_iso
 from brv_vc.errors import BrvError
-from brv_vc.index import search as fts
 from brv_vc.index.terms import query_terms
 from brv_vc.services import derived, review
 from brv_vc.services.dream import (
@@ -31,6 +30,7 @@ from brv_vc.services.dream import (
     synthesize,
 )
 from brv_vc.services.dream.apply import Context, Op, apply_op
+from brv_vc.services.dream.hits import StoredHits
 from brv_vc.tree import dreamstate
 from brv_vc.tree.config import LlmSettings
 from brv_vc.tree.layout import ARCHIVE_DIR
@@ -306,7 +306,7 @@ def _consolidate(project: Project, entries: Sequence[str], changed: Sequence[str
         return why
 
     stopped = ""
-    hits = fts.TermHits(conn)
+    hits = StoredHits(conn)
     for path, found in consolidate.steps(project, entries, changed, hints,
                                          lambda rel, entry: cross_hits(hits, rel, entry.title),
                                          budget_hit):

@@ -98,15 +98,21 @@ def _line(label: str, seconds: float, peak: float, result: dict[str, object]) ->
             f"{len(ops)} operations)")
 
 
-def _compare(root: Path, ref: str) -> None:
-    """The old code and this one dream on copies of the tree: decisions, time, memory."""
+def _compare(root: Path, ref: str, budget: float) -> None:
+    """The old code and this one dream on copies of the tree: decisions, time, memory.
+
+    With a budget neither reaches (the default, 10 hours): the decisions of whole dreams.
+    """
     old_code = old_source(ref)
     answers = {}
     for label, code in (("old", old_code), ("new", REPO)):
         copy = root.parent / f"proj-{label}"
+        if copy.exists():
+            shutil.rmtree(copy)
         shutil.copytree(root, copy, symlinks=True)
         measured(code, copy, "index", "--json")  # each version's own index schema
-        seconds, peak, answers[label] = measured(code, copy, "dream", "--force", "--json")
+        seconds, peak, answers[label] = measured(code, copy, "dream", "--force", "--json",
+                                                 "--budget", str(budget))
         print(_line(f"dream ({label}, {ref if label == 'old' else 'this tree'})", seconds,
                     peak, answers[label]), flush=True)
     print(f"decision agreement old vs new: "
@@ -127,6 +133,11 @@ def _first(root: Path, runs: int, budget: float, resume: bool = False) -> None:
               flush=True)
 
 
+def _base() -> str:
+    return subprocess.run(["git", "-C", str(REPO), "merge-base", "HEAD", "main"], check=True,
+                          capture_output=True, text=True).stdout.strip()[:12]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--entries", type=int, default=25000)
@@ -143,16 +154,16 @@ def main() -> None:
                         help="with --tree: go on from the tree's dream state, not from scratch")
     args = parser.parse_args()
     if args.tree is not None:
-        _first(args.tree, args.first or 1, args.budget, args.resume)
+        if args.compare is not None:  # a tree _prepare left (never dreamed on itself)
+            _compare(args.tree, args.compare or _base(), 36000.0)
+        if args.first:
+            _first(args.tree, args.first, args.budget, args.resume)
         return
     root = Path(tempfile.mkdtemp(prefix="brv-bench-dream-")) / "proj"
     paths = _prepare(root, args.entries, args.changed, args.dupes)
     project = Project(root)
     if args.compare is not None:
-        ref = args.compare or subprocess.run(
-            ["git", "-C", str(REPO), "merge-base", "HEAD", "main"], check=True,
-            capture_output=True, text=True).stdout.strip()[:12]
-        _compare(root, ref)
+        _compare(root, args.compare or _base(), 36000.0)
     seconds, peak, result = measured(REPO, root, "dream", "--force", "--json")
     print(_line("dream", seconds, peak, result), flush=True)
     if args.first:

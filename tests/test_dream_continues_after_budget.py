@@ -95,7 +95,9 @@ def test_stored_candidates_answer_as_the_query_and_go_stale_with_the_tree(projec
         again = StoredHits(opened.conn)  # a later dream: read back, the same answers
         assert [(w, again.get(w, 3, exclude="api/")) for w, _ in asked] == asked
         # stored ids that no longer name the same files (the CRC differs): asked again
-        opened.conn.execute("UPDATE dreamhits SET rows = X'00000000' || substr(rows, 5)")
+        for term, rows in opened.conn.execute("SELECT term, rows FROM dreamhits").fetchall():
+            opened.conn.execute("UPDATE dreamhits SET rows = ? WHERE term = ?",
+                                (b"\0\0\0\0" + rows[4:], term))
         checked = StoredHits(opened.conn)
         assert [(w, checked.get(w, 3, exclude="api/")) for w, _ in asked] == asked
     finally:

@@ -18,7 +18,8 @@ from brv_vc.services import derived
 from brv_vc.services.dream import consolidate, prune, synthesize
 from brv_vc.services.dream.decisions import ALLOWED, op_files, preview
 from brv_vc.services.dream.hits import StoredHits
-from brv_vc.services.dream.run import DEFAULT_BUDGET, changed_entries, cross_hits
+from brv_vc.services.dream.passes import changed_entries, cross_hits
+from brv_vc.services.dream.run import DEFAULT_BUDGET
 from brv_vc.tree import dreamstate
 from brv_vc.tree.project import Project
 from brv_vc.tree.store import entry_paths

@@ -8,7 +8,16 @@ default (deterministic) engine: wall time, peak memory (max RSS of the child), i
 inside 5 minutes. Then 1,000 pending review entries are inserted and ``brv review pending
 --json`` is timed as a process (budget: under 1 s).
 
-Usage: python bench/bench_dream.py [--entries 25000] [--changed 500]
+Issue 24 added: ``--dupes`` near-duplicates written beside random entries (changed too);
+``--compare [REF]`` dreams with the old code (``git archive REF``, default the merge-base
+with main) and this one on copies of the tree and prints the decision agreement, time and
+peak memory of each; ``--first RUNS`` then dreams RUNS times as on a never-dreamed tree
+(every entry changed), each continuing from the last one's cursor; ``--tree PATH --first
+RUNS`` does that on an existing generated tree (100,000 entries: bench/gen_tree.py, then
+``brv index``).
+
+Usage: python bench/bench_dream.py [--entries 25000] [--changed 500] [--dupes 300]
+       [--compare [REF]] [--first RUNS] [--budget 300] [--tree PATH]
 """
 
 from __future__ import annotations
@@ -17,7 +26,7 @@ import argparse
 import json
 import os
 import random
-import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -27,6 +36,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.dream_compare import agreement, decisions, measured, near_duplicates, old_source
 from bench.gen_tree import generate
 from brv_vc.services import review
 from brv_vc.services.derived import index_project
@@ -50,19 +60,15 @@ def _process(args: list[str], root: Path) -> tuple[float, subprocess.CompletedPr
     return time.perf_counter() - start, proc
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--entries", type=int, default=25000)
-    parser.add_argument("--changed", type=int, default=500)
-    args = parser.parse_args()
-    root = Path(tempfile.mkdtemp(prefix="brv-bench-dream-")) / "proj"
+def _prepare(root: Path, entries: int, changed: int, dupes: int) -> list[str]:
     start = time.perf_counter()
-    paths = generate(root, args.entries, seed=3)
+    paths = generate(root, entries, seed=3)
     project = Project(root)
+    copies = near_duplicates(project.tree, paths, dupes) if dupes else []
     # Why: a large tree takes seconds to write, so its last entries would look "changed
     # since the last dream" too; every entry is dated an hour back (their order kept, which
     # prune's "stalest first" reads) before the index sees it.
-    for rel in paths:
+    for rel in paths + copies:
         mtime = (project.tree / rel).stat().st_mtime - 3600
         os.utime(project.tree / rel, (mtime, mtime))
     print(f"setup: generated in {time.perf_counter() - start:.0f} s", flush=True)
@@ -74,21 +80,94 @@ def main() -> None:
     wall = time.time() - 5
     dreamstate.update_state(project, lambda s: s.update(
         lastDreamAt="2026-09-30T10:00:00Z", lastDreamWall=wall, curationsSinceDream=50))
-    for rel in random.Random(7).sample(paths, args.changed):
+    for rel in random.Random(7).sample(paths, changed) + copies:
         os.utime(project.tree / rel)
-    print(f"tree: {root} ({len(paths)} entries, {args.changed} changed since the last dream)")
+    print(f"tree: {root} ({len(paths)} entries + {len(copies)} near-duplicates, "
+          f"{changed + len(copies)} changed since the last dream)")
+    return paths
 
-    seconds, proc = _process(["dream", "--force", "--json"], root)
-    peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    if proc.returncode != 0:
-        print(proc.stdout, proc.stderr)
-        raise SystemExit(1)
-    result = json.loads(proc.stdout)
-    line = (f"{result['summary']['consolidated']} consolidated | "
-            f"{result['summary']['synthesized']} synthesized | {result['summary']['pruned']} pruned")
-    print(f"dream: {seconds:.1f} s wall, peak memory {peak_mb:.0f} MB, status {result['status']}"
-          f" ({line}; {len(result['operations'])} operations, "
-          f"{result['summary']['flaggedForReview']} flagged for review)")
+
+def _line(label: str, seconds: float, peak: float, result: dict[str, object]) -> str:
+    summary = result["summary"]
+    assert isinstance(summary, dict)
+    ops = result["operations"]
+    assert isinstance(ops, list)
+    return (f"{label}: {seconds:.1f} s wall, peak memory {peak:.0f} MB, status "
+            f"{result['status']} ({summary['consolidated']} consolidated | "
+            f"{summary['synthesized']} synthesized | {summary['pruned']} pruned; "
+            f"{len(ops)} operations)")
+
+
+def _compare(root: Path, ref: str, budget: float) -> None:
+    """The old code and this one dream on copies of the tree: decisions, time, memory.
+
+    With a budget neither reaches (the default, 10 hours): the decisions of whole dreams.
+    """
+    old_code = old_source(ref)
+    answers = {}
+    for label, code in (("old", old_code), ("new", REPO)):
+        copy = root.parent / f"proj-{label}"
+        if copy.exists():
+            shutil.rmtree(copy)
+        shutil.copytree(root, copy, symlinks=True)
+        measured(code, copy, "index", "--json")  # each version's own index schema
+        seconds, peak, answers[label] = measured(code, copy, "dream", "--force", "--json",
+                                                 "--budget", str(budget))
+        print(_line(f"dream ({label}, {ref if label == 'old' else 'this tree'})", seconds,
+                    peak, answers[label]), flush=True)
+    print(f"decision agreement old vs new: "
+          f"{agreement(decisions(answers['old']), decisions(answers['new']))}")
+
+
+def _first(root: Path, runs: int, budget: float, resume: bool = False) -> None:
+    """Dreams on a tree never dreamed (every entry changed): each continues the last."""
+    if not resume:
+        dreamstate.update_state(Project(root), lambda s: s.update(
+            lastDreamWall=None, consolidateCursor=None, pendingMerges=[]))
+    for n in range(1, runs + 1):
+        seconds, peak, result = measured(REPO, root, "dream", "--force", "--json",
+                                         "--budget", str(budget))
+        cursor = dreamstate.read_state(Project(root))["consolidateCursor"]
+        print(_line(f"first dream, run {n}", seconds, peak, result)
+              + f"; cursor after {cursor['after'] if cursor else '(pass finished)'}",
+              flush=True)
+
+
+def _base() -> str:
+    return subprocess.run(["git", "-C", str(REPO), "merge-base", "HEAD", "main"], check=True,
+                          capture_output=True, text=True).stdout.strip()[:12]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--entries", type=int, default=25000)
+    parser.add_argument("--changed", type=int, default=500)
+    parser.add_argument("--dupes", type=int, default=300, help="near-duplicates written")
+    parser.add_argument("--compare", metavar="REF", nargs="?", const="",
+                        help="also dream with the code of REF (default: the merge-base "
+                             "with main) on a copy and report decision agreement")
+    parser.add_argument("--first", type=int, metavar="RUNS", default=0,
+                        help="then RUNS dreams of a never-dreamed tree, each continuing")
+    parser.add_argument("--tree", type=Path, help="an existing generated project (--first)")
+    parser.add_argument("--budget", type=float, default=300.0)
+    parser.add_argument("--resume", action="store_true",
+                        help="with --tree: go on from the tree's dream state, not from scratch")
+    args = parser.parse_args()
+    if args.tree is not None:
+        if args.compare is not None:  # a tree _prepare left (never dreamed on itself)
+            _compare(args.tree, args.compare or _base(), 36000.0)
+        if args.first:
+            _first(args.tree, args.first, args.budget, args.resume)
+        return
+    root = Path(tempfile.mkdtemp(prefix="brv-bench-dream-")) / "proj"
+    paths = _prepare(root, args.entries, args.changed, args.dupes)
+    project = Project(root)
+    if args.compare is not None:
+        _compare(root, args.compare or _base(), 36000.0)
+    seconds, peak, result = measured(REPO, root, "dream", "--force", "--json")
+    print(_line("dream", seconds, peak, result), flush=True)
+    if args.first:
+        _first(root, args.first, args.budget)
 
     review.set_enabled(project, True)
     conn = open_state(project)

@@ -66,7 +66,8 @@ import sqlite3, sys
 conn = sqlite3.connect(sys.argv[1])
 if len(sys.argv) > 2:
     rows = conn.execute(
-        "SELECT path FROM fts WHERE fts MATCH ? ORDER BY bm25(fts, 5.0, 1.0, 1.5) LIMIT 10",
+        "SELECT docs.path FROM fts JOIN docs ON docs.id = fts.rowid WHERE fts MATCH ? "
+        "ORDER BY bm25(fts, 5.0, 1.0, 1.5) LIMIT 10",  # the path from docs: fts is contentless
         (sys.argv[2],),
     ).fetchall()
 else:

@@ -34,7 +34,8 @@ SAML single sign-on through Okta was replaced by OIDC.
 def indexed(project: Project) -> set[str]:
     opened = open_synced(project)
     try:
-        return {r[0] for r in opened.conn.execute("SELECT path FROM fts")}
+        return {r[0] for r in opened.conn.execute(
+            "SELECT path FROM docs WHERE id IN (SELECT id FROM texts)")}
     finally:
         opened.close()
 

@@ -197,14 +197,15 @@ def test_an_entry_linked_to_a_strong_hit_goes_before_its_equal(
 def test_feedback_words_do_not_depend_on_the_hash_seed() -> None:
     """More words qualify than are looked up: the most shared go first, then by name, never in
     set order (which PYTHONHASHSEED changes, so one question's results moved between runs)."""
-    from brv_vc.index import feedback
+    from brv_vc.index import feedback, texts
 
     conn = sqlite3.connect(":memory:")
-    conn.execute("CREATE TABLE fts (title TEXT, content TEXT, keys TEXT)")
+    conn.execute("CREATE TABLE docs (id INTEGER PRIMARY KEY, title TEXT)")
+    conn.execute("CREATE TABLE texts (id INTEGER PRIMARY KEY, z BLOB NOT NULL)")
     shared = [f"word{chr(97 + i // 26)}{chr(97 + i % 26)}" for i in range(40)]
     for n in range(feedback.DOCS):
-        conn.execute("INSERT INTO fts (rowid, title, content, keys) VALUES (?, ?, ?, '')",
-                     (n + 1, f"title{n}", " ".join([*shared[::-1], f"only{n}"])))
+        conn.execute("INSERT INTO docs (id, title) VALUES (?, ?)", (n + 1, f"title{n}"))
+        texts.store(conn, n + 1, " ".join([*shared[::-1], f"only{n}"]), "")
     got = feedback.expansion(conn, [1, 2, 3, 4, 5], ["question"], lambda w: 1, 100)
     assert [w for w, _ in got] == shared[:feedback.WORDS]
 

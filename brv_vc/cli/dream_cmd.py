@@ -151,9 +151,11 @@ def dream(ctx: click.Context, force: bool, detach: bool, cancel_id: str | None,
 
 
 @dream.command("scan")
+@click.option("--budget", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+              help="Time budget (default as brv dream).")
 @json_option
 @pass_app
-def scan_cmd(app: AppContext, as_json: bool) -> None:
+def scan_cmd(app: AppContext, budget: float | None, as_json: bool) -> None:
     """Hand an agent the dream's candidates: entries' text and the decisions allowed.
 
     Nothing changes. Answer with 'brv dream apply' (same operation shapes as the
@@ -163,7 +165,7 @@ def scan_cmd(app: AppContext, as_json: bool) -> None:
     Example:
       brv dream scan --json > candidates.json
     """
-    emit(svc.scan(app.project(), app.now), as_json, scan_text)
+    emit(svc.scan(app.project(), app.now, budget=_budget(app, budget)), as_json, scan_text)
 
 
 @dream.command("apply")

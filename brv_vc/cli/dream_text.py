@@ -68,9 +68,11 @@ def svc_line(log: dict[str, object]) -> str:
 
 def scan_text(r: svc.ScanResult) -> str:
     """One line per candidate (agents read --json)."""
+    cut = (["(the time budget ran out: the candidates found so far; scan again after a "
+            "dream for the next)"] if r.stopped == "budget" else [])
     if not r.candidates:
-        return "no dream candidates"
-    lines = []
+        return "\n".join(["no dream candidates", *cut])
+    lines = cut
     for c in r.candidates:
         op = c["suggested"]
         lines.append(f"  {c['candidate']:>3}  {op['operation']:<11} suggests {op['action']:<15} "

@@ -15,13 +15,16 @@ from brv_vc.errors import StateError
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import connect, index_db_path
 
-SCHEMA_VERSION = "6"  # 6: toplists (4 came twice, stemming + keys and ctime; 5 was both)
+SCHEMA_VERSION = "7"  # 7: contentless FTS5 + texts, no prefix indexes (issue 24: size)
+# (6: toplists; 4 came twice, stemming + keys and ctime; 5 was both)
 
 # Porter stemming (SQLite's built-in tokenizer, measured against Snowball in
 # bench/eval_retrieval.py): "deploys", "deployed", "deploying" all index and query as
-# "deploy". ``keys`` holds an entry's tags and keywords (weighted like the title). The prefix
-# indexes keep the prefix query of every search term fast. Version 4: porter + keys; an older
-# index.db is rebuilt on open (it is derived).
+# "deploy". ``keys`` holds an entry's tags and keywords (weighted like the title). Version 7:
+# the FTS5 table is contentless, the text is kept compressed in ``texts`` (see
+# ``index.texts``), and the prefix indexes ('2 3', over half of the inverted index) are gone:
+# they only served 2- and 3-character prefixes, and index.db must stay <= 1.5x the markdown
+# (DESIGN.md). An older index.db is rebuilt on open (it is derived).
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE docs (
@@ -40,11 +43,14 @@ CREATE TABLE docs (
 );
 CREATE INDEX docs_dir ON docs(dir);
 CREATE TABLE dirs (path TEXT PRIMARY KEY, mtime_ns INTEGER NOT NULL);
-CREATE TABLE links (source TEXT NOT NULL, target TEXT NOT NULL, raw TEXT NOT NULL);
+-- raw: the relation as written, NULL when it is the target itself (most are)
+CREATE TABLE links (source TEXT NOT NULL, target TEXT NOT NULL, raw TEXT);
 CREATE INDEX links_source ON links(source);
 CREATE INDEX links_target ON links(target);
 CREATE TABLE dfcache (expr TEXT PRIMARY KEY, df INTEGER NOT NULL, files INTEGER NOT NULL);
 CREATE TABLE toplists (expr TEXT PRIMARY KEY, stamp TEXT NOT NULL, rows BLOB NOT NULL);
+-- the dream's cross-domain candidates per word (services/dream/hits.py)
+CREATE TABLE dreamhits (term TEXT PRIMARY KEY, stamp TEXT NOT NULL, rows BLOB NOT NULL);
 CREATE TABLE terms (term TEXT PRIMARY KEY, len INTEGER NOT NULL) WITHOUT ROWID;
 CREATE INDEX terms_len ON terms(len);
 CREATE TABLE cache (
@@ -55,8 +61,9 @@ CREATE TABLE cache (
     created REAL NOT NULL,
     PRIMARY KEY (key, fingerprint)
 );
+CREATE TABLE texts (id INTEGER PRIMARY KEY, z BLOB NOT NULL);
 CREATE VIRTUAL TABLE fts USING fts5(
-    title, content, path, keys, tokenize='porter unicode61 remove_diacritics 2', prefix='2 3'
+    title, content, path, keys, tokenize='porter unicode61 remove_diacritics 2', content=''
 );
 CREATE VIRTUAL TABLE vocab USING fts5vocab(fts, 'row');
 """

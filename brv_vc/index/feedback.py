@@ -11,6 +11,7 @@ import sqlite3
 from collections import Counter
 from collections.abc import Callable
 
+from brv_vc.index import texts
 from brv_vc.index.terms import STOPWORDS, stem, tokens
 
 DOCS = 5  # first-pass results read
@@ -36,9 +37,11 @@ def expansion(conn: sqlite3.Connection, rowids: list[int], terms: list[str],
     marks = ",".join(str(int(r)) for r in top)
     asked = {stem(t) for t in terms}
     shared: Counter[str] = Counter()
-    for title, content, keys in conn.execute(
-        f"SELECT title, content, keys FROM fts WHERE rowid IN ({marks})"
-    ):
+    stored = texts.load(conn, top)
+    for rowid, title in conn.execute(f"SELECT id, title FROM docs WHERE id IN ({marks})"):
+        if rowid not in stored:
+            continue
+        content, keys = stored[rowid]
         words = {w for w in set(tokens(f"{title} {keys} {content}"))
                  if len(w) > 2 and not w.isdigit() and w not in STOPWORDS}
         shared.update(w for w in words if stem(w) not in asked)

@@ -54,11 +54,12 @@ def bound(df: int, corpus: int) -> float:
 
 
 def scope_clause(scope: str | None) -> tuple[str, list[object]]:
-    """SQL (``AND ...`` on ``fts.path``) and its arguments keeping paths at or under ``scope``."""
+    """SQL (``AND ...`` on the rowid) and its arguments keeping paths at or under ``scope``."""
     if not scope:
         return "", []
-    return " AND (fts.path = ? OR substr(fts.path, 1, ?) = ?)", [scope, len(scope) + 1,
-                                                                  scope + "/"]
+    # the FTS5 table is contentless (index.texts): the path is read from docs
+    return (" AND fts.rowid IN (SELECT id FROM docs WHERE path = ? OR substr(path, 1, ?) = ?)",
+            [scope, len(scope) + 1, scope + "/"])
 
 
 def postings(

@@ -22,7 +22,8 @@ class Link(NamedTuple):
 def forward(conn: sqlite3.Connection, path: str) -> list[Link]:
     """The relations an entry declares, in order."""
     rows = conn.execute(
-        "SELECT source, target, raw FROM links WHERE source = ? ORDER BY rowid", (path,)
+        "SELECT source, target, coalesce(raw, target) FROM links WHERE source = ? "
+        "ORDER BY rowid", (path,)
     )
     return [Link(*row) for row in rows]
 
@@ -74,7 +75,7 @@ def dangling(conn: sqlite3.Connection, source: str | None = None) -> list[Link]:
     """Relations whose target is neither a file nor a folder (of one source, or all)."""
     where, args = ("WHERE source = ?", (source,)) if source else ("", ())
     rows = conn.execute(
-        f"SELECT source, target, raw FROM links {where} ORDER BY source, rowid", args
+        f"SELECT source, target, coalesce(raw, target) FROM links {where} ORDER BY source, rowid", args
     ).fetchall()
     known: dict[str, bool] = {}
     out = []

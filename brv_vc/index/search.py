@@ -383,7 +383,6 @@ def _rows(conn: sqlite3.Connection, rowids: list[int]) -> dict[int, tuple[str, s
 
 
 def _contents(conn: sqlite3.Connection, rowids: list[int]) -> dict[int, str]:
-    wanted = list(dict.fromkeys(rowids))
-    marks = ",".join("?" * len(wanted))
-    rows = conn.execute(f"SELECT rowid, content FROM fts WHERE rowid IN ({marks})", wanted)
-    return dict(rows.fetchall())
+    from brv_vc.index.texts import contents  # the FTS5 table is contentless
+
+    return contents(conn, rowids)

@@ -13,6 +13,7 @@ import sqlite3
 import unicodedata
 from typing import Any, NamedTuple
 
+from brv_vc.index import texts
 from brv_vc.index.db import get_meta, set_meta
 from brv_vc.index.docs import extract
 from brv_vc.tree.layout import kind_of
@@ -120,15 +121,17 @@ class Writer:
                 "INSERT INTO fts (rowid, title, content, path, keys) VALUES (?, ?, ?, ?, ?)",
                 (row_id, doc.title, doc.content, path, doc.keys),
             )
+            texts.store(self.conn, row_id, doc.content, doc.keys)
             self.conn.executemany(
                 "INSERT INTO links (source, target, raw) VALUES (?, ?, ?)",
-                [(path, normalize_target(r), r) for r in doc.relations if normalize_target(r)],
+                [(path, t, None if r == t else r)  # raw only when written otherwise
+                 for r in doc.relations if (t := normalize_target(r))],
             )
         self.fts_changed = True
         return PutOutcome(True, problem)
 
     def _drop_content(self, path: str, row_id: int) -> None:
-        self.conn.execute("DELETE FROM fts WHERE rowid = ?", (row_id,))
+        texts.drop(self.conn, row_id)  # before docs changes: it reads the old title and path
         self.conn.execute("DELETE FROM links WHERE source = ?", (path,))
 
     def delete(self, path: str, old: Any) -> None:

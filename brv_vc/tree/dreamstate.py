@@ -28,7 +28,10 @@ def defaults() -> dict[str, Any]:
             "lastDreamLogId": None, "totalDreams": 0, "pendingMerges": [],
             # the wall clock (epoch s) when the last dream ended: files modified after it
             # changed since (lastDreamAt follows BRV_NOW, file mtimes never do)
-            "lastDreamWall": None}
+            "lastDreamWall": None,
+            # a consolidate pass the budget cut: {"after": the last entry path it finished,
+            # "since": the lastDreamWall it started from}; the next dream goes on from there
+            "consolidateCursor": None}
 
 
 def read_state(project: Project) -> dict[str, Any]:
@@ -44,6 +47,10 @@ def read_state(project: Project) -> dict[str, Any]:
         state["curationsSinceDream"] = 0
     if not isinstance(state["pendingMerges"], list):
         state["pendingMerges"] = []
+    cursor = state["consolidateCursor"]
+    if not (isinstance(cursor, dict) and isinstance(cursor.get("after"), str)
+            and isinstance(cursor.get("since"), (int, float, type(None)))):
+        state["consolidateCursor"] = None  # unreadable: a new pass from lastDreamWall
     return state
 
 

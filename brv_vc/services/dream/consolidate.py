@@ -17,7 +17,7 @@ least 0.5 alike to the other (the prune's own test).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from brv_vc.errors import BrvError
@@ -28,6 +28,12 @@ from brv_vc.tree.project import Project
 Op = dict[str, Any]
 NEAREST = 5
 CROSS_HITS = 3
+# Why: the corpus of a domain holds the cross-domain hits of the changed entries decided
+# against it. A first dream changes every entry, and asking the index for all of a domain's
+# (2,500 at 100,000 entries) outlasted the whole budget before one decision (issue 24). A
+# domain's changed entries go in groups of this many, each with its own hits; a domain with
+# fewer changed entries (any dream after the first) decides exactly as one group.
+CHUNK = 100
 
 
 def _domain(path: str) -> str:
@@ -64,67 +70,98 @@ def _older(a: tuple[str, Entry], b: tuple[str, Entry]) -> tuple[str, Entry]:
     return min(a, b, key=lambda pe: (pe[1].created_at or "~", pe[0]))
 
 
+Cross = Callable[[str, Entry], list[str]]
+
+
 def detect(project: Project, entries: Sequence[str], changed: Sequence[str],
-           hints: Sequence[dict[str, Any]], cross: dict[str, list[str]],
+           hints: Sequence[dict[str, Any]], cross: Cross,
            should_stop: Callable[[], bool] = lambda: False) -> list[Op]:
-    """The consolidate operations for this dream, in a stable order.
+    """The consolidate operations for this dream, in a stable order (see :func:`steps`)."""
+    return [op for _, ops in steps(project, entries, changed, hints, cross, should_stop)
+            for op in ops]
+
+
+def steps(project: Project, entries: Sequence[str], changed: Sequence[str],
+          hints: Sequence[dict[str, Any]], cross: Cross,
+          should_stop: Callable[[], bool] = lambda: False,
+          ) -> Iterator[tuple[str | None, list[Op]]]:
+    """The consolidate operations, one changed entry at a time, in path order.
+
+    Yields ``(path, ops)``: the decisions for one changed entry (``None`` for the hints),
+    so a dream applies them as they come and knows how far the pass got (issue 24: at
+    100,000 entries a first pass outlasts any budget; its cursor is the last path done).
 
     Args:
         project: the project.
         entries: every entry path of the tree (sorted).
         changed: entries changed since the last dream (pending-merge sources included).
         hints: ``pendingMerges`` of the last prune ({file, target, reason}).
-        cross: changed path -> FTS5 hits in other domains (candidates across the tree).
-        should_stop: polled per changed entry (the budget); the operations found so far
-            are returned when it says stop.
+        cross: (changed path, its entry) -> FTS5 hits in other domains, asked for a
+            domain's changed entries when the domain comes (only those the budget reaches).
+        should_stop: polled per changed entry (the budget); the generator just ends.
     """
     by_domain: dict[str, list[str]] = {}
     for rel in entries:
         by_domain.setdefault(_domain(rel), []).append(rel)
     changed_set = set(changed)
-    ops: list[Op] = []
     consumed: set[str] = set()
     decided: set[frozenset[str]] = set()
     for domain in sorted({_domain(p) for p in changed_set}):
-        mine = [p for p in by_domain.get(domain, []) if p in changed_set]
-        if not mine:
+        changed_here = [p for p in by_domain.get(domain, []) if p in changed_set]
+        if not changed_here or should_stop():
             continue
-        extra = sorted({r for p in mine for r in cross.get(p, [])} - set(by_domain[domain]))
-        loaded = _load(project, [*by_domain[domain], *extra])
-        for p in mine:  # related entries in other domains join as candidates too
-            if p in loaded:
-                for rel in loaded[p].related:
-                    target = rel if rel.endswith(".md") else rel + ".md"
-                    if target not in loaded and _domain(target) != domain:
-                        loaded.update(_load(project, [target]))
-        paths = sorted(loaded)
-        corpus = Corpus(paths, [words(loaded[p]) for p in paths])
-        where = {p: i for i, p in enumerate(paths)}
-        for hint in hints:
-            ops.extend(_hint(hint, where, corpus, loaded, consumed, decided))
-        for path in mine:
-            if should_stop():
-                return ops
-            if path not in where or path in consumed:
-                continue
-            acted = False
-            for j, score in corpus.nearest(where[path], NEAREST):
-                other = paths[j]
-                key = frozenset((path, other))
-                if other in consumed or key in decided:
+        own = _load(project, by_domain[domain])
+        own_words = {p: words(e) for p, e in own.items()}
+        for first in range(0, len(changed_here), CHUNK):
+            mine = changed_here[first:first + CHUNK]
+            hits: set[str] = set()
+            for p in mine:
+                if should_stop():
+                    return
+                if p in own:
+                    hits.update(cross(p, own[p]))
+            loaded = {**own, **_load(project, sorted(hits - set(by_domain[domain])))}
+            for p in mine:  # related entries in other domains join as candidates too
+                if p in loaded:
+                    for rel in loaded[p].related:
+                        target = rel if rel.endswith(".md") else rel + ".md"
+                        if target not in loaded and _domain(target) != domain:
+                            loaded.update(_load(project, [target]))
+            paths = sorted(loaded)
+            corpus = Corpus(paths, [own_words.get(p) or words(loaded[p]) for p in paths])
+            where = {p: i for i, p in enumerate(paths)}
+            for hint in hints if first == 0 else ():
+                found = _hint(hint, where, corpus, loaded, consumed, decided)
+                if found:
+                    yield None, found
+            for path in mine:
+                if should_stop():
+                    return
+                if path not in where or path in consumed:
                     continue
-                op = _decide(path, other, where, corpus, loaded, score)
-                if op is None:
-                    continue
-                decided.add(key)
-                ops.append(op)
-                acted = True
-                if op["action"] == "MERGE":
-                    consumed.update(op["sources"])
-                    break
-            if not acted:
-                ops.append({"operation": "consolidate", "action": "SKIP", "files": [path],
-                            "reason": f"no entry at least {LINK_AT} similar needs a change"})
+                yield path, _for_entry(path, paths, where, corpus, loaded, consumed, decided)
+
+
+def _for_entry(path: str, paths: list[str], where: dict[str, int], corpus: Corpus,
+               loaded: dict[str, Entry], consumed: set[str],
+               decided: set[frozenset[str]]) -> list[Op]:
+    ops: list[Op] = []
+    for j, score in corpus.nearest(where[path], NEAREST):
+        other = paths[j]
+        key = frozenset((path, other))
+        if other in consumed or key in decided:
+            continue
+        op = _decide(path, other, where, corpus, loaded, score)
+        if op is None:
+            continue
+        decided.add(key)
+        ops.append(op)
+        if op["action"] == "MERGE":
+            consumed.update(op["sources"])
+            break
+    if not ops:
+        ops.append({"operation": "consolidate", "action": "SKIP", "files": [path],
+                    "reason": f"no entry at least {LINK_AT} similar needs a change"})
     return ops
 
 

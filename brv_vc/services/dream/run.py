@@ -18,14 +18,12 @@ from typing import Any
 
 from brv_vc.clock import format_iso
 from brv_vc.errors import BrvError
-from brv_vc.index import search as fts
-from brv_vc.index.terms import query_terms
 from brv_vc.services import derived, review
 from brv_vc.services.dream import (
-    consolidate,
     dreamlog,
     gates,
     lock,
+    passes,
     provider,
     prune,
     synthesize,
@@ -33,7 +31,6 @@ from brv_vc.services.dream import (
 from brv_vc.services.dream.apply import Context, Op, apply_op, logged
 from brv_vc.tree import dreamstate, writelock
 from brv_vc.tree.config import LlmSettings
-from brv_vc.tree.layout import ARCHIVE_DIR
 from brv_vc.tree.project import Project
 from brv_vc.tree.store import entry_paths
 
@@ -165,25 +162,17 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
         finally:
             problems.extend(ctx.flush())
 
+    cursor: dict[str, Any] | None = state.get("consolidateCursor")
     try:
         if decisions is not None:
             stopped = run_all("apply", decisions)
         else:
             hints = list(state.get("pendingMerges", []))
             entries = entry_paths(project)
-            changed = changed_entries(project, entries, state, hints)
-            cut: list[str] = []  # why the detection stopped early, if it did
-
-            def budget_hit() -> bool:
-                why = over()
-                if why:
-                    cut.append(why)
-                return bool(why)
-
-            cross = cross_hits(opened.conn, project, changed, budget_hit)
-
-            found = consolidate.detect(project, entries, changed, hints, cross, budget_hit)
-            stopped = run_all("consolidate", found) or (cut[0] if cut else "")
+            changed = passes.changed_entries(project, entries, state, hints)
+            stopped, cursor = passes.consolidate_pass(
+                project, entries, changed, hints, opened.conn, over, run_all, cursor, state,
+                llm is not None, lambda: len(log["operations"]))
             if not stopped:
                 stopped = run_all("synthesize", synthesize.detect(project))
             if not stopped:
@@ -193,15 +182,16 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
     finally:
         opened.close()
     ops = log["operations"]
-    applied = [op for op in ops if op.get("status") == "applied"]
+    # a decision to change nothing (SKIP) is work done too: the cursor moved past it
+    kept = [op for op in ops if op.get("status") in ("applied", "skipped")]
     status = dreamlog.COMPLETED if not stopped else (
-        dreamlog.PARTIAL if applied else dreamlog.ERROR)
+        dreamlog.PARTIAL if kept else dreamlog.ERROR)
     summary = _summary(ops)
     log.update(status=status, summary=summary, stopped=stopped, finishedAt=format_iso(now),
                notes=list(problems),
                elapsedSeconds=round(clock() - start, 3))
     dreamlog.write(project, log)
-    _finish_state(project, now, dream_id, state, ctx.curations, decisions is None)
+    _finish_state(project, now, dream_id, state, ctx.curations, decisions is None, cursor)
     dreamlog.store(project).keep_only(
         h for op in ops for c in op.get("changes", []) for h in (c["before"], c["after"]) if h)
     problems.extend(f"{op['action']} failed: {op['message']}" for op in ops
@@ -222,8 +212,10 @@ def _summary(ops: Sequence[Op]) -> dict[str, int]:
 
 
 def _finish_state(project: Project, now: datetime, dream_id: str, before: dict[str, Any],
-                  own_curations: int, consumed_hints: bool) -> None:
+                  own_curations: int, consumed_hints: bool,
+                  cursor: dict[str, Any] | None) -> None:
     def change(state: dict[str, Any]) -> None:
+        state["consolidateCursor"] = cursor
         seen = int(before.get("curationsSinceDream", 0)) + own_curations
         state["curationsSinceDream"] = max(0, state["curationsSinceDream"] - seen)
         state["lastDreamAt"] = format_iso(now)
@@ -235,53 +227,3 @@ def _finish_state(project: Project, now: datetime, dream_id: str, before: dict[s
                                       if h.get("dreamId") == dream_id]
 
     dreamstate.update_state(project, change)
-
-
-def changed_entries(project: Project, entries: Sequence[str], state: dict[str, Any],
-             hints: Sequence[dict[str, Any]]) -> list[str]:
-    """Entries modified since the last dream ended (all before the first), plus hinted ones."""
-    wall = state.get("lastDreamWall")
-    if not isinstance(wall, (int, float)):
-        found = list(entries)
-    else:
-        found = []
-        for rel in entries:
-            try:
-                if (project.tree / rel).stat().st_mtime > wall:
-                    found.append(rel)
-            except OSError:
-                continue
-    known = set(entries)
-    found += [str(h["file"]) for h in hints if h.get("file") in known]
-    return sorted(set(found))
-
-
-def cross_hits(conn: Any, project: Project, changed: Sequence[str],
-               should_stop: Callable[[], bool] = lambda: False) -> dict[str, list[str]]:
-    """FTS5 candidates in other domains for each changed entry.
-
-    One ranked FTS5 match per word of its title (its words together would need all of them
-    in one entry). A plain MATCH, not ``brv search``: no fuzzy expansion and no lifecycle
-    scoring, which cost ~50 ms a query at 25,000 entries; these are only candidates.
-    """
-    from brv_vc.format.entry import parse_entry
-
-    out: dict[str, list[str]] = {}
-    hits = fts.TermHits(conn)
-    for rel in changed:
-        if should_stop():  # the budget: fewer candidates, never an overrun
-            break
-        domain = rel.split("/", 1)[0]
-        found: dict[str, float] = {}
-        try:
-            title = parse_entry((project.tree / rel).read_bytes(), file=rel).title
-            words = query_terms(title)
-        except (BrvError, OSError):  # an unsearchable title only loses candidates
-            continue
-        for word in words[:4]:
-            for path, score in hits.get(word, 8, exclude=domain + "/"):
-                if path != rel and not path.startswith(ARCHIVE_DIR + "/"):
-                    found[path] = found.get(path, 0.0) + score
-        ranked = sorted(found, key=lambda p: (-found[p], p))
-        out[rel] = ranked[: consolidate.CROSS_HITS]
-    return out

@@ -21,6 +21,11 @@ from brv_vc.format.entry import Entry
 from brv_vc.index.terms import tokens
 
 QUERY_TERMS = 40
+# Why: a word's scores in every document are kept for the next query holding it, but at
+# 2,500 entries a domain (100,000 in the tree) the kept vectors of its ~6,000 words took
+# 120 MB (issue 24: peak memory <= 300 MB). The least recently used go past this many bytes;
+# a word asked again is computed again over the documents holding it (the same floats).
+TERM_BYTES = 40 << 20
 # Why: in a domain of two entries every shared word is "in half the corpus" and weighs
 # little, so two copies that differ in one title word looked unrelated. A domain smaller
 # than this is weighed as if it had this many entries (the word counts stay its own).
@@ -80,6 +85,10 @@ class Corpus:
         return self._queries[i]
 
     def _term(self, word: str) -> Any:
+        kept = self._terms.pop(word, None)
+        if kept is not None:
+            self._terms[word] = kept  # the most recently used go last
+            return kept
         if word not in self._terms:
             if self._postings is None:
                 self._postings = {}
@@ -90,6 +99,8 @@ class Corpus:
             holding = self._postings.get(word)
             if holding:
                 scores[holding] = self._bm25.get_batch_scores([word], holding)
+            while self._terms and len(self._terms) * 8 * len(self.docs) >= TERM_BYTES:
+                del self._terms[next(iter(self._terms))]  # the least recently used
             self._terms[word] = scores
         return self._terms[word]
 

@@ -7,6 +7,7 @@ without a provider, the query service also answers with this text below the gate
 from __future__ import annotations
 
 from brv_vc.index.search import Hit, SearchOutcome
+from brv_vc.index.texts import contents
 from brv_vc.services.derived import OpenIndex
 from brv_vc.services.query.text import first_sentences, readable
 
@@ -26,8 +27,8 @@ def is_direct(hits: tuple[Hit, ...]) -> bool:
 def indexed_texts(opened: OpenIndex, paths: list[str]) -> dict[str, str]:
     """The indexed text of each path (an entry: summary, tags, keywords, then its body)."""
     marks = ",".join("?" * len(paths))
-    rows = opened.conn.execute(f"SELECT path, content FROM fts WHERE path IN ({marks})", paths)
-    return dict(rows.fetchall())
+    ids = dict(opened.conn.execute(f"SELECT id, path FROM docs WHERE path IN ({marks})", paths))
+    return {ids[rowid]: text for rowid, text in contents(opened.conn, list(ids)).items()}
 
 
 def _split_entry(kind: str, content: str) -> tuple[str, str]:

@@ -1,0 +1,72 @@
+"""Cross-domain candidates kept between dreams: each title word's best FTS5 matches.
+
+A first dream at 100,000 entries spends most of its budget on these queries (~0.3 s for a
+common word, one per distinct title word; issue 24), and the next dream, continuing the
+pass, asked them all again. The pool of each word is stored in ``index.db`` under the
+tree fingerprint: while the indexed tree is unchanged the stored pool is exactly what the
+query returns (any change of the tree makes the whole table stale, and it is cleared).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import struct
+import zlib
+
+from brv_vc.index.db import get_meta
+from brv_vc.index.search import TermHits, ranked_paths
+
+
+class StoredHits(TermHits):
+    """:class:`TermHits` whose pools outlive the process (same answers)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        super().__init__(conn)
+        self.stamp = get_meta(conn, "fingerprint") or ""
+        self.writable = True
+        try:
+            conn.execute("DELETE FROM dreamhits WHERE stamp != ?", (self.stamp,))
+        except sqlite3.Error:  # busy or read-only: the queries run as before
+            self.writable = False
+
+    def get(self, term: str, limit: int, *, exclude: str = "") -> list[tuple[str, float]]:
+        """The same as ``ranked_paths(conn, term, limit, exclude=exclude)``."""
+        if term not in self._best and self.writable:
+            self._best[term] = self._pool(term)
+        return super().get(term, limit, exclude=exclude)
+
+    def _pool(self, term: str) -> list[tuple[str, float]]:
+        row = self.conn.execute("SELECT rows FROM dreamhits WHERE term = ? AND stamp = ?",
+                                (term, self.stamp)).fetchone()
+        if row is not None:
+            found = self._unpack(row[0])
+            if found is not None:
+                return found
+        best = ranked_paths(self.conn, term, self.POOL)
+        if self.writable:
+            try:
+                self.conn.execute(
+                    "INSERT OR REPLACE INTO dreamhits (term, stamp, rows) VALUES (?, ?, ?)",
+                    (term, self.stamp, self._pack(best)))
+            except sqlite3.Error:
+                self.writable = False
+        return best
+
+    # Why ids, not paths: a pool of paths took ~2 KB a word (12 MB at 100,000 entries, 6% of
+    # the markdown, against index.db's 1.5x budget); ids and scores take half. The CRC of the
+    # paths catches ids that now name other files (ids of deleted rows can be given again).
+    def _pack(self, best: list[tuple[str, float]]) -> bytes:
+        ids = dict(self.conn.execute(
+            f"SELECT path, id FROM docs WHERE path IN ({','.join('?' * len(best))})",
+            [p for p, _ in best])) if best else {}
+        head = struct.pack("<I", zlib.crc32("\n".join(p for p, _ in best).encode()))
+        return head + b"".join(struct.pack("<qd", ids.get(p, -1), s) for p, s in best)
+
+    def _unpack(self, blob: bytes) -> list[tuple[str, float]] | None:
+        pairs = [struct.unpack_from("<qd", blob, 4 + 16 * i) for i in range((len(blob) - 4) // 16)]
+        paths = dict(self.conn.execute(
+            f"SELECT id, path FROM docs WHERE id IN ({','.join(str(int(i)) for i, _ in pairs)})"
+        )) if pairs else {}
+        found = [(paths.get(i, ""), s) for i, s in pairs]
+        crc = zlib.crc32("\n".join(p for p, _ in found).encode())
+        return found if struct.pack("<I", crc) == blob[:4] else None

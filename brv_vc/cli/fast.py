@@ -144,6 +144,9 @@ def try_fast(argv: list[str]) -> int | None:
     if started is None:
         return None
     now, project, config_notes = started
+    from brv_vc.cli.index_notice import install
+
+    install()  # a long build of a missing index shows a counter on a terminal
     try:
         if command == "search":
             from brv_vc.cli.retrieval_text import search_text as render

@@ -165,6 +165,9 @@ def main(argv: list[str] | None = None) -> Any:
     """Runs ``brv`` and exits with the documented code."""
     args = list(sys.argv[1:] if argv is None else argv)
     as_json = _wants_json(args)
+    from brv_vc.cli.index_notice import install
+
+    install()  # a long build of a missing index shows a counter on a terminal
     try:
         # Without standalone mode click *returns* the code of ctx.exit(n) instead of raising.
         code = cli.main(args=args, prog_name="brv", standalone_mode=False)

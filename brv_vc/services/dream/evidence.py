@@ -1,7 +1,7 @@
 """What entries of different domains really share: the evidence of an offline synthesis.
 
 Only entries count: their tags and keywords, the two-word terms of their title and opening
-text, and rare single words of their title and summary. ``_index.md`` summaries,
+text, and (in a small tree) single words of their title and summary. ``_index.md`` summaries,
 ``context.md`` files (generated or not) and the synthesis domain are never read, so
 boilerplate such as "Key terms:" or "Covers the project's knowledge" cannot become a
 pattern. Everything comes from the index (one query, no file read): a dream at 100,000
@@ -30,8 +30,11 @@ GENERIC = frozenset("""
     first last every never always once each like need needs want well good better best via
     type types part parts case cases number numbers level levels item items kind kinds
     covers within knowledge folder folders subtopic md http https www com org
+    narrative facts concept structure rules highlights dependencies examples raw task flow
+    per non etc versus vs able without
 """.split())
 _WORD = re.compile(r"[^\W_]+")
+_SPACED = re.compile(r" +| ?- ?")
 KIND_WEIGHT = {"tag": 3.0, "phrase": 2.0, "word": 1.0}
 
 
@@ -40,6 +43,7 @@ class Term:
     """One candidate pattern: its kind, how it is written, and the entries that hold it."""
 
     kind: str  # tag | phrase | word
+    key: str = ""  # stemmed words
     shown: dict[str, int] = field(default_factory=dict)  # surface forms and their counts
     entries: dict[str, list[str]] = field(default_factory=dict)  # domain -> entry paths
 
@@ -85,10 +89,21 @@ def _words(text: str) -> list[tuple[str, str]]:
 
 
 def _phrases(text: str) -> Iterable[tuple[str, str]]:
-    """(stemmed key, surface form) of each two-word run of plain words."""
-    for (a, a_shown), (b, b_shown) in itertools.pairwise(_words(text)):
-        if _plain(a) and _plain(b) and a != b:
-            yield f"{stem(a)} {stem(b)}", f"{a_shown} {b_shown}"
+    """(stemmed key, surface form) of each two-word run of plain words.
+
+    A run never crosses a line (a heading and the line under it are no term), a heading
+    line has none (``## Narrative`` is structure), and the two words are written apart by
+    spaces or a hyphen only: ``services/derived`` or ``config.yaml`` is a path, not a term.
+    """
+    for line in text.splitlines():
+        if line.lstrip().startswith("#"):
+            continue
+        found = list(_WORD.finditer(line))
+        for m, n in itertools.pairwise(found):
+            a, b = m.group().lower(), n.group().lower()
+            gap = line[m.end():n.start()]
+            if _plain(a) and _plain(b) and a != b and _SPACED.fullmatch(gap):
+                yield f"{stem(a)} {stem(b)}", f"{m.group()} {n.group()}"
 
 
 def opening(head: str) -> str:
@@ -103,12 +118,17 @@ def opening(head: str) -> str:
     return next((ln for ln in body.splitlines() if ln.strip() and not ln.startswith("#")), "")
 
 
-def gather(entries: list[EntryText]) -> dict[str, Term]:
-    """Every term of the entries, with the domains and entries that hold it."""
+def gather(entries: list[EntryText]) -> tuple[dict[str, Term], dict[str, int]]:
+    """Every term of the entries, with the domains and entries that hold it.
+
+    Also returns in how many entries each (stemmed) word occurs: a term made of a word
+    that is everywhere (a product's own name) tells nothing.
+    """
     found: dict[str, Term] = {}
+    spread: dict[str, int] = {}
 
     def add(key: str, kind: str, surface: str, domain: str, path: str) -> None:
-        term = found.setdefault(f"{kind}:{key}", Term(kind))
+        term = found.setdefault(f"{kind}:{key}", Term(kind, key))
         term.shown[surface] = term.shown.get(surface, 0) + 1
         paths = term.entries.setdefault(domain, [])
         if path not in paths:
@@ -116,6 +136,8 @@ def gather(entries: list[EntryText]) -> dict[str, Term]:
 
     for entry in entries:
         domain = entry.path.split("/", 1)[0]
+        for word in {stem(w) for w, _ in _words(f"{entry.title}\n{entry.head}")}:
+            spread[word] = spread.get(word, 0) + 1
         for raw in dict.fromkeys(entry.keys.lower().split()):
             words = [w for w in tokens(raw.replace("-", " ").replace("_", " ")) if _plain(w)]
             if words:
@@ -125,31 +147,35 @@ def gather(entries: list[EntryText]) -> dict[str, Term]:
         for word, shown in dict.fromkeys(_words(f"{entry.title} {opening(entry.head)}")):
             if _plain(word) and len(word) >= 4:
                 add(stem(word), "word", shown, domain, entry.path)
-    return found
+    return found, spread
 
 
-def shared(found: dict[str, Term], entries: int, domains: list[str]) -> list[Term]:
+def shared(found: dict[str, Term], spread: dict[str, int], entries: int,
+           domains: list[str]) -> list[Term]:
     """The terms that several domains share and that still tell something, best first.
 
-    A term must be held by entries of at least two domains, must not be a domain's own
-    name, and, in a tree big enough to tell, must not be everywhere (more than a quarter of
-    the entries, or more than half of six or more domains: it says nothing). A single word
-    must be rare (at most 5% of the entries of a tree over 40) and held by at least three
-    entries. Terms are ranked by kind (tag, phrase, word), domains and entries.
+    A term must be held by entries of at least two domains and must not be a domain's own
+    name. In a tree big enough to tell (20 entries or more) it must not be everywhere: held
+    by more than a quarter of the entries, or made of a word that more than a quarter of
+    them use. Among six or more domains, it must not be in more than half of them. A single
+    word (of a title or summary) counts only in a tree of fewer than 20 entries, where tags
+    and terms are too few to show a pattern.
+    Terms are ranked by kind (tag, phrase, word) times domains, then by entries.
     """
     names = {stem(d.lower()) for d in domains}
     out = []
     for term in found.values():
-        spread = len(term.entries)
+        reach = len(term.entries)
         count = sum(len(p) for p in term.entries.values())
-        if spread < 2 or term.label.lower() in names or stem(term.label.lower()) in names:
+        if reach < 2 or term.label.lower() in names or stem(term.label.lower()) in names:
             continue
-        if entries >= 20 and count > entries / 4:
+        if entries >= 20 and (count > entries / 4 or any(
+                spread.get(w, 0) > entries / 4 for w in term.key.split())):
             continue
-        if len(domains) >= 6 and spread > len(domains) / 2:
+        if len(domains) >= 6 and reach > len(domains) / 2:
             continue
-        if term.kind == "word" and entries > 40 and count > entries / 20:
-            continue
+        if term.kind == "word" and entries >= 20:
+            continue  # a big tree has tags and terms to show; one shared word is noise there
         out.append(term)
     return sorted(out, key=lambda t: (-KIND_WEIGHT[t.kind] * len(t.entries),
                                       -min(sum(len(p) for p in t.entries.values()), 12),

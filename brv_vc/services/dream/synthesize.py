@@ -1,7 +1,7 @@
 """Synthesize, deterministic detector (seed 001): patterns that span domains.
 
 A pattern is evidence that entries of several domains really share (``evidence.py``): a tag
-or keyword, a two-word term, or a rare word of their titles and summaries; never the text
+or keyword, a two-word term, or (in a small tree) a word of their titles and summaries; never the text
 of ``_index.md`` or ``context.md``, never a stop word. The synthesis names the entries it
 rests on (``sources`` and ``related``), lists each with its summary, and reads as a title a
 person would write ("Refresh token in api and auth"). At most three a dream; a candidate
@@ -74,7 +74,8 @@ def detect(project: Project, conn: sqlite3.Connection | None = None) -> list[Op]
         return []
     titles = {e.path: e.title for e in entries}
     openings = {e.path: evidence.opening(e.head) for e in entries}
-    candidates = evidence.shared(evidence.gather(entries), len(entries), names)
+    found, spread = evidence.gather(entries)
+    candidates = evidence.shared(found, spread, len(entries), names)
     known = existing(project)
     seen = [known[p] for p in sorted(known)]  # existing syntheses, then this dream's
     taken: list[set[str]] = []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import vc_helpers
@@ -76,3 +77,29 @@ def test_generated_context_is_no_entry_of_a_diff(team: Team) -> None:
     context.write_text(context.read_text() + "\nOwned by the payments team.\n")
     edited = alice.ok("vc", "diff", "--json").json()
     assert [e["path"] for e in edited["entries"]] == ["billing/context.md"]
+
+
+def test_a_thousand_entries_no_generated_context_in_hits_or_diff(project: Project, brv) -> None:
+    from dream_support import NOW
+
+    from brv_vc.services.curate import run_batch
+
+    ops = [{"type": "ADD", "path": f"area{i % 10}/topic{i % 10}_{i // 100}",
+            "title": f"Rule {i}", "content": f"Rule {i} keeps the ledger of part {i} exact.",
+            "summary": f"Part {i} ledger rule.", "tags": ["ledger"], "reason": "t"}
+           for i in range(1000)]
+    assert run_batch(project, ops, NOW).ok
+    generated = [p for p in project.tree.rglob("context.md") if is_generated(p.read_bytes())]
+    assert len(generated) == 110
+    for question in ("owning team", "Key Concepts ledger", "project's knowledge about area3",
+                     "ledger rule part 7"):
+        hits = brv("search", question, "--json", "--limit", "50", cwd=project.root).json()
+        assert not [r["path"] for r in hits["results"] if r["path"].endswith("context.md")]
+        answer = brv("query", question, "--json", cwd=project.root).json()
+        assert "context.md" not in json.dumps(answer)
+    assert brv("vc", "init", cwd=project.root).exit_code == 0
+    assert brv("vc", "add", cwd=project.root).exit_code == 0
+    staged = brv("vc", "diff", "--staged", "--json", cwd=project.root).json()
+    entries = [e["path"] for e in staged["entries"] if e["path"].endswith(".md")]
+    assert len(entries) == 1000
+    assert not [p for p in entries if p.endswith("context.md")]

@@ -157,7 +157,8 @@ def shared(found: dict[str, Term], spread: dict[str, int], entries: int,
     A term must be held by entries of at least two domains and must not be a domain's own
     name. In a tree big enough to tell (20 entries or more) it must not be everywhere: held
     by more than a quarter of the entries, or made of a word that more than a quarter of
-    them use. Among six or more domains, it must not be in more than half of them. A single
+    them use, and it must rest on three entries or more: in three domains, or two entries in
+    each of two. Among six or more domains, it must not be in more than half of them. A single
     word (of a title or summary) counts only in a tree of fewer than 20 entries, where tags
     and terms are too few to show a pattern.
     Terms are ranked by kind (tag, phrase, word) times domains, then by entries.
@@ -174,6 +175,9 @@ def shared(found: dict[str, Term], spread: dict[str, int], entries: int,
             continue
         if len(domains) >= 6 and reach > len(domains) / 2:
             continue
+        if entries >= 20 and (count < 3 or (reach == 2 and min(
+                len(p) for p in term.entries.values()) < 2)):
+            continue  # two entries, or one domain's many plus one stray: a coincidence
         if term.kind == "word" and entries >= 20:
             continue  # a big tree has tags and terms to show; one shared word is noise there
         out.append(term)

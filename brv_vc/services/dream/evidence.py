@@ -31,10 +31,11 @@ GENERIC = frozenset("""
     type types part parts case cases number numbers level levels item items kind kinds
     covers within knowledge folder folders subtopic md http https www com org
     narrative facts concept structure rules highlights dependencies examples raw task flow
-    per non etc versus vs able without
+    per non etc versus vs able without display print version help info
 """.split())
 _WORD = re.compile(r"[^\W_]+")
 _SPACED = re.compile(r" +| ?- ?")
+_CODE = re.compile(r"`[^`]*`")
 KIND_WEIGHT = {"tag": 3.0, "phrase": 2.0, "word": 1.0}
 
 
@@ -46,6 +47,8 @@ class Term:
     key: str = ""  # stemmed words
     shown: dict[str, int] = field(default_factory=dict)  # surface forms and their counts
     entries: dict[str, list[str]] = field(default_factory=dict)  # domain -> entry paths
+    titles: set[str] = field(default_factory=set)  # of those entries, lowercased
+    leads: int = 0  # entries whose title or summary holds it (what they are about)
 
     @property
     def label(self) -> str:
@@ -92,18 +95,31 @@ def _phrases(text: str) -> Iterable[tuple[str, str]]:
     """(stemmed key, surface form) of each two-word run of plain words.
 
     A run never crosses a line (a heading and the line under it are no term), a heading
-    line has none (``## Narrative`` is structure), and the two words are written apart by
+    line and code (fenced or in backticks) have none (``## Narrative`` is structure,
+    ```tldr chpass``` a command), and the two words are written apart by
     spaces or a hyphen only: ``services/derived`` or ``config.yaml`` is a path, not a term.
     """
+    fenced = False
     for line in text.splitlines():
-        if line.lstrip().startswith("#"):
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+        if fenced or line.lstrip().startswith(("#", "```", "~~~")):
             continue
+        line = _CODE.sub(" | ", line)  # code is commands and names, not the prose of a term
         found = list(_WORD.finditer(line))
         for m, n in itertools.pairwise(found):
             a, b = m.group().lower(), n.group().lower()
             gap = line[m.end():n.start()]
-            if _plain(a) and _plain(b) and a != b and _SPACED.fullmatch(gap):
+            if (_plain(a) and _plain(b) and a != b and _SPACED.fullmatch(gap)
+                    and not _in_path(line, m.start(), n.end())):
                 yield f"{stem(a)} {stem(b)}", f"{m.group()} {n.group()}"
+
+
+def _in_path(line: str, start: int, end: int) -> bool:
+    """True when the words at ``line[start:end]`` touch a path ("python bench/x.py")."""
+    before = line[start - 1] if start > 0 else ""
+    after = line[end:end + 2]
+    return before in ("/", ".") or (len(after) == 2 and after[0] in "/." and after[1].isalnum())
 
 
 def opening(head: str) -> str:
@@ -129,6 +145,7 @@ def gather(entries: list[EntryText]) -> tuple[dict[str, Term], dict[str, int]]:
 
     def add(key: str, kind: str, surface: str, domain: str, path: str) -> None:
         term = found.setdefault(f"{kind}:{key}", Term(kind, key))
+        term.titles.add(title)
         term.shown[surface] = term.shown.get(surface, 0) + 1
         paths = term.entries.setdefault(domain, [])
         if path not in paths:
@@ -136,14 +153,18 @@ def gather(entries: list[EntryText]) -> tuple[dict[str, Term], dict[str, int]]:
 
     for entry in entries:
         domain = entry.path.split("/", 1)[0]
+        title = entry.title.lower()
         for word in {stem(w) for w, _ in _words(f"{entry.title}\n{entry.head}")}:
             spread[word] = spread.get(word, 0) + 1
         for raw in dict.fromkeys(entry.keys.lower().split()):
             words = [w for w in tokens(raw.replace("-", " ").replace("_", " ")) if _plain(w)]
             if words:
                 add(" ".join(stem(w) for w in words), "tag", " ".join(words), domain, entry.path)
-        for key, surface in dict.fromkeys(_phrases(f"{entry.title}\n{entry.head}")):
+        lead = dict.fromkeys(_phrases(f"{entry.title}\n{opening(entry.head)}"))
+        for key, surface in dict.fromkeys([*lead, *_phrases(entry.head)]):
             add(key, "phrase", surface, domain, entry.path)
+            if (key, surface) in lead:
+                found[f"phrase:{key}"].leads += 1
         for word, shown in dict.fromkeys(_words(f"{entry.title} {opening(entry.head)}")):
             if _plain(word) and len(word) >= 4:
                 add(stem(word), "word", shown, domain, entry.path)
@@ -157,8 +178,9 @@ def shared(found: dict[str, Term], spread: dict[str, int], entries: int,
     A term must be held by entries of at least two domains and must not be a domain's own
     name. In a tree big enough to tell (20 entries or more) it must not be everywhere: held
     by more than a quarter of the entries, or made of a word that more than a quarter of
-    them use, and it must rest on three entries or more: in three domains, or two entries in
-    each of two. Among six or more domains, it must not be in more than half of them. A single
+    them use, and it must rest on three entries or more, of three titles or more (the same
+    command page on four platforms is one thing), in three domains or two entries in each
+    of two. Among six or more domains, it must not be in more than half of them. A single
     word (of a title or summary) counts only in a tree of fewer than 20 entries, where tags
     and terms are too few to show a pattern.
     Terms are ranked by kind (tag, phrase, word) times domains, then by entries.
@@ -175,9 +197,11 @@ def shared(found: dict[str, Term], spread: dict[str, int], entries: int,
             continue
         if len(domains) >= 6 and reach > len(domains) / 2:
             continue
-        if entries >= 20 and (count < 3 or (reach == 2 and min(
+        if entries >= 20 and (len(term.titles) < 3 or (reach == 2 and min(
                 len(p) for p in term.entries.values()) < 2)):
-            continue  # two entries, or one domain's many plus one stray: a coincidence
+            continue  # two entries (or one page per platform), or one stray: a coincidence
+        if term.kind == "phrase" and term.leads < 2:
+            continue  # what no two entries are about, only mention in passing
         if term.kind == "word" and entries >= 20:
             continue  # a big tree has tags and terms to show; one shared word is noise there
         out.append(term)

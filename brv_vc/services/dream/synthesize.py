@@ -88,7 +88,10 @@ def detect(project: Project, conn: sqlite3.Connection | None = None) -> list[Op]
         if any(len(paths & t) / len(paths | t) > _SAME_EVIDENCE for t in taken):
             continue
         op = _candidate(term, titles, openings)
-        probe = tokens(" ".join([op["title"], op["title"], op["summary"], op["content"]]))
+        # the evidence alone: the template words every synthesis shares would make any two
+        # of them look alike
+        probe = tokens(" ".join([term.label, term.label, *(
+            f"{titles.get(p, '')} {openings.get(p, '')}" for p in op["sources"])]))
         if seen:
             corpus = corpus or Corpus([str(i) for i in range(len(seen))], list(seen))
             if corpus.best_against(probe) >= LINK_AT:

@@ -28,3 +28,10 @@ def test_removed_entry_says_what_is_lost() -> None:
     assert diff.relations_removed == ("auth/jwt/rotation.md",)
     assert {f.key: f.removed for f in diff.fields}["tags"] == ("security", "keys")
     assert "-`security` -`keys`" in render_markdown([diff], "HEAD", "index")
+
+
+def test_the_count_is_of_entries_not_of_files() -> None:
+    added = diff_entry(PATH, None, DATA)
+    ignore = diff_entry(".gitignore", None, b"_index.md\n")
+    text = render_text([added, ignore], "HEAD", "index")
+    assert text.endswith("1 entry changed: 1 added; 1 other file (not knowledge)")

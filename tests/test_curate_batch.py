@@ -91,7 +91,7 @@ def test_atomic_batch_plans_each_operation_on_the_tree_its_predecessors_leave(
     assert "Updated." in text
     assert "About Two." in text
     assert not (project.tree / "billing/plans/two.md").exists()
-    assert (project.tree / "billing/plans/context.md").read_text().startswith("# Topic: plans")
+    assert "\n---\n\n# Topic: plans\n" in (project.tree / "billing/plans/context.md").read_text()
     assert (
         result.summary.added,
         result.summary.updated,

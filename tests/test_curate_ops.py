@@ -72,7 +72,9 @@ def test_add_writes_entry_with_all_fields_and_context_files(project: Project) ->
     assert entry.facts() == [Fact("Tokens rotate", "jwt", "convention")]  # de-duplicated by key
     assert section_text(entry.body, "Narrative").strip() == "Refresh tokens are single-use."
     assert (
-        (project.tree / "auth/context.md").read_text().startswith("# Domain: auth\n\n## Purpose\n")
+        # the generator's marker (tree/generated.py), then the text
+        (project.tree / "auth/context.md").read_text().split("\n---\n\n", 1)[1]
+        .startswith("# Domain: auth\n\n## Purpose\n")
     )
     for level, heads in [
         ("auth", ["## Purpose", "## Scope", "## Ownership", "## Usage"]),

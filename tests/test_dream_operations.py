@@ -84,8 +84,11 @@ def test_synthesis_frontmatter_order_and_review_flag(project):
     assert keys == ["confidence", "sources", "synthesized_at", "type", "title", "summary",
                     "tags", "related", "keywords", "createdAt", "updatedAt"]
     assert "type: synthesis\n" in text
-    assert 'sources: ["api/_index.md", "security/_index.md"]' in text
-    assert created["confidence"] == 0.6
+    # the synthesis rests on the entries themselves, never on generated summaries
+    assert 'sources: ["api/auth/oauth_flow.md", "security/tokens/key_rotation.md"]' in text
+    assert 'related: ["api/auth/oauth_flow.md", "security/tokens/key_rotation.md"]' in text
+    assert created["title"] == "OAuth in api and security"
+    assert created["confidence"] == 0.5  # offline: a proposal, always under review
     assert created["needsReview"] is True
 
 

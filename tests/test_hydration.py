@@ -14,6 +14,7 @@ from brv_vc.format.tokens import count_tokens
 from brv_vc.services.brain.items import MAX_READ
 from brv_vc.services.curate import run_batch
 from brv_vc.services.hydrate import dehydrate, hydrate, tree_stats
+from brv_vc.tree.generated import is_generated
 from brv_vc.tree.project import Project
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -61,7 +62,8 @@ def test_a_digest_stands_in_for_the_raw_children_in_the_parents_hydration(
     assert done.changed
     assert done.file == "auth/jwt/refresh/context.md"
     text = (project.tree / "auth/jwt/refresh/context.md").read_text()
-    assert text.startswith("# Subtopic: refresh\n")  # the person-written part is kept
+    assert "\n---\n\n# Subtopic: refresh\n" in text  # the generated part is kept...
+    assert not is_generated(text.encode())  # ...and the digest makes it knowledge
     assert text.endswith("## Digest\nSingle-use refresh tokens; reuse revokes.\n")
     parent = hydrate(project, "auth/jwt", NOW).document
     assert "### auth/jwt/refresh/ (digest)\nSingle-use refresh tokens; reuse revokes." in parent

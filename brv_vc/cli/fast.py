@@ -153,6 +153,9 @@ def try_fast(argv: list[str]) -> int | None:
         return None
     now, project, config_notes = started
     config_notes = (*config_notes, *_settle(project, now))
+    from brv_vc.cli.index_notice import install
+
+    install()  # a long build of a missing index shows a counter on a terminal
     try:
         if command == "search":
             from brv_vc.cli.retrieval_text import search_text as render

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
 from brv_vc.cli.context import AppContext, json_option, pass_app
-from brv_vc.cli.render import emit, warn
+from brv_vc.cli.render import emit, stderr_is_tty, warn
 from brv_vc.errors import BrvError
+
+LONG_IMPORT = 500  # notes: from here a progress bar is drawn (on a terminal)
 
 
 class ImportFailed(BrvError):
@@ -24,6 +27,12 @@ def _text(r: Any) -> str:
     lines += [f"  {i.source} -> {i.path}" for i in r.imported[:50]]
     if len(r.imported) > 50:
         lines.append(f"  ... and {len(r.imported) - 50} more (--json lists all)")
+    kept = sum(len(i.related) for i in r.imported)
+    lines.append(f"links: {kept} kept as related, {len(r.unresolved)} unresolved"
+                 + (" (name no note or entry; --json lists them)" if r.unresolved else ""))
+    lines += [f"  {u.source}: [[{u.link}]]" for u in r.unresolved[:10]]
+    if len(r.unresolved) > 10:
+        lines.append(f"  ... and {len(r.unresolved) - 10} more")
     return "\n".join(lines)
 
 
@@ -51,8 +60,20 @@ def import_cmd(app: AppContext, folder: Path, flavour: str, dry_run: bool,
     """
     from brv_vc.services.importers import import_notes
 
-    result = import_notes(app.project(), folder, app.now, flavour=flavour,
-                          dry_run=dry_run)
+    if stderr_is_tty():
+        bar_of: Any = click.progressbar  # its overloads want an iterable; a length is enough
+        with bar_of(length=1, label="Reading notes", file=sys.stderr) as bar:
+
+            def step(done: int, total: int) -> None:
+                if total >= LONG_IMPORT:
+                    bar.length = total
+                    bar.update(done - bar.pos)
+
+            result = import_notes(app.project(), folder, app.now, flavour=flavour,
+                                  dry_run=dry_run, progress=step)
+    else:
+        result = import_notes(app.project(), folder, app.now, flavour=flavour,
+                              dry_run=dry_run)
     for item in result.skipped:
         warn(f"{item.source}: {item.reason}")
     if result.skipped and not dry_run:

@@ -205,6 +205,9 @@ def main(argv: list[str] | None = None) -> Any:
 def _main(argv: list[str] | None) -> Any:
     args = list(sys.argv[1:] if argv is None else argv)
     as_json = _wants_json(args)
+    from brv_vc.cli.index_notice import install
+
+    install()  # a long build of a missing index shows a counter on a terminal
     try:
         _refuse_undecodable(args)
         # Without standalone mode click *returns* the code of ctx.exit(n) instead of raising.

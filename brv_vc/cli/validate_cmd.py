@@ -7,6 +7,7 @@ import json
 import click
 
 from brv_vc.cli.context import AppContext, json_option, pass_app
+from brv_vc.cli.plain import versioned
 from brv_vc.cli.render import jsonable
 from brv_vc.services import vc
 
@@ -46,7 +47,7 @@ def validate(app: AppContext, paths: tuple[str, ...], everything: bool, as_json:
     """
     result = vc.validate_tree(app.project(), app.cwd, () if everything else paths)
     if as_json:
-        click.echo(json.dumps({"ok": not result.problems, **jsonable(result)}, indent=2,
+        click.echo(json.dumps(versioned({"ok": not result.problems, **jsonable(result)}), indent=2,
                               ensure_ascii=False))
     else:
         click.echo(_text(result), err=bool(result.problems))

@@ -16,7 +16,8 @@ from typing import Any, NamedTuple
 from brv_vc.index import texts
 from brv_vc.index.db import get_meta, set_meta
 from brv_vc.index.docs import extract
-from brv_vc.tree.layout import kind_of
+from brv_vc.tree.generated import is_generated
+from brv_vc.tree.layout import Kind, kind_of
 
 _MASK = (1 << 64) - 1
 
@@ -88,9 +89,10 @@ class Writer:
             doc = None
             problem = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
         part = fingerprint_part(path, digest)
+        kind = kind_of(path)
         values = (
             # an indexed file of no layout kind is a synthesis in a domain folder
-            folder, kind_of(path).value.replace("other", "synthesis"), *stat, digest, part,
+            folder, kind.value.replace("other", "synthesis"), *stat, digest, part,
             doc.title if doc else "", doc.updated if doc else None, problem,
         )
         if old is not None:
@@ -112,6 +114,8 @@ class Writer:
             row_id = cur.lastrowid
             self.files += 1
         self.fingerprint ^= part
+        if doc is not None and kind is Kind.CONTEXT and is_generated(data):
+            doc = None  # generated filler keeps its row (the sync needs it) but is never a hit
         if doc is not None and doc.legacy:  # the sidecar keeps a row it already has
             self.seeds[path] = (doc.legacy, doc.updated)
         if doc is not None:

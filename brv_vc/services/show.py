@@ -207,7 +207,7 @@ def show_entry(
         backlinks=back,
         dangling=bad,
         signals=SignalsView(
-            importance=round(current.importance, 2),
+            importance=round(current.importance, 1),  # the one scale: 0-100, one decimal
             recency=round(scoring.recency(current, moment), 4),
             maturity=current.maturity,
             access_count=current.access_count,

@@ -21,6 +21,7 @@ from brv_vc.summary.digest import digest
 from brv_vc.summary.documents import ChildLine, FolderInput
 from brv_vc.summary.engine import EXTRACTIVE, Engine, generate
 from brv_vc.summary.records import Records, sha
+from brv_vc.tree.generated import is_generated
 from brv_vc.tree.layout import (
     ARCHIVE_DIR,
     MAX_DEPTH,
@@ -156,11 +157,14 @@ def _purpose(data: bytes) -> str:
 
 
 def folder_input(folder: str, children: list[_Child]) -> FolderInput:
-    """Builds the engine's input: purpose from ``context.md``, folders first, then entries."""
+    """Builds the engine's input: purpose from ``context.md``, folders first, then entries.
+
+    A generated ``context.md`` nobody edited is filler (``tree/generated.py``): no purpose.
+    """
     purpose = ""
     lines: list[ChildLine] = []
     for child in children:
-        if child.kind is Kind.CONTEXT:
+        if child.kind is Kind.CONTEXT and not is_generated(child.data):
             purpose = _purpose(child.data)
         elif child.kind is Kind.SUMMARY:
             name = child.name.split("/")[0]

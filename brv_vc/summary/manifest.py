@@ -147,6 +147,7 @@ def ensure(
         except ValueError:
             loaded = None
         if isinstance(loaded, dict):
+            _importance_now(loaded, conn, now)
             return ManifestResult(loaded, False, ())
     manifest = build(project, conn, now, found)
     data = render(manifest)
@@ -155,3 +156,20 @@ def ensure(
         warnings.append(f"{MANIFEST_FILE} was edited by hand; rebuilt (it is a derived file)")
     records.write(target, MANIFEST_FILE, stamp, data)
     return ManifestResult(manifest, True, tuple(warnings))
+
+
+def _importance_now(manifest: dict[str, Any], conn: sqlite3.Connection, now: datetime) -> None:
+    """Sets each context row's ``importance`` to its value now (in place).
+
+    Trigger: a manifest still fresh for its files (no entry changed) is returned as written.
+    Why: its importance figures date from when it was built, while search hits and decay
+    move them; ``brv show``, ``brv brain`` and the manifest must print one figure per entry.
+    Outcome: the figures are current; the lane (chosen when the files last changed) is kept.
+    """
+    rows = [r for r in manifest.get("contexts", []) if isinstance(r, dict) and "path" in r]
+    stored = sidecar.get_many(conn, [str(r["path"]) for r in rows])
+    moment = now.timestamp()
+    for row in rows:
+        signals = stored.get(str(row["path"]))
+        row["importance"] = (round(scoring.at(signals, moment).importance, 1)
+                             if signals is not None else scoring.DEFAULT_IMPORTANCE)

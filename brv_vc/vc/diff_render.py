@@ -63,10 +63,16 @@ def render_text(entries: Sequence[EntryDiff], base: str, target: str) -> str:
 
 
 def _summary(entries: Sequence[EntryDiff]) -> str:
-    counts = {s: sum(1 for e in entries if e.status == s) for s in _ORDER}
+    """``2 entries changed: 1 added, 1 modified``; files that are no knowledge apart."""
+    knowledge = [e for e in entries if e.path.endswith(".md")]
+    others = len(entries) - len(knowledge)
+    counts = {s: sum(1 for e in knowledge if e.status == s) for s in _ORDER}
     parts = [f"{n} {s}" for s, n in counts.items() if n]
-    noun = "entry" if len(entries) == 1 else "entries"
-    return f"{len(entries)} {noun} changed: " + ", ".join(parts)
+    noun = "entry" if len(knowledge) == 1 else "entries"
+    text = f"{len(knowledge)} {noun} changed" + (": " + ", ".join(parts) if parts else "")
+    if others:
+        text += f"; {others} other file{'s' if others != 1 else ''} (not knowledge)"
+    return text
 
 
 def _cell(text: str) -> str:

@@ -103,6 +103,13 @@ def _fields(old: Entry, new: Entry) -> list[FieldChange]:
     return changes
 
 
+def _whole_list(key: str, values: tuple[str, ...], added: bool) -> FieldChange:
+    """A list field of an added (or removed) entry, every item added (or removed)."""
+    if added:
+        return FieldChange(key, [], list(values), added=tuple(values))
+    return FieldChange(key, list(values), [], removed=tuple(values))
+
+
 def _whole_sections(body: str, status: str) -> tuple[SectionChange, ...]:
     """The sections of an added or removed entry, each with its full text as ``lines``.
 
@@ -171,8 +178,14 @@ def diff_entry(
     title = present.title if present is not None else ""
     if before is None or after is None:
         assert present is not None
+        # everything the entry holds is in the diff: a reviewer reads its tags and links too
+        lists = tuple(_whole_list(key, getattr(present, attr), after is not None)
+                      for key, attr in _LISTS if getattr(present, attr))
+        relations = present.relations()
         return EntryDiff(path, status, old_path, title=title, summary=present.summary,
-                         sections=_whole_sections(present.body, status))
+                         fields=lists, sections=_whole_sections(present.body, status),
+                         relations_added=relations if after is not None else (),
+                         relations_removed=relations if after is None else ())
     rel_before, rel_after = before.relations(), after.relations()
     return EntryDiff(
         path, status, old_path, title=title,

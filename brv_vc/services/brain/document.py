@@ -18,7 +18,7 @@ from datetime import datetime
 
 from brv_vc.errors import UsageError
 from brv_vc.format.tokens import count_tokens
-from brv_vc.services.brain.items import Item, Pool, age_text
+from brv_vc.services.brain.items import Item, Pool, age_text, importance5
 from brv_vc.services.brain.pool import load_pool
 from brv_vc.tree.project import Project
 
@@ -62,7 +62,7 @@ def layer_of(item: Item) -> int:
     """Seed 004's layer rules, with brv's signals (importance 1-5, age in days)."""
     if item.archived:
         return 3
-    age, imp = item.age_days, item.importance
+    age, imp = item.age_days, importance5(item.importance)
     if (
         (age <= 30 and imp >= 3)
         or (item.kind == "decision" and age <= 30)
@@ -86,7 +86,7 @@ def _l1_line(item: Item) -> str:
     tags = f" · tags {', '.join(item.tags[:4])}" if item.tags else ""
     summary = f": {_one_line(item.summary)}" if item.summary else ""
     return (f"- **{item.title}**{summary} (`{item.path}` · confidence {item.confidence:.1f}"
-            f" · importance {item.importance}{tags} · {age_text(item.age_days)})")
+            f" · importance {item.importance:.1f}{tags} · {age_text(item.age_days)})")
 
 
 def _l2_line(item: Item) -> str:
@@ -136,7 +136,7 @@ def _brief(pool: Pool, budget: int) -> _Layer:
     stack = [i.title for i in by_kind["architecture"][:3]]
     if stack:
         layer.add([f"**Stack**: {_one_line('; '.join(stack))}"])
-    decisions = sorted(by_kind["decision"], key=lambda i: (-i.importance, -i.score))[:3]
+    decisions = sorted(by_kind["decision"], key=lambda i: (-importance5(i.importance), -i.score))[:3]
     if decisions and layer.add(["**Key decisions**:"]):
         for item in decisions:
             layer.add([f"- {item.title}" + (f": {_one_line(item.summary, 100)}"

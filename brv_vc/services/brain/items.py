@@ -45,7 +45,7 @@ class Item:
     tags: tuple[str, ...]
     updated_at: str  # the frontmatter's updatedAt: half of the ETag pair
     kind: str
-    importance: int  # seed 004's 1-5 scale
+    importance: float  # brv's one scale: 0-100, decayed, one decimal (as show and manifest)
     confidence: float
     age_days: float
     score: float
@@ -53,7 +53,10 @@ class Item:
 
 
 def importance5(importance: float) -> int:
-    """Maps brv's 0-100 importance to seed 004's 1-5 scale (the default 50 is 3)."""
+    """Maps brv's 0-100 importance to seed 004's 1-5 scale (the default 50 is 3).
+
+    Only seed 004's layer rules use it; people and agents read the 0-100 figure.
+    """
     return max(1, min(5, round(1 + importance / 25)))
 
 
@@ -146,7 +149,7 @@ def _item(project: Project, path: str, importance: float, maturity: str, age: fl
     return Item(
         path=path, title=entry.title, summary=entry.summary, tags=entry.tags,
         updated_at=entry.updated_at, kind=kind_of(entry, path),
-        importance=importance5(importance), confidence=CONFIDENCE[maturity], age_days=age,
+        importance=round(importance, 1), confidence=CONFIDENCE[maturity], age_days=age,
         score=score, archived=maturity == scoring.DRAFT
         and importance < scoring.ARCHIVE_THRESHOLD)
 

@@ -79,10 +79,11 @@ def _add(op: Mapping[str, Any], target: Target, view: View, now_iso: str) -> Pla
         )
     fields = _fields(op)
     title = fields.pop("title", None) or rel.rsplit("/", 1)[1].removesuffix(".md").replace("_", " ")
+    created = op.get("createdAt") or now_iso  # an import keeps the note's own dates
     entry = Entry(
         title=title,
-        created_at=now_iso,
-        updated_at=now_iso,
+        created_at=created,
+        updated_at=op.get("updatedAt") or created,
         body=content.build(preamble, sections),
         **fields,
     )
@@ -111,7 +112,7 @@ def _update(op: Mapping[str, Any], target: Target, now_iso: str) -> Plan:
             "unchanged", rel, message="no change: the entry already holds this content",
             entry=entry,
         )
-    entry = entry.with_changes(updated_at=now_iso)
+    entry = entry.with_changes(updated_at=op.get("updatedAt") or now_iso)
     return Plan(
         "updated", rel, ((rel, serialize_entry(entry)),), sidecar=(("updated", rel),),
         changed=(rel,), entry=entry,

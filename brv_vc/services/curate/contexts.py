@@ -4,6 +4,9 @@ The text is deterministic (same folder and entry, same bytes) and extractive: it
 the names and from the entry that created the folder, with no LLM. It is written once, only
 when the folder is new, and never rewritten: people edit these files to describe ownership and
 scope, and brv must not overwrite their words.
+
+Each file carries the generator's marker (``tree/generated.py``): while nobody edits it, it is
+filler, not knowledge (no search hit, no added entry in a diff, no input to summaries).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from brv_vc.format.entry import Entry
+from brv_vc.tree.generated import mark
 
 
 def _words(name: str) -> str:
@@ -65,7 +69,11 @@ def subtopic_context(topic: str, subtopic: str, first: Entry | None) -> str:
 
 
 def contexts_for(segments: tuple[str, ...], first: Entry | None) -> list[tuple[str, str]]:
-    """Returns (folder relpath, context text) for every level of ``domain/topic[/subtopic]``."""
+    """Returns (folder relpath, marked context text) for every level of ``domain/topic[/subtopic]``."""
+    return [(folder, mark(text)) for folder, text in _plain_contexts(segments, first)]
+
+
+def _plain_contexts(segments: tuple[str, ...], first: Entry | None) -> list[tuple[str, str]]:
     domain, topic = segments[0], segments[1]
     out = [
         (domain, domain_context(domain, topic, first)),
@@ -113,9 +121,10 @@ def forgotten(rel: str, data: bytes, read: Callable[[str], bytes | None]) -> lis
         return []
     writes = []
     for (folder, text), (_, plain) in zip(
-        contexts_for(segments, entry), contexts_for(segments, None), strict=True
+        _plain_contexts(segments, entry), _plain_contexts(segments, None), strict=True
     ):
         path = f"{folder}/context.md"
-        if text != plain and read(path) == text.encode("utf-8"):
-            writes.append((path, plain.encode("utf-8")))
+        # a file written before the generator's marker existed holds the plain text
+        if text != plain and read(path) in (mark(text).encode("utf-8"), text.encode("utf-8")):
+            writes.append((path, mark(plain).encode("utf-8")))
     return writes

@@ -77,8 +77,31 @@ def open_synced(
         The open index; ``notes`` are messages for stderr (a rebuilt index, unparsable files).
     """
     handle = open_index(project, rebuild=rebuild)
-    return resync(project, handle.conn, created=handle.created, notes=handle.notes, mode=mode,
-                  progress=progress, follow=follow)
+    if not handle.created:
+        return resync(project, handle.conn, notes=handle.notes, mode=mode, progress=progress,
+                      follow=follow)
+    # a missing or unreadable index is built from the whole tree: the reader is told
+    import time
+
+    began = time.monotonic()
+    from brv_vc.services.derived import build_watch
+
+    factory = build_watch.FACTORY
+    watch = factory() if progress is None and factory is not None else None
+    try:
+        opened = resync(project, handle.conn, created=True, notes=handle.notes, mode=mode,
+                        progress=progress or watch, follow=follow)
+    finally:
+        if watch is not None:
+            watch.close()
+    took = time.monotonic() - began
+    if not rebuild and took >= BUILD_NOTE_AFTER and opened.report.added:
+        opened.notes.append(f"the search index was missing or unreadable: built it from "
+                            f"{len(opened.report.added):,} files in {took:.1f} s")
+    return opened
+
+
+BUILD_NOTE_AFTER = 1.0  # seconds: a build this long is named on stderr afterwards
 
 
 def resync(

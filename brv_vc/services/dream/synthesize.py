@@ -1,22 +1,27 @@
 """Synthesize, deterministic detector (seed 001): patterns that span domains.
 
-Each domain's ``_index.md`` summaries (the domain's and its folders') are read as one text.
-A pattern is a significant word that several domains share (boilerplate of the summaries
-left out); the most widely shared come first, at most three a dream. A candidate whose text
-is at least 0.5 alike (BM25, as seed 001 says) to an existing synthesis is dropped. Fewer
-than two domains: nothing to synthesize. Confidence grows with the domains that share the
-pattern (0.6 for two); below 0.7 the synthesis is flagged for review.
+A pattern is evidence that entries of several domains really share (``evidence.py``): a tag
+or keyword, a two-word term, or (in a small tree) a word of their titles and summaries; never the text
+of ``_index.md`` or ``context.md``, never a stop word. The synthesis names the entries it
+rests on (``sources`` and ``related``), lists each with its summary, and reads as a title a
+person would write ("Refresh token in api and auth"). At most three a dream; a candidate
+resting on the same entries as a better one, or at least 0.5 alike (BM25, as seed 001 says)
+to an existing synthesis, is dropped. Fewer than two domains: nothing to synthesize.
+
+Confidence is honest: the offline engine matches words, it does not understand them, so an
+offline synthesis is a proposal, 0.5 to 0.65, always under the review threshold (0.7): with
+review enabled every one waits in ``brv review pending``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import sqlite3
 from typing import Any
 
 from brv_vc.errors import BrvError
 from brv_vc.format import frontmatter as fm
-from brv_vc.format.entry import decode
-from brv_vc.index.terms import STOPWORDS, stem, tokens
+from brv_vc.index.terms import tokens
+from brv_vc.services.dream import evidence
 from brv_vc.services.dream.similarity import LINK_AT, Corpus, words
 from brv_vc.tree.layout import ARCHIVE_DIR, Kind, kind_of, snake
 from brv_vc.tree.project import Project
@@ -26,27 +31,17 @@ Op = dict[str, Any]
 DOMAIN = "synthesis"
 TOPIC = "patterns"
 MAX_SYNTHESES = 3
-_BOILERPLATE = frozenset(
-    "knowledge about within covers project entry entries folder folders domain topic "
-    "subtopic summary context md the".split())
-
-
-def _index_text(project: Project, domain: str) -> str:
-    parts = []
-    for path in sorted((project.tree / domain).rglob("_index.md")):
-        try:
-            _, body = fm.split(decode(path.read_bytes()))
-        except (OSError, BrvError):
-            continue
-        parts.append(body)
-    return "\n".join(parts)
+MAX_SOURCES = 12  # entries named by one synthesis (and listed in its text)
+OFFLINE_CONFIDENCE = 0.5  # + 0.05 a domain past two, capped under the review threshold
+OFFLINE_CAP = 0.65
+_SAME_EVIDENCE = 0.6  # Jaccard of two candidates' entries above which the later is dropped
 
 
 def domains(project: Project) -> list[str]:
-    """The tree's domains that have summaries (the synthesis domain itself excluded)."""
+    """The tree's domains (the synthesis domain, the archive and hidden folders excluded)."""
     return sorted(p.name for p in project.tree.iterdir()
                   if p.is_dir() and not p.name.startswith((".", "_")) and p.name != DOMAIN
-                  and p.name != ARCHIVE_DIR and (p / "_index.md").is_file())
+                  and p.name != ARCHIVE_DIR)
 
 
 def existing(project: Project) -> dict[str, list[str]]:
@@ -63,33 +58,40 @@ def existing(project: Project) -> dict[str, list[str]]:
     return out
 
 
-def detect(project: Project) -> list[Op]:
-    """CREATE operations for new cross-domain patterns (none with fewer than two domains)."""
-    names = domains(project)
+def detect(project: Project, conn: sqlite3.Connection | None = None) -> list[Op]:
+    """CREATE operations for new cross-domain patterns (none with fewer than two domains).
+
+    ``conn`` is an open, synced index; without one the index is opened here.
+    """
+    if conn is None:
+        from brv_vc.services.derived import with_index
+
+        entries, _ = with_index(project, lambda opened: evidence.entry_texts(opened.conn, DOMAIN))
+    else:
+        entries = evidence.entry_texts(conn, DOMAIN)
+    names = sorted({e.path.split("/", 1)[0] for e in entries})
     if len(names) < 2:
         return []
-    texts = {d: _index_text(project, d) for d in names}
-    where: dict[str, set[str]] = {}
-    counts: dict[str, int] = {}
-    for domain, text in texts.items():
-        for word in tokens(text):
-            if word in STOPWORDS or word in _BOILERPLATE or word.isdigit() or len(word) < 3:
-                continue
-            word = stem(word)  # "token" and "tokens" are one pattern
-            where.setdefault(word, set()).add(domain)
-            counts[word] = counts.get(word, 0) + 1
-    shared = sorted((w for w, ds in where.items() if len(ds) >= 2 and w not in names),
-                    key=lambda w: (-len(where[w]), -counts[w], w))
+    titles = {e.path: e.title for e in entries}
+    openings = {e.path: evidence.opening(e.head) for e in entries}
+    found, spread = evidence.gather(entries)
+    candidates = evidence.shared(found, spread, len(entries), names)
     known = existing(project)
     seen = [known[p] for p in sorted(known)]  # existing syntheses, then this dream's
-    bullets = {d: _bullets(text) for d, text in texts.items()}
+    taken: list[set[str]] = []
     ops: list[Op] = []
     corpus = None  # the model of ``seen``, built again only when a synthesis joins it
-    for word in shared:
+    for term in candidates:
         if len(ops) == MAX_SYNTHESES:
             break
-        op = _candidate(word, sorted(where[word]), bullets)
-        probe = tokens(" ".join([op["title"], op["title"], op["summary"], op["content"]]))
+        paths = set(term.paths)
+        if any(len(paths & t) / len(paths | t) > _SAME_EVIDENCE for t in taken):
+            continue
+        op = _candidate(term, titles, openings)
+        # the evidence alone: the template words every synthesis shares would make any two
+        # of them look alike
+        probe = tokens(" ".join([term.label, term.label, *(
+            f"{titles.get(p, '')} {openings.get(p, '')}" for p in op["sources"])]))
         if seen:
             corpus = corpus or Corpus([str(i) for i in range(len(seen))], list(seen))
             if corpus.best_against(probe) >= LINK_AT:
@@ -97,48 +99,56 @@ def detect(project: Project) -> list[Op]:
         if any(o["path"] == op["path"] for o in ops):
             continue
         seen.append(probe)
+        taken.append(paths)
         corpus = None
         ops.append(op)
     return ops
 
 
-def _bullets(text: str) -> dict[str, list[str]]:
-    """The summary's list lines by each stemmed word they hold (built once per domain).
-
-    Why: a dream may weigh hundreds of candidate words before three survive the
-    de-duplication; stemming every line again for each took seconds on a 5,000-entry tree.
-    """
-    out: dict[str, list[str]] = {}
-    for line in text.splitlines():
-        line = line.strip()
-        if line.startswith("- "):
-            for word in dict.fromkeys(map(stem, tokens(line))):
-                out.setdefault(word, []).append(line)
-    return out
+def _join(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-def _candidate(word: str, shared_by: Sequence[str], bullets: dict[str, dict[str, list[str]]],
-               ) -> Op:
-    lines = []
+def _candidate(term: evidence.Term, titles: dict[str, str], openings: dict[str, str]) -> Op:
+    shared_by = sorted(term.entries)
+    label = term.label
+    shown = shared_by if len(shared_by) <= 4 else [*shared_by[:3], f"{len(shared_by) - 3} more"]
+    title = f"{label[:1].upper()}{label[1:]} in {_join(shown)}"
+    cited = [p for d in shared_by for p in term.entries[d][:max(1, MAX_SOURCES // len(shared_by))]]
+    cited = cited[:MAX_SOURCES]
+    what = {"tag": "tag or keyword", "phrase": "term", "word": "word"}[term.kind]
+    count = len(term.paths)
+    lines = [f"{count} entries in {len(shared_by)} domains share the {what} \"{label}\". "
+             "Read together, they show how each part of the project deals with it.", ""]
     for domain in shared_by:
-        hits = bullets[domain].get(word, [])[:5]
         lines.append(f"### {domain}")
-        lines.extend(hits or [f"- {domain} mentions {word}"])
+        for path in term.entries[domain]:
+            if path in cited:
+                gist = evidence_line(openings.get(path, ""))
+                lines.append(f"- {titles.get(path) or path} (@{path})" + (f": {gist}" if gist else ""))
         lines.append("")
-    confidence = round(min(0.95, 0.6 + 0.1 * (len(shared_by) - 2)), 2)
-    title = f"{word.capitalize()} across {', '.join(shared_by)}"
+    confidence = round(min(OFFLINE_CAP, OFFLINE_CONFIDENCE + 0.05 * (len(shared_by) - 2)), 2)
+    examples = "; ".join(f"{titles.get(p) or p} ({p.split('/', 1)[0]})" for p in cited[:3])
     return {
         "operation": "synthesize", "action": "CREATE",
         "path": f"{DOMAIN}/{TOPIC}/{snake(title)}.md",
         "title": title,
-        "summary": f"'{word}' recurs in {len(shared_by)} domains: {', '.join(shared_by)}",
+        "summary": f"\"{label}\" in {len(shared_by)} domains: {examples}",
         "content": "\n".join(lines).strip(),
-        "sources": [f"{d}/_index.md" for d in shared_by],
-        "tags": [word, "cross-domain", "synthesis"],
-        "keywords": [word, *shared_by],
+        "sources": cited,
+        "related": cited,
+        "tags": ["cross-domain", "synthesis"],
+        "keywords": [label, *shared_by],
         "confidence": confidence,
-        "reason": f"'{word}' appears in the summaries of {len(shared_by)} domains",
+        "reason": f"the {what} \"{label}\" is held by {count} entries in "
+                  f"{len(shared_by)} domains ({', '.join(shared_by)})",
     }
+
+
+def evidence_line(text: str, limit: int = 160) -> str:
+    """One line of an entry's opening, cut at a word."""
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1].rsplit(" ", 1)[0] + "…"
 
 
 def render(op: Op, stamp: str) -> bytes:
@@ -151,7 +161,7 @@ def render(op: Op, stamp: str) -> bytes:
         fm.dump_string("title", str(op["title"])),
         fm.dump_string("summary", str(op.get("summary", ""))),
         fm.dump_list("tags", [str(t) for t in op.get("tags", [])]),
-        fm.dump_list("related", []),
+        fm.dump_list("related", [str(r) for r in op.get("related", [])]),
         fm.dump_list("keywords", [str(k) for k in op.get("keywords", [])]),
         fm.dump_string("createdAt", stamp),
         fm.dump_string("updatedAt", stamp),

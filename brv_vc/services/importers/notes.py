@@ -24,7 +24,11 @@ MAX_CONTENT = 40_000  # what one curate operation's content takes (curate-ops sc
 SKIP_DIRS = {".git", ".obsidian", ".trash", ".brv", "node_modules", "_archived"}
 _H1 = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.MULTILINE)
 _INLINE_TAG = re.compile(r"(?<![\w/#&])#([A-Za-z][\w/-]*)")
-_WIKI = re.compile(r"\[\[([^\]|#]+)(?:#[^\]|]*)?(?:\|[^\]]*)?\]\]")
+# [[target]], [[target#heading]], [[target|alias]], [[Folder/Note\\|alias]] (a pipe escaped
+# inside a table); an embed ![[...]] is the same link
+_WIKI = re.compile(r"\[\[([^\]|#\\]+)(?:#[^\]|\\]*)?(?:\\?\|[^\]]*)?\]\]")
+# an attachment (image, PDF...) is no note: its link is neither kept nor unresolved
+_ATTACHMENT = re.compile(r"\.(?!md$)[A-Za-z0-9]{1,5}$")
 _MEMORY_URL = re.compile(r"memory://([\w./-]+)")
 _FENCE = re.compile(r"^(```|~~~).*?^\1", re.MULTILINE | re.DOTALL)
 
@@ -40,7 +44,8 @@ class Note:
     tags: tuple[str, ...]
     links: tuple[str, ...]  # wiki-link targets and memory:// permalinks, as written
     permalink: str
-    created: str
+    created: str  # ISO 8601 UTC (``...Z``) or ""
+    updated: str = ""
 
 
 @dataclass(frozen=True)
@@ -62,11 +67,25 @@ def _strings(value: Any) -> list[str]:
 
 
 def _date(value: Any) -> str:
+    """A frontmatter date as brv's ``createdAt`` form (UTC, ``Z``); "" when it is none."""
+    from brv_vc.clock import format_iso, parse_iso
+
     if isinstance(value, dt.datetime):
-        return value.isoformat()
-    if isinstance(value, dt.date):
-        return value.isoformat()
-    return str(value) if value else ""
+        moment = value if value.tzinfo else value.replace(tzinfo=dt.UTC)
+    elif isinstance(value, dt.date):
+        moment = dt.datetime(value.year, value.month, value.day, tzinfo=dt.UTC)
+    elif isinstance(value, (str, int, float)) and str(value).strip():
+        try:
+            moment = parse_iso(str(value).strip().replace(" ", "T", 1))
+        except ValueError:
+            return ""
+    else:
+        return ""
+    return format_iso(moment)
+
+
+def _first(meta: dict[str, Any], *keys: str) -> str:
+    return next((d for key in keys if (d := _date(meta.get(key)))), "")
 
 
 def note_files(root: Path) -> list[Path]:
@@ -110,12 +129,14 @@ def read_note(root: Path, path: Path, flavour: str) -> Note | Unreadable:
     if flavour in ("obsidian", "markdown"):
         tags += _INLINE_TAG.findall(scan)
     tags = [t.lstrip("#") for t in tags]
-    links = [m.strip() for m in _WIKI.findall(scan)] + _MEMORY_URL.findall(scan)
+    links = [m.strip() for m in _WIKI.findall(scan) if not _ATTACHMENT.search(m.strip())]
+    links += _MEMORY_URL.findall(scan)
     links += _strings(meta.get("related"))
     return Note(
         source=rel, title=title, content=body if body.strip() else f"{title}.\n",
         summary=str(meta.get("summary") or meta.get("description") or "").strip(),
         tags=tuple(dict.fromkeys(t for t in tags if t)), links=tuple(dict.fromkeys(links)),
         permalink=str(meta.get("permalink") or "").strip(),
-        created=_date(meta.get("createdAt") or meta.get("created") or meta.get("date")),
+        created=_first(meta, "createdAt", "created", "date", "created_at"),
+        updated=_first(meta, "updatedAt", "updated", "modified", "updated_at", "lastmod"),
     )

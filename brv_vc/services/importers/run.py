@@ -5,13 +5,17 @@ Placement: a note's folders under the imported one become domain / topic / subto
 ``notes/general``, one with one folder to ``<folder>/general``); a ByteRover tree keeps its
 own paths. Links (``[[Title]]``, ``[[folder/note|alias]]``, ``memory://permalink``, a
 ``related`` list) become ``related`` paths when they name a note of the import or an entry
-already in the tree. Notes go in as UPSERTs in one atomic batch, so the audit log and the
+already in the tree (a link may name a note by title, file name, its path in the vault or the
+end of that path); the links that name nothing are counted and listed as ``unresolved``.
+A note's ``created``/``date`` and ``updated``/``modified`` become ``createdAt``/``updatedAt``.
+Notes go in as UPSERTs in one atomic batch, so the audit log and the
 derived files follow as for any curate, a second import updates instead of failing, and
 nothing is half-imported.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -38,6 +42,14 @@ class Imported:
 
 
 @dataclass(frozen=True)
+class Unresolved:
+    """A link of an imported note that names no note of the import and no entry."""
+
+    source: str
+    link: str
+
+
+@dataclass(frozen=True)
 class Skipped:
     """A note left out, and why."""
 
@@ -56,6 +68,7 @@ class ImportResult:
     skipped: tuple[Skipped, ...]
     curate: CurateResult | None
     dry_run: bool
+    unresolved: tuple[Unresolved, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -76,18 +89,27 @@ def _folder(note: Note, flavour: str) -> str:
     return "/".join(parts)
 
 
-def _keys(note: Note, path: str) -> list[str]:
-    """The names a link may use for a note: title, file stem, source path, permalink."""
+def _keys(note: Note, path: str) -> list[tuple[int, str]]:
+    """The names a link may use for a note, best first: (rank, lowercase name).
+
+    Rank 0: its path in the vault, its entry path, its permalink; 1: its title; then the
+    tails of its vault path, longest first (Obsidian links by the shortest unique path).
+    """
     source = note.source.removesuffix(".md")
-    keys = [note.title, source, source.rsplit("/", 1)[-1], path.removesuffix(".md")]
+    parts = source.split("/")
+    keys = [(0, source), (0, path.removesuffix(".md")), (1, note.title)]
     if note.permalink:
-        keys.append(note.permalink)
-    return [k.lower() for k in keys]
+        keys.append((0, note.permalink))
+    keys += [(1 + i, "/".join(parts[i:])) for i in range(1, len(parts))]
+    return [(rank, key.lower()) for rank, key in keys]
 
 
 def import_notes(project: Project, folder: Path, now: datetime, *, flavour: str = "markdown",
-                 dry_run: bool = False) -> ImportResult:
+                 dry_run: bool = False,
+                 progress: Callable[[int, int], None] | None = None) -> ImportResult:
     """Imports a folder of markdown notes as entries (see the module docstring).
+
+    ``progress`` is called as (notes read, notes found) while the notes are read.
 
     Raises:
         UsageError: an unknown flavour.
@@ -105,7 +127,10 @@ def import_notes(project: Project, folder: Path, now: datetime, *, flavour: str 
     placed: list[tuple[Note, str]] = []
     taken: dict[str, str] = {}
     titled: dict[tuple[str, str], tuple[str, str]] = {}
-    for file in note_files(root):
+    files = note_files(root)
+    for done, file in enumerate(files):
+        if progress is not None and done % 100 == 0:
+            progress(done, len(files))
         note = read_note(root, file, flavour)
         if isinstance(note, Unreadable):
             skipped.append(Skipped(note.source, note.reason))
@@ -127,18 +152,30 @@ def import_notes(project: Project, folder: Path, now: datetime, *, flavour: str 
         taken[path] = note.source
         titled[(place, normal_title(note.title))] = (note.source, path)
         placed.append((note, path))
-    index = {key: path for note, path in placed for key in _keys(note, path)}
-    imported = [Imported(note.source, path, note.title,
-                         tuple(dict.fromkeys(r for r in (_resolve(link, index, project)
-                                                         for link in note.links)
-                                             if r and r != path)))
-                for note, path in placed]
+    if progress is not None:
+        progress(len(files), len(files))
+    ranked: dict[str, tuple[int, str]] = {}
+    for note, path in placed:
+        for rank, key in _keys(note, path):
+            if key not in ranked or rank < ranked[key][0]:  # a tie: the first note keeps it
+                ranked[key] = (rank, path)
+    index = {key: path for key, (_, path) in ranked.items()}
+    imported, unresolved = [], []
+    for note, path in placed:
+        related = []
+        for link in note.links:
+            target = _resolve(link, index, project)
+            if target is None:
+                unresolved.append(Unresolved(note.source, link))
+            elif target != path:
+                related.append(target)
+        imported.append(Imported(note.source, path, note.title, tuple(dict.fromkeys(related))))
     ops = [_op(note, item) for (note, _), item in zip(placed, imported, strict=True)]
     # a note left out means nothing goes in (a dry run still checks the others)
     curate = (run_batch(project, ops, now, atomic=True, dry_run=dry_run or bool(skipped))
               if ops else None)
     return ImportResult(str(folder), flavour, len(placed) + len(skipped), tuple(imported),
-                        tuple(skipped), curate, dry_run)
+                        tuple(skipped), curate, dry_run, tuple(unresolved))
 
 
 def _resolve(link: str, index: dict[str, str], project: Project) -> str | None:
@@ -147,7 +184,7 @@ def _resolve(link: str, index: dict[str, str], project: Project) -> str | None:
     Contained: a link that climbs out (``../``), is absolute or goes through a symlink
     names nothing, so no path outside the tree ever becomes a ``related`` path.
     """
-    key = link.strip().removesuffix(".md").lower()
+    key = link.strip().removesuffix(".md").lstrip("/").lower()
     if key in index:
         return index[key]
     if "/" not in key:
@@ -172,5 +209,7 @@ def _op(note: Note, item: Imported) -> dict[str, Any]:
     if note.permalink:
         op["keywords"] = [note.permalink]
     if note.created:
-        op["rawConcept"] = {"timestamp": note.created[:100]}
+        op["createdAt"] = note.created
+    if note.updated or note.created:
+        op["updatedAt"] = note.updated or note.created
     return op

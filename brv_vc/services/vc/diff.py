@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from brv_vc.errors import NotFoundError, UsageError
+from brv_vc.tree.generated import is_generated
+from brv_vc.tree.layout import CONTEXT_FILE
 from brv_vc.vc import git_objects
 from brv_vc.vc.exclusions import is_excluded
 from brv_vc.vc.repo import KnowledgeRepo
@@ -127,10 +129,23 @@ def semantic_diff(repo: KnowledgeRepo, spec: str | None = None, *,
         old = None if row.status == "A" else side(row.old_sha, row.old_path or row.path, False)
         new = side(row.new_sha, row.path, row.status == "D")
         old_tree = repo.tree_path(row.old_path) if row.old_path else None
+        if _filler(row.path, old, new):
+            continue
         entry = diff_entry(repo.tree_path(row.path) or row.path, old, new, old_path=old_tree)
         if not entry.empty:
             entries.append(entry)
     return DiffReport(base, target, tuple(entries))
+
+
+def _filler(path: str, old: bytes | None, new: bytes | None) -> bool:
+    """True for a ``context.md`` that is generated filler on every side it has.
+
+    Such a file is no knowledge (``tree/generated.py``): it is neither an added nor a changed
+    entry. Once edited, its diff shows, like any entry's.
+    """
+    if path.rsplit("/", 1)[-1] != CONTEXT_FILE:
+        return False
+    return all(is_generated(side) for side in (old, new) if side is not None)
 
 
 def _pair_same_content(rows: list[_Raw]) -> list[_Raw]:

@@ -33,13 +33,17 @@ _UNSAFE = re.compile(
 )
 
 
+# one character class (carriage returns included): a single fast scan finds nothing to do
+_SUSPECT = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
 def _escape(match: re.Match[str]) -> str:
     return f"\\u{ord(match.group()):04x}"
 
 
 def inert(text: str) -> str:
     r"""``text`` with every control character written as ``\uXXXX`` (newline and tab kept)."""
-    if _UNSAFE.search(text) is None:  # the common case: one scan, no copy
+    if _SUSPECT.search(text) is None:  # the common case: one scan, no copy
         return text
     return _UNSAFE.sub(_escape, text)
 

@@ -12,6 +12,7 @@ refused write leaves every file whole.
 from __future__ import annotations
 
 import errno
+import os
 import sqlite3
 
 from brv_vc.errors import BrvError
@@ -67,6 +68,17 @@ def _place(filename: object, root: object) -> str:
     return text[len(base):] if base and text.startswith(base) else text
 
 
+def _state_unwritable(root: object) -> bool:
+    """True when ``.brv/state`` is read-only or its disk full (else the file is to blame)."""
+    if not root:
+        return False
+    state = os.path.join(str(root), ".brv", "state")
+    try:
+        return not os.access(state, os.W_OK) or os.statvfs(state).f_bavail == 0
+    except OSError:
+        return False
+
+
 def disk_error(exc: BaseException, root: object = None) -> DiskError | None:
     """The :class:`DiskError` for ``exc``, or None when it is not about the disk.
 
@@ -90,7 +102,7 @@ def disk_error(exc: BaseException, root: object = None) -> DiskError | None:
             return _full(".brv/state")
         if "readonly" in message or "read-only" in message:
             return _read_only(".brv/state")
-        if "unable to open database file" in message:
+        if "unable to open database file" in message and _state_unwritable(root):
             return DiskError(
                 "a database in .brv/state cannot be opened or created (a read-only or full "
                 "disk, or a folder without write permission)",

@@ -155,5 +155,5 @@ def test_cli_honours_brv_now_for_decay(
     aged = brv("show", "a/b/one.md", "--json", cwd=project.root).json()["signals"]
     assert fresh["importance"] == 50
     assert fresh["recency"] == 1
-    assert aged["importance"] == pytest.approx(50 * 0.995**60, abs=0.01)
+    assert aged["importance"] == pytest.approx(50 * 0.995**60, abs=0.05)  # one decimal
     assert aged["recency"] == pytest.approx(math.exp(-2), abs=0.001)

@@ -1,7 +1,7 @@
 """What entries of different domains really share: the evidence of an offline synthesis.
 
-Only entries count: their tags and keywords, the two-word terms of their title and opening
-text, and (in a small tree) single words of their title and summary. ``_index.md`` summaries,
+Only entries count: their tags and keywords, the two-word terms of their title and summary
+(what they are about), and (in a small tree) single words of those. ``_index.md`` summaries,
 ``context.md`` files (generated or not) and the synthesis domain are never read, so
 boilerplate such as "Key terms:" or "Covers the project's knowledge" cannot become a
 pattern. Everything comes from the index (one query, no file read): a dream at 100,000
@@ -10,6 +10,7 @@ entries pays for one pass over their first lines, never for parsing them.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import sqlite3
@@ -19,6 +20,7 @@ from dataclasses import dataclass, field
 from brv_vc.index.terms import STOPWORDS, stem, tokens
 from brv_vc.tree.layout import ARCHIVE_DIR
 
+SMALL_TREE = 20  # entries: under this, single words count and the "tells something" rules wait
 HEAD_CHARS = 600  # of each entry's searchable text: its summary, tags and first lines
 # words too common in technical writing to name a pattern on their own or in a pair
 GENERIC = frozenset("""
@@ -46,9 +48,8 @@ class Term:
     kind: str  # tag | phrase | word
     key: str = ""  # stemmed words
     shown: dict[str, int] = field(default_factory=dict)  # surface forms and their counts
-    entries: dict[str, list[str]] = field(default_factory=dict)  # domain -> entry paths
+    entries: dict[str, dict[str, None]] = field(default_factory=dict)  # domain -> paths
     titles: set[str] = field(default_factory=set)  # of those entries, lowercased
-    leads: int = 0  # entries whose title or summary holds it (what they are about)
 
     @property
     def label(self) -> str:
@@ -79,6 +80,12 @@ def entry_texts(conn: sqlite3.Connection, skip_domain: str) -> list[EntryText]:
         (HEAD_CHARS,))
     return [EntryText(p, t or "", k or "", h or "") for p, t, k, h in rows
             if p.split("/", 1)[0] not in (skip_domain, ARCHIVE_DIR)]
+
+
+@functools.lru_cache(maxsize=65536)
+def _stem(word: str) -> str:
+    """``terms.stem``, remembered: a dream stems the same few thousand words again and again."""
+    return stem(word)
 
 
 def _plain(word: str) -> bool:
@@ -112,7 +119,7 @@ def _phrases(text: str) -> Iterable[tuple[str, str]]:
             gap = line[m.end():n.start()]
             if (_plain(a) and _plain(b) and a != b and _SPACED.fullmatch(gap)
                     and not _in_path(line, m.start(), n.end())):
-                yield f"{stem(a)} {stem(b)}", f"{m.group()} {n.group()}"
+                yield f"{_stem(a)} {_stem(b)}", f"{m.group()} {n.group()}"
 
 
 def _in_path(line: str, start: int, end: int) -> bool:
@@ -142,32 +149,33 @@ def gather(entries: list[EntryText]) -> tuple[dict[str, Term], dict[str, int]]:
     """
     found: dict[str, Term] = {}
     spread: dict[str, int] = {}
+    small = len(entries) < SMALL_TREE
 
     def add(key: str, kind: str, surface: str, domain: str, path: str) -> None:
         term = found.setdefault(f"{kind}:{key}", Term(kind, key))
         term.titles.add(title)
         term.shown[surface] = term.shown.get(surface, 0) + 1
-        paths = term.entries.setdefault(domain, [])
-        if path not in paths:
-            paths.append(path)
+        # an ordered set: a term of thousands of entries must not cost a list scan each
+        term.entries.setdefault(domain, {})[path] = None
 
     for entry in entries:
         domain = entry.path.split("/", 1)[0]
         title = entry.title.lower()
-        for word in {stem(w) for w, _ in _words(f"{entry.title}\n{entry.head}")}:
+        # what the entry is about: its title and its summary (else its first line of prose);
+        # the rest of its text mentions things in passing (and costs a dream at 100,000)
+        lead = f"{entry.title}\n{opening(entry.head)}"
+        words = _words(lead)
+        for word in {_stem(w) for w, _ in words}:
             spread[word] = spread.get(word, 0) + 1
         for raw in dict.fromkeys(entry.keys.lower().split()):
-            words = [w for w in tokens(raw.replace("-", " ").replace("_", " ")) if _plain(w)]
-            if words:
-                add(" ".join(stem(w) for w in words), "tag", " ".join(words), domain, entry.path)
-        lead = dict.fromkeys(_phrases(f"{entry.title}\n{opening(entry.head)}"))
-        for key, surface in dict.fromkeys([*lead, *_phrases(entry.head)]):
+            parts = [w for w in tokens(raw.replace("-", " ").replace("_", " ")) if _plain(w)]
+            if parts:
+                add(" ".join(map(_stem, parts)), "tag", " ".join(parts), domain, entry.path)
+        for key, surface in dict.fromkeys(_phrases(lead)):
             add(key, "phrase", surface, domain, entry.path)
-            if (key, surface) in lead:
-                found[f"phrase:{key}"].leads += 1
-        for word, shown in dict.fromkeys(_words(f"{entry.title} {opening(entry.head)}")):
-            if _plain(word) and len(word) >= 4:
-                add(stem(word), "word", shown, domain, entry.path)
+        for word, shown in dict.fromkeys(words if small else ()):  # see shared()
+            if len(word) >= 4 and _plain(word):
+                add(_stem(word), "word", shown, domain, entry.path)
     return found, spread
 
 
@@ -192,17 +200,15 @@ def shared(found: dict[str, Term], spread: dict[str, int], entries: int,
         count = sum(len(p) for p in term.entries.values())
         if reach < 2 or term.label.lower() in names or stem(term.label.lower()) in names:
             continue
-        if entries >= 20 and (count > entries / 4 or any(
+        if entries >= SMALL_TREE and (count > entries / 4 or any(
                 spread.get(w, 0) > entries / 4 for w in term.key.split())):
             continue
         if len(domains) >= 6 and reach > len(domains) / 2:
             continue
-        if entries >= 20 and (len(term.titles) < 3 or (reach == 2 and min(
+        if entries >= SMALL_TREE and (len(term.titles) < 3 or (reach == 2 and min(
                 len(p) for p in term.entries.values()) < 2)):
             continue  # two entries (or one page per platform), or one stray: a coincidence
-        if term.kind == "phrase" and term.leads < 2:
-            continue  # what no two entries are about, only mention in passing
-        if term.kind == "word" and entries >= 20:
+        if term.kind == "word" and entries >= SMALL_TREE:
             continue  # a big tree has tags and terms to show; one shared word is noise there
         out.append(term)
     return sorted(out, key=lambda t: (-KIND_WEIGHT[t.kind] * len(t.entries),

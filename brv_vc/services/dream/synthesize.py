@@ -114,7 +114,8 @@ def _candidate(term: evidence.Term, titles: dict[str, str], openings: dict[str, 
     label = term.label
     shown = shared_by if len(shared_by) <= 4 else [*shared_by[:3], f"{len(shared_by) - 3} more"]
     title = f"{label[:1].upper()}{label[1:]} in {_join(shown)}"
-    cited = [p for d in shared_by for p in term.entries[d][:max(1, MAX_SOURCES // len(shared_by))]]
+    each = max(1, MAX_SOURCES // len(shared_by))
+    cited = [p for d in shared_by for p in list(term.entries[d])[:each]]
     cited = cited[:MAX_SOURCES]
     what = {"tag": "tag or keyword", "phrase": "term", "word": "word"}[term.kind]
     count = len(term.paths)

@@ -173,7 +173,7 @@ def kill_group(proc: subprocess.Popen[bytes]) -> None:
     with contextlib.suppress(ProcessLookupError):
         os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
-    for _ in range(300):  # children (git, hooks, the merge driver) die a moment later
+    for _ in range(1000):  # children (git, hooks, the merge driver) die a moment later
         try:
             os.killpg(proc.pid, 0)
         except ProcessLookupError:

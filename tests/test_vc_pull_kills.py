@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import threading
 from pathlib import Path
 
 import pytest
@@ -147,3 +148,20 @@ def test_a_pull_killed_while_git_holds_a_lock_needs_one_named_command(
     outcome = fault_pull.follow(root, scene)
     assert outcome.problems == []
     assert outcome.needed in ("nothing", "brv vc recover")
+
+
+def test_a_git_that_ends_within_the_wait_does_not_block_recover(team: Team) -> None:
+    lock = team.bob.tree / ".git/HEAD.lock"
+    lock.write_text("")
+    holder = subprocess.Popen(["git", "cat-file", "--batch"], cwd=team.bob.tree,
+                              stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    assert holder.stdin is not None
+    closing = threading.Timer(1.0, holder.stdin.close)  # git ends a second later
+    closing.start()
+    try:
+        out = team.bob.ok("vc", "recover").stdout
+    finally:
+        closing.join()
+        holder.wait()
+    assert f"removed the stale git lock {lock}" in out
+    assert not lock.exists()

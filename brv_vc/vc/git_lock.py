@@ -23,6 +23,7 @@ from brv_vc.tree.intents import alive
 
 STALE_AFTER = 600.0  # without /proc: git holds a lock for seconds, not minutes
 SETTLE = 1.0  # a lock younger than this is looked at again before it is called stale
+WAIT_FOR_GIT = 5.0  # how long a lock's live owner is given to finish before brv refuses
 _TOP_LOCKS = ("index.lock", "HEAD.lock", "ORIG_HEAD.lock", "MERGE_HEAD.lock", "FETCH_HEAD.lock",
               "AUTO_MERGE.lock", "packed-refs.lock", "config.lock", "shallow.lock")
 
@@ -123,12 +124,22 @@ def lock_paths(git_dir: Path, common_dir: Path) -> list[Path]:
     return sorted(found)
 
 
-def git_locks(workdir: Path, git_dir: Path, common_dir: Path) -> tuple[GitLock, ...]:
-    """The repository's lock files, each with its age and the git processes working there."""
+def git_locks(workdir: Path, git_dir: Path, common_dir: Path,
+              wait: float = WAIT_FOR_GIT) -> tuple[GitLock, ...]:
+    """The repository's lock files, each with its age and the git processes working there.
+
+    While git processes run there, waits up to ``wait`` s for them to end (a killed pull's
+    children may take a moment to go; a detached ``git maintenance`` ends on its own).
+    """
     paths = lock_paths(git_dir, common_dir)
     if not paths:
         return ()
     owners = git_processes((workdir, git_dir, common_dir))
+    deadline = time.monotonic() + wait
+    while owners and time.monotonic() < deadline:
+        time.sleep(0.1)
+        owners = git_processes((workdir, git_dir, common_dir))
+    paths = [p for p in paths if p.exists()]  # the git that ended may have removed its own
     now = time.time()
     locks = []
     for path in paths:

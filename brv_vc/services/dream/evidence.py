@@ -17,6 +17,7 @@ import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from brv_vc.index import texts
 from brv_vc.index.terms import STOPWORDS, stem, tokens
 from brv_vc.tree.layout import ARCHIVE_DIR
 
@@ -74,12 +75,13 @@ class EntryText:
 
 def entry_texts(conn: sqlite3.Connection, skip_domain: str) -> list[EntryText]:
     """Every parsed entry outside ``skip_domain`` and the archive, from the index."""
-    rows = conn.execute(
-        "SELECT docs.path, fts.title, fts.keys, substr(fts.content, 1, ?) FROM docs "
-        "JOIN fts ON fts.rowid = docs.id WHERE docs.kind = 'entry' AND docs.problem IS NULL",
-        (HEAD_CHARS,))
-    return [EntryText(p, t or "", k or "", h or "") for p, t, k, h in rows
-            if p.split("/", 1)[0] not in (skip_domain, ARCHIVE_DIR)]
+    rows = [(i, p, t) for i, p, t in conn.execute(
+        "SELECT id, path, title FROM docs WHERE kind = 'entry' AND problem IS NULL")
+        if p.split("/", 1)[0] not in (skip_domain, ARCHIVE_DIR)]
+    # the FTS5 table is contentless: the indexed text is kept (compressed) in ``texts``
+    stored = texts.load(conn, [i for i, _, _ in rows]) if rows else {}
+    return [EntryText(p, t or "", stored[i][1], stored[i][0][:HEAD_CHARS])
+            for i, p, t in rows if i in stored]
 
 
 @functools.lru_cache(maxsize=65536)

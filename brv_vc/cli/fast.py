@@ -21,6 +21,7 @@ import sys
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from datetime import datetime
+    from pathlib import Path
     from typing import Any
 
     from brv_vc.tree.project import Project
@@ -298,12 +299,32 @@ def _hook(args: list[str]) -> int | None:
         return 0
     for warning in run.warnings:
         sys.stderr.write(f"brv: warning: {warning}\n")
+    if name == "post-checkout":  # a clone's first checkout too: what it lacks, said once
+        from pathlib import Path as _Path
+
+        clone_notice(_Path.cwd())
     if run.blocked:
         from brv_vc.cli.hooks_cmd import _blocked_text  # click only when a hook refuses
 
         sys.stderr.write(_blocked_text(run) + "\n")
         return 1
     return 0
+
+
+def clone_notice(cwd: Path) -> None:
+    """After a checkout (a clone's first one too): what this clone lacks, said once.
+
+    Stat-only while nothing changed (``health.notice``); the click hook-impl calls it too.
+    """
+    try:
+        from brv_vc.services.hooks.health import notice
+        from brv_vc.tree.project import find_project
+
+        text = notice(find_project(cwd))
+    except Exception:  # outside a brv project, or unreadable: a hook must not fail for it
+        return
+    if text:
+        sys.stderr.write(text + "\n")
 
 
 def _review_pending(argv: list[str]) -> int | None:

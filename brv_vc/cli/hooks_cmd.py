@@ -161,18 +161,6 @@ def _blocked_text(run: vc.HookRun) -> str:
     return "\n".join(lines)
 
 
-def _clone_notice(app: AppContext) -> None:
-    """After a checkout (a clone's first one too): what this clone lacks, said once."""
-    try:
-        from brv_vc.tree.project import find_project
-
-        text = svc.notice(find_project(app.cwd))
-    except Exception:  # outside a brv project, or unreadable: a hook must not fail for it
-        return
-    if text:
-        click.echo(text, err=True)
-
-
 @click.command("hook-impl", hidden=True,
                context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
 @click.argument("name")
@@ -217,7 +205,9 @@ def hook_impl(app: AppContext, name: str, args: tuple[str, ...], as_json: bool) 
     for warning in run.warnings:
         click.echo(f"brv: warning: {warning}", err=True)
     if name == "post-checkout" and not as_json:
-        _clone_notice(app)
+        from brv_vc.cli.fast import clone_notice
+
+        clone_notice(app.cwd)
     if run.blocked:
         if not as_json:
             click.echo(_blocked_text(run), err=True)

@@ -228,7 +228,10 @@ def audit_mismatch(root: Path, before: dict[str, bytes], now: dict[str, bytes]) 
         rows = []
     finally:
         conn.close()
-    logged = {(t, m.split(" ", 1)[-1]) for t, _, s, m in rows if s == "success"}
+    # "deleted PATH", or "deleted PATH (finished by the next command: ...)" when the kill fell
+    # mid-operation and recovery completed it
+    logged = {(t, m.split(" ", 1)[-1].split(" (finished by ", 1)[0])
+              for t, _, s, m in rows if s == "success"}
     added = {p for p in now.keys() - before.keys() if kind_of(p) is Kind.ENTRY}
     deleted = {p for p in before.keys() - now.keys() if kind_of(p) is Kind.ENTRY}
     updated = {p for p in before.keys() & now.keys()

@@ -10,6 +10,18 @@ from hooks_support import git_env
 
 TIMEOUT = 120  # seconds: a runaway recursion fails the test instead of hanging it
 BROKEN = "---\ntitle: [x\n---\n"  # malformed YAML: brv's pre-commit refuses it
+# The team's own pre-commit framework hook: appends to team.log in the git dir each time it runs.
+TEAM_CONFIG = """\
+repos:
+  - repo: local
+    hooks:
+      - id: team-check
+        name: team check
+        language: system
+        entry: sh -c 'echo ran >> "$(git rev-parse --git-dir)/team.log"'
+        always_run: true
+        pass_filenames: false
+"""
 
 
 def run(*argv: str | Path, cwd: Path, env: dict[str, str] | None = None,

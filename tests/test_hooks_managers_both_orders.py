@@ -17,21 +17,10 @@ from pathlib import Path
 
 import pytest
 from hooks_support import entry_bytes, git, git_env, head, in_project, write
-from manager_support import BROKEN, ok, pre_commit, run
+from manager_support import BROKEN, TEAM_CONFIG, ok, pre_commit, run
 
 TEAM = 'echo team-ran >> "$(git rev-parse --git-dir)/team.log"\n'
 LEFTHOOK_TEAM = "pre-commit:\n  commands:\n    lint:\n      run: echo lint  # the team's\n"
-FRAMEWORK_TEAM = """\
-repos:
-  - repo: local
-    hooks:
-      - id: team-check
-        name: team check
-        language: system
-        entry: sh -c 'echo ran >> "$(git rev-parse --git-dir)/team.log"'
-        always_run: true
-        pass_filenames: false
-"""
 
 
 @pytest.fixture(scope="session")
@@ -170,7 +159,7 @@ def test_lefthook_before_brv_the_printed_config_works_verbatim(tmp_path: Path,
 
 def test_framework_before_brv_the_printed_config_works_verbatim(tmp_path: Path) -> None:
     root, home = in_project(tmp_path).root, tmp_path / "pc-home"
-    write(root, ".pre-commit-config.yaml", FRAMEWORK_TEAM)
+    write(root, ".pre-commit-config.yaml", TEAM_CONFIG)
     git("add", ".pre-commit-config.yaml", cwd=root)
     git("commit", "-q", "--no-verify", "-m", "team hooks", cwd=root)
     ok(pre_commit("install", cwd=root, home=home))
@@ -196,7 +185,7 @@ def test_framework_before_brv_the_printed_config_works_verbatim(tmp_path: Path) 
 
 def test_framework_integrate_writes_the_config(tmp_path: Path) -> None:
     root, home = in_project(tmp_path).root, tmp_path / "pc-home"
-    write(root, ".pre-commit-config.yaml", FRAMEWORK_TEAM)
+    write(root, ".pre-commit-config.yaml", TEAM_CONFIG)
     ok(pre_commit("install", cwd=root, home=home))
     done = ok(brv("hooks", "install", "--integrate", cwd=root))
     assert "brv's part was written into" in done.stdout

@@ -6,22 +6,10 @@ import sys
 from pathlib import Path
 
 from hooks_support import entry_bytes, git, head, in_project, write
-from manager_support import BROKEN, brv_cli, commit, ok, pre_commit, run
+from manager_support import BROKEN, TEAM_CONFIG, brv_cli, commit, ok, pre_commit, run
 
 from brv_vc.services.init import init_project
 
-# The team's own hook: appends to team.log in the git dir each time it runs.
-TEAM_CONFIG = """\
-repos:
-  - repo: local
-    hooks:
-      - id: team-check
-        name: team check
-        language: system
-        entry: sh -c 'echo ran >> "$(git rev-parse --git-dir)/team.log"'
-        always_run: true
-        pass_filenames: false
-"""
 # brv's ids of .pre-commit-hooks.yaml, run here from this checkout (no pip install of brv).
 BRV_LOCAL = f"""\
       - id: brv-validate

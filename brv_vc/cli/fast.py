@@ -317,7 +317,7 @@ def clone_notice(cwd: Path) -> None:
     Stat-only while nothing changed (``health.notice``); the click hook-impl calls it too.
     """
     try:
-        from brv_vc.services.hooks.health import notice
+        from brv_vc.services.hooks import notice
         from brv_vc.tree.project import find_project
 
         text = notice(find_project(cwd))

@@ -97,6 +97,16 @@ def brv():
     return run_brv
 
 
+@pytest.fixture
+def tree_repo(tmp_path: Path, brv) -> Project:
+    """A standalone knowledge repository with brv's hooks installed."""
+    from hooks_support import standalone
+
+    project = standalone(tmp_path)
+    assert brv("hooks", "install", cwd=project.root).exit_code == 0
+    return project
+
+
 def brv_process(*args: str, cwd: Path, env: dict[str, str] | None = None,
                 input: str | None = None) -> Result:
     """Runs ``python -m brv_vc ARGS`` as a real process (for hooks, git and timing paths)."""

@@ -4,20 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-from hooks_support import entry_bytes, git, standalone, write
+from hooks_support import entry_bytes, git, write
 
 from brv_vc.services.vc.hook_env import TRAILERS_SUFFIX, note_trailers, nothing_to_trail
 from brv_vc.tree.project import Project
 
 ROT = "auth/jwt/archive_me.md"
 
-
-@pytest.fixture
-def tree_repo(tmp_path: Path, brv) -> Project:
-    project = standalone(tmp_path)
-    assert brv("hooks", "install", cwd=project.root).exit_code == 0
-    return project
 
 
 def _notes(tree: Path) -> list[Path]:

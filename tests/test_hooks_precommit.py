@@ -6,21 +6,14 @@ import os
 import sys
 from pathlib import Path
 
-import pytest
 from conftest import brv_process, snapshot
-from hooks_support import entry_bytes, git, git_env, head, in_project, log_lines, standalone, write
+from hooks_support import entry_bytes, git, git_env, head, in_project, log_lines, write
 
 from brv_vc.tree.project import Project
 from brv_vc.vc.hooks_install import install
 
 BYPASS = "to commit anyway (not recommended): git commit --no-verify"
 
-
-@pytest.fixture
-def tree_repo(tmp_path: Path, brv) -> Project:
-    project = standalone(tmp_path)
-    assert brv("hooks", "install", cwd=project.root).exit_code == 0
-    return project
 
 
 def _commit(repo: Path, *extra: str, env: dict[str, str] | None = None):

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from brv_vc.services.hooks import managers
+from brv_vc.services.hooks.health import config_files
 from brv_vc.tree.project import Project
 from brv_vc.vc import hook_managers as hm
 from brv_vc.vc import hooks_install as hi
@@ -47,6 +48,19 @@ def config_get(text: str, section: str, key: str) -> str | None:
     return found
 
 
+def hooks_path_of(gitdir: Path) -> tuple[str | None, Path | None]:
+    """The effective ``core.hooksPath`` and the config file that sets it (the last wins)."""
+    found: tuple[str | None, Path | None] = (None, None)
+    for path in config_files(gitdir):
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        value = config_get(text, "core", "hookspath")
+        found = (value, path) if value else found
+    return found
+
+
 def problems(project: Project) -> tuple[tuple[str, ...], str]:
     """What keeps brv's checks from running here, and the one command that fixes it."""
     found = top_of(project)
@@ -62,17 +76,20 @@ def problems(project: Project) -> tuple[tuple[str, ...], str]:
         return (), ""
     said: list[str] = []
     fix = ""
-    hooks_path = config_get(text, "core", "hookspath")
+    hooks_path, source = hooks_path_of(gitdir)
     folder = Path(os.path.expanduser(hooks_path)) if hooks_path else gitdir / "hooks"
     folder = folder if folder.is_absolute() else top / folder
     manager = hm.detect(top, folder, hooks_path, ("pre-commit",))
     state = managers.truth(manager, folder, hi.status(folder, sys.executable, ("pre-commit",))[0])
     if not state.brv_runs:
         fix = "brv hooks install"
-        if manager is None:
+        elsewhere = source is not None and source != gitdir / "config"
+        if manager is None and not elsewhere:
             fix = "brv vc init --in-project" if in_project else fix  # also the merge driver
             said.append("brv's git hooks are not installed in this clone (git does not copy "
                         "hooks), so 'git commit' does not check knowledge")
+        elif manager is None:
+            pass  # the global hooks folder, said below
         elif not os.path.lexists(folder / "pre-commit") and hm.brv_in_config(manager,
                                                                              "pre-commit"):
             fix = hm.INSTALL.get(manager.name, fix)
@@ -94,6 +111,10 @@ def problems(project: Project) -> tuple[tuple[str, ...], str]:
                         "check knowledge")
             if hm.merged_config(manager, ("pre-commit",), ".") is not None:
                 fix = "brv hooks install --integrate"
+        if elsewhere:
+            said.append(f"core.hooksPath = {hooks_path} is set in {source}, so git runs every "
+                        f"repository's hooks from {folder}, not from .git/hooks; the fix puts "
+                        "brv's hooks in that folder (they do nothing outside a brv project)")
     if in_project and not re.search(r'^\s*\[merge "brv"\]', text, re.M):
         said.append("the knowledge merge driver is not set up in this clone, so 'git pull' "
                     "of two edits to one entry conflicts on the whole frontmatter")

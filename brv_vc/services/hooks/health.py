@@ -15,6 +15,7 @@ is read or imported (``diagnose.py`` does the real look, no git process either).
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 from brv_vc.tree.project import Project
 
@@ -25,18 +26,40 @@ _WATCHED = (".git/config", ".git/hooks", ".git/hooks/pre-commit", ".git/hooks/pr
             ".lefthook.toml", "lefthook.json", ".lefthook.json", "package.json")
 
 
+def config_files(gitdir: Path) -> tuple[Path, ...]:
+    """The config files git reads, lowest precedence first: system, global, then the clone's.
+
+    Why more than ``.git/config``: a ``core.hooksPath`` set in ``~/.gitconfig`` (a team's
+    dotfiles, a security tool) sends every repository's hooks to one folder, and brv's
+    hooks in ``.git/hooks`` stop running without a word. ``include`` files are not followed.
+    """
+    env = os.environ
+    files: list[Path] = []
+    if not env.get("GIT_CONFIG_NOSYSTEM"):
+        files.append(Path(env.get("GIT_CONFIG_SYSTEM") or "/etc/gitconfig"))
+    if env.get("GIT_CONFIG_GLOBAL"):
+        files.append(Path(env["GIT_CONFIG_GLOBAL"]))
+    else:
+        xdg = env.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+        files += [Path(xdg) / "git" / "config", Path(os.path.expanduser("~/.gitconfig"))]
+    return (*files, gitdir / "config")
+
+
+def _stat(path: Path) -> str:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return "-"
+    return f"{st.st_mtime_ns}:{st.st_size}:{st.st_ino}"
+
+
 def _key(project: Project) -> str:
     """The stats the diagnosis depends on, as one line ("" when there is no repository)."""
     tree = project.tree
     parts = [str(os.path.exists(tree / ".git")), str(os.path.exists(tree / ".gitattributes"))]
     top = tree if (tree / ".git").exists() else project.root
-    for name in _WATCHED:
-        try:
-            st = os.stat(top / name)
-        except OSError:
-            parts.append("-")
-            continue
-        parts.append(f"{st.st_mtime_ns}:{st.st_size}:{st.st_ino}")
+    parts += [_stat(top / name) for name in _WATCHED]
+    parts += [_stat(path) for path in config_files(top / ".git")[:-1]]  # system and global
     return "|".join(parts)
 
 

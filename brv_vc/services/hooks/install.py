@@ -85,7 +85,7 @@ def _notes(repo: KnowledgeRepo, folder: Path, hooks_path: str | None) -> tuple[s
         return ()
     return (
         f"core.hooksPath is set to {hooks_path!r}, so git runs hooks from {folder}; brv's "
-        "hooks are there too (every repository using that folder runs them; they do nothing "
+        "hooks go there (every repository using that folder runs them; they do nothing "
         "outside a brv project)",
     )
 

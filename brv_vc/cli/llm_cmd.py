@@ -1,4 +1,4 @@
-"""``brv llm approve``: trust the project's LLM provider settings on this machine."""
+"""``brv llm approve / status / revoke``: the project's LLM provider settings on this machine."""
 
 from __future__ import annotations
 
@@ -48,3 +48,63 @@ def approve(app: AppContext, as_json: bool) -> None:
     from brv_vc.services.provider_trust import approve as run
 
     emit(run(app.project()), as_json, _text)
+
+
+_SOURCES = {
+    "user": "your own settings (they win over the project's)",
+    "project-approved": "the project's config.yaml, approved on this machine",
+    "project-unapproved": "the project's config.yaml, NOT approved on this machine: nothing "
+                          "is sent until 'brv llm approve'",
+    "project-local": "the project's config.yaml (the project is in no git work tree, so it "
+                     "cannot come from a pull)",
+    "none": "no provider is configured: brv works offline (search, deterministic summaries)",
+}
+
+
+def _status_text(result: Any) -> str:
+    lines = [f"provider: {_SOURCES[result.source]}"]
+    if result.base_url:
+        key = (f"{result.api_key_env} ({'set' if result.key_set else 'not set'} here)"
+               if result.api_key_env else "none")
+        lines += [f"  url:   {result.base_url}", f"  model: {result.model}",
+                  f"  key variable: {key}"]
+    lines.append(f"approvals: {result.approvals_file}")
+    return "\n".join(lines)
+
+
+@llm.command("status")
+@json_option
+@pass_app
+def status(app: AppContext, as_json: bool) -> None:
+    """Which provider brv would send to here, and why (nothing is sent).
+
+    Shows the URL, the model and the name of the key variable (never its value).
+
+    \b
+    Example:
+      brv llm status --json
+    """
+    from brv_vc.services.provider_trust import status as run
+
+    emit(run(app.project()), as_json, _status_text)
+
+
+@llm.command("revoke")
+@json_option
+@pass_app
+def revoke(app: AppContext, as_json: bool) -> None:
+    """Withdraw this machine's approval of the project's provider.
+
+    After it, brv sends nothing to the provider .brv/config.yaml names until the next
+    'brv llm approve'.
+
+    \b
+    Example:
+      brv llm revoke
+    """
+    from brv_vc.services.provider_trust import revoke as run
+
+    revoked = run(app.project())
+    emit({"revoked": revoked}, as_json,
+         lambda _: "approval withdrawn on this machine" if revoked
+         else "nothing to withdraw: this project's provider was not approved here")

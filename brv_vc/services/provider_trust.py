@@ -1,4 +1,4 @@
-"""``brv llm approve``: approve the project's LLM provider settings on this machine.
+"""``brv llm approve / status / revoke``: the project's LLM provider settings on this machine.
 
 See :mod:`brv_vc.tree.llm_trust` for why a repository's provider is not trusted unasked.
 """
@@ -40,3 +40,49 @@ def approve(project: Project) -> Approval:
     path = llm_trust.approve(project, own.base_url, own.api_key_env)
     return Approval(own.base_url, own.api_key_env, own.model, str(path), already,
                     bool(llm_trust.user_llm().get("base_url")))
+
+
+@dataclass(frozen=True)
+class ProviderStatus:
+    """Which provider brv would use here, and why (never the key's value)."""
+
+    source: str  # user | project-approved | project-unapproved | project-local | none
+    base_url: str | None
+    model: str | None
+    api_key_env: str | None
+    key_set: bool  # whether that variable is set in this environment
+    approvals_file: str
+
+
+def status(project: Project) -> ProviderStatus:
+    """Says which provider a ``brv query`` would send to, without sending anything.
+
+    Raises:
+        FormatError: config.yaml or the user's config.yaml is invalid.
+    """
+    import os
+
+    user = llm_trust.user_llm()
+    own = load_config(project).llm
+    where = str(llm_trust.user_dir() / llm_trust.APPROVALS)
+    if user.get("base_url"):
+        key = user.get("api_key_env")
+        model = user.get("model") or (own.model if own else None)
+        return ProviderStatus("user", str(user["base_url"]), model, key,
+                              bool(key and os.environ.get(key)), where)
+    if own is None:
+        return ProviderStatus("none", None, None, None, False, where)
+    if not llm_trust.in_work_tree(project):
+        source = "project-local"
+    elif llm_trust.approved(project, own.base_url, own.api_key_env):
+        source = "project-approved"
+    else:
+        source = "project-unapproved"
+    key = own.api_key_env
+    return ProviderStatus(source, own.base_url, own.model, key,
+                          bool(key and os.environ.get(key)), where)
+
+
+def revoke(project: Project) -> bool:
+    """Withdraws this machine's approval of the project's provider; True when there was one."""
+    return llm_trust.revoke(project)

@@ -122,6 +122,18 @@ def approve(project: Project, base_url: str, api_key_env: str | None) -> Path:
     return path
 
 
+def revoke(project: Project) -> bool:
+    """Removes this project's approval; True when there was one."""
+    from brv_vc.tree.store import write_atomic
+
+    approvals = _approvals()
+    if approvals.pop(str(project.root.resolve()), None) is None:
+        return False
+    write_atomic(user_dir() / APPROVALS,
+                 json.dumps(approvals, indent=1, sort_keys=True).encode("utf-8"))
+    return True
+
+
 def unapproved(base_url: str, api_key_env: str | None) -> ProviderError:
     """The refusal of a project's provider settings that were not approved here."""
     key = f" and the key variable {api_key_env}" if api_key_env else ""

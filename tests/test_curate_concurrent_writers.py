@@ -1,4 +1,4 @@
-"""Writers running together (curate batches, MCP calls, a dream) lose no update of one entry."""
+"""Writers running together (curate batches, MCP calls, a dream, review decisions) lose no update."""
 
 from __future__ import annotations
 
@@ -128,3 +128,49 @@ def test_a_dream_and_curate_batches_together_keep_every_change(tmp_path: Path) -
     text = (root / ".brv/context-tree" / ENTRY).read_text()
     assert all(f"dreamnote{i} holds" in text for i in range(notes))
     assert _sections(root) == sorted(f"W{k}_{j}" for k in range(2) for j in range(15))
+
+
+def _reviewed_updates(root: Path, count: int) -> list[str]:
+    """``count`` entries, each with a review-flagged UPDATE pending; returns their paths."""
+    assert run_brv("review", "--enable", cwd=root).exit_code == 0
+    paths = []
+    for i in range(count):
+        added = run_brv("curate", "add", "rev/topic", "--title", f"Reviewed {i}", "--content",
+                        f"original {i}", "--reason", "seed", "--json", cwd=root)
+        assert added.exit_code == 0, added.stderr
+        paths.append(json.loads(added.stdout)["applied"][0]["file"])
+    ops = [{"type": "UPDATE", "path": p, "content": f"## Changed\n\nchanged {i}",
+            "reason": "to review", "review": True} for i, p in enumerate(paths)]
+    flagged = run_brv("curate", "--ops", "-", cwd=root, input=json.dumps(ops))
+    assert flagged.exit_code == 0, flagged.stderr
+    return paths
+
+
+def test_review_decisions_beside_curate_batches_keep_every_change(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    _seed(root)
+    paths = _reviewed_updates(root, 8)
+    pending = run_brv("review", "pending", "--json", cwd=root).json()["entries"]
+    by_file = {e["changes"][0]["path"]: e["id"] for e in pending}
+    assert sorted(by_file) == sorted(paths)
+    approve = [str(by_file[p]) for p in paths[:4]]
+    reject = [str(by_file[p]) for p in paths[4:]]
+    procs = [_batch(root, f"W{k}", 15) for k in range(2)]
+    deciders = [subprocess.Popen([sys.executable, "-m", "brv_vc", "review", verb, one],
+                                 cwd=root, env=_env(), stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+                for verb, ids in (("approve", approve), ("reject", reject)) for one in ids]
+    for proc in procs + deciders:
+        _out, err = proc.communicate(timeout=300)
+        assert proc.returncode == 0, err
+    tree = root / ".brv/context-tree"
+    for i, rel in enumerate(paths):
+        text = (tree / rel).read_text()
+        kept = i < 4
+        assert f"original {i}" in text, rel
+        assert (f"changed {i}" in text) is kept, rel  # approved keeps, rejected restores
+    assert _sections(root) == sorted(f"W{k}_{j}" for k in range(2) for j in range(15))
+    left = run_brv("review", "pending", "--json", cwd=root).json()["entries"]
+    assert left == []
+    decided = run_brv("review", "pending", "--all", "--json", cwd=root).json()["entries"]
+    assert sorted(e["status"] for e in decided) == ["approved"] * 4 + ["rejected"] * 4

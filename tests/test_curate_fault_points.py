@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from brv_vc.lifecycle import sidecar
 from tests.conftest import REPO, run_brv
 
 LINKS = 12
@@ -263,4 +264,37 @@ def test_a_killed_batch_whose_pid_runs_again_is_still_finished(merge_project: Pa
     assert "finished and logged 1 operation(s)" in nxt.stderr
     assert not (root / ".brv/context-tree/src/a/source.md").exists()
     assert [row[:3] for row in _log(root)] == [("MERGE", "src/a/source.md", "success")]
+    assert _left(root) == []
+
+
+def test_a_dream_archive_killed_half_way_gets_its_importance_back(tmp_path: Path) -> None:
+    """The sidecar row (importance, maturity) is not derived: a rollback must restore it too."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    assert run_brv("init", cwd=root).exit_code == 0
+    _write(root, "api/auth/a.md", _entry("Alpha", "alpha words"))
+    _write(root, "api/auth/old.md", _entry("Old", "old words"))
+    assert run_brv("index", cwd=root).exit_code == 0
+    conn = sqlite3.connect(root / ".brv/state/brv.db")
+    sidecar.ensure_schema(conn)
+    with conn:
+        conn.execute("INSERT OR REPLACE INTO signals VALUES ('api/auth/old.md', 87.5, 'core', "
+                     "9, 4, 1700000000.0, 1700000000.0)")
+    conn.close()
+    tree = root / ".brv/context-tree"
+    before = _knowledge(tree)
+    decision = {"operation": "prune", "action": "ARCHIVE", "file": "api/auth/old.md",
+                "reason": "fault"}
+    (tmp_path / "d.json").write_text(json.dumps([decision]))
+    assert _brv_killed(root, "dream-acted", "dream", "apply", str(tmp_path / "d.json"),
+                       "--force") == -signal.SIGKILL
+    nxt = run_brv("tree", cwd=root)
+    assert nxt.exit_code == 0, nxt.stderr
+    assert "undid the interrupted dream operation ARCHIVE" in nxt.stderr
+    assert _knowledge(tree) == before
+    conn = sqlite3.connect(root / ".brv/state/brv.db")
+    row = conn.execute("SELECT importance, maturity, access_count, update_count FROM signals "
+                       "WHERE path = 'api/auth/old.md'").fetchone()
+    conn.close()
+    assert row == (87.5, "core", 9, 4)
     assert _left(root) == []

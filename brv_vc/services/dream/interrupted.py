@@ -37,8 +37,39 @@ def begin(project: Project, dream_id: str, op: dict[str, Any],
     sources = list(op.get("sources", [])) if op["action"] == "MERGE" else []
     return intents.begin(project, KIND, {"dream": dream_id, "action": op["action"],
                                          "files": files, "sources": sources,
-                                         "target": op.get("target", ""), "review": None},
+                                         "target": op.get("target", ""), "review": None,
+                                         "signals": _signals(project, op)},
                          durable=False)
+
+
+def _signals(project: Project, op: dict[str, Any]) -> dict[str, list[Any]]:
+    """The sidecar rows an operation deletes, kept so that a rollback puts them back.
+
+    An ARCHIVE deletes the entry's row (its importance and maturity, which nothing can
+    rebuild from the files).
+    """
+    if op["action"] != "ARCHIVE":
+        return {}
+    from brv_vc.lifecycle import sidecar
+    from brv_vc.tree.statedb import open_state
+
+    conn = open_state(project)
+    try:
+        return {rel: list(row) for rel, row in sidecar.get_many(conn, [op["file"]]).items()}
+    finally:
+        conn.close()
+
+
+def _put_signals(project: Project, rows: dict[str, list[Any]]) -> None:
+    from brv_vc.lifecycle import sidecar
+    from brv_vc.lifecycle.scoring import Signals
+    from brv_vc.tree.statedb import open_state
+
+    conn = open_state(project)
+    try:
+        sidecar.put_many(conn, {rel: Signals(*row) for rel, row in rows.items()})
+    finally:
+        conn.close()
 
 
 def reviewed(path: Path, review_id: int | None) -> None:
@@ -79,6 +110,9 @@ def undo_interrupted(project: Project, data: dict[str, Any], now: datetime) -> l
         if mtime is not None:
             os.utime(target, ns=(mtime, mtime))
         restored.append(rel)
+    signals = data.get("signals") or {}
+    if restored and isinstance(signals, dict) and signals:
+        _put_signals(project, signals)
     if isinstance(data.get("review"), int):
         review.withdraw(project, now, [data["review"]])
     if data.get("action") == "MERGE" and restored:

@@ -128,6 +128,7 @@ def stale(project: Project, since: str | None = None) -> StaleReport:
                 entry=entry, reason=strongest.reason, files=tuple(f.path for f in fates),
                 renamed_to={f.path: f.new_path for f in fates if f.new_path},
                 commits_since=len(commits), last_commit=_commit(rows[commits[0]]),
+                file_reasons={f.path: f.reason for f in fates},
             ))
         outside = [Outside(e, p) for e, p in resolved.outside]
         return out, outside, len(by_entry), unknown

@@ -51,7 +51,7 @@ def stale(app: AppContext, since: str | None, ops: bool, as_json: bool) -> None:
     Example:
       brv stale
       brv stale --since v1.2 --json
-      brv stale --ops > ops.json && brv curate --ops ops.json
+      brv stale --ops > ops.json   # then apply them with brv curate
     """
     from brv_vc.services import code_links
 

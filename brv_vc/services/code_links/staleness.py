@@ -110,6 +110,7 @@ def stale(project: Project, since: str | None = None) -> StaleReport:
         for link in resolved.links:
             by_entry.setdefault(link.entry, []).append(link.path)
         judge_shallow = shallow and since is None
+        timeline.mark({w.sha for e, w in written.items() if w.sha and e in by_entry})
         out: list[StaleEntry] = []
         unknown = 0
         for entry, paths in sorted(by_entry.items()):
@@ -119,8 +120,7 @@ def stale(project: Project, since: str | None = None) -> StaleReport:
             if not _judgeable(when, code, judge_shallow, rows, since):
                 unknown += 1
                 continue
-            after = timeline.after(when)
-            fates = [f for p in dict.fromkeys(paths) if (f := timeline.fate(p, after))]
+            fates = [f for p in dict.fromkeys(paths) if (f := timeline.fate_of(p, when))]
             if not fates:
                 continue
             commits = sorted({i for f in fates for i in f.commits})

@@ -65,4 +65,9 @@ def stale(app: AppContext, since: str | None, ops: bool, as_json: bool) -> None:
             warn(report.missing_history)
         click.echo(json.dumps(operations, indent=2, ensure_ascii=False))
         return
-    emit(report, as_json, stale_text)
+    if as_json:  # compact: the indented encoder is pure Python, ~0.1 s per 1,000 stale entries
+        from brv_vc.cli.plain import jsonable, versioned
+
+        click.echo(json.dumps(versioned({"ok": True, **jsonable(report)}), ensure_ascii=False))
+        return
+    emit(report, False, stale_text)

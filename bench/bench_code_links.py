@@ -216,6 +216,40 @@ def text_links(mirror: Path, old: str) -> list[tuple[str, str, str]]:
     return found
 
 
+def message_links(mirror: Path, old: str) -> dict[str, list[int]]:
+    """Text links in the commit messages of E..HEAD, judged by the commit's own changes.
+
+    A message is knowledge written about a change, by people, with paths in backticks or
+    plain: the paths brv finds in it that resolve in the repository are its text links. A
+    link counts as true when the commit touched that file (or a file in that folder): a
+    lower bound of precision, since a message may rightly name a file it did not change.
+    Returns, per kind ("slash": a path with a folder, "name": a bare file name),
+    [found, true].
+    """
+    out = subprocess.run(["git", "log", "--no-merges", "--name-only", "-z",
+                          "--format=%x01%B%x02", f"{old}..HEAD"], cwd=mirror,
+                         capture_output=True, text=True, check=True).stdout
+    known = set(git("ls-tree", "-r", "--name-only", "HEAD", cwd=mirror).splitlines())
+    known |= set(git("ls-tree", "-r", "--name-only", old, cwd=mirror).splitlines())
+    commits = []
+    for chunk in out.split("\x01")[1:]:
+        message, _, names = chunk.partition("\x02")
+        touched = {n.strip("\n") for n in names.split("\0") if n.strip("\n")}
+        known |= touched
+        commits.append((message, touched))
+    dirs = {"/".join(p.split("/")[:i]) for p in known for i in range(1, p.count("/") + 1)}
+    tally = {"slash": [0, 0], "name": [0, 0]}
+    for message, touched in commits:
+        folders = {"/".join(p.split("/")[:i]) for p in touched for i in range(1, p.count("/") + 1)}
+        for path, how in extract(message):
+            if how != "text" or (path not in known and path not in dirs):
+                continue
+            kind = "slash" if "/" in path else "name"
+            tally[kind][0] += 1
+            tally[kind][1] += path in touched or path in folders
+    return tally
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("mirrors", nargs="+", type=Path)
@@ -227,7 +261,8 @@ def main() -> None:
     parser.add_argument("--texts", type=Path, help="write the text links found to this JSON file")
     args = parser.parse_args()
     rows = []
-    all_texts = []
+    all_texts: list[tuple[str, str, str, str]] = []
+    messages: list[tuple[str, dict[str, list[int]]]] = []
     for mirror in args.mirrors:
         mirror = mirror.resolve()
         name = mirror.parent.name if mirror.name in ("repo", ".git") else mirror.stem
@@ -247,6 +282,9 @@ def main() -> None:
             print(json.dumps(rows[-1]), flush=True)
         texts = text_links(mirror, old)
         all_texts.extend((name, *t) for t in texts)
+        tally = message_links(mirror, old)
+        messages.append((name, tally))
+        print(json.dumps({"repo": name, "message_links": tally}), flush=True)
     print()
     print("| repository | mode | commits after E (walked) | linked pairs stale per git | "
           "precision | recall | reasons agree (renames followed) | brv stale | git log floor | ratio | load |")
@@ -261,6 +299,13 @@ def main() -> None:
     for _, _, _, kind in all_texts:
         by_kind[kind] = by_kind.get(kind, 0) + 1
     print(f"\ntext links found in the documents at E: {len(all_texts)} ({by_kind})")
+    print("\n| repository | text links in commit messages (with a folder) | touched by the commit "
+          "| bare file names | touched |")
+    print("|---|---|---|---|---|")
+    for name, tally in messages:
+        (sf, st), (nf, nt) = tally["slash"], tally["name"]
+        print(f"| {name} | {sf:,} | {st / sf if sf else 1:.3f} | {nf:,} | "
+              f"{nt / nf if nf else 1:.3f} |")
     if args.texts:
         args.texts.write_text(json.dumps(all_texts, indent=1))
 

@@ -183,6 +183,22 @@ def test_one_history_walk_for_the_whole_tree(repo: Repo, monkeypatch: pytest.Mon
     real_history = git.history
     monkeypatch.setattr(git, "history", lambda repo_, revs: walks.append(revs) or real_history(repo_, revs))
     assert len(_stale(repo)) == 20
-    code_walks = [w for w in walks if w == ["HEAD"]]
-    assert len(code_walks) == (1 if repo.mode == "in-project" else 2)  # + the knowledge repo's
+    assert len(walks) == (1 if repo.mode == "in-project" else 2)  # + the knowledge repo's
     assert not [c for c in calls if c and c[0] == "log"]
+    # the next answer reads only the commits after the HEAD the cached walk knew
+    repo.write("src/mod0.py", "x = 100\n")
+    head = repo.commit("one more")
+    walks.clear()
+    assert len(_stale(repo)) == 20
+    assert walks[0][0] == head
+    assert walks[0][1].startswith("^")
+
+
+def test_a_rewritten_history_is_read_again(repo: Repo) -> None:
+    repo.write("src/auth/jwt.py", "changed\n")
+    repo.commit("change jwt")
+    assert set(_stale(repo)) == {"auth/jwt/tokens.md"}  # the walk is now cached
+    repo.git("reset", "-q", "--hard", "HEAD~1")
+    repo.write("src/db/models.py", "changed\n")
+    repo.commit("change models instead")
+    assert set(_stale(repo)) == {"db/orm/models.md"}

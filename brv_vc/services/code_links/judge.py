@@ -47,9 +47,9 @@ class Timeline:
         self.position = {row.sha: i for i, row in enumerate(rows)}
         for i, row in enumerate(rows):
             for change in row.changes:
-                self.touches.setdefault(change.path, []).append((i, change))
-                if change.new_path != change.path:
-                    self.touches.setdefault(change.new_path, []).append((i, change))
+                self.touches.setdefault(change[1], []).append((i, change))
+                if change[2] != change[1]:
+                    self.touches.setdefault(change[2], []).append((i, change))
 
     def known(self) -> set[str]:
         """Every path at HEAD or changed in the walk (what a text link may resolve to)."""
@@ -100,15 +100,14 @@ class Timeline:
         commits = [i for i, _ in events]
         if path in self.head:
             first = events[0][1]
-            before = first.old_blob if first.path == path and first.status != "A" else None
+            before = first[3] if first[1] == path and first[0] != "A" else None
             if before is not None and before == self.head[path]:
                 return None
             return FileFate(path, CHANGED, None, tuple(sorted(set(commits))))
         current = path
         while True:
-            rename = next(((i, c.new_path) for i, c in events
-                           if c.status == "R" and c.path == current and c.new_path != current),
-                          None)
+            rename = next(((i, c[2]) for i, c in events  # (status, path, new path, ...)
+                           if c[0] == "R" and c[1] == current and c[2] != current), None)
             if rename is None:
                 break
             current = rename[1]

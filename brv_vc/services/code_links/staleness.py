@@ -31,8 +31,8 @@ def _written(project: Project, code: CodeRepo, rows: list[history.CommitRow],
         found: dict[str, Written] = {}
         for row in rows:  # newest first: the first sight of an entry is its last commit
             for change in row.changes:
-                if change.new_path.startswith(head):
-                    found.setdefault(change.new_path[len(head):], Written(row.sha, row.time))
+                if change[2].startswith(head):  # the path after the change
+                    found.setdefault(change[2][len(head):], Written(row.sha, row.time))
         dirty = {p[len(head):] for p in git.work_changes(code.top, code.tree_prefix)
                  if p.startswith(head)}
         return found, dirty
@@ -40,7 +40,7 @@ def _written(project: Project, code: CodeRepo, rows: list[history.CommitRow],
         found = {}
         for row in history.walk(project.tree, ["HEAD"]):
             for change in row.changes:
-                found.setdefault(change.new_path, Written(None, row.time))
+                found.setdefault(change[2], Written(None, row.time))
         return found, set(git.work_changes(project.tree))
     updated = conn.execute("SELECT path, updated FROM docs WHERE kind = 'entry'")
     return {path: Written(None, stamp) for path, stamp in updated if stamp is not None}, set()
@@ -96,7 +96,12 @@ def stale(project: Project, since: str | None = None) -> StaleReport:
                 hint="pass a commit, branch or tag git knows there (git log --oneline)",
             )
         revs.append("^" + base)
-    rows = history.walk(code.top, revs) if head else []
+    if not head:
+        rows = []
+    elif since is None:
+        rows = history.walk_head(code.top, head, project.state)
+    else:
+        rows = history.walk(code.top, revs)
     shallow = bool(rows) and git.is_shallow(code.top)
     if shallow:  # a boundary commit lists every file as added: not changes, missing history
         rows = [row._replace(changes=()) if not row.parents else row for row in rows]
@@ -123,12 +128,13 @@ def stale(project: Project, since: str | None = None) -> StaleReport:
             fates = [f for p in dict.fromkeys(paths) if (f := timeline.fate_of(p, when))]
             if not fates:
                 continue
-            commits = sorted({i for f in fates for i in f.commits})
+            commits = fates[0].commits if len(fates) == 1 else tuple(
+                set().union(*(f.commits for f in fates)))
             strongest = max(fates, key=lambda f: STRENGTH[f.reason])
             out.append(StaleEntry(
                 entry=entry, reason=strongest.reason, files=tuple(f.path for f in fates),
                 renamed_to={f.path: f.new_path for f in fates if f.new_path},
-                commits_since=len(commits), last_commit=_commit(rows[commits[0]]),
+                commits_since=len(commits), last_commit=_commit(rows[min(commits)]),
                 file_reasons={f.path: f.reason for f in fates},
             ))
         outside = [Outside(e, p) for e, p in resolved.outside]

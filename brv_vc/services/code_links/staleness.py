@@ -13,7 +13,7 @@ from pathlib import Path
 
 from brv_vc.errors import NotFoundError
 from brv_vc.services.code_links import history
-from brv_vc.services.code_links.judge import STRENGTH, Timeline, Written
+from brv_vc.services.code_links.judge import STRENGTH, Timeline, Written, newest
 from brv_vc.services.code_links.links import resolve_all
 from brv_vc.services.code_links.model import Commit, Outside, StaleEntry, StaleReport
 from brv_vc.services.code_links.where import IN_PROJECT, STANDALONE, CodeRepo, require
@@ -128,13 +128,14 @@ def stale(project: Project, since: str | None = None) -> StaleReport:
             fates = [f for p in dict.fromkeys(paths) if (f := timeline.fate_of(p, when))]
             if not fates:
                 continue
-            commits = fates[0].commits if len(fates) == 1 else tuple(
-                set().union(*(f.commits for f in fates)))
+            commits = fates[0].commits
+            for fate in fates[1:]:
+                commits |= fate.commits
             strongest = max(fates, key=lambda f: STRENGTH[f.reason])
             out.append(StaleEntry(
                 entry=entry, reason=strongest.reason, files=tuple(f.path for f in fates),
                 renamed_to={f.path: f.new_path for f in fates if f.new_path},
-                commits_since=len(commits), last_commit=_commit(rows[min(commits)]),
+                commits_since=commits.bit_count(), last_commit=_commit(rows[newest(commits)]),
                 file_reasons={f.path: f.reason for f in fates},
             ))
         outside = [Outside(e, p) for e, p in resolved.outside]

@@ -202,3 +202,15 @@ def test_a_rewritten_history_is_read_again(repo: Repo) -> None:
     repo.write("src/db/models.py", "changed\n")
     repo.commit("change models instead")
     assert set(_stale(repo)) == {"db/orm/models.md"}
+
+
+def test_a_branch_dated_before_the_entry_but_merged_after_it_counts(repo: Repo) -> None:
+    repo.git("checkout", "-q", "-b", "old-branch")
+    repo.write("src/db/models.py", "class User:\n    email = ''\n")
+    repo.commit("models, written before the entry was updated")
+    repo.git("checkout", "-q", "main")
+    path = repo.project.tree / "db/orm/models.md"
+    path.write_text(path.read_text() + "\nReviewed.\n")
+    repo.commit_knowledge("entry updated: main did not have the branch yet")
+    repo.git("merge", "-q", "--no-ff", "-m", "merge the old branch", "old-branch")
+    assert set(_stale(repo)) == {"db/orm/models.md"}

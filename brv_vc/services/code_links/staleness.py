@@ -57,6 +57,49 @@ def _judgeable(when: Written, code: CodeRepo, shallow: bool, rows: list[history.
     return code.mode == IN_PROJECT or when.time is not None or since is not None
 
 
+def _on_first_parents(rows: list[history.CommitRow], head: str | None,
+                      written: dict[str, Written]) -> dict[str, Written]:
+    """Standalone and unversioned trees: each entry's time -> the code commit current then.
+
+    Knowledge and code live in two histories there, so an entry written at time T is taken
+    to describe the code of HEAD's first-parent commit current at T (the newest one with a
+    committer time <= T). Ancestry then decides, as in-project: a branch's commits dated
+    before T but merged after it still count as changes the entry has not seen.
+    """
+    parents = {row.sha: row.parents for row in rows}
+    times = {row.sha: row.time for row in rows}
+    chain: list[str] = []
+    sha = head
+    while sha is not None and sha in parents:
+        chain.append(sha)
+        sha = parents[sha][0] if parents[sha] else None
+    lowest: list[int] = []  # running minimum of the chain's times, newest first: never rises
+    for sha in chain:
+        lowest.append(min(times[sha], lowest[-1]) if lowest else times[sha])
+    mapped: dict[float, Written] = {}
+    out: dict[str, Written] = {}
+    for entry, when in written.items():
+        if when.sha is not None or when.time is None:
+            out[entry] = when
+            continue
+        if when.time not in mapped:
+            at = _first_at_or_below(lowest, when.time)
+            mapped[when.time] = Written(chain[at] if at is not None else None, when.time)
+        out[entry] = mapped[when.time]
+    return out
+
+
+def _first_at_or_below(lowest: list[int], time: float) -> int | None:
+    lo, hi = 0, len(lowest)
+    while lo < hi:  # lowest never rises: bisect for the first value <= time
+        mid = (lo + hi) // 2
+        if lowest[mid] <= time:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo if lo < len(lowest) else None
+
+
 def _commit(row: history.CommitRow) -> Commit:
     return Commit(row.sha, row.date, row.subject)
 
@@ -111,6 +154,8 @@ def stale(project: Project, since: str | None = None) -> StaleReport:
         conn = opened.conn  # type: ignore[attr-defined]
         resolved = resolve_all(conn, code, timeline.known())
         written, dirty = _written(project, code, rows, conn)
+        if code.mode != IN_PROJECT:
+            written = _on_first_parents(rows, head, written)
         by_entry: dict[str, list[str]] = {}
         for link in resolved.links:
             by_entry.setdefault(link.entry, []).append(link.path)

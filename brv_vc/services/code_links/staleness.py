@@ -148,7 +148,8 @@ def stale(project: Project, since: str | None = None) -> StaleReport:
     shallow = bool(rows) and git.is_shallow(code.top)
     if shallow:  # a boundary commit lists every file as added: not changes, missing history
         rows = [row._replace(changes=()) if not row.parents else row for row in rows]
-    timeline = Timeline(rows, git.tree_blobs(code.top) if head else {})
+    blobs = git.tree_blobs(code.top) if head else {}
+    timeline = Timeline(rows, {path: blob[:history.BLOB_CHARS] for path, blob in blobs.items()})
 
     def work(opened: object) -> tuple[list[StaleEntry], list[Outside], int, int]:
         conn = opened.conn  # type: ignore[attr-defined]

@@ -1,0 +1,255 @@
+"""``brv stale``: entries whose linked files changed after the entry was last written.
+
+One walk of the code repository's history answers for the whole tree (never one
+``git log`` per entry): :mod:`history` reads it, :mod:`judge` decides per linked file.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Mapping
+from pathlib import Path
+
+from brv_vc.errors import NotFoundError
+from brv_vc.services.code_links import history
+from brv_vc.services.code_links.judge import STRENGTH, Timeline, Written, newest
+from brv_vc.services.code_links.links import resolve_all
+from brv_vc.services.code_links.model import Commit, Outside, StaleEntry, StaleReport
+from brv_vc.services.code_links.where import IN_PROJECT, STANDALONE, CodeRepo, require
+from brv_vc.tree.project import Project
+from brv_vc.vc import git
+
+CACHE = "code-links.json"  # .brv/state: the last answer, for stale_entries
+
+
+def _written(project: Project, code: CodeRepo, rows: list[history.CommitRow],
+             conn: sqlite3.Connection) -> tuple[dict[str, Written], set[str]]:
+    """When each entry was last written, and the entries with uncommitted edits (fresh)."""
+    if code.mode == IN_PROJECT:
+        head = code.tree_prefix + "/"
+        found: dict[str, Written] = {}
+        for row in rows:  # newest first: the first sight of an entry is its last commit
+            for change in row.changes:
+                if change[2].startswith(head):  # the path after the change
+                    found.setdefault(change[2][len(head):], Written(row.sha, row.time))
+        dirty = {p[len(head):] for p in git.work_changes(code.top, code.tree_prefix)
+                 if p.startswith(head)}
+        return found, dirty
+    if code.mode == STANDALONE and git.commit_of(project.tree, "HEAD"):
+        found = {}
+        for row in history.walk(project.tree, ["HEAD"]):
+            for change in row.changes:
+                found.setdefault(change[2], Written(None, row.time))
+        return found, set(git.work_changes(project.tree))
+    updated = conn.execute("SELECT path, updated FROM docs WHERE kind = 'entry'")
+    return {path: Written(None, stamp) for path, stamp in updated if stamp is not None}, set()
+
+
+def _judgeable(when: Written, code: CodeRepo, shallow: bool, rows: list[history.CommitRow],
+               since: str | None) -> bool:
+    """False when the history at hand cannot tell whether the entry is stale."""
+    if shallow:  # the walk reached the boundary, not the first commit
+        if code.mode == IN_PROJECT:
+            return when.sha is not None
+        return when.time is not None and when.time >= rows[-1].time
+    # in-project, an entry outside the walk was written before it (--since REV) or is new
+    return code.mode == IN_PROJECT or when.time is not None or since is not None
+
+
+def _on_first_parents(rows: list[history.CommitRow], head: str | None,
+                      written: dict[str, Written]) -> dict[str, Written]:
+    """Standalone and unversioned trees: each entry's time -> the code commit current then.
+
+    Knowledge and code live in two histories there, so an entry written at time T is taken
+    to describe the code of HEAD's first-parent commit current at T (the newest one with a
+    committer time <= T). Ancestry then decides, as in-project: a branch's commits dated
+    before T but merged after it still count as changes the entry has not seen.
+    """
+    parents = {row.sha: row.parents for row in rows}
+    times = {row.sha: row.time for row in rows}
+    chain: list[str] = []
+    sha = head
+    while sha is not None and sha in parents:
+        chain.append(sha)
+        sha = parents[sha][0] if parents[sha] else None
+    lowest: list[int] = []  # running minimum of the chain's times, newest first: never rises
+    for sha in chain:
+        lowest.append(min(times[sha], lowest[-1]) if lowest else times[sha])
+    mapped: dict[float, Written] = {}
+    out: dict[str, Written] = {}
+    for entry, when in written.items():
+        if when.sha is not None or when.time is None:
+            out[entry] = when
+            continue
+        if when.time not in mapped:
+            at = _first_at_or_below(lowest, when.time)
+            mapped[when.time] = Written(chain[at] if at is not None else None, when.time)
+        out[entry] = mapped[when.time]
+    return out
+
+
+def _first_at_or_below(lowest: list[int], time: float) -> int | None:
+    lo, hi = 0, len(lowest)
+    while lo < hi:  # lowest never rises: bisect for the first value <= time
+        mid = (lo + hi) // 2
+        if lowest[mid] <= time:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo if lo < len(lowest) else None
+
+
+def _commit(row: history.CommitRow) -> Commit:
+    return Commit(row.sha, row.date, row.subject)
+
+
+def _shallow_note(rows: list[history.CommitRow], unknown: int) -> str:
+    oldest = rows[-1]
+    return (f"shallow clone: history before {oldest.sha[:12]} ({oldest.date}) is missing; "
+            f"{unknown} linked entries were written before it and are not judged (run "
+            "'git fetch --unshallow', or pass --since REV within the history you have)")
+
+
+def stale(project: Project, since: str | None = None) -> StaleReport:
+    """Every entry whose linked files changed, were deleted or renamed after it was written.
+
+    Args:
+        project: the project.
+        since: only changes after this revision count (``--since REV``); None means
+            since each entry was last written.
+
+    Returns:
+        The stale entries, sorted by path.
+
+    Raises:
+        NotFoundError: ``since`` is not a revision of the code repository.
+        NotInitializedError: no git repository holds the project.
+    """
+    from brv_vc.services.derived import with_index
+
+    code = require(project)
+    head = git.commit_of(code.top, "HEAD")
+    revs = ["HEAD"]
+    if since is not None:
+        base = git.commit_of(code.top, since)
+        if base is None:
+            raise NotFoundError(
+                f"unknown revision {since!r} in the code repository {code.top}",
+                hint="pass a commit, branch or tag git knows there (git log --oneline)",
+            )
+        revs.append("^" + base)
+    if not head:
+        rows = []
+    elif since is None:
+        rows = history.walk_head(code.top, head, project.state)
+    else:
+        rows = history.walk(code.top, revs)
+    shallow = bool(rows) and git.is_shallow(code.top)
+    if shallow:  # a boundary commit lists every file as added: not changes, missing history
+        rows = [row._replace(changes=()) if not row.parents else row for row in rows]
+    blobs = git.tree_blobs(code.top) if head else {}
+    timeline = Timeline(rows, {path: blob[:history.BLOB_CHARS] for path, blob in blobs.items()})
+
+    def work(opened: object) -> tuple[list[StaleEntry], list[Outside], int, int]:
+        conn = opened.conn  # type: ignore[attr-defined]
+        resolved = resolve_all(conn, code, timeline.known())
+        written, dirty = _written(project, code, rows, conn)
+        if code.mode != IN_PROJECT:
+            written = _on_first_parents(rows, head, written)
+        by_entry: dict[str, list[str]] = {}
+        for link in resolved.links:
+            by_entry.setdefault(link.entry, []).append(link.path)
+        judge_shallow = shallow and since is None
+        timeline.mark({w.sha for e, w in written.items() if w.sha and e in by_entry})
+        out: list[StaleEntry] = []
+        unknown = 0
+        for entry, paths in sorted(by_entry.items()):
+            if entry in dirty:
+                continue  # being edited: the edit is the update
+            when = written.get(entry, Written(None, None))
+            if not _judgeable(when, code, judge_shallow, rows, since):
+                unknown += 1
+                continue
+            fates = [f for p in dict.fromkeys(paths) if (f := timeline.fate_of(p, when))]
+            if not fates:
+                continue
+            commits = fates[0].commits
+            for fate in fates[1:]:
+                commits |= fate.commits
+            strongest = max(fates, key=lambda f: STRENGTH[f.reason])
+            out.append(StaleEntry(
+                entry=entry, reason=strongest.reason, files=tuple(f.path for f in fates),
+                renamed_to={f.path: f.new_path for f in fates if f.new_path},
+                commits_since=commits.bit_count(), last_commit=_commit(rows[newest(commits)]),
+                file_reasons={f.path: f.reason for f in fates},
+            ))
+        outside = [Outside(e, p) for e, p in resolved.outside]
+        return out, outside, len(by_entry), unknown
+
+    (entries, outside, linked, unknown), notes = with_index(project, work)
+    report = StaleReport(
+        repository=str(code.top), mode=code.mode, since=since, head=head,
+        entries=tuple(entries), linked_entries=linked, commits_walked=len(rows),
+        outside=tuple(outside),
+        missing_history=_shallow_note(rows, unknown) if shallow and since is None else None,
+        notes=tuple(notes),
+    )
+    if since is None:
+        _remember(project, head, report)
+    return report
+
+
+def _key(project: Project, head: str | None) -> str:
+    from brv_vc.index.db import get_meta, open_index
+
+    handle = open_index(project)
+    try:
+        fingerprint = get_meta(handle.conn, "fingerprint") or ""
+    finally:
+        handle.conn.close()
+    return f"{head}:{fingerprint}"
+
+
+def _remember(project: Project, head: str | None, report: StaleReport) -> None:
+    try:
+        path = project.state / CACHE
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data = {"key": _key(project, head), "stale": [e.entry for e in report.entries]}
+        path.write_text(json.dumps(data), encoding="utf-8")
+    except OSError:
+        pass  # a cache: never a reason to fail
+
+
+def stale_entries(project: Project, changed: Mapping[str, str] | None = None) -> frozenset[str]:
+    """The entries currently stale (cheap, cached by HEAD and tree state: for search and brain marks).
+
+    Args:
+        project: the project.
+        changed: repository path -> change letter (``M``, ``D``, ``R``...) of a diff the
+            caller already has (a pull, a staged commit); when given, only entries linking
+            those paths are returned and no history is walked.
+
+    Returns:
+        Tree-relative paths of the stale entries (empty when no git repository holds the
+        project).
+    """
+    if changed is not None:
+        from brv_vc.services.code_links.lookup import linked_entries
+
+        found = linked_entries(project, changed)
+        return frozenset(entry for entries in found.values() for entry in entries)
+    from brv_vc.services.code_links.where import locate
+
+    code = locate(project)
+    if code is None:
+        return frozenset()
+    head = git.commit_of(code.top, "HEAD")
+    cache = Path(project.state / CACHE)
+    try:
+        data = json.loads(cache.read_text(encoding="utf-8"))
+        if data.get("key") == _key(project, head):
+            return frozenset(data["stale"])
+    except (OSError, ValueError, KeyError):
+        pass
+    return frozenset(e.entry for e in stale(project).entries)

@@ -1,0 +1,55 @@
+"""Real repositories where knowledge links to code (a ``Files:`` list), in both git modes."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from conftest import run_brv
+from hooks_support import entry_bytes, git, in_project, standalone, write
+
+from brv_vc.tree.project import Project
+
+ENTRY = "auth/jwt/tokens.md"
+CODE = "src/auth/jwt.ts"
+
+
+def linked_entry(title: str = "JWT tokens", files: tuple[str, ...] = (CODE,),
+                 note: str = "Access tokens expire after 24 hours.") -> bytes:
+    """An entry whose Raw Concept lists ``files`` (seed 000's ``**Files:**``)."""
+    listed = "".join(f"- {f}\n" for f in files)
+    return entry_bytes(title, f"## Raw Concept\n\n**Files:**\n{listed}\n## Narrative\n\n{note}\n")
+
+
+def hooked_in_project(tmp: Path) -> Project:
+    """In-project mode: code and an entry linked to it, committed through brv's hooks."""
+    project = in_project(tmp)
+    assert run_brv("hooks", "install", cwd=project.root).exit_code == 0
+    write(project.root, CODE, "export const ttl = 24;\n")
+    write(project.tree, ENTRY, linked_entry())
+    git("add", "-A", cwd=project.root)
+    git("commit", "-q", "-m", "code and its knowledge", cwd=project.root)
+    return project
+
+
+def hooked_standalone(tmp: Path) -> Project:
+    """Standalone mode: the tree's own repository inside a code repository.
+
+    brv's hooks are installed in the tree's repository; the code repository's pre-commit and
+    post-merge run brv's line (what docs/hooks.md tells a team to add).
+    """
+    project = standalone(tmp)
+    root = project.root
+    assert run_brv("hooks", "install", cwd=root).exit_code == 0
+    write(project.tree, ENTRY, linked_entry())
+    git("add", "-A", cwd=project.tree)
+    git("commit", "-q", "-m", "knowledge", cwd=project.tree)
+    git("init", "-q", cwd=root)
+    write(root, ".gitignore", ".brv/\n")
+    write(root, CODE, "export const ttl = 24;\n")
+    for hook in ("pre-commit", "post-merge"):
+        write(root, f".git/hooks/{hook}",
+              f'#!/bin/sh\nexec {sys.executable} -m brv_vc hook-impl {hook} "$@"\n').chmod(0o755)
+    git("add", "-A", cwd=root)
+    git("commit", "-q", "-m", "code", cwd=root)
+    return project

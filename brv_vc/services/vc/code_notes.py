@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 from brv_vc.tree.project import Project
 from brv_vc.vc import git
+from brv_vc.vc.repo import KnowledgeRepo
 
 SHOWN = 10  # lines of a hook note before "... and N more"
 _VERBS = {"A": "added", "D": "deleted", "R": "renamed"}
@@ -199,3 +200,15 @@ def pull_note(found: CodeKnowledge) -> str:
         lines.append(f"... and {len(entries) - SHOWN} more")
     lines.append("see 'brv stale' for all stale knowledge, 'brv about PATH' for one file")
     return "\n  ".join(lines)
+
+
+def code_knowledge(project: Project, repo: KnowledgeRepo, spec: str | None) -> CodeKnowledge:
+    """``brv vc diff A..B``'s section "Knowledge about the code this change touches".
+
+    In-project mode only (a standalone tree's commits hold no code) and only for a commit
+    range (``A..B``); anything else has no section.
+    """
+    if not repo.in_project or not spec or ".." not in spec or "..." in spec:
+        return CodeKnowledge((), ())
+    old, new = (side or "HEAD" for side in spec.split("..", 1))
+    return range_knowledge(project, repo.workdir, repo.prefix, old, new)

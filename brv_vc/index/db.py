@@ -15,8 +15,8 @@ from brv_vc.errors import StateError
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import connect, index_db_path
 
-SCHEMA_VERSION = "7"  # 7: contentless FTS5 + texts, no prefix indexes (issue 24: size)
-# (6: toplists; 4 came twice, stemming + keys and ctime; 5 was both)
+SCHEMA_VERSION = "8"  # 8: codelinks (issue 27: repository paths entries name)
+# (7: contentless FTS5 + texts, no prefix indexes (issue 24: size); 6: toplists; 4 came twice, stemming + keys and ctime; 5 was both)
 
 # Porter stemming (SQLite's built-in tokenizer, measured against Snowball in
 # bench/eval_retrieval.py): "deploys", "deployed", "deploying" all index and query as
@@ -47,6 +47,10 @@ CREATE TABLE dirs (path TEXT PRIMARY KEY, mtime_ns INTEGER NOT NULL);
 CREATE TABLE links (source TEXT NOT NULL, target TEXT NOT NULL, raw TEXT);
 CREATE INDEX links_source ON links(source);
 CREATE INDEX links_target ON links(target);
+-- repository paths an entry names (index.code_refs): how is 'files' (a Files: list) or 'text'
+CREATE TABLE codelinks (source TEXT NOT NULL, path TEXT NOT NULL, how TEXT NOT NULL);
+CREATE INDEX codelinks_source ON codelinks(source);
+CREATE INDEX codelinks_path ON codelinks(path);
 CREATE TABLE dfcache (expr TEXT PRIMARY KEY, df INTEGER NOT NULL, files INTEGER NOT NULL);
 CREATE TABLE toplists (expr TEXT PRIMARY KEY, stamp TEXT NOT NULL, rows BLOB NOT NULL);
 -- the dream's cross-domain candidates per word (services/dream/hits.py)

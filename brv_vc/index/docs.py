@@ -28,6 +28,7 @@ class IndexDoc(NamedTuple):
     updated: float | None
     keys: str = ""  # tags and keywords, searched with title weight
     legacy: tuple[tuple[str, object], ...] = ()  # older ByteRover's lifecycle keys, if any
+    code: tuple[tuple[str, str], ...] = ()  # (repository path, how) it names: index.code_refs
 
 
 def is_indexed(relpath: str) -> bool:
@@ -60,6 +61,7 @@ def extract(relpath: str, data: bytes) -> IndexDoc:
         FormatError: the file cannot be parsed (the caller records it as a problem).
     """
     from brv_vc.format.entry import decode, legacy_signals, parse_entry
+    from brv_vc.index.code_refs import extract as code_refs
 
     kind = kind_of(relpath)
     if kind is Kind.STUB:
@@ -78,6 +80,7 @@ def extract(relpath: str, data: bytes) -> IndexDoc:
         _stamp(entry.updated_at),
         " ".join([*entry.tags, *entry.keywords]),
         legacy,
+        code_refs(entry.body) if kind is Kind.ENTRY else (),
     )
 
 

@@ -131,12 +131,18 @@ class Writer:
                 [(path, t, None if r == t else r)  # raw only when written otherwise
                  for r in doc.relations if (t := normalize_target(r))],
             )
+            if doc.code:
+                self.conn.executemany(
+                    "INSERT INTO codelinks (source, path, how) VALUES (?, ?, ?)",
+                    [(path, ref, how) for ref, how in doc.code],
+                )
         self.fts_changed = True
         return PutOutcome(True, problem)
 
     def _drop_content(self, path: str, row_id: int) -> None:
         texts.drop(self.conn, row_id)  # before docs changes: it reads the old title and path
         self.conn.execute("DELETE FROM links WHERE source = ?", (path,))
+        self.conn.execute("DELETE FROM codelinks WHERE source = ?", (path,))
 
     def delete(self, path: str, old: Any) -> None:
         """Removes one file from the index."""

@@ -323,3 +323,48 @@ def ignored_paths(repo: Path, paths: Sequence[str]) -> set[str]:
     data = "".join(f"{p}\0" for p in paths).encode("utf-8", "surrogateescape")
     out = _git_bytes(["check-ignore", "--no-index", "-z", "--stdin"], repo, input=data, ok=(0, 1))
     return {p for p in out.decode("utf-8", "surrogateescape").split("\0") if p}
+
+
+# --- code links (issue #27): the code repository's history in one walk ---------------------
+
+HISTORY_FORMAT = "%x01%H%x00%P%x00%ct%x00%cI%x00%s"
+
+
+def history(repo: Path, revs: Sequence[str]) -> bytes:
+    """One walk of history with each commit's changes, renames detected (``log --raw -M``).
+
+    Each commit starts with a 0x01 byte and :data:`HISTORY_FORMAT` (sha, parents, committer
+    time, ISO date, subject); its raw changes follow, NUL-separated (full blob ids). Merges
+    list no changes of their own: what they bring is listed by the commits they bring.
+
+    Raises:
+        GitError: a revision git does not know (the caller names it).
+    """
+    args = ["log", "-z", "--raw", "-M", "--no-abbrev", "--no-ext-diff", "--no-color",
+            "--topo-order", f"--format={HISTORY_FORMAT}", *revs, "--"]
+    return _git_bytes(args, repo)
+
+
+def tree_blobs(repo: Path, rev: str = "HEAD") -> dict[str, str]:
+    """Every file of a commit -> its blob id (``ls-tree -r``); empty before the first commit."""
+    out = _git_bytes(["ls-tree", "-r", "-z", "--full-tree", rev], repo, ok=(0, 128))
+    found: dict[str, str] = {}
+    for record in out.decode("utf-8", "surrogateescape").split("\0"):
+        meta, _, path = record.partition("\t")
+        parts = meta.split()
+        if len(parts) == 3 and parts[1] == "blob":
+            found[path] = parts[2]
+    return found
+
+
+def work_changes(repo: Path, pathspec: str | None = None) -> list[str]:
+    """Paths modified, staged or untracked in the work tree (``status --porcelain``)."""
+    args = ["status", "--porcelain", "-z", "--untracked-files=all", "--no-renames"]
+    out = _git_bytes([*args, "--", pathspec] if pathspec else args, repo)
+    return [p[3:] for p in out.decode("utf-8", "surrogateescape").split("\0") if len(p) > 3]
+
+
+def is_shallow(repo: Path) -> bool:
+    """True in a shallow clone (history before its boundary commits is missing)."""
+    out = run(["rev-parse", "--is-shallow-repository"], repo, check=False).stdout.strip()
+    return out == "true"

@@ -1,11 +1,23 @@
-"""``brv about PATH...``: the entries that describe repository files, with their freshness."""
+"""``brv about PATH...``: the entries that describe repository files, with their freshness.
+
+Cold path (an agent asks before it opens a file): the index answers which entries link the
+paths; git is asked once per asked path (its commits) and once for the entries' last
+commits, never once per entry. Freshness here compares committer times; ``brv stale`` walks
+the graph (exact across merges).
+"""
 
 from __future__ import annotations
 
+import posixpath
+import sqlite3
 from collections.abc import Iterable
+from typing import NamedTuple
 
-from brv_vc.services.code_links.model import About
+from brv_vc.services.code_links import links as linkrows
+from brv_vc.services.code_links.model import About, AboutEntry, Commit, Freshness, PathAbout
+from brv_vc.services.code_links.where import IN_PROJECT, STANDALONE, CodeRepo, locate
 from brv_vc.tree.project import Project
+from brv_vc.vc import git
 
 
 def linked_entries(project: Project, paths: Iterable[str]) -> dict[str, tuple[str, ...]]:
@@ -17,9 +29,96 @@ def linked_entries(project: Project, paths: Iterable[str]) -> dict[str, tuple[st
 
     Returns:
         Each asked path -> the tree-relative paths of the entries linking it, sorted
-        (an empty tuple when none do). Reads the index only: no git call.
+        (an empty tuple when none do). Reads the index only: no git process.
     """
-    return {path: () for path in paths}
+    from brv_vc.services.derived import with_index
+
+    asked = list(dict.fromkeys(paths))
+    code = locate(project, probe=False)
+    if code is None or not asked:
+        return {path: () for path in asked}
+
+    def work(opened: object) -> dict[str, tuple[str, ...]]:
+        found = linkrows.direct(opened.conn, code, asked)  # type: ignore[attr-defined]
+        return {path: tuple(sorted(e for e, _ in found[path])) for path in asked}
+
+    return with_index(project, work)[0]
+
+
+class _Log(NamedTuple):
+    time: int
+    commit: Commit
+
+
+def _log(code: CodeRepo, path: str, revs: str = "HEAD") -> list[_Log]:
+    """The commits of ``revs`` that touched ``path`` (a file or a folder), newest first."""
+    proc = git.run(["log", "--format=%H%x00%ct%x00%cI%x00%s", revs, "--", path], code.top,
+                   check=False)
+    out = []
+    for line in proc.stdout.splitlines():
+        parts = line.split("\0")
+        if len(parts) == 4:
+            out.append(_Log(int(parts[1]), Commit(parts[0], parts[2], parts[3])))
+    return out
+
+
+def _written(project: Project, code: CodeRepo, entries: list[str], conn: sqlite3.Connection
+             ) -> dict[str, _Log | None]:
+    """The last commit of each entry (None: uncommitted edits, or never committed)."""
+    if not entries:
+        return {}
+    if code.mode == IN_PROJECT:
+        repo, names = code.top, [f"{code.tree_prefix}/{e}" for e in entries]
+    elif code.mode == STANDALONE:
+        repo, names = project.tree, list(entries)
+    else:
+        rows = conn.execute(
+            f"SELECT path, updated FROM docs WHERE path IN ({','.join('?' * len(entries))})",
+            entries,
+        )
+        from datetime import UTC, datetime
+
+        return {p: _Log(int(t), Commit("", datetime.fromtimestamp(t, UTC).isoformat(), "updatedAt"))
+                for p, t in rows if t is not None}
+    dirty = set(git.run(["status", "--porcelain", "--untracked-files=all", "--", *names], repo,
+                        check=False).stdout.splitlines())
+    dirty_names = {line[3:] for line in dirty}
+    proc = git.run(["log", "--format=\x01%H%x00%ct%x00%cI%x00%s", "--name-only", "--", *names],
+                   repo, check=False)
+    owner = dict(zip(names, entries, strict=True))
+    found: dict[str, _Log | None] = {}
+    for chunk in proc.stdout.split("\x01")[1:]:
+        head, _, files = chunk.partition("\n")
+        sha, time, date, subject = head.split("\0")
+        for name in files.split("\n"):
+            if name in owner:
+                found.setdefault(owner[name], _Log(int(time), Commit(sha, date, subject)))
+    for name, entry in owner.items():
+        if name in dirty_names:
+            found[entry] = None
+    return found
+
+
+EXACT_PAIRS = 30  # in-project: (entry commit, path) pairs asked of git exactly, then by time
+
+
+def _fresh(code: CodeRepo, written: _Log | None, linked: str, log: list[_Log],
+           exact: dict[tuple[str, str], list[_Log]]) -> Freshness:
+    if written is None:
+        return Freshness(None, 0, None)
+    key = (written.commit.sha, linked)
+    if code.mode == IN_PROJECT and (key in exact or len(exact) < EXACT_PAIRS):
+        if key not in exact:  # the graph, not the clock: commits E..HEAD that touched it
+            exact[key] = _log(code, linked, f"{written.commit.sha}..HEAD")
+        since = exact[key]
+    else:
+        since = [c for c in log if c.time > written.time and c.commit.sha != written.commit.sha]
+    return Freshness(written.commit, len(since), since[0].commit if since else None)
+
+
+def _ancestors(path: str) -> list[str]:
+    parts = path.split("/")
+    return ["/".join(parts[:i]) for i in range(len(parts) - 1, 0, -1)]
 
 
 def about(project: Project, paths: Iterable[str]) -> About:
@@ -27,11 +126,68 @@ def about(project: Project, paths: Iterable[str]) -> About:
 
     Args:
         project: the project.
-        paths: repository paths (relative to the repository root, or to the current
-            folder when the caller resolved them), files or folders; a path that does not
-            exist is a valid question (it may have been deleted).
+        paths: repository paths (relative to the repository root; the CLI converts paths
+            given from the current folder), files or folders; a path that does not exist is
+            a valid question (it may have been deleted).
 
     Returns:
         The entries per path, each with its :class:`Freshness`.
+
+    Raises:
+        NotInitializedError: no git repository holds the project.
     """
-    raise NotImplementedError
+    from brv_vc.services.code_links.where import require
+    from brv_vc.services.derived import with_index
+
+    code = require(project)
+    asked = [posixpath.normpath(p.strip("/")) for p in paths]
+
+    def work(opened: object) -> tuple[PathAbout, ...]:
+        conn = opened.conn  # type: ignore[attr-defined]
+        plan: list[tuple[str, bool, list[tuple[str, str, str]], list[tuple[str, str, str]]]] = []
+        for path in asked:
+            outside = code.to_repo(path) is None
+            direct = [(e, how, path) for e, how in linkrows.direct(conn, code, [path])[path]]
+            is_dir = (code.top / path).is_dir()
+            if is_dir:
+                direct += [(e, how, p) for e, how, p in linkrows.under(conn, code, path)]
+            folder = [(e, "folder", a) for a in _ancestors(path)
+                      for e, _ in linkrows.direct(conn, code, [a])[a]]
+            plan.append((path, outside, _unique(direct), _unique(folder, direct)))
+        entries = sorted({e for _, _, d, f in plan for e, _, _ in [*d, *f]})
+        titles = dict(conn.execute(
+            f"SELECT path, title FROM docs WHERE path IN ({','.join('?' * len(entries))})",
+            entries)) if entries else {}
+        written = _written(project, code, entries, conn)
+        logs: dict[str, list[_Log]] = {}
+        exact: dict[tuple[str, str], list[_Log]] = {}
+        out = []
+        for path, outside, direct, folder in plan:
+            items = []
+            for entry, how, linked in [*direct, *folder]:
+                if linked not in logs and (code.mode != IN_PROJECT or len(exact) >= EXACT_PAIRS):
+                    logs[linked] = _log(code, linked)
+                fresh = _fresh(code, written.get(entry), linked, logs.get(linked, []), exact)
+                items.append(AboutEntry(entry, titles.get(entry, entry), how, linked, fresh))
+            exists = (code.top / path).exists() and not outside
+            note = "outside the repository" if outside else (
+                None if exists else "not in the work tree (deleted, renamed, or never there)")
+            out.append(PathAbout(path, exists, tuple(items[:len(direct)]),
+                                 tuple(items[len(direct):]), note))
+        return tuple(out)
+
+    found, notes = with_index(project, work)
+    if git.is_shallow(code.top):
+        notes = [*notes, "shallow clone: commit counts cover only the history this clone has"]
+    return About(str(code.top), code.mode, found, tuple(notes))
+
+
+def _unique(rows: list[tuple[str, str, str]], skip: list[tuple[str, str, str]] = ()  # type: ignore[assignment]
+            ) -> list[tuple[str, str, str]]:
+    seen = {e for e, _, _ in skip}
+    out = []
+    for row in rows:
+        if row[0] not in seen:
+            seen.add(row[0])
+            out.append(row)
+    return out

@@ -1,15 +1,73 @@
 """``brv stale``: entries whose linked files changed after the entry was last written.
 
 One walk of the code repository's history answers for the whole tree (never one
-``git log`` per entry).
+``git log`` per entry): :mod:`history` reads it, :mod:`judge` decides per linked file.
 """
 
 from __future__ import annotations
 
+import json
+import sqlite3
 from collections.abc import Mapping
+from pathlib import Path
 
-from brv_vc.services.code_links.model import StaleReport
+from brv_vc.errors import NotFoundError
+from brv_vc.services.code_links import history
+from brv_vc.services.code_links.judge import STRENGTH, Timeline, Written
+from brv_vc.services.code_links.links import resolve_all
+from brv_vc.services.code_links.model import Commit, Outside, StaleEntry, StaleReport
+from brv_vc.services.code_links.where import IN_PROJECT, STANDALONE, CodeRepo, require
 from brv_vc.tree.project import Project
+from brv_vc.vc import git
+
+CACHE = "code-links.json"  # .brv/state: the last answer, for stale_entries
+
+
+def _written(project: Project, code: CodeRepo, rows: list[history.CommitRow],
+             conn: sqlite3.Connection) -> tuple[dict[str, Written], set[str]]:
+    """When each entry was last written, and the entries with uncommitted edits (fresh)."""
+    if code.mode == IN_PROJECT:
+        head = code.tree_prefix + "/"
+        found: dict[str, Written] = {}
+        for row in rows:  # newest first: the first sight of an entry is its last commit
+            for change in row.changes:
+                if change.new_path.startswith(head):
+                    found.setdefault(change.new_path[len(head):], Written(row.sha, row.time))
+        dirty = {p[len(head):] for p in git.work_changes(code.top, code.tree_prefix)
+                 if p.startswith(head)}
+        return found, dirty
+    if code.mode == STANDALONE and git.commit_of(project.tree, "HEAD"):
+        found = {}
+        for row in history.walk(project.tree, ["HEAD"]):
+            for change in row.changes:
+                found.setdefault(change.new_path, Written(None, row.time))
+        return found, set(git.work_changes(project.tree))
+    updated = conn.execute("SELECT path, updated FROM docs WHERE kind = 'entry'")
+    return {path: Written(None, stamp) for path, stamp in updated if stamp is not None}, set()
+
+
+def _judgeable(when: Written, code: CodeRepo, shallow: bool, rows: list[history.CommitRow],
+               since: str | None) -> bool:
+    """False when the history at hand cannot tell whether the entry is stale."""
+    if shallow:  # the walk reached the boundary, not the first commit
+        if code.mode == IN_PROJECT:
+            return when.sha is not None
+        return when.time is not None and when.time >= rows[-1].time
+    # in-project, an entry outside the walk was written before it (--since REV) or is new
+    return code.mode == IN_PROJECT or when.time is not None or since is not None
+
+
+def _commit(row: history.CommitRow) -> Commit:
+    return Commit(row.sha, row.date, row.subject)
+
+
+def _shallow_note(code: CodeRepo, rows: list[history.CommitRow], unknown: int) -> str | None:
+    if not rows or not git.is_shallow(code.top):
+        return None
+    oldest = rows[-1]
+    return (f"shallow clone: history before {oldest.sha[:12]} ({oldest.date}) is missing; "
+            f"{unknown} linked entries were written before it and are not judged (run "
+            "'git fetch --unshallow', or pass --since REV within the history you have)")
 
 
 def stale(project: Project, since: str | None = None) -> StaleReport:
@@ -18,15 +76,94 @@ def stale(project: Project, since: str | None = None) -> StaleReport:
     Args:
         project: the project.
         since: only changes after this revision count (``--since REV``); None means
-            since each entry was last committed.
+            since each entry was last written.
 
     Returns:
         The stale entries, sorted by path.
 
     Raises:
-        UsageError: ``since`` is not a revision of the code repository.
+        NotFoundError: ``since`` is not a revision of the code repository.
+        NotInitializedError: no git repository holds the project.
     """
-    raise NotImplementedError
+    from brv_vc.services.derived import with_index
+
+    code = require(project)
+    head = git.commit_of(code.top, "HEAD")
+    revs = ["HEAD"]
+    if since is not None:
+        base = git.commit_of(code.top, since)
+        if base is None:
+            raise NotFoundError(
+                f"unknown revision {since!r} in the code repository {code.top}",
+                hint="pass a commit, branch or tag git knows there (git log --oneline)",
+            )
+        revs.append("^" + base)
+    rows = history.walk(code.top, revs) if head else []
+    timeline = Timeline(rows, git.tree_blobs(code.top) if head else {})
+
+    def work(opened: object) -> tuple[list[StaleEntry], list[Outside], int, int]:
+        conn = opened.conn  # type: ignore[attr-defined]
+        resolved = resolve_all(conn, code, timeline.known())
+        written, dirty = _written(project, code, rows, conn)
+        by_entry: dict[str, list[str]] = {}
+        for link in resolved.links:
+            by_entry.setdefault(link.entry, []).append(link.path)
+        shallow = since is None and bool(rows) and git.is_shallow(code.top)
+        out: list[StaleEntry] = []
+        unknown = 0
+        for entry, paths in sorted(by_entry.items()):
+            if entry in dirty:
+                continue  # being edited: the edit is the update
+            when = written.get(entry, Written(None, None))
+            if not _judgeable(when, code, shallow, rows, since):
+                unknown += 1
+                continue
+            after = timeline.after(when)
+            fates = [f for p in dict.fromkeys(paths) if (f := timeline.fate(p, after))]
+            if not fates:
+                continue
+            commits = sorted({i for f in fates for i in f.commits})
+            strongest = max(fates, key=lambda f: STRENGTH[f.reason])
+            out.append(StaleEntry(
+                entry=entry, reason=strongest.reason, files=tuple(f.path for f in fates),
+                renamed_to={f.path: f.new_path for f in fates if f.new_path},
+                commits_since=len(commits), last_commit=_commit(rows[commits[0]]),
+            ))
+        outside = [Outside(e, p) for e, p in resolved.outside]
+        return out, outside, len(by_entry), unknown
+
+    (entries, outside, linked, unknown), notes = with_index(project, work)
+    report = StaleReport(
+        repository=str(code.top), mode=code.mode, since=since, head=head,
+        entries=tuple(entries), linked_entries=linked, commits_walked=len(rows),
+        outside=tuple(outside),
+        missing_history=_shallow_note(code, rows, unknown) if since is None else None,
+        notes=tuple(notes),
+    )
+    if since is None:
+        _remember(project, head, report)
+    return report
+
+
+def _key(project: Project, head: str | None) -> str:
+    from brv_vc.index.db import get_meta, open_index
+
+    handle = open_index(project)
+    try:
+        fingerprint = get_meta(handle.conn, "fingerprint") or ""
+    finally:
+        handle.conn.close()
+    return f"{head}:{fingerprint}"
+
+
+def _remember(project: Project, head: str | None, report: StaleReport) -> None:
+    try:
+        path = project.state / CACHE
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data = {"key": _key(project, head), "stale": [e.entry for e in report.entries]}
+        path.write_text(json.dumps(data), encoding="utf-8")
+    except OSError:
+        pass  # a cache: never a reason to fail
 
 
 def stale_entries(project: Project, changed: Mapping[str, str] | None = None) -> frozenset[str]:
@@ -39,11 +176,25 @@ def stale_entries(project: Project, changed: Mapping[str, str] | None = None) ->
             those paths are returned and no history is walked.
 
     Returns:
-        Tree-relative paths of the stale entries.
+        Tree-relative paths of the stale entries (empty when no git repository holds the
+        project).
     """
     if changed is not None:
         from brv_vc.services.code_links.lookup import linked_entries
 
         found = linked_entries(project, changed)
         return frozenset(entry for entries in found.values() for entry in entries)
-    return frozenset()
+    from brv_vc.services.code_links.where import locate
+
+    code = locate(project)
+    if code is None:
+        return frozenset()
+    head = git.commit_of(code.top, "HEAD")
+    cache = Path(project.state / CACHE)
+    try:
+        data = json.loads(cache.read_text(encoding="utf-8"))
+        if data.get("key") == _key(project, head):
+            return frozenset(data["stale"])
+    except (OSError, ValueError, KeyError):
+        pass
+    return frozenset(e.entry for e in stale(project).entries)

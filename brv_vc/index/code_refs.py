@@ -1,0 +1,103 @@
+"""Repository paths an entry names: its ``Files:`` list and the paths in its text.
+
+Pure text work, run when the index reads a changed entry. Nothing here knows the repository:
+the index keeps every candidate (``codelinks`` rows) and ``services.code_links`` resolves
+them against the code repository, so a file added to the code later links without reindexing.
+
+Measured for false links in bench/bench_code_links.py: plain words with a slash ("and/or",
+"TCP/IP") are candidates too, and only resolve when the repository holds such a path.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+FILES = "files"  # named in a Files: list (seed 000's Raw Concept, curate's rawConcept.files)
+TEXT = "text"  # named anywhere else in the body
+
+MAX_REFS = 200  # per entry: a pasted file listing must not bloat the index
+_LABEL = re.compile(r"^\s*\*\*(?P<label>[A-Za-z][A-Za-z ]*?):\*\*[ \t]*(?P<rest>.*)$")
+_ITEM = re.compile(r"^\s*[-*+]\s+(?P<item>.+)$")
+_TICKED = re.compile(r"`([^`\n]{1,300})`")
+_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+|\bwww\.\S+", re.IGNORECASE)
+# a plain path: segments of word characters, dots and dashes joined by at least one slash
+_PLAIN = re.compile(r"(?<![\w/.@:~$-])(\./[\w.-]*\w|(?:\.{1,2}/|/)?(?:[\w.-]+/)+[\w.-]*[\w-])(?![\w/])")
+_SEGMENTS = re.compile(r"^(?:\.{1,2}/|/)?[\w.@+-]+(?:/[\w.@+-]+)*/?$")
+_FILENAME = re.compile(r"^[\w.-]*\w\.[A-Za-z][A-Za-z0-9]{0,7}$")
+_LINE_SUFFIX = re.compile(r"(?::\d+(?:[-:]\d+)?|#L\d+(?:-L?\d+)?)$")
+
+
+def clean(raw: str) -> str | None:
+    """One named path as the index stores it, or None when it is not a path.
+
+    Backticks, quotes and a ``:12`` or ``#L12`` line suffix are dropped, ``./`` and repeated
+    slashes folded; ``../`` and absolute paths are kept as written (the service tells which
+    lie outside the repository).
+    """
+    text = raw.strip().split(" (", 1)[0].split(" - ", 1)[0].split(" — ", 1)[0].split(": ", 1)[0]
+    text = text.strip().strip("`'\"<>()[]*").strip()
+    text = _LINE_SUFFIX.sub("", text.rstrip(".,;:"))
+    if not text or " " in text or "://" in text or len(text) > 300 or text in (".", "/"):
+        return None
+    if not _SEGMENTS.match(text):
+        return None
+    absolute = text.startswith("/")
+    normal = posixpath.normpath(text)
+    return normal if absolute or normal != "." else None
+
+
+def _is_candidate(path: str) -> bool:
+    return "/" in path or bool(_FILENAME.match(path))
+
+
+def files_list(body: str) -> list[str]:
+    """The items of every ``**Files:**`` block (a list below the label, or ``a, b`` inline)."""
+    found: list[str] = []
+    inside = False
+    for line in body.splitlines():
+        label = _LABEL.match(line)
+        if label:
+            inside = label.group("label").strip().lower() == "files"
+            if inside and label.group("rest").strip():
+                found.extend(label.group("rest").split(","))
+            continue
+        if not inside:
+            continue
+        if line.startswith("#"):
+            inside = False
+            continue
+        item = _ITEM.match(line)
+        if item:
+            found.append(item.group("item"))
+        elif line.strip():
+            found.extend(line.split(","))
+    return found
+
+
+def extract(body: str) -> tuple[tuple[str, str], ...]:
+    """``(path, how)`` of every repository path the body names, ``files`` first, unique.
+
+    Args:
+        body: the entry's markdown body (no frontmatter).
+
+    Returns:
+        Up to :data:`MAX_REFS` pairs; a path named both ways keeps ``files``.
+    """
+    refs: dict[str, str] = {}
+    for item in files_list(body):
+        path = clean(item)
+        if path:
+            refs.setdefault(path, FILES)
+    text = _URL.sub(" ", body)
+    for match in _TICKED.finditer(text):
+        path = clean(match.group(1))
+        if path and _is_candidate(match.group(1).strip()):
+            refs.setdefault(path, TEXT)
+    for match in _PLAIN.finditer(_TICKED.sub(" ", text)):
+        path = clean(match.group(1))
+        if path and ("/" in path or _FILENAME.match(path)):
+            refs.setdefault(path, TEXT)
+        if len(refs) >= MAX_REFS:
+            break
+    return tuple(list(refs.items())[:MAX_REFS])

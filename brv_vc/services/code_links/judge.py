@@ -1,0 +1,110 @@
+"""Deciding, from one walk, what happened to each linked file after its entry was written.
+
+Pure computation over :mod:`history` rows: no git here. An entry is written either at a
+commit of the same graph (in-project mode: exact ancestry) or at a time (standalone and
+unversioned trees: the code's commits are compared by committer time).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+from brv_vc.services.code_links.history import Change, CommitRow, Graph
+
+CHANGED = "changed"
+RENAMED = "renamed"
+DELETED = "deleted"
+STRENGTH = {CHANGED: 1, RENAMED: 2, DELETED: 3}
+
+
+class Written(NamedTuple):
+    """When an entry was last written: a commit of the walk, or a time, or before the walk."""
+
+    sha: str | None  # in-project: the commit that last touched the entry (None: not in walk)
+    time: float | None  # standalone/unversioned: seconds since the epoch (None: unknown)
+
+
+class FileFate(NamedTuple):
+    """What became of one linked file after the entry was written."""
+
+    path: str
+    reason: str  # CHANGED, RENAMED or DELETED
+    new_path: str | None
+    commits: tuple[int, ...]  # row indexes (newest first) of the commits that touched it
+
+
+class Timeline:
+    """The walk indexed by path, with the "after the entry was written" test."""
+
+    def __init__(self, rows: list[CommitRow], head_blobs: dict[str, str]) -> None:
+        self.rows = rows
+        self.head = head_blobs
+        self.graph: Graph | None = None
+        self.touches: dict[str, list[tuple[int, Change]]] = {}
+        self.position = {row.sha: i for i, row in enumerate(rows)}
+        for i, row in enumerate(rows):
+            for change in row.changes:
+                self.touches.setdefault(change.path, []).append((i, change))
+                if change.new_path != change.path:
+                    self.touches.setdefault(change.new_path, []).append((i, change))
+
+    def known(self) -> set[str]:
+        """Every path at HEAD or changed in the walk (what a text link may resolve to)."""
+        return {*self.head, *self.touches}
+
+    def after(self, written: Written) -> Callable[[int], bool]:
+        """The test "row i came after the entry was written"."""
+        if written.sha is not None and written.sha in self.position:
+            if self.graph is None:
+                self.graph = Graph(self.rows)
+            graph, sha, rows = self.graph, written.sha, self.rows
+            return lambda i: not graph.is_ancestor(rows[i].sha, sha)
+        if written.time is not None:
+            time, rows = written.time, self.rows
+            return lambda i: rows[i].time > time
+        return lambda i: True  # written before the walk began (--since REV)
+
+    def _events(self, path: str, after: Callable[[int], bool], limit: int
+                ) -> list[tuple[int, Change]]:
+        """The changes of ``path`` after the entry was written and newer than row ``limit``."""
+        found = [(i, c) for i, c in self.touches.get(path, ()) if i < limit and after(i)]
+        found.sort(key=lambda event: -event[0])  # oldest first
+        return found
+
+    def fate(self, path: str, after: Callable[[int], bool]) -> FileFate | None:
+        """What happened to ``path`` since; None when it is as it was (or never changed).
+
+        A path that exists at HEAD is judged by content: changed unless its blob is the one
+        it had when the entry was written (a change undone, a file deleted and re-added as
+        it was), as ``git diff`` between the two would say. A path gone from HEAD is followed
+        through git's renames to its new name; when the chain ends nowhere, it was deleted.
+        """
+        events = self._events(path, after, len(self.rows))
+        if not events:
+            return None
+        commits = [i for i, _ in events]
+        if path in self.head:
+            first = events[0][1]
+            before = first.old_blob if first.path == path and first.status != "A" else None
+            if before is not None and before == self.head[path]:
+                return None
+            return FileFate(path, CHANGED, None, tuple(sorted(set(commits))))
+        current = path
+        while True:
+            rename = next(((i, c.new_path) for i, c in events
+                           if c.status == "R" and c.path == current and c.new_path != current),
+                          None)
+            if rename is None:
+                break
+            current = rename[1]
+            if current in self.head:
+                events = self._events(current, after, rename[0])
+                commits.extend(i for i, _ in events)
+                break
+            events = self._events(current, after, rename[0])
+            commits.extend(i for i, _ in events)
+        ordered = tuple(sorted(set(commits)))
+        if current != path and current in self.head:
+            return FileFate(path, RENAMED, current, ordered)
+        return FileFate(path, DELETED, None, ordered)

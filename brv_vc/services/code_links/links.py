@@ -1,0 +1,92 @@
+"""The links the index keeps (``codelinks``), resolved against the code repository."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Collection, Iterable
+from typing import NamedTuple
+
+from brv_vc.index.code_refs import FILES
+from brv_vc.services.code_links.where import CodeRepo
+
+
+class Link(NamedTuple):
+    """An entry names a repository path."""
+
+    entry: str
+    path: str  # repository path
+    how: str  # "files" or "text"
+    named: str  # as the entry wrote it
+
+
+class Resolved(NamedTuple):
+    """Every link of the tree, and the ``Files:`` paths that lie outside the repository."""
+
+    links: list[Link]
+    outside: list[tuple[str, str]]  # (entry, path as named)
+
+
+def resolve_all(conn: sqlite3.Connection, code: CodeRepo, known: Collection[str]) -> Resolved:
+    """Resolves every stored candidate; text candidates link only to paths in ``known``.
+
+    ``Files:`` paths link even when the repository does not have them (any more): the history
+    tells what happened to them. A path inside the project's ``.brv/`` is knowledge, not code.
+    """
+    links: list[Link] = []
+    outside: list[tuple[str, str]] = []
+    rows = conn.execute(
+        "SELECT c.source, c.path, c.how FROM codelinks c JOIN docs d ON d.path = c.source "
+        "WHERE d.kind = 'entry' ORDER BY c.source, c.rowid"
+    )
+    for entry, named, how in rows:
+        path = code.to_repo(named)
+        if code.base and (path is None or path not in known) and named in known:
+            path = named  # a project in a monorepo's folder may name paths from its root
+        if path is None:
+            if how == FILES:
+                outside.append((entry, named))
+            continue
+        if code.knowledge(path) or (how != FILES and path not in known):
+            continue
+        links.append(Link(entry, path, how, named))
+    return Resolved(links, outside)
+
+
+def variants(code: CodeRepo, path: str) -> list[str]:
+    """The ways an entry may name a repository path (what the index is asked for)."""
+    forms = [path, str(code.top / path)]
+    if code.base and path.startswith(code.base + "/"):
+        forms.append(path[len(code.base) + 1:])
+    return forms
+
+
+def direct(conn: sqlite3.Connection, code: CodeRepo, paths: Iterable[str]
+           ) -> dict[str, list[tuple[str, str]]]:
+    """Each repository path -> ``(entry, how)`` of the entries naming it (index only)."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    for path in paths:
+        forms = variants(code, path)
+        marks = ",".join("?" * len(forms))
+        rows = conn.execute(
+            f"SELECT DISTINCT c.source, c.how FROM codelinks c JOIN docs d ON d.path = c.source "
+            f"WHERE d.kind = 'entry' AND c.path IN ({marks}) ORDER BY c.how, c.source", forms
+        ).fetchall()
+        seen: dict[str, str] = {}
+        for entry, how in rows:
+            if seen.get(entry) != FILES:
+                seen[entry] = how
+        out[path] = sorted(seen.items(), key=lambda item: (item[1] != FILES, item[0]))
+    return out
+
+
+def under(conn: sqlite3.Connection, code: CodeRepo, folder: str) -> list[tuple[str, str, str]]:
+    """``(entry, how, named path)`` of the entries naming a path inside ``folder``."""
+    found = []
+    for form in variants(code, folder):
+        low = form.rstrip("/") + "/"
+        found.extend(conn.execute(
+            "SELECT c.source, c.how, c.path FROM codelinks c JOIN docs d ON d.path = c.source "
+            "WHERE d.kind = 'entry' AND c.path >= ? AND c.path < ? ORDER BY c.source",
+            (low, low[:-1] + "0"),
+        ).fetchall())
+    return found

@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from conftest import run_brv
-from hooks_support import entry_bytes, git, in_project, standalone, write
+from hooks_support import entry_bytes, git, git_env, in_project, standalone, write
 
 from brv_vc.tree.project import Project
 
@@ -32,18 +32,25 @@ def hooked_in_project(tmp: Path) -> Project:
     return project
 
 
+def commit_at(repo: Path, message: str, when: str, *extra: str) -> None:
+    """Commits the staged changes with this author and committer date (standalone mode
+    compares an entry's commit time with the code's: one second apart must be told apart)."""
+    git("commit", "-q", "-m", message, *extra, cwd=repo,
+        env=git_env(GIT_AUTHOR_DATE=when, GIT_COMMITTER_DATE=when))
+
+
+EARLIER, LATER = "2026-01-01T00:00:00+00:00", "2030-01-01T00:00:00+00:00"
+
+
 def hooked_standalone(tmp: Path) -> Project:
     """Standalone mode: the tree's own repository inside a code repository.
 
     brv's hooks are installed in the tree's repository; the code repository's pre-commit and
-    post-merge run brv's line (what docs/hooks.md tells a team to add).
+    post-merge run brv's line (what docs/hooks.md tells a team to add). The code's commit
+    is dated before the knowledge's (:data:`EARLIER`); commit later changes at :data:`LATER`.
     """
     project = standalone(tmp)
     root = project.root
-    assert run_brv("hooks", "install", cwd=root).exit_code == 0
-    write(project.tree, ENTRY, linked_entry())
-    git("add", "-A", cwd=project.tree)
-    git("commit", "-q", "-m", "knowledge", cwd=project.tree)
     git("init", "-q", cwd=root)
     write(root, ".gitignore", ".brv/\n")
     write(root, CODE, "export const ttl = 24;\n")
@@ -51,5 +58,9 @@ def hooked_standalone(tmp: Path) -> Project:
         write(root, f".git/hooks/{hook}",
               f'#!/bin/sh\nexec {sys.executable} -m brv_vc hook-impl {hook} "$@"\n').chmod(0o755)
     git("add", "-A", cwd=root)
-    git("commit", "-q", "-m", "code", cwd=root)
+    commit_at(root, "code", EARLIER)
+    assert run_brv("hooks", "install", cwd=root).exit_code == 0
+    write(project.tree, ENTRY, linked_entry())
+    git("add", "-A", cwd=project.tree)
+    git("commit", "-q", "-m", "knowledge", cwd=project.tree)
     return project

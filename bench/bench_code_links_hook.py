@@ -122,7 +122,7 @@ def main() -> None:
     git("checkout", "-q", "--", staged, cwd=project.root)
     setting(project, "warn")
     med = statistics.median
-    print(f"load average: {open('/proc/loadavg').read().split()[:3]}")
+    print(f"load average: {Path('/proc/loadavg').read_text().split()[:3]}")
     print(f"{args.entries} entries, {args.code} code files, 1 staged code file, "
           f"{args.runs} interleaved runs (medians):")
     print(f"  hook-impl pre-commit, on_commit: off   {med(off):7.1f} ms")

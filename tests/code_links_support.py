@@ -1,66 +1,91 @@
-"""Real repositories where knowledge links to code (a ``Files:`` list), in both git modes."""
+"""Real git repositories holding code and a brv project, in either git mode.
+
+Every commit gets its own committer date one minute after the previous one, so standalone
+mode (entries and code in two histories, compared by time) is exact in tests.
+"""
 
 from __future__ import annotations
 
-import sys
+import os
+import subprocess
 from pathlib import Path
 
 from conftest import run_brv
-from hooks_support import entry_bytes, git, git_env, in_project, standalone, write
 
+from brv_vc.services.init import init_project
 from brv_vc.tree.project import Project
 
-ENTRY = "auth/jwt/tokens.md"
-CODE = "src/auth/jwt.ts"
+MODES = ("in-project", "standalone")
+ENTRY = """---
+title: {title}
+---
+## Raw Concept
+**Files:**
+{files}
+
+## Narrative
+{text}
+"""
 
 
-def linked_entry(title: str = "JWT tokens", files: tuple[str, ...] = (CODE,),
-                 note: str = "Access tokens expire after 24 hours.") -> bytes:
-    """An entry whose Raw Concept lists ``files`` (seed 000's ``**Files:**``)."""
-    listed = "".join(f"- {f}\n" for f in files)
-    return entry_bytes(title, f"## Raw Concept\n\n**Files:**\n{listed}\n## Narrative\n\n{note}\n")
+class Repo:
+    """A code repository with a brv project at its root, in one git mode."""
 
+    def __init__(self, root: Path, mode: str) -> None:
+        self.root = root
+        self.mode = mode
+        self.tick = 0
+        root.mkdir(parents=True, exist_ok=True)
+        self.git("init", "-q", "-b", "main")
+        (root / "README.md").write_text("code\n")
+        self.commit("initial")
+        init_project(root)
+        self.project = Project(root)
+        if mode == "in-project":
+            result = run_brv("vc", "init", "--in-project", cwd=root)
+        else:
+            (root / ".gitignore").write_text(".brv/\n")
+            self.commit("ignore .brv")
+            result = run_brv("vc", "init", cwd=root)
+        assert result.exit_code == 0, result.stderr
 
-def hooked_in_project(tmp: Path) -> Project:
-    """In-project mode: code and an entry linked to it, committed through brv's hooks."""
-    project = in_project(tmp)
-    assert run_brv("hooks", "install", cwd=project.root).exit_code == 0
-    write(project.root, CODE, "export const ttl = 24;\n")
-    write(project.tree, ENTRY, linked_entry())
-    git("add", "-A", cwd=project.root)
-    git("commit", "-q", "-m", "code and its knowledge", cwd=project.root)
-    return project
+    def env(self) -> dict[str, str]:
+        self.tick += 1
+        date = f"2026-01-01T00:{self.tick // 60:02d}:{self.tick % 60:02d}Z"
+        return {**os.environ, "GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date}
 
+    def git(self, *args: str, cwd: Path | None = None) -> str:
+        proc = subprocess.run(["git", "-c", "core.hooksPath=/dev/null", *args],
+                              cwd=cwd or self.root, env=self.env(), capture_output=True,
+                              text=True, check=False)
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout
 
-def commit_at(repo: Path, message: str, when: str, *extra: str) -> None:
-    """Commits the staged changes with this author and committer date (standalone mode
-    compares an entry's commit time with the code's: one second apart must be told apart)."""
-    git("commit", "-q", "-m", message, *extra, cwd=repo,
-        env=git_env(GIT_AUTHOR_DATE=when, GIT_COMMITTER_DATE=when))
+    def mv(self, old: str, new: str) -> None:
+        (self.root / new).parent.mkdir(parents=True, exist_ok=True)
+        self.git("mv", old, new)
 
+    def write(self, path: str, text: str) -> None:
+        target = self.root / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
 
-EARLIER, LATER = "2026-01-01T00:00:00+00:00", "2030-01-01T00:00:00+00:00"
+    def commit(self, message: str) -> str:
+        self.git("add", "-A")
+        self.git("commit", "-q", "--allow-empty", "-m", message)
+        return self.git("rev-parse", "HEAD").strip()
 
+    def entry(self, rel: str, files: list[str], text: str = "", title: str = "Notes") -> None:
+        """Writes an entry and commits it where this mode keeps knowledge."""
+        body = ENTRY.format(title=title, files="\n".join(f"- {f}" for f in files), text=text)
+        (self.project.tree / rel).parent.mkdir(parents=True, exist_ok=True)
+        (self.project.tree / rel).write_text(body)
+        self.commit_knowledge(f"knowledge: {rel}")
 
-def hooked_standalone(tmp: Path) -> Project:
-    """Standalone mode: the tree's own repository inside a code repository.
-
-    brv's hooks are installed in the tree's repository; the code repository's pre-commit and
-    post-merge run brv's line (what docs/hooks.md tells a team to add). The code's commit
-    is dated before the knowledge's (:data:`EARLIER`); commit later changes at :data:`LATER`.
-    """
-    project = standalone(tmp)
-    root = project.root
-    git("init", "-q", cwd=root)
-    write(root, ".gitignore", ".brv/\n")
-    write(root, CODE, "export const ttl = 24;\n")
-    for hook in ("pre-commit", "post-merge"):
-        write(root, f".git/hooks/{hook}",
-              f'#!/bin/sh\nexec {sys.executable} -m brv_vc hook-impl {hook} "$@"\n').chmod(0o755)
-    git("add", "-A", cwd=root)
-    commit_at(root, "code", EARLIER)
-    assert run_brv("hooks", "install", cwd=root).exit_code == 0
-    write(project.tree, ENTRY, linked_entry())
-    git("add", "-A", cwd=project.tree)
-    git("commit", "-q", "-m", "knowledge", cwd=project.tree)
-    return project
+    def commit_knowledge(self, message: str) -> None:
+        if self.mode == "in-project":
+            self.commit(message)
+        else:
+            tree = self.project.tree
+            self.git("add", "-A", cwd=tree)
+            self.git("commit", "-q", "--allow-empty", "-m", message, cwd=tree)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from code_links_support import (
+from code_surfaces_support import (
     CODE,
     ENTRY,
     LATER,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from code_links_support import CODE, ENTRY, commit_at, linked_entry
+from code_surfaces_support import CODE, ENTRY, commit_at, linked_entry
 from hooks_support import git, in_project, write
 
 from brv_vc.services import dream

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from code_links_support import CODE, ENTRY, hooked_in_project, hooked_standalone, linked_entry
+from code_surfaces_support import CODE, ENTRY, hooked_in_project, hooked_standalone, linked_entry
 from conftest import run_brv
 from hooks_support import git, write
 

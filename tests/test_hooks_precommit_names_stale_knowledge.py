@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from code_links_support import CODE, ENTRY, hooked_in_project, hooked_standalone, linked_entry
+from code_surfaces_support import CODE, ENTRY, hooked_in_project, hooked_standalone, linked_entry
 from conftest import brv_process
 from hooks_support import git, head, write
 

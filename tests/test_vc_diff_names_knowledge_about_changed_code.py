@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from code_links_support import CODE, ENTRY, linked_entry
+from code_surfaces_support import CODE, ENTRY, linked_entry
 from conftest import run_brv
 from test_pr_action import run_step
 from vc_helpers import git
@@ -78,7 +78,7 @@ def test_the_action_posts_the_section_for_a_code_only_change(repo: Path, tmp_pat
 
 
 def test_a_standalone_trees_range_holds_no_code_and_has_no_section(tmp_path: Path) -> None:
-    from code_links_support import hooked_standalone
+    from code_surfaces_support import hooked_standalone
 
     project = hooked_standalone(tmp_path)
     (project.tree / "auth/jwt/more.md").write_bytes(linked_entry("More"))

@@ -22,6 +22,7 @@ from brv_vc.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, BrvError, FormatError
 # name -> "module:attribute"; one module per command group (STYLE).
 COMMANDS: dict[str, str] = {
     "init": "brv_vc.cli.init_cmd:init",
+    "about": "brv_vc.cli.about_cmd:about",
     "hooks": "brv_vc.cli.hooks_cmd:hooks",
     "hook-impl": "brv_vc.cli.hooks_cmd:hook_impl",
     "curate": "brv_vc.cli.curate_cmd:curate",
@@ -47,6 +48,7 @@ COMMANDS: dict[str, str] = {
     "relations": "brv_vc.cli.show_cmd:relations",
     "search": "brv_vc.cli.search_cmd:search",
     "show": "brv_vc.cli.show_cmd:show",
+    "stale": "brv_vc.cli.stale_cmd:stale",
     "stats": "brv_vc.cli.hydrate_cmd:stats",
     "validate": "brv_vc.cli.validate_cmd:validate",
 }

@@ -17,8 +17,8 @@ from brv_vc.cli.context import AppContext, pass_app
 def mcp(app: AppContext, client: str | None) -> None:
     """Run the MCP server on stdio for coding agents (Claude Code, Cursor, Codex, ...).
 
-    Tools: brv-search, brv-query, brv-curate, brv-show, brv-brain, brv-hydrate,
-    brv-dehydrate, brv-vc-status, brv-vc-diff. Resources: brv://brain, brv://manifest.
+    Tools: brv-search, brv-query, brv-curate, brv-show, brv-about, brv-stale, brv-brain,
+    brv-hydrate, brv-dehydrate, brv-vc-status, brv-vc-diff. Resources: brv://brain, brv://manifest.
     Each tool takes an optional cwd; without it the server answers for the folder it was
     started in (or -C PATH).
 

@@ -87,6 +87,17 @@ def build_server(tools: Tools) -> MCPServer:
     async def show(path: str, cwd: str | None = None) -> Any:
         return _guard(lambda: tools.show(path, cwd))
 
+    @server.tool(name="brv-about", description="Before opening or changing files: the entries "
+                 "that describe them (direct links, then their folders), each with when it was "
+                 "written and how often the file changed since (brv about --json).")
+    async def about(paths: list[str], cwd: str | None = None) -> Any:
+        return _guard(lambda: tools.about(paths, cwd))
+
+    @server.tool(name="brv-stale", description="Entries whose linked files changed, were "
+                 "renamed or deleted since they were written, from git history (brv stale --json).")
+    async def stale(since: str | None = None, cwd: str | None = None) -> Any:
+        return _guard(lambda: tools.stale(since, cwd))
+
     @server.tool(name="brv-brain", description="The project brain: brief, active and reference "
                  "knowledge within a token budget; pass if_none_match to skip an unchanged one.")
     async def brain(budget: int = 6000, if_none_match: str | None = None,

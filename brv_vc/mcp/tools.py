@@ -127,6 +127,25 @@ class Tools:
 
         return self.call(lambda: show_entry(self._project(cwd), path, now=self.clock()))
 
+    def about(self, paths: list[str], cwd: str | None = None) -> dict[str, Any]:
+        """``brv about PATH... --json``: relative paths are read from ``cwd`` (or the start)."""
+        import os
+
+        from brv_vc.services import code_links
+
+        def body() -> Any:
+            base = Path(cwd) if cwd else self.start
+            return code_links.about(self._project(cwd),
+                                    [os.path.normpath(base / path) for path in paths])
+
+        return self.call(body)
+
+    def stale(self, since: str | None = None, cwd: str | None = None) -> dict[str, Any]:
+        """``brv stale --json``."""
+        from brv_vc.services import code_links
+
+        return self.call(lambda: code_links.stale(self._project(cwd), since=since))
+
     def brain(self, budget: int = 6000, if_none_match: str | None = None,
               cwd: str | None = None) -> dict[str, Any]:
         """``brv brain --json`` (``notModified`` when ``if_none_match`` still holds)."""

@@ -21,12 +21,15 @@ if TYPE_CHECKING:
         StaleEntry,
         StaleReport,
     )
+    from brv_vc.services.code_links.ops import STALE_TAG, stale_operations
     from brv_vc.services.code_links.staleness import stale, stale_entries
 
-__all__ = ["About", "AboutEntry", "Commit", "Freshness", "Outside", "PathAbout", "StaleEntry",
-           "StaleReport", "about", "linked_entries", "stale", "stale_entries"]
+__all__ = ["STALE_TAG", "About", "AboutEntry", "Commit", "Freshness", "Outside", "PathAbout",
+           "StaleEntry", "StaleReport", "about", "linked_entries", "stale", "stale_entries",
+           "stale_operations"]
 __getattr__ = lazy(__name__, {
     "About": "model", "AboutEntry": "model", "Commit": "model", "Freshness": "model",
     "Outside": "model", "PathAbout": "model", "StaleEntry": "model", "StaleReport": "model",
     "about": "lookup", "linked_entries": "lookup", "stale": "staleness", "stale_entries": "staleness",
+    "STALE_TAG": "ops", "stale_operations": "ops",
 })

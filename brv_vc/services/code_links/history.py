@@ -64,45 +64,18 @@ def walk(repo: Path, revs: list[str]) -> list[CommitRow]:
     return rows
 
 
-def generations(rows: list[CommitRow]) -> dict[str, int]:
-    """Each commit's generation number (1 + the highest of its parents'; walk roots are 1).
+def descendants_of(rows: list[CommitRow], marks: dict[str, int]) -> dict[str, int]:
+    """For each commit, the bits of the marked commits it is an ancestor (or itself) of.
 
-    A commit of lower or equal generation than another cannot descend from it, which answers
-    most "is C an ancestor of E" questions without visiting the graph.
+    ``marks`` gives each marked commit (the entries' last commits) one bit. One pass over
+    the walk in topological order (children first) pushes each commit's bits to its parents,
+    so "is C an ancestor of E" for every E at once costs one integer operation per question.
     """
-    gen: dict[str, int] = {}
-    for row in reversed(rows):  # topological order reversed: parents before children
-        gen[row.sha] = 1 + max((gen.get(p, 0) for p in row.parents), default=0)
-    return gen
-
-
-class Graph:
-    """Ancestry questions over a walk (exact within it)."""
-
-    def __init__(self, rows: list[CommitRow]) -> None:
-        self.parents = {row.sha: row.parents for row in rows}
-        self.gen = generations(rows)
-        self._memo: dict[tuple[str, str], bool] = {}
-
-    def is_ancestor(self, older: str, newer: str) -> bool:
-        """True when ``older`` is ``newer`` or one of its ancestors."""
-        if older == newer:
-            return True
-        low = self.gen.get(older)
-        if low is None or self.gen.get(newer, 0) <= low:
-            return False
-        key = (older, newer)
-        if key not in self._memo:
-            seen = {newer}
-            todo = [newer]
-            found = False
-            while todo and not found:
-                for parent in self.parents.get(todo.pop(), ()):
-                    if parent == older:
-                        found = True
-                        break
-                    if parent not in seen and self.gen.get(parent, 0) > low:
-                        seen.add(parent)
-                        todo.append(parent)
-            self._memo[key] = found
-        return self._memo[key]
+    bits: dict[str, int] = {}
+    for row in rows:
+        mine = bits.get(row.sha, 0) | marks.get(row.sha, 0)
+        if mine:
+            bits[row.sha] = mine
+            for parent in row.parents:
+                bits[parent] = bits.get(parent, 0) | mine
+    return bits

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from brv_vc.services.code_links.history import Change, CommitRow, Graph
+from brv_vc.services.code_links.history import Change, CommitRow, descendants_of
 
 CHANGED = "changed"
 RENAMED = "renamed"
@@ -40,7 +40,9 @@ class Timeline:
     def __init__(self, rows: list[CommitRow], head_blobs: dict[str, str]) -> None:
         self.rows = rows
         self.head = head_blobs
-        self.graph: Graph | None = None
+        self.marks: dict[str, int] = {}
+        self.bits: dict[str, int] = {}
+        self._fates: dict[tuple[Written, str], FileFate | None] = {}
         self.touches: dict[str, list[tuple[int, Change]]] = {}
         self.position = {row.sha: i for i, row in enumerate(rows)}
         for i, row in enumerate(rows):
@@ -53,13 +55,18 @@ class Timeline:
         """Every path at HEAD or changed in the walk (what a text link may resolve to)."""
         return {*self.head, *self.touches}
 
+    def mark(self, shas: set[str]) -> None:
+        """Prepares the ancestry test for the entries' last commits (in-project mode)."""
+        self.marks = {sha: 1 << n for n, sha in enumerate(sorted(shas & set(self.position)))}
+        self.bits = descendants_of(self.rows, self.marks)
+
     def after(self, written: Written) -> Callable[[int], bool]:
         """The test "row i came after the entry was written"."""
         if written.sha is not None and written.sha in self.position:
-            if self.graph is None:
-                self.graph = Graph(self.rows)
-            graph, sha, rows = self.graph, written.sha, self.rows
-            return lambda i: not graph.is_ancestor(rows[i].sha, sha)
+            if written.sha not in self.marks:
+                self.mark({*self.marks, written.sha})
+            bit, bits, rows = self.marks[written.sha], self.bits, self.rows
+            return lambda i: not bits.get(rows[i].sha, 0) & bit  # not an ancestor of it
         if written.time is not None:
             time, rows = written.time, self.rows
             return lambda i: rows[i].time > time
@@ -71,6 +78,13 @@ class Timeline:
         found = [(i, c) for i, c in self.touches.get(path, ()) if i < limit and after(i)]
         found.sort(key=lambda event: -event[0])  # oldest first
         return found
+
+    def fate_of(self, path: str, written: Written) -> FileFate | None:
+        """:meth:`fate`, remembered per (written, path): entries written together share it."""
+        key = (written, path)
+        if key not in self._fates:
+            self._fates[key] = self.fate(path, self.after(written))
+        return self._fates[key]
 
     def fate(self, path: str, after: Callable[[int], bool]) -> FileFate | None:
         """What happened to ``path`` since; None when it is as it was (or never changed).

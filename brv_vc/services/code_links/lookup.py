@@ -8,6 +8,7 @@ the graph (exact across merges).
 
 from __future__ import annotations
 
+import os
 import posixpath
 import sqlite3
 from collections.abc import Iterable
@@ -126,9 +127,9 @@ def about(project: Project, paths: Iterable[str]) -> About:
 
     Args:
         project: the project.
-        paths: repository paths (relative to the repository root; the CLI converts paths
-            given from the current folder), files or folders; a path that does not exist is
-            a valid question (it may have been deleted).
+        paths: repository paths, relative to the repository root or absolute (the CLI
+            passes absolute ones), files or folders; a path that does not exist is a valid
+            question (it may have been deleted), one outside the repository gets a note.
 
     Returns:
         The entries per path, each with its :class:`Freshness`.
@@ -140,13 +141,16 @@ def about(project: Project, paths: Iterable[str]) -> About:
     from brv_vc.services.derived import with_index
 
     code = require(project)
-    asked = [posixpath.normpath(p.strip("/")) for p in paths]
+    asked = [_asked(code, p) for p in paths]
 
     def work(opened: object) -> tuple[PathAbout, ...]:
         conn = opened.conn  # type: ignore[attr-defined]
         plan: list[tuple[str, bool, list[tuple[str, str, str]], list[tuple[str, str, str]]]] = []
         for path in asked:
-            outside = code.to_repo(path) is None
+            outside = path.startswith("../") or path == ".."
+            if outside:
+                plan.append((path, True, [], []))
+                continue
             direct = [(e, how, path) for e, how in linkrows.direct(conn, code, [path])[path]]
             is_dir = (code.top / path).is_dir()
             if is_dir:
@@ -180,6 +184,13 @@ def about(project: Project, paths: Iterable[str]) -> About:
     if git.is_shallow(code.top):
         notes = [*notes, "shallow clone: commit counts cover only the history this clone has"]
     return About(str(code.top), code.mode, found, tuple(notes))
+
+
+def _asked(code: CodeRepo, path: str) -> str:
+    """An asked path as a repository path (absolute ones made relative; ``..`` kept: outside)."""
+    if os.path.isabs(path):
+        path = os.path.relpath(path, code.top).replace(os.sep, "/")
+    return posixpath.normpath(path.replace(os.sep, "/"))
 
 
 def _unique(rows: list[tuple[str, str, str]], skip: list[tuple[str, str, str]] = ()  # type: ignore[assignment]

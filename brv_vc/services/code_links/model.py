@@ -72,6 +72,7 @@ class StaleEntry:
     renamed_to: dict[str, str] = field(default_factory=dict)  # old path -> new path
     commits_since: int = 0
     last_commit: Commit | None = None
+    file_reasons: dict[str, str] = field(default_factory=dict)  # each file -> its own reason
 
 
 @dataclass(frozen=True)

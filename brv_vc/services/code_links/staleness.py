@@ -61,9 +61,7 @@ def _commit(row: history.CommitRow) -> Commit:
     return Commit(row.sha, row.date, row.subject)
 
 
-def _shallow_note(code: CodeRepo, rows: list[history.CommitRow], unknown: int) -> str | None:
-    if not rows or not git.is_shallow(code.top):
-        return None
+def _shallow_note(rows: list[history.CommitRow], unknown: int) -> str:
     oldest = rows[-1]
     return (f"shallow clone: history before {oldest.sha[:12]} ({oldest.date}) is missing; "
             f"{unknown} linked entries were written before it and are not judged (run "
@@ -99,6 +97,9 @@ def stale(project: Project, since: str | None = None) -> StaleReport:
             )
         revs.append("^" + base)
     rows = history.walk(code.top, revs) if head else []
+    shallow = bool(rows) and git.is_shallow(code.top)
+    if shallow:  # a boundary commit lists every file as added: not changes, missing history
+        rows = [row._replace(changes=()) if not row.parents else row for row in rows]
     timeline = Timeline(rows, git.tree_blobs(code.top) if head else {})
 
     def work(opened: object) -> tuple[list[StaleEntry], list[Outside], int, int]:
@@ -108,18 +109,18 @@ def stale(project: Project, since: str | None = None) -> StaleReport:
         by_entry: dict[str, list[str]] = {}
         for link in resolved.links:
             by_entry.setdefault(link.entry, []).append(link.path)
-        shallow = since is None and bool(rows) and git.is_shallow(code.top)
+        judge_shallow = shallow and since is None
+        timeline.mark({w.sha for e, w in written.items() if w.sha and e in by_entry})
         out: list[StaleEntry] = []
         unknown = 0
         for entry, paths in sorted(by_entry.items()):
             if entry in dirty:
                 continue  # being edited: the edit is the update
             when = written.get(entry, Written(None, None))
-            if not _judgeable(when, code, shallow, rows, since):
+            if not _judgeable(when, code, judge_shallow, rows, since):
                 unknown += 1
                 continue
-            after = timeline.after(when)
-            fates = [f for p in dict.fromkeys(paths) if (f := timeline.fate(p, after))]
+            fates = [f for p in dict.fromkeys(paths) if (f := timeline.fate_of(p, when))]
             if not fates:
                 continue
             commits = sorted({i for f in fates for i in f.commits})
@@ -128,6 +129,7 @@ def stale(project: Project, since: str | None = None) -> StaleReport:
                 entry=entry, reason=strongest.reason, files=tuple(f.path for f in fates),
                 renamed_to={f.path: f.new_path for f in fates if f.new_path},
                 commits_since=len(commits), last_commit=_commit(rows[commits[0]]),
+                file_reasons={f.path: f.reason for f in fates},
             ))
         outside = [Outside(e, p) for e, p in resolved.outside]
         return out, outside, len(by_entry), unknown
@@ -137,7 +139,7 @@ def stale(project: Project, since: str | None = None) -> StaleReport:
         repository=str(code.top), mode=code.mode, since=since, head=head,
         entries=tuple(entries), linked_entries=linked, commits_walked=len(rows),
         outside=tuple(outside),
-        missing_history=_shallow_note(code, rows, unknown) if since is None else None,
+        missing_history=_shallow_note(rows, unknown) if shallow and since is None else None,
         notes=tuple(notes),
     )
     if since is None:

@@ -66,6 +66,7 @@ def prepare(work: Path, entries: int, code: int) -> Project:
         entry.write_text(text + f"\n## Raw Concept\n\n**Files:**\n- src/mod{n % 20}/file{n}.ts\n",
                          encoding="utf-8")
     git("init", "-q", "-b", "main", cwd=project.root)
+    in_project(project.root)
     git("add", "-A", cwd=project.root)
     git("commit", "-q", "--no-verify", "-m", "generated", cwd=project.root)
     subprocess.run([sys.executable, "-m", "brv_vc", "index"], cwd=project.root, env=ENV,
@@ -76,8 +77,15 @@ def prepare(work: Path, entries: int, code: int) -> Project:
     return project
 
 
+def in_project(root: Path) -> None:
+    """``brv vc init --in-project --no-hooks``: the hook is run directly, as git would."""
+    subprocess.run([sys.executable, "-m", "brv_vc", "vc", "init", "--in-project", "--no-hooks"],
+                   cwd=root, env=ENV, check=True, capture_output=True)
+
+
 def setting(project: Project, mode: str) -> None:
-    project.config_path.write_text(f"version: 1\ncode_links:\n  on_commit: {mode}\n",
+    text = project.config_path.read_text(encoding="utf-8").split("code_links:")[0]
+    project.config_path.write_text(f"{text}code_links:\n  on_commit: {mode}\n",
                                    encoding="utf-8")
 
 

@@ -60,9 +60,7 @@ def split_links(project: Project, changed: Mapping[str, str], edited: Iterable[s
     """
     if not changed:
         return CodeKnowledge((), ())
-    from brv_vc.services import code_links
-
-    linked = code_links.linked_entries(project, sorted(changed))
+    linked = linked_entries(project, sorted(changed))
     done = set(edited)
     stale, updated = [], []
     for path in sorted(linked):
@@ -77,6 +75,35 @@ def split_links(project: Project, changed: Mapping[str, str], edited: Iterable[s
         if kept:
             updated.append(CodeLink(path, changed[path], kept, moved))
     return CodeKnowledge(tuple(stale), tuple(updated))
+
+
+def linked_entries(project: Project, paths: list[str]) -> dict[str, tuple[str, ...]]:
+    """``code_links.linked_entries`` from the index as it is, without bringing it in step.
+
+    Trigger: every commit that stages code. Why: the face's ``with_index`` checks the whole
+    tree for changes first (~0.5 s at 25,000 entries), against the note's 50 ms; the hooks
+    refresh the entries a commit or a pull changes before asking. Outcome: one query of the
+    links table per path; with no index yet, the face (which builds it).
+    """
+    from brv_vc.tree.statedb import index_db_path
+
+    if not index_db_path(project).is_file():
+        from brv_vc.services import code_links
+
+        return code_links.linked_entries(project, paths)
+    from brv_vc.index.db import open_index
+    from brv_vc.services.code_links.links import direct
+    from brv_vc.services.code_links.where import locate
+
+    code = locate(project, probe=False)
+    if code is None:
+        return {path: () for path in paths}
+    handle = open_index(project)
+    try:
+        found = direct(handle.conn, code, paths)
+    finally:
+        handle.conn.close()
+    return {path: tuple(sorted(entry for entry, _ in found[path])) for path in paths}
 
 
 def _verb(link: CodeLink) -> str:

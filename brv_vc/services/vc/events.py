@@ -170,8 +170,9 @@ def _code_noted(project: Project, workdir: Path, index_file: str | None, prefix:
                 then: Callable[[], HookRun]) -> HookRun:
     """Runs ``then`` with the note on staged code whose knowledge the commit leaves out.
 
-    ``code_links.on_commit``: warn adds a note, block refuses the commit (before ``then``),
-    off says nothing. ``prefix``: the tree's path in the repository, "" for the code
+    ``code_links.on_commit``: warn adds a note, block refuses the commit, off says nothing.
+    ``then`` (the refresh of the staged entries) runs first, so the links the note reads
+    include what the commit stages. ``prefix``: the tree's path in the repository, "" for the code
     repository of standalone mode, None for the tree's own repository (no code to note).
     A failure only warns.
     """
@@ -179,12 +180,12 @@ def _code_noted(project: Project, workdir: Path, index_file: str | None, prefix:
         return then()
     from dataclasses import replace
 
+    run = then()  # first: the staged entries' links are in the index when the note reads it
     try:
         from brv_vc.services.vc.code_notes import BLOCK_KEY, commit_lines, commit_note, note_text
 
         mode, links, warning = commit_note(project, workdir, index_file, prefix)
     except Exception as exc:  # fail open: a note must never stop a commit by accident
-        run = then()
         return replace(run, warnings=(*run.warnings, "the note on knowledge about the staged "
                                       f"code could not run: {type(exc).__name__}: {exc}"))
     told = (warning,) if warning else ()
@@ -195,8 +196,8 @@ def _code_noted(project: Project, workdir: Path, index_file: str | None, prefix:
                 "code_links.on_commit: warn in .brv/config.yaml")
         problems = tuple(StagedProblem(link.path, line.split(" ", 1)[1], hint, BLOCK_KEY)
                          for link, line in zip(links, commit_lines(links), strict=True))
-        return HookRun("pre-commit", blocked=True, problems=problems, warnings=told)
-    run = then()
+        return HookRun("pre-commit", blocked=True, problems=problems,
+                       warnings=(*run.warnings, *told))
     return replace(run, warnings=(*run.warnings, *told),
                    notes=(*run.notes, note_text(links)) if links else run.notes)
 

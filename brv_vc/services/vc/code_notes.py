@@ -48,19 +48,21 @@ def is_code(path: str) -> bool:
     return not (path == ".brv" or path.startswith(".brv/"))
 
 
-def split_links(project: Project, changed: Mapping[str, str], edited: Iterable[str],
-                renames: Mapping[str, str] | None = None) -> CodeKnowledge:
+def split_links(project: Project, workdir: Path, changed: Mapping[str, str],
+                edited: Iterable[str], renames: Mapping[str, str] | None = None
+                ) -> CodeKnowledge:
     """The entries linked to ``changed`` code files, split by whether ``edited`` has them.
 
     Args:
         project: the project.
+        workdir: the top of the code repository's work tree.
         changed: repository path -> git's change letter, code files only.
         edited: tree paths of the entries the same change adds, modifies or removes.
         renames: old repository path -> new one, when git detected renames.
     """
     if not changed:
         return CodeKnowledge((), ())
-    linked = linked_entries(project, sorted(changed))
+    linked = linked_entries(project, workdir, sorted(changed))
     done = set(edited)
     stale, updated = [], []
     for path in sorted(linked):
@@ -77,33 +79,47 @@ def split_links(project: Project, changed: Mapping[str, str], edited: Iterable[s
     return CodeKnowledge(tuple(stale), tuple(updated))
 
 
-def linked_entries(project: Project, paths: list[str]) -> dict[str, tuple[str, ...]]:
+def linked_entries(project: Project, workdir: Path, paths: list[str]
+                   ) -> dict[str, tuple[str, ...]]:
     """``code_links.linked_entries`` from the index as it is, without bringing it in step.
 
     Trigger: every commit that stages code. Why: the face's ``with_index`` checks the whole
     tree for changes first (~0.5 s at 25,000 entries), against the note's 50 ms; the hooks
     refresh the entries a commit or a pull changes before asking. Outcome: one query of the
-    links table per path; with no index yet, the face (which builds it).
+    index's links table (``codelinks``: the paths entries name, as named: from the project
+    root, or absolute) for all the paths; with no index yet, the face (which builds it).
     """
+    import os
+    import sqlite3
+
     from brv_vc.tree.statedb import index_db_path
 
-    if not index_db_path(project).is_file():
+    db = index_db_path(project)
+    if not db.is_file():
         from brv_vc.services import code_links
 
         return code_links.linked_entries(project, paths)
-    from brv_vc.index.db import open_index
-    from brv_vc.services.code_links.links import direct
-    from brv_vc.services.code_links.where import locate
-
-    code = locate(project, probe=False)
-    if code is None:
-        return {path: () for path in paths}
-    handle = open_index(project)
+    top = workdir.resolve()
+    base = Path(os.path.relpath(project.root.resolve(), top)).as_posix()
+    forms: dict[str, str] = {}  # as an entry may name it -> the repository path
+    for path in paths:
+        forms[path] = forms[str(top / path)] = path
+        if base != "." and path.startswith(base + "/"):
+            forms[path[len(base) + 1:]] = path
+    found: dict[str, set[str]] = {path: set() for path in paths}
+    conn = sqlite3.connect(db)
     try:
-        found = direct(handle.conn, code, paths)
+        names = list(forms)
+        for start in range(0, len(names), 500):  # SQLite's bound on parameters
+            chunk = names[start:start + 500]
+            for named, entry in conn.execute(
+                    "SELECT c.path, c.source FROM codelinks c JOIN docs d ON d.path = c.source "
+                    f"WHERE d.kind = 'entry' AND c.path IN ({','.join('?' * len(chunk))})",
+                    chunk):
+                found[forms[named]].add(entry)
     finally:
-        handle.conn.close()
-    return {path: tuple(sorted(entry for entry, _ in found[path])) for path in paths}
+        conn.close()
+    return {path: tuple(sorted(found[path])) for path in paths}
 
 
 def _verb(link: CodeLink) -> str:
@@ -150,7 +166,7 @@ def commit_note(project: Project, workdir: Path, index_file: str | None,
     if mode == "off":
         return mode, (), warning
     code, tree = staged_code(workdir, index_file, prefix)
-    return mode, split_links(project, code, tree).stale, warning
+    return mode, split_links(project, workdir, code, tree).stale, warning
 
 
 def note_text(links: tuple[CodeLink, ...]) -> str:
@@ -207,7 +223,7 @@ def range_knowledge(project: Project, workdir: Path, prefix: str, old: str,
     code, renames, every = changed_code(workdir, old, new)
     head = prefix + "/" if prefix else None
     edited = {p[len(head):] for p in every if head and p.startswith(head)}
-    found = split_links(project, code, edited, renames)
+    found = split_links(project, workdir, code, edited, renames)
     return found._replace(stale=tuple(link for link in found.stale if link.change != "A"))
 
 

@@ -77,3 +77,17 @@ def test_standalone_code_repository_pull_names_the_entry(tmp_path: Path) -> None
     proc = git("pull", "-q", "--no-rebase", cwd=other)
     assert REPORT in proc.stderr
     assert f"  {ENTRY} ({CODE} changed)" in proc.stderr
+
+
+def test_a_pull_with_rebase_names_the_entry_too(tmp_path: Path) -> None:
+    project = hooked_in_project(tmp_path)
+    clone = _hooked_clone(project, tmp_path)
+    write(project.root, CODE, "export const ttl = 1;\n")
+    git("commit", "-qam", "shorter tokens", "--no-verify", cwd=project.root)
+    write(clone, "README", "local work\n")
+    git("add", "README", cwd=clone)
+    git("commit", "-qm", "local", cwd=clone)
+    proc = git("pull", "-q", "--rebase", cwd=clone)
+    assert "brv: note: this rebase changed code that 1 entry describe; it may be stale:" in (
+        proc.stderr)
+    assert f"  {ENTRY} ({CODE} changed)" in proc.stderr

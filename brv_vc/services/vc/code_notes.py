@@ -227,14 +227,14 @@ def range_knowledge(project: Project, workdir: Path, prefix: str, old: str,
     return found._replace(stale=tuple(link for link in found.stale if link.change != "A"))
 
 
-def pull_note(found: CodeKnowledge) -> str:
-    """The post-merge report: the knowledge the pull made stale, a few lines."""
+def pull_note(found: CodeKnowledge, what: str = "pull") -> str:
+    """The post-merge report: the knowledge the pull (or a rebase) made stale, a few lines."""
     entries: dict[str, list[str]] = {}
     for link in found.stale:
         for entry in link.entries:
             entries.setdefault(entry, []).append(f"{link.path} {_verb(link)}")
     noun = "entry" if len(entries) == 1 else "entries"
-    lines = [f"this pull changed code that {len(entries)} {noun} describe; "
+    lines = [f"this {what} changed code that {len(entries)} {noun} describe; "
              f"{'it' if len(entries) == 1 else 'they'} may be stale:"]
     for entry in sorted(entries)[:SHOWN]:
         lines.append(f"{entry} ({'; '.join(entries[entry][:3])}"

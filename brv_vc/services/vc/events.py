@@ -219,8 +219,8 @@ def _code_repository(project: Project, start: Path, name: str, args: tuple[str, 
 
 
 def _pull_noted(run: HookRun, project: Project, workdir: Path, prefix: str,
-                orig: str) -> HookRun:
-    """Adds the report of the knowledge a pull made stale (``ORIG_HEAD..HEAD``)."""
+                orig: str, what: str = "pull") -> HookRun:
+    """Adds the report of the knowledge a pull (or rebase) made stale (``ORIG_HEAD..HEAD``)."""
     from dataclasses import replace
 
     try:
@@ -230,7 +230,7 @@ def _pull_noted(run: HookRun, project: Project, workdir: Path, prefix: str,
     except Exception as exc:  # fail open: a hook never breaks git
         return replace(run, warnings=(*run.warnings, "the report on knowledge made stale by "
                                       f"the pull could not run: {type(exc).__name__}: {exc}"))
-    return replace(run, notes=(*run.notes, pull_note(found))) if found.stale else run
+    return replace(run, notes=(*run.notes, pull_note(found, what))) if found.stale else run
 
 
 def _note_trailers(repo: KnowledgeRepo, index_file: str | None, deleted: list[str]) -> None:
@@ -335,8 +335,10 @@ def _post(project: Project, repo: KnowledgeRepo, name: str, args: tuple[str, ...
     if command != "rebase" and rebasing:  # an amend while rebasing: the rebase's run covers it
         return HookRun(name, skipped="rebase in progress")
     orig = git.commit_of(top, "ORIG_HEAD") if command == "rebase" else None
-    if orig is not None:
-        return _refresh_between(project, repo, name, orig, "HEAD", now)
+    if orig is not None:  # 'git pull --rebase' too: its report as post-merge's
+        run = _refresh_between(project, repo, name, orig, "HEAD", now)
+        return _pull_noted(run, project, top, repo.prefix, orig, "rebase") if (
+            repo.in_project) else run
     pairs = [line.split()[:2] for line in stdin.splitlines() if len(line.split()) >= 2]
     if not pairs:
         previous = git.commit_of(top, "HEAD@{1}")  # pre-commit framework: no stdin

@@ -91,3 +91,16 @@ def test_a_pull_with_rebase_names_the_entry_too(tmp_path: Path) -> None:
     assert "brv: note: this rebase changed code that 1 entry describe; it may be stale:" in (
         proc.stderr)
     assert f"  {ENTRY} ({CODE} changed)" in proc.stderr
+
+
+def test_brv_vc_pull_reports_it_as_the_hook_would(tmp_path: Path) -> None:
+    project = hooked_in_project(tmp_path)
+    clone = _hooked_clone(project, tmp_path)
+    write(project.root, CODE, "export const ttl = 1;\n")
+    git("commit", "-qam", "shorter tokens", "--no-verify", cwd=project.root)
+    done = run_brv("vc", "pull", cwd=clone)
+    assert done.exit_code == 0, done.stderr
+    said = done.stdout + done.stderr
+    assert "this pull changed code that 1 entry describe; it may be stale:" in said
+    assert f"  {ENTRY} ({CODE} changed)" in said
+    assert said.count("may be stale") == 1  # the hook, skipped inside 'brv vc pull', is silent

@@ -255,3 +255,19 @@ def code_knowledge(project: Project, repo: KnowledgeRepo, spec: str | None) -> C
         return CodeKnowledge((), ())
     old, new = (side or "HEAD" for side in spec.split("..", 1))
     return range_knowledge(project, repo.workdir, repo.prefix, old, new)
+
+
+def pull_notices(project: Project, repo: KnowledgeRepo, old: str | None,
+                 new: str | None) -> tuple[str, ...]:
+    """``brv vc pull``'s report of the knowledge it made stale (in-project: the same repository).
+
+    As the post-merge hook's (which a ``brv vc pull`` skips: it runs the step itself); a
+    failure says nothing (the pull is done).
+    """
+    if not repo.in_project or not old or not new or old == new:
+        return ()
+    try:
+        found = range_knowledge(project, repo.workdir, repo.prefix, old, new)
+    except Exception:
+        return ()
+    return (pull_note(found),) if found.stale else ()

@@ -182,21 +182,29 @@ def score(links: dict[str, list[str]], truth: dict[str, tuple[str, str | None]],
 
 
 def timing(work: Path, runs: int) -> dict[str, float]:
+    """Medians, interleaved: the git log floor, brv stale with no cached walk, and warm."""
     floor_cmd = ["git", "log", "-z", "--raw", "-M", "--no-abbrev", "--topo-order",
                  f"--format={HISTORY_FORMAT}", "HEAD", "--"]
-    floors, ours = [], []
+    cache = work / ".brv/state/code-history.bin"
+    floors, cold, warm = [], [], []
     load = [os.getloadavg()[0]]
+
+    def run_brv() -> float:
+        start = time.perf_counter()
+        proc = brv("stale", "--json", cwd=work)
+        assert proc.returncode == 0, proc.stderr
+        return time.perf_counter() - start
+
     for _ in range(runs):
         start = time.perf_counter()
         subprocess.run(floor_cmd, cwd=work, stdout=subprocess.DEVNULL, check=True)
         floors.append(time.perf_counter() - start)
-        start = time.perf_counter()
-        proc = brv("stale", "--json", cwd=work)
-        ours.append(time.perf_counter() - start)
-        assert proc.returncode == 0, proc.stderr
-    load.append(os.getloadavg()[0])
-    return {"floor": statistics.median(floors), "brv": statistics.median(ours),
-            "load": max(load)}
+        cache.unlink(missing_ok=True)
+        cold.append(run_brv())
+        warm.append(run_brv())
+        load.append(os.getloadavg()[0])
+    return {"floor": statistics.median(floors), "brv": statistics.median(cold),
+            "warm": statistics.median(warm), "load": statistics.median(load)}
 
 
 def text_links(mirror: Path, old: str) -> list[tuple[str, str, str]]:
@@ -216,6 +224,40 @@ def text_links(mirror: Path, old: str) -> list[tuple[str, str, str]]:
     return found
 
 
+def message_links(mirror: Path, old: str) -> dict[str, list[int]]:
+    """Text links in the commit messages of E..HEAD, judged by the commit's own changes.
+
+    A message is knowledge written about a change, by people, with paths in backticks or
+    plain: the paths brv finds in it that resolve in the repository are its text links. A
+    link counts as true when the commit touched that file (or a file in that folder): a
+    lower bound of precision, since a message may rightly name a file it did not change.
+    Returns, per kind ("slash": a path with a folder, "name": a bare file name),
+    [found, true].
+    """
+    out = subprocess.run(["git", "log", "--no-merges", "--name-only", "-z",
+                          "--format=%x01%B%x02", f"{old}..HEAD"], cwd=mirror,
+                         capture_output=True, text=True, check=True).stdout
+    known = set(git("ls-tree", "-r", "--name-only", "HEAD", cwd=mirror).splitlines())
+    known |= set(git("ls-tree", "-r", "--name-only", old, cwd=mirror).splitlines())
+    commits = []
+    for chunk in out.split("\x01")[1:]:
+        message, _, names = chunk.partition("\x02")
+        touched = {n.strip("\n") for n in names.split("\0") if n.strip("\n")}
+        known |= touched
+        commits.append((message, touched))
+    dirs = {"/".join(p.split("/")[:i]) for p in known for i in range(1, p.count("/") + 1)}
+    tally = {"slash": [0, 0], "name": [0, 0]}
+    for message, touched in commits:
+        folders = {"/".join(p.split("/")[:i]) for p in touched for i in range(1, p.count("/") + 1)}
+        for path, how in extract(message):
+            if how != "text" or (path not in known and path not in dirs):
+                continue
+            kind = "slash" if "/" in path else "name"
+            tally[kind][0] += 1
+            tally[kind][1] += path in touched or path in folders
+    return tally
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("mirrors", nargs="+", type=Path)
@@ -227,7 +269,8 @@ def main() -> None:
     parser.add_argument("--texts", type=Path, help="write the text links found to this JSON file")
     args = parser.parse_args()
     rows = []
-    all_texts = []
+    all_texts: list[tuple[str, str, str, str]] = []
+    messages: list[tuple[str, dict[str, list[int]]]] = []
     for mirror in args.mirrors:
         mirror = mirror.resolve()
         name = mirror.parent.name if mirror.name in ("repo", ".git") else mirror.stem
@@ -247,20 +290,31 @@ def main() -> None:
             print(json.dumps(rows[-1]), flush=True)
         texts = text_links(mirror, old)
         all_texts.extend((name, *t) for t in texts)
+        tally = message_links(mirror, old)
+        messages.append((name, tally))
+        print(json.dumps({"repo": name, "message_links": tally}), flush=True)
     print()
     print("| repository | mode | commits after E (walked) | linked pairs stale per git | "
-          "precision | recall | reasons agree (renames followed) | brv stale | git log floor | ratio | load |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          "precision | recall | reasons agree (renames followed) | brv stale cold | git log floor | "
+          "ratio | brv stale, walk cached | load |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['repo']} | {r['mode']} | {r['commits_after']:,} ({r['walked']:,}) | "
               f"{r['pairs']:,} | {r['precision']:.3f} | {r['recall']:.3f} | "
               f"{r['reasons']:.3f} ({r['reasons_followed']:.3f}) | "
               f"{r['brv']:.2f} s | {r['floor']:.2f} s | {r['brv'] / r['floor']:.1f}x | "
-              f"{r['load']:.1f} |")
+              f"{r['warm']:.2f} s | {r['load']:.1f} |")
     by_kind: dict[str, int] = {}
     for _, _, _, kind in all_texts:
         by_kind[kind] = by_kind.get(kind, 0) + 1
     print(f"\ntext links found in the documents at E: {len(all_texts)} ({by_kind})")
+    print("\n| repository | text links in commit messages (with a folder) | touched by the commit "
+          "| bare file names | touched |")
+    print("|---|---|---|---|---|")
+    for name, tally in messages:
+        (sf, st), (nf, nt) = tally["slash"], tally["name"]
+        print(f"| {name} | {sf:,} | {st / sf if sf else 1:.3f} | {nf:,} | "
+              f"{nt / nf if nf else 1:.3f} |")
     if args.texts:
         args.texts.write_text(json.dumps(all_texts, indent=1))
 

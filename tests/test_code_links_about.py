@@ -97,3 +97,15 @@ def test_no_git_repository_is_a_clear_error(project, brv) -> None:  # type: igno
     result = brv("about", "x.py", cwd=project.root)
     assert result.exit_code == 1
     assert "no git repository holds the project" in result.stderr
+
+
+def test_a_renamed_file_finds_the_entries_naming_its_former_path(repo: Repo) -> None:
+    repo.mv("src/auth/jwt.py", "lib/tokens/jwt.py")
+    repo.commit("move jwt")
+    repo.write("lib/tokens/jwt.py", "changed after the move\n")
+    repo.commit("change it")
+    code_links.stale(repo.project)  # walks the history once and keeps it
+    (path,) = code_links.about(repo.project, ["lib/tokens/jwt.py"]).paths
+    (item,) = path.direct
+    assert (item.entry, item.linked) == ("auth/jwt/tokens.md", "src/auth/jwt.py")
+    assert item.freshness.changes_since == 2

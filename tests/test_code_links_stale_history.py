@@ -183,6 +183,34 @@ def test_one_history_walk_for_the_whole_tree(repo: Repo, monkeypatch: pytest.Mon
     real_history = git.history
     monkeypatch.setattr(git, "history", lambda repo_, revs: walks.append(revs) or real_history(repo_, revs))
     assert len(_stale(repo)) == 20
-    code_walks = [w for w in walks if w == ["HEAD"]]
-    assert len(code_walks) == (1 if repo.mode == "in-project" else 2)  # + the knowledge repo's
+    assert len(walks) == (1 if repo.mode == "in-project" else 2)  # + the knowledge repo's
     assert not [c for c in calls if c and c[0] == "log"]
+    # the next answer reads only the commits after the HEAD the cached walk knew
+    repo.write("src/mod0.py", "x = 100\n")
+    head = repo.commit("one more")
+    walks.clear()
+    assert len(_stale(repo)) == 20
+    assert walks[0][0] == head
+    assert walks[0][1].startswith("^")
+
+
+def test_a_rewritten_history_is_read_again(repo: Repo) -> None:
+    repo.write("src/auth/jwt.py", "changed\n")
+    repo.commit("change jwt")
+    assert set(_stale(repo)) == {"auth/jwt/tokens.md"}  # the walk is now cached
+    repo.git("reset", "-q", "--hard", "HEAD~1")
+    repo.write("src/db/models.py", "changed\n")
+    repo.commit("change models instead")
+    assert set(_stale(repo)) == {"db/orm/models.md"}
+
+
+def test_a_branch_dated_before_the_entry_but_merged_after_it_counts(repo: Repo) -> None:
+    repo.git("checkout", "-q", "-b", "old-branch")
+    repo.write("src/db/models.py", "class User:\n    email = ''\n")
+    repo.commit("models, written before the entry was updated")
+    repo.git("checkout", "-q", "main")
+    path = repo.project.tree / "db/orm/models.md"
+    path.write_text(path.read_text() + "\nReviewed.\n")
+    repo.commit_knowledge("entry updated: main did not have the branch yet")
+    repo.git("merge", "-q", "--no-ff", "-m", "merge the old branch", "old-branch")
+    assert set(_stale(repo)) == {"db/orm/models.md"}

@@ -32,6 +32,26 @@ def stale_text(report: Any) -> str:
     return "\n".join(lines)
 
 
+def stale_payload(report: Any) -> dict[str, Any]:
+    """The ``--json`` answer, built directly (records to dicts without reflection)."""
+    from brv_vc.cli.plain import versioned
+
+    def commit(c: Any) -> dict[str, str] | None:
+        return None if c is None else {"sha": c.sha, "date": c.date, "subject": c.subject}
+
+    return versioned({
+        "ok": True, "repository": report.repository, "mode": report.mode,
+        "since": report.since, "head": report.head,
+        "entries": [{"entry": e.entry, "reason": e.reason, "files": list(e.files),
+                     "renamed_to": e.renamed_to, "commits_since": e.commits_since,
+                     "last_commit": commit(e.last_commit), "file_reasons": e.file_reasons}
+                    for e in report.entries],
+        "linked_entries": report.linked_entries, "commits_walked": report.commits_walked,
+        "outside": [{"entry": o.entry, "path": o.path} for o in report.outside],
+        "missing_history": report.missing_history, "notes": list(report.notes),
+    })
+
+
 @click.command()
 @click.option("--since", "since", metavar="REV",
               help="Only changes after this revision of the code count.")
@@ -66,8 +86,6 @@ def stale(app: AppContext, since: str | None, ops: bool, as_json: bool) -> None:
         click.echo(json.dumps(operations, indent=2, ensure_ascii=False))
         return
     if as_json:  # compact: the indented encoder is pure Python, ~0.1 s per 1,000 stale entries
-        from brv_vc.cli.plain import jsonable, versioned
-
-        click.echo(json.dumps(versioned({"ok": True, **jsonable(report)}), ensure_ascii=False))
+        click.echo(json.dumps(stale_payload(report), ensure_ascii=False))
         return
     emit(report, False, stale_text)

@@ -368,3 +368,8 @@ def is_shallow(repo: Path) -> bool:
     """True in a shallow clone (history before its boundary commits is missing)."""
     out = run(["rev-parse", "--is-shallow-repository"], repo, check=False).stdout.strip()
     return out == "true"
+
+
+def is_ancestor(repo: Path, older: str, newer: str) -> bool:
+    """True when ``older`` is an ancestor of (or is) ``newer`` (``merge-base --is-ancestor``)."""
+    return run(["merge-base", "--is-ancestor", older, newer], repo, check=False).returncode == 0

@@ -31,7 +31,9 @@ class FileFate(NamedTuple):
     path: str
     reason: str  # CHANGED, RENAMED or DELETED
     new_path: str | None
-    commits: tuple[int, ...]  # row indexes (newest first) of the commits that touched it
+    # the commits that touched it: bit i set for row i of the walk (newest first). An integer
+    # bit set: an entry's files are joined by OR and counted by bit_count, in C
+    commits: int
 
 
 class Timeline:
@@ -47,9 +49,9 @@ class Timeline:
         self.position = {row.sha: i for i, row in enumerate(rows)}
         for i, row in enumerate(rows):
             for change in row.changes:
-                self.touches.setdefault(change.path, []).append((i, change))
-                if change.new_path != change.path:
-                    self.touches.setdefault(change.new_path, []).append((i, change))
+                self.touches.setdefault(change[1], []).append((i, change))
+                if change[2] != change[1]:
+                    self.touches.setdefault(change[2], []).append((i, change))
 
     def known(self) -> set[str]:
         """Every path at HEAD or changed in the walk (what a text link may resolve to)."""
@@ -100,15 +102,14 @@ class Timeline:
         commits = [i for i, _ in events]
         if path in self.head:
             first = events[0][1]
-            before = first.old_blob if first.path == path and first.status != "A" else None
+            before = first[3] if first[1] == path and first[0] != "A" else None
             if before is not None and before == self.head[path]:
                 return None
-            return FileFate(path, CHANGED, None, tuple(sorted(set(commits))))
+            return FileFate(path, CHANGED, None, _bits(commits))
         current = path
         while True:
-            rename = next(((i, c.new_path) for i, c in events
-                           if c.status == "R" and c.path == current and c.new_path != current),
-                          None)
+            rename = next(((i, c[2]) for i, c in events  # (status, path, new path, ...)
+                           if c[0] == "R" and c[1] == current and c[2] != current), None)
             if rename is None:
                 break
             current = rename[1]
@@ -118,7 +119,19 @@ class Timeline:
                 break
             events = self._events(current, after, rename[0])
             commits.extend(i for i, _ in events)
-        ordered = tuple(sorted(set(commits)))
+        ordered = _bits(commits)
         if current != path and current in self.head:
             return FileFate(path, RENAMED, current, ordered)
         return FileFate(path, DELETED, None, ordered)
+
+
+def _bits(rows: list[int]) -> int:
+    mask = 0
+    for i in rows:
+        mask |= 1 << i
+    return mask
+
+
+def newest(mask: int) -> int:
+    """The lowest set bit's index: the newest commit of a bit set."""
+    return (mask & -mask).bit_length() - 1

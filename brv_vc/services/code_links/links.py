@@ -38,8 +38,11 @@ def resolve_all(conn: sqlite3.Connection, code: CodeRepo, known: Collection[str]
         "SELECT c.source, c.path, c.how FROM codelinks c JOIN docs d ON d.path = c.source "
         "WHERE d.kind = 'entry' ORDER BY c.source, c.rowid"
     )
+    plain = not code.base
     for entry, named, how in rows:
-        path = code.to_repo(named)
+        # most paths are stored normalised and relative: they name themselves
+        path = (named if plain and named[:1] != "/" and named[:2] != ".."
+                else code.to_repo(named))
         if code.base and (path is None or path not in known) and named in known:
             path = named  # a project in a monorepo's folder may name paths from its root
         if path is None:

@@ -51,9 +51,9 @@ class _Log(NamedTuple):
     commit: Commit
 
 
-def _log(code: CodeRepo, path: str, revs: str = "HEAD") -> list[_Log]:
-    """The commits of ``revs`` that touched ``path`` (a file or a folder), newest first."""
-    proc = git.run(["log", "--format=%H%x00%ct%x00%cI%x00%s", revs, "--", path], code.top,
+def _log(code: CodeRepo, paths: tuple[str, ...], revs: str = "HEAD") -> list[_Log]:
+    """The commits of ``revs`` that touched ``paths`` (files or folders), newest first."""
+    proc = git.run(["log", "--format=%H%x00%ct%x00%cI%x00%s", revs, "--", *paths], code.top,
                    check=False)
     out = []
     for line in proc.stdout.splitlines():
@@ -103,8 +103,8 @@ def _written(project: Project, code: CodeRepo, entries: list[str], conn: sqlite3
 EXACT_PAIRS = 30  # in-project: (entry commit, path) pairs asked of git exactly, then by time
 
 
-def _fresh(code: CodeRepo, written: _Log | None, linked: str, log: list[_Log],
-           exact: dict[tuple[str, str], list[_Log]]) -> Freshness:
+def _fresh(code: CodeRepo, written: _Log | None, linked: tuple[str, ...], log: list[_Log],
+           exact: dict[tuple[str, tuple[str, ...]], list[_Log]]) -> Freshness:
     if written is None:
         return Freshness(None, 0, None)
     key = (written.commit.sha, linked)
@@ -143,6 +143,8 @@ def about(project: Project, paths: Iterable[str]) -> About:
     code = require(project)
     asked = [_asked(code, p) for p in paths]
 
+    former = _former_names(project, asked)
+
     def work(opened: object) -> tuple[PathAbout, ...]:
         conn = opened.conn  # type: ignore[attr-defined]
         plan: list[tuple[str, bool, list[tuple[str, str, str]], list[tuple[str, str, str]]]] = []
@@ -152,6 +154,8 @@ def about(project: Project, paths: Iterable[str]) -> About:
                 plan.append((path, True, [], []))
                 continue
             direct = [(e, how, path) for e, how in linkrows.direct(conn, code, [path])[path]]
+            for old in former.get(path, ()):  # entries still naming a former path of the file
+                direct += [(e, how, old) for e, how in linkrows.direct(conn, code, [old])[old]]
             is_dir = (code.top / path).is_dir()
             if is_dir:
                 direct += [(e, how, p) for e, how, p in linkrows.under(conn, code, path)]
@@ -163,15 +167,17 @@ def about(project: Project, paths: Iterable[str]) -> About:
             f"SELECT path, title FROM docs WHERE path IN ({','.join('?' * len(entries))})",
             entries)) if entries else {}
         written = _written(project, code, entries, conn)
-        logs: dict[str, list[_Log]] = {}
-        exact: dict[tuple[str, str], list[_Log]] = {}
+        logs: dict[tuple[str, ...], list[_Log]] = {}
+        exact: dict[tuple[str, tuple[str, ...]], list[_Log]] = {}
         out = []
         for path, outside, direct, folder in plan:
             items = []
             for entry, how, linked in [*direct, *folder]:
-                if linked not in logs and (code.mode != IN_PROJECT or len(exact) >= EXACT_PAIRS):
-                    logs[linked] = _log(code, linked)
-                fresh = _fresh(code, written.get(entry), linked, logs.get(linked, []), exact)
+                # a former name: its commits, and the file's under the name it has now
+                track = (linked, path) if linked in former.get(path, ()) else (linked,)
+                if track not in logs and (code.mode != IN_PROJECT or len(exact) >= EXACT_PAIRS):
+                    logs[track] = _log(code, track)
+                fresh = _fresh(code, written.get(entry), track, logs.get(track, []), exact)
                 items.append(AboutEntry(entry, titles.get(entry, entry), how, linked, fresh))
             exists = (code.top / path).exists() and not outside
             note = "outside the repository" if outside else (
@@ -184,6 +190,36 @@ def about(project: Project, paths: Iterable[str]) -> About:
     if git.is_shallow(code.top):
         notes = [*notes, "shallow clone: commit counts cover only the history this clone has"]
     return About(str(code.top), code.mode, found, tuple(notes))
+
+
+def _former_names(project: Project, paths: list[str]) -> dict[str, list[str]]:
+    """Each path's former names, newest first, from the walk ``brv stale`` cached (if any).
+
+    No git process: without the cache (``brv stale`` never ran here) a renamed file's older
+    entries are found by ``brv stale``, which reports them as renamed.
+    """
+    import marshal
+
+    from brv_vc.services.code_links.history import CACHE
+
+    try:
+        raw = marshal.loads((project.state / CACHE).read_bytes())[3]
+    except (OSError, ValueError, EOFError, TypeError, IndexError):
+        return {}
+    into: dict[str, str] = {}  # new path -> the path it was renamed from (newest rename)
+    for row in raw:
+        for status, old, new, _, _ in row[5]:
+            if status == "R" and new not in into:
+                into[new] = old
+    out: dict[str, list[str]] = {}
+    for path in paths:
+        seen, name = [], path
+        while name in into and into[name] not in seen and into[name] != path:
+            name = into[name]
+            seen.append(name)
+        if seen:
+            out[path] = seen
+    return out
 
 
 def _asked(code: CodeRepo, path: str) -> str:

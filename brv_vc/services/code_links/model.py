@@ -1,12 +1,15 @@
-"""The results of the code-links services: frozen records, never printed here."""
+"""The results of the code-links services: immutable records, never printed here.
+
+NamedTuples, not dataclasses: ``brv about`` is asked on a cold path (an agent about to open
+a file), and creating dataclasses costs a compile per generated method on every start.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Commit:
+class Commit(NamedTuple):
     """One commit of the code repository, as a person reads it in a log line."""
 
     sha: str
@@ -14,8 +17,7 @@ class Commit:
     subject: str
 
 
-@dataclass(frozen=True)
-class Freshness:
+class Freshness(NamedTuple):
     """How an entry's knowledge relates to one file's history.
 
     ``written`` is the commit that last touched the entry file (None when the entry is not
@@ -30,8 +32,7 @@ class Freshness:
     missing_history: str | None = None
 
 
-@dataclass(frozen=True)
-class AboutEntry:
+class AboutEntry(NamedTuple):
     """An entry that describes a path: directly (its ``Files:`` or its text) or its folder."""
 
     entry: str  # tree-relative path of the entry
@@ -41,8 +42,7 @@ class AboutEntry:
     freshness: Freshness
 
 
-@dataclass(frozen=True)
-class PathAbout:
+class PathAbout(NamedTuple):
     """What the tree knows about one repository path, direct links first."""
 
     path: str  # repository-relative POSIX path as asked (normalised)
@@ -52,8 +52,7 @@ class PathAbout:
     note: str | None = None  # e.g. "outside the repository"
 
 
-@dataclass(frozen=True)
-class About:
+class About(NamedTuple):
     """The answer of ``brv about PATH...``."""
 
     repository: str  # absolute path of the code repository
@@ -62,29 +61,26 @@ class About:
     notes: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class StaleEntry:
+class StaleEntry(NamedTuple):
     """An entry whose linked files changed, were deleted or renamed after it was written."""
 
     entry: str
     reason: str  # "changed" | "deleted" | "renamed" (the strongest of its files)
     files: tuple[str, ...]  # the linked files concerned, as the entry names them
-    renamed_to: dict[str, str] = field(default_factory=dict)  # old path -> new path
-    commits_since: int = 0
-    last_commit: Commit | None = None
-    file_reasons: dict[str, str] = field(default_factory=dict)  # each file -> its own reason
+    renamed_to: dict[str, str]  # old path -> new path
+    commits_since: int
+    last_commit: Commit | None
+    file_reasons: dict[str, str]  # each file -> its own reason
 
 
-@dataclass(frozen=True)
-class Outside:
+class Outside(NamedTuple):
     """A path an entry names that is not inside the code repository (never linked)."""
 
     entry: str
     path: str
 
 
-@dataclass(frozen=True)
-class StaleReport:
+class StaleReport(NamedTuple):
     """The answer of ``brv stale``."""
 
     repository: str

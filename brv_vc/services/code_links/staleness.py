@@ -13,7 +13,7 @@ from pathlib import Path
 
 from brv_vc.errors import NotFoundError
 from brv_vc.services.code_links import history
-from brv_vc.services.code_links.judge import STRENGTH, Timeline, Written
+from brv_vc.services.code_links.judge import STRENGTH, Timeline, Written, newest
 from brv_vc.services.code_links.links import resolve_all
 from brv_vc.services.code_links.model import Commit, Outside, StaleEntry, StaleReport
 from brv_vc.services.code_links.where import IN_PROJECT, STANDALONE, CodeRepo, require
@@ -31,8 +31,8 @@ def _written(project: Project, code: CodeRepo, rows: list[history.CommitRow],
         found: dict[str, Written] = {}
         for row in rows:  # newest first: the first sight of an entry is its last commit
             for change in row.changes:
-                if change.new_path.startswith(head):
-                    found.setdefault(change.new_path[len(head):], Written(row.sha, row.time))
+                if change[2].startswith(head):  # the path after the change
+                    found.setdefault(change[2][len(head):], Written(row.sha, row.time))
         dirty = {p[len(head):] for p in git.work_changes(code.top, code.tree_prefix)
                  if p.startswith(head)}
         return found, dirty
@@ -40,7 +40,7 @@ def _written(project: Project, code: CodeRepo, rows: list[history.CommitRow],
         found = {}
         for row in history.walk(project.tree, ["HEAD"]):
             for change in row.changes:
-                found.setdefault(change.new_path, Written(None, row.time))
+                found.setdefault(change[2], Written(None, row.time))
         return found, set(git.work_changes(project.tree))
     updated = conn.execute("SELECT path, updated FROM docs WHERE kind = 'entry'")
     return {path: Written(None, stamp) for path, stamp in updated if stamp is not None}, set()
@@ -55,6 +55,49 @@ def _judgeable(when: Written, code: CodeRepo, shallow: bool, rows: list[history.
         return when.time is not None and when.time >= rows[-1].time
     # in-project, an entry outside the walk was written before it (--since REV) or is new
     return code.mode == IN_PROJECT or when.time is not None or since is not None
+
+
+def _on_first_parents(rows: list[history.CommitRow], head: str | None,
+                      written: dict[str, Written]) -> dict[str, Written]:
+    """Standalone and unversioned trees: each entry's time -> the code commit current then.
+
+    Knowledge and code live in two histories there, so an entry written at time T is taken
+    to describe the code of HEAD's first-parent commit current at T (the newest one with a
+    committer time <= T). Ancestry then decides, as in-project: a branch's commits dated
+    before T but merged after it still count as changes the entry has not seen.
+    """
+    parents = {row.sha: row.parents for row in rows}
+    times = {row.sha: row.time for row in rows}
+    chain: list[str] = []
+    sha = head
+    while sha is not None and sha in parents:
+        chain.append(sha)
+        sha = parents[sha][0] if parents[sha] else None
+    lowest: list[int] = []  # running minimum of the chain's times, newest first: never rises
+    for sha in chain:
+        lowest.append(min(times[sha], lowest[-1]) if lowest else times[sha])
+    mapped: dict[float, Written] = {}
+    out: dict[str, Written] = {}
+    for entry, when in written.items():
+        if when.sha is not None or when.time is None:
+            out[entry] = when
+            continue
+        if when.time not in mapped:
+            at = _first_at_or_below(lowest, when.time)
+            mapped[when.time] = Written(chain[at] if at is not None else None, when.time)
+        out[entry] = mapped[when.time]
+    return out
+
+
+def _first_at_or_below(lowest: list[int], time: float) -> int | None:
+    lo, hi = 0, len(lowest)
+    while lo < hi:  # lowest never rises: bisect for the first value <= time
+        mid = (lo + hi) // 2
+        if lowest[mid] <= time:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo if lo < len(lowest) else None
 
 
 def _commit(row: history.CommitRow) -> Commit:
@@ -96,7 +139,12 @@ def stale(project: Project, since: str | None = None) -> StaleReport:
                 hint="pass a commit, branch or tag git knows there (git log --oneline)",
             )
         revs.append("^" + base)
-    rows = history.walk(code.top, revs) if head else []
+    if not head:
+        rows = []
+    elif since is None:
+        rows = history.walk_head(code.top, head, project.state)
+    else:
+        rows = history.walk(code.top, revs)
     shallow = bool(rows) and git.is_shallow(code.top)
     if shallow:  # a boundary commit lists every file as added: not changes, missing history
         rows = [row._replace(changes=()) if not row.parents else row for row in rows]
@@ -106,6 +154,8 @@ def stale(project: Project, since: str | None = None) -> StaleReport:
         conn = opened.conn  # type: ignore[attr-defined]
         resolved = resolve_all(conn, code, timeline.known())
         written, dirty = _written(project, code, rows, conn)
+        if code.mode != IN_PROJECT:
+            written = _on_first_parents(rows, head, written)
         by_entry: dict[str, list[str]] = {}
         for link in resolved.links:
             by_entry.setdefault(link.entry, []).append(link.path)
@@ -123,12 +173,14 @@ def stale(project: Project, since: str | None = None) -> StaleReport:
             fates = [f for p in dict.fromkeys(paths) if (f := timeline.fate_of(p, when))]
             if not fates:
                 continue
-            commits = sorted({i for f in fates for i in f.commits})
+            commits = fates[0].commits
+            for fate in fates[1:]:
+                commits |= fate.commits
             strongest = max(fates, key=lambda f: STRENGTH[f.reason])
             out.append(StaleEntry(
                 entry=entry, reason=strongest.reason, files=tuple(f.path for f in fates),
                 renamed_to={f.path: f.new_path for f in fates if f.new_path},
-                commits_since=len(commits), last_commit=_commit(rows[commits[0]]),
+                commits_since=commits.bit_count(), last_commit=_commit(rows[newest(commits)]),
                 file_reasons={f.path: f.reason for f in fates},
             ))
         outside = [Outside(e, p) for e, p in resolved.outside]

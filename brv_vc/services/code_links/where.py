@@ -37,6 +37,8 @@ class CodeRepo(NamedTuple):
         Relative paths are read from the project root (where ``brv`` and the agent run);
         absolute ones must lie under :attr:`top`.
         """
+        if not self.base and not named.startswith(("/", "../")) and named != "..":
+            return named  # the index stored it normalised: nothing to do (most paths)
         if named.startswith("/"):
             rel = os.path.relpath(named, self.top)
         else:

@@ -22,7 +22,7 @@ def brain_payload(result: Any) -> dict[str, Any]:
         "budget": result.budget, "itemsLoaded": result.items_loaded,
         "layers": {"brief": l0, "active": l1, "reference": l2},
         "entries": result.entries, "leftToSearch": result.left_to_search,
-        "paths": list(result.paths),
+        "paths": list(result.paths), "stale": list(result.stale),
     }
 
 

@@ -299,6 +299,8 @@ def _hook(args: list[str]) -> int | None:
         return 0
     for warning in run.warnings:
         sys.stderr.write(f"brv: warning: {warning}\n")
+    for note in run.notes:
+        sys.stderr.write(f"brv: note: {note}\n")
     if name == "post-checkout":  # a clone's first checkout too: what it lacks, said once
         from pathlib import Path as _Path
 

@@ -150,6 +150,13 @@ def _blocked_text(run: vc.HookRun) -> str:
         return (f"brv: push refused: {problem.message}\n  hint: {problem.hint}\n"
                 "Fix it, commit, and push again; to push anyway (not recommended): "
                 "git push --no-verify")
+    if run.problems[0].key == "code_links.on_commit":  # services/vc/code_notes.BLOCK_KEY
+        return "\n".join([
+            f"brv: commit refused: {len(run.problems)} staged code file(s) changed without the "
+            "knowledge that describes them (code_links.on_commit: block)",
+            *(f"  {problem.file} {problem.message}" for problem in run.problems),
+            f"  fix: {run.problems[0].hint}",
+            "To commit anyway: git commit --no-verify"])
     lines = [f"brv: commit refused: {len(run.problems)} staged file(s) are not valid knowledge"]
     for problem in run.problems:
         key = f" (key '{problem.key}')" if problem.key else ""
@@ -204,6 +211,8 @@ def hook_impl(app: AppContext, name: str, args: tuple[str, ...], as_json: bool) 
         click.echo(json.dumps(versioned({"ok": not run.blocked, **jsonable(run)}), indent=2))
     for warning in run.warnings:
         click.echo(f"brv: warning: {warning}", err=True)
+    for note in () if as_json else run.notes:
+        click.echo(f"brv: note: {note}", err=True)
     if name == "post-checkout" and not as_json:
         from brv_vc.cli.fast import clone_notice
 

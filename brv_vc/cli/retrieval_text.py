@@ -20,12 +20,16 @@ def search_text(result: Any) -> str:
     if result.out_of_domain:
         lines.append("Note: this query appears to be outside the scope of stored knowledge.\n")
     for number, hit in enumerate(result.results, 1):
-        lines.append(f"{number}. {hit.title} [{round(hit.score * 100)}%]")
+        mark = " [stale]" if hit.stale else ""  # its linked code changed since
+        lines.append(f"{number}. {hit.title} [{round(hit.score * 100)}%]{mark}")
         lines.append(f"   Path: {hit.path}")
         lines.append(f"   {shorten(hit.excerpt, needles)}")
         if hit.backlinks:
             lines.append(f"   Backlinks: {', '.join(hit.backlinks[:5])}")
         lines.append("")
+    if any(hit.stale for hit in result.results):
+        lines.append("[stale]: the code the entry describes changed since it was written "
+                     "(brv stale)")
     return "\n".join(lines).rstrip()
 
 
@@ -35,6 +39,10 @@ def query_text(result: Any) -> str:
     parts = [result.answer.rstrip()]
     if result.note:
         parts.append(f"Note: {result.note}")
+    stale = [m.path for m in result.matched if getattr(m, "stale", False)]
+    if stale:
+        parts.append(f"Stale: {', '.join(stale)}: the code they describe changed since they "
+                     "were written (brv stale)")
     parts.append(tail)
     return "\n\n".join(parts)
 

@@ -60,6 +60,7 @@ class Hit(NamedTuple):
     relevance: float
     excerpt: str
     backlinks: tuple[str, ...] = ()
+    stale: bool = False  # its linked code changed since (services/query/marks.py)
 
 
 class SearchOutcome(NamedTuple):

@@ -172,6 +172,47 @@ def configured_llm(project: Project) -> LlmSettings | None:
     return own
 
 
+ON_COMMIT_MODES = ("warn", "block", "off")
+_CODE_LINKS = re.compile(r"^code_links\s*:", re.MULTILINE)
+# the block style 'brv init' documents; anything else (flow style, anchors) is parsed
+_ON_COMMIT = re.compile(r"^code_links\s*:[ \t]*(?:#.*)?\n(?:[ \t]+(?:#.*)?\n|[ \t]*\n)*?"
+                        r"[ \t]+on_commit\s*:[ \t]*[\"']?([A-Za-z_-]*)[\"']?[ \t]*(?:#.*)?$",
+                        re.MULTILINE)
+
+
+def code_links_on_commit(project: Project) -> tuple[str, str | None]:
+    """``code_links.on_commit`` (warn, block or off) and a warning when the value is bad.
+
+    Trigger: the pre-commit hook on every commit that stages code. Why: its budget is
+    50 ms and validating the config imports PyYAML and jsonschema (~100 ms). Outcome: a text
+    check; YAML is parsed only when ``code_links:`` is written in a style the check does not
+    read. A bad value falls back to ``warn`` (a hook never breaks git over a setting) with a
+    warning naming the key; every other command refuses it (the schema's enum).
+    """
+    try:
+        with open(project.config_path, "rb") as handle:
+            text = handle.read(MAX_CONFIG_BYTES + 1).decode("utf-8", "replace")
+    except OSError:
+        return "warn", None
+    if not _CODE_LINKS.search(text):
+        return "warn", None
+    found = _ON_COMMIT.search(text)
+    if found:
+        value: Any = found.group(1)
+    else:
+        try:
+            data = _read(project)
+        except FormatError:  # every other command reports it
+            return "warn", None
+        section = data.get("code_links") if isinstance(data, dict) else None
+        value = section.get("on_commit", "warn") if isinstance(section, dict) else "warn"
+        value = "off" if value is False else value  # YAML 1.1 reads an unquoted off as false
+    if value in ON_COMMIT_MODES:
+        return value, None
+    return "warn", (f"{_FILE}: 'code_links.on_commit' is {value!r}; it must be one of "
+                    f"{', '.join(ON_COMMIT_MODES)} (warn is used until it is fixed)")
+
+
 CONFIG_STAMP = "config.ok"
 
 

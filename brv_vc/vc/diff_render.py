@@ -107,14 +107,20 @@ def _what(entry: EntryDiff) -> str:
     return "; ".join(bits) or "-"
 
 
-def render_markdown(entries: Sequence[EntryDiff], base: str, target: str) -> str:
+def render_markdown(entries: Sequence[EntryDiff], base: str, target: str,
+                    code: tuple[Sequence[Any], Sequence[Any]] = ((), ())) -> str:
     """GitHub markdown, ready to post as a pull-request comment.
 
-    A heading, a summary table and one collapsible ``<details>`` block per entry.
+    A heading, a summary table and one collapsible ``<details>`` block per entry; then,
+    when the change touches code that knowledge describes, the section of
+    :func:`code_section` (``code``: the stale and the updated links of
+    ``services.vc.code_notes``).
     """
     lines = ["## Knowledge changes", ""]
+    section = code_section(*code)
     if not entries:
-        return "\n".join([*lines, f"No knowledge changes between `{base}` and `{target}`."])
+        return "\n".join([*lines, f"No knowledge changes between `{base}` and `{target}`.",
+                          *section]) + ("\n" if section else "")
     lines += [f"{_summary(entries)} (`{base}` → `{target}`).", "",
               "| Change | Entry | Title | What changed |", "| --- | --- | --- | --- |"]
     for entry in entries:
@@ -127,7 +133,38 @@ def render_markdown(entries: Sequence[EntryDiff], base: str, target: str) -> str
         if detail:
             lines += ["", f"<details><summary><code>{entry.path}</code> ({entry.status})"
                           "</summary>", "", *detail, "", "</details>"]
-    return "\n".join(lines) + "\n"
+    return "\n".join([*lines, *section]) + "\n"
+
+
+CODE_ROWS = 50  # rows of each code-knowledge table before "... more"
+
+
+def code_section(stale: Sequence[Any], updated: Sequence[Any]) -> list[str]:
+    """"Knowledge about the code this change touches": [] when the change touches none.
+
+    Each link has ``path``, ``change`` (git's letter), ``entries`` and ``renamed_to``.
+    """
+    if not stale and not updated:
+        return []
+    lines = ["", "### Knowledge about the code this change touches", ""]
+    for links, heading in (
+            (stale, "**Made stale by this change**: the code changed, these entries did not; "
+                    "re-read them and update what no longer holds."),
+            (updated, "**Updated with the code**: re-read them against the new code.")):
+        if not links:
+            continue
+        lines += [heading, "", "| Entry | Code | Change |", "| --- | --- | --- |"]
+        rows = [(entry, link) for link in links for entry in link.entries]
+        for entry, link in rows[:CODE_ROWS]:
+            change = (f"renamed to `{_cell(link.renamed_to)}`" if link.renamed_to else
+                      {"A": "added", "D": "deleted"}.get(link.change, "changed"))
+            lines.append(f"| `{_cell(entry)}` | `{_cell(link.path)}` | {change} |")
+        if len(rows) > CODE_ROWS:
+            lines.append(f"| … {len(rows) - CODE_ROWS} more | | |")
+        lines.append("")
+    lines.append("`brv about PATH` shows what the tree knows about a file; `brv stale` lists "
+                 "all stale knowledge.")
+    return lines
 
 
 def _fence(lines: Sequence[str], mark: str) -> list[str]:

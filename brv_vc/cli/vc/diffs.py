@@ -37,12 +37,16 @@ def diff(app: AppContext, ref: str | None, staged: bool, fmt: str, as_json: bool
 
     if as_json and fmt not in ("text", "json"):
         raise click.UsageError(f"--json and --format {fmt} ask for two formats; give one")
-    report = vc.semantic_diff(repo_of(app), ref, staged=staged)
+    repo = repo_of(app)
+    report = vc.semantic_diff(repo, ref, staged=staged)
+    # in-project A..B only: the entries linked to the code the range changes
+    code = vc.code_knowledge(app.project(), repo, None if staged else ref)
     if as_json or fmt == "json":
         emit({"base": report.base, "target": report.target, "counts": report.counts(),
-              "entries": jsonable(report.entries)}, True, str)
+              "entries": jsonable(report.entries), "code": jsonable(code)}, True, str)
     elif fmt == "markdown":
-        click.echo(render_markdown(report.entries, report.base, report.target), nl=False)
+        click.echo(render_markdown(report.entries, report.base, report.target,
+                                   (code.stale, code.updated)), nl=False)
     else:
         click.echo(render_text(report.entries, report.base, report.target))
 

@@ -23,6 +23,7 @@ from brv_vc.services.brain.pool import load_pool
 from brv_vc.tree.project import Project
 
 DEFAULT_BUDGET = 6000
+STALE = " · **stale**: its code changed since"  # the mark of an item (brv stale)
 LAYER_SHARES = (500, 1500, 2000)  # of 6,000 (seed 004): scaled with the budget
 MIN_BUDGET = 200
 # the title and the footer: below 6,000 the layers are scaled from what they leave, so the
@@ -50,6 +51,7 @@ class BrainResult:
     entries: int  # entries in the tree
     left_to_search: int  # entries not shown (layer 3 and what the budget left out)
     paths: tuple[str, ...]  # the items shown, in order
+    stale: tuple[str, ...] = ()  # the items shown whose linked code changed since (brv stale)
 
 
 def budgets(total: int) -> tuple[int, int, int]:
@@ -86,12 +88,14 @@ def _l1_line(item: Item) -> str:
     tags = f" · tags {', '.join(item.tags[:4])}" if item.tags else ""
     summary = f": {_one_line(item.summary)}" if item.summary else ""
     return (f"- **{item.title}**{summary} (`{item.path}` · confidence {item.confidence:.1f}"
-            f" · importance {item.importance:.1f}{tags} · {age_text(item.age_days)})")
+            f" · importance {item.importance:.1f}{tags} · {age_text(item.age_days)}"
+            f"{STALE if item.stale else ''})")
 
 
 def _l2_line(item: Item) -> str:
     summary = f": {_one_line(item.summary, 120)}" if item.summary else ""
-    return f"- **{item.title}**{summary} (`{item.path}` · {item.confidence:.1f})"
+    return (f"- **{item.title}**{summary} (`{item.path}` · {item.confidence:.1f}"
+            f"{STALE if item.stale else ''})")
 
 
 class _Layer:
@@ -161,8 +165,11 @@ def project_brief(pool: Pool, budget: int) -> str:
 
 
 def brain_hash(items: Sequence[Item]) -> str:
-    """Seed 004's ETag: a truncated SHA-256 of the sorted ``path:updatedAt`` pairs."""
-    pairs = sorted(f"{i.path}:{i.updated_at}" for i in items)
+    """Seed 004's ETag: a truncated SHA-256 of the sorted ``path:updatedAt`` pairs.
+
+    A stale item's pair ends ``:stale``: its mark changes the document, so the ETag too.
+    """
+    pairs = sorted(f"{i.path}:{i.updated_at}" + (":stale" if i.stale else "") for i in items)
     return hashlib.sha256("|".join(pairs).encode("utf-8")).hexdigest()[:16]
 
 
@@ -203,7 +210,8 @@ def assemble(project: Project, now: datetime, *, budget: int = DEFAULT_BUDGET,
                          budget=budget, items_loaded=len(shown),
                          layers=(brief.used, active.used, reference.used),
                          entries=pool.entries, left_to_search=left,
-                         paths=tuple(i.path for i in shown))
+                         paths=tuple(i.path for i in shown),
+                         stale=tuple(i.path for i in shown if i.stale))
     if if_none_match is not None and if_none_match == digest:
         return replace(result, not_modified=True)
     footer = (f"---\n{left} more entries (and {pool.archived} archived) are in the tree: "

@@ -50,6 +50,7 @@ class Item:
     age_days: float
     score: float
     archived: bool = False
+    stale: bool = False  # its linked code changed since it was written (services.code_links)
 
 
 def importance5(importance: float) -> int:

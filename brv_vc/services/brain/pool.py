@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from brv_vc.services.brain.items import Pool, gather_under
@@ -31,4 +32,22 @@ def load_pools(project: Project, now: datetime, prefixes: Sequence[str]) -> tupl
             state.close()
 
     pools, _notes = with_index(project, work)
-    return pools
+    return _marked(project, pools)
+
+
+def _marked(project: Project, pools: tuple[Pool, ...]) -> tuple[Pool, ...]:
+    """Items whose linked code changed since they were written carry ``stale``.
+
+    ``code_links.stale_entries`` keeps its answer per HEAD and tree state; a failure only
+    leaves the marks out (the brain is never refused over them).
+    """
+    try:
+        from brv_vc.services.code_links import stale_entries
+
+        stale = stale_entries(project)
+    except Exception:
+        return pools
+    if not stale:
+        return pools
+    return tuple(replace(pool, items=tuple(replace(i, stale=True) if i.path in stale else i
+                                           for i in pool.items)) for pool in pools)

@@ -2,6 +2,9 @@
 
 Candidates: decayed importance below 35, or mtime staleness of 60 days (draft) or 120 days
 (validated); a core entry is never a candidate by staleness. Stalest first, at most 20.
+Before them, whatever its signals: an entry whose every linked code file was deleted at
+least ``DEAD_CODE_DAYS`` ago (``services.code_links``): knowledge about code that no longer
+exists. Its decision is the same (an ARCHIVE always waits for review when review is on).
 Decisions: KEEP an entry other entries still link to (its mtime is bumped: the staleness
 clock starts again); MERGE_INTO a sibling at least 0.5 alike (a hint for the next
 consolidate, kept in ``pendingMerges``); else ARCHIVE (through the archive, reviewed).
@@ -9,9 +12,11 @@ consolidate, kept in ``pendingMerges``); else ARCHIVE (through the archive, revi
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from collections.abc import Collection, Sequence
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from brv_vc.errors import BrvError
@@ -27,6 +32,9 @@ from brv_vc.tree.store import read_entry
 Op = dict[str, Any]
 MAX_CANDIDATES = 20
 STALE_DAYS = {scoring.DRAFT: 60.0, scoring.VALIDATED: 120.0}
+# days since the last of an entry's linked files was deleted: a file deleted and re-added
+# within a few weeks (a revert, a move git did not see as one) must not cost its knowledge
+DEAD_CODE_DAYS = 30.0
 
 
 def maturities(project: Project, paths: Sequence[str], now: datetime) -> dict[str, str]:
@@ -84,7 +92,63 @@ def candidates(project: Project, entries: Sequence[str], now: datetime,
             continue
         found.append((rel, days, signals.maturity, why))
     found.sort(key=lambda c: (-c[1], c[0]))
-    return found[:MAX_CANDIDATES]
+    dead = [c for c in code_gone(project, now, index) if c[0] not in skip]
+    gone = {c[0] for c in dead}
+    return [*dead, *(c for c in found if c[0] not in gone)][:MAX_CANDIDATES]
+
+
+def code_gone(project: Project, now: datetime, index: sqlite3.Connection | None = None,
+              ) -> list[tuple[str, float, str, str]]:
+    """(path, days since, maturity, why) of entries whose every linked file was deleted.
+
+    From ``code_links.stale`` (one walk of the code history): entries it reports as
+    deleted, all of whose changed files were deleted (not renamed) at least
+    :data:`DEAD_CODE_DAYS` ago, and none of whose named paths exists in the work tree.
+    No repository, or any failure: none (prune's other rules still run).
+    """
+    try:
+        from brv_vc.services.code_links import stale
+
+        report = stale(project)
+    except Exception:
+        return []
+    from brv_vc.clock import parse_iso
+
+    found = []
+    for item in report.entries:
+        if item.reason != "deleted" or item.renamed_to or item.last_commit is None:
+            continue
+        try:
+            days = (now - parse_iso(item.last_commit.date)).total_seconds() / 86400.0
+        except ValueError:
+            continue
+        if days < DEAD_CODE_DAYS or any(_exists(project, p) for p in _named(index, item)):
+            continue
+        files = ", ".join(item.files[:3]) + (", ..." if len(item.files) > 3 else "")
+        found.append((item.entry, days, scoring.DRAFT,
+                      f"every code file it describes was deleted ({files}; last "
+                      f"{days:.0f} days ago, >= {DEAD_CODE_DAYS:g})"))
+    found.sort(key=lambda c: (-c[1], c[0]))
+    return found
+
+
+def _named(index: sqlite3.Connection | None, item: Any) -> list[str]:
+    """The paths the entry names (its links' candidates, as written) and its changed files."""
+    named = list(item.files)
+    if index is not None:
+        with contextlib.suppress(sqlite3.Error):  # an index before the links table
+            named += [p for (p,) in index.execute(
+                "SELECT path FROM codelinks WHERE source = ? AND how = 'files'", (item.entry,))]
+    return named
+
+
+def _exists(project: Project, named: str) -> bool:
+    """True when the named path is a file or folder now (relative: from the project root)."""
+    path = Path(named) if named.startswith("/") else project.root / named
+    try:
+        return path.exists()
+    except OSError:
+        return False
 
 
 def decide(project: Project, index: sqlite3.Connection,

@@ -43,6 +43,7 @@ class LocalItem:
     title: str
     text: str
     digest: bool = False
+    stale: bool = False  # its linked code changed since it was written (brv stale)
 
 
 @dataclass(frozen=True)
@@ -102,14 +103,16 @@ def _local_items(project: Project, path: str, items: tuple[Item, ...]) -> list[L
             if child not in {o.path for o in out}:
                 out.append(LocalItem(child, child.rsplit("/", 1)[-1], digested[child], True))
             continue
-        out.append(LocalItem(item.path, item.title, item.summary))
+        out.append(LocalItem(item.path, item.title, item.summary, stale=item.stale))
     return out
 
 
 def _line(item: LocalItem) -> str:
     if item.digest:
         return f"### {item.path}/ (digest)\n{item.text}\n"
-    return f"- **{item.title}** (`{item.path}`)" + (f": {item.text}" if item.text else "") + "\n"
+    mark = " · **stale**: its code changed since" if item.stale else ""
+    return (f"- **{item.title}** (`{item.path}`{mark})" + (f": {item.text}" if item.text else "")
+            + "\n")
 
 
 def hydrate(project: Project, path: str, now: datetime, *,

@@ -20,6 +20,7 @@ from brv_vc.index.search import Hit, SearchOutcome
 from brv_vc.index.terms import content_words, normalize, query_terms
 from brv_vc.services.derived import OpenIndex, with_index
 from brv_vc.services.query.direct import direct_answer, indexed_texts, is_direct
+from brv_vc.services.query.marks import linked, stale_of
 from brv_vc.services.query.search import record_hits, run_search, stale_paths
 from brv_vc.tree.config import configured_llm, names_llm
 from brv_vc.tree.project import Project
@@ -41,6 +42,7 @@ class MatchedDoc(NamedTuple):
     path: str
     title: str
     score: float
+    stale: bool = False  # its linked code changed since (services/query/marks.py)
 
 
 class QueryResult(NamedTuple):
@@ -104,12 +106,19 @@ def query_tree(
     terms = query_terms(query)
     key, tokens = normalize(query), set(content_words(query))
 
+    found: list[tuple[frozenset[str], str]] = []  # matched entries that link code
+
     def work(opened: OpenIndex) -> QueryResult:
         result = _answer(project, opened, query, terms, key, tokens, now, max_iterations, sleep)
         record_hits(project, opened, [m.path for m in result.matched], now)
+        found.append(linked(opened.conn, [m.path for m in result.matched]))
         return result
 
     result, notes = with_index(project, work)
+    stale = stale_of(project, found[-1] if found else (frozenset(), ""))
+    if stale:
+        result = result._replace(matched=tuple(
+            m._replace(stale=True) if m.path in stale else m for m in result.matched))
     elapsed = round((clock() - started) * 1000)
     return result._replace(duration_ms=elapsed, notes=tuple(notes))
 
@@ -145,7 +154,7 @@ def _answer(
             "top_score": result.top_score,
             "out_of_domain": result.out_of_domain,
             "note": result.note,
-            "matched": [m._asdict() for m in result.matched],
+            "matched": [m._asdict() for m in result.matched],  # marked after: never cached
         }
         cache.put(conn, key, tokens, fingerprint, stored, time.time())
     return result

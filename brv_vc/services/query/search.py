@@ -12,6 +12,7 @@ from brv_vc.index.search import Hit, SearchOutcome, search
 from brv_vc.index.sync import sync
 from brv_vc.index.terms import query_terms
 from brv_vc.services.derived import OpenIndex, with_index
+from brv_vc.services.query.marks import linked, stale_of
 from brv_vc.tree.layout import clean_relpath
 from brv_vc.tree.project import Project
 
@@ -153,6 +154,7 @@ def search_tree(
     check_limit(limit)
     terms = query_terms(query)
     clean_scope = clean_relpath(scope, what="scope") if scope else None
+    found: list[tuple[frozenset[str], str]] = []  # results that link code (marks.linked)
 
     def work(opened: OpenIndex) -> SearchOutcome:
         from brv_vc.tree.statedb import open_state
@@ -163,20 +165,28 @@ def search_tree(
                                  state=state)
             if record:
                 record_hits(project, opened, [h.path for h in outcome.hits], now, state)
+            found.append(linked(opened.conn, [h.path for h in outcome.hits]))
             return outcome
         finally:
             state.close()
 
     outcome, notes = with_index(project, work)
-    return result_of(query, outcome, notes)
+    return result_of(query, outcome, notes, stale_of(project, found[-1] if found else (frozenset(), "")))
 
 
-def result_of(query: str, outcome: SearchOutcome, notes: list[str]) -> SearchResult:
-    """The service's result of one search (``search_tree`` and the resident session)."""
+def result_of(query: str, outcome: SearchOutcome, notes: list[str],
+              stale: frozenset[str] = frozenset()) -> SearchResult:
+    """The service's result of one search (``search_tree`` and the resident session).
+
+    Results in ``stale`` (their linked code changed since: ``marks.stale_of``) are marked.
+    """
+    hits = outcome.hits
+    if stale:
+        hits = tuple(h._replace(stale=True) if h.path in stale else h for h in hits)
     return SearchResult(
         query=query,
         terms=outcome.terms,
-        results=outcome.hits,
+        results=hits,
         combine=outcome.combine,
         out_of_domain=outcome.out_of_domain,
         fuzzy=outcome.fuzzy,

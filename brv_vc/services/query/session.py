@@ -23,6 +23,7 @@ from brv_vc.index.db import open_index
 from brv_vc.index.terms import query_terms
 from brv_vc.index.watch import Watch
 from brv_vc.services.derived import OpenIndex, resync
+from brv_vc.services.query.marks import every_stale, linked
 from brv_vc.services.query.search import (
     SearchResult,
     check_limit,
@@ -36,6 +37,7 @@ from brv_vc.tree.statedb import open_state
 
 FLUSH_SECONDS = 1.0
 SCAN_SECONDS = 1.0  # at most one in-place scan a second: a tight loop would keep find busy
+STALE_SECONDS = 5.0  # the stale marks are asked of git at most this often
 
 
 class SearchSession:
@@ -60,6 +62,7 @@ class SearchSession:
         self._scanned = self._flushed - SCAN_SECONDS
         self._watch: Watch | None = None
         self._complete = False  # the next check must be the complete one
+        self._stale_at: tuple[float, frozenset[str]] | None = None
 
     def _open(self, *, rebuild: bool = False) -> OpenIndex:
         if self._index is None or rebuild:
@@ -133,7 +136,16 @@ class SearchSession:
             self._pending_at = now
             if self._clock() - self._flushed >= FLUSH_SECONDS:
                 self.flush()
-        return result_of(query, outcome, list(opened.notes))
+        links, _ = linked(opened.conn, [h.path for h in outcome.hits])
+        return result_of(query, outcome, list(opened.notes), self._stale(links))
+
+    def _stale(self, links: frozenset[str]) -> frozenset[str]:
+        """``marks.stale_of``, its answer kept for STALE_SECONDS (it asks git: ~10 ms)."""
+        if not links:
+            return frozenset()
+        if self._stale_at is None or self._clock() - self._stale_at[0] >= STALE_SECONDS:
+            self._stale_at = (self._clock(), every_stale(self.project))
+        return self._stale_at[1] & links
 
     def flush(self) -> None:
         """Writes the hits of the searches so far (one transaction)."""

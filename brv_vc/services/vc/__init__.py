@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from brv_vc.services.vc.changes import StatusReport, status
     from brv_vc.services.vc.checks import StagedCheck, StagedProblem, check_staged
     from brv_vc.services.vc.clone import clone_repo
+    from brv_vc.services.vc.code_notes import CodeKnowledge, code_knowledge
     from brv_vc.services.vc.committing import CommitResult, LogEntry, commit, log
     from brv_vc.services.vc.configure import prepare
     from brv_vc.services.vc.diff import semantic_diff
@@ -43,7 +44,7 @@ _HOMES = {
     "AfterChange": "archive", "after_change": "archive",
     "BranchResult": "branches", "branch": "branches", "checkout": "branches",
     "StagedCheck": "checks", "StagedProblem": "checks", "check_staged": "checks",
-    "clone_repo": "clone",
+    "clone_repo": "clone", "CodeKnowledge": "code_notes", "code_knowledge": "code_notes",
     "CommitResult": "committing", "LogEntry": "committing", "archived_deletions": "trailers",
     "commit": "committing", "log": "committing",
     "semantic_diff": "diff",
@@ -59,10 +60,10 @@ _HOMES = {
     "merge_abort": "sync", "merge_continue": "sync", "pull": "sync", "push": "sync",
     "Validation": "validate", "validate_tree": "validate",
 }
-__all__ = ["AfterChange", "BranchResult", "CommitResult", "HookRun", "InitResult", "LogEntry",
+__all__ = ["AfterChange", "BranchResult", "CodeKnowledge", "CommitResult", "HookRun", "InitResult", "LogEntry",
            "PushResult", "RecoverResult", "RemoteResult", "StagedCheck", "StagedProblem", "StatusReport",
            "SyncResult", "Validation", "add", "after_change", "archived_deletions", "branch", "check_staged",
-           "checkout", "clone_repo", "commit", "fetch", "framework_invocation", "init_repo",
+           "checkout", "clone_repo", "code_knowledge", "commit", "fetch", "framework_invocation", "init_repo",
            "log", "merge", "merge_abort", "merge_continue", "nothing_to_trail", "prepare", "pull", "push", "recover", "remote",
            "render_textconv", "reset", "run_hook", "run_merge_driver", "semantic_diff", "status",
            "validate_tree"]

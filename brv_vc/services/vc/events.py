@@ -15,7 +15,7 @@ Every run that refreshes appends one JSON line to ``.brv/state/hooks.log`` (per 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -53,6 +53,7 @@ class HookRun:
     full_scan: bool = False  # refresh was asked to find the changes itself
     checked: int = 0
     warnings: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()  # told, never blocking: knowledge about changed code
 
 
 def framework_invocation(env: Mapping[str, str]) -> tuple[str, tuple[str, ...]]:
@@ -117,6 +118,8 @@ def run_hook(
     project = Project(root)
     try:
         repo = locate(project)
+        if not repo.in_project and not start.resolve().is_relative_to(repo.workdir.resolve()):
+            return _code_repository(project, start, name, tuple(args), index_file)
         if name == "pre-commit":
             return _pre_commit(project, repo, index_file, now, include_pending, commit_checked)
         if name == "commit-msg":
@@ -135,8 +138,9 @@ def _pre_commit(project: Project, repo: KnowledgeRepo, index_file: str | None,
         staged = git.staged_files(repo.workdir, index_file,
                                   repo.prefix.removesuffix("context-tree") or None)
         _note_trailers(repo, index_file, [p for status, p, _ in staged if status == "D"])
-        return _refresh(project, "pre-commit", _tree_paths(repo, [p for _, p, _ in staged]),
-                        now, defer=True)
+        return _code_noted(project, repo.workdir, index_file, repo.prefix or None, lambda: _refresh(
+            project, "pre-commit", _tree_paths(repo, [p for _, p, _ in staged]), now,
+            defer=True))
     # Imported here: the check needs YAML, which the post-* hooks never pay for.
     from brv_vc.services.vc.checks import check_staged
 
@@ -158,7 +162,75 @@ def _pre_commit(project: Project, repo: KnowledgeRepo, index_file: str | None,
             return HookRun("pre-commit", blocked=True, problems=problems, checked=check.checked)
     _note_trailers(repo, index_file, list(check.deleted))
     # inside 'git commit': abstracts and the manifest wait for the next refresh
-    return _refresh(project, "pre-commit", check.paths, now, checked=check.checked, defer=True)
+    return _code_noted(project, repo.workdir, index_file, repo.prefix or None, lambda: _refresh(
+        project, "pre-commit", check.paths, now, checked=check.checked, defer=True))
+
+
+def _code_noted(project: Project, workdir: Path, index_file: str | None, prefix: str | None,
+                then: Callable[[], HookRun]) -> HookRun:
+    """Runs ``then`` with the note on staged code whose knowledge the commit leaves out.
+
+    ``code_links.on_commit``: warn adds a note, block refuses the commit, off says nothing.
+    ``then`` (the refresh of the staged entries) runs first, so the links the note reads
+    include what the commit stages. ``prefix``: the tree's path in the repository, "" for the code
+    repository of standalone mode, None for the tree's own repository (no code to note).
+    A failure only warns.
+    """
+    if prefix is None:  # the tree's own repository (standalone mode): it holds no code
+        return then()
+    from dataclasses import replace
+
+    run = then()  # first: the staged entries' links are in the index when the note reads it
+    try:
+        from brv_vc.services.vc.code_notes import BLOCK_KEY, commit_lines, commit_note, note_text
+
+        mode, links, warning = commit_note(project, workdir, index_file, prefix)
+    except Exception as exc:  # fail open: a note must never stop a commit by accident
+        return replace(run, warnings=(*run.warnings, "the note on knowledge about the staged "
+                                      f"code could not run: {type(exc).__name__}: {exc}"))
+    told = (warning,) if warning else ()
+    if links and mode == "block":
+        from brv_vc.services.vc.checks import StagedProblem
+
+        hint = ("update those entries and stage them with this commit, or set "
+                "code_links.on_commit: warn in .brv/config.yaml")
+        problems = tuple(StagedProblem(link.path, line.split(" ", 1)[1], hint, BLOCK_KEY)
+                         for link, line in zip(links, commit_lines(links), strict=True))
+        return HookRun("pre-commit", blocked=True, problems=problems,
+                       warnings=(*run.warnings, *told))
+    return replace(run, warnings=(*run.warnings, *told),
+                   notes=(*run.notes, note_text(links)) if links else run.notes)
+
+
+def _code_repository(project: Project, start: Path, name: str, args: tuple[str, ...],
+                     index_file: str | None) -> HookRun:
+    """A hook of the code repository around a standalone tree (the team added brv's line).
+
+    Only the code-links steps apply there: pre-commit's note and post-merge's report.
+    """
+    top = git.toplevel(start) or start
+    if name == "pre-commit":
+        return _code_noted(project, top, index_file, "", lambda: HookRun(name))
+    if name == "post-merge" and args[:1] != ("1",):
+        orig = git.commit_of(top, "ORIG_HEAD")
+        if orig is not None:
+            return _pull_noted(HookRun(name), project, top, "", orig)
+    return HookRun(name, skipped="the code repository (brv's other hooks run in the tree's)")
+
+
+def _pull_noted(run: HookRun, project: Project, workdir: Path, prefix: str,
+                orig: str, what: str = "pull") -> HookRun:
+    """Adds the report of the knowledge a pull (or rebase) made stale (``ORIG_HEAD..HEAD``)."""
+    from dataclasses import replace
+
+    try:
+        from brv_vc.services.vc.code_notes import pull_note, range_knowledge
+
+        found = range_knowledge(project, workdir, prefix, orig, "HEAD")
+    except Exception as exc:  # fail open: a hook never breaks git
+        return replace(run, warnings=(*run.warnings, "the report on knowledge made stale by "
+                                      f"the pull could not run: {type(exc).__name__}: {exc}"))
+    return replace(run, notes=(*run.notes, pull_note(found, what))) if found.stale else run
 
 
 def _note_trailers(repo: KnowledgeRepo, index_file: str | None, deleted: list[str]) -> None:
@@ -256,14 +328,17 @@ def _post(project: Project, repo: KnowledgeRepo, name: str, args: tuple[str, ...
         orig = git.commit_of(top, "ORIG_HEAD")
         if orig is None:  # the first pull into an empty branch
             return _refresh(project, name, None, now)
-        return _settings_noticed(_refresh_between(project, repo, name, orig, "HEAD", now),
-                                 project, repo, orig)
+        run = _settings_noticed(_refresh_between(project, repo, name, orig, "HEAD", now),
+                                project, repo, orig)
+        return _pull_noted(run, project, top, repo.prefix, orig) if repo.in_project else run
     command = args[0] if args else ""
     if command != "rebase" and rebasing:  # an amend while rebasing: the rebase's run covers it
         return HookRun(name, skipped="rebase in progress")
     orig = git.commit_of(top, "ORIG_HEAD") if command == "rebase" else None
-    if orig is not None:
-        return _refresh_between(project, repo, name, orig, "HEAD", now)
+    if orig is not None:  # 'git pull --rebase' too: its report as post-merge's
+        run = _refresh_between(project, repo, name, orig, "HEAD", now)
+        return _pull_noted(run, project, top, repo.prefix, orig, "rebase") if (
+            repo.in_project) else run
     pairs = [line.split()[:2] for line in stdin.splitlines() if len(line.split()) >= 2]
     if not pairs:
         previous = git.commit_of(top, "HEAD@{1}")  # pre-commit framework: no stdin

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from brv_vc.errors import ConflictError, GitError, NotFoundError
 from brv_vc.services.vc.changes import status
+from brv_vc.services.vc.code_notes import pull_notices
 from brv_vc.services.vc.committing import (
     marker_files_in,
     refuse_marker_files,
@@ -199,7 +200,8 @@ def _merge(project: Project, repo: KnowledgeRepo, target: str, label: str, actio
         new = repo.head()
         return SyncResult(action, old, new, False, (),
                           after_change(project, repo, old, new, now, manifest=False), label,
-                          notices=settings_changes(project, repo, old, new))
+                          notices=(*settings_changes(project, repo, old, new),
+                                   *pull_notices(project, repo, old, new)))
     finally:
         intents.done(intent)
 

@@ -1,0 +1,120 @@
+"""The ``stale`` mark of search and query results: their code changed since they were written.
+
+Ranking is unchanged; a result only says it. On the cold search path this costs one query
+of the open index's links table for the result paths and, when a result links code, a read
+of the stale set ``services.code_links`` keeps in ``.brv/state`` (checked against HEAD, read
+from the git folder's files: no git process, no import of the code-links package). Only when
+that answer is out of date (HEAD moved, the tree changed) is ``code_links.stale_entries``
+asked: it walks the history once and keeps the answer for the next search and ``brv stale``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from brv_vc.tree.project import Project
+
+CACHE = "code-links.json"  # services/code_links/staleness.CACHE: {"key": HEAD:fingerprint, ...}
+
+
+def linked(conn: sqlite3.Connection, paths: Iterable[str]) -> tuple[frozenset[str], str]:
+    """(the result paths that name repository paths, the index's fingerprint).
+
+    Read while the index is open; both feed :func:`stale_of`.
+    """
+    wanted = list(dict.fromkeys(paths))
+    if not wanted:
+        return frozenset(), ""
+    marks = ",".join("?" * len(wanted))
+    try:
+        rows = conn.execute(
+            f"SELECT DISTINCT source FROM codelinks WHERE source IN ({marks})", wanted
+        ).fetchall()
+        stamp = conn.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()
+    except sqlite3.Error:  # an index that predates the links table: no marks
+        return frozenset(), ""
+    return frozenset(row[0] for row in rows), str(stamp[0]) if stamp else ""
+
+
+def stale_of(project: Project, found: tuple[frozenset[str], str]) -> frozenset[str]:
+    """Which of the linked results (``linked``'s answer) are stale; never fails a search."""
+    candidates, fingerprint = found
+    if not candidates:
+        return frozenset()
+    git_dir = _git_dir(str(project.root))
+    if git_dir is None:  # no repository holds the project: no code history to compare
+        return frozenset()
+    head = _head(git_dir)
+    try:
+        with open(project.state / CACHE, encoding="utf-8") as handle:
+            kept = json.load(handle)
+        if head is not None and kept.get("key") == f"{head}:{fingerprint}":
+            return frozenset(kept["stale"]) & candidates
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        pass
+    return every_stale(project) & candidates
+
+
+def every_stale(project: Project) -> frozenset[str]:
+    """Every stale entry (``code_links.stale_entries``), or none when it cannot say."""
+    try:
+        from brv_vc.services.code_links import stale_entries
+
+        return stale_entries(project)
+    except Exception:  # a mark is a convenience: a search never fails over it
+        return frozenset()
+
+
+def _git_dir(start: str) -> str | None:
+    """The git folder of the repository around ``start`` (a ``.git`` file's gitdir too)."""
+    folder = os.path.abspath(start)
+    while True:
+        dot = os.path.join(folder, ".git")
+        if os.path.isdir(dot):
+            return dot
+        if os.path.isfile(dot):
+            try:
+                with open(dot, encoding="utf-8") as handle:
+                    line = handle.read().strip()
+            except OSError:
+                return None
+            if line.startswith("gitdir:"):
+                return os.path.normpath(os.path.join(folder, line[7:].strip()))
+            return None
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+
+
+def _head(git_dir: str) -> str | None:
+    """The commit HEAD names, read from the git folder's files (None: unsure, ask git)."""
+    try:
+        with open(os.path.join(git_dir, "HEAD"), encoding="utf-8") as handle:
+            head = handle.read().strip()
+        if not head.startswith("ref: "):
+            return head or None
+        ref = head[5:]
+        common = git_dir
+        if os.path.isfile(os.path.join(git_dir, "commondir")):  # a linked worktree
+            with open(os.path.join(git_dir, "commondir"), encoding="utf-8") as handle:
+                common = os.path.normpath(os.path.join(git_dir, handle.read().strip()))
+        for folder in dict.fromkeys((git_dir, common)):
+            try:
+                with open(os.path.join(folder, ref), encoding="utf-8") as handle:
+                    return handle.read().strip() or None
+            except (FileNotFoundError, NotADirectoryError):
+                continue
+        with open(os.path.join(common, "packed-refs"), encoding="utf-8") as handle:
+            for line in handle:
+                if line.rstrip("\n").endswith(" " + ref):
+                    return line.split(" ", 1)[0]
+    except OSError:
+        return None
+    return None

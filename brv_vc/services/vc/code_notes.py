@@ -1,0 +1,273 @@
+"""Where teams look: the knowledge that describes the code a commit, a pull or a diff touches.
+
+The hooks and ``brv vc diff`` name the entries linked to changed code files
+(``services.code_links``) that the same change does not update: a commit that rewrites
+``src/auth/jwt.ts`` without touching ``auth/jwt/tokens.md`` leaves that entry describing old
+code. Everything here starts from the paths git says changed and the index's links table,
+never from the whole tree: the pre-commit note's budget is 50 ms at 25,000 entries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import NamedTuple
+
+from brv_vc.tree.project import Project
+from brv_vc.vc import git
+from brv_vc.vc.repo import KnowledgeRepo
+
+SHOWN = 10  # lines of a hook note before "... and N more"
+_VERBS = {"A": "added", "D": "deleted", "R": "renamed"}
+BLOCK_KEY = "code_links.on_commit"
+
+
+class CodeLink(NamedTuple):
+    """A changed code file and the entries linked to it that the change leaves as they were."""
+
+    path: str  # repository-relative
+    change: str  # git's letter: A, M, D, T, R
+    entries: tuple[str, ...]  # tree-relative entry paths
+    renamed_to: str | None = None
+
+
+class CodeKnowledge(NamedTuple):
+    """The section "Knowledge about the code this change touches" of a diff."""
+
+    stale: tuple[CodeLink, ...]  # linked entries the change does not update
+    updated: tuple[CodeLink, ...]  # linked entries the change updates too: re-read them
+
+    @property
+    def empty(self) -> bool:
+        """True when the change touches no linked code."""
+        return not self.stale and not self.updated
+
+
+def is_code(path: str) -> bool:
+    """A repository path that is code, not brv's own (``.brv/`` holds the tree and state)."""
+    return not (path == ".brv" or path.startswith(".brv/"))
+
+
+def split_links(project: Project, workdir: Path, changed: Mapping[str, str],
+                edited: Iterable[str], renames: Mapping[str, str] | None = None
+                ) -> CodeKnowledge:
+    """The entries linked to ``changed`` code files, split by whether ``edited`` has them.
+
+    Args:
+        project: the project.
+        workdir: the top of the code repository's work tree.
+        changed: repository path -> git's change letter, code files only.
+        edited: tree paths of the entries the same change adds, modifies or removes.
+        renames: old repository path -> new one, when git detected renames.
+    """
+    if not changed:
+        return CodeKnowledge((), ())
+    linked = linked_entries(project, workdir, sorted(changed))
+    done = set(edited)
+    stale, updated = [], []
+    for path in sorted(linked):
+        entries = linked[path]
+        if not entries:
+            continue
+        moved = (renames or {}).get(path)
+        left = tuple(e for e in entries if e not in done)
+        kept = tuple(e for e in entries if e in done)
+        if left:
+            stale.append(CodeLink(path, changed[path], left, moved))
+        if kept:
+            updated.append(CodeLink(path, changed[path], kept, moved))
+    return CodeKnowledge(tuple(stale), tuple(updated))
+
+
+def linked_entries(project: Project, workdir: Path, paths: list[str]
+                   ) -> dict[str, tuple[str, ...]]:
+    """``code_links.linked_entries`` from the index as it is, without bringing it in step.
+
+    Trigger: every commit that stages code. Why: the face's ``with_index`` checks the whole
+    tree for changes first (~0.5 s at 25,000 entries), against the note's 50 ms; the hooks
+    refresh the entries a commit or a pull changes before asking. Outcome: one query of the
+    index's links table (``codelinks``: the paths entries name, as named: from the project
+    root, or absolute) for all the paths; with no index yet, the face (which builds it).
+    """
+    import os
+    import sqlite3
+
+    from brv_vc.tree.statedb import index_db_path
+
+    db = index_db_path(project)
+    if not db.is_file():
+        from brv_vc.services import code_links
+
+        return code_links.linked_entries(project, paths)
+    top = workdir.resolve()
+    base = Path(os.path.relpath(project.root.resolve(), top)).as_posix()
+    forms: dict[str, str] = {}  # as an entry may name it -> the repository path
+    for path in paths:
+        forms[path] = forms[str(top / path)] = path
+        if base != "." and path.startswith(base + "/"):
+            forms[path[len(base) + 1:]] = path
+    found: dict[str, set[str]] = {path: set() for path in paths}
+    conn = sqlite3.connect(db)
+    try:
+        names = list(forms)
+        for start in range(0, len(names), 500):  # SQLite's bound on parameters
+            chunk = names[start:start + 500]
+            for named, entry in conn.execute(
+                    "SELECT c.path, c.source FROM codelinks c JOIN docs d ON d.path = c.source "
+                    f"WHERE d.kind = 'entry' AND c.path IN ({','.join('?' * len(chunk))})",
+                    chunk):
+                found[forms[named]].add(entry)
+    finally:
+        conn.close()
+    return {path: tuple(sorted(found[path])) for path in paths}
+
+
+def _verb(link: CodeLink) -> str:
+    if link.renamed_to:
+        return f"renamed to {link.renamed_to}"
+    return _VERBS.get(link.change, "changed")
+
+
+def commit_lines(links: Iterable[CodeLink]) -> list[str]:
+    """One line per staged code file whose knowledge the commit leaves out."""
+    return [f"{link.path} {_verb(link)}; knowledge that describes it: "
+            f"{', '.join(link.entries)} (not in this commit)" for link in links]
+
+
+def staged_code(workdir: Path, index_file: str | None, prefix: str) -> tuple[
+        dict[str, str], set[str]]:
+    """(staged code path -> letter, staged tree paths) from one ``git diff --cached``.
+
+    ``prefix`` is the tree's path in the repository ("" when the repository holds no tree:
+    the code repository of standalone mode).
+    """
+    code: dict[str, str] = {}
+    tree: set[str] = set()
+    head = prefix + "/" if prefix else None
+    for status, path, _ in git.staged_files(workdir, index_file):
+        if head and path.startswith(head):
+            tree.add(path[len(head):])
+        elif is_code(path):
+            code[path] = status
+    return code, tree
+
+
+def commit_note(project: Project, workdir: Path, index_file: str | None,
+                prefix: str) -> tuple[str, tuple[CodeLink, ...], str | None]:
+    """The pre-commit hook's step: (on_commit mode, staged code left without its knowledge, a warning).
+
+    The warning is about a bad ``code_links.on_commit`` value (then ``warn`` is used).
+    ``off`` reads nothing but the config; otherwise one ``git diff --cached`` and one query
+    of the links table for the staged code paths.
+    """
+    from brv_vc.tree.config import code_links_on_commit
+
+    mode, warning = code_links_on_commit(project)
+    if mode == "off":
+        return mode, (), warning
+    code, tree = staged_code(workdir, index_file, prefix)
+    return mode, split_links(project, workdir, code, tree).stale, warning
+
+
+def note_text(links: tuple[CodeLink, ...]) -> str:
+    """The warn-mode note: what the commit leaves out, then how to act on it."""
+    lines = commit_lines(links[:SHOWN])
+    if len(links) > SHOWN:
+        lines.append(f"... and {len(links) - SHOWN} more code files with knowledge not in this "
+                     "commit")
+    return "\n  ".join([*lines, "update the entries in this commit if the change makes them "
+                                "wrong ('brv about PATH' shows them; "
+                                "code_links.on_commit: off silences this note)"])
+
+
+def changed_code(workdir: Path, old: str, new: str) -> tuple[dict[str, str], dict[str, str],
+                                                              set[str]]:
+    """(code path -> letter, renames old -> new, all changed repository paths) of old..new.
+
+    One ``git diff --name-status -M``: a rename's old path is marked ``R`` (its entries
+    name it), the new one ``A``.
+    """
+    out = git.run(["diff", "--name-status", "-z", "-M", "--no-ext-diff", old, new],
+                  workdir).stdout
+    fields = out.split("\0")
+    code: dict[str, str] = {}
+    renames: dict[str, str] = {}
+    every: set[str] = set()
+    i = 0
+    while i < len(fields) and fields[i]:
+        letter = fields[i][:1]
+        if letter in "RC":
+            source, target = fields[i + 1], fields[i + 2]
+            i += 3
+            every.update((source, target))
+            if letter == "R" and is_code(source):
+                code[source], renames[source] = "R", target
+            if is_code(target):
+                code[target] = "A"
+        else:
+            path = fields[i + 1]
+            i += 2
+            every.add(path)
+            if is_code(path):
+                code[path] = letter
+    return code, renames, every
+
+
+def range_knowledge(project: Project, workdir: Path, prefix: str, old: str,
+                    new: str) -> CodeKnowledge:
+    """The entries linked to the code ``old..new`` changed, split by whether it updates them.
+
+    An added file is left out of "stale" (knowledge about a file that did not exist cannot
+    describe an older version of it) but kept among the updated ones.
+    """
+    code, renames, every = changed_code(workdir, old, new)
+    head = prefix + "/" if prefix else None
+    edited = {p[len(head):] for p in every if head and p.startswith(head)}
+    found = split_links(project, workdir, code, edited, renames)
+    return found._replace(stale=tuple(link for link in found.stale if link.change != "A"))
+
+
+def pull_note(found: CodeKnowledge, what: str = "pull") -> str:
+    """The post-merge report: the knowledge the pull (or a rebase) made stale, a few lines."""
+    entries: dict[str, list[str]] = {}
+    for link in found.stale:
+        for entry in link.entries:
+            entries.setdefault(entry, []).append(f"{link.path} {_verb(link)}")
+    noun = "entry" if len(entries) == 1 else "entries"
+    lines = [f"this {what} changed code that {len(entries)} {noun} describe; "
+             f"{'it' if len(entries) == 1 else 'they'} may be stale:"]
+    for entry in sorted(entries)[:SHOWN]:
+        lines.append(f"{entry} ({'; '.join(entries[entry][:3])}"
+                     f"{'; ...' if len(entries[entry]) > 3 else ''})")
+    if len(entries) > SHOWN:
+        lines.append(f"... and {len(entries) - SHOWN} more")
+    lines.append("see 'brv stale' for all stale knowledge, 'brv about PATH' for one file")
+    return "\n  ".join(lines)
+
+
+def code_knowledge(project: Project, repo: KnowledgeRepo, spec: str | None) -> CodeKnowledge:
+    """``brv vc diff A..B``'s section "Knowledge about the code this change touches".
+
+    In-project mode only (a standalone tree's commits hold no code) and only for a commit
+    range (``A..B``); anything else has no section.
+    """
+    if not repo.in_project or not spec or ".." not in spec or "..." in spec:
+        return CodeKnowledge((), ())
+    old, new = (side or "HEAD" for side in spec.split("..", 1))
+    return range_knowledge(project, repo.workdir, repo.prefix, old, new)
+
+
+def pull_notices(project: Project, repo: KnowledgeRepo, old: str | None,
+                 new: str | None) -> tuple[str, ...]:
+    """``brv vc pull``'s report of the knowledge it made stale (in-project: the same repository).
+
+    As the post-merge hook's (which a ``brv vc pull`` skips: it runs the step itself); a
+    failure says nothing (the pull is done).
+    """
+    if not repo.in_project or not old or not new or old == new:
+        return ()
+    try:
+        found = range_knowledge(project, repo.workdir, repo.prefix, old, new)
+    except Exception:
+        return ()
+    return (pull_note(found),) if found.stale else ()

@@ -30,6 +30,19 @@ async def tree(site: Site, request: Request) -> Response:
                                  site.clock()))
 
 
+async def entry(site: Site, request: Request) -> Response:
+    """``/entry?path=PATH``: one entry."""
+    from brv_vc.errors import InvalidPathError
+    from brv_vc.web import entry_page
+
+    path = request.query_params.get("path", "")
+    if not path:
+        raise InvalidPathError("which entry? /entry?path=domain/topic/entry.md",
+                               hint="open one from the tree or a search")
+    return html(entry_page.render(site.settled(), path, site.clock()))
+
+
 ROUTES: list[tuple[str, Page, list[str]]] = [
     ("/", tree, ["GET"]),
+    ("/entry", entry, ["GET"]),
 ]

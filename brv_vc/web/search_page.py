@@ -1,5 +1,6 @@
-"""Search: the ranking of ``brv search`` (the resident session ``brv mcp`` uses), excerpts
-highlighted, and results as you type (``static/ui.js`` reads ``/api/search``).
+"""Search: the ranking of ``brv search``, excerpts highlighted, results as you type.
+
+The resident session ``brv mcp`` uses answers; ``static/ui.js`` reads ``/api/search``.
 
 Looking in the UI is ``--no-record``: a search typed letter by letter would otherwise count
 every prefix as a hit and move importance.

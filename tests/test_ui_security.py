@@ -44,13 +44,15 @@ def test_a_request_without_the_token_is_refused(client: Client) -> None:
 
 
 def test_the_token_in_the_url_sets_a_strict_httponly_cookie(client: Client) -> None:
-    answer = client.get(f"/?token={TOKEN}", token=None)
-    assert answer.status == 200
+    answer = client.get(f"/?path=auth&token={TOKEN}", token=None)
+    assert answer.status == 303
+    assert answer.headers["location"] == "/?path=auth"  # the token leaves the address bar
     cookie = answer.headers["set-cookie"]
     assert cookie.startswith(f"brv_ui_{client.port}={TOKEN}")
     assert "HttpOnly" in cookie
     assert "SameSite=Strict" in cookie
     assert client.get("/").status == 200  # the cookie alone is enough afterwards
+    assert client.get(f"/api/search?q=tokens&token={TOKEN}", token=None).status == 200
     assert "set-cookie" not in client.get("/").headers
 
 

@@ -89,11 +89,13 @@ def test_a_state_change_is_not_reachable_by_get(client: Client) -> None:
 
 
 @pytest.mark.parametrize("path", ["../../etc/passwd", "/etc/passwd", "auth/../../x.md",
-                                  "..%2F..%2Fetc%2Fpasswd", ".git/config", "auth/.hidden.md"])
+                                  "..%2F..%2Fetc%2Fpasswd", ".git/config", "auth/.hidden.md",
+                                  "auth%00.md"])
 def test_an_entry_path_never_leaves_the_tree(client: Client, path: str) -> None:
     answer = client.get(f"/entry?path={path}")
     assert answer.status in (400, 404)
     assert "root:" not in answer.body
+    assert "\x00" not in answer.body
 
 
 def test_a_symlink_out_of_the_tree_is_not_followed(client: Client, proj: Project,

@@ -63,6 +63,8 @@ class SearchSession:
         self._watch: Watch | None = None
         self._complete = False  # the next check must be the complete one
         self._stale_at: tuple[float, frozenset[str]] | None = None
+        # moves each time a check adds or removes a document (brv ui rebuilds its tree then)
+        self.generation = 0
 
     def _open(self, *, rebuild: bool = False) -> OpenIndex:
         if self._index is None or rebuild:
@@ -81,6 +83,8 @@ class SearchSession:
             scan.mark(self.project.state, began)  # watched since a complete check: all seen
             self._scanned = self._clock()
         self._created, self._notes, self._complete, self._last = False, (), False, opened
+        if rebuild or opened.report.added or opened.report.removed:
+            self.generation += 1
         return opened
 
     def _check(self) -> tuple[str | None, list[str] | None, tuple[str, ...]]:
@@ -105,6 +109,13 @@ class SearchSession:
         if seen.folders:
             return "resident", None, seen.files
         return "paths", list(seen.files), ()
+
+    def opened(self) -> OpenIndex:
+        """The open index, brought up to date as before a search (``derived.Resident``)."""
+        try:
+            return self._open()
+        except sqlite3.DatabaseError:
+            return self._open(rebuild=True)
 
     def search(self, query: str, *, now: datetime, limit: int = 10,
                scope: str | None = None, record: bool = True) -> SearchResult:

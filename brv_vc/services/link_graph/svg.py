@@ -1,0 +1,114 @@
+"""The picture as an SVG string: every title, path and address escaped.
+
+Nothing of an entry reaches the page unescaped: labels and tooltips go through
+``html.escape`` (``& < > " '``), addresses are percent-encoded and then escaped as
+attributes. Colours are presentation attributes, not a ``<style>`` element, so a page's
+Content-Security-Policy that forbids inline styles still draws the picture.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from html import escape
+from urllib.parse import quote
+
+from brv_vc.services.link_graph.layout import LABEL
+from brv_vc.services.link_graph.model import Graph, Node
+
+_FILL = {"entry": "#1c7ed6", "folder": "#868e96"}
+_CENTRE = "#e8590c"
+_LINE = {"relation": "#868e96", "in": "#dee2e6", "cross": "#adb5bd"}
+_MARGIN = 40 + LABEL * 6.2
+
+
+def default_link(node: Node) -> str:
+    """The UI's address of a node: the entry page, or the picture of a folder."""
+    if node.kind == "entry":
+        return "/entry/" + quote(node.path)
+    return "/graph?folder=" + quote(node.path, safe="")
+
+
+def _label(text: str) -> str:
+    return text if len(text) <= LABEL else text[: LABEL - 1] + "…"
+
+
+def _size(node: Node) -> float:
+    return 9.0 if node.hop == 0 else 4.0 + min(5.0, math.log2(1 + node.degree))
+
+
+def _text(node: Node, r: float) -> str:
+    """A label along the radius, outwards (flipped on the left half so it reads left to right)."""
+    label = escape(_label(node.title))
+    if node.hop == 0:
+        return f'<text x="0" y="{r + 14:.1f}" text-anchor="middle" font-weight="bold">{label}</text>'
+    degrees = math.degrees(math.atan2(node.y, node.x))
+    left = abs(degrees) > 90
+    turn = degrees + 180 if left else degrees
+    dx = -(r + 4) if left else r + 4
+    anchor = "end" if left else "start"
+    return (f'<text x="{node.x + dx:.1f}" y="{node.y + 4:.1f}" text-anchor="{anchor}" '
+            f'transform="rotate({turn:.1f} {node.x:.1f} {node.y:.1f})">{label}</text>')
+
+
+def render_svg(graph: Graph, *, link: Callable[[Node], str] = default_link) -> str:
+    """The graph as a standalone ``<svg>`` element (inline in a page, or saved as a file).
+
+    Args:
+        graph: a laid-out graph (:func:`entry_graph`, :func:`folder_graph`).
+        link: the address each node links to (the UI passes its own routes and token).
+
+    Returns:
+        The SVG text; nodes are links, lines carry arrows from the naming entry.
+    """
+    at = {node.path: node for node in graph.nodes}
+    reach = max((math.hypot(n.x, n.y) for n in graph.nodes), default=0.0) + _MARGIN
+    side = 2 * reach
+    caption = {"entry": "Links of", "folder": "Entries and links of", "tree": "Domains of the tree"}
+    about = f"{caption.get(graph.scope, 'Links of')} {graph.center}".strip()
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="link-graph" role="img" '
+        f'viewBox="{-reach:.0f} {-reach:.0f} {side:.0f} {side + 24:.0f}" '
+        f'width="{side:.0f}" height="{side + 24:.0f}" font-family="sans-serif" font-size="11">',
+        f"<title>{escape(about)}</title>",
+        '<defs><marker id="lg-arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="6" '
+        'markerHeight="6" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="#868e96"/>'
+        "</marker></defs>",
+        '<g class="edges">',
+    ]
+    for edge in graph.edges:
+        a, b = at.get(edge.source), at.get(edge.target)
+        if a is None or b is None:
+            continue
+        length = math.hypot(b.x - a.x, b.y - a.y) or 1.0
+        r = _size(b) + 2  # the arrow stops at the circle's edge
+        x2, y2 = b.x - (b.x - a.x) * r / length, b.y - (b.y - a.y) * r / length
+        width = 1.0 if edge.kind != "cross" else min(6.0, 1.0 + math.log2(edge.weight))
+        arrow = ' marker-end="url(#lg-arrow)"' if edge.kind == "relation" else ""
+        dash = ' stroke-dasharray="4 3"' if edge.kind == "cross" else ""
+        out.append(
+            f'<line class="edge {edge.kind}" x1="{a.x:.1f}" y1="{a.y:.1f}" x2="{x2:.1f}" '
+            f'y2="{y2:.1f}" stroke="{_LINE.get(edge.kind, "#adb5bd")}" stroke-width="{width:.1f}"'
+            f"{arrow}{dash}><title>{escape(f'{edge.source} → {edge.target} ({edge.weight})')}"
+            "</title></line>"
+        )
+    out.append('</g><g class="nodes">')
+    for node in graph.nodes:
+        r = _size(node)
+        fill = _CENTRE if node.hop == 0 else _FILL.get(node.kind, "#868e96")
+        shape = (f'<circle cx="{node.x:.1f}" cy="{node.y:.1f}" r="{r:.1f}" fill="{fill}"/>'
+                 if node.kind == "entry" else
+                 f'<rect x="{node.x - r:.1f}" y="{node.y - r:.1f}" width="{2 * r:.1f}" '
+                 f'height="{2 * r:.1f}" rx="2" fill="{fill}"/>')
+        unit = "entries" if node.kind == "folder" and (node.hop == 0 or graph.scope == "tree") else "links"
+        tip = escape(f"{node.title} ({node.path or '/'}, {node.degree} {unit})")
+        out.append(
+            f'<a class="node {node.kind}" href="{escape(link(node))}" data-path="{escape(node.path)}">'
+            f"<title>{tip}</title>{shape}{_text(node, r)}</a>"
+        )
+    out.append("</g>")
+    if graph.more:
+        out.append(f'<text class="more" x="{-reach + 8:.0f}" y="{reach + 16:.0f}" fill="#495057">'
+                   f"+{graph.more} more not shown (nearest and most linked first)</text>")
+    out.append("</svg>")
+    return "".join(out)

@@ -19,7 +19,6 @@ from brv_vc.services.link_graph.model import Graph, Node
 _FILL = {"entry": "#1c7ed6", "folder": "#868e96"}
 _CENTRE = "#e8590c"
 _LINE = {"relation": "#868e96", "in": "#dee2e6", "cross": "#adb5bd"}
-_MARGIN = 40 + LABEL * 6.2
 
 
 def default_link(node: Node) -> str:
@@ -51,6 +50,22 @@ def _text(node: Node, r: float) -> str:
             f'transform="rotate({turn:.1f} {node.x:.1f} {node.y:.1f})">{label}</text>')
 
 
+def _bounds(graph: Graph) -> tuple[float, float, float, float]:
+    """The box around every node and its label (labels run outwards along the radius)."""
+    xs, ys = [0.0], [0.0]
+    for node in graph.nodes:
+        reach = _size(node) + 10 + 6.2 * len(_label(node.title))
+        distance = math.hypot(node.x, node.y)
+        if node.hop == 0 or not distance:
+            xs += [node.x - reach / 2, node.x + reach / 2]
+            ys += [node.y - 20, node.y + 30]
+            continue
+        xs += [node.x, node.x + node.x / distance * reach]
+        ys += [node.y, node.y + node.y / distance * reach]
+    margin = 16.0
+    return min(xs) - margin, min(ys) - margin, max(xs) + margin, max(ys) + margin
+
+
 def render_svg(graph: Graph, *, link: Callable[[Node], str] = default_link) -> str:
     """The graph as a standalone ``<svg>`` element (inline in a page, or saved as a file).
 
@@ -62,14 +77,14 @@ def render_svg(graph: Graph, *, link: Callable[[Node], str] = default_link) -> s
         The SVG text; nodes are links, lines carry arrows from the naming entry.
     """
     at = {node.path: node for node in graph.nodes}
-    reach = max((math.hypot(n.x, n.y) for n in graph.nodes), default=0.0) + _MARGIN
-    side = 2 * reach
+    left, top, right, bottom = _bounds(graph)
+    width, height = right - left, bottom - top + 24
     caption = {"entry": "Links of", "folder": "Entries and links of", "tree": "Domains of the tree"}
     about = f"{caption.get(graph.scope, 'Links of')} {graph.center}".strip()
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="link-graph" role="img" '
-        f'viewBox="{-reach:.0f} {-reach:.0f} {side:.0f} {side + 24:.0f}" '
-        f'width="{side:.0f}" height="{side + 24:.0f}" font-family="sans-serif" font-size="11">',
+        f'viewBox="{left:.0f} {top:.0f} {width:.0f} {height:.0f}" '
+        f'width="{width:.0f}" height="{height:.0f}" font-family="sans-serif" font-size="11">',
         f"<title>{escape(about)}</title>",
         '<defs><marker id="lg-arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="6" '
         'markerHeight="6" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="#868e96"/>'
@@ -108,7 +123,7 @@ def render_svg(graph: Graph, *, link: Callable[[Node], str] = default_link) -> s
         )
     out.append("</g>")
     if graph.more:
-        out.append(f'<text class="more" x="{-reach + 8:.0f}" y="{reach + 16:.0f}" fill="#495057">'
+        out.append(f'<text class="more" x="{left + 8:.0f}" y="{bottom + 16:.0f}" fill="#495057">'
                    f"+{graph.more} more not shown (nearest and most linked first)</text>")
     out.append("</svg>")
     return "".join(out)

@@ -22,6 +22,8 @@ RANKS = {
     "cli": 7, "api": 7,
     # the MCP face answers in the CLI's --json shapes, so it reuses the CLI's renderers
     "mcp": 8,
+    # brv ui's pages: a face beside the CLI and MCP, over the same services
+    "web": 8,
 }
 
 

@@ -38,6 +38,7 @@ COMMANDS: dict[str, str] = {
     "restore": "brv_vc.cli.archive_cmd:restore_cmd",
     "review": "brv_vc.cli.review_cmd:review",
     "summarize": "brv_vc.cli.summarize_cmd:summarize_cmd",
+    "ui": "brv_vc.web.command:ui",
     "merge-driver": "brv_vc.cli.vc.diffs:merge_driver",
     "vc": "brv_vc.cli.vc.group:vc",
     "import": "brv_vc.cli.import_cmd:import_cmd",

@@ -1,0 +1,150 @@
+"""The ASGI application of ``brv ui``: routes to pages, each a call of the CLI's services.
+
+Handlers are coroutines that call the services directly, on the event loop's thread: one
+person uses this server, and the resident search session's SQLite connections belong to
+one thread (as in ``brv mcp``). A domain error becomes an error page with the CLI's message
+and hint (404 for something missing, 400 for a bad path or value, 409 for a conflict).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import datetime
+from importlib import resources
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from brv_vc.clock import utcnow
+from brv_vc.errors import BrvError, ConflictError, NotFoundError
+from brv_vc.tree.project import Project
+from brv_vc.web.guard import Guard
+from brv_vc.web.html import Markup, error_page
+
+log = logging.getLogger("brv_vc.web")
+STATIC = {"ui.css": "text/css; charset=utf-8", "ui.js": "text/javascript; charset=utf-8"}
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+class Site:
+    """What every page needs: the project, the clock and the resident search session."""
+
+    def __init__(self, project: Project, clock: Callable[[], datetime]) -> None:
+        self.project = project
+        self.clock = clock
+        self._search: Any = None
+
+    def search_session(self) -> Any:
+        """The resident ``SearchSession`` (opened on the first search)."""
+        from brv_vc.services.query import SearchSession
+
+        if self._search is None:
+            self._search = SearchSession(self.project)
+        return self._search
+
+    def settled(self) -> Project:
+        """The project, after settling what a killed writer left (as every brv command does)."""
+        from brv_vc.services import recovery
+
+        if recovery.left_behind(self.project):
+            recovery.settle(self.project, self.clock())
+        return self.project
+
+    def close(self) -> None:
+        """Closes the search session's connections."""
+        if self._search is not None:
+            self._search.close()
+            self._search = None
+
+
+def _status(error: BrvError) -> int:
+    if isinstance(error, NotFoundError):
+        return 404
+    if isinstance(error, ConflictError):
+        return 409
+    return 400
+
+
+def html(body: Markup, status: int = 200) -> HTMLResponse:
+    """An HTML answer."""
+    return HTMLResponse(str(body), status_code=status)
+
+
+def guarded(run: Handler) -> Handler:
+    """Turns a domain error into its error page (or JSON for ``/api/``)."""
+
+    async def handler(request: Request) -> Response:
+        try:
+            return await run(request)
+        except BrvError as error:
+            status = _status(error)
+            if request.url.path.startswith("/api/"):
+                return JSONResponse({"ok": False, "version": 1, "error": error.to_dict()},
+                                    status_code=status)
+            return html(error_page(status, error.message, error.hint), status)
+        except Exception as exc:  # a bug: say so on the page, keep serving the others
+            from brv_vc.tree.diskerrors import disk_error
+
+            disk = disk_error(exc)  # a full or read-only disk is no bug
+            if disk is not None:
+                return html(error_page(500, disk.message, disk.hint), 500)
+            log.exception("brv ui: internal error on %s", request.url.path)
+            return html(error_page(500, f"internal error: {type(exc).__name__}: {exc}",
+                                   "this is a bug in brv; the traceback is in the terminal "
+                                   "running brv ui"), 500)
+
+    return handler
+
+
+def int_param(request: Request, name: str, default: int) -> int:
+    """An integer query parameter (the default when absent or not a number)."""
+    try:
+        return int(request.query_params.get(name, default))
+    except ValueError:
+        return default
+
+
+def build_app(project: Project, token: str,
+              clock: Callable[[], datetime] = utcnow) -> Guard:
+    """The application for ``project``, behind the gate of ``token`` (see ``web.guard``)."""
+    from brv_vc.web import pages
+
+    site = Site(project, clock)
+
+    async def static(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in STATIC:
+            return Response("not found\n", status_code=404, media_type="text/plain")
+        data = resources.files("brv_vc.web").joinpath("static", name).read_bytes()
+        return Response(data, media_type=STATIC[name])
+
+    async def favicon(request: Request) -> Response:
+        return Response(status_code=204)
+
+    routes = [Route(path, guarded(pages.bind(site, handler)), methods=methods)
+              for path, handler, methods in pages.ROUTES]
+    routes += [Route("/static/{name}", static), Route("/favicon.ico", favicon)]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        site.close()
+
+    return Guard(Starlette(routes=routes, lifespan=lifespan), token)
+
+
+def see_other(href: str) -> RedirectResponse:
+    """After a POST: back to a page (303, so a reload does not post again)."""
+    return RedirectResponse(href, status_code=303)
+
+
+def json_answer(payload: dict[str, Any], status: int = 200) -> Response:
+    """A JSON answer in the CLI's --json envelope."""
+    body = json.dumps({"ok": True, "version": 1, **payload}, ensure_ascii=False)
+    return Response(body, status_code=status, media_type="application/json")

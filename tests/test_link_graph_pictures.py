@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from urllib.parse import quote
 
 import pytest
 
@@ -64,7 +63,7 @@ def test_an_entry_with_sixty_backlinks_draws_forty_nodes_and_counts_the_rest(tre
     hop1 = [n for n in graph.nodes if n.hop == 1]
     assert hop1[0].path == "api/chain/a.md"
     assert all(n.hop == 1 for n in graph.nodes[1:])  # nearest first: no hop 2 while hop 1 overflows
-    assert "+%d more" % graph.more in link_graph.render_svg(graph)
+    assert f"+{graph.more} more" in link_graph.render_svg(graph)
 
 
 def test_a_small_neighbourhood_reaches_two_hops_and_its_folder(tree: Project) -> None:
@@ -111,8 +110,8 @@ def test_every_node_links_to_its_entry_page_or_its_folder_picture(tree: Project)
     root = ET.fromstring(link_graph.render_svg(graph))
     links = {a.get("data-path"): a.get("href") for a in root.iter(f"{SVG}a")}
     assert links == {n.path: link_graph.default_link(n) for n in graph.nodes}
-    assert links["api/chain/b.md"] == "/entry/api/chain/b.md"
-    assert links["web/pages"] == "/graph?folder=" + quote("web/pages", safe="")
+    assert links["api/chain/b.md"] == "/entry?path=api%2Fchain%2Fb.md"
+    assert links["web/pages"] == "/graph?folder=web%2Fpages"
     custom = link_graph.render_svg(graph, link=lambda n: f"/x?p={n.path}&t=1")
     assert 'href="/x?p=api/chain/b.md&amp;t=1"' in custom
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from html import escape
-from urllib.parse import quote
+from urllib.parse import urlencode
 
 from brv_vc.services.link_graph.layout import LABEL
 from brv_vc.services.link_graph.model import Graph, Node
@@ -22,10 +22,10 @@ _LINE = {"relation": "#868e96", "in": "#dee2e6", "cross": "#adb5bd"}
 
 
 def default_link(node: Node) -> str:
-    """The UI's address of a node: the entry page, or the picture of a folder."""
+    """The UI's address of a node (``brv ui``): the entry page, or the picture of a folder."""
     if node.kind == "entry":
-        return "/entry/" + quote(node.path)
-    return "/graph?folder=" + quote(node.path, safe="")
+        return "/entry?" + urlencode({"path": node.path})
+    return "/graph?" + urlencode({"folder": node.path})
 
 
 def _label(text: str) -> str:

@@ -83,7 +83,7 @@ def test_other_methods_cannot_change_anything(client: Client) -> None:
 
 def test_a_state_change_is_not_reachable_by_get(client: Client) -> None:
     assert client.get("/review/1/approve").status == 405
-    assert client.get("/dreams/undo").status == 405
+    assert client.get("/dreams/drm-1/undo").status == 405
 
 
 @pytest.mark.parametrize("path", ["../../etc/passwd", "/etc/passwd", "auth/../../x.md",

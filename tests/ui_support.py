@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import http.client
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -71,9 +72,10 @@ class Client:
 
 
 @contextmanager
-def served(project: Project, port: int = 0) -> Iterator[Client]:
+def served(project: Project, port: int = 0,
+           clock: Callable[[], datetime] | None = None) -> Iterator[Client]:
     """The app of ``project`` on a real uvicorn on 127.0.0.1 while the block runs."""
-    with server.running(web.app(project, TOKEN), port) as sock:
+    with server.running(web.app(project, TOKEN, clock), port) as sock:
         yield Client(sock.getsockname()[1])
 
 
@@ -84,8 +86,9 @@ def history_project(root: Path) -> Project:
     assert run_brv("vc", "init", "--in-project", "--no-hooks", cwd=root).exit_code == 0
     for title, text in (("Token rotation", "Refresh tokens are single use."),
                         ("Signing keys", "Keys rotate every 90 days.")):
+        related = ["--related", "auth/jwt/signing_keys.md"] if title.startswith("Token") else []
         done = run_brv("curate", "add", "auth/jwt", "--title", title, "--content", text,
-                       "--related", "auth/jwt/signing_keys.md", cwd=root)
+                       *related, cwd=root)
         assert done.exit_code == 0, done.stderr
     git(root, "add", "-A")
     git(root, "commit", "-qm", "first knowledge")

@@ -66,7 +66,8 @@ def _parse(out: str) -> list[_Commit]:
         _, _, old_sha, new_sha, status = parts[0][1:].split(" ")
         renamed = status[0] in "RC" and len(parts) > 2
         path = parts[2] if renamed else parts[1]
-        commits.append(_Commit(*fields, old_sha, new_sha, status[0], path,
+        sha, author, date, subject = fields
+        commits.append(_Commit(sha, author, date, subject, old_sha, new_sha, status[0], path,
                                parts[1] if renamed else None))
     return commits
 

@@ -33,12 +33,17 @@ def join(parts: Iterable[object], sep: str = "") -> Markup:
     return Markup(sep.join(esc(p) for p in parts))
 
 
-def tag(name: str, *children: object, **attrs: object) -> Markup:
+VOID = frozenset({"br", "hr", "img", "input", "meta", "link"})
+
+
+def tag(name: str, /, *children: object, **attrs: object) -> Markup:
     """``<name attrs>children</name>``; ``class_`` for ``class``, ``None`` drops an attribute."""
     shown = "".join(
         f' {k.rstrip("_").replace("_", "-")}="{esc(v)}"' if v is not True else f" {k.rstrip('_')}"
         for k, v in attrs.items() if v is not None and v is not False
     )
+    if name in VOID:
+        return Markup(f"<{name}{shown}>")
     return Markup(f"<{name}{shown}>{join(children)}</{name}>")
 
 
@@ -48,7 +53,7 @@ def url(where: str, /, **params: object) -> str:
     return where + ("?" + urlencode(given) if given else "")
 
 
-def link(href: str, *children: object, **attrs: object) -> Markup:
+def link(href: str, /, *children: object, **attrs: object) -> Markup:
     """An ``<a>`` to ``href``."""
     return tag("a", *children, href=href, **attrs)
 
@@ -77,7 +82,8 @@ def page(title: str, body: object, *, active: str = "") -> Markup:
 
 def error_page(status: int, message: str, hint: str | None = None) -> Markup:
     """The body of a refused request (a domain error's message and hint)."""
-    parts = [tag("h1", "Not found" if status == 404 else "Refused"), tag("p", message)]
+    heading = {404: "Not found", 500: "Error"}.get(status, "Refused")
+    parts = [tag("h1", heading), tag("p", message)]
     if hint:
         parts.append(tag("p", "hint: ", hint, class_="hint"))
     return page("Error", join(parts))

@@ -56,6 +56,11 @@ class Site:
             recovery.settle(self.project, self.clock())
         return self.project
 
+    def flush(self) -> None:
+        """Writes the search session's pending hits (before a change to the tree)."""
+        if self._search is not None:
+            self._search.flush()
+
     def close(self) -> None:
         """Closes the search session's connections."""
         if self._search is not None:

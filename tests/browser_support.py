@@ -87,7 +87,15 @@ def _git(root: Path, *args: str) -> None:
     subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
 
 
-def build_project(root: Path) -> Any:
+@dataclass
+class Demo:
+    """The project, and the bytes of the entries whose deletions wait for review."""
+
+    project: Any
+    before: dict[str, bytes]
+
+
+def build_project(root: Path) -> Demo:
     """The demo's knowledge plus signing keys, a markup entry and two legacy entries, in git
     (two commits, so the entry page has history), with review on and two deletions pending."""
     from brv_vc.cli.demo_cmd import DEMO_OPS
@@ -104,9 +112,11 @@ def build_project(root: Path) -> Any:
     _git(root, "add", "-A")
     _git(root, "commit", "-qm", "keys verify for 48 hours")
     _brv(root, "review", "--enable")
+    project = Project(root)
+    before = {entry: project.path_of(entry).read_bytes() for entry in PENDING}
     for entry in PENDING:
         _brv(root, "curate", "delete", entry, "--reason", "superseded by JWT")
-    return Project(root)
+    return Demo(project, before)
 
 
 @dataclass
@@ -206,7 +216,7 @@ def screenshots(out: Path) -> list[Path]:
     written = []
     with tempfile.TemporaryDirectory(prefix="brv-ui-shots-") as work:
         _isolate(Path(work) / "home")
-        project = build_project(Path(work) / "project")
+        project = build_project(Path(work) / "project").project
         out.mkdir(parents=True, exist_ok=True)
         with brv_ui(project.root) as served, chromium() as browser, \
                 opened(browser, served, 1100, 760) as page:

@@ -111,7 +111,7 @@ def test_every_node_links_to_its_entry_page_or_its_folder_picture(tree: Project)
     links = {a.get("data-path"): a.get("href") for a in root.iter(f"{SVG}a")}
     assert links == {n.path: link_graph.default_link(n) for n in graph.nodes}
     assert links["api/chain/b.md"] == "/entry?path=api%2Fchain%2Fb.md"
-    assert links["web/pages"] == "/graph?folder=web%2Fpages"
+    assert links["web/pages"] == "/graph?domain=web%2Fpages"
     custom = link_graph.render_svg(graph, link=lambda n: f"/x?p={n.path}&t=1")
     assert 'href="/x?p=api/chain/b.md&amp;t=1"' in custom
 

@@ -23,7 +23,7 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def served(tmp_path: Path, browser: Any) -> Iterator[Served]:
-    project = build_project(tmp_path / "project")
+    project = build_project(tmp_path / "project").project
     with brv_ui(project.root) as running:
         yield running
 

@@ -22,10 +22,10 @@ _LINE = {"relation": "#868e96", "in": "#dee2e6", "cross": "#adb5bd"}
 
 
 def default_link(node: Node) -> str:
-    """The UI's address of a node (``brv ui``): the entry page, or the picture of a folder."""
+    """The UI's address of a node (``brv ui``): the entry page, or the picture of a folder (``domain=``)."""
     if node.kind == "entry":
         return "/entry?" + urlencode({"path": node.path})
-    return "/graph?" + urlencode({"folder": node.path})
+    return "/graph?" + urlencode({"domain": node.path})
 
 
 def _label(text: str) -> str:

@@ -219,7 +219,7 @@ def screenshots(out: Path) -> list[Path]:
         project = build_project(Path(work) / "project").project
         out.mkdir(parents=True, exist_ok=True)
         with brv_ui(project.root) as served, chromium() as browser, \
-                opened(browser, served, 1100, 760) as page:
+                opened(browser, served, 1100, 820) as page:
             for name, address, ready in SHOTS:
                 page.goto(served.base + address)
                 page.wait_for_selector(ready)

@@ -72,7 +72,9 @@ def radial(nodes: list[Node], edges: list[Edge]) -> list[Node]:
                     parent[far] = angle[near]
         radius = _radius(len(ring), 150.0 if hop == 1 else radius + _GAP)
         if hop == 1:
-            thetas = [-math.pi / 2 + i * 2 * math.pi / len(ring) for i in range(len(ring))]
+            # from the top, turned half a step so that two nodes sit left and right
+            start = -math.pi / 2 + (math.pi / len(ring) if len(ring) > 1 else math.pi / 2)
+            thetas = [start + i * 2 * math.pi / len(ring) for i in range(len(ring))]
         else:
             ring = sorted(ring, key=lambda n: (parent.get(n.path, 7.0), -n.degree, n.path))
             thetas = _near_parents([parent.get(n.path) for n in ring], 2.5 * SPACING / radius)

@@ -28,40 +28,64 @@ def default_link(node: Node) -> str:
     return "/graph?" + urlencode({"domain": node.path})
 
 
-def _label(text: str) -> str:
-    return text if len(text) <= LABEL else text[: LABEL - 1] + "…"
+def _label(text: str, folder: bool = False) -> str:
+    """At most LABEL characters; a folder keeps its end (the name), an entry its start."""
+    if len(text) <= LABEL:
+        return text
+    return "…" + text[1 - LABEL :] if folder else text[: LABEL - 1] + "…"
 
 
 def _size(node: Node) -> float:
     return 9.0 if node.hop == 0 else 4.0 + min(5.0, math.log2(1 + node.degree))
 
 
-def _text(node: Node, r: float) -> str:
-    """A label along the radius, outwards (flipped on the left half so it reads left to right)."""
-    label = escape(_label(node.title))
+DENSE = 12  # a ring with more nodes turns its labels along the radius, so they never overlap
+
+
+def _dense(graph: Graph) -> set[int]:
+    """The hops whose ring is crowded enough for labels along the radius."""
+    count: dict[int, int] = {}
+    for node in graph.nodes:
+        count[node.hop] = count.get(node.hop, 0) + 1
+    return {hop for hop, n in count.items() if n > DENSE}
+
+
+def _text(node: Node, r: float, along: bool) -> str:
+    """A node's label, beside it on the outer side.
+
+    On a crowded ring it turns along the radius (flipped on the left half so it still reads
+    left to right).
+    """
+    label = escape(_label(node.title, node.kind == "folder"))
     if node.hop == 0:
         return f'<text x="0" y="{r + 14:.1f}" text-anchor="middle" font-weight="bold">{label}</text>'
     degrees = math.degrees(math.atan2(node.y, node.x))
     left = abs(degrees) > 90
-    turn = degrees + 180 if left else degrees
     dx = -(r + 4) if left else r + 4
     anchor = "end" if left else "start"
-    return (f'<text x="{node.x + dx:.1f}" y="{node.y + 4:.1f}" text-anchor="{anchor}" '
-            f'transform="rotate({turn:.1f} {node.x:.1f} {node.y:.1f})">{label}</text>')
+    turn = ""
+    if along:
+        angle = degrees + 180 if left else degrees
+        turn = f' transform="rotate({angle:.1f} {node.x:.1f} {node.y:.1f})"'
+    return (f'<text x="{node.x + dx:.1f}" y="{node.y + 4:.1f}" text-anchor="{anchor}"'
+            f"{turn}>{label}</text>")
 
 
-def _bounds(graph: Graph) -> tuple[float, float, float, float]:
-    """The box around every node and its label (labels run outwards along the radius)."""
+def _bounds(graph: Graph, dense: set[int]) -> tuple[float, float, float, float]:
+    """The box around every node and its label."""
     xs, ys = [0.0], [0.0]
     for node in graph.nodes:
-        reach = _size(node) + 10 + 6.2 * len(_label(node.title))
+        reach = _size(node) + 10 + 6.2 * len(_label(node.title, node.kind == "folder"))
         distance = math.hypot(node.x, node.y)
         if node.hop == 0 or not distance:
             xs += [node.x - reach / 2, node.x + reach / 2]
             ys += [node.y - 20, node.y + 30]
-            continue
-        xs += [node.x, node.x + node.x / distance * reach]
-        ys += [node.y, node.y + node.y / distance * reach]
+        elif node.hop in dense:  # along the radius, outwards
+            xs += [node.x, node.x + node.x / distance * reach]
+            ys += [node.y, node.y + node.y / distance * reach]
+        else:  # level, on the outer side
+            xs += [node.x, node.x + (reach if node.x >= 0 else -reach)]
+            ys += [node.y - 14, node.y + 14]
     margin = 16.0
     return min(xs) - margin, min(ys) - margin, max(xs) + margin, max(ys) + margin
 
@@ -77,7 +101,8 @@ def render_svg(graph: Graph, *, link: Callable[[Node], str] = default_link) -> s
         The SVG text; nodes are links, lines carry arrows from the naming entry.
     """
     at = {node.path: node for node in graph.nodes}
-    left, top, right, bottom = _bounds(graph)
+    dense = _dense(graph)
+    left, top, right, bottom = _bounds(graph, dense)
     width, height = right - left, bottom - top + 24
     caption = {"entry": "Links of", "folder": "Entries and links of", "tree": "Domains of the tree"}
     about = f"{caption.get(graph.scope, 'Links of')} {graph.center}".strip()
@@ -119,7 +144,7 @@ def render_svg(graph: Graph, *, link: Callable[[Node], str] = default_link) -> s
         tip = escape(f"{node.title} ({node.path or '/'}, {node.degree} {unit})")
         out.append(
             f'<a class="node {node.kind}" href="{escape(link(node))}" data-path="{escape(node.path)}">'
-            f"<title>{tip}</title>{shape}{_text(node, r)}</a>"
+            f"<title>{tip}</title>{shape}{_text(node, r, node.hop in dense)}</a>"
         )
     out.append("</g>")
     if graph.more:

@@ -37,6 +37,7 @@ def ui(app: AppContext, port: int, no_open: bool, as_json: bool) -> None:
     """
     import json
     import secrets
+    import sys
 
     from brv_vc.errors import StateError
 
@@ -57,6 +58,7 @@ def ui(app: AppContext, port: int, no_open: bool, as_json: bool) -> None:
     else:
         click.echo(f"brv ui: serving {project.root} at {url}")
         click.echo("brv ui: press Ctrl-C to stop", err=True)
+    sys.stdout.flush()  # a program reading the URL from a pipe gets it now, not at exit
     if not no_open:
         import webbrowser
 

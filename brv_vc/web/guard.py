@@ -17,6 +17,7 @@ paths included). Why each check:
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 from urllib.parse import parse_qs
@@ -109,10 +110,13 @@ class Guard:
                 await _refuse(send, 403, "a change must be a POST from this page (same origin)")
                 return
         set_cookie = self._same(from_query) and not self._same(from_cookie)
+        began = time.perf_counter()
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                extra = list(HEADERS)
+                # the page's own time, for bench/bench_ui.py and the browser's dev tools
+                spent = (time.perf_counter() - began) * 1000
+                extra = [*HEADERS, (b"server-timing", f"app;dur={spent:.1f}".encode())]
                 if set_cookie:
                     extra.append((b"set-cookie", (
                         f"{cookie_name(port)}={self.token}; Path=/; HttpOnly; SameSite=Strict"

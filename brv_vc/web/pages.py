@@ -129,12 +129,12 @@ async def changes(site: Site, request: Request) -> Response:
 
 
 async def graph(site: Site, request: Request) -> Response:
-    """``/graph?entry=PATH`` or ``/graph?domain=FOLDER``: the links around one place."""
+    """``/graph?entry=PATH`` or ``/graph?domain=FOLDER`` (or ``folder=``): the links around one place."""
     from brv_vc.web import graph_page
 
     params = request.query_params
-    return html(graph_page.render(site.settled(), params.get("entry"), params.get("domain"),
-                                  site.clock()))
+    folder = params.get("domain") or params.get("folder")  # link_graph's nodes say folder
+    return html(graph_page.render(site.settled(), params.get("entry"), folder, site.clock()))
 
 
 ROUTES: list[tuple[str, Page, list[str]]] = [

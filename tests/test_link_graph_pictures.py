@@ -146,3 +146,26 @@ def test_nodes_do_not_overlap_on_a_full_ring(tree: Project) -> None:
     ring = [n for n in graph.nodes if n.hop == 1]
     gaps = [((a.x - b.x) ** 2 + (a.y - b.y) ** 2) ** 0.5 for a in ring for b in ring if a is not b]
     assert min(gaps) >= 15
+
+
+def test_a_new_link_shows_in_the_next_picture_and_an_unchanged_tree_draws_the_same(
+    tree: Project,
+) -> None:
+    first = link_graph.entry_graph(tree, "api/chain/c.md")
+    assert link_graph.entry_graph(tree, "api/chain/c.md") == first
+    assert "web/pages/new.md" not in paths(first)
+    write(tree, "web/pages/new.md", "New", ("api/chain/c.md",))
+    again = link_graph.entry_graph(tree, "api/chain/c.md")
+    assert "web/pages/new.md" in paths(again)
+    before = link_graph.folder_graph(tree, "")
+    write(tree, "web/pages/more.md", "More", ("api/core/hub.md",))
+    after = link_graph.folder_graph(tree, "")
+    assert [e.weight for e in after.edges if e.kind == "cross"] == [
+        e.weight + 1 for e in before.edges if e.kind == "cross"]
+
+
+def test_a_picture_of_one_node_is_refused(tree: Project) -> None:
+    from brv_vc.errors import UsageError
+
+    with pytest.raises(UsageError, match="at least 2 nodes"):
+        link_graph.entry_graph(tree, "api/chain/c.md", limit=1)

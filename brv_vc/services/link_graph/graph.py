@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from brv_vc.errors import NotFoundError, UsageError
 from brv_vc.services.derived import OpenIndex, with_index
 from brv_vc.services.link_graph.folders import folder_nodes, tree_nodes
@@ -12,17 +14,34 @@ from brv_vc.tree.layout import clean_relpath
 from brv_vc.tree.project import Project
 
 LIMIT = 40  # nodes a person can still read in one picture
+Found = tuple[list[Node], list[Edge], int]
+# pictures by (tree fingerprint, what was asked): the fingerprint hashes every indexed file's
+# path and content, so it changes whenever a link can; brv ui is one resident process, and the
+# tree's domains (one scan of every link) cost a scan once per state of the tree
+_CACHE: dict[tuple[object, ...], Found] = {}
+_CACHED = 64
+
+
+def _cached(opened: OpenIndex, key: tuple[object, ...], compute: Callable[[], Found]) -> Found:
+    from brv_vc.index.db import get_meta
+
+    full = (get_meta(opened.conn, "fingerprint"), *key)
+    if full not in _CACHE:
+        if len(_CACHE) >= _CACHED:
+            del _CACHE[next(iter(_CACHE))]  # the oldest
+        _CACHE[full] = compute()
+    nodes, edges, more = _CACHE[full]
+    return list(nodes), list(edges), more
 
 
 def _bounded(limit: int) -> int:
     if limit < 2:
         raise UsageError(f"a picture needs at least 2 nodes, not {limit}",
-                               hint=f"leave the limit at its default ({LIMIT})")
+                         hint=f"leave the limit at its default ({LIMIT})")
     return limit
 
 
-def _laid_out(center: str, scope: str, found: tuple[list[Node], list[Edge], int],
-              notes: list[str]) -> Graph:
+def _laid_out(center: str, scope: str, found: Found, notes: list[str]) -> Graph:
     nodes, edges, more = found
     return Graph(center, scope, tuple(radial(nodes, edges)), tuple(edges), more, tuple(notes))
 
@@ -42,13 +61,16 @@ def entry_graph(project: Project, path: str, *, limit: int = LIMIT, hops: int = 
     relpath = clean_relpath(path, what="entry path")
     limit = _bounded(limit)
 
-    def work(opened: OpenIndex) -> tuple[list[Node], list[Edge], int]:
+    def work(opened: OpenIndex) -> Found:
         conn = opened.conn
-        for candidate in (relpath, relpath + ".md"):
-            if conn.execute("SELECT 1 FROM docs WHERE path = ?", (candidate,)).fetchone():
-                return entry_nodes(conn, candidate, limit=limit, hops=hops)
-        raise NotFoundError(f"no entry at '{relpath}'", file=relpath,
-                            hint="find one with 'brv search' or pick it on the tree page")
+        found = [candidate for candidate in (relpath, relpath + ".md") if conn.execute(
+            "SELECT 1 FROM docs WHERE path = ?", (candidate,)).fetchone()]
+        if not found:
+            raise NotFoundError(f"no entry at '{relpath}'", file=relpath,
+                                hint="find one with 'brv search' or pick it on the tree page")
+        entry = found[0]
+        return _cached(opened, (str(project.root), "entry", entry, limit, hops),
+                       lambda: entry_nodes(conn, entry, limit=limit, hops=hops))
 
     found, notes = with_index(project, work)
     return _laid_out(found[0][0].path, "entry", found, notes)
@@ -68,14 +90,15 @@ def folder_graph(project: Project, folder: str = "", *, limit: int = LIMIT) -> G
     name = clean_relpath(folder, what="folder") if folder.strip(" /") else ""
     limit = _bounded(limit)
 
-    def work(opened: OpenIndex) -> tuple[list[Node], list[Edge], int]:
+    def work(opened: OpenIndex) -> Found:
         conn = opened.conn
+        key = (str(project.root), "folder", name, limit)
         if not name:
-            return tree_nodes(conn, limit=limit)
+            return _cached(opened, key, lambda: tree_nodes(conn, limit=limit))
         if not conn.execute("SELECT 1 FROM dirs WHERE path = ?", (name,)).fetchone():
             raise NotFoundError(f"no folder '{name}' in the tree", file=name,
                                 hint="pick a domain or topic on the tree page")
-        return folder_nodes(conn, name, limit=limit)
+        return _cached(opened, key, lambda: folder_nodes(conn, name, limit=limit))
 
     found, notes = with_index(project, work)
     return _laid_out(name, "folder" if name else "tree", found, notes)

@@ -15,6 +15,7 @@ from brv_vc.services.link_graph.model import Edge, Node
 from brv_vc.services.link_graph.neighbourhood import edges_among, resolve, titles
 
 _OUTSIDE = 8  # neighbouring folders drawn at most (the rest are counted in "more")
+_STRONGEST = 2  # lines each domain keeps to the domains it links with most
 
 
 def _upper(prefix: str) -> str:
@@ -89,7 +90,12 @@ def tree_nodes(conn: sqlite3.Connection, *, limit: int) -> tuple[list[Node], lis
     weights: Counter[tuple[str, str]] = Counter()
     for a, b, n in pairs:
         if a != b and a in shown and b in shown:
-            weights[tuple(sorted((a, b)))] += n  # type: ignore[index]
-    edges = [Edge("", d, "in") for d, _ in ranked if d in shown]
-    edges += [Edge(a, b, "cross", n) for (a, b), n in sorted(weights.items())]
+            weights[(a, b) if a < b else (b, a)] += n
+    # every domain links to every other in a big tree: each keeps its strongest few lines
+    strongest = sorted(weights.items(), key=lambda item: (-item[1], item[0]))
+    kept: set[tuple[str, str]] = set()
+    for domain in sorted(shown):
+        mine = [pair for pair, _ in strongest if domain in pair][:_STRONGEST]
+        kept.update(mine)
+    edges = [Edge(a, b, "cross", n) for (a, b), n in sorted(weights.items()) if (a, b) in kept]
     return nodes, edges, max(0, len(ranked) - len(shown))

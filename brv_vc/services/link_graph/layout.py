@@ -29,6 +29,8 @@ def _near_parents(wanted: list[float | None], step: float) -> list[float]:
     When the ring is too full for that, the nodes are spread evenly instead.
     """
     count = len(wanted)
+    if all(w is None for w in wanted):  # nothing to follow: evenly, from the top
+        return [-math.pi / 2 + i * 2 * math.pi / count for i in range(count)]
     groups: dict[float | None, int] = {}
     for w in wanted:
         groups[w] = groups.get(w, 0) + 1

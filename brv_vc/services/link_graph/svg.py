@@ -116,6 +116,7 @@ def render_svg(graph: Graph, *, link: Callable[[Node], str] = default_link) -> s
         "</marker></defs>",
         '<g class="edges">',
     ]
+    heaviest = max((e.weight for e in graph.edges if e.kind == "cross"), default=1)
     for edge in graph.edges:
         a, b = at.get(edge.source), at.get(edge.target)
         if a is None or b is None:
@@ -123,7 +124,7 @@ def render_svg(graph: Graph, *, link: Callable[[Node], str] = default_link) -> s
         length = math.hypot(b.x - a.x, b.y - a.y) or 1.0
         r = _size(b) + 2  # the arrow stops at the circle's edge
         x2, y2 = b.x - (b.x - a.x) * r / length, b.y - (b.y - a.y) * r / length
-        width = 1.0 if edge.kind != "cross" else min(6.0, 1.0 + math.log2(edge.weight))
+        width = 1.0 if edge.kind != "cross" else 1.0 + 4.0 * edge.weight / heaviest
         arrow = ' marker-end="url(#lg-arrow)"' if edge.kind == "relation" else ""
         dash = ' stroke-dasharray="4 3"' if edge.kind == "cross" else ""
         out.append(

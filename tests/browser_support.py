@@ -15,6 +15,7 @@ import json
 import os
 import queue
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -153,7 +154,10 @@ def brv_ui(root: Path) -> Iterator[Served]:
         url = json.loads(first)["url"]
         yield Served(url, url.split("/?", 1)[0], proc)
     finally:
-        proc.terminate()
+        # Ctrl-C, as a person stops it: uvicorn shuts down and re-raises the signal, which
+        # Python turns into KeyboardInterrupt, so the process exits through its own handlers
+        # (and a coverage run of the tests keeps the server's measurements)
+        proc.send_signal(signal.SIGINT)
         try:
             proc.wait(10)
         except subprocess.TimeoutExpired:

@@ -84,7 +84,8 @@ def pages(paths: list[str]) -> dict[str, str]:
         "search api (as you type)": "/api/search?q=token+rot",
         "review queue (3 pending)": "/review",
         "dream logs": "/dreams",
-        "vc status + diffs": "/vc",
+        "vc status (+ unpushed/incoming)": "/vc",
+        "vc uncommitted diff": "/vc?uncommitted=1",
         "graph": f"/graph?entry={entry}",
     }
 

@@ -119,6 +119,9 @@ def test_the_changes_page_shows_uncommitted_and_unpushed_knowledge(
                    "Keys rotate every 30 days.", cwd=proj.root)
     assert done.exit_code == 0, done.stderr
     page = client.get("/vc").body
+    assert "Not staged" in page
+    assert 'href="/vc?uncommitted=1"' in page
+    page = client.get("/vc?uncommitted=1").body
     assert "Uncommitted knowledge changes" in page
     assert "+Keys rotate every 30 days." in page
     git(proj.root, "add", "-A")
@@ -127,6 +130,17 @@ def test_the_changes_page_shows_uncommitted_and_unpushed_knowledge(
     assert "1 commit(s) to push" in page
     assert "<h2>Unpushed" in page
     assert "+Keys rotate every 30 days." in page
+
+
+def test_the_history_follows_an_entry_across_a_rename(client: Client, proj: Project) -> None:
+    old = ".brv/context-tree/auth/jwt/token_rotation.md"
+    new = ".brv/context-tree/auth/jwt/token_rotation_policy.md"
+    git(proj.root, "mv", old, new)
+    git(proj.root, "commit", "-qm", "a clearer name")
+    page = client.get("/entry?path=auth/jwt/token_rotation_policy.md").body
+    for subject in ("a clearer name", "tokens expire", "first knowledge"):
+        assert subject in page
+    assert "auth/jwt/token_rotation.md → auth/jwt/token_rotation_policy.md" in page
 
 
 def test_a_project_without_git_shows_how_to_start(project: Project) -> None:

@@ -75,6 +75,13 @@ def glance(project: Project, paths: Sequence[str], now: datetime) -> tuple[Glanc
     return tuple(out)
 
 
+def indexed_paths(project: Project) -> list[str]:
+    """Every path the search index holds (entries, stubs, summaries), from the index."""
+    rows, _ = with_index(project, lambda opened: [r[0] for r in opened.conn.execute(
+        "SELECT path FROM docs")])
+    return rows
+
+
 def maturity_mix(project: Project, folders: Sequence[str], now: datetime) -> dict[str, Mix]:
     """Core and validated counts under each of ``folders`` ('' = the whole tree).
 

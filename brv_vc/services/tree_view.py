@@ -6,6 +6,7 @@ abstracts, the manifest, the archive) are left out.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from brv_vc.errors import NotFoundError
@@ -25,8 +26,12 @@ class FolderNode:
     has_context: bool
 
 
-def build_tree(project: Project, path: str = "") -> FolderNode:
+def build_tree(project: Project, path: str = "", *,
+               listing: Iterable[str] | None = None) -> FolderNode:
     """Returns the folder tree under ``path`` ('' = the whole context tree).
+
+    ``listing``: the tree's file paths when the caller has them already (a resident
+    process reads them from its index); by default the tree is walked.
 
     Raises:
         InvalidPathError: the path escapes the tree.
@@ -40,7 +45,8 @@ def build_tree(project: Project, path: str = "") -> FolderNode:
     entries: dict[str, list[str]] = {}
     folders: set[str] = {prefix}
     contexts: set[str] = set()
-    for rel, _ in store.walk(project):
+    files = listing if listing is not None else (rel for rel, _ in store.walk(project))
+    for rel in files:
         if prefix and not rel.startswith(prefix + "/"):
             continue
         if rel.split("/")[0] == layout.ARCHIVE_DIR:
@@ -53,17 +59,22 @@ def build_tree(project: Project, path: str = "") -> FolderNode:
             contexts.add(parent)
         else:
             continue
-        while parent and parent != prefix:
+        while parent and parent != prefix and parent not in folders:
             folders.add(parent)
             parent = parent.rpartition("/")[0]
-    return _node(prefix, folders, entries, contexts)
+    children: dict[str, list[str]] = {}
+    for folder in folders:
+        if folder and folder != prefix:
+            children.setdefault(folder.rpartition("/")[0], []).append(folder)
+    return _node(prefix, children, entries, contexts)
 
 
 def _node(
-    path: str, folders: set[str], entries: dict[str, list[str]], contexts: set[str]
+    path: str, children: dict[str, list[str]], entries: dict[str, list[str]], contexts: set[str]
 ) -> FolderNode:
-    children = sorted(f for f in folders if f and f.rpartition("/")[0] == path and f != path)
-    subs = tuple(_node(child, folders, entries, contexts) for child in children)
+    # children by parent, built once: scanning every folder for each one was quadratic
+    subs = tuple(_node(child, children, entries, contexts)
+                 for child in sorted(children.get(path, ())))
     own = tuple(sorted(entries.get(path, ())))
     return FolderNode(
         name=path.rpartition("/")[2] or ".",

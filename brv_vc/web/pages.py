@@ -27,8 +27,9 @@ async def tree(site: Site, request: Request) -> Response:
     from brv_vc.web import tree_page
 
     path = request.query_params.get("path", "")
-    return html(tree_page.render(site.settled(), path, int_param(request, "page", 1),
-                                 site.clock()))
+    project = site.settled()
+    return html(tree_page.render(project, site.whole_tree(), path,
+                                 int_param(request, "page", 1), site.clock()))
 
 
 async def entry(site: Site, request: Request) -> Response:
@@ -125,7 +126,8 @@ async def changes(site: Site, request: Request) -> Response:
     """``/vc``: status and the diffs of what is not shared."""
     from brv_vc.web import vc_page
 
-    return html(vc_page.render(site.settled()))
+    return html(vc_page.render(site.settled(),
+                               uncommitted=request.query_params.get("uncommitted") == "1"))
 
 
 async def graph(site: Site, request: Request) -> Response:

@@ -27,6 +27,10 @@ from brv_vc.tree.project import Project
 from brv_vc.web.guard import Guard
 from brv_vc.web.html import Markup, error_page
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from brv_vc.services.tree_view import FolderNode
+
 log = logging.getLogger("brv_vc.web")
 STATIC = {"ui.css": "text/css; charset=utf-8", "ui.js": "text/javascript; charset=utf-8"}
 Handler = Callable[[Request], Awaitable[Response]]
@@ -39,6 +43,7 @@ class Site:
         self.project = project
         self.clock = clock
         self._search: Any = None
+        self._tree: tuple[tuple[int, int], FolderNode] | None = None
 
     def search_session(self) -> Any:
         """The resident ``SearchSession`` (opened on the first search)."""
@@ -55,6 +60,24 @@ class Site:
         if recovery.left_behind(self.project):
             recovery.settle(self.project, self.clock())
         return self.project
+
+    def whole_tree(self) -> FolderNode:
+        """The folder tree of every indexed entry, built again only when the index changed.
+
+        Building it costs a path check for each of 25,000 entries; a page view that changed
+        nothing reuses it. The key: SQLite's ``data_version`` (moves when another process
+        writes the index) and this connection's own change count (moves when the watch's
+        resync writes it).
+        """
+        from brv_vc.services.glance import indexed_paths
+        from brv_vc.services.tree_view import build_tree
+
+        conn = self.search_session().opened().conn
+        key = (conn.execute("PRAGMA data_version").fetchone()[0], conn.total_changes)
+        if self._tree is None or self._tree[0] != key:
+            built = build_tree(self.project, "", listing=indexed_paths(self.project))
+            self._tree = (key, built)
+        return self._tree[1]
 
     def flush(self) -> None:
         """Writes the search session's pending hits (before a change to the tree)."""
@@ -81,10 +104,18 @@ def html(body: Markup, status: int = 200) -> HTMLResponse:
     return HTMLResponse(str(body), status_code=status)
 
 
-def guarded(run: Handler) -> Handler:
-    """Turns a domain error into its error page (or JSON for ``/api/``)."""
+def guarded(site: Site, run: Handler) -> Handler:
+    """Turns a domain error into its error page (or JSON for ``/api/``).
+
+    A page that only reads runs with the resident index lent to the services
+    (``derived.RESIDENT``): no opening and no whole-tree change check per call, the folder
+    watch tells what changed. A change (POST) takes the ordinary path of the CLI.
+    """
+    from brv_vc.services.derived import RESIDENT
 
     async def handler(request: Request) -> Response:
+        lent = RESIDENT.set(site.search_session() if request.method in ("GET", "HEAD")
+                            else None)
         try:
             return await run(request)
         except BrvError as error:
@@ -103,6 +134,8 @@ def guarded(run: Handler) -> Handler:
             return html(error_page(500, f"internal error: {type(exc).__name__}: {exc}",
                                    "this is a bug in brv; the traceback is in the terminal "
                                    "running brv ui"), 500)
+        finally:
+            RESIDENT.reset(lent)
 
     return handler
 
@@ -132,7 +165,7 @@ def build_app(project: Project, token: str,
     async def favicon(request: Request) -> Response:
         return Response(status_code=204)
 
-    routes = [Route(path, guarded(pages.bind(site, handler)), methods=methods)
+    routes = [Route(path, guarded(site, pages.bind(site, handler)), methods=methods)
               for path, handler, methods in pages.ROUTES]
     routes += [Route("/static/{name}", static), Route("/favicon.ico", favicon)]
 

@@ -17,6 +17,11 @@ from brv_vc.web.html import Markup, entry_href, folder_href, join, link, page, t
 PAGE_SIZE = 100
 
 
+def layout_path(path: str) -> str:
+    """``path`` as build_tree names folders ('' for the root; '..' and the like kept, to fail)."""
+    return "/".join(p for p in path.strip().replace("\\", "/").split("/") if p not in ("", "."))
+
+
 def badge(maturity: str) -> Markup:
     """The maturity of an entry as a coloured word."""
     return tag("span", maturity, class_=f"badge m-{maturity}", title="maturity")
@@ -58,13 +63,29 @@ def entry_rows(items: tuple[Glance, ...]) -> Markup:
     return tag("ul", join(rows), class_="entries")
 
 
-def render(project: Project, path: str, page_no: int, now: datetime) -> Markup:
+def _folder(project: Project, whole: FolderNode, path: str) -> FolderNode:
+    """The node of ``path`` in the whole tree; build_tree's own checks and errors else."""
+    node = whole
+    for name in [p for p in path.strip().strip("/").split("/") if p] if path.strip() else []:
+        node = next((f for f in node.folders if f.name == name), None)  # type: ignore[assignment]
+        if node is None:
+            break
+    if node is not None and node.path == layout_path(path):
+        return node
+    return build_tree(project, path, listing=())  # raises for a bad path; a folder sans entries
+
+
+def render(project: Project, whole: FolderNode, path: str, page_no: int,
+           now: datetime) -> Markup:
     """The page of folder ``path`` ('' = the root), its entries' page ``page_no`` (from 1).
+
+    ``whole``: the tree of every entry (``build_tree`` over the index's paths; walking
+    25,000 files at every page view would cost more than the rest of the page).
 
     Raises:
         InvalidPathError: the path leaves the tree.  NotFoundError: no such folder.
     """
-    root = build_tree(project, path)
+    root = _folder(project, whole, path)
     mixes = maturity_mix(project, [f.path for f in root.folders] + [root.path], now)
     head = tag("h1", root.path or "Context tree", " ", tag("small", _count(root.count)))
     folders = []

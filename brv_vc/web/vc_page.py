@@ -12,7 +12,7 @@ from brv_vc.services import vc
 from brv_vc.tree.project import Project
 from brv_vc.vc.repo import KnowledgeRepo
 from brv_vc.web.diff_html import render_diffs
-from brv_vc.web.html import Markup, entry_href, join, link, page, tag
+from brv_vc.web.html import Markup, entry_href, join, link, page, tag, url
 
 
 def _changes(title: str, changes: tuple[object, ...]) -> Markup:
@@ -36,8 +36,13 @@ def _diff(repo: KnowledgeRepo, spec: str | None, title: str, empty: str) -> Mark
                  render_diffs(report.entries, empty)])
 
 
-def render(project: Project) -> Markup:
-    """``/vc``: status, then the uncommitted, unpushed and incoming knowledge changes."""
+def render(project: Project, *, uncommitted: bool = False) -> Markup:
+    """``/vc``: status, then the unpushed and incoming knowledge changes.
+
+    ``uncommitted`` adds the semantic diff of the working tree against HEAD: a second
+    look at every file of the tree (git diff), so asked for by a link rather than paid for
+    at every view.
+    """
     try:
         repo = vc.prepare(project)
     except NotInitializedError as error:
@@ -58,9 +63,12 @@ def render(project: Project) -> Markup:
     ]
     if st.clean:
         parts.append(tag("p", "Nothing to commit: the working tree is clean.", class_="hint"))
-    elif not st.initial:
+    elif not st.initial and uncommitted:
         parts.append(_diff(repo, "HEAD", "Uncommitted knowledge changes",
                            "no knowledge change (only layout or derived files)"))
+    elif not st.initial:
+        parts.append(tag("p", link(url("/vc", uncommitted=1),
+                                   "Show the semantic diff of the uncommitted changes →")))
     if st.upstream and st.ahead:
         parts.append(_diff(repo, f"{st.upstream}..HEAD", "Unpushed", "nothing to push"))
     if st.upstream and st.behind:

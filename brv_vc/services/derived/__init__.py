@@ -16,6 +16,7 @@ if TYPE_CHECKING:
         restore,
     )
     from brv_vc.services.derived.index import (
+        RESIDENT,
         OpenIndex,
         index_project,
         open_synced,
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
+    "RESIDENT",
     "ArchiveResult",
     "CandidatesResult",
     "OpenIndex",
@@ -52,7 +54,7 @@ __all__ = [
 __getattr__ = lazy(__name__, {
     "ArchiveResult": "archiving", "CandidatesResult": "archiving", "archive": "archiving",
     "list_candidates": "archiving", "restore": "archiving",
-    "OpenIndex": "index", "index_project": "index", "open_synced": "index", "resync": "index", "with_index": "index",
+    "OpenIndex": "index", "RESIDENT": "index", "index_project": "index", "open_synced": "index", "resync": "index", "with_index": "index",
     "show_manifest": "manifest", "structure_context": "manifest",
     "RefreshReport": "refreshing", "refresh": "refreshing",
     "SummarizeResult": "summaries", "refresh_summaries": "summaries", "summarize": "summaries",

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Sequence
+from contextvars import ContextVar
 from datetime import datetime
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from brv_vc.index.db import open_index
 from brv_vc.index.sync import SyncReport, sync
@@ -202,17 +203,41 @@ def _ignored(path: str) -> str:
     return f"ignored {path}: {misplaced(path)}"
 
 
+class Resident(Protocol):
+    """A resident process's open index, kept up to date by its folder watch (``SearchSession``)."""
+
+    project: Project
+
+    def opened(self) -> OpenIndex:
+        """The open index, checked for changes since the last call (never closed by a reader)."""
+
+
+# A resident process (brv ui) lends its open index to every service it calls: ``with_index``
+# then skips opening the file and the whole-tree change check (the watch already knows what
+# changed), as ``brv mcp``'s searches do. A context variable, so only the lender's own calls
+# see it.
+RESIDENT: ContextVar[Resident | None] = ContextVar("brv_resident_index", default=None)
+
+
 def with_index(
     project: Project, work: Callable[[OpenIndex], T], *, mode: str | None = None
 ) -> tuple[T, list[str]]:
     """Runs ``work`` on an up-to-date index, rebuilding it once if ``work`` finds it damaged.
 
     A corrupt page that opening did not touch shows only midway; the index is then rebuilt
-    from the tree and ``work`` runs once more.
+    from the tree and ``work`` runs once more. Inside a resident process that lends its
+    index (``RESIDENT``), ``work`` runs on that one.
 
     Returns:
         (what ``work`` returned, notes for stderr).
     """
+    lent = RESIDENT.get()
+    if lent is not None and mode is None and lent.project == project:
+        try:
+            opened = lent.opened()
+            return work(opened), list(opened.notes)
+        except sqlite3.DatabaseError:
+            pass  # damaged: the ordinary path below rebuilds it
     notes: list[str] = []
     for attempt in (0, 1):
         try:

@@ -103,6 +103,13 @@ class SearchSession:
             return "resident", None, seen.files
         return "paths", list(seen.files), ()
 
+    def opened(self) -> OpenIndex:
+        """The open index, brought up to date as before a search (``derived.Resident``)."""
+        try:
+            return self._open()
+        except sqlite3.DatabaseError:
+            return self._open(rebuild=True)
+
     def search(self, query: str, *, now: datetime, limit: int = 10,
                scope: str | None = None, record: bool = True) -> SearchResult:
         """Searches as ``search_tree`` does, through the open connections.

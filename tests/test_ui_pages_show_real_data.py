@@ -39,6 +39,20 @@ def test_the_tree_page_shows_domains_topics_counts_and_signals(client: Client) -
     assert re.search(r'title="importance \d+\.\d of 100"', topic)
 
 
+def test_the_tree_page_sees_entries_added_and_deleted_while_it_runs(
+        client: Client, proj: Project) -> None:
+    assert "2 entries" in client.get("/?path=auth/jwt").body
+    done = run_brv("curate", "add", "auth/oauth", "--title", "Device flow",
+                   "--content", "Devices poll the token endpoint.", cwd=proj.root)
+    assert done.exit_code == 0, done.stderr
+    root = client.get("/").body
+    assert "3 entries" in root
+    assert 'href="/?path=auth%2Foauth"' in root
+    (proj.tree / "auth/jwt/signing_keys.md").unlink()  # by hand: the watch sees it
+    assert "1 entry<" in client.get("/?path=auth/jwt").body
+    assert "Signing keys" not in client.get("/?path=auth/jwt").body
+
+
 def test_a_missing_folder_is_a_404_with_the_services_hint(client: Client) -> None:
     answer = client.get("/?path=nowhere")
     assert answer.status == 404

@@ -66,14 +66,15 @@ class Site:
 
         Building it costs a path check for each of 25,000 entries; a page view that changed
         nothing reuses it. The key: SQLite's ``data_version`` (moves when another process
-        writes the index) and this connection's own change count (moves when the watch's
-        resync writes it).
+        writes the index, e.g. a curate in a terminal) and the session's generation (moves
+        when its own check adds or removes a document).
         """
         from brv_vc.services.glance import indexed_paths
         from brv_vc.services.tree_view import build_tree
 
-        conn = self.search_session().opened().conn
-        key = (conn.execute("PRAGMA data_version").fetchone()[0], conn.total_changes)
+        session = self.search_session()
+        conn = session.opened().conn
+        key = (conn.execute("PRAGMA data_version").fetchone()[0], session.generation)
         if self._tree is None or self._tree[0] != key:
             built = build_tree(self.project, "", listing=indexed_paths(self.project))
             self._tree = (key, built)

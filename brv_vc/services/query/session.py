@@ -60,6 +60,8 @@ class SearchSession:
         self._scanned = self._flushed - SCAN_SECONDS
         self._watch: Watch | None = None
         self._complete = False  # the next check must be the complete one
+        # moves each time a check adds or removes a document (brv ui rebuilds its tree then)
+        self.generation = 0
 
     def _open(self, *, rebuild: bool = False) -> OpenIndex:
         if self._index is None or rebuild:
@@ -78,6 +80,8 @@ class SearchSession:
             scan.mark(self.project.state, began)  # watched since a complete check: all seen
             self._scanned = self._clock()
         self._created, self._notes, self._complete, self._last = False, (), False, opened
+        if rebuild or opened.report.added or opened.report.removed:
+            self.generation += 1
         return opened
 
     def _check(self) -> tuple[str | None, list[str] | None, tuple[str, ...]]:

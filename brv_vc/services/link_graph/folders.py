@@ -44,16 +44,18 @@ def folder_nodes(
         "SELECT source, target FROM links WHERE target >= ? AND target < ?", (low, high)
     ).fetchall()
     depth = folder.count("/") + 1
-    where = resolve(conn, [t for _, t in outgoing + incoming])
+    # a target inside the folder is one of its entries (named with or without .md) or no
+    # entry at all; only targets outside need the index to tell a folder from a dangling name
+    known = {p.removesuffix(".md"): p for p in entries} | {p: p for p in entries}
+    where = resolve(conn, {t for _, t in outgoing if not t.startswith(low)})
     outside: Counter[str] = Counter()
     for source, target in outgoing:
         degree[source] += 1
-        if target in where and not where[target][0].startswith(low):  # dangling ones: nowhere
+        if target in where:  # dangling ones lead nowhere
             outside[_group(where[target][0], depth)] += 1
     for source, target in incoming:
-        resolved = where.get(target, (target, ""))[0]
-        if resolved in degree:
-            degree[resolved] += 1
+        if target in known:
+            degree[known[target]] += 1
         if not source.startswith(low):
             outside[_group(source, depth)] += 1
     outside.pop(folder, None)

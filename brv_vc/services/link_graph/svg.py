@@ -107,7 +107,8 @@ def render_svg(graph: Graph, *, link: Callable[[Node], str] = default_link) -> s
     caption = {"entry": "Links of", "folder": "Entries and links of", "tree": "Domains of the tree"}
     about = f"{caption.get(graph.scope, 'Links of')} {graph.center}".strip()
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="link-graph" role="img" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="link-graph" role="group" '
+        f'aria-label="{escape(about)}" '
         f'viewBox="{left:.0f} {top:.0f} {width:.0f} {height:.0f}" '
         f'width="{width:.0f}" height="{height:.0f}" font-family="sans-serif" font-size="11">',
         f"<title>{escape(about)}</title>",

@@ -118,16 +118,21 @@ def main() -> None:
         port, token = started["port"], started["url"].split("token=")[1]
         cookie = f"brv_ui_{port}={token}"
         wanted = pages(paths)
-        for path in wanted.values():  # the first call of each opens what it keeps
-            _, _, status = ask(port, cookie, path)
+        first: dict[str, float] = {}
+        for name, path in wanted.items():  # the first call of each opens what it keeps
+            first[name], _, status = ask(port, cookie, path)
             assert status == 200, (path, status)
         server: dict[str, list[float]] = {name: [] for name in wanted}
         wall: dict[str, list[float]] = {name: [] for name in wanted}
+        git_status: list[float] = []  # the vc page's own floor: git itself on this tree
         for _ in range(args.rounds):
             for name, path in wanted.items():
                 s, w, _ = ask(port, cookie, path)
                 server[name].append(s)
                 wall[name].append(w)
+            began = time.perf_counter()
+            run("git", "status", "--porcelain", cwd=home)
+            git_status.append((time.perf_counter() - began) * 1000)
     finally:
         proc.terminate()
         proc.wait(10)
@@ -135,13 +140,15 @@ def main() -> None:
     floor = statistics.median(server["floor (static asset)"])
     print(f"\nbrv ui at {args.entries:,} entries, {args.rounds} rounds, load average "
           f"{' '.join(load)}\n")
-    print("| page | server p50 ms | server p90 ms | round trip p50 ms | x floor |")
-    print("|---|---:|---:|---:|---:|")
+    print(f"git status --porcelain on the same tree, interleaved: p50 "
+          f"{statistics.median(git_status):.1f} ms\n")
+    print("| page | server p50 ms | server p90 ms | round trip p50 ms | x floor | first view ms |")
+    print("|---|---:|---:|---:|---:|---:|")
     for name in wanted:
         p50 = statistics.median(server[name])
         p90 = statistics.quantiles(server[name], n=10)[-1]
         print(f"| {name} | {p50:.1f} | {p90:.1f} | {statistics.median(wall[name]):.1f} | "
-              f"{p50 / floor if floor else float('nan'):.0f} |")
+              f"{p50 / floor if floor else float('nan'):.0f} | {first[name]:.0f} |")
 
 
 if __name__ == "__main__":

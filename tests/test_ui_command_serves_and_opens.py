@@ -38,7 +38,10 @@ def test_json_gives_the_url_and_the_page_answers_there(seeded: Project) -> None:
         url = started["url"]
         assert url.startswith(f"http://127.0.0.1:{started['port']}/?token=")
         assert len(url.split("token=")[1]) >= 32
-        with urllib.request.urlopen(url, timeout=30) as reply:
+        # as a browser: the token URL sets the cookie and redirects to the page without it
+        browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+        with browser.open(url, timeout=30) as reply:
+            assert reply.url == url.split("?")[0]
             assert reply.status == 200
             assert "auth/" in reply.read().decode()
     finally:

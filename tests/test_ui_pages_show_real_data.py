@@ -173,3 +173,5 @@ def test_the_assets_are_ours_and_served_from_the_package(client: Client) -> None
     assert client.get("/static/../guard.py").status == 404
     page = client.get("/").body
     assert not re.search(r'(src|href)="(https?:)?//', page)  # no CDN, nothing remote
+    setup = (Path(__file__).resolve().parents[1] / "setup.cfg").read_text()
+    assert "brv_vc.web = static/*" in setup  # shipped in the wheel, not only in a checkout

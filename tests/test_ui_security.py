@@ -44,13 +44,15 @@ def test_a_request_without_the_token_is_refused(client: Client) -> None:
 
 
 def test_the_token_in_the_url_sets_a_strict_httponly_cookie(client: Client) -> None:
-    answer = client.get(f"/?token={TOKEN}", token=None)
-    assert answer.status == 200
+    answer = client.get(f"/?path=auth&token={TOKEN}", token=None)
+    assert answer.status == 303
+    assert answer.headers["location"] == "/?path=auth"  # the token leaves the address bar
     cookie = answer.headers["set-cookie"]
     assert cookie.startswith(f"brv_ui_{client.port}={TOKEN}")
     assert "HttpOnly" in cookie
     assert "SameSite=Strict" in cookie
     assert client.get("/").status == 200  # the cookie alone is enough afterwards
+    assert client.get(f"/api/search?q=tokens&token={TOKEN}", token=None).status == 200
     assert "set-cookie" not in client.get("/").headers
 
 
@@ -87,11 +89,13 @@ def test_a_state_change_is_not_reachable_by_get(client: Client) -> None:
 
 
 @pytest.mark.parametrize("path", ["../../etc/passwd", "/etc/passwd", "auth/../../x.md",
-                                  "..%2F..%2Fetc%2Fpasswd", ".git/config", "auth/.hidden.md"])
+                                  "..%2F..%2Fetc%2Fpasswd", ".git/config", "auth/.hidden.md",
+                                  "auth%00.md"])
 def test_an_entry_path_never_leaves_the_tree(client: Client, path: str) -> None:
     answer = client.get(f"/entry?path={path}")
     assert answer.status in (400, 404)
     assert "root:" not in answer.body
+    assert "\x00" not in answer.body
 
 
 def test_a_symlink_out_of_the_tree_is_not_followed(client: Client, proj: Project,

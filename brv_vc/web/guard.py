@@ -8,7 +8,8 @@ paths included). Why each check:
   its Host header, so only the loopback names with this server's port are served (else 400).
 - token: any local process or page can reach a loopback port; only the person who started
   ``brv ui`` got the random token (in the URL it opened). It is accepted as ``?token=`` once
-  and then as an HttpOnly, SameSite=Strict cookie named after the port (else 403).
+  (a page asked so is answered by a redirect to itself without the token, setting it as an
+  HttpOnly, SameSite=Strict cookie named after the port) and then as that cookie (else 403).
 - POST: state changes (approve, reject, undo) are POST only, and their Origin (or, when a
   client sends none, Referer) must be this server (else 403): a SameSite=Strict cookie is
   already not sent cross-site, and this holds even for a browser that ignores SameSite.
@@ -20,7 +21,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, parse_qsl, quote, urlencode
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -75,6 +76,10 @@ class Guard:
         self.app = app
         self.token = token
 
+    def _cookie(self, port: int) -> tuple[bytes, bytes]:
+        value = f"{cookie_name(port)}={self.token}; Path=/; HttpOnly; SameSite=Strict"
+        return (b"set-cookie", value.encode("latin-1"))
+
     def _same(self, given: str | None) -> bool:
         return given is not None and secrets.compare_digest(given.encode(), self.token.encode())
 
@@ -110,6 +115,11 @@ class Guard:
                 await _refuse(send, 403, "a change must be a POST from this page (same origin)")
                 return
         set_cookie = self._same(from_query) and not self._same(from_cookie)
+        if set_cookie and method == "GET" and not scope.get("path", "").startswith("/api/"):
+            # the token leaves the address bar (history, a screenshot, a shared link): the
+            # same page again without it, the cookie set
+            await _redirect(send, scope, self._cookie(port))
+            return
         began = time.perf_counter()
 
         async def send_with_headers(message: Message) -> None:
@@ -118,13 +128,20 @@ class Guard:
                 spent = (time.perf_counter() - began) * 1000
                 extra = [*HEADERS, (b"server-timing", f"app;dur={spent:.1f}".encode())]
                 if set_cookie:
-                    extra.append((b"set-cookie", (
-                        f"{cookie_name(port)}={self.token}; Path=/; HttpOnly; SameSite=Strict"
-                    ).encode("latin-1")))
+                    extra.append(self._cookie(port))
                 message["headers"] = [*message.get("headers", []), *extra]
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+async def _redirect(send: Send, scope: Scope, cookie: tuple[bytes, bytes]) -> None:
+    query = [(k, v) for k, v in parse_qsl(scope.get("query_string", b"").decode("latin-1"),
+                                          keep_blank_values=True) if k != "token"]
+    where = quote(scope.get("path", "/")) + ("?" + urlencode(query) if query else "")
+    await send({"type": "http.response.start", "status": 303, "headers": [
+        (b"location", where.encode("latin-1")), (b"content-length", b"0"), cookie, *HEADERS]})
+    await send({"type": "http.response.body", "body": b""})
 
 
 async def _refuse(send: Send, status: int, why: str) -> None:

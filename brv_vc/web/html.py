@@ -21,11 +21,15 @@ class Markup(str):
     __slots__ = ()
 
 
+# control characters (but tab and newline) shown as U+FFFD: HTML has no text form for NUL
+_CONTROLS = {c: "\ufffd" for c in [*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F]}
+
+
 def esc(value: object) -> Markup:
     """``value`` as HTML text: markup stays, anything else is escaped (quotes too)."""
     if isinstance(value, Markup):
         return value
-    return Markup(escape("" if value is None else str(value), quote=True))
+    return Markup(escape("" if value is None else str(value), quote=True).translate(_CONTROLS))
 
 
 def join(parts: Iterable[object], sep: str = "") -> Markup:

@@ -80,6 +80,21 @@ class Site:
             self._tree = (key, built)
         return self._tree[1]
 
+    def warm(self) -> None:
+        """Opens the index and builds the tree while the browser starts. Fails open.
+
+        The socket already listens: a first request waits in its queue, never fails.
+        """
+        from brv_vc.services.derived import RESIDENT
+
+        lent = RESIDENT.set(self.search_session())
+        try:
+            self.whole_tree()
+        except Exception:  # the first page will say what is wrong, with its hint
+            log.debug("brv ui: warming up failed", exc_info=True)
+        finally:
+            RESIDENT.reset(lent)
+
     def flush(self) -> None:
         """Writes the search session's pending hits (before a change to the tree)."""
         if self._search is not None:
@@ -172,6 +187,7 @@ def build_app(project: Project, token: str,
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        site.warm()
         yield
         site.close()
 

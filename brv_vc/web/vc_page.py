@@ -7,6 +7,9 @@ page never talks to a remote).
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
 from brv_vc.errors import NotInitializedError
 from brv_vc.services import vc
 from brv_vc.tree.project import Project
@@ -28,8 +31,9 @@ def _changes(title: str, changes: tuple[object, ...]) -> Markup:
                  tag("ul", join(items), class_="plain")])
 
 
-def _diff(repo: KnowledgeRepo, spec: str | None, title: str, empty: str) -> Markup:
-    report = vc.semantic_diff(repo, spec)
+def _diff(repo: KnowledgeRepo, spec: str | None, title: str, empty: str,
+          report: Any = None) -> Markup:
+    report = report or vc.semantic_diff(repo, spec)
     counts = ", ".join(f"{n} {s}" for s, n in sorted(report.counts().items()))
     return join([tag("h2", title, " ", tag("small", counts or "none")),
                  tag("p", f"{report.base} → {report.target}", class_="hint"),
@@ -49,6 +53,13 @@ def render(project: Project, *, uncommitted: bool = False) -> Markup:
         body = join([tag("h1", "Changes"), tag("p", error.message),
                      tag("p", "hint: ", error.hint or "", class_="hint")])
         return page("Changes", body, active="/vc")
+    ahead = None
+    if uncommitted and repo.head() is not None:
+        # both are one look at every file of the tree by git: side by side, not one after
+        # the other (git runs in its own process; this thread only waits)
+        pool = ThreadPoolExecutor(1)
+        ahead = pool.submit(vc.semantic_diff, repo, "HEAD")
+        pool.shutdown(wait=False)
     st = vc.status(repo)
     where = f"On branch {st.branch}" + (f", tracking {st.upstream}" if st.upstream else
                                         " (no upstream: 'brv vc push -u' sets one)")
@@ -65,7 +76,8 @@ def render(project: Project, *, uncommitted: bool = False) -> Markup:
         parts.append(tag("p", "Nothing to commit: the working tree is clean.", class_="hint"))
     elif not st.initial and uncommitted:
         parts.append(_diff(repo, "HEAD", "Uncommitted knowledge changes",
-                           "no knowledge change (only layout or derived files)"))
+                           "no knowledge change (only layout or derived files)",
+                           ahead.result() if ahead is not None else None))
     elif not st.initial:
         parts.append(tag("p", link(url("/vc", uncommitted=1),
                                    "Show the semantic diff of the uncommitted changes →")))

@@ -1,7 +1,7 @@
 """``/graph?entry=PATH`` or ``/graph?domain=FOLDER``: a picture of the links around one place.
 
-The drawing is ``brv_vc.services.link_graph``'s (server-side SVG with every label escaped);
-until that package is present this page says so instead of drawing anything.
+The drawing is ``brv_vc.services.link_graph``'s (server-side SVG with every label escaped,
+at most 40 nodes, nearest and most linked first); without a place, the tree's domains.
 """
 
 from __future__ import annotations
@@ -21,10 +21,18 @@ def render(project: Project, entry: str | None, domain: str | None, now: datetim
     """
     target = clean_relpath(entry, what="entry path") if entry else (
         clean_relpath(domain, what="folder") if domain else None)
-    head = tag("h1", "Graph", " ", tag("small", target or ""))
-    if target is None:
-        hint = "Open the graph of an entry from its page, or /graph?domain=FOLDER."
-        return page("Graph", join([head, tag("p", hint, class_="hint")]), active="/graph")
-    body = tag("p", "The link graph is not drawn yet in this version.", class_="hint")
-    return page(f"Graph {target}", join([head, tag("div", body, class_="graph")]),
+    from brv_vc.services import link_graph
+
+    head = tag("h1", "Graph", " ", tag("small", target or "all domains"))
+    if entry:
+        graph = link_graph.entry_graph(project, target or "")
+    else:
+        graph = link_graph.folder_graph(project, target or "")
+    what = {"entry": "Entries it names (arrows out) and that name it, then theirs.",
+            "folder": "Its most linked entries, their relations, and the folders it links with.",
+            "tree": "The domains and the links between them (dashed: counted links)."}
+    hint = tag("p", what[graph.scope], " Click a node to open it.", class_="hint")
+    notes = [tag("p", note, class_="hint") for note in graph.notes]
+    picture = tag("div", Markup(link_graph.render_svg(graph)), class_="graph")
+    return page(f"Graph {target or ''}".strip(), join([head, hint, *notes, picture]),
                 active="/graph")

@@ -1,0 +1,149 @@
+"""Which nodes and edges a picture shows, read from the index's ``links`` and ``docs`` tables.
+
+Every query is bounded by the picture, never by the tree: an entry's neighbours come from
+the ``links_source`` and ``links_target`` indexes, a folder's entries from a range of
+``docs.path``. Nodes are ranked nearest first, then most linked, then by path, so the same
+tree always gives the same picture.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+
+from brv_vc.services.link_graph.model import Edge, Node
+
+_CHUNK = 500  # SQLite's bound on host parameters is 32766; small chunks keep plans simple
+_ENTRY_KINDS = ("entry", "context")
+
+
+def _chunks(items: list[str]) -> Iterable[list[str]]:
+    for start in range(0, len(items), _CHUNK):
+        yield items[start : start + _CHUNK]
+
+
+def _marks(items: list[str]) -> str:
+    return ",".join("?" * len(items))
+
+
+def resolve(conn: sqlite3.Connection, targets: Iterable[str]) -> dict[str, tuple[str, str]]:
+    """Relation targets -> (node path, ``"entry"`` or ``"folder"``); dangling ones are absent."""
+    wanted = sorted(set(targets))
+    found: dict[str, tuple[str, str]] = {}
+    for chunk in _chunks(wanted):
+        forms = chunk + [t + ".md" for t in chunk]
+        docs = {row[0] for row in conn.execute(
+            f"SELECT path FROM docs WHERE path IN ({_marks(forms)})", forms)}
+        dirs = {row[0] for row in conn.execute(
+            f"SELECT path FROM dirs WHERE path IN ({_marks(chunk)})", chunk)}
+        for target in chunk:
+            if target in docs:
+                found[target] = (target, "entry")
+            elif target + ".md" in docs:
+                found[target] = (target + ".md", "entry")
+            elif target in dirs:
+                found[target] = (target, "folder")
+    return found
+
+
+def titles(conn: sqlite3.Connection, paths: Iterable[str]) -> dict[str, str]:
+    """The indexed titles of entries (a path without a title keeps its file name)."""
+    wanted = sorted(set(paths))
+    out: dict[str, str] = {}
+    for chunk in _chunks(wanted):
+        out.update(conn.execute(
+            f"SELECT path, title FROM docs WHERE path IN ({_marks(chunk)})", chunk).fetchall())
+    return {path: out.get(path) or path.rsplit("/", 1)[-1].removesuffix(".md") for path in wanted}
+
+
+def degrees(conn: sqlite3.Connection, paths: Iterable[str]) -> dict[str, int]:
+    """Links out of and into each entry (into: named with or without ``.md``)."""
+    wanted = sorted(set(paths))
+    count = dict.fromkeys(wanted, 0)
+    for chunk in _chunks(wanted):
+        for source, n in conn.execute(
+            f"SELECT source, count(*) FROM links WHERE source IN ({_marks(chunk)}) GROUP BY source",
+            chunk,
+        ):
+            count[source] += n
+        owner = {p: p for p in chunk} | {p.removesuffix(".md"): p for p in chunk if p.endswith(".md")}
+        forms = list(owner)
+        for target, n in conn.execute(
+            f"SELECT target, count(*) FROM links WHERE target IN ({_marks(forms)}) GROUP BY target",
+            forms,
+        ):
+            count[owner[target]] += n
+    return count
+
+
+def neighbours(conn: sqlite3.Connection, path: str) -> set[tuple[str, str]]:
+    """The nodes an entry names or is named by, as (path, kind)."""
+    forward = [row[0] for row in conn.execute("SELECT target FROM links WHERE source = ?", (path,))]
+    found = set(resolve(conn, forward).values())
+    forms = (path, path.removesuffix(".md"))
+    found.update((row[0], "entry") for row in conn.execute(
+        "SELECT DISTINCT source FROM links WHERE target IN (?, ?)", forms))
+    found.discard((path, "entry"))
+    return found
+
+
+def edges_among(conn: sqlite3.Connection, nodes: dict[str, str]) -> list[Edge]:
+    """Relation lines between the picture's nodes (``nodes``: path -> kind), one per pair."""
+    sources = sorted(p for p, kind in nodes.items() if kind == "entry")
+    rows: list[tuple[str, str]] = []
+    for chunk in _chunks(sources):
+        rows += conn.execute(
+            f"SELECT source, target FROM links WHERE source IN ({_marks(chunk)})", chunk).fetchall()
+    where = resolve(conn, (target for _, target in rows))
+    pairs = {(s, where[t][0]) for s, t in rows if t in where and where[t][0] in nodes}
+    return [Edge(s, t, "relation") for s, t in sorted(pairs) if s != t]
+
+
+def rank(conn: sqlite3.Connection, found: dict[str, str]) -> list[tuple[str, str, int]]:
+    """Candidates (path -> kind) as (path, kind, degree), most linked first, then by path."""
+    degree = degrees(conn, [p for p, kind in found.items() if kind == "entry"])
+    ranked = [(path, kind, degree.get(path, 0)) for path, kind in found.items()]
+    ranked.sort(key=lambda item: (-item[2], item[0]))
+    return ranked
+
+
+def entry_nodes(
+    conn: sqlite3.Connection, path: str, *, limit: int, hops: int
+) -> tuple[list[Node], list[Edge], int]:
+    """An entry's neighbourhood: up to ``limit`` nodes within ``hops`` links, and the rest's count.
+
+    The entry's folder joins as a node (its way to the folder's picture); when the entry has
+    few links, a few entries of the same folder fill the picture so it says something.
+    """
+    chosen: dict[str, tuple[str, int, int]] = {path: ("entry", 0, degrees(conn, [path])[path])}
+    frontier = [path]
+    more = 0
+    for hop in range(1, hops + 1):
+        found: dict[str, str] = {}
+        for node in frontier:
+            if chosen[node][0] == "entry":
+                found.update(dict(neighbours(conn, node)))
+        fresh = {p: k for p, k in found.items() if p not in chosen}
+        ranked = rank(conn, fresh)
+        room = max(0, limit - len(chosen))
+        for p, kind, degree in ranked[:room]:
+            chosen[p] = (kind, hop, degree)
+        more += max(0, len(ranked) - room)
+        frontier = [p for p, _, _ in ranked[:room]]
+    edges = edges_among(conn, {p: v[0] for p, v in chosen.items()})
+    folder = path.rsplit("/", 1)[0] if "/" in path else ""
+    if folder and folder not in chosen and len(chosen) < limit:
+        chosen[folder] = ("folder", 1, 0)
+    if folder in chosen and chosen[folder][0] == "folder":
+        edges.append(Edge(folder, path, "in"))
+        if len(chosen) < min(limit, 8):
+            siblings = [row[0] for row in conn.execute(
+                "SELECT path FROM docs WHERE dir = ? AND kind IN (?, ?) AND path != ? "
+                "ORDER BY path LIMIT ?", (folder, *_ENTRY_KINDS, path, min(limit, 8) - len(chosen)),
+            ) if row[0] not in chosen]
+            for sibling in siblings:
+                chosen[sibling] = ("entry", 2, 0)
+                edges.append(Edge(folder, sibling, "in"))
+    named = titles(conn, [p for p, v in chosen.items() if v[0] == "entry"])
+    nodes = [Node(p, named.get(p, p), kind, hop, degree) for p, (kind, hop, degree) in chosen.items()]
+    return nodes, edges, more

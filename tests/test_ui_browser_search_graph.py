@@ -1,0 +1,86 @@
+"""brv ui in a real browser: results appear as you type (brv search's ranking), and the graph
+page draws an entry's links as nodes that open their entries, a markup title as text."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import browser_support
+import pytest
+from browser_support import EVIL, Served, brv_ui, build_project, opened
+from conftest import run_brv
+
+pytestmark = pytest.mark.slow
+JWT = "authentication/jwt_implementation/jwt_token_generation.md"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    browser_support.require()
+    with browser_support.chromium() as launched:
+        yield launched
+
+
+@pytest.fixture
+def root(tmp_path: Path, browser: Any) -> Path:
+    return build_project(tmp_path / "project").project.root
+
+
+@pytest.fixture
+def page(browser: Any, root: Path) -> Iterator[tuple[Any, Served]]:
+    with brv_ui(root) as served, opened(browser, served) as ready:
+        yield ready, served
+
+
+def test_results_come_as_you_type_in_brv_search_order(page: tuple[Any, Served], root: Path) -> None:
+    tab, served = page
+    tab.goto(served.base + "/search")
+    tab.locator("#q").press_sequentially("signing keys", delay=40)
+    tab.wait_for_selector("#results li")
+    tab.wait_for_function("() => document.getElementById('status').textContent.includes('result')")
+    shown = [a.inner_text() for a in tab.locator("#results li > a").all()]
+    assert "/search?q=signing" in tab.url  # the page was not submitted: the script asked
+    done = run_brv("search", "signing keys", "--json", cwd=root)
+    expected = [hit["title"] for hit in done.json()["results"]]  # type: ignore[index]
+    assert shown == expected[: len(shown)]
+    assert shown[0] == "Signing Keys"
+    assert tab.locator("#results mark").count() >= 1  # the terms highlighted
+    tab.locator("#results li > a").first.click()
+    tab.wait_for_url("**/entry?path=*signing_keys*")
+
+
+def test_the_graph_of_an_entry_draws_its_links_and_a_node_opens_its_entry(
+    page: tuple[Any, Served]
+) -> None:
+    tab, served = page
+    tab.goto(served.base + "/entry?path=" + JWT.replace("/", "%2F"))
+    tab.get_by_role("link", name="Graph of its links").click()
+    tab.wait_for_selector("svg.link-graph")
+    nodes = {a.get_attribute("data-path") for a in tab.locator("svg.link-graph a.node").all()}
+    assert JWT in nodes
+    assert "authentication/session_management/session_cookies.md" in nodes  # named by it
+    assert "authentication/jwt_implementation/signing_keys.md" in nodes  # names it
+    assert tab.locator("svg.link-graph line.relation").count() >= 2
+    box = tab.locator("svg.link-graph").bounding_box()
+    assert box["width"] > 200  # drawn, not an empty element
+    tab.locator('svg.link-graph a.node[data-path$="session_cookies.md"]').click()
+    tab.wait_for_url("**/entry?path=*session_cookies*")
+    assert "httpOnly" in tab.locator("main").inner_text()
+
+
+def test_the_graph_shows_a_markup_title_as_text_and_the_domains_without_a_place(
+    page: tuple[Any, Served]
+) -> None:
+    tab, served = page
+    tab.goto(served.base + "/graph?domain=security")
+    label = tab.locator("svg.link-graph text", has_text="<script>")
+    assert label.count() == 1
+    assert label.text_content() == EVIL[:31] + "…"  # the label keeps 32 characters
+    assert tab.evaluate("() => typeof window.pwned") == "undefined"
+    assert tab.locator("svg script").count() == 0
+    tab.get_by_role("navigation").get_by_role("link", name="Graph").click()
+    tab.wait_for_selector("svg.link-graph")
+    domains = {a.get_attribute("data-path") for a in tab.locator("svg.link-graph a.node").all()}
+    assert {"authentication", "security"} <= domains

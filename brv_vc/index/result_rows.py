@@ -31,10 +31,14 @@ def defaults_for(conn: sqlite3.Connection, paths: list[str]) -> dict[str, scorin
 
 
 def needles(terms: list[str], alts: dict[str, tuple[str, ...]]) -> list[str]:
-    """The words an excerpt is centred on: each term's stem and its fuzzy alternatives."""
+    """The words an excerpt is centred on: each term's stem and its fuzzy alternatives.
+
+    Not a lone letter: the excerpt counts substrings, and "c" is in most words.
+    """
     out = []
     for term in terms:
-        out += [stem(term), *alts.get(term, ())]
+        if len(term) > 1:
+            out += [stem(term), *alts.get(term, ())]
     return list(dict.fromkeys(out))
 
 

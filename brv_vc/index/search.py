@@ -19,6 +19,7 @@ import sqlite3
 from typing import NamedTuple
 
 from brv_vc.index import feedback, fuzzy, relations
+from brv_vc.index import ood as ood_mod
 from brv_vc.index.db import get_meta
 from brv_vc.index.excerpt import best_window
 from brv_vc.index.ood import coverage_of, judged, out_of_domain
@@ -39,9 +40,17 @@ __all__ = ["WORST", "Hit", "SearchOutcome", "TermHits", "default_signals", "defa
 FIELD_WEIGHTS = (3.0, 1.0, 1.5, 3.0)
 POOL = 50  # BM25's best candidates that the boosts re-rank (100 measured the same, ~15% slower)
 COVER = 0.5  # question's BM25 x (1 + COVER x idf-weighted share of its terms a document holds)
-TITLE = 0.5  # x (1 + TITLE x idf-weighted share of the query terms the title holds)
+# x (1 + TITLE x idf-weighted share of the query terms the title holds). 0.25, not 0.5: on the
+# FAQ sets a tutorial section headed with the question's words beat the short answer titled by
+# its topic (pyfaq nDCG@10 0.550 -> 0.569; project R@5/R@10 the same, nDCG within 0.002)
+TITLE = 0.25
 TIE = 0.03  # the most the lifecycle signals can add to the ranking key
-PRF = 0.5  # weight of the pseudo-relevance-feedback words (index/feedback.py)
+# Weight of the pseudo-relevance-feedback words (index/feedback.py). Off since issue 26: on the
+# documentation sets the words the first results share pull in their neighbours ("great" and
+# "community" put the site's community pages above the FAQ's rustfmt answer): project R@5
+# 0.897 -> 0.914, pyfaq R@10 0.703 -> 0.733, rustfaq R@5 0.810 -> 0.825; LoCoMo, whose turns
+# are short, lost 0.011 of R@5 and 0.017 of R@10, tldr within 0.005 (docs/retrieval.md)
+PRF = 0.0
 TOPIC = 0.0  # same-topic boost: x the key of a top-3 hit in that folder (measured: no help)
 RELATED = 0.05  # linked to a top-3 hit, either way: x that hit's key
 LOCAL_BONUS = 0.1  # byterover §5.1 step 4: local results +0.1 (compound score, capped at 1)
@@ -223,6 +232,9 @@ def search(
     if judged_weight is not weight:  # a long question: judged on its heaviest terms
         best_cover = max(coverage_of(s[3], lists, judged_weight, judged_total)
                          for s in scored[:10])
+    if ood_mod.UNION and len(terms) > ood_mod.LONG:
+        best_cover = max(best_cover, ood_mod.union_coverage(
+            [s[3] for s in scored[:ood_mod.UNION]], lists, judged_weight, judged_total))
     ood = out_of_domain(corpus, kept[0][2], best_cover)
     words = needles(terms, alts)
     texts = contents(conn, [s[3] for s in kept])

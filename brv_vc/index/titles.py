@@ -15,10 +15,14 @@ Named = list[tuple[str, tuple[str, ...], float]]
 
 def title_terms(terms: list[str], alts: dict[str, tuple[str, ...]], unmatched: list[str],
                 weight: list[float]) -> Named:
-    """(stem, fuzzy alternatives, share of the matched terms' idf) of each matched term."""
+    """(stem, fuzzy alternatives, share of the matched terms' idf) of each matched term.
+
+    A lone letter ("C") is never held by a title: as a prefix it would match every word.
+    """
     matched = [t for t in terms if t not in unmatched]
     total = sum(weight) or 1.0
-    return [(stem(t), alts.get(t, ()), w / total) for t, w in zip(matched, weight, strict=True)]
+    return [(stem(t), alts.get(t, ()), w / total) for t, w in zip(matched, weight, strict=True)
+            if len(t) > 1]
 
 
 def title_share(title: str, named: Named) -> float:

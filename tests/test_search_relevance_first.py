@@ -161,9 +161,13 @@ def test_words_the_best_results_share_bring_in_an_entry_that_says_it_otherwise(
     project: Project, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Pseudo-relevance feedback: "suction", held by the first results for "vacuum cleaner",
-    finds the entry that never says "vacuum cleaner" (and only with the feedback pass)."""
+    finds the entry that never says "vacuum cleaner" (and only with the feedback pass). The
+    pass is off by default since issue 26 (it drifted on documentation sets); kept, weighed
+    0.5, for measuring."""
     from brv_vc.index import search as engine
 
+    assert engine.PRF == 0.0
+    monkeypatch.setattr(engine, "PRF", 0.5)
     for i in range(3):
         write_entry(project, f"home/vacuum/model_{i}.md", f"Vacuum cleaner model {i}",
                     f"A vacuum cleaner with strong suction, model {i}.")
@@ -224,10 +228,12 @@ def test_a_heading_that_names_the_question_beats_a_passing_mention(
     project: Project, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """FTS5 normalises a title match by the whole entry's length: a long section headed with
-    the question's words lost to a short note that mentions them once, until the title boost."""
+    the question's words lost to a short note that mentions them once, until the title boost.
+    (Ten sentences: at the boost's 0.25 since issue 26, a twelve-sentence section no longer
+    wins; at 0.5 it made the FAQ sets' tutorial sections beat the answers.)"""
     from brv_vc.index import search as engine
 
-    filler = " ".join(f"Step {i} copies the shim and checks its mode." for i in range(12))
+    filler = " ".join(f"Step {i} copies the shim and checks its mode." for i in range(10))
     write_entry(project, "dev/hooks/installing.md", "Installing git hooks",
                 f"Run it once per clone. {filler}")
     write_entry(project, "dev/misc/notes.md", "Misc notes",

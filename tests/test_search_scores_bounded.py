@@ -13,7 +13,8 @@ from retrieval_util import write_entry
 
 from brv_vc.index import search as search_mod
 from brv_vc.index.postings import K1, bound, idf
-from brv_vc.index.search import _term, weights
+from brv_vc.index.search import weights
+from brv_vc.index.term_scores import term_scores
 from brv_vc.index.terms import phrases, prefix_of, query_terms
 from brv_vc.services.query import search_tree
 from brv_vc.tree.project import Project
@@ -97,7 +98,7 @@ def test_no_term_exceeds_its_bound(project: Project, counts: list[int], asked: l
     try:
         corpus = int(conn.execute("SELECT count(*) FROM fts").fetchone()[0])
         for word in asked:
-            found = _term(conn, phrases(word, []), corpus, weights(), None, "")
+            found = term_scores(conn, phrases(word, []), corpus, weights(), None, "")
             assert found is not None
             limit = sum(bound(int(conn.execute("SELECT count(*) FROM fts WHERE fts MATCH ?",
                                                 (p,)).fetchone()[0]), corpus)

@@ -19,13 +19,20 @@ import sqlite3
 from typing import NamedTuple
 
 from brv_vc.index import feedback, fuzzy, relations
+from brv_vc.index import ood as ood_mod
 from brv_vc.index.db import get_meta
 from brv_vc.index.excerpt import best_window
 from brv_vc.index.ood import coverage_of, judged, out_of_domain
-from brv_vc.index.postings import Postings, bound, idf, postings
-from brv_vc.index.terms import phrases, stem, term_expr, tokens
+from brv_vc.index.postings import idf
+from brv_vc.index.result_rows import contents, default_signals, defaults_for, needles, rows_of
+from brv_vc.index.term_scores import WORST, doc_freq, term_scores
+from brv_vc.index.terms import phrases, term_expr
+from brv_vc.index.titles import title_share, title_terms
 from brv_vc.lifecycle import scoring
 from brv_vc.lifecycle.sidecar import get_many
+
+__all__ = ["WORST", "Hit", "SearchOutcome", "TermHits", "default_signals", "defaults_for",
+           "ranked_paths", "search"]
 
 # title, content, path, tags+keywords (bench/eval_retrieval.py; seed 002 used 5, 1, 1.5).
 # Path 1.5 (seed 002's): a folder named after the question's word counts more than a passing
@@ -33,9 +40,17 @@ from brv_vc.lifecycle.sidecar import get_many
 FIELD_WEIGHTS = (3.0, 1.0, 1.5, 3.0)
 POOL = 50  # BM25's best candidates that the boosts re-rank (100 measured the same, ~15% slower)
 COVER = 0.5  # question's BM25 x (1 + COVER x idf-weighted share of its terms a document holds)
-TITLE = 0.5  # x (1 + TITLE x idf-weighted share of the query terms the title holds)
+# x (1 + TITLE x idf-weighted share of the query terms the title holds). 0.25, not 0.5: on the
+# FAQ sets a tutorial section headed with the question's words beat the short answer titled by
+# its topic (pyfaq nDCG@10 0.550 -> 0.569; project R@5/R@10 the same, nDCG within 0.002)
+TITLE = 0.25
 TIE = 0.03  # the most the lifecycle signals can add to the ranking key
-PRF = 0.5  # weight of the pseudo-relevance-feedback words (index/feedback.py)
+# Weight of the pseudo-relevance-feedback words (index/feedback.py). Off since issue 26: on the
+# documentation sets the words the first results share pull in their neighbours ("great" and
+# "community" put the site's community pages above the FAQ's rustfmt answer): project R@5
+# 0.897 -> 0.914, pyfaq R@10 0.703 -> 0.733, rustfaq R@5 0.810 -> 0.825; LoCoMo, whose turns
+# are short, lost 0.011 of R@5 and 0.017 of R@10, tldr within 0.005 (docs/retrieval.md)
+PRF = 0.0
 TOPIC = 0.0  # same-topic boost: x the key of a top-3 hit in that folder (measured: no help)
 RELATED = 0.05  # linked to a top-3 hit, either way: x that hit's key
 LOCAL_BONUS = 0.1  # byterover §5.1 step 4: local results +0.1 (compound score, capped at 1)
@@ -129,55 +144,6 @@ class TermHits:
         return kept
 
 
-def _doc_freq(conn: sqlite3.Connection, expr: str, files: int) -> int:
-    """Documents matching one term; cached in large trees (a count within 10% is enough)."""
-    if files < PLAN_MIN_DOCS:
-        return int(conn.execute("SELECT count(*) FROM fts WHERE fts MATCH ?", (expr,)).fetchone()[0])
-    row = conn.execute("SELECT df, files FROM dfcache WHERE expr = ?", (expr,)).fetchone()
-    if row is not None and row[0] > 0 and abs(row[1] - files) <= 0.1 * files:
-        return int(row[0])
-    df = int(conn.execute("SELECT count(*) FROM fts WHERE fts MATCH ?", (expr,)).fetchone()[0])
-    conn.execute(
-        "INSERT OR REPLACE INTO dfcache (expr, df, files) VALUES (?, ?, ?)", (expr, df, files)
-    )
-    return df
-
-
-EXACT_TWICE = 1.0  # tuning: a word without a prefix phrase counts its exact phrase twice
-WORST = [0.0]  # the highest term score / term bound seen in this process (bench/eval_*)
-
-
-def _term(conn: sqlite3.Connection, parts: list[str], corpus: int, field_weights: str,
-          scope: str | None, stamp: str) -> tuple[Postings, int] | None:
-    """One term's scores: the sum of its phrases', each on its own statistics (``postings``).
-
-    Returns the scores and the term's document count (its commonest phrase's, for the idf
-    weights), or None when no phrase matches. A word searched without a prefix (too short,
-    ``terms.prefix_of``) counts its exact phrase twice, as a word with one counts it beside
-    its prefix: else the words with a prefix weighed double. A term's score for a document
-    stays below the sum of its phrases' ``postings.bound``; ``WORST`` keeps the highest
-    ratio seen.
-    """
-    total: dict[int, float] = {}
-    whole, most, limit = True, 0, 0.0
-    twice = EXACT_TWICE and len(parts) > 0 and "*" not in "".join(parts[1:2])
-    for n, phrase in enumerate(parts):
-        df = _doc_freq(conn, phrase, corpus)
-        if df == 0:
-            continue
-        found = postings(conn, phrase, df, corpus, field_weights, scope=scope, stamp=stamp)
-        times = 2.0 if twice and n == 0 else 1.0
-        whole, most = whole and found.whole, max(most, df)
-        limit += times * bound(df, corpus)
-        for rowid, part in found.scores.items():
-            total[rowid] = total.get(rowid, 0.0) + times * part
-    if not most:
-        return None
-    if total:
-        WORST[0] = max(WORST[0], max(total.values()) / limit)
-    return Postings(total, whole), most
-
-
 def search(
     conn: sqlite3.Connection,
     state: sqlite3.Connection | None,
@@ -203,14 +169,17 @@ def search(
     unmatched, alts = [], {}
     corpus = int(get_meta(conn, "files") or 0)
     stamp, field_weights = get_meta(conn, "fingerprint") or "", weights()
+    cached = corpus >= PLAN_MIN_DOCS  # document counts through dfcache
     lists, dfs = [], []
     for term in terms:
-        found = _term(conn, phrases(term, []), corpus, field_weights, scope, stamp)
+        found = term_scores(conn, phrases(term, []), corpus, field_weights, scope, stamp,
+                            cached=cached)
         if found is None:
             others = fuzzy.alternatives(conn, term)
             if others:
                 alts[term] = tuple(others)
-                found = _term(conn, phrases(term, others), corpus, field_weights, scope, stamp)
+                found = term_scores(conn, phrases(term, others), corpus, field_weights, scope,
+                                    stamp, cached=cached)
         if found is None:
             unmatched.append(term)
             continue
@@ -226,9 +195,10 @@ def search(
     if PRF and corpus < PLAN_MIN_DOCS:  # 25,000 entries: +10 ms a query, not paid
         first = heapq.nlargest(feedback.DOCS, raw, key=raw.__getitem__)
         for word, _df in feedback.expansion(
-                conn, first, terms, lambda w: _doc_freq(conn, term_expr(w, []), corpus),
-                corpus):
-            more = _term(conn, phrases(word, []), corpus, field_weights, scope, stamp)
+                conn, first, terms,
+                lambda w: doc_freq(conn, term_expr(w, []), corpus, cached=cached), corpus):
+            more = term_scores(conn, phrases(word, []), corpus, field_weights, scope, stamp,
+                               cached=cached)
             for rowid, part in (more[0].scores if more else {}).items():
                 extra[rowid] = extra.get(rowid, 0.0) + PRF * part
     both = raw
@@ -240,12 +210,12 @@ def search(
     total = sum(weight) + sum(idf(0, corpus) for _ in unmatched)
     pool = heapq.nlargest(max(POOL, limit), both, key=both.__getitem__)
     cover = {r: coverage_of(r, lists, weight, total) for r in pool}
-    rows = _rows(conn, pool)
+    rows = rows_of(conn, pool)
     signals = get_many(state, [path for path, *_ in rows.values()]) if state else {}
     scored: list[Scored] = []
-    named = _title_terms(terms, alts, unmatched, weight) if TITLE else []
+    named = title_terms(terms, alts, unmatched, weight) if TITLE else []
     boosted = {r: boost(raw.get(r, 0.0), extra.get(r, 0.0), cover[r],
-                        _title_share(rows[r][1], named) if named else 0.0) for r in rows}
+                        title_share(rows[r][1], named) if named else 0.0) for r in rows}
     best = max(boosted.values()) or 1.0
     for rowid, (path, title, kind, updated, mtime_ns) in rows.items():
         relevance = boosted[rowid] / (1.0 + boosted[rowid])
@@ -263,9 +233,12 @@ def search(
     if judged_weight is not weight:  # a long question: judged on its heaviest terms
         best_cover = max(coverage_of(s[3], lists, judged_weight, judged_total)
                          for s in scored[:10])
+    if ood_mod.UNION and len(terms) > ood_mod.LONG:
+        best_cover = max(best_cover, ood_mod.union_coverage(
+            [s[3] for s in scored[:ood_mod.UNION]], lists, judged_weight, judged_total))
     ood = out_of_domain(corpus, kept[0][2], best_cover)
-    needles = _needles(terms, alts)
-    contents = _contents(conn, [s[3] for s in kept])
+    words = needles(terms, alts)
+    texts = contents(conn, [s[3] for s in kept])
     linked = relations.backlinks_of(conn, [s[4] for s in kept])
     hits = tuple(
         Hit(
@@ -274,7 +247,7 @@ def search(
             kind=kind,
             score=round(score, 4),
             relevance=round(relevance, 4),
-            excerpt=best_window(contents[rowid], needles),
+            excerpt=best_window(texts[rowid], words),
             backlinks=tuple(linked[path]),
         )
         for _, score, relevance, rowid, path, title, kind in kept
@@ -293,36 +266,6 @@ def boost(asked: float, extra: float, cover: float, titled: float = 0.0) -> floa
     nDCG@10 0.851 -> 0.890, R@5/R@10 the same; locomo and tldr within 0.002).
     """
     return (asked * (1.0 + COVER * cover) + extra) * (1.0 + TITLE * titled)
-
-
-def _title_terms(terms: list[str], alts: dict[str, tuple[str, ...]], unmatched: list[str],
-                 weight: list[float]) -> list[tuple[str, tuple[str, ...], float]]:
-    """(stem, fuzzy alternatives, share of the matched terms' idf) of each matched term."""
-    matched = [t for t in terms if t not in unmatched]
-    total = sum(weight) or 1.0
-    return [(stem(t), alts.get(t, ()), w / total) for t, w in zip(matched, weight, strict=True)]
-
-
-def _title_share(title: str, named: list[tuple[str, tuple[str, ...], float]]) -> float:
-    """The idf-weighted share of the matched query terms a title holds.
-
-    A term is held as the index matches it: the word, its prefix, or a fuzzy alternative.
-    Why: FTS5's bm25() normalises a title match by the length of the whole document, so a
-    heading that names the question counts for less the longer its section is. (A term not
-    even in the title's text is skipped before the title is split into words: 50 titles a
-    search.)
-    """
-    lowered = title.lower()
-    words: set[str] | None = None
-    held = 0.0
-    for prefix, alternatives, share in named:
-        if prefix not in lowered and not (alternatives and any(map(lowered.__contains__,
-                                                                     alternatives))):
-            continue
-        words = set(tokens(lowered)) if words is None else words
-        if any(w.startswith(prefix) or w in alternatives for w in words):
-            held += share
-    return held
 
 
 def _near_strong_hits(conn: sqlite3.Connection, scored: list[Scored]) -> list[Scored]:
@@ -345,45 +288,3 @@ def _near_strong_hits(conn: sqlite3.Connection, scored: list[Scored]) -> list[Sc
     out = [(s[0] + bonus.get(s[4], 0.0), *s[1:]) for s in scored]
     out.sort(key=lambda s: (-s[0], s[4]))
     return out
-
-
-def default_signals(updated: float | None, mtime_ns: int) -> scoring.Signals:
-    """Signals of an entry with no sidecar row: importance 50, draft, recency from its date.
-
-    Args:
-        updated: the frontmatter ``updatedAt`` in epoch seconds, or None when it has none.
-        mtime_ns: the file's mtime, the date used without ``updatedAt`` (as ByteRover does).
-    """
-    since = updated if updated is not None else mtime_ns / 1e9
-    return scoring.Signals(updated_at=since, scored_at=since)
-
-
-def defaults_for(conn: sqlite3.Connection, paths: list[str]) -> dict[str, scoring.Signals]:
-    """``default_signals`` of indexed paths (for recording hits on never-scored entries)."""
-    if not paths:
-        return {}
-    marks = ",".join("?" * len(paths))
-    rows = conn.execute(f"SELECT path, updated, mtime_ns FROM docs WHERE path IN ({marks})", paths)
-    return {path: default_signals(updated, mtime) for path, updated, mtime in rows}
-
-
-def _needles(terms: list[str], alts: dict[str, tuple[str, ...]]) -> list[str]:
-    out = []
-    for term in terms:
-        out += [stem(term), *alts.get(term, ())]
-    return list(dict.fromkeys(out))
-
-
-def _rows(conn: sqlite3.Connection, rowids: list[int]) -> dict[int, tuple[str, str, str, float | None, int]]:
-    """What ranking needs of each document: path, title, kind, updatedAt, mtime."""
-    marks = ",".join(str(int(r)) for r in rowids)
-    found = conn.execute(
-        f"SELECT id, path, title, kind, updated, mtime_ns FROM docs WHERE id IN ({marks})"
-    )
-    return {r[0]: r[1:] for r in found}
-
-
-def _contents(conn: sqlite3.Connection, rowids: list[int]) -> dict[int, str]:
-    from brv_vc.index.texts import contents  # the FTS5 table is contentless
-
-    return contents(conn, rowids)

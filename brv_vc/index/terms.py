@@ -16,6 +16,12 @@ MAX_QUERY_CHARS = 2000
 # error report or a 60-90-word request loses its specific words when cut at the first 24.
 # The cap only bounds the work (one lookup per term); 2,000 characters rarely reach it.
 MAX_TERMS = 96
+# A lone letter is searched beside a question's other words ("functions in C", "list 'x'"):
+# FTS5 indexes it, its idf weighs it, and without it the Python FAQ's "... from C?" questions
+# lost their one specific word (bench/eval_retrieval.py: pyfaq R@10 0.733 -> 0.744). Alone it
+# is still refused (``brv search C``). Abbreviations (e.g., i.e.) are not letters.
+LETTERS = 1
+_ABBREVIATION = re.compile(r"\b(?:[^\W\d_]\.){2,}", re.UNICODE)
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 
 # A compact English stop-word list (the words the npm `stopword` package ByteRover uses
@@ -96,12 +102,21 @@ def query_terms(text: str) -> list[str]:
             hint="use letters or digits, e.g. brv search \"token rotation\"",
         )
     terms = significant(text)
+    if terms and LETTERS:
+        terms += [t for t in letters(text) if t not in terms]
     if not terms:
         raise QueryError(
             f"the query {_show(text)} has only stop words ({', '.join(words[:6])})",
             hint="add a specific word, e.g. the name of a module, tool or concept",
         )
     return terms[:MAX_TERMS]
+
+
+def letters(text: str) -> list[str]:
+    """The lone letters of a text that are words, not stop words nor abbreviations, unique."""
+    found = _TOKEN.findall(_ABBREVIATION.sub(" ", text.lower()))
+    return list(dict.fromkeys(t for t in found
+                              if len(t) == 1 and t.isalpha() and t not in STOPWORDS))
 
 
 def _show(text: str) -> str:

@@ -12,7 +12,6 @@ person adds outside the block are kept.
 from __future__ import annotations
 
 import re
-
 from fnmatch import translate
 from functools import cache
 from pathlib import Path

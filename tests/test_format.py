@@ -187,7 +187,7 @@ SCHEMA_SAMPLES = [
 
 @pytest.mark.parametrize("front", SCHEMA_SAMPLES)
 def test_frontmatter_schema_and_parser_agree(front: str) -> None:
-    data = yaml.load(front, Loader=fm._Loader)
+    data = yaml.load(front, Loader=fm._loader())
     schema_ok = not errors_of(data, "frontmatter")
     try:
         parse_entry(f"---\n{front}\n---\n".encode())

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
 from pathlib import Path
 
 from hooks_support import entry_bytes, git, write
 
 from brv_vc.services.vc.hook_env import TRAILERS_SUFFIX, note_trailers, nothing_to_trail
 from brv_vc.tree.project import Project
+from brv_vc.vc.hooks_install import render
 
 ROT = "auth/jwt/archive_me.md"
 
@@ -54,3 +57,35 @@ def test_a_note_for_another_index_state_is_not_believed(tmp_path: Path) -> None:
     assert nothing_to_trail(str(index))
     assert not nothing_to_trail(str(index))  # used once
     assert not nothing_to_trail(None)
+
+
+def _run_shim(tmp_path: Path, index: Path) -> subprocess.CompletedProcess[str]:
+    """The commit-msg shim with no brv to start (no recorded Python, none on PATH)."""
+    shim = tmp_path / "commit-msg"
+    shim.write_bytes(render("commit-msg", str(tmp_path / "no-python")))
+    shim.chmod(0o755)
+    (tmp_path / ".brv/context-tree").mkdir(parents=True, exist_ok=True)  # a project's top
+    message = tmp_path / "MSG"
+    message.write_text("subject\n", encoding="utf-8")
+    env = {"PATH": "/usr/bin:/bin", "GIT_INDEX_FILE": str(index)}
+    return subprocess.run([str(shim), str(message)], cwd=tmp_path, env=env, text=True,
+                          capture_output=True, check=False, timeout=60)
+
+
+def test_the_commit_msg_shim_believes_a_fresh_note_without_starting_python(
+        tmp_path: Path) -> None:
+    index = tmp_path / "index"
+    index.write_bytes(b"staged")
+    note = Path(f"{index}{TRAILERS_SUFFIX}")
+    note_trailers(str(index), [])
+    os.utime(index, ns=(1, 1))  # the note is newer than the index: nothing staged since
+    done = _run_shim(tmp_path, index)
+    assert (done.returncode, done.stderr) == (0, "")  # no "cannot find brv": no Python asked
+    assert not note.exists()  # used once
+    for archived in ([ROT], None):  # archives to name, or an index changed since the note
+        note_trailers(str(index), archived or [])
+        os.utime(index, ns=(1, 1) if archived else (2**62, 2**62))
+        done = _run_shim(tmp_path, index)
+        assert "cannot find brv" in done.stderr  # the Python part had to decide
+    note.unlink()
+    assert "cannot find brv" in _run_shim(tmp_path, index).stderr  # no note at all

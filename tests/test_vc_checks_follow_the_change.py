@@ -86,3 +86,45 @@ def test_a_hook_the_running_command_does_itself_does_nothing(tmp_path: Path) -> 
     assert len(log_lines(project)) == before
     ok(_brv(*argv, cwd=project.tree, env=git_env(BRV_REFRESHING="post-checkout")))
     assert len(log_lines(project)) == before + 1
+
+
+def test_brv_vc_commit_refreshes_in_process_and_its_hooks_start_no_python(
+        tmp_path: Path) -> None:
+    project = _hooked(tmp_path)
+    before = len(log_lines(project))
+    write(project.tree, "auth/jwt/signing_keys.md", entry_bytes("Signing keys"))
+    ok(_brv("vc", "add", cwd=project.root))
+    ok(_brv("vc", "commit", "-m", "keys", cwd=project.root))
+    # the folder summary is the command's own work: no hook process ran (none logged)
+    assert "signing_keys" in (project.tree / "auth/jwt/_index.md").read_text(encoding="utf-8")
+    assert len(log_lines(project)) == before
+    # a plain commit still has its hook do the whole job
+    write(project.tree, "auth/jwt/sessions.md", entry_bytes("Sessions"))
+    git("add", "-A", cwd=project.tree)
+    git("commit", "-q", "-m", "sessions", cwd=project.tree)
+    assert log_lines(project)[-1]["refreshed"] == ["auth/jwt/sessions.md"]
+    assert "sessions" in (project.tree / "auth/jwt/_index.md").read_text(encoding="utf-8")
+
+
+def test_the_shims_skip_what_the_running_brv_command_did_without_starting_python(
+        tmp_path: Path) -> None:
+    project = _hooked(tmp_path)
+    bare = tmp_path / "remote.git"
+    git("init", "-q", "--bare", str(bare), cwd=tmp_path)
+    git("remote", "add", "origin", str(bare), cwd=project.tree)
+    write(project.tree, ROT, CONFLICTED)
+    git("commit", "-q", "--no-verify", "-am", "markers", cwd=project.tree)
+    tip = git("rev-parse", "HEAD", cwd=project.tree).stdout.strip()
+    # no brv for the shims to start: only a skip in the shim itself lets these through
+    lost = git_env(PYTHONPATH=str(tmp_path / "nowhere"), PATH="/usr/bin:/bin")
+    shim = project.tree / ".git/hooks/pre-push"
+    shim.write_text(shim.read_text().replace("PY=", "PY=/nowhere/python #", 1))
+    pushed = git("push", "-q", "origin", "HEAD:main", cwd=project.tree, check=False,
+                 env={**lost, "BRV_PUSH_CHECKED": tip})
+    assert pushed.returncode == 0, pushed.stderr
+    assert "cannot find brv" not in pushed.stderr
+    write(project.tree, ROT, CONFLICTED + "More.\n")
+    git("commit", "-q", "--no-verify", "-am", "more", cwd=project.tree)
+    refused = git("push", "-q", "origin", "HEAD:main", cwd=project.tree, check=False,
+                  env={**lost, "BRV_PUSH_CHECKED": tip})  # another commit: brv must judge it
+    assert "cannot find brv" in refused.stderr

@@ -142,7 +142,13 @@ def try_fast(argv: list[str]) -> int | None:
         except UnicodeEncodeError:  # bytes that are not UTF-8: click's path refuses them
             return None
     if "vc" in argv[:3]:
-        return _vc_status(argv)
+        code = _vc_status(argv)
+        if code is None:
+            from brv_vc.cli.fast_vc import run
+
+            directory, args = _directory(argv)
+            code = run(args, directory, _start)
+        return code
     if "review" in argv[:3]:
         return _review_pending(argv)
     parsed = _parse(argv)

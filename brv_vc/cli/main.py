@@ -215,29 +215,41 @@ def _main(argv: list[str] | None) -> Any:
         _refuse_undecodable(args)
         # Without standalone mode click *returns* the code of ctx.exit(n) instead of raising.
         code = cli.main(args=args, prog_name="brv", standalone_mode=False)
-    except BrvError as error:
-        _report_error(error, as_json)
-        sys.exit(error.exit_code)
     except click.exceptions.Exit as done:
         sys.exit(done.exit_code)
     except click.ClickException as usage:
         _report_usage(usage, as_json)
         sys.exit(usage.exit_code)
-    except (KeyboardInterrupt, click.exceptions.Abort):
-        click.echo("brv: interrupted", err=True)
-        sys.exit(EXIT_INTERRUPTED)
-    except Exception as exc:  # the boundary: any other exception is a bug in brv
-        from brv_vc.tree.diskerrors import disk_error
-
-        disk = disk_error(exc, _project_root(args))  # a full or read-only disk is no bug
-        if disk is not None:
-            _report_error(disk, as_json)
-            sys.exit(disk.exit_code)
-        log = _log_internal(exc)
-        click.echo(
-            f"brv: internal error: {type(exc).__name__}: {exc}\n"
-            f"This is a bug in brv; the traceback was written to {log}",
-            err=True,
-        )
-        sys.exit(EXIT_INTERNAL)
+    except click.exceptions.Abort:
+        sys.exit(report_failure(KeyboardInterrupt(), as_json, args))
+    except (BrvError, KeyboardInterrupt, Exception) as exc:
+        sys.exit(report_failure(exc, as_json, args))
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def report_failure(exc: BaseException, as_json: bool, args: list[str]) -> int:
+    """Reports a command's failure as the CLI does; its exit code.
+
+    The one error boundary, shared with the click-free fast path (``cli/fast.py``): a
+    domain error with its hint, an interruption, a full or read-only disk, else a bug in
+    brv (its traceback logged).
+    """
+    if isinstance(exc, BrvError):
+        _report_error(exc, as_json)
+        return exc.exit_code
+    if isinstance(exc, KeyboardInterrupt):
+        click.echo("brv: interrupted", err=True)
+        return EXIT_INTERRUPTED
+    from brv_vc.tree.diskerrors import disk_error
+
+    disk = disk_error(exc, _project_root(args))  # a full or read-only disk is no bug
+    if disk is not None:
+        _report_error(disk, as_json)
+        return disk.exit_code
+    log = _log_internal(exc)
+    click.echo(
+        f"brv: internal error: {type(exc).__name__}: {exc}\n"
+        f"This is a bug in brv; the traceback was written to {log}",
+        err=True,
+    )
+    return EXIT_INTERNAL

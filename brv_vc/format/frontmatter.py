@@ -11,51 +11,63 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any
-
-import yaml
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from brv_vc.errors import FormatError
+
+if TYPE_CHECKING:
+    import yaml
 
 FENCE = "---"
 MAX_YAML_DEPTH = 64  # lists or mappings inside each other (real files use two or three)
 
 
-class _Loader(yaml.SafeLoader):
-    """SafeLoader that keeps timestamps as text and refuses aliases.
+@cache
+def _loader() -> Any:
+    """The YAML loader class, built at first use.
 
-    A ``createdAt`` is a string, not a datetime. Aliases (``*name``) are refused: nine
-    nested ones ("billion laughs") expand to 10^9 values and hung every reader; knowledge
-    never needs them.
+    PyYAML costs ~10 ms to import, and brv's canonical frontmatter (``format/entry.py``) is
+    read without it (the git hooks and ``brv vc commit`` then never import it).
     """
+    import yaml
 
-    _depth = 0
+    class Loader(yaml.SafeLoader):
+        """SafeLoader that keeps timestamps as text and refuses aliases.
 
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()  # type: ignore[no-untyped-call]
-            raise yaml.composer.ComposerError(
-                None, None, f"an alias (*{event.anchor}) is not allowed in frontmatter",
-                event.start_mark,
-            )
-        # composing recurses once a level: 50,000 nested '[' ended in a RecursionError
-        # (exit 3); settings and frontmatter are a few levels deep, so stop early and say so
-        if self._depth >= MAX_YAML_DEPTH:
-            raise yaml.composer.ComposerError(
-                None, None, f"the YAML nests more than {MAX_YAML_DEPTH} levels deep",
-                self.peek_event().start_mark,  # type: ignore[no-untyped-call]
-            )
-        self._depth += 1
-        try:
-            return super().compose_node(parent, index)
-        finally:
-            self._depth -= 1
+        A ``createdAt`` is a string, not a datetime. Aliases (``*name``) are refused: nine
+        nested ones ("billion laughs") expand to 10^9 values and hung every reader; knowledge
+        never needs them.
+        """
 
+        _depth = 0
 
-_Loader.yaml_implicit_resolvers = {
-    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            if self.check_event(yaml.AliasEvent):
+                event = self.peek_event()  # type: ignore[no-untyped-call]
+                raise yaml.composer.ComposerError(
+                    None, None, f"an alias (*{event.anchor}) is not allowed in frontmatter",
+                    event.start_mark,
+                )
+            # composing recurses once a level: 50,000 nested '[' ended in a RecursionError
+            # (exit 3); settings and frontmatter are a few levels deep, so stop early and say so
+            if self._depth >= MAX_YAML_DEPTH:
+                raise yaml.composer.ComposerError(
+                    None, None, f"the YAML nests more than {MAX_YAML_DEPTH} levels deep",
+                    self.peek_event().start_mark,  # type: ignore[no-untyped-call]
+                )
+            self._depth += 1
+            try:
+                return super().compose_node(parent, index)
+            finally:
+                self._depth -= 1
+
+    Loader.yaml_implicit_resolvers = {
+        first: [(tag, regexp) for tag, regexp in resolvers
+                if tag != "tag:yaml.org,2002:timestamp"]
+        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    }
+    return Loader
 
 
 def load_yaml(text: str) -> Any:
@@ -64,7 +76,9 @@ def load_yaml(text: str) -> Any:
     Raises:
         yaml.YAMLError: malformed YAML or an alias.
     """
-    return yaml.load(text, Loader=_Loader)
+    import yaml
+
+    return yaml.load(text, Loader=_loader())
 
 
 @dataclass(frozen=True)
@@ -116,11 +130,13 @@ def load(source: str, *, file: str | None = None) -> list[RawField]:
     """
     if not source.strip():
         return []
-    loader: _Loader | None = None
+    import yaml
+
+    loader: Any = None
     try:
         # The constructor already reads the stream: a control character raises ReaderError
         # here (found by the property tests), so it belongs inside the try.
-        loader = _Loader(source)
+        loader = _loader()(source)
         node = loader.get_single_node()
         if node is None:
             return []
@@ -171,6 +187,8 @@ def load(source: str, *, file: str | None = None) -> list[RawField]:
 
 
 def _source_text(node: yaml.Node) -> str | tuple[str, ...] | None:
+    import yaml
+
     if isinstance(node, yaml.ScalarNode):
         return "" if node.tag == "tag:yaml.org,2002:null" and node.value in ("", "~", "null") else str(node.value)
     if isinstance(node, yaml.SequenceNode) and all(
@@ -252,5 +270,7 @@ def _flow(value: Any) -> str:
         return "{" + ", ".join(items) + "}"
     # floats (YAML needs "1.0e-05", not "1e-05") and rare tags (!!binary, !!set): PyYAML's own
     # representer, inside a one-item flow list so a scalar gets no "..." end marker.
+    import yaml
+
     text = yaml.safe_dump([value], default_flow_style=True, allow_unicode=False, width=2**31 - 1)
     return text.strip()[1:-1].strip()

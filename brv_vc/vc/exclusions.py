@@ -11,7 +11,9 @@ person adds outside the block are kept.
 
 from __future__ import annotations
 
-from fnmatch import fnmatchcase
+import re
+from fnmatch import translate
+from functools import cache
 from pathlib import Path
 
 BEGIN = "# >>> brv: managed block, rewritten by brv vc (edit outside it) >>>"
@@ -45,13 +47,24 @@ def is_excluded(relpath: str) -> bool:
     path component: files and folders for plain patterns, folders only for ``name/``.
     """
     parts = relpath.split("/")
+    match = _patterns().match
     for index, part in enumerate(parts):
         is_dir = index < len(parts) - 1
         if is_dir and part in DERIVED_DIRS:
             return True
-        if any(fnmatchcase(part, pattern) for pattern in (*DERIVED_PATTERNS, *JUNK_PATTERNS)):
+        if match(part):
             return True
     return False
+
+
+@cache
+def _patterns() -> re.Pattern[str]:
+    """Every file pattern as one regular expression (``fnmatchcase`` of each, in one match).
+
+    A commit or push of 100 entries matched 22 patterns against every path component one by
+    one (~6,500 ``fnmatchcase`` calls).
+    """
+    return re.compile("|".join(translate(p) for p in (*DERIVED_PATTERNS, *JUNK_PATTERNS)))
 
 
 def with_block(current: str, lines: list[str]) -> str:

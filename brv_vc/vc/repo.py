@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from brv_vc.errors import GitError, NotInitializedError
 from brv_vc.tree.project import Project
@@ -29,9 +29,12 @@ _COMMITTING = frozenset({"commit", "merge", "pull", "revert", "cherry-pick", "re
                          "commit-tree", "stash"})
 
 
-@dataclass(frozen=True)
-class KnowledgeRepo:
-    """``workdir`` is the git work tree; ``prefix`` the tree's POSIX path inside it."""
+class KnowledgeRepo(NamedTuple):
+    """``workdir`` is the git work tree; ``prefix`` the tree's POSIX path inside it.
+
+    A NamedTuple, not a dataclass: ``brv vc status`` and the hooks would import dataclasses
+    (with inspect, ~15 ms of CPU) for this one value.
+    """
 
     workdir: Path
     prefix: str

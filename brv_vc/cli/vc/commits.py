@@ -63,7 +63,7 @@ def commit(app: AppContext, message: str, include_pending: bool, as_json: bool) 
     Example:
       brv vc commit -m "auth: document token rotation"
     """
-    emit(vc.commit(repo_of(app), message, include_pending=include_pending), as_json,
+    emit(vc.commit(repo_of(app), message, include_pending=include_pending, now=app.now), as_json,
          txt.commit_text)
 
 

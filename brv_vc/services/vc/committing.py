@@ -27,7 +27,9 @@ from brv_vc.vc.repo import KnowledgeRepo
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
+    from datetime import datetime
 
+    from brv_vc.tree.project import Project
     from brv_vc.vc.status import Change
 
 
@@ -153,11 +155,15 @@ class CommitResult:
     archived: tuple[str, ...]
 
 
-def commit(repo: KnowledgeRepo, message: str, *, include_pending: bool = False) -> CommitResult:
+def commit(repo: KnowledgeRepo, message: str, *, include_pending: bool = False,
+           now: datetime | None = None) -> CommitResult:
     """Commits the staged knowledge changes (only those, even in in-project mode).
 
     With review enabled, staged changes still waiting for review are refused unless
-    ``include_pending`` (the pre-commit hook is then told so too).
+    ``include_pending`` (the pre-commit hook is then told so too). The derived state of the
+    committed paths is refreshed here, in this process, as the pre-commit hook would (the
+    hooks see the tree validated here and start no Python: ``hook_env.COMMIT_CHECKED_ENV``);
+    ``now`` is its clock (default: now).
 
     Raises:
         UsageError: an empty message.
@@ -198,9 +204,25 @@ def commit(repo: KnowledgeRepo, message: str, *, include_pending: bool = False) 
     from brv_vc.services.vc.archive import processed_head, record_head  # not on push's path
 
     project = project_of(repo)
+    _refresh_committed(project, [rel for p in staged if (rel := repo.tree_path(p)) is not None],
+                       now)
     if parent is None or processed_head(project) == parent:
         record_head(project, sha)  # a commit changes no file: nothing for the catch-up to do
     return CommitResult(sha, repo.branch(), full, len(staged), tuple(archived))
+
+
+def _refresh_committed(project: Project, paths: list[str], now: datetime | None) -> None:
+    """Refreshes the committed paths' derived state as the pre-commit hook of a plain commit.
+
+    The index and the folder summaries along them; abstracts queued (``defer``). Fails open.
+    """
+    from contextlib import suppress
+
+    from brv_vc.clock import utcnow
+    from brv_vc.services.derived import refresh
+
+    with suppress(Exception):  # derived state is rebuilt by its next reader; the commit is made
+        refresh(project, paths, now or utcnow(), defer=True, manifest=False)
 
 
 def _name_checked_tree(repo: KnowledgeRepo, env: dict[str, str], index: Path | None) -> None:

@@ -123,6 +123,8 @@ def run_hook(
         if name == "pre-commit":
             return _pre_commit(project, repo, index_file, now, include_pending, commit_checked)
         if name == "commit-msg":
+            if commit_checked and _index_tree(repo, index_file) == commit_checked:
+                return HookRun(name, skipped="trailers added by 'brv vc commit'")
             return _commit_msg(repo, tuple(args), index_file)
         if name == "pre-push":
             return _pre_push(repo, stdin, push_checked)
@@ -134,13 +136,9 @@ def run_hook(
 def _pre_commit(project: Project, repo: KnowledgeRepo, index_file: str | None,
                 now: datetime, include_pending: bool, checked: str | None = None) -> HookRun:
     if checked and _index_tree(repo, index_file) == checked:
-        # 'brv vc commit' validated this very tree (and the review gate) before running git
-        staged = git.staged_files(repo.workdir, index_file,
-                                  repo.prefix.removesuffix("context-tree") or None)
-        _note_trailers(repo, index_file, [p for status, p, _ in staged if status == "D"])
-        return _code_noted(project, repo.workdir, index_file, repo.prefix or None, lambda: _refresh(
-            project, "pre-commit", _tree_paths(repo, [p for _, p, _ in staged]), now,
-            defer=True))
+        # 'brv vc commit' validated this very tree (and the review gate) before running git,
+        # and refreshes its derived state itself once the commit is made
+        return HookRun("pre-commit", skipped="validated and refreshed by 'brv vc commit'")
     # Imported here: the check needs YAML, which the post-* hooks never pay for.
     from brv_vc.services.vc.checks import check_staged
 

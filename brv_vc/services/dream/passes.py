@@ -53,6 +53,9 @@ def changed_entries(project: Project, entries: Sequence[str], state: dict[str, A
 
 
 BATCH = 20  # changed entries per provider call (the default engine applies each at once)
+# Why: SKIP decisions change nothing, so the default engine logs a run of them in one step
+# (a first pass at 100,000 entries is mostly SKIPs). Any other decision is applied at once.
+SKIPS = 50
 
 
 def consolidate_pass(project: Project, entries: Sequence[str], changed: Sequence[str],
@@ -102,7 +105,8 @@ def consolidate_pass(project: Project, entries: Sequence[str], changed: Sequence
                                          lambda rel, entry: cross_hits(hits, rel, entry.title),
                                          budget_hit):
         pending.append((path, found))
-        if not batched or len(pending) >= BATCH:
+        skips = not batched and all(op["action"] == "SKIP" for op in found)
+        if len(pending) >= (BATCH if batched else SKIPS if skips else 1):
             stopped = flush()
             if stopped:
                 break

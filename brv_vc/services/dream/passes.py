@@ -19,6 +19,7 @@ from brv_vc.tree.layout import ARCHIVE_DIR
 from brv_vc.tree.project import Project
 
 Op = dict[str, Any]
+SCAN_KEY = "scanCursor"  # dream state: how far the last ``brv dream scan`` got
 
 
 def changed_entries(project: Project, entries: Sequence[str], state: dict[str, Any],
@@ -135,3 +136,20 @@ def cross_hits(hits: Any, rel: str, title: str) -> list[str]:
                 found[path] = found.get(path, 0.0) + score
     ranked = sorted(found, key=lambda p: (-found[p], p))
     return ranked[: consolidate.CROSS_HITS]
+
+
+def applied_cursor(state: dict[str, Any], finished: bool,
+                   ) -> tuple[dict[str, Any] | None, bool]:
+    """The consolidate cursor after ``brv dream apply``, and whether the pass moved.
+
+    The last scan's cursor when the decisions ran to the end and no dream moved the cursor
+    since that scan; else the cursor stays (and so does the time the pass counts changes
+    from): decisions made without a scan, or cut by the budget, never lose the entries the
+    pass still owes.
+    """
+    cursor = state.get("consolidateCursor")
+    record = state.get(SCAN_KEY)
+    if (finished and isinstance(record, dict) and record.get("from") == cursor
+            and record.get("wall") == state.get("lastDreamWall")):
+        return record.get("to"), True
+    return cursor, False

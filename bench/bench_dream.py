@@ -10,8 +10,8 @@ inside 5 minutes. Then 1,000 pending review entries are inserted and ``brv revie
 
 Issue 24 added: ``--dupes`` near-duplicates written beside random entries (changed too);
 ``--compare [REF]`` dreams with the old code (``git archive REF``, default the merge-base
-with main) and this one on copies of the tree and prints the decision agreement, time and
-peak memory of each; ``--first RUNS`` then dreams RUNS times as on a never-dreamed tree
+with main, or a folder of code already unpacked) and this one on copies of the tree and
+prints the decision agreement, time and peak memory of each; ``--first RUNS`` then dreams RUNS times as on a never-dreamed tree
 (every entry changed), each continuing from the last one's cursor; ``--tree PATH --first
 RUNS`` does that on an existing generated tree (100,000 entries: bench/gen_tree.py, then
 ``brv index``).

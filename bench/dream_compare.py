@@ -48,7 +48,13 @@ def near_duplicates(tree: Path, paths: list[str], count: int, seed: int = 11) ->
 
 
 def old_source(ref: str) -> Path:
-    """The code of ``ref`` unpacked in a temporary folder (for PYTHONPATH)."""
+    """The code of ``ref`` unpacked in a temporary folder (for PYTHONPATH).
+
+    A folder holding ``brv_vc/`` is taken as the code itself (a ``git archive`` already
+    unpacked, so the bench can run from one too).
+    """
+    if (Path(ref) / "brv_vc").is_dir():
+        return Path(ref)
     dest = Path(tempfile.mkdtemp(prefix="brv-bench-old-"))
     archive = subprocess.run(["git", "-C", str(REPO), "archive", ref], check=True,
                              capture_output=True).stdout

@@ -31,7 +31,11 @@ def defaults() -> dict[str, Any]:
             "lastDreamWall": None,
             # a consolidate pass the budget cut: {"after": the last entry path it finished,
             # "since": the lastDreamWall it started from}; the next dream goes on from there
-            "consolidateCursor": None}
+            "consolidateCursor": None,
+            # the last ``brv dream scan``: {"from": the cursor it began at, "wall": the
+            # lastDreamWall it read, "to": the cursor its candidates reach}; ``brv dream
+            # apply`` of its decisions moves the cursor there
+            "scanCursor": None}
 
 
 def read_state(project: Project) -> dict[str, Any]:
@@ -51,6 +55,8 @@ def read_state(project: Project) -> dict[str, Any]:
     if not (isinstance(cursor, dict) and isinstance(cursor.get("after"), str)
             and isinstance(cursor.get("since"), (int, float, type(None)))):
         state["consolidateCursor"] = None  # unreadable: a new pass from lastDreamWall
+    if not isinstance(state["scanCursor"], dict):
+        state["scanCursor"] = None
     return state
 
 

@@ -18,28 +18,38 @@ from brv_vc.services import derived
 from brv_vc.services.dream import consolidate, prune, synthesize
 from brv_vc.services.dream.decisions import ALLOWED, op_files, preview
 from brv_vc.services.dream.hits import StoredHits
-from brv_vc.services.dream.passes import changed_entries, cross_hits
+from brv_vc.services.dream.passes import SCAN_KEY, changed_entries, cross_hits
 from brv_vc.services.dream.run import DEFAULT_BUDGET
 from brv_vc.tree import dreamstate
 from brv_vc.tree.project import Project
 from brv_vc.tree.store import entry_paths
 
 PREVIEW_CHARS = 4000
+
+
 @dataclass(frozen=True)
 class ScanResult:
-    """Candidates for the agent to decide on, each with content and allowed decisions."""
+    """Candidates for the agent to decide on, each with content and allowed decisions.
+
+    ``cursor``: where the consolidate pass stands once these candidates are applied
+    (``brv dream apply`` moves the dream's cursor there): ``{"after", "since"}`` when the
+    scan was cut before the pass ended, None when it ended.
+    """
 
     candidates: tuple[dict[str, Any], ...]
     allowed: dict[str, tuple[str, ...]]
     stopped: str = ""  # budget: the candidates found within it (the rest at the next scan)
+    cursor: dict[str, Any] | None = None
 
 
 def scan(project: Project, now: datetime, *, budget: float = DEFAULT_BUDGET,
          clock: Callable[[], float] = time.monotonic) -> ScanResult:
-    """Runs the detectors without changing anything and returns their candidates.
+    """Runs the detectors without changing the tree and returns their candidates.
 
-    Within ``budget`` seconds, as a dream: past it, the candidates found so far (from the
-    cursor of the last cut dream, which a scan reads and never moves).
+    Within ``budget`` seconds, as a dream: past it, the candidates found so far. It starts
+    where the last dream's consolidate pass stopped (its cursor) and records in dream state
+    how far it got (``scanCursor``), so that ``brv dream apply`` of these decisions moves
+    the cursor there and the next scan or dream continues after them (issue 24).
     """
     start = clock()
     state = dreamstate.read_state(project)
@@ -47,17 +57,24 @@ def scan(project: Project, now: datetime, *, budget: float = DEFAULT_BUDGET,
     entries = entry_paths(project)
     opened = derived.open_synced(project)
     stopped = ""
+    begun: dict[str, Any] | None = state.get("consolidateCursor")
+    last = begun["after"] if begun else ""
 
     def over() -> bool:
         nonlocal stopped
         stopped = stopped or ("budget" if clock() - start > budget else "")
         return bool(stopped)
 
+    found: list[dict[str, Any]] = []
     try:
         changed = changed_entries(project, entries, state, hints)
         hits = StoredHits(opened.conn)
-        found = consolidate.detect(project, entries, changed, hints,
-                                   lambda rel, entry: cross_hits(hits, rel, entry.title), over)
+        for path, ops in consolidate.steps(
+                project, entries, changed, hints,
+                lambda rel, entry: cross_hits(hits, rel, entry.title), over):
+            found += ops
+            last = max(last, path or "")
+        cut = over()
         if not over():
             found += synthesize.detect(project)
         if not over():
@@ -65,10 +82,16 @@ def scan(project: Project, now: datetime, *, budget: float = DEFAULT_BUDGET,
                                   prune.candidates(project, entries, now, (), opened.conn))
     finally:
         opened.close()
+    since = begun["since"] if begun else state.get("lastDreamWall")
+    cursor = {"after": last, "since": since} if cut else None
+    record = {"from": begun, "wall": state.get("lastDreamWall"), "to": cursor}
+    dreamstate.update_state(project, lambda s: s.update({SCAN_KEY: record}))
     out = []
     for number, op in enumerate(found):
+        # a SKIP's text is left out: nothing to decide, and at 100,000 entries a first scan
+        # has tens of thousands of them (4,000 characters each)
+        shown = [] if op["action"] == "SKIP" else op_files(op)
         out.append({"candidate": number, "operation": op["operation"],
                     "allowed": list(ALLOWED[op["operation"]]), "suggested": op,
-                    "content": {p: preview(project, p, PREVIEW_CHARS) for p in op_files(op)}})
-    return ScanResult(tuple(out), ALLOWED, stopped)
-
+                    "content": {p: preview(project, p, PREVIEW_CHARS) for p in shown}})
+    return ScanResult(tuple(out), ALLOWED, stopped, cursor)

@@ -22,7 +22,7 @@ from typing import Any
 
 from brv_vc.errors import BrvError
 from brv_vc.format.entry import Entry, parse_entry
-from brv_vc.services.dream.similarity import LINK_AT, MERGE_AT, Corpus, words
+from brv_vc.services.dream.similarity import LINK_AT, MERGE_AT, Corpus, Vocab, words
 from brv_vc.tree.project import Project
 
 Op = dict[str, Any]
@@ -112,6 +112,7 @@ def steps(project: Project, entries: Sequence[str], changed: Sequence[str],
             continue
         own = _load(project, by_domain[domain])
         own_words = {p: words(e) for p, e in own.items()}
+        vocab = Vocab()  # the domain's words counted once for all its groups
         for first in range(0, len(changed_here), CHUNK):
             mine = changed_here[first:first + CHUNK]
             hits: set[str] = set()
@@ -128,7 +129,8 @@ def steps(project: Project, entries: Sequence[str], changed: Sequence[str],
                         if target not in loaded and _domain(target) != domain:
                             loaded.update(_load(project, [target]))
             paths = sorted(loaded)
-            corpus = Corpus(paths, [own_words.get(p) or words(loaded[p]) for p in paths])
+            corpus = Corpus(paths, [own_words.get(p) or words(loaded[p]) for p in paths],
+                            vocab)
             where = {p: i for i, p in enumerate(paths)}
             for hint in hints if first == 0 else ():
                 found = _hint(hint, where, corpus, loaded, consumed, decided)

@@ -57,15 +57,16 @@ def write(project: Project, log: dict[str, Any]) -> None:
         _journal(project, str(log["id"])).unlink(missing_ok=True)
 
 
-def append(project: Project, dream_id: str, op: dict[str, Any], *, durable: bool) -> None:
-    """Adds one finished operation to a running dream's journal.
+def append(project: Project, dream_id: str, *ops: dict[str, Any], durable: bool) -> None:
+    """Adds finished operations to a running dream's journal (one line each).
 
-    ``durable``: flush it to disk (an operation that changed files: ``--undo`` needs it even
-    after a power cut; a skipped one is only a record).
+    ``durable``: flush them to disk (an operation that changed files: ``--undo`` needs it
+    even after a power cut; a skipped one is only a record).
     """
-    line = json.dumps(op, ensure_ascii=False, separators=(",", ":")) + "\n"
+    lines = "".join(json.dumps(op, ensure_ascii=False, separators=(",", ":")) + "\n"
+                    for op in ops)
     with _journal(project, dream_id).open("a", encoding="utf-8") as handle:
-        handle.write(line)
+        handle.write(lines)
         if durable:
             handle.flush()
             os.fsync(handle.fileno())

@@ -19,6 +19,7 @@ from brv_vc.tree.layout import ARCHIVE_DIR
 from brv_vc.tree.project import Project
 
 Op = dict[str, Any]
+SCAN_KEY = "scanCursor"  # dream state: how far the last ``brv dream scan`` got
 
 
 def changed_entries(project: Project, entries: Sequence[str], state: dict[str, Any],
@@ -53,6 +54,9 @@ def changed_entries(project: Project, entries: Sequence[str], state: dict[str, A
 
 
 BATCH = 20  # changed entries per provider call (the default engine applies each at once)
+# Why: SKIP decisions change nothing, so the default engine logs a run of them in one step
+# (a first pass at 100,000 entries is mostly SKIPs). Any other decision is applied at once.
+SKIPS = 50
 
 
 def consolidate_pass(project: Project, entries: Sequence[str], changed: Sequence[str],
@@ -102,7 +106,8 @@ def consolidate_pass(project: Project, entries: Sequence[str], changed: Sequence
                                          lambda rel, entry: cross_hits(hits, rel, entry.title),
                                          budget_hit):
         pending.append((path, found))
-        if not batched or len(pending) >= BATCH:
+        skips = not batched and all(op["action"] == "SKIP" for op in found)
+        if len(pending) >= (BATCH if batched else SKIPS if skips else 1):
             stopped = flush()
             if stopped:
                 break
@@ -131,3 +136,20 @@ def cross_hits(hits: Any, rel: str, title: str) -> list[str]:
                 found[path] = found.get(path, 0.0) + score
     ranked = sorted(found, key=lambda p: (-found[p], p))
     return ranked[: consolidate.CROSS_HITS]
+
+
+def applied_cursor(state: dict[str, Any], finished: bool,
+                   ) -> tuple[dict[str, Any] | None, bool]:
+    """The consolidate cursor after ``brv dream apply``, and whether the pass moved.
+
+    The last scan's cursor when the decisions ran to the end and no dream moved the cursor
+    since that scan; else the cursor stays (and so does the time the pass counts changes
+    from): decisions made without a scan, or cut by the budget, never lose the entries the
+    pass still owes.
+    """
+    cursor = state.get("consolidateCursor")
+    record = state.get(SCAN_KEY)
+    if (finished and isinstance(record, dict) and record.get("from") == cursor
+            and record.get("wall") == state.get("lastDreamWall")):
+        return record.get("to"), True
+    return cursor, False

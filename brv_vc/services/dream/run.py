@@ -126,7 +126,7 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
         "startedAt": format_iso(now), "pid": os.getpid(), "operations": [],
         "stateBefore": {k: state.get(k) for k in
                         ("curationsSinceDream", "lastDreamAt", "lastDreamLogId",
-                         "lastDreamWall", "totalDreams")},
+                         "lastDreamWall", "totalDreams", "consolidateCursor")},
         "summary": {},
         "engine": "agent" if decisions is not None else "llm" if llm else "default",
     }
@@ -147,12 +147,21 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
             if should_stop():  # cancelled while the provider was thinking
                 return "cancelled"
         try:
-            for number, op in enumerate(ops, 1):
+            number = 0
+            while number < len(ops):
+                # a run of SKIPs changes nothing: one step (a first dream at 100,000 entries
+                # is mostly SKIPs, and a lock and a journal write each cost ~2 ms)
+                end = number + 1
+                while (ops[number]["action"] == "SKIP" and end < len(ops)
+                       and ops[end]["action"] == "SKIP"):
+                    end += 1
                 with writelock.hold(project):  # the operation and its journal line: one step
-                    done = apply_op(ctx, op)
-                    log["operations"].append(done)
-                    dreamlog.append(project, dream_id, done, durable=bool(done["changes"]))
+                    done = [apply_op(ctx, op) for op in ops[number:end]]
+                    log["operations"].extend(done)
+                    dreamlog.append(project, dream_id, *done,
+                                    durable=any(d["changes"] for d in done))
                     logged(ctx)
+                number = end
                 if progress is not None:
                     progress(phase, number, len(ops))
                 why = over()
@@ -163,9 +172,11 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
             problems.extend(ctx.flush())
 
     cursor: dict[str, Any] | None = state.get("consolidateCursor")
+    moved = decisions is None  # the consolidate pass went on (an agent's: after its scan)
     try:
         if decisions is not None:
             stopped = run_all("apply", decisions)
+            cursor, moved = passes.applied_cursor(state, not stopped)
         else:
             hints = list(state.get("pendingMerges", []))
             entries = entry_paths(project)
@@ -191,7 +202,8 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
                notes=list(problems),
                elapsedSeconds=round(clock() - start, 3))
     dreamlog.write(project, log)
-    _finish_state(project, now, dream_id, state, ctx.curations, decisions is None, cursor)
+    _finish_state(project, now, dream_id, state, ctx.curations, decisions is None, cursor,
+                  moved)
     dreamlog.store(project).keep_only(
         h for op in ops for c in op.get("changes", []) for h in (c["before"], c["after"]) if h)
     problems.extend(f"{op['action']} failed: {op['message']}" for op in ops
@@ -213,13 +225,15 @@ def _summary(ops: Sequence[Op]) -> dict[str, int]:
 
 def _finish_state(project: Project, now: datetime, dream_id: str, before: dict[str, Any],
                   own_curations: int, consumed_hints: bool,
-                  cursor: dict[str, Any] | None) -> None:
+                  cursor: dict[str, Any] | None, moved: bool) -> None:
     def change(state: dict[str, Any]) -> None:
         state["consolidateCursor"] = cursor
+        state[passes.SCAN_KEY] = None  # a scan before this dream no longer tells
         seen = int(before.get("curationsSinceDream", 0)) + own_curations
         state["curationsSinceDream"] = max(0, state["curationsSinceDream"] - seen)
         state["lastDreamAt"] = format_iso(now)
-        state["lastDreamWall"] = time.time()
+        if moved:  # else the entries the pass owes still count from when they did
+            state["lastDreamWall"] = time.time()
         state["lastDreamLogId"] = dream_id
         state["totalDreams"] += 1
         if consumed_hints:  # seed 001: consolidate clears them, acted on or not

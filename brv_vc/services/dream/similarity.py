@@ -1,4 +1,4 @@
-"""In-memory pairwise similarity over a domain's entries with rank-bm25 (issue 12).
+"""Pairwise similarity over a domain's entries: rank-bm25's BM25, read through an index.
 
 rank-bm25's Okapi IDF goes negative for a term in more than half of the documents (and a
 two-entry domain has many), which makes scores of near-duplicates meaningless; the IDF is
@@ -6,38 +6,47 @@ replaced by Lucene's ``log(1 + (N - n + 0.5) / (n + 0.5))``, which is never nega
 least :data:`MIN_CORPUS`). A
 score is normalised by the query document's score against itself, so identical entries
 score 1.0 and the thresholds of seed 001 (0.5 link, 0.85 merge) read the same in any domain.
+
+Why an index (issue 24): rank-bm25 scores a query by walking every document's word counts
+in Python (``get_scores``), and a first dream at 100,000 entries asks 2,500-entry domains
+once per entry. Here each word's BM25 weight in each document is computed once per corpus,
+in one numpy expression that is rank-bm25's own, term for term, and kept as postings (word
+-> documents holding it, with their weights). A query reads only the postings of its own
+words and adds them per document in query order from zero, as ``get_scores`` adds them: the
+same floats, bit for bit (tests/test_dream_candidates.py checks them against rank-bm25).
+A pair of documents is scored from the document's own row (its words and weights).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 from rank_bm25 import BM25Okapi
 
 from brv_vc.format.entry import Entry
 from brv_vc.index.terms import tokens
 
 QUERY_TERMS = 40
-# Why: a word's scores in every document are kept for the next query holding it, but at
-# 2,500 entries a domain (100,000 in the tree) the kept vectors of its ~6,000 words took
-# 120 MB (issue 24: peak memory <= 300 MB). The least recently used go past this many bytes;
-# a word asked again is computed again over the documents holding it (the same floats).
-TERM_BYTES = 40 << 20
 # Why: in a domain of two entries every shared word is "in half the corpus" and weighs
 # little, so two copies that differ in one title word looked unrelated. A domain smaller
 # than this is weighed as if it had this many entries (the word counts stay its own).
 MIN_CORPUS = 50  # a document's query: its most frequent significant terms
 MERGE_AT = 0.85
 LINK_AT = 0.5
+K1, B = 1.5, 0.75  # rank-bm25's BM25Okapi defaults
 
 
 class _LuceneBM25(BM25Okapi):  # type: ignore[misc]
     def _calc_idf(self, nd: dict[str, int]) -> None:
-        size = max(self.corpus_size, MIN_CORPUS)
-        self.idf = {w: math.log(1 + (size - n + 0.5) / (n + 0.5)) for w, n in nd.items()}
+        self.idf = {w: _idf(max(self.corpus_size, MIN_CORPUS), n) for w, n in nd.items()}
+
+
+def _idf(size: int, n: int) -> float:
+    return math.log(1 + (size - n + 0.5) / (n + 0.5))
 
 
 def words(entry: Entry) -> list[str]:
@@ -56,79 +65,118 @@ def _query(doc: Sequence[str]) -> list[str]:
 
 
 @dataclass
+class Vocab:
+    """Word ids and each document's word counts, shared by the corpora of one domain.
+
+    A domain's entries go into one corpus per group of changed entries (consolidate's
+    CHUNK); counting their words once serves every group. ``key`` names a document (its
+    path): the same key must always come with the same words.
+    """
+
+    ids: dict[str, int] = field(default_factory=dict)
+    _counted: dict[str, tuple[Any, Any, int]] = field(default_factory=dict)
+
+    def count(self, key: str | None, doc: Sequence[str]) -> tuple[Any, Any, int]:
+        """(word ids in first-seen order, their counts: int64 arrays; the document's length)."""
+        if key is not None and key in self._counted:
+            return self._counted[key]
+        counts: dict[str, int] = {}
+        for word in doc or ["_"]:  # rank-bm25 is given "_" for an empty document
+            counts[word] = counts.get(word, 0) + 1
+        ids = self.ids
+        made = (np.array([ids.setdefault(w, len(ids)) for w in counts], dtype=np.int64),
+                np.array(list(counts.values()), dtype=np.int64), max(len(doc), 1))
+        if key is not None:
+            self._counted[key] = made
+        return made
+
+
+@dataclass
 class Corpus:
     """Documents (token lists) under one BM25 model; index i is ``paths[i]``.
 
-    The model is built once per corpus and every score is rank-bm25's own float. A word's
-    score in every document is kept for the next query that holds it (a dream asks ~40 words
-    of each of hundreds of documents, and common words recur): ``get_batch_scores`` over the
-    documents holding the word, zero elsewhere (what ``get_scores`` gives a document without
-    it). A query's scores are those added in query order from zero, as ``get_scores`` adds
-    them, so they are the same floats. A score against a single document whose words are not
-    all kept is ``get_batch_scores`` for it (and the query's own, the normaliser, at once).
+    Scores are rank-bm25's (see the module docstring); ``vocab`` shares word counting
+    between corpora over the same documents.
     """
 
     paths: list[str]
     docs: list[list[str]]
+    vocab: Vocab | None = None
 
     def __post_init__(self) -> None:
-        self._bm25: Any = _LuceneBM25([d or ["_"] for d in self.docs])
-        self._queries: dict[int, list[str]] = {}
+        vocab = self.vocab if self.vocab is not None else Vocab()
+        counted = [vocab.count(p if self.vocab is not None else None, d)
+                   for p, d in zip(self.paths, self.docs, strict=True)]
+        size = len(self.docs)
+        lengths = [c[2] for c in counted]
+        avgdl = sum(lengths) / size if size else 1.0
+        starts = np.zeros(size + 1, dtype=np.int64)
+        np.cumsum([len(c[0]) for c in counted], out=starts[1:])
+        empty = np.zeros(0, dtype=np.int64)
+        word = np.concatenate([c[0] for c in counted]) if counted else empty
+        freq = np.concatenate([c[1] for c in counted]) if counted else empty
+        doc = np.repeat(np.arange(size, dtype=np.int64), np.diff(starts))
+        width = len(vocab.ids)
+        held = np.bincount(word, minlength=width)  # documents holding each word
+        idf = np.zeros(width)
+        for w in np.flatnonzero(held).tolist():  # math.log, as rank-bm25 (not numpy's log)
+            idf[w] = _idf(max(size, MIN_CORPUS), int(held[w]))
+        doc_len = np.array(lengths, dtype=np.int64)[doc]
+        # rank-bm25's get_batch_scores, operation for operation, for every (doc, word) pair
+        weight = idf[word] * (freq * (K1 + 1) / (freq + K1 * (1 - B + B * doc_len / avgdl)))
+        self._rows = starts  # document i's words and weights: [starts[i], starts[i + 1])
+        self._word, self._weight = word, weight
+        order = np.argsort(word, kind="stable")  # postings: documents in index order
+        self._post_doc, self._post_weight = doc[order], weight[order]
+        self._post_start = np.zeros(width + 1, dtype=np.int64)
+        np.cumsum(held, out=self._post_start[1:])
+        self._ids = vocab.ids
+        self._row_maps: dict[int, dict[int, float]] = {}
+        self._queries: dict[int, list[int]] = {}
         self._pairs: dict[tuple[int, int], float] = {}  # (query, doc) -> score
-        self._terms: dict[str, Any] = {}  # word -> its score in every document
-        self._postings: dict[str, list[int]] | None = None  # word -> documents holding it
         self._by_path: list[int] | None = None  # the documents in path order
 
-    def _query(self, i: int) -> list[str]:
+    def _query(self, i: int) -> list[int]:
         if i not in self._queries:
-            self._queries[i] = _query(self.docs[i])
+            self._queries[i] = [self._ids[w] for w in _query(self.docs[i])]
         return self._queries[i]
 
-    def _term(self, word: str) -> Any:
-        kept = self._terms.pop(word, None)
-        if kept is not None:
-            self._terms[word] = kept  # the most recently used go last
-            return kept
-        if word not in self._terms:
-            if self._postings is None:
-                self._postings = {}
-                for i, counts in enumerate(self._bm25.doc_freqs):
-                    for w in counts:
-                        self._postings.setdefault(w, []).append(i)
-            scores = self._bm25.get_scores([])  # rank-bm25's zeros
-            holding = self._postings.get(word)
-            if holding:
-                scores[holding] = self._bm25.get_batch_scores([word], holding)
-            while self._terms and len(self._terms) * 8 * len(self.docs) >= TERM_BYTES:
-                del self._terms[next(iter(self._terms))]  # the least recently used
-            self._terms[word] = scores
-        return self._terms[word]
+    def _row(self, i: int) -> dict[int, float]:
+        row = self._row_maps.get(i)
+        if row is None:
+            lo, hi = int(self._rows[i]), int(self._rows[i + 1])
+            row = self._row_maps[i] = dict(zip(self._word[lo:hi].tolist(),
+                                               self._weight[lo:hi].tolist(), strict=True))
+        return row
 
     def _scores(self, query: int) -> Any:
-        """The query document's score in every document (``get_scores``)."""
-        scores = self._bm25.get_scores([])  # rank-bm25's zeros, as get_scores starts
-        for word in self._query(query):
-            scores += self._term(word)
-        return scores
+        """The query document's score in every document (``get_scores``), from postings.
 
-    def _base(self, i: int) -> float:
-        """A document's score against itself (the normaliser), computed on first use."""
-        return self._score(i, i)
+        ``bincount`` adds each document's weights in the order given, from zero: query
+        order, as ``get_scores`` adds them (a document without the word adds 0.0).
+        """
+        start = self._post_start
+        words = self._query(query)
+        docs = [self._post_doc[start[w]:start[w + 1]] for w in words]
+        weights = [self._post_weight[start[w]:start[w + 1]] for w in words]
+        if not docs:
+            return np.zeros(len(self.docs))
+        return np.bincount(np.concatenate(docs), weights=np.concatenate(weights),
+                           minlength=len(self.docs))
 
     def _score(self, query: int, doc: int) -> float:
         key = (query, doc)
         if key not in self._pairs:
-            words = self._query(query)
-            if all(w in self._terms for w in words):
-                total = 0.0
-                for w in words:
-                    total += float(self._terms[w][doc])
-                self._pairs[key] = total
-            else:
-                ids = [doc] if (query, query) in self._pairs else list(dict.fromkeys([doc, query]))
-                for i, score in zip(ids, self._bm25.get_batch_scores(words, ids), strict=True):
-                    self._pairs[(query, i)] = float(score)
+            row = self._row(doc)
+            total = 0.0
+            for w in self._query(query):
+                total += row.get(w, 0.0)
+            self._pairs[key] = total
         return self._pairs[key]
+
+    def _base(self, i: int) -> float:
+        """A document's score against itself (the normaliser), computed on first use."""
+        return self._score(i, i)
 
     def sim(self, a: int, b: int) -> float:
         """How much of ``a`` ``b`` covers, in [0, 1] (1: b holds all of a's terms alike)."""
@@ -142,31 +190,28 @@ class Corpus:
     def nearest(self, a: int, limit: int = 5) -> list[tuple[int, float]]:
         """The ``limit`` documents most similar to ``a`` (itself excluded), best first.
 
-        Equal scores come in path order.
+        Only documents sharing a word with ``a``'s query score above zero (the postings
+        hold no other); equal scores come in path order.
         """
         scores = self._scores(a)
         base = self._pairs.setdefault((a, a), float(scores[a]))
         if base <= 0:
             return []
-        if self._by_path is None:
-            self._by_path = sorted(range(len(self.paths)), key=self.paths.__getitem__)
-        by_path = self._by_path
-        out: list[tuple[int, float]] = []
-        # best first; a stable sort of the path-ordered scores keeps ties in path order
-        for k in (-scores[by_path]).argsort(kind="stable").tolist():
-            i = by_path[k]
-            if scores[i] <= 0 or len(out) == limit:
-                break
-            if i != a:
-                out.append((i, min(1.0, float(scores[i]) / base)))
-        return out
+        held = np.flatnonzero(scores > 0)
+        if len(held) > limit + 1:  # the best few and all that tie with the last of them
+            floor = np.partition(scores[held], len(held) - limit - 1)[len(held) - limit - 1]
+            held = held[scores[held] >= floor]
+        paths = self.paths
+        ranked = sorted(held.tolist(), key=lambda i: (-scores[i], paths[i]))
+        return [(i, min(1.0, float(scores[i]) / base)) for i in ranked if i != a][:limit]
 
     def best_against(self, query: list[str]) -> float:
         """The best normalised score of an outside document against this corpus (0 if empty)."""
         if not self.docs:
             return 0.0
         q = _query(query)
-        others = [float(s) for s in self._bm25.get_scores(q)]
+        model = _LuceneBM25([d or ["_"] for d in self.docs])
+        others = [float(s) for s in model.get_scores(q)]
         probe = _LuceneBM25([*[d or ["_"] for d in self.docs], query or ["_"]])
         base = float(probe.get_batch_scores(q, [len(self.docs)])[0])
         return 0.0 if base <= 0 else min(1.0, max(others) / base)

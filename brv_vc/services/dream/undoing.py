@@ -90,6 +90,8 @@ def _restore_state(project: Project, log: dict[str, Any]) -> None:
         state["curationsSinceDream"] += int(before.get("curationsSinceDream") or 0)
         for key in ("lastDreamAt", "lastDreamLogId", "lastDreamWall"):
             state[key] = before.get(key)
+        if "consolidateCursor" in before:  # logs before issue 24's cursor did not keep it
+            state["consolidateCursor"] = before["consolidateCursor"]
         state["pendingMerges"] = [h for h in state["pendingMerges"]
                                   if h.get("dreamId") != log["id"]]
 

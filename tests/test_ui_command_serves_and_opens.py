@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 from conftest import run_brv
+from jsonschema import Draft202012Validator
 
+from brv_vc.resources import load_schema
 from brv_vc.tree.project import Project
 
 
@@ -33,6 +35,8 @@ def test_json_gives_the_url_and_the_page_answers_there(seeded: Project) -> None:
     try:
         assert proc.stdout is not None
         started = json.loads(proc.stdout.readline())
+        schema = load_schema("answer-ui")
+        assert list(Draft202012Validator(schema).iter_errors(started)) == []
         assert started["ok"] is True
         assert started["version"] == 1
         url = started["url"]

@@ -56,7 +56,8 @@ def render_logs(project: Project, undone: str | None) -> Markup:
                         tag("td", _undo_button(dream_id) if dream_id == last else "")))
     flash = (tag("p", f"Dream {undone} undone: its files are restored.", class_="flash")
              if undone and _ID.match(undone) else "")
-    table = (tag("table", join(rows), class_="fm") if rows
+    header = tag("tr", *(tag("th", h) for h in ("dream", "status", "started", "summary", "")))
+    table = (tag("table", header, join(rows), class_="list") if rows
              else tag("p", "No dream yet (brv dream).", class_="hint"))
     return page("Dreams", join([tag("h1", "Dreams"), flash, tag("p", head, class_="hint"),
                                 table]), active="/dreams")

@@ -23,9 +23,16 @@ def search(session: Any, query: str, now: datetime, limit: int = LIMIT) -> Any:
     return session.search(query, now=now, limit=limit, record=False)
 
 
+def needles(result: Any) -> tuple[str, ...]:
+    """What to highlight: the query's words and their stems (``rotation`` marks ``rotate``)."""
+    from brv_vc.index.terms import stem
+
+    return tuple(dict.fromkeys([*result.terms, *(stem(t) for t in result.terms)]))
+
+
 def answer(result: Any) -> dict[str, Any]:
-    """The JSON of ``brv search --json`` for a result."""
-    return versioned({"ok": True, **jsonable(result)})
+    """The JSON of ``brv search --json`` for a result, plus what the page highlights."""
+    return versioned({"ok": True, **jsonable(result), "highlight": list(needles(result))})
 
 
 def highlight(text: str, terms: tuple[str, ...]) -> Markup:
@@ -44,9 +51,10 @@ def highlight(text: str, terms: tuple[str, ...]) -> Markup:
 
 def results(result: Any) -> Markup:
     """The result list, as the script builds it."""
+    marks = needles(result)
     items = [tag("li", link(entry_href(h.path), h.title or h.path),
-                 tag("span", f" {h.path} · score {h.score}", class_="path"), tag("br"),
-                 tag("span", highlight(h.excerpt or "", result.terms), class_="excerpt"))
+                 tag("span", f" [{round(h.score * 100)}%] {h.path}", class_="path"), tag("br"),
+                 tag("span", highlight(h.excerpt or "", marks), class_="excerpt"))
              for h in result.results]
     return join(items)
 

@@ -41,6 +41,13 @@ def bind(port: int, host: str = "127.0.0.1") -> socket.socket:
             raise ConflictError(f"port {port} on {host} is in use",
                                 hint="choose another with --port N, or --port 0 for a free one"
                                 ) from None
+        if exc.errno == errno.EACCES:
+            raise ConflictError(f"no permission to listen on port {port} of {host}",
+                                hint="ports below 1024 need privileges: choose one above, or "
+                                     "--port 0 for a free one") from None
+        if exc.errno == errno.EADDRNOTAVAIL:
+            raise ConflictError(f"{host} is not available on this machine",
+                                hint="use 127.0.0.1 (IPv6 may be off)") from None
         raise
     sock.listen(128)
     return sock

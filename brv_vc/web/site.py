@@ -9,7 +9,6 @@ and hint (404 for something missing, 400 for a bad path or value, 409 for a conf
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import datetime
@@ -197,9 +196,3 @@ def build_app(project: Project, token: str,
 def see_other(href: str) -> RedirectResponse:
     """After a POST: back to a page (303, so a reload does not post again)."""
     return RedirectResponse(href, status_code=303)
-
-
-def json_answer(payload: dict[str, Any], status: int = 200) -> Response:
-    """A JSON answer in the CLI's --json envelope."""
-    body = json.dumps({"ok": True, "version": 1, **payload}, ensure_ascii=False)
-    return Response(body, status_code=status, media_type="application/json")

@@ -13,7 +13,9 @@
     const span = document.createElement("span");
     span.className = "excerpt";
     if (!terms.length) { span.textContent = text; return span; }
-    const escaped = terms.map(t => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+    const longest = terms.filter(t => t).sort((a, b) => b.length - a.length);
+    if (!longest.length) { span.textContent = text; return span; }
+    const escaped = longest.map(t => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
     const pattern = new RegExp("(" + escaped.join("|") + ")", "gi");
     let last = 0;
     for (const match of text.matchAll(pattern)) {
@@ -40,8 +42,9 @@
       a.textContent = hit.title || hit.path;
       const path = document.createElement("span");
       path.className = "path";
-      path.textContent = " " + hit.path + " · score " + hit.score;
-      li.append(a, path, document.createElement("br"), highlighted(hit.excerpt || "", answer.terms));
+      path.textContent = " [" + Math.round(hit.score * 100) + "%] " + hit.path;
+      const marks = answer.highlight || answer.terms;
+      li.append(a, path, document.createElement("br"), highlighted(hit.excerpt || "", marks));
       list.appendChild(li);
     }
   }

@@ -123,3 +123,18 @@ def test_a_port_in_use_is_a_clear_error_with_exit_1(proj: Project) -> None:
     assert result.exit_code == 1
     assert f"port {port}" in result.stderr
     assert "in use" in result.stderr
+
+
+def test_ipv6_loopback_serves_with_its_own_host_name(proj: Project) -> None:
+    from brv_vc import web
+    from brv_vc.errors import BrvError
+    from brv_vc.web import server
+
+    try:
+        server.bind(0, "::1").close()
+    except (BrvError, OSError):
+        pytest.skip("no IPv6 loopback on this machine")
+    with server.running(web.app(proj, TOKEN), host="::1") as sock:
+        client = Client(sock.getsockname()[1], host="::1")
+        assert client.get("/", host_header=f"[::1]:{client.port}").status == 200
+        assert client.get("/", host_header=f"evil.example:{client.port}").status == 400

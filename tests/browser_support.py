@@ -203,7 +203,7 @@ def _isolate(home: Path) -> None:
 
 
 SHOTS = (  # file name, address (after the token URL), what to wait for
-    ("tree.png", "/?path=authentication", "main"),
+    ("tree.png", "/", "main"),
     ("entry.png", "/entry?path=authentication%2Fjwt_implementation%2Fjwt_token_generation.md",
      "main"),
     ("search.png", "/search?q=token+rotation", "main"),

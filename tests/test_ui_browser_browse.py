@@ -42,6 +42,13 @@ def test_the_tree_opens_with_its_domains_and_folds_into_a_topic(page: Any) -> No
     main.get_by_role("link", name="authentication").first.click()
     page.wait_for_url("**/?path=authentication*")
     assert main.get_by_role("link", name="jwt_implementation").count() >= 1
+    # the domain's picture: its entries as nodes, each opening its entry
+    main.get_by_role("link", name="Graph of its links").click()
+    page.wait_for_url("**/graph?domain=authentication")
+    drawn = {a.get_attribute("data-path") for a in page.locator("svg.link-graph a.node").all()}
+    assert "authentication/jwt_implementation/signing_keys.md" in drawn
+    page.get_by_role("link", name="Signing Keys").first.click()
+    page.wait_for_url("**/entry?path=*signing_keys*")
 
 
 def test_an_entry_opens_and_its_relation_leads_to_the_related_entry(page: Any, served: Served) -> None:

@@ -43,8 +43,8 @@ def decide(page: Any, served: Served, entry: str, button: str) -> str:
     page.goto(served.base + "/review")
     card = page.locator("section.card", has_text=entry)
     assert card.count() == 1
-    card.get_by_role("button", name=button).click()
-    page.wait_for_load_state()
+    with page.expect_navigation():  # the POST answers 303 back to the queue
+        card.get_by_role("button", name=button).click()
     return page.locator("main").inner_text()
 
 

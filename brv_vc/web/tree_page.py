@@ -12,7 +12,7 @@ from datetime import datetime
 from brv_vc.services.glance import Glance, Mix, glance, maturity_mix
 from brv_vc.services.tree_view import FolderNode, build_tree
 from brv_vc.tree.project import Project
-from brv_vc.web.html import Markup, entry_href, folder_href, join, link, page, tag
+from brv_vc.web.html import Markup, entry_href, folder_href, join, link, page, tag, url
 
 PAGE_SIZE = 100
 
@@ -99,6 +99,8 @@ def render(project: Project, whole: FolderNode, path: str, page_no: int,
                            " ", _mix(folder, mixes.get(folder.path, Mix())), folded))
     parts: list[object] = [_crumbs(root.path), head,
                            tag("p", _mix(root, mixes.get(root.path, Mix())), class_="mix")]
+    graph = link(url("/graph", domain=root.path or None), "Graph of its links →")
+    parts.append(tag("p", graph, class_="hint"))
     if folders:
         parts += [tag("h2", "Folders"), tag("ul", join(folders), class_="folders")]
     if root.entries:

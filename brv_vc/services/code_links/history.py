@@ -80,15 +80,16 @@ def walk(repo: Path, revs: list[str]) -> list[CommitRow]:
     return parse(git.history(repo, revs).decode("utf-8", "surrogateescape"))
 
 
-def walk_head(repo: Path, head: str, state: Path | None) -> list[CommitRow]:
+def walk_head(repo: Path, head: str, state: Path | None, name: str = CACHE) -> list[CommitRow]:
     """The whole history of ``head``, from the cache when it knows an ancestor of it.
 
     Args:
         repo: the code repository.
         head: the commit id of HEAD.
         state: the folder holding the cache (None: no cache).
+        name: the cache's file name (the knowledge repository of standalone mode has its own).
     """
-    cache = state / CACHE if state is not None else None
+    cache = state / name if state is not None else None
     shallow = git.is_shallow(repo)
     known: list[CommitRow] = []
     if cache is not None:

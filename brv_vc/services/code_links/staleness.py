@@ -36,9 +36,11 @@ def _written(project: Project, code: CodeRepo, rows: list[history.CommitRow],
         dirty = {p[len(head):] for p in git.work_changes(code.top, code.tree_prefix)
                  if p.startswith(head)}
         return found, dirty
-    if code.mode == STANDALONE and git.commit_of(project.tree, "HEAD"):
+    knowledge_head = git.commit_of(project.tree, "HEAD") if code.mode == STANDALONE else None
+    if knowledge_head:
         found = {}
-        for row in history.walk(project.tree, ["HEAD"]):
+        for row in history.walk_head(project.tree, knowledge_head, project.state,
+                                     "knowledge-history.bin"):
             for change in row.changes:
                 found.setdefault(change[2], Written(None, row.time))
         return found, set(git.work_changes(project.tree))

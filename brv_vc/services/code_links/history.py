@@ -26,7 +26,8 @@ from brv_vc.vc import git
 Change = tuple[str, str, str, str, str]
 STATUS, PATH, NEW_PATH, OLD_BLOB, NEW_BLOB = range(5)
 CACHE = "code-history.bin"
-_VERSION = 2
+RENAMES = "code-renames.bin"  # beside it: new path -> former path, for brv about (small)
+_VERSION = 3
 BLOB_CHARS = 16
 
 
@@ -117,6 +118,14 @@ def _save(cache: Path, shallow: bool, head: str, rows: list[CommitRow]) -> None:
         temp = cache.with_name(cache.name + f".{os.getpid()}.tmp")
         temp.write_bytes(marshal.dumps((_VERSION, shallow, head, [tuple(r) for r in rows])))
         os.replace(temp, cache)  # readers see the old file or the new one, never half
+        if cache.name == CACHE:
+            into: dict[str, str] = {}  # the newest rename into each path
+            for row in rows:
+                for status, old, new, _, _ in row.changes:
+                    if status == "R" and new not in into:
+                        into[new] = old
+            temp.write_bytes(marshal.dumps(into))
+            os.replace(temp, cache.with_name(RENAMES))
     except OSError:
         pass  # a cache: never a reason to fail
 

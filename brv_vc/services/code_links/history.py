@@ -26,7 +26,8 @@ from brv_vc.vc import git
 Change = tuple[str, str, str, str, str]
 STATUS, PATH, NEW_PATH, OLD_BLOB, NEW_BLOB = range(5)
 CACHE = "code-history.bin"
-_VERSION = 2
+RENAMES = "code-renames.bin"  # beside it: new path -> former path, for brv about (small)
+_VERSION = 3
 BLOB_CHARS = 16
 
 
@@ -80,15 +81,16 @@ def walk(repo: Path, revs: list[str]) -> list[CommitRow]:
     return parse(git.history(repo, revs).decode("utf-8", "surrogateescape"))
 
 
-def walk_head(repo: Path, head: str, state: Path | None) -> list[CommitRow]:
+def walk_head(repo: Path, head: str, state: Path | None, name: str = CACHE) -> list[CommitRow]:
     """The whole history of ``head``, from the cache when it knows an ancestor of it.
 
     Args:
         repo: the code repository.
         head: the commit id of HEAD.
         state: the folder holding the cache (None: no cache).
+        name: the cache's file name (the knowledge repository of standalone mode has its own).
     """
-    cache = state / CACHE if state is not None else None
+    cache = state / name if state is not None else None
     shallow = git.is_shallow(repo)
     known: list[CommitRow] = []
     if cache is not None:
@@ -116,6 +118,14 @@ def _save(cache: Path, shallow: bool, head: str, rows: list[CommitRow]) -> None:
         temp = cache.with_name(cache.name + f".{os.getpid()}.tmp")
         temp.write_bytes(marshal.dumps((_VERSION, shallow, head, [tuple(r) for r in rows])))
         os.replace(temp, cache)  # readers see the old file or the new one, never half
+        if cache.name == CACHE:
+            into: dict[str, str] = {}  # the newest rename into each path
+            for row in rows:
+                for status, old, new, _, _ in row.changes:
+                    if status == "R" and new not in into:
+                        into[new] = old
+            temp.write_bytes(marshal.dumps(into))
+            os.replace(temp, cache.with_name(RENAMES))
     except OSError:
         pass  # a cache: never a reason to fail
 

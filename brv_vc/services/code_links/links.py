@@ -34,10 +34,8 @@ def resolve_all(conn: sqlite3.Connection, code: CodeRepo, known: Collection[str]
     """
     links: list[Link] = []
     outside: list[tuple[str, str]] = []
-    rows = conn.execute(
-        "SELECT c.source, c.path, c.how FROM codelinks c JOIN docs d ON d.path = c.source "
-        "WHERE d.kind = 'entry' ORDER BY c.source, c.rowid"
-    )
+    # only entries have rows (index.docs), removed with their file: no join needed
+    rows = conn.execute("SELECT source, path, how FROM codelinks")
     plain = not code.base
     brv = f"{code.base}/.brv" if code.base else ".brv"
     for entry, named, how in rows:

@@ -11,11 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from brv_vc.tree.project import Project
 from brv_vc.vc import git
 from brv_vc.vc.repo import KnowledgeRepo
+
+if TYPE_CHECKING:  # the staged check's module reads YAML: post-merge never imports it
+    from brv_vc.services.vc.checks import StagedProblem
 
 SHOWN = 10  # lines of a hook note before "... and N more"
 _VERBS = {"A": "added", "D": "deleted", "R": "renamed"}
@@ -271,3 +274,48 @@ def pull_notices(project: Project, repo: KnowledgeRepo, old: str | None,
     except Exception:
         return ()
     return (pull_note(found),) if found.stale else ()
+
+
+class CommitStep(NamedTuple):
+    """What pre-commit's code step tells: notes (warn), problems (block), warnings."""
+
+    notes: tuple[str, ...] = ()
+    problems: tuple[StagedProblem, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+
+def commit_step(project: Project, workdir: Path, index_file: str | None,
+                prefix: str) -> CommitStep:
+    """pre-commit's step on staged code whose linked entries the commit leaves out.
+
+    ``code_links.on_commit``: warn gives a note, block the problems that refuse the commit,
+    off nothing. A failure is a warning: a note never stops a commit by accident.
+    """
+    try:
+        mode, links, warning = commit_note(project, workdir, index_file, prefix)
+    except Exception as exc:
+        return CommitStep(warnings=("the note on knowledge about the staged code could not "
+                                    f"run: {type(exc).__name__}: {exc}",))
+    told = (warning,) if warning else ()
+    if not links:
+        return CommitStep(warnings=told)
+    if mode == "block":
+        from brv_vc.services.vc.checks import StagedProblem
+
+        hint = ("update those entries and stage them with this commit, or set "
+                "code_links.on_commit: warn in .brv/config.yaml")
+        return CommitStep(problems=tuple(
+            StagedProblem(link.path, line.split(" ", 1)[1], hint, BLOCK_KEY)
+            for link, line in zip(links, commit_lines(links), strict=True)), warnings=told)
+    return CommitStep(notes=(note_text(links),), warnings=told)
+
+
+def pull_step(project: Project, workdir: Path, prefix: str, orig: str,
+              what: str = "pull") -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(notes, warnings) of post-merge's (or a rebase's) report on ``orig..HEAD``; fails open."""
+    try:
+        found = range_knowledge(project, workdir, prefix, orig, "HEAD")
+    except Exception as exc:
+        return (), ("the report on knowledge made stale by the pull could not run: "
+                    f"{type(exc).__name__}: {exc}",)
+    return ((pull_note(found, what),) if found.stale else ()), ()

@@ -48,7 +48,7 @@ class CodeKnowledge(NamedTuple):
 
 def is_code(path: str) -> bool:
     """A repository path that is code, not brv's own (``.brv/`` holds the tree and state)."""
-    return not (path == ".brv" or path.startswith(".brv/"))
+    return not (path.startswith(".brv/") or "/.brv/" in path)
 
 
 def split_links(project: Project, workdir: Path, changed: Mapping[str, str],
@@ -138,21 +138,15 @@ def commit_lines(links: Iterable[CodeLink]) -> list[str]:
 
 
 def staged_code(workdir: Path, index_file: str | None, prefix: str) -> tuple[
-        dict[str, str], set[str]]:
-    """(staged code path -> letter, staged tree paths) from one ``git diff --cached``.
+        dict[str, str], dict[str, str], set[str]]:
+    """(staged code path -> letter, renames, staged tree paths): one ``git diff --cached``.
 
     ``prefix`` is the tree's path in the repository ("" when the repository holds no tree:
     the code repository of standalone mode).
     """
-    code: dict[str, str] = {}
-    tree: set[str] = set()
+    code, renames, every = _name_status(workdir, ["--cached"], index_file)
     head = prefix + "/" if prefix else None
-    for status, path, _ in git.staged_files(workdir, index_file):
-        if head and path.startswith(head):
-            tree.add(path[len(head):])
-        elif is_code(path):
-            code[path] = status
-    return code, tree
+    return code, renames, {p[len(head):] for p in every if head and p.startswith(head)}
 
 
 def commit_note(project: Project, workdir: Path, index_file: str | None,
@@ -168,8 +162,9 @@ def commit_note(project: Project, workdir: Path, index_file: str | None,
     mode, warning = code_links_on_commit(project)
     if mode == "off":
         return mode, (), warning
-    code, tree = staged_code(workdir, index_file, prefix)
-    return mode, split_links(project, workdir, code, tree).stale, warning
+    code, renames, tree = staged_code(workdir, index_file, prefix)
+    found = split_links(project, workdir, code, tree, renames)
+    return mode, tuple(link for link in found.stale if link.change != "A"), warning
 
 
 def note_text(links: tuple[CodeLink, ...]) -> str:
@@ -190,8 +185,13 @@ def changed_code(workdir: Path, old: str, new: str) -> tuple[dict[str, str], dic
     One ``git diff --name-status -M``: a rename's old path is marked ``R`` (its entries
     name it), the new one ``A``.
     """
-    out = git.run(["diff", "--name-status", "-z", "-M", "--no-ext-diff", old, new],
-                  workdir).stdout
+    return _name_status(workdir, [old, new])
+
+
+def _name_status(workdir: Path, revs: list[str], index_file: str | None = None
+                 ) -> tuple[dict[str, str], dict[str, str], set[str]]:
+    out = git.run(["diff", "--name-status", "-z", "-M", "--no-ext-diff", *revs], workdir,
+                  index_file=Path(index_file) if index_file else None).stdout
     fields = out.split("\0")
     code: dict[str, str] = {}
     renames: dict[str, str] = {}

@@ -26,6 +26,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -187,24 +188,32 @@ def timing(work: Path, runs: int) -> dict[str, float]:
                  f"--format={HISTORY_FORMAT}", "HEAD", "--"]
     cache = work / ".brv/state/code-history.bin"
     floors, cold, warm = [], [], []
+    cpu: dict[str, list[float]] = {"floor": [], "cold": [], "warm": []}
     load = [os.getloadavg()[0]]
 
-    def run_brv() -> float:
+    def measured(kind: str, command: list[str]) -> float:
+        # CPU seconds (user + sys of the process and its git children) do not depend on
+        # how many other processes share the two cores; wall time does (load average)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        proc = brv("stale", "--json", cwd=work)
+        proc = subprocess.run(command, cwd=work, env=ENV, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True, check=False)
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
         assert proc.returncode == 0, proc.stderr
-        return time.perf_counter() - start
+        cpu[kind].append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+        return wall
 
+    stale_cmd = [sys.executable, "-P", "-m", "brv_vc", "stale", "--json"]
     for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(floor_cmd, cwd=work, stdout=subprocess.DEVNULL, check=True)
-        floors.append(time.perf_counter() - start)
+        floors.append(measured("floor", floor_cmd))
         cache.unlink(missing_ok=True)
-        cold.append(run_brv())
-        warm.append(run_brv())
+        cold.append(measured("cold", stale_cmd))
+        warm.append(measured("warm", stale_cmd))
         load.append(os.getloadavg()[0])
     return {"floor": statistics.median(floors), "brv": statistics.median(cold),
-            "warm": statistics.median(warm), "load": statistics.median(load)}
+            "warm": statistics.median(warm), "load": statistics.median(load),
+            **{f"cpu_{k}": statistics.median(v) for k, v in cpu.items()}}
 
 
 def text_links(mirror: Path, old: str) -> list[tuple[str, str, str]]:
@@ -295,15 +304,16 @@ def main() -> None:
         print(json.dumps({"repo": name, "message_links": tally}), flush=True)
     print()
     print("| repository | mode | commits after E (walked) | linked pairs stale per git | "
-          "precision | recall | reasons agree (renames followed) | brv stale cold | git log floor | "
-          "ratio | brv stale, walk cached | load |")
+          "precision | recall | reasons agree (renames followed) | brv stale cold: wall (CPU) | "
+          "git log floor: wall (CPU) | cold / floor, CPU | walk cached: wall (CPU) | load |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['repo']} | {r['mode']} | {r['commits_after']:,} ({r['walked']:,}) | "
               f"{r['pairs']:,} | {r['precision']:.3f} | {r['recall']:.3f} | "
               f"{r['reasons']:.3f} ({r['reasons_followed']:.3f}) | "
-              f"{r['brv']:.2f} s | {r['floor']:.2f} s | {r['brv'] / r['floor']:.1f}x | "
-              f"{r['warm']:.2f} s | {r['load']:.1f} |")
+              f"{r['brv']:.2f} s ({r['cpu_cold']:.2f} s) | {r['floor']:.2f} s "
+              f"({r['cpu_floor']:.2f} s) | {r['cpu_cold'] / r['cpu_floor']:.1f}x | "
+              f"{r['warm']:.2f} s ({r['cpu_warm']:.2f} s) | {r['load']:.1f} |")
     by_kind: dict[str, int] = {}
     for _, _, _, kind in all_texts:
         by_kind[kind] = by_kind.get(kind, 0) + 1

@@ -21,11 +21,14 @@ def test_the_files_list_in_every_written_form() -> None:
     assert extract(inline) == (("src/a.py", "files"), ("src/b.py", "files"))
 
 
-def test_text_candidates_skip_urls_and_keep_backticked_file_names() -> None:
-    found = dict(extract("See https://x.org/src/a.py and `setup.py`, ./docs/x.md or and/or."))
-    assert "setup.py" in found
+def test_text_candidates_need_a_folder_and_skip_urls() -> None:
+    found = dict(extract("See https://x.org/src/a.py, `setup.py`, `src/b.py`, ./docs/x.md, "
+                         "./CONTRIBUTING.rst or and/or."))
+    assert "setup.py" not in found  # a bare name mostly means any project's file
+    assert "src/b.py" in found
     assert "docs/x.md" in found
-    assert "and/or" in found
+    assert "CONTRIBUTING.rst" in found  # "./" says it is this repository's
+    assert "and/or" in found  # a candidate; it links only if the repository has such a path
     assert not any("x.org" in p for p in found)
 
 

@@ -214,3 +214,12 @@ def test_a_branch_dated_before_the_entry_but_merged_after_it_counts(repo: Repo) 
     repo.commit_knowledge("entry updated: main did not have the branch yet")
     repo.git("merge", "-q", "--no-ff", "-m", "merge the old branch", "old-branch")
     assert set(_stale(repo)) == {"db/orm/models.md"}
+
+
+def test_stale_entries_answers_from_the_last_report_until_head_moves(repo: Repo) -> None:
+    assert code_links.stale_entries(repo.project) == frozenset()
+    repo.write("src/auth/jwt.py", "changed\n")
+    repo.commit("change jwt")  # HEAD moved: the remembered answer no longer holds
+    assert code_links.stale_entries(repo.project) == {"auth/jwt/tokens.md"}
+    assert code_links.stale_entries(repo.project, {"src/db/models.py": "M"}) == {
+        "db/orm/models.md"}

@@ -24,7 +24,6 @@ _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+|\bwww\.\S+", re.IGNORECASE)
 # a plain path: segments of word characters, dots and dashes joined by at least one slash
 _PLAIN = re.compile(r"(?<![\w/.@:~$-])(\./[\w.-]*\w|(?:\.{1,2}/|/)?(?:[\w.-]+/)+[\w.-]*[\w-])(?![\w/])")
 _SEGMENTS = re.compile(r"^(?:\.{1,2}/|/)?[\w.@+-]+(?:/[\w.@+-]+)*/?$")
-_FILENAME = re.compile(r"^[\w.-]*\w\.[A-Za-z][A-Za-z0-9]{0,7}$")
 _LINE_SUFFIX = re.compile(r"(?::\d+(?:[-:]\d+)?|#L\d+(?:-L?\d+)?)$")
 
 
@@ -47,8 +46,12 @@ def clean(raw: str) -> str | None:
     return normal if absolute or normal != "." else None
 
 
-def _is_candidate(path: str) -> bool:
-    return "/" in path or bool(_FILENAME.match(path))
+def _is_candidate(raw: str) -> bool:
+    # Only a path with a folder (or an explicit "./name") counts in the text: a bare file
+    # name mostly means any project's file ("add it to `pyproject.toml`"). Measured on
+    # pytest's commit messages (bench/bench_code_links.py): 8 of 16 bare names that resolved
+    # meant the repository's file, against every one of 143 paths with a folder.
+    return "/" in raw
 
 
 def files_list(body: str) -> list[str]:
@@ -96,7 +99,7 @@ def extract(body: str) -> tuple[tuple[str, str], ...]:
             refs.setdefault(path, TEXT)
     for match in _PLAIN.finditer(_TICKED.sub(" ", text)):
         path = clean(match.group(1))
-        if path and ("/" in path or _FILENAME.match(path)):
+        if path and _is_candidate(match.group(1)):
             refs.setdefault(path, TEXT)
         if len(refs) >= MAX_REFS:
             break

@@ -373,3 +373,56 @@ def is_shallow(repo: Path) -> bool:
 def is_ancestor(repo: Path, older: str, newer: str) -> bool:
     """True when ``older`` is an ancestor of (or is) ``newer`` (``merge-base --is-ancestor``)."""
     return run(["merge-base", "--is-ancestor", older, newer], repo, check=False).returncode == 0
+
+
+def last_touches(repo: Path, paths: Sequence[str]) -> dict[str, tuple[str, str, str, str]]:
+    """The newest commit that touched each path: ``(sha, committer time, ISO date, subject)``.
+
+    One ``git log -- PATHS`` read as it comes and stopped once every path was seen: entries
+    are usually committed recently, so this rarely walks far (``brv about``'s freshness).
+    Paths never committed are absent.
+    """
+    wanted = set(paths)
+    found: dict[str, tuple[str, str, str, str]] = {}
+    if not wanted:
+        return found
+    args = ["git", "log", "--no-renames", "--name-only", "-z",
+            "--format=%x01%H%x00%ct%x00%cI%x00%s", "--", *paths]
+    try:
+        proc = subprocess.Popen(args, cwd=repo, env=no_git_env(), stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, text=True, errors="surrogateescape")
+    except FileNotFoundError:
+        raise GitError("git is not installed or not on PATH",
+                       hint="install git (https://git-scm.com)") from None
+    assert proc.stdout is not None
+    head: tuple[str, str, str, str] | None = None
+    buffer = ""
+    try:
+        while len(found) < len(wanted):
+            chunk = proc.stdout.read(65536)
+            if not chunk:
+                break
+            buffer += chunk
+            records = buffer.split("\x01")
+            buffer = records.pop()  # maybe incomplete
+            for record in records:
+                head = _touch(record, head, wanted, found)
+        if buffer and len(found) < len(wanted):
+            _touch(buffer, head, wanted, found)
+    finally:
+        proc.kill()  # done early: git need not finish the walk
+        proc.wait()
+    return found
+
+
+def _touch(record: str, head: tuple[str, str, str, str] | None, wanted: set[str],
+           found: dict[str, tuple[str, str, str, str]]) -> tuple[str, str, str, str] | None:
+    fields = record.split("\0")
+    if len(fields) < 4:
+        return head
+    head = (fields[0], fields[1], fields[2], fields[3].split("\n", 1)[0])
+    for name in fields[4:]:
+        name = name.strip("\n")
+        if name in wanted and name not in found:
+            found[name] = head
+    return head

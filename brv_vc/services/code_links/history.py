@@ -19,13 +19,16 @@ from typing import NamedTuple
 
 from brv_vc.vc import git
 
-# A file change: (status letter M/A/D/R/C/T, path before, path after, old blob, new blob).
+# A file change: (status letter M/A/D/R/C/T, path before, path after, old blob, new blob);
+# blob ids cut to BLOB_CHARS hex digits: they only tell two versions of one path apart.
 # Plain tuples: a walk of 10,000 commits holds ~100,000 of them (NamedTuple.__new__ costs
 # ~5 us each, a third of the whole parse).
 Change = tuple[str, str, str, str, str]
 STATUS, PATH, NEW_PATH, OLD_BLOB, NEW_BLOB = range(5)
 CACHE = "code-history.bin"
-_VERSION = 1
+RENAMES = "code-renames.bin"  # beside it: new path -> former path, for brv about (small)
+_VERSION = 3
+BLOB_CHARS = 16
 
 
 class CommitRow(NamedTuple):
@@ -42,6 +45,8 @@ class CommitRow(NamedTuple):
 def parse(out: str) -> list[CommitRow]:
     """Parses the output of :func:`brv_vc.vc.git.history`."""
     rows: list[CommitRow] = []
+    names: dict[str, str] = {}  # one string per path: the cache stores each path once
+    cut = BLOB_CHARS
     for chunk in out.split("\x01")[1:]:
         fields = chunk.split("\0")
         sha, parents, time, date, subject = fields[:5]
@@ -57,11 +62,14 @@ def parse(out: str) -> list[CommitRow]:
             parts = meta.split(" ")
             status = parts[4][:1]
             if status in ("R", "C") and i + 2 < end:
-                changes.append((status, fields[i + 1], fields[i + 2], parts[2], parts[3]))
+                old = names.setdefault(fields[i + 1], fields[i + 1])
+                new = names.setdefault(fields[i + 2], fields[i + 2])
+                changes.append((status, old, new, parts[2][:cut], parts[3][:cut]))
                 i += 3
             else:
                 path = fields[i + 1] if i + 1 < end else ""
-                changes.append((status, path, path, parts[2], parts[3]))
+                path = names.setdefault(path, path)
+                changes.append((status, path, path, parts[2][:cut], parts[3][:cut]))
                 i += 2
         rows.append(CommitRow(sha, tuple(parents.split()), int(time), date, subject,
                               tuple(changes)))
@@ -73,15 +81,16 @@ def walk(repo: Path, revs: list[str]) -> list[CommitRow]:
     return parse(git.history(repo, revs).decode("utf-8", "surrogateescape"))
 
 
-def walk_head(repo: Path, head: str, state: Path | None) -> list[CommitRow]:
+def walk_head(repo: Path, head: str, state: Path | None, name: str = CACHE) -> list[CommitRow]:
     """The whole history of ``head``, from the cache when it knows an ancestor of it.
 
     Args:
         repo: the code repository.
         head: the commit id of HEAD.
         state: the folder holding the cache (None: no cache).
+        name: the cache's file name (the knowledge repository of standalone mode has its own).
     """
-    cache = state / CACHE if state is not None else None
+    cache = state / name if state is not None else None
     shallow = git.is_shallow(repo)
     known: list[CommitRow] = []
     if cache is not None:
@@ -109,6 +118,14 @@ def _save(cache: Path, shallow: bool, head: str, rows: list[CommitRow]) -> None:
         temp = cache.with_name(cache.name + f".{os.getpid()}.tmp")
         temp.write_bytes(marshal.dumps((_VERSION, shallow, head, [tuple(r) for r in rows])))
         os.replace(temp, cache)  # readers see the old file or the new one, never half
+        if cache.name == CACHE:
+            into: dict[str, str] = {}  # the newest rename into each path
+            for row in rows:
+                for status, old, new, _, _ in row.changes:
+                    if status == "R" and new not in into:
+                        into[new] = old
+            temp.write_bytes(marshal.dumps(into))
+            os.replace(temp, cache.with_name(RENAMES))
     except OSError:
         pass  # a cache: never a reason to fail
 

@@ -34,11 +34,10 @@ def resolve_all(conn: sqlite3.Connection, code: CodeRepo, known: Collection[str]
     """
     links: list[Link] = []
     outside: list[tuple[str, str]] = []
-    rows = conn.execute(
-        "SELECT c.source, c.path, c.how FROM codelinks c JOIN docs d ON d.path = c.source "
-        "WHERE d.kind = 'entry' ORDER BY c.source, c.rowid"
-    )
+    # only entries have rows (index.docs), removed with their file: no join needed
+    rows = conn.execute("SELECT source, path, how FROM codelinks")
     plain = not code.base
+    brv = f"{code.base}/.brv" if code.base else ".brv"
     for entry, named, how in rows:
         # most paths are stored normalised and relative: they name themselves
         path = (named if plain and named[:1] != "/" and named[:2] != ".."
@@ -49,7 +48,7 @@ def resolve_all(conn: sqlite3.Connection, code: CodeRepo, known: Collection[str]
             if how == FILES:
                 outside.append((entry, named))
             continue
-        if code.knowledge(path) or (how != FILES and path not in known):
+        if (how != FILES and path not in known) or path == brv or path.startswith(brv + "/"):
             continue
         links.append(Link(entry, path, how, named))
     return Resolved(links, outside)

@@ -84,16 +84,10 @@ def _written(project: Project, code: CodeRepo, entries: list[str], conn: sqlite3
     dirty = set(git.run(["status", "--porcelain", "--untracked-files=all", "--", *names], repo,
                         check=False).stdout.splitlines())
     dirty_names = {line[3:] for line in dirty}
-    proc = git.run(["log", "--format=\x01%H%x00%ct%x00%cI%x00%s", "--name-only", "--", *names],
-                   repo, check=False)
     owner = dict(zip(names, entries, strict=True))
     found: dict[str, _Log | None] = {}
-    for chunk in proc.stdout.split("\x01")[1:]:
-        head, _, files = chunk.partition("\n")
-        sha, time, date, subject = head.split("\0")
-        for name in files.split("\n"):
-            if name in owner:
-                found.setdefault(owner[name], _Log(int(time), Commit(sha, date, subject)))
+    for name, (sha, time, date, subject) in git.last_touches(repo, names).items():
+        found[owner[name]] = _Log(int(time), Commit(sha, date, subject))
     for name, entry in owner.items():
         if name in dirty_names:
             found[entry] = None
@@ -200,17 +194,14 @@ def _former_names(project: Project, paths: list[str]) -> dict[str, list[str]]:
     """
     import marshal
 
-    from brv_vc.services.code_links.history import CACHE
+    from brv_vc.services.code_links.history import RENAMES
 
     try:
-        raw = marshal.loads((project.state / CACHE).read_bytes())[3]
-    except (OSError, ValueError, EOFError, TypeError, IndexError):
+        into = marshal.loads((project.state / RENAMES).read_bytes())
+    except (OSError, ValueError, EOFError, TypeError):
         return {}
-    into: dict[str, str] = {}  # new path -> the path it was renamed from (newest rename)
-    for row in raw:
-        for status, old, new, _, _ in row[5]:
-            if status == "R" and new not in into:
-                into[new] = old
+    if not isinstance(into, dict):
+        return {}
     out: dict[str, list[str]] = {}
     for path in paths:
         seen, name = [], path

@@ -32,13 +32,17 @@ def _written(project: Project, code: CodeRepo, rows: list[history.CommitRow],
         for row in rows:  # newest first: the first sight of an entry is its last commit
             for change in row.changes:
                 if change[2].startswith(head):  # the path after the change
-                    found.setdefault(change[2][len(head):], Written(row.sha, row.time))
+                    entry = change[2][len(head):]
+                    if entry not in found:
+                        found[entry] = Written(row.sha, row.time)
         dirty = {p[len(head):] for p in git.work_changes(code.top, code.tree_prefix)
                  if p.startswith(head)}
         return found, dirty
-    if code.mode == STANDALONE and git.commit_of(project.tree, "HEAD"):
+    knowledge_head = git.commit_of(project.tree, "HEAD") if code.mode == STANDALONE else None
+    if knowledge_head:
         found = {}
-        for row in history.walk(project.tree, ["HEAD"]):
+        for row in history.walk_head(project.tree, knowledge_head, project.state,
+                                     "knowledge-history.bin"):
             for change in row.changes:
                 found.setdefault(change[2], Written(None, row.time))
         return found, set(git.work_changes(project.tree))
@@ -148,7 +152,8 @@ def stale(project: Project, since: str | None = None) -> StaleReport:
     shallow = bool(rows) and git.is_shallow(code.top)
     if shallow:  # a boundary commit lists every file as added: not changes, missing history
         rows = [row._replace(changes=()) if not row.parents else row for row in rows]
-    timeline = Timeline(rows, git.tree_blobs(code.top) if head else {})
+    blobs = git.tree_blobs(code.top) if head else {}
+    timeline = Timeline(rows, {path: blob[:history.BLOB_CHARS] for path, blob in blobs.items()})
 
     def work(opened: object) -> tuple[list[StaleEntry], list[Outside], int, int]:
         conn = opened.conn  # type: ignore[attr-defined]
@@ -156,32 +161,39 @@ def stale(project: Project, since: str | None = None) -> StaleReport:
         written, dirty = _written(project, code, rows, conn)
         if code.mode != IN_PROJECT:
             written = _on_first_parents(rows, head, written)
-        by_entry: dict[str, list[str]] = {}
+        by_entry: dict[str, dict[str, None]] = {}  # entry -> its linked paths, unique, in order
         for link in resolved.links:
-            by_entry.setdefault(link.entry, []).append(link.path)
+            by_entry.setdefault(link.entry, {})[link.path] = None
         judge_shallow = shallow and since is None
         timeline.mark({w.sha for e, w in written.items() if w.sha and e in by_entry})
         out: list[StaleEntry] = []
         unknown = 0
+        nowhere = Written(None, None)
+        commits_of: dict[int, Commit] = {}
         for entry, paths in sorted(by_entry.items()):
             if entry in dirty:
                 continue  # being edited: the edit is the update
-            when = written.get(entry, Written(None, None))
-            if not _judgeable(when, code, judge_shallow, rows, since):
+            when = written.get(entry, nowhere)
+            if (judge_shallow or when is nowhere) and not _judgeable(
+                    when, code, judge_shallow, rows, since):
                 unknown += 1
                 continue
-            fates = [f for p in dict.fromkeys(paths) if (f := timeline.fate_of(p, when))]
+            fates = [f for p in paths if (f := timeline.fate_of(p, when))]
             if not fates:
                 continue
             commits = fates[0].commits
+            strongest = fates[0]
             for fate in fates[1:]:
                 commits |= fate.commits
-            strongest = max(fates, key=lambda f: STRENGTH[f.reason])
+                if STRENGTH[fate.reason] > STRENGTH[strongest.reason]:
+                    strongest = fate
+            last = newest(commits)
+            if last not in commits_of:
+                commits_of[last] = _commit(rows[last])
             out.append(StaleEntry(
-                entry=entry, reason=strongest.reason, files=tuple(f.path for f in fates),
-                renamed_to={f.path: f.new_path for f in fates if f.new_path},
-                commits_since=commits.bit_count(), last_commit=_commit(rows[newest(commits)]),
-                file_reasons={f.path: f.reason for f in fates},
+                entry, strongest.reason, tuple(f.path for f in fates),
+                {f.path: f.new_path for f in fates if f.new_path}, commits.bit_count(),
+                commits_of[last], {f.path: f.reason for f in fates},
             ))
         outside = [Outside(e, p) for e, p in resolved.outside]
         return out, outside, len(by_entry), unknown

@@ -107,3 +107,23 @@ def test_standalone_mode_notes_in_the_code_repository(tmp_path: Path) -> None:
     git("add", "-A", cwd=project.tree)
     proc = _commit(project.tree)
     assert (proc.returncode, proc.stderr) == (0, "")
+
+
+def test_a_staged_rename_is_named_with_its_new_path_and_a_new_file_is_not(
+        tmp_path: Path) -> None:
+    project = hooked_in_project(tmp_path)
+    (project.root / "src/tokens").mkdir()
+    git("mv", CODE, "src/tokens/jwt.ts", cwd=project.root)
+    proc = _commit(project.root)
+    assert proc.returncode == 0, proc.stderr
+    assert (f"{CODE} renamed to src/tokens/jwt.ts; knowledge that describes it: {ENTRY}"
+            in proc.stderr)
+    assert "deleted" not in proc.stderr
+    # an entry naming a file before it exists did not describe an older version of it
+    write(project.tree, "auth/jwt/plan.md", linked_entry("Plan", files=("src/auth/next.ts",)))
+    git("add", "-A", cwd=project.root)
+    git("commit", "-qm", "plan", cwd=project.root)
+    write(project.root, "src/auth/next.ts", "export {};\n")
+    git("add", "-A", cwd=project.root)
+    proc = _commit(project.root)
+    assert (proc.returncode, proc.stderr) == (0, "")

@@ -78,6 +78,8 @@ def test_results_whose_code_changed_are_marked_and_ranked_as_before(tmp_path: Pa
     assert query.exit_code == 0, query.stderr
     assert _marks(query.json()["matched"]) == {
         ENTRY: True, OTHER: False}
+    said = brv_process("query", "access tokens", cwd=project.root).stdout
+    assert f"Stale: {ENTRY}: the code they describe changed since" in said
 
 
 def test_the_resident_session_marks_too(tmp_path: Path) -> None:

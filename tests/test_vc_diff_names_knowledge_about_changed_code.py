@@ -88,3 +88,11 @@ def test_a_standalone_trees_range_holds_no_code_and_has_no_section(tmp_path: Pat
     assert done.exit_code == 0, done.stderr
     assert "auth/jwt/more.md" in done.stdout
     assert SECTION not in done.stdout
+
+
+def test_a_renamed_file_names_its_new_path(repo: Path) -> None:
+    (repo / "src/tokens").mkdir()
+    git(repo, "mv", CODE, "src/tokens/jwt.ts")
+    git(repo, "commit", "-qm", "move")
+    body = run_brv("vc", "diff", "main..feature", "--format", "markdown", cwd=repo).stdout
+    assert f"| `{ENTRY}` | `{CODE}` | renamed to `src/tokens/jwt.ts` |" in body

@@ -11,11 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from brv_vc.tree.project import Project
 from brv_vc.vc import git
 from brv_vc.vc.repo import KnowledgeRepo
+
+if TYPE_CHECKING:  # the staged check's module reads YAML: post-merge never imports it
+    from brv_vc.services.vc.checks import StagedProblem
 
 SHOWN = 10  # lines of a hook note before "... and N more"
 _VERBS = {"A": "added", "D": "deleted", "R": "renamed"}
@@ -45,7 +48,7 @@ class CodeKnowledge(NamedTuple):
 
 def is_code(path: str) -> bool:
     """A repository path that is code, not brv's own (``.brv/`` holds the tree and state)."""
-    return not (path == ".brv" or path.startswith(".brv/"))
+    return not (path.startswith(".brv/") or "/.brv/" in path)
 
 
 def split_links(project: Project, workdir: Path, changed: Mapping[str, str],
@@ -135,21 +138,15 @@ def commit_lines(links: Iterable[CodeLink]) -> list[str]:
 
 
 def staged_code(workdir: Path, index_file: str | None, prefix: str) -> tuple[
-        dict[str, str], set[str]]:
-    """(staged code path -> letter, staged tree paths) from one ``git diff --cached``.
+        dict[str, str], dict[str, str], set[str]]:
+    """(staged code path -> letter, renames, staged tree paths): one ``git diff --cached``.
 
     ``prefix`` is the tree's path in the repository ("" when the repository holds no tree:
     the code repository of standalone mode).
     """
-    code: dict[str, str] = {}
-    tree: set[str] = set()
+    code, renames, every = _name_status(workdir, ["--cached"], index_file)
     head = prefix + "/" if prefix else None
-    for status, path, _ in git.staged_files(workdir, index_file):
-        if head and path.startswith(head):
-            tree.add(path[len(head):])
-        elif is_code(path):
-            code[path] = status
-    return code, tree
+    return code, renames, {p[len(head):] for p in every if head and p.startswith(head)}
 
 
 def commit_note(project: Project, workdir: Path, index_file: str | None,
@@ -165,8 +162,9 @@ def commit_note(project: Project, workdir: Path, index_file: str | None,
     mode, warning = code_links_on_commit(project)
     if mode == "off":
         return mode, (), warning
-    code, tree = staged_code(workdir, index_file, prefix)
-    return mode, split_links(project, workdir, code, tree).stale, warning
+    code, renames, tree = staged_code(workdir, index_file, prefix)
+    found = split_links(project, workdir, code, tree, renames)
+    return mode, tuple(link for link in found.stale if link.change != "A"), warning
 
 
 def note_text(links: tuple[CodeLink, ...]) -> str:
@@ -187,8 +185,13 @@ def changed_code(workdir: Path, old: str, new: str) -> tuple[dict[str, str], dic
     One ``git diff --name-status -M``: a rename's old path is marked ``R`` (its entries
     name it), the new one ``A``.
     """
-    out = git.run(["diff", "--name-status", "-z", "-M", "--no-ext-diff", old, new],
-                  workdir).stdout
+    return _name_status(workdir, [old, new])
+
+
+def _name_status(workdir: Path, revs: list[str], index_file: str | None = None
+                 ) -> tuple[dict[str, str], dict[str, str], set[str]]:
+    out = git.run(["diff", "--name-status", "-z", "-M", "--no-ext-diff", *revs], workdir,
+                  index_file=Path(index_file) if index_file else None).stdout
     fields = out.split("\0")
     code: dict[str, str] = {}
     renames: dict[str, str] = {}
@@ -271,3 +274,48 @@ def pull_notices(project: Project, repo: KnowledgeRepo, old: str | None,
     except Exception:
         return ()
     return (pull_note(found),) if found.stale else ()
+
+
+class CommitStep(NamedTuple):
+    """What pre-commit's code step tells: notes (warn), problems (block), warnings."""
+
+    notes: tuple[str, ...] = ()
+    problems: tuple[StagedProblem, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+
+def commit_step(project: Project, workdir: Path, index_file: str | None,
+                prefix: str) -> CommitStep:
+    """pre-commit's step on staged code whose linked entries the commit leaves out.
+
+    ``code_links.on_commit``: warn gives a note, block the problems that refuse the commit,
+    off nothing. A failure is a warning: a note never stops a commit by accident.
+    """
+    try:
+        mode, links, warning = commit_note(project, workdir, index_file, prefix)
+    except Exception as exc:
+        return CommitStep(warnings=("the note on knowledge about the staged code could not "
+                                    f"run: {type(exc).__name__}: {exc}",))
+    told = (warning,) if warning else ()
+    if not links:
+        return CommitStep(warnings=told)
+    if mode == "block":
+        from brv_vc.services.vc.checks import StagedProblem
+
+        hint = ("update those entries and stage them with this commit, or set "
+                "code_links.on_commit: warn in .brv/config.yaml")
+        return CommitStep(problems=tuple(
+            StagedProblem(link.path, line.split(" ", 1)[1], hint, BLOCK_KEY)
+            for link, line in zip(links, commit_lines(links), strict=True)), warnings=told)
+    return CommitStep(notes=(note_text(links),), warnings=told)
+
+
+def pull_step(project: Project, workdir: Path, prefix: str, orig: str,
+              what: str = "pull") -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(notes, warnings) of post-merge's (or a rebase's) report on ``orig..HEAD``; fails open."""
+    try:
+        found = range_knowledge(project, workdir, prefix, orig, "HEAD")
+    except Exception as exc:
+        return (), ("the report on knowledge made stale by the pull could not run: "
+                    f"{type(exc).__name__}: {exc}",)
+    return ((pull_note(found, what),) if found.stale else ()), ()

@@ -166,69 +166,49 @@ def _pre_commit(project: Project, repo: KnowledgeRepo, index_file: str | None,
 
 def _code_noted(project: Project, workdir: Path, index_file: str | None, prefix: str | None,
                 then: Callable[[], HookRun]) -> HookRun:
-    """Runs ``then`` with the note on staged code whose knowledge the commit leaves out.
+    """``then``, then the note on staged code whose knowledge the commit leaves out.
 
-    ``code_links.on_commit``: warn adds a note, block refuses the commit, off says nothing.
-    ``then`` (the refresh of the staged entries) runs first, so the links the note reads
-    include what the commit stages. ``prefix``: the tree's path in the repository, "" for the code
-    repository of standalone mode, None for the tree's own repository (no code to note).
-    A failure only warns.
+    ``then`` (the staged entries' refresh) runs first: their links are in the index when
+    ``code_notes.commit_step`` reads it. ``prefix`` None: the tree's own repository (standalone mode), which holds no code.
     """
-    if prefix is None:  # the tree's own repository (standalone mode): it holds no code
-        return then()
+    run = then()
+    if prefix is None:
+        return run
     from dataclasses import replace
 
-    run = then()  # first: the staged entries' links are in the index when the note reads it
-    try:
-        from brv_vc.services.vc.code_notes import BLOCK_KEY, commit_lines, commit_note, note_text
+    from brv_vc.services.vc.code_notes import commit_step
 
-        mode, links, warning = commit_note(project, workdir, index_file, prefix)
-    except Exception as exc:  # fail open: a note must never stop a commit by accident
-        return replace(run, warnings=(*run.warnings, "the note on knowledge about the staged "
-                                      f"code could not run: {type(exc).__name__}: {exc}"))
-    told = (warning,) if warning else ()
-    if links and mode == "block":
-        from brv_vc.services.vc.checks import StagedProblem
-
-        hint = ("update those entries and stage them with this commit, or set "
-                "code_links.on_commit: warn in .brv/config.yaml")
-        problems = tuple(StagedProblem(link.path, line.split(" ", 1)[1], hint, BLOCK_KEY)
-                         for link, line in zip(links, commit_lines(links), strict=True))
-        return HookRun("pre-commit", blocked=True, problems=problems,
-                       warnings=(*run.warnings, *told))
-    return replace(run, warnings=(*run.warnings, *told),
-                   notes=(*run.notes, note_text(links)) if links else run.notes)
+    step = commit_step(project, workdir, index_file, prefix)
+    if step.problems:  # code_links.on_commit: block
+        return HookRun("pre-commit", blocked=True, problems=step.problems,
+                       warnings=(*run.warnings, *step.warnings))
+    return replace(run, warnings=(*run.warnings, *step.warnings), notes=(*run.notes, *step.notes))
 
 
 def _code_repository(project: Project, start: Path, name: str, args: tuple[str, ...],
                      index_file: str | None) -> HookRun:
     """A hook of the code repository around a standalone tree (the team added brv's line).
 
-    Only the code-links steps apply there: pre-commit's note and post-merge's report.
+    Only pre-commit's note and post-merge's report apply there.
     """
     top = git.toplevel(start) or start
     if name == "pre-commit":
         return _code_noted(project, top, index_file, "", lambda: HookRun(name))
-    if name == "post-merge" and args[:1] != ("1",):
-        orig = git.commit_of(top, "ORIG_HEAD")
-        if orig is not None:
-            return _pull_noted(HookRun(name), project, top, "", orig)
+    orig = git.commit_of(top, "ORIG_HEAD") if name == "post-merge" and args[:1] != ("1",) else None
+    if orig is not None:
+        return _pull_noted(HookRun(name), project, top, "", orig)
     return HookRun(name, skipped="the code repository (brv's other hooks run in the tree's)")
 
 
-def _pull_noted(run: HookRun, project: Project, workdir: Path, prefix: str,
-                orig: str, what: str = "pull") -> HookRun:
+def _pull_noted(run: HookRun, project: Project, workdir: Path, prefix: str, orig: str,
+                what: str = "pull") -> HookRun:
     """Adds the report of the knowledge a pull (or rebase) made stale (``ORIG_HEAD..HEAD``)."""
     from dataclasses import replace
 
-    try:
-        from brv_vc.services.vc.code_notes import pull_note, range_knowledge
+    from brv_vc.services.vc.code_notes import pull_step
 
-        found = range_knowledge(project, workdir, prefix, orig, "HEAD")
-    except Exception as exc:  # fail open: a hook never breaks git
-        return replace(run, warnings=(*run.warnings, "the report on knowledge made stale by "
-                                      f"the pull could not run: {type(exc).__name__}: {exc}"))
-    return replace(run, notes=(*run.notes, pull_note(found, what))) if found.stale else run
+    notes, warnings = pull_step(project, workdir, prefix, orig, what)
+    return replace(run, notes=(*run.notes, *notes), warnings=(*run.warnings, *warnings))
 
 
 def _note_trailers(repo: KnowledgeRepo, index_file: str | None, deleted: list[str]) -> None:

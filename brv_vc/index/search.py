@@ -25,7 +25,7 @@ from brv_vc.index.excerpt import best_window
 from brv_vc.index.ood import coverage_of, judged, out_of_domain
 from brv_vc.index.postings import idf
 from brv_vc.index.result_rows import contents, default_signals, defaults_for, needles, rows_of
-from brv_vc.index.term_scores import WORST, doc_freq, term_scores
+from brv_vc.index.term_scores import WORST, distinct, doc_freq, term_scores
 from brv_vc.index.terms import phrases, term_expr
 from brv_vc.index.titles import title_share, title_terms
 from brv_vc.lifecycle import scoring
@@ -169,6 +169,7 @@ def search(
     corpus = int(get_meta(conn, "files") or 0)
     stamp, field_weights = get_meta(conn, "fingerprint") or "", weights()
     cached = corpus >= PLAN_MIN_DOCS  # document counts through dfcache
+    terms = distinct(conn, terms)
     lists, dfs = [], []
     for term in terms:
         found = term_scores(conn, phrases(term, []), corpus, field_weights, scope, stamp,

@@ -24,6 +24,7 @@ OOD_LOW = 0.2
 JUDGED = 12
 UNION = 0  # tuning: a question of more than LONG terms is judged on its top UNION results together
 LONG = 8
+UNION_COVER = 0.3  # tuning
 
 
 def judged(weight: list[float], unmatched: int, highest: float) -> tuple[list[float], float]:

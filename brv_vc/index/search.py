@@ -233,10 +233,10 @@ def search(
     if judged_weight is not weight:  # a long question: judged on its heaviest terms
         best_cover = max(coverage_of(s[3], lists, judged_weight, judged_total)
                          for s in scored[:10])
-    if ood_mod.UNION and len(terms) > ood_mod.LONG:
-        best_cover = max(best_cover, ood_mod.union_coverage(
-            [s[3] for s in scored[:ood_mod.UNION]], lists, judged_weight, judged_total))
     ood = out_of_domain(corpus, kept[0][2], best_cover)
+    if ood and ood_mod.UNION and len(terms) > ood_mod.LONG and kept[0][2] >= ood_mod.OOD_LOW:
+        ood = ood_mod.union_coverage([s[3] for s in scored[:ood_mod.UNION]], lists,
+                                     judged_weight, judged_total) < ood_mod.UNION_COVER
     words = needles(terms, alts)
     texts = contents(conn, [s[3] for s in kept])
     linked = relations.backlinks_of(conn, [s[4] for s in kept])

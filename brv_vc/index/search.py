@@ -19,7 +19,6 @@ import sqlite3
 from typing import NamedTuple
 
 from brv_vc.index import feedback, fuzzy, relations
-from brv_vc.index import ood as ood_mod
 from brv_vc.index.db import get_meta
 from brv_vc.index.excerpt import best_window
 from brv_vc.index.ood import coverage_of, judged, out_of_domain
@@ -234,9 +233,6 @@ def search(
         best_cover = max(coverage_of(s[3], lists, judged_weight, judged_total)
                          for s in scored[:10])
     ood = out_of_domain(corpus, kept[0][2], best_cover)
-    if ood and ood_mod.UNION and len(terms) > ood_mod.LONG and kept[0][2] >= ood_mod.OOD_LOW:
-        ood = ood_mod.union_coverage([s[3] for s in scored[:ood_mod.UNION]], lists,
-                                     judged_weight, judged_total) < ood_mod.UNION_COVER
     words = needles(terms, alts)
     texts = contents(conn, [s[3] for s in kept])
     linked = relations.backlinks_of(conn, [s[4] for s in kept])

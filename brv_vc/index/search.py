@@ -1,15 +1,15 @@
 """Ranked search over the FTS5 index (seed 002 §4.2.1, byterover-cli.md §5.1).
 
 OR-semantics BM25 (porter-stemmed, every term also a prefix, unknown words replaced by fuzzy
-alternatives) over title, content, path and tags/keywords, each term ranked alone and summed
-(``postings``); documents holding more of the query's weight get a bounded coverage boost,
+alternatives, words of one porter stem counted once) over title, content, path and
+tags/keywords, each term ranked alone and summed (``term_scores``, ``postings``); documents holding more of the query's weight get a bounded coverage boost,
 never a filter, and those whose title names it a bounded title boost. The boosted BM25 over
 the best one's decides the order; the lifecycle signals (importance, recency, maturity) can
 move it by at most ``TIE``, so they only reorder results within 3% of the top score of each
 other, never clearly more relevant ones. Each hit's ``relevance`` is s/(1+s) and its
 ``score`` seed 002's compound score (Eq. 5: 0.6 relevance + 0.2 importance + 0.2 recency,
 x maturity, +0.1 local), used only by ``brv query``'s tier gates. Weights and boosts were
-chosen on bench/eval_retrieval.py.
+chosen on bench/eval_retrieval.py, on all its sets at once.
 """
 
 from __future__ import annotations

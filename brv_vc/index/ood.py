@@ -22,8 +22,6 @@ OOD_LOW = 0.2
 # all of them it was flagged although its results were on topic. Up to JUDGED terms, every
 # term counts, as before.
 JUDGED = 12
-UNION = 0  # tuning: a question of more than LONG terms is judged on its top UNION results together
-LONG = 8
 
 
 def judged(weight: list[float], unmatched: int, highest: float) -> tuple[list[float], float]:
@@ -49,16 +47,6 @@ def coverage_of(rowid: int, lists: Sequence[Postings], weight: list[float], tota
         return 0.0
     held = (w for found, w in zip(lists, weight, strict=True)
             if not found.whole or rowid in found.scores)
-    return sum(held) / total
-
-
-def union_coverage(rowids: Sequence[int], lists: Sequence[Postings], weight: list[float],
-                   total: float) -> float:
-    """The idf-weighted share of the query's terms that ``rowids`` hold between them."""
-    if total <= 0:
-        return 0.0
-    held = (w for found, w in zip(lists, weight, strict=True)
-            if not found.whole or any(r in found.scores for r in rowids))
     return sum(held) / total
 
 

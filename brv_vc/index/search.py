@@ -1,15 +1,15 @@
 """Ranked search over the FTS5 index (seed 002 §4.2.1, byterover-cli.md §5.1).
 
 OR-semantics BM25 (porter-stemmed, every term also a prefix, unknown words replaced by fuzzy
-alternatives) over title, content, path and tags/keywords, each term ranked alone and summed
-(``postings``); documents holding more of the query's weight get a bounded coverage boost,
+alternatives, words of one porter stem counted once) over title, content, path and
+tags/keywords, each term ranked alone and summed (``term_scores``, ``postings``); documents holding more of the query's weight get a bounded coverage boost,
 never a filter, and those whose title names it a bounded title boost. The boosted BM25 over
 the best one's decides the order; the lifecycle signals (importance, recency, maturity) can
 move it by at most ``TIE``, so they only reorder results within 3% of the top score of each
 other, never clearly more relevant ones. Each hit's ``relevance`` is s/(1+s) and its
 ``score`` seed 002's compound score (Eq. 5: 0.6 relevance + 0.2 importance + 0.2 recency,
 x maturity, +0.1 local), used only by ``brv query``'s tier gates. Weights and boosts were
-chosen on bench/eval_retrieval.py.
+chosen on bench/eval_retrieval.py, on all its sets at once.
 """
 
 from __future__ import annotations
@@ -19,13 +19,12 @@ import sqlite3
 from typing import NamedTuple
 
 from brv_vc.index import feedback, fuzzy, relations
-from brv_vc.index import ood as ood_mod
 from brv_vc.index.db import get_meta
 from brv_vc.index.excerpt import best_window
 from brv_vc.index.ood import coverage_of, judged, out_of_domain
 from brv_vc.index.postings import idf
 from brv_vc.index.result_rows import contents, default_signals, defaults_for, needles, rows_of
-from brv_vc.index.term_scores import WORST, doc_freq, term_scores
+from brv_vc.index.term_scores import WORST, distinct, doc_freq, term_scores
 from brv_vc.index.terms import phrases, term_expr
 from brv_vc.index.titles import title_share, title_terms
 from brv_vc.lifecycle import scoring
@@ -170,6 +169,7 @@ def search(
     corpus = int(get_meta(conn, "files") or 0)
     stamp, field_weights = get_meta(conn, "fingerprint") or "", weights()
     cached = corpus >= PLAN_MIN_DOCS  # document counts through dfcache
+    terms = distinct(conn, terms)
     lists, dfs = [], []
     for term in terms:
         found = term_scores(conn, phrases(term, []), corpus, field_weights, scope, stamp,
@@ -233,9 +233,6 @@ def search(
     if judged_weight is not weight:  # a long question: judged on its heaviest terms
         best_cover = max(coverage_of(s[3], lists, judged_weight, judged_total)
                          for s in scored[:10])
-    if ood_mod.UNION and len(terms) > ood_mod.LONG:
-        best_cover = max(best_cover, ood_mod.union_coverage(
-            [s[3] for s in scored[:ood_mod.UNION]], lists, judged_weight, judged_total))
     ood = out_of_domain(corpus, kept[0][2], best_cover)
     words = needles(terms, alts)
     texts = contents(conn, [s[3] for s in kept])

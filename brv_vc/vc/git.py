@@ -258,16 +258,20 @@ def staged_files(
 
 
 def staged_entries(
-    repo: Path, index_file: str | None = None, pathspec: str | None = None
+    repo: Path, index_file: str | None = None, pathspec: str | list[str] | None = None
 ) -> list[tuple[str, str, str, str]]:
     """:func:`staged_files` with the staged mode: ``(status, path, blob id, mode)``.
 
     The mode (``120000`` for a symlink) comes with the change itself, so a check of the
-    staged paths never lists the whole index.
+    staged paths never lists the whole index. ``pathspec``: one path, or git arguments
+    starting with ``--``.
     """
     args = ["diff", "--cached", "--raw", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff"]
-    return _raw(_git_bytes([*args, "--", pathspec] if pathspec else args, repo,
-                           index_file=index_file))
+    if isinstance(pathspec, str):
+        args += ["--", pathspec]
+    elif pathspec:
+        args += pathspec
+    return _raw(_git_bytes(args, repo, index_file=index_file))
 
 
 def changed_entries(repo: Path, old: str, new: str, pathspec: str | None = None

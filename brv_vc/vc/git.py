@@ -226,6 +226,24 @@ def git_path(repo: Path, name: str) -> Path:
     return (repo / out).resolve() if not os.path.isabs(out) else Path(out)
 
 
+def git_paths(repo: Path, *names: str) -> list[Path]:
+    """:func:`git_path` of several names with one ``git rev-parse`` (a hook's start-up)."""
+    args = [arg for name in names for arg in ("--git-path", name)]
+    out = run(["rev-parse", *args], repo).stdout.splitlines()
+    from pathlib import Path
+
+    return [(repo / x).resolve() if not os.path.isabs(x) else Path(x) for x in out]
+
+
+def commits_of(repo: Path, *revs: str) -> list[str | None]:
+    """:func:`commit_of` of several names, with one ``git rev-parse`` when all exist."""
+    proc = run(["rev-parse", "-q", *(f"{rev}^{{commit}}" for rev in revs)], repo, check=False)
+    found = proc.stdout.split()
+    if proc.returncode == 0 and len(found) == len(revs):
+        return list(found)
+    return [commit_of(repo, rev) for rev in revs]
+
+
 def config_value(repo: Path, key: str) -> str | None:
     """Returns the effective value of a git config key in ``repo``, or None when unset."""
     proc = run(["config", "--get", key], repo, check=False)

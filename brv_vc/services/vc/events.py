@@ -143,10 +143,11 @@ def _pre_commit(project: Project, repo: KnowledgeRepo, index_file: str | None,
     if check.problems:
         return HookRun("pre-commit", blocked=True, problems=check.problems,
                        checked=check.checked)
-    # the review queue (and its package, ~10 ms of imports) only when review is enabled
-    from brv_vc.services.review.settings import is_enabled
+    # the review queue (~10 ms of imports) only when review is enabled: the lazy face loads
+    # only the settings module for is_enabled
+    from brv_vc.services import review
 
-    if not include_pending and check.paths and is_enabled(project):
+    if not include_pending and check.paths and review.is_enabled(project):
         from brv_vc.services.vc.checks import StagedProblem
         from brv_vc.services.vc.gating import describe, pending_in
 

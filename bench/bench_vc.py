@@ -303,6 +303,21 @@ def _compare(b: float, g: float, budget: str) -> str:
     return f"{b / g:.2f}x"
 
 
+def _editable_finder() -> bool:
+    """True when this interpreter's site-packages load setuptools' editable-install finder.
+
+    Its ``.pth`` imports pathlib, re and urllib at every start (~25 ms of CPU on this
+    machine): a dev artefact no installed brv pays. ``pip install -e .
+    --config-settings editable_mode=compat`` writes a plain path entry instead.
+    """
+    import site
+
+    return any(name.startswith("__editable__") and name.endswith(".pth")
+               and "import " in (Path(folder) / name).read_text(encoding="utf-8")
+               for folder in site.getsitepackages() if Path(folder).is_dir()
+               for name in os.listdir(folder))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="25000,100000")
@@ -314,6 +329,9 @@ def main() -> None:
     work = args.work.resolve()
     work.mkdir(parents=True, exist_ok=True)
     rows = set(args.rows.split(","))
+    if _editable_finder():
+        print("warning: this Python loads setuptools' editable finder at every start (~25 ms "
+              "CPU a process, not in a regular install); see _editable_finder", file=sys.stderr)
     for size in (int(x) for x in args.sizes.split(",")):
         for mode in args.modes.split(","):
             s = Setup(work, size, mode)

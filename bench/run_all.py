@@ -6,7 +6,7 @@ Each bench script runs as its own process (so each measures a fresh interpreter)
 output is parsed; the table shows the measured median, the budget and pass/fail, with the
 machine (CPUs, Python). ``--big`` adds the retrieval bench at 100,000 entries (build time,
 peak memory). Trees are generated once under ``--workdir`` and reused by later runs, except
-the vc status and summaries benches, which make their own (they commit and edit them).
+the summaries bench, which makes its own (it commits and edits it).
 Expect ~6-8 minutes at 25,000 entries on 2 CPUs, most of it generating trees.
 """
 
@@ -89,27 +89,22 @@ def big(workdir: Path) -> list[Row]:
             ("peak RSS of the build (100,000)", f"{rss:.0f} MB", "<= 1024 MB", rss <= 1024)]
 
 
-def hooks(entries: int, workdir: Path) -> list[Row]:
-    out = run("bench_hooks.py", "--entries", str(entries), "--runs", "5",
-              "--work", str(workdir / f"hooks{entries}"))
-    pre = number(r"pre-commit.*\n(?:.*\n)*?\s+hook cost \(difference\)\s+(\d+)", out)
-    pre_alone = number(r"hook-impl pre-commit alone\s+(\d+)", out)
-    post = number(r"post-merge.*\n(?:.*\n)*?\s+hook cost \(difference\)\s+(\d+)", out)
-    return [
-        ("pre-commit hook, 3 staged (in git commit)", f"{pre:.0f} ms", "<= 500 ms", pre <= 500),
-        ("pre-commit hook-impl process alone", f"{pre_alone:.0f} ms", "<= 500 ms",
-         pre_alone <= 500),
-        ("post-merge hooks, 10 changed (in git merge)", f"{post:.0f} ms", "<= 1000 ms",
-         post <= 1000),
-    ]
-
-
-def vc_status(entries: int) -> list[Row]:
-    out = run("bench_vc_status.py", "--entries", str(entries), "--runs", "7")
-    git = number(r"git status\s+median\s+([\d.]+)", out)
-    brv = number(r"brv vc status\s+median\s+([\d.]+)", out)
-    return [("`brv vc status` / `git status`", f"{brv / git:.2f}x ({brv:.0f}/{git:.0f} ms)",
-             "<= 2x", brv <= 2 * git)]
+def vc(entries: int, workdir: Path) -> list[Row]:
+    """``brv vc status`` and the hooks of a 1-entry commit and merge (bench_vc.py, CPU time)."""
+    out = run("bench_vc.py", "--sizes", str(entries), "--modes", "standalone", "--rows",
+              "status,commit,merge", "--runs", "5", "--work", str(workdir / "vc"))
+    rows: list[Row] = []
+    for label, pattern, budget in (
+            ("`brv vc status` / `git status` (CPU)", r"`brv vc status`", "<= 1.5x"),
+            ("hooks of a 1-entry `git commit` (CPU)", r"1-entry `git commit`", "<= +150 ms"),
+            ("hooks of a 1-entry `git merge` (CPU)", r"1-entry `git merge", "<= +150 ms")):
+        line = next(x for x in out.splitlines() if re.search(pattern, x))
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        measured = cells[6]  # the CPU ratio or difference column
+        value = float(measured.rstrip("x").split()[0].lstrip("+"))
+        limit = float(budget.split()[1].rstrip("x").lstrip("+"))
+        rows.append((label, measured, budget, value <= limit))
+    return rows
 
 
 def summaries(entries: int) -> list[Row]:
@@ -135,8 +130,8 @@ def main() -> None:
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
-    rows = [*retrieval(args.entries, args.workdir), *hooks(args.entries, args.workdir),
-            *agents(args.entries, args.workdir), *vc_status(args.entries),
+    rows = [*retrieval(args.entries, args.workdir), *vc(args.entries, args.workdir),
+            *agents(args.entries, args.workdir),
             *summaries(args.entries), *curate()]
     if args.big:
         rows += big(args.workdir)

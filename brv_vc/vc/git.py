@@ -226,6 +226,24 @@ def git_path(repo: Path, name: str) -> Path:
     return (repo / out).resolve() if not os.path.isabs(out) else Path(out)
 
 
+def git_paths(repo: Path, *names: str) -> list[Path]:
+    """:func:`git_path` of several names with one ``git rev-parse`` (a hook's start-up)."""
+    args = [arg for name in names for arg in ("--git-path", name)]
+    out = run(["rev-parse", *args], repo).stdout.splitlines()
+    from pathlib import Path
+
+    return [(repo / x).resolve() if not os.path.isabs(x) else Path(x) for x in out]
+
+
+def commits_of(repo: Path, *revs: str) -> list[str | None]:
+    """:func:`commit_of` of several names, with one ``git rev-parse`` when all exist."""
+    proc = run(["rev-parse", "-q", *(f"{rev}^{{commit}}" for rev in revs)], repo, check=False)
+    found = proc.stdout.split()
+    if proc.returncode == 0 and len(found) == len(revs):
+        return list(found)
+    return [commit_of(repo, rev) for rev in revs]
+
+
 def config_value(repo: Path, key: str) -> str | None:
     """Returns the effective value of a git config key in ``repo``, or None when unset."""
     proc = run(["config", "--get", key], repo, check=False)
@@ -258,16 +276,20 @@ def staged_files(
 
 
 def staged_entries(
-    repo: Path, index_file: str | None = None, pathspec: str | None = None
+    repo: Path, index_file: str | None = None, pathspec: str | list[str] | None = None
 ) -> list[tuple[str, str, str, str]]:
     """:func:`staged_files` with the staged mode: ``(status, path, blob id, mode)``.
 
     The mode (``120000`` for a symlink) comes with the change itself, so a check of the
-    staged paths never lists the whole index.
+    staged paths never lists the whole index. ``pathspec``: one path, or git arguments
+    starting with ``--``.
     """
     args = ["diff", "--cached", "--raw", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff"]
-    return _raw(_git_bytes([*args, "--", pathspec] if pathspec else args, repo,
-                           index_file=index_file))
+    if isinstance(pathspec, str):
+        args += ["--", pathspec]
+    elif pathspec:
+        args += pathspec
+    return _raw(_git_bytes(args, repo, index_file=index_file))
 
 
 def changed_entries(repo: Path, old: str, new: str, pathspec: str | None = None

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # type checkers read typing's; at run time tree/record.py's (no typing)
+    from typing import NamedTuple
+else:
+    from brv_vc.tree.record import NamedTuple
 
 CHANGE_NAMES = {
     "M": "modified", "A": "added", "D": "deleted", "R": "renamed", "C": "copied",

@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import contextlib
 from pathlib import Path
-from typing import NamedTuple
 
 from brv_vc.vc import git, git_prefetch
 from brv_vc.vc.repo import KnowledgeRepo, translate
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time tree/record.py's
+    from typing import NamedTuple
+
     from brv_vc.vc.status import Change
+else:
+    from brv_vc.tree.record import NamedTuple
 
 
 class StatusReport(NamedTuple):  # not a dataclass: see vc/status.py

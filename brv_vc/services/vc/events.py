@@ -146,7 +146,11 @@ def _pre_commit(project: Project, repo: KnowledgeRepo, index_file: str | None,
     if check.problems:
         return HookRun("pre-commit", blocked=True, problems=check.problems,
                        checked=check.checked)
-    if not include_pending:
+    # the review queue (~10 ms of imports) only when review is enabled: the lazy face loads
+    # only the settings module for is_enabled
+    from brv_vc.services import review
+
+    if not include_pending and check.paths and review.is_enabled(project):
         from brv_vc.services.vc.checks import StagedProblem
         from brv_vc.services.vc.gating import describe, pending_in
 
@@ -286,8 +290,7 @@ def _commit_msg(repo: KnowledgeRepo, args: tuple[str, ...], index_file: str | No
 def _post(project: Project, repo: KnowledgeRepo, name: str, args: tuple[str, ...], stdin: str,
           now: datetime) -> HookRun:
     top = repo.workdir
-    rebasing = git.git_path(top, "rebase-merge").exists() or git.git_path(
-        top, "rebase-apply").exists()
+    rebasing = any(p.exists() for p in git.git_paths(top, "rebase-merge", "rebase-apply"))
     if name == "refresh":
         return _refresh(project, name, None, now)
     if name == "post-checkout":
@@ -303,11 +306,12 @@ def _post(project: Project, repo: KnowledgeRepo, name: str, args: tuple[str, ...
         if args[:1] == ("1",):  # squash: HEAD did not move, the changes are staged
             staged = [p for _, p, _ in git.staged_files(top)]
             return _refresh(project, name, _tree_paths(repo, staged), now)
-        orig = git.commit_of(top, "ORIG_HEAD")
+        orig, head = git.commits_of(top, "ORIG_HEAD", "HEAD")
         if orig is None:  # the first pull into an empty branch
             return _refresh(project, name, None, now)
-        run = _settings_noticed(_refresh_between(project, repo, name, orig, "HEAD", now),
-                                project, repo, orig)
+        run = _settings_noticed(_refresh_between(project, repo, name, orig, head or "HEAD",
+                                                 now, known=head is not None),
+                                project, repo, orig, head)
         return _pull_noted(run, project, top, repo.prefix, orig) if repo.in_project else run
     command = args[0] if args else ""
     if command != "rebase" and rebasing:  # an amend while rebasing: the rebase's run covers it
@@ -329,14 +333,14 @@ def _post(project: Project, repo: KnowledgeRepo, name: str, args: tuple[str, ...
 
 
 def _settings_noticed(run: HookRun, project: Project, repo: KnowledgeRepo,
-                      orig: str) -> HookRun:
+                      orig: str, head: str | None = None) -> HookRun:
     """A plain 'git pull' that changed the provider or review settings says so, too."""
     from dataclasses import replace
 
     from brv_vc.services.vc.settings_notice import settings_changes
 
     try:
-        notices = settings_changes(project, repo, orig, repo.head())
+        notices = settings_changes(project, repo, orig, head or repo.head())
     except Exception:  # fail open: a hook never breaks git
         return run
     return replace(run, warnings=(*run.warnings, *notices)) if notices else run
@@ -347,7 +351,7 @@ def _tree_paths(repo: KnowledgeRepo, paths: Sequence[str]) -> tuple[str, ...]:
 
 
 def _refresh_between(project: Project, repo: KnowledgeRepo, name: str, old: str, new: str,
-                     now: datetime) -> HookRun:
+                     now: datetime, *, known: bool = False) -> HookRun:
     """Rebuilds archives named by commit trailers in old..new, then refreshes the changed paths.
 
     This is the very step ``brv vc pull`` runs, so a plain ``git pull`` gets it too.
@@ -355,7 +359,8 @@ def _refresh_between(project: Project, repo: KnowledgeRepo, name: str, old: str,
     # Imported here: the archive step reads history with dulwich, which pre-commit never needs.
     from brv_vc.services.vc.archive import after_change
 
-    old_id, new_id = repo.rev(old), repo.rev(new)
+    # known: both are commit ids git just named (post-merge asked for them in one call)
+    old_id, new_id = (old, new) if known else (repo.rev(old), repo.rev(new))
     if old_id is None or new_id is None:
         missing = old if old_id is None else new
         return _logged(project, HookRun(name, warnings=(

@@ -123,3 +123,25 @@ def test_a_pool_read_without_the_join_is_the_ranked_query(project):
                 assert pool(opened.conn, term, limit) == ranked_paths(opened.conn, term, limit)
     finally:
         opened.close()
+
+
+def test_pools_kept_in_memory_are_bounded_and_answer_the_same(project, monkeypatch):
+    from dream_support import add
+
+    from brv_vc.index.search import ranked_paths
+    from brv_vc.services import derived
+    from brv_vc.services.dream.hits import StoredHits
+
+    for i in range(12):
+        add(project, f"d{i % 3}/t", f"Word{i} note", f"word{i} alpha beta. note {i}.")
+    monkeypatch.setattr(StoredHits, "KEPT", 3)
+    opened = derived.open_synced(project)
+    try:
+        hits = StoredHits(opened.conn)
+        asked = [f"word{i}" for i in range(12)] + ["note", "alpha", "word0", "word5"]
+        for term in asked:
+            assert hits.get(term, 4, exclude="d1/") == ranked_paths(
+                opened.conn, term, 4, exclude="d1/")
+            assert len(hits._best) <= 3
+    finally:
+        opened.close()

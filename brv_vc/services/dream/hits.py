@@ -42,9 +42,10 @@ class StoredHits(TermHits):
             best = self._pool(term)
         if best is not None:
             self._best[term] = best  # the most recently asked go last
-            while len(self._best) > self.KEPT:
-                del self._best[next(iter(self._best))]
-        return super().get(term, limit, exclude=exclude)
+        found = super().get(term, limit, exclude=exclude)
+        while len(self._best) > self.KEPT:
+            del self._best[next(iter(self._best))]
+        return found
 
     def _pool(self, term: str) -> list[tuple[str, float]]:
         row = self.conn.execute("SELECT rows FROM dreamhits WHERE term = ? AND stamp = ?",

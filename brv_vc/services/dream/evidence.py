@@ -73,7 +73,7 @@ class EntryText:
     path: str
     title: str
     keys: str
-    head: str
+    head: str  # the opening line of its searchable text (see :func:`opening`)
 
 
 def entry_texts(conn: sqlite3.Connection, skip_domain: str) -> list[EntryText]:
@@ -87,7 +87,8 @@ def entry_texts(conn: sqlite3.Connection, skip_domain: str) -> list[EntryText]:
     for first in range(0, len(rows), TEXT_BATCH):
         batch = rows[first:first + TEXT_BATCH]
         stored = texts.load(conn, [i for i, _, _ in batch])
-        out += [EntryText(p, t or "", stored[i][1], stored[i][0][:HEAD_CHARS])
+        # only its opening line is read of the head (a line is its own opening): keep that
+        out += [EntryText(p, t or "", stored[i][1], opening(stored[i][0][:HEAD_CHARS]))
                 for i, p, t in batch if i in stored]
     return out
 
@@ -165,11 +166,10 @@ def gather(entries: list[EntryText]) -> tuple[dict[str, Term], dict[str, int]]:
     # counts each term's entries by hash in an array; only a term held by as many entries
     # as :func:`shared` needs (3, or 2 in a small tree; a hash collision only lets more
     # through) is gathered.
-    held = _held(entries, small)
-    least = 2 if small else 3
+    held = _held(entries, 2 if small else 3)
 
     def add(key: str, kind: str, surface: str, domain: str, path: str) -> None:
-        if held.get(hash(f"{kind}:{key}"), 0) < least:
+        if hash(f"{kind}:{key}") not in held:
             return
         term = found.setdefault(f"{kind}:{key}", Term(kind, key))
         term.titles.add(title)
@@ -210,18 +210,18 @@ def _terms(entry: EntryText, words: list[tuple[str, str]], small: bool,
             yield "word", _stem(word), shown
 
 
-def _held(entries: list[EntryText], small: bool) -> dict[int, int]:
-    """How many entries hold each term (by the hash of ``kind:key``), for terms held twice+."""
+def _held(entries: list[EntryText], least: int) -> set[int]:
+    """The hashes of ``kind:key`` of the terms held by ``least`` entries or more."""
+    small = least < 3
     hashes = []
     for entry in entries:
         mine = {hash(f"{kind}:{key}") for kind, key, _ in _terms(entry, _words(_lead(entry)),
                                                                  small)}
         hashes.append(np.fromiter(mine, np.int64, len(mine)))
     if not hashes:
-        return {}
+        return set()
     values, counts = np.unique(np.concatenate(hashes), return_counts=True)
-    keep = counts >= 2
-    return dict(zip(values[keep].tolist(), counts[keep].tolist(), strict=True))
+    return set(values[counts >= least].tolist())
 
 
 def shared(found: dict[str, Term], spread: dict[str, int], entries: int,

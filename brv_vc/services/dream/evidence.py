@@ -167,12 +167,20 @@ def gather(entries: list[EntryText]) -> tuple[dict[str, Term], dict[str, int]]:
     # as :func:`shared` needs (3, or 2 in a small tree; a hash collision only lets more
     # through) is gathered.
     held = _held(entries, 2 if small else 3)
+    for entry in entries:
+        for word in {_stem(w) for w, _ in _words(_lead(entry))}:
+            spread[word] = spread.get(word, 0) + 1
+    # a term made of a word in over a quarter of the entries is dropped by shared(): such
+    # terms hold the most entries, so they are not gathered at all
+    common = set() if small else {w for w, n in spread.items() if n > len(entries) / 4}
 
     def add(key: str, kind: str, surface: str, domain: str, path: str) -> None:
-        if hash(f"{kind}:{key}") not in held:
+        if hash(f"{kind}:{key}") not in held or (common and not common.isdisjoint(
+                key.split())):
             return
         term = found.setdefault(f"{kind}:{key}", Term(kind, key))
-        term.titles.add(title)
+        if len(term.titles) < 3:  # shared() asks for three titles, never more
+            term.titles.add(title)
         term.shown[surface] = term.shown.get(surface, 0) + 1
         # an ordered set: a term of thousands of entries must not cost a list scan each
         term.entries.setdefault(domain, {})[path] = None
@@ -181,8 +189,6 @@ def gather(entries: list[EntryText]) -> tuple[dict[str, Term], dict[str, int]]:
         domain = entry.path.split("/", 1)[0]
         title = entry.title.lower()
         words = _words(_lead(entry))
-        for word in {_stem(w) for w, _ in words}:
-            spread[word] = spread.get(word, 0) + 1
         for kind, key, surface in _terms(entry, words, small):
             add(key, kind, surface, domain, entry.path)
     return found, spread

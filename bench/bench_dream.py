@@ -23,6 +23,7 @@ Usage: python bench/bench_dream.py [--entries 25000] [--changed 500] [--dupes 30
 from __future__ import annotations
 
 import argparse
+import bisect
 import json
 import os
 import random
@@ -36,6 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import dream_compare
 from bench.dream_compare import agreement, decisions, measured, near_duplicates, old_source
 from bench.gen_tree import generate
 from brv_vc.services import review
@@ -47,6 +49,7 @@ from brv_vc.summary.records import Records
 from brv_vc.tree import dreamstate
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import open_state
+from brv_vc.tree.store import entry_paths
 
 REPO = Path(__file__).resolve().parent.parent
 NOW = "2026-10-01T10:00:00Z"
@@ -124,13 +127,19 @@ def _first(root: Path, runs: int, budget: float, resume: bool = False) -> None:
     if not resume:
         dreamstate.update_state(Project(root), lambda s: s.update(
             lastDreamWall=None, consolidateCursor=None, pendingMerges=[]))
+    paths = entry_paths(Project(root))
     for n in range(1, runs + 1):
+        load = os.getloadavg()[0]
         seconds, peak, result = measured(REPO, root, "dream", "--force", "--json",
                                          "--budget", str(budget))
         cursor = dreamstate.read_state(Project(root))["consolidateCursor"]
+        done = bisect.bisect_right(paths, cursor["after"]) if cursor else len(paths)
         print(_line(f"first dream, run {n}", seconds, peak, result)
-              + f"; cursor after {cursor['after'] if cursor else '(pass finished)'}",
-              flush=True)
+              + f"; cursor after {cursor['after'] if cursor else '(pass finished)'}: "
+              f"{done} of {len(paths)} entries decided; CPU {dream_compare.LAST_CPU:.1f} s, "
+              f"load {load:.1f}", flush=True)
+        if cursor is None:
+            break
 
 
 def _base() -> str:

@@ -82,7 +82,12 @@ def measured(code: Path, root: Path, *args: str) -> tuple[float, float, dict[str
             raise SystemExit(f"brv {' '.join(args)} failed ({proc.returncode}):\n{text}\n"
                              f"{err.read()}")
     answer = json.loads(text) if text.strip().startswith("{") else {}
+    global LAST_CPU
+    LAST_CPU = usage.ru_utime + usage.ru_stime
     return seconds, usage.ru_maxrss / 1024, answer
+
+
+LAST_CPU = 0.0  # user + system seconds of the last process :func:`measured` ran
 
 
 def decisions(answer: dict[str, Any]) -> set[tuple[str, str, tuple[str, ...]]]:

@@ -106,13 +106,18 @@ def steps(project: Project, entries: Sequence[str], changed: Sequence[str],
     changed_set = set(changed)
     consumed: set[str] = set()
     decided: set[frozenset[str]] = set()
+    own: dict[str, Entry] | None
+    vocab: Vocab | None
+    corpus: Corpus | None
     for domain in sorted({_domain(p) for p in changed_set}):
         changed_here = [p for p in by_domain.get(domain, []) if p in changed_set]
         if not changed_here or should_stop():
             continue
+        own = vocab = None  # the last domain's go before this one's are read (memory)
         own = _load(project, by_domain[domain])
-        own_words = {p: words(e) for p, e in own.items()}
-        vocab = Vocab()  # the domain's words counted once for all its groups
+        vocab = Vocab()  # the domain's words counted once for all its groups, none kept
+        for p, entry in own.items():
+            vocab.count(p, words(entry))
         for first in range(0, len(changed_here), CHUNK):
             mine = changed_here[first:first + CHUNK]
             hits: set[str] = set()
@@ -129,7 +134,8 @@ def steps(project: Project, entries: Sequence[str], changed: Sequence[str],
                         if target not in loaded and _domain(target) != domain:
                             loaded.update(_load(project, [target]))
             paths = sorted(loaded)
-            corpus = Corpus(paths, [own_words.get(p) or words(loaded[p]) for p in paths],
+            corpus = None  # the last group's goes first (memory)
+            corpus = Corpus(paths, [None if p in vocab else words(loaded[p]) for p in paths],
                             vocab)
             where = {p: i for i, p in enumerate(paths)}
             for hint in hints if first == 0 else ():

@@ -14,8 +14,10 @@ import functools
 import itertools
 import re
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+
+import numpy as np
 
 from brv_vc.index import texts
 from brv_vc.index.terms import STOPWORDS, stem, tokens
@@ -23,6 +25,7 @@ from brv_vc.tree.layout import ARCHIVE_DIR
 
 SMALL_TREE = 20  # entries: under this, single words count and the "tells something" rules wait
 HEAD_CHARS = 600  # of each entry's searchable text: its summary, tags and first lines
+TEXT_BATCH = 2000
 # words too common in technical writing to name a pattern on their own or in a pair
 GENERIC = frozenset("""
     use used uses using see also one two three new way ways get gets set sets make makes run
@@ -70,7 +73,7 @@ class EntryText:
     path: str
     title: str
     keys: str
-    head: str
+    head: str  # the opening line of its searchable text (see :func:`opening`)
 
 
 def entry_texts(conn: sqlite3.Connection, skip_domain: str) -> list[EntryText]:
@@ -78,10 +81,16 @@ def entry_texts(conn: sqlite3.Connection, skip_domain: str) -> list[EntryText]:
     rows = [(i, p, t) for i, p, t in conn.execute(
         "SELECT id, path, title FROM docs WHERE kind = 'entry' AND problem IS NULL")
         if p.split("/", 1)[0] not in (skip_domain, ARCHIVE_DIR)]
-    # the FTS5 table is contentless: the indexed text is kept (compressed) in ``texts``
-    stored = texts.load(conn, [i for i, _, _ in rows]) if rows else {}
-    return [EntryText(p, t or "", stored[i][1], stored[i][0][:HEAD_CHARS])
-            for i, p, t in rows if i in stored]
+    # the FTS5 table is contentless: the indexed text is kept (compressed) in ``texts``;
+    # read a batch at a time and cut at once (every whole text of 100,000 entries: ~200 MB)
+    out = []
+    for first in range(0, len(rows), TEXT_BATCH):
+        batch = rows[first:first + TEXT_BATCH]
+        stored = texts.load(conn, [i for i, _, _ in batch])
+        # only its opening line is read of the head (a line is its own opening): keep that
+        out += [EntryText(p, t or "", stored[i][1], opening(stored[i][0][:HEAD_CHARS]))
+                for i, p, t in batch if i in stored]
+    return out
 
 
 @functools.lru_cache(maxsize=65536)
@@ -152,10 +161,26 @@ def gather(entries: list[EntryText]) -> tuple[dict[str, Term], dict[str, int]]:
     found: dict[str, Term] = {}
     spread: dict[str, int] = {}
     small = len(entries) < SMALL_TREE
+    # Why two passes: most terms of a large tree are held by one or two entries, and a Term
+    # each took ~1 GB at 100,000 entries (issue 24: a dream's peak <= 300 MB). The first pass
+    # counts each term's entries by hash in an array; only a term held by as many entries
+    # as :func:`shared` needs (3, or 2 in a small tree; a hash collision only lets more
+    # through) is gathered.
+    held = _held(entries, 2 if small else 3)
+    for entry in entries:
+        for word in {_stem(w) for w, _ in _words(_lead(entry))}:
+            spread[word] = spread.get(word, 0) + 1
+    # a term made of a word in over a quarter of the entries is dropped by shared(): such
+    # terms hold the most entries, so they are not gathered at all
+    common = set() if small else {w for w, n in spread.items() if n > len(entries) / 4}
 
     def add(key: str, kind: str, surface: str, domain: str, path: str) -> None:
+        if hash(f"{kind}:{key}") not in held or (common and not common.isdisjoint(
+                key.split())):
+            return
         term = found.setdefault(f"{kind}:{key}", Term(kind, key))
-        term.titles.add(title)
+        if len(term.titles) < 3:  # shared() asks for three titles, never more
+            term.titles.add(title)
         term.shown[surface] = term.shown.get(surface, 0) + 1
         # an ordered set: a term of thousands of entries must not cost a list scan each
         term.entries.setdefault(domain, {})[path] = None
@@ -163,22 +188,46 @@ def gather(entries: list[EntryText]) -> tuple[dict[str, Term], dict[str, int]]:
     for entry in entries:
         domain = entry.path.split("/", 1)[0]
         title = entry.title.lower()
-        # what the entry is about: its title and its summary (else its first line of prose);
-        # the rest of its text mentions things in passing (and costs a dream at 100,000)
-        lead = f"{entry.title}\n{opening(entry.head)}"
-        words = _words(lead)
-        for word in {_stem(w) for w, _ in words}:
-            spread[word] = spread.get(word, 0) + 1
-        for raw in dict.fromkeys(entry.keys.lower().split()):
-            parts = [w for w in tokens(raw.replace("-", " ").replace("_", " ")) if _plain(w)]
-            if parts:
-                add(" ".join(map(_stem, parts)), "tag", " ".join(parts), domain, entry.path)
-        for key, surface in dict.fromkeys(_phrases(lead)):
-            add(key, "phrase", surface, domain, entry.path)
-        for word, shown in dict.fromkeys(words if small else ()):  # see shared()
-            if len(word) >= 4 and _plain(word):
-                add(_stem(word), "word", shown, domain, entry.path)
+        words = _words(_lead(entry))
+        for kind, key, surface in _terms(entry, words, small):
+            add(key, kind, surface, domain, entry.path)
     return found, spread
+
+
+def _lead(entry: EntryText) -> str:
+    """What the entry is about: its title and its summary (else its first line of prose).
+
+    The rest of its text mentions things in passing (and costs a dream at 100,000).
+    """
+    return f"{entry.title}\n{opening(entry.head)}"
+
+
+def _terms(entry: EntryText, words: list[tuple[str, str]], small: bool,
+           ) -> Iterator[tuple[str, str, str]]:
+    """(kind, stemmed key, surface form) of each term of one entry, each key once."""
+    for raw in dict.fromkeys(entry.keys.lower().split()):
+        parts = [w for w in tokens(raw.replace("-", " ").replace("_", " ")) if _plain(w)]
+        if parts:
+            yield "tag", " ".join(map(_stem, parts)), " ".join(parts)
+    for key, surface in dict.fromkeys(_phrases(_lead(entry))):
+        yield "phrase", key, surface
+    for word, shown in dict.fromkeys(words if small else ()):  # see shared()
+        if len(word) >= 4 and _plain(word):
+            yield "word", _stem(word), shown
+
+
+def _held(entries: list[EntryText], least: int) -> set[int]:
+    """The hashes of ``kind:key`` of the terms held by ``least`` entries or more."""
+    small = least < 3
+    hashes = []
+    for entry in entries:
+        mine = {hash(f"{kind}:{key}") for kind, key, _ in _terms(entry, _words(_lead(entry)),
+                                                                 small)}
+        hashes.append(np.fromiter(mine, np.int64, len(mine)))
+    if not hashes:
+        return set()
+    values, counts = np.unique(np.concatenate(hashes), return_counts=True)
+    return set(values[counts >= least].tolist())
 
 
 def shared(found: dict[str, Term], spread: dict[str, int], entries: int,

@@ -30,11 +30,22 @@ class StoredHits(TermHits):
         except sqlite3.Error:  # busy or read-only: the queries run as before
             self.writable = False
 
+    # Why a bound: a first dream at 100,000 entries asks ~10,000 words, and their pools
+    # (64 paths each) grew the process past 300 MB (issue 24). The least recently asked go
+    # past this many; asked again, a pool is read back from ``dreamhits`` (~1 ms).
+    KEPT = 2048
+
     def get(self, term: str, limit: int, *, exclude: str = "") -> list[tuple[str, float]]:
         """The same as ``ranked_paths(conn, term, limit, exclude=exclude)``."""
-        if term not in self._best and self.writable:
-            self._best[term] = self._pool(term)
-        return super().get(term, limit, exclude=exclude)
+        best = self._best.pop(term, None)
+        if best is None and self.writable:
+            best = self._pool(term)
+        if best is not None:
+            self._best[term] = best  # the most recently asked go last
+        found = super().get(term, limit, exclude=exclude)
+        while len(self._best) > self.KEPT:
+            del self._best[next(iter(self._best))]
+        return found
 
     def _pool(self, term: str) -> list[tuple[str, float]]:
         row = self.conn.execute("SELECT rows FROM dreamhits WHERE term = ? AND stamp = ?",

@@ -64,58 +64,70 @@ def _query(doc: Sequence[str]) -> list[str]:
     return ranked[:QUERY_TERMS]
 
 
+Counted = tuple[Any, Any, int, list[int]]  # word ids, their counts, length, query ids
+
+
 @dataclass
 class Vocab:
     """Word ids and each document's word counts, shared by the corpora of one domain.
 
     A domain's entries go into one corpus per group of changed entries (consolidate's
-    CHUNK); counting their words once serves every group. ``key`` names a document (its
-    path): the same key must always come with the same words.
+    CHUNK); counting their words once serves every group, and their token lists need not
+    be kept (~30 MB for a 2,500-entry domain). ``key`` names a document (its path): the
+    same key always stands for the same words.
     """
 
     ids: dict[str, int] = field(default_factory=dict)
-    _counted: dict[str, tuple[Any, Any, int]] = field(default_factory=dict)
+    _counted: dict[str, Counted] = field(default_factory=dict)
 
-    def count(self, key: str | None, doc: Sequence[str]) -> tuple[Any, Any, int]:
-        """(word ids in first-seen order, their counts: int64 arrays; the document's length)."""
-        if key is not None and key in self._counted:
-            return self._counted[key]
+    def __contains__(self, key: str) -> bool:
+        return key in self._counted
+
+    def count(self, key: str, doc: Sequence[str] | None) -> Counted:
+        """A document's word ids (first-seen order), counts, length and query's word ids.
+
+        ``doc`` may be None once ``key`` is counted.
+        """
+        made = self._counted.get(key)
+        if made is not None:
+            return made
+        if doc is None:
+            raise KeyError(key)
         counts: dict[str, int] = {}
         for word in doc or ["_"]:  # rank-bm25 is given "_" for an empty document
             counts[word] = counts.get(word, 0) + 1
         ids = self.ids
-        made = (np.array([ids.setdefault(w, len(ids)) for w in counts], dtype=np.int64),
-                np.array(list(counts.values()), dtype=np.int64), max(len(doc), 1))
-        if key is not None:
-            self._counted[key] = made
+        made = (np.array([ids.setdefault(w, len(ids)) for w in counts], dtype=np.int32),
+                np.array(list(counts.values()), dtype=np.int32), max(len(doc), 1),
+                [ids[w] for w in _query(doc)])
+        self._counted[key] = made
         return made
 
 
 @dataclass
 class Corpus:
-    """Documents (token lists) under one BM25 model; index i is ``paths[i]``.
+    """Documents under one BM25 model; index i is ``paths[i]``.
 
-    Scores are rank-bm25's (see the module docstring); ``vocab`` shares word counting
-    between corpora over the same documents.
+    Scores are rank-bm25's (see the module docstring). ``docs`` are token lists; with a
+    shared ``vocab`` a document already counted under its path may be given as None.
     """
 
     paths: list[str]
-    docs: list[list[str]]
+    docs: Sequence[Sequence[str] | None]
     vocab: Vocab | None = None
 
     def __post_init__(self) -> None:
         vocab = self.vocab if self.vocab is not None else Vocab()
-        counted = [vocab.count(p if self.vocab is not None else None, d)
-                   for p, d in zip(self.paths, self.docs, strict=True)]
+        counted = [vocab.count(p, d) for p, d in zip(self.paths, self.docs, strict=True)]
         size = len(self.docs)
         lengths = [c[2] for c in counted]
         avgdl = sum(lengths) / size if size else 1.0
         starts = np.zeros(size + 1, dtype=np.int64)
         np.cumsum([len(c[0]) for c in counted], out=starts[1:])
-        empty = np.zeros(0, dtype=np.int64)
+        empty = np.zeros(0, dtype=np.int32)
         word = np.concatenate([c[0] for c in counted]) if counted else empty
-        freq = np.concatenate([c[1] for c in counted]) if counted else empty
-        doc = np.repeat(np.arange(size, dtype=np.int64), np.diff(starts))
+        freq = np.concatenate([c[1] for c in counted]).astype(np.int64) if counted else empty
+        doc = np.repeat(np.arange(size, dtype=np.int32), np.diff(starts))
         width = len(vocab.ids)
         held = np.bincount(word, minlength=width)  # documents holding each word
         idf = np.zeros(width)
@@ -124,21 +136,19 @@ class Corpus:
         doc_len = np.array(lengths, dtype=np.int64)[doc]
         # rank-bm25's get_batch_scores, operation for operation, for every (doc, word) pair
         weight = idf[word] * (freq * (K1 + 1) / (freq + K1 * (1 - B + B * doc_len / avgdl)))
+        del freq, doc_len, idf
         self._rows = starts  # document i's words and weights: [starts[i], starts[i + 1])
         self._word, self._weight = word, weight
         order = np.argsort(word, kind="stable")  # postings: documents in index order
         self._post_doc, self._post_weight = doc[order], weight[order]
+        del order, doc
         self._post_start = np.zeros(width + 1, dtype=np.int64)
         np.cumsum(held, out=self._post_start[1:])
-        self._ids = vocab.ids
+        self._queries = [c[3] for c in counted]
         self._row_maps: dict[int, dict[int, float]] = {}
-        self._queries: dict[int, list[int]] = {}
         self._pairs: dict[tuple[int, int], float] = {}  # (query, doc) -> score
-        self._by_path: list[int] | None = None  # the documents in path order
 
     def _query(self, i: int) -> list[int]:
-        if i not in self._queries:
-            self._queries[i] = [self._ids[w] for w in _query(self.docs[i])]
         return self._queries[i]
 
     def _row(self, i: int) -> dict[int, float]:
@@ -209,9 +219,10 @@ class Corpus:
         """The best normalised score of an outside document against this corpus (0 if empty)."""
         if not self.docs:
             return 0.0
+        docs = [list(d or ["_"]) for d in self.docs]  # given whole (synthesize)
         q = _query(query)
-        model = _LuceneBM25([d or ["_"] for d in self.docs])
+        model = _LuceneBM25(docs)
         others = [float(s) for s in model.get_scores(q)]
-        probe = _LuceneBM25([*[d or ["_"] for d in self.docs], query or ["_"]])
+        probe = _LuceneBM25([*docs, query or ["_"]])
         base = float(probe.get_batch_scores(q, [len(self.docs)])[0])
         return 0.0 if base <= 0 else min(1.0, max(others) / base)

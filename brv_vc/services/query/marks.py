@@ -46,7 +46,7 @@ def linked(conn: sqlite3.Connection, paths: Iterable[str]) -> tuple[frozenset[st
 
 def stale_of(project: Project, found: tuple[frozenset[str], str]) -> frozenset[str]:
     """Which of the linked results (``linked``'s answer) are stale; never fails a search."""
-    candidates, fingerprint = found
+    candidates, _ = found  # the fingerprint: HEAD alone decides (below)
     if not candidates:
         return frozenset()
     git_dir = _git_dir(str(project.root))

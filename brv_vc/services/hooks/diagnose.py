@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from brv_vc.services.hooks import managers
-from brv_vc.services.hooks.health import config_files
+from brv_vc.services.hooks.gitconfig import config_files
 from brv_vc.tree.project import Project
 from brv_vc.vc import hook_managers as hm
 from brv_vc.vc import hooks_install as hi

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from brv_vc.services.hooks.gitconfig import config_files
 from brv_vc.tree.project import Project
 
 NOTICE = "hooks-notice"  # in .brv/state: the key, then the problems last said
@@ -24,25 +25,6 @@ _WATCHED = (".git/config", ".git/hooks", ".git/hooks/pre-commit", ".git/hooks/pr
             ".husky", ".husky/_", ".husky/pre-commit", ".pre-commit-config.yaml",
             "lefthook.yml", ".lefthook.yml", "lefthook.yaml", ".lefthook.yaml", "lefthook.toml",
             ".lefthook.toml", "lefthook.json", ".lefthook.json", "package.json")
-
-
-def config_files(gitdir: Path) -> tuple[Path, ...]:
-    """The config files git reads, lowest precedence first: system, global, then the clone's.
-
-    Why more than ``.git/config``: a ``core.hooksPath`` set in ``~/.gitconfig`` (a team's
-    dotfiles, a security tool) sends every repository's hooks to one folder, and brv's
-    hooks in ``.git/hooks`` stop running without a word. ``include`` files are not followed.
-    """
-    env = os.environ
-    files: list[Path] = []
-    if not env.get("GIT_CONFIG_NOSYSTEM"):
-        files.append(Path(env.get("GIT_CONFIG_SYSTEM") or "/etc/gitconfig"))
-    if env.get("GIT_CONFIG_GLOBAL"):
-        files.append(Path(env["GIT_CONFIG_GLOBAL"]))
-    else:
-        xdg = env.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
-        files += [Path(xdg) / "git" / "config", Path(os.path.expanduser("~/.gitconfig"))]
-    return (*files, gitdir / "config")
 
 
 def _stat(path: Path) -> str:

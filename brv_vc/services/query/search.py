@@ -151,7 +151,7 @@ def search_tree(
         InvalidPathError: a scope that escapes the tree.
     """
     check_limit(limit)
-    terms = query_terms(query)
+    terms = query_terms(query, letters=True)
     clean_scope = clean_relpath(scope, what="scope") if scope else None
 
     def work(opened: OpenIndex) -> SearchOutcome:

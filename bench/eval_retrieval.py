@@ -186,7 +186,10 @@ LONG = {"asked": 0, "flagged": 0}  # answerable questions of more than ood.JUDGE
 def n_terms(text: str) -> int:
     from brv_vc.index.terms import QueryError, query_terms
     try:
-        return len(query_terms(text))
+        try:
+            return len(query_terms(text, letters=True))
+        except TypeError:  # brv before lone letters were searched (a BEFORE run)
+            return len(query_terms(text))
     except QueryError:
         return 0
 

@@ -75,8 +75,11 @@ def content_words(text: str) -> frozenset[str]:
     )
 
 
-def query_terms(text: str) -> list[str]:
+def query_terms(text: str, *, letters: bool = False) -> list[str]:
     """The terms to search for.
+
+    ``letters``: with the lone letters (``LETTERS``); searches ask for them, a dream's title
+    words do not.
 
     Raises:
         QueryError: empty text, only punctuation, only words under 2 characters, or only stop
@@ -102,8 +105,8 @@ def query_terms(text: str) -> list[str]:
             hint="use letters or digits, e.g. brv search \"token rotation\"",
         )
     terms = significant(text)
-    if terms and LETTERS:
-        terms += [t for t in letters(text) if t not in terms]
+    if terms and letters and LETTERS:
+        terms += [t for t in lone_letters(text) if t not in terms]
     if not terms:
         raise QueryError(
             f"the query {_show(text)} has only stop words ({', '.join(words[:6])})",
@@ -112,7 +115,7 @@ def query_terms(text: str) -> list[str]:
     return terms[:MAX_TERMS]
 
 
-def letters(text: str) -> list[str]:
+def lone_letters(text: str) -> list[str]:
     """The lone letters of a text that are words, not stop words nor abbreviations, unique."""
     found = _TOKEN.findall(_ABBREVIATION.sub(" ", text.lower()))
     return list(dict.fromkeys(t for t in found

@@ -103,7 +103,7 @@ def query_tree(
         QueryError: an empty query, or one of only stop words, short words or punctuation.
     """
     started = clock()
-    terms = query_terms(query)
+    terms = query_terms(query, letters=True)
     key, tokens = normalize(query), set(content_words(query))
 
     found: list[tuple[frozenset[str], str]] = []  # matched entries that link code
@@ -246,7 +246,7 @@ def _agent(
     from brv_vc.services.query import llm as query_llm
 
     def search(text: str, limit: int) -> list[dict[str, Any]]:
-        found = run(opened.conn, None, query_terms(text), time.time(), limit=limit)
+        found = run(opened.conn, None, query_terms(text, letters=True), time.time(), limit=limit)
         return [
             {"path": h.path, "title": h.title, "score": h.score, "excerpt": h.excerpt[:400]}
             for h in found.hits

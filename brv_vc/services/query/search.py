@@ -152,7 +152,7 @@ def search_tree(
         InvalidPathError: a scope that escapes the tree.
     """
     check_limit(limit)
-    terms = query_terms(query)
+    terms = query_terms(query, letters=True)
     clean_scope = clean_relpath(scope, what="scope") if scope else None
     found: list[tuple[frozenset[str], str]] = []  # results that link code (marks.linked)
 

@@ -125,7 +125,7 @@ class SearchSession:
             QueryError, UsageError, InvalidPathError: as :func:`search_tree`.
         """
         check_limit(limit)
-        terms = query_terms(query)
+        terms = query_terms(query, letters=True)
         clean_scope = clean_relpath(scope, what="scope") if scope else None
         for attempt in (0, 1):
             try:

@@ -145,3 +145,38 @@ def test_pools_kept_in_memory_are_bounded_and_answer_the_same(project, monkeypat
             assert len(hits._best) <= 3
     finally:
         opened.close()
+
+
+def test_the_exact_query_behind_a_full_pool_is_asked_once_per_index(project, monkeypatch):
+    from dream_support import add
+
+    from brv_vc.index import search
+    from brv_vc.services import derived
+    from brv_vc.services.dream.hits import StoredHits
+
+    for i in range(6):  # the word's pool is all "token" entries: the exact query is needed
+        add(project, "token/t", f"Token token {i}", "token token token.")
+    add(project, "ops/t", "Token rotation", "token once.")
+    monkeypatch.setattr(StoredHits, "POOL", 3)
+    calls = []
+    real = search.ranked_paths
+    monkeypatch.setattr("brv_vc.services.dream.hits.ranked_paths",
+                        lambda *a, **k: calls.append(k) or real(*a, **k))
+    opened = derived.open_synced(project)
+    try:
+        hits = StoredHits(opened.conn)
+        want = real(opened.conn, "token", 2, exclude="token/")
+        assert [hits.get("token", 2, exclude="token/") for _ in range(3)] == [want] * 3
+        assert len([k for k in calls if k.get("exclude")]) == 1  # once, then kept
+    finally:
+        opened.close()
+    add(project, "web/t", "Token notes", "token token.")  # the index changes: asked again
+    opened = derived.open_synced(project)
+    try:
+        hits._best.clear()
+        hits.conn = opened.conn
+        assert hits.get("token", 2, exclude="token/") == real(opened.conn, "token", 2,
+                                                              exclude="token/")
+        assert len([k for k in calls if k.get("exclude")]) == 2
+    finally:
+        opened.close()

@@ -10,6 +10,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from brv_vc.tree.layout import Kind, kind_of
 from brv_vc.vc.semdiff import EntryDiff, FieldChange
 from brv_vc.web.html import Markup, entry_href, join, link, tag
 
@@ -74,7 +75,20 @@ def render_diff(entry: EntryDiff, *, linked: bool = True) -> Markup:
 
 
 def render_diffs(entries: Sequence[EntryDiff], empty: str) -> Markup:
-    """Several files' changes, or ``empty`` when there are none."""
+    """Several files' changes, or ``empty`` when there are none.
+
+    Knowledge entries first; the folder files brv writes itself (``context.md`` and the
+    like) folded under one line after them: a deletion's own text used to sit below two
+    screens of regenerated folder summaries.
+    """
     if not entries:
         return tag("p", empty, class_="hint")
-    return join(render_diff(e) for e in entries)
+    knowledge = [e for e in entries if kind_of(e.path) is Kind.ENTRY]
+    folders = [e for e in entries if kind_of(e.path) is not Kind.ENTRY]
+    parts = [render_diff(e) for e in knowledge]
+    if folders:
+        noun = "file" if len(folders) == 1 else "files"
+        parts.append(tag("details", tag("summary", f"{len(folders)} folder {noun} "
+                                        "(context.md and the like) changed with it"),
+                         join(render_diff(e) for e in folders), class_="folded"))
+    return join(parts)

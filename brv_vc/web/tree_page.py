@@ -92,7 +92,8 @@ def render(project: Project, whole: FolderNode, path: str, page_no: int,
     for folder in root.folders:
         topics = join(tag("li", link(folder_href(t.path), t.name), " ",
                              tag("small", _count(t.count))) for t in folder.folders)
-        folded = tag("details", tag("summary", f"{len(folder.folders)} topics"),
+        folded = tag("details", tag("summary", f"{len(folder.folders)} topic"
+                                             f"{'' if len(folder.folders) == 1 else 's'}"),
                      tag("ul", topics)) if folder.folders else ""
         folders.append(tag("li", link(folder_href(folder.path), folder.name + "/",
                                       class_="folder"), " ", tag("small", _count(folder.count)),

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 REPO = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("BRV_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 # as root Chromium needs --no-sandbox; the rest keep it off a closed network (no update,
@@ -231,3 +233,11 @@ def screenshots(out: Path) -> list[Path]:
                 page.screenshot(path=str(target), type="png")
                 written.append(target)
     return written
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One headless Chromium per test module (skips, or fails under CI, when it is missing)."""
+    require()
+    with chromium() as launched:
+        yield launched

@@ -17,6 +17,8 @@ from brv_vc.services.init import init_project
 from brv_vc.tree.project import Project
 
 REPO = Path(__file__).resolve().parent.parent
+# fixtures shared by the brv ui tests: proj/client (pages over HTTP), browser (Chromium)
+pytest_plugins = ["ui_support", "browser_support"]
 
 
 @dataclass

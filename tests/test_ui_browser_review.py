@@ -7,19 +7,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import browser_support
 import pytest
 from browser_support import PENDING, Demo, Served, brv_ui, build_project, opened
 from conftest import run_brv
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    browser_support.require()
-    with browser_support.chromium() as launched:
-        yield launched
 
 
 @pytest.fixture

@@ -7,20 +7,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import browser_support
 import pytest
 from browser_support import EVIL, Served, brv_ui, build_project, opened
 from conftest import run_brv
 
 pytestmark = pytest.mark.slow
 JWT = "authentication/jwt_implementation/jwt_token_generation.md"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    browser_support.require()
-    with browser_support.chromium() as launched:
-        yield launched
 
 
 @pytest.fixture

@@ -7,23 +7,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
 from conftest import run_brv
-from ui_support import Client, history_project, served
+from ui_support import Client, served
 from vc_helpers import git
 
 from brv_vc.tree.project import Project
-
-
-@pytest.fixture
-def proj(tmp_path: Path) -> Project:
-    return history_project(tmp_path / "proj")
-
-
-@pytest.fixture
-def client(proj: Project):
-    with served(proj) as c:
-        yield c
 
 
 def test_the_tree_page_shows_domains_topics_counts_and_signals(client: Client) -> None:

@@ -8,20 +8,9 @@ import socket
 from pathlib import Path
 
 import pytest
-from ui_support import TOKEN, Client, history_project, served
+from ui_support import TOKEN, Client
 
 from brv_vc.tree.project import Project
-
-
-@pytest.fixture
-def proj(tmp_path: Path) -> Project:
-    return history_project(tmp_path / "proj")
-
-
-@pytest.fixture
-def client(proj: Project):
-    with served(proj) as c:
-        yield c
 
 
 def test_the_server_listens_on_loopback_only(proj: Project) -> None:

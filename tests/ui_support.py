@@ -12,6 +12,7 @@ from datetime import datetime
 from pathlib import Path
 from urllib.parse import urlencode
 
+import pytest
 from conftest import run_brv
 from vc_helpers import git
 
@@ -98,3 +99,16 @@ def history_project(root: Path) -> Project:
     git(root, "add", "-A")
     git(root, "commit", "-qm", "tokens expire")
     return Project(root)
+
+
+@pytest.fixture
+def proj(tmp_path: Path) -> Project:
+    """A project with git history, for the page tests."""
+    return history_project(tmp_path / "proj")
+
+
+@pytest.fixture
+def client(proj: Project) -> Iterator[Client]:
+    """``proj`` served by brv ui on loopback."""
+    with served(proj) as c:
+        yield c

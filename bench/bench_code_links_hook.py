@@ -16,7 +16,6 @@ Medians, with the load average (absolute times vary 2-5x on a shared machine).
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import subprocess
 import sys
@@ -26,22 +25,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.bench_code_links import ENV, git  # noqa: E402 (one git environment for both)
 from bench.gen_tree import generate  # noqa: E402
 from brv_vc.tree.project import Project  # noqa: E402
 
-ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT),
-                                                                  os.environ.get("PYTHONPATH")])),
-       "GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@example.com",
-       "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@example.com"}
 PREFIX = ".brv/context-tree"
-
-
-def git(*args: str, cwd: Path) -> str:
-    proc = subprocess.run(["git", *args], cwd=cwd, env=ENV, capture_output=True, text=True,
-                          check=False)
-    if proc.returncode != 0:
-        raise SystemExit(f"git {' '.join(args)} failed:\n{proc.stdout}{proc.stderr}")
-    return proc.stdout
 
 
 def prepare(work: Path, entries: int, code: int) -> Project:

@@ -54,13 +54,19 @@ def test_pre_commit_skips_only_the_tree_brv_vc_commit_validated(tmp_path: Path) 
         env=git_env(BRV_COMMIT_CHECKED=staged))
 
 
-def test_push_judges_what_it_brings_not_what_the_remote_has(tmp_path: Path) -> None:
+def _markers_committed_beside_a_remote(tmp_path: Path) -> tuple[Project, Path]:
+    """A hooked tree with a bare remote, and a commit with conflict markers not yet pushed."""
     project = _hooked(tmp_path)
     bare = tmp_path / "remote.git"
     git("init", "-q", "--bare", str(bare), cwd=tmp_path)
     git("remote", "add", "origin", str(bare), cwd=project.tree)
     write(project.tree, ROT, CONFLICTED)
     git("commit", "-q", "--no-verify", "-am", "markers", cwd=project.tree)
+    return project, bare
+
+
+def test_push_judges_what_it_brings_not_what_the_remote_has(tmp_path: Path) -> None:
+    project, _ = _markers_committed_beside_a_remote(tmp_path)
     git("push", "-q", "--no-verify", "-u", "origin", "HEAD:main", cwd=project.tree)
     # the markers are the remote's already; a push that brings only a new entry goes through
     write(project.tree, "auth/jwt/signing_keys.md", entry_bytes("Signing keys"))
@@ -108,12 +114,7 @@ def test_brv_vc_commit_refreshes_in_process_and_its_hooks_start_no_python(
 
 def test_the_shims_skip_what_the_running_brv_command_did_without_starting_python(
         tmp_path: Path) -> None:
-    project = _hooked(tmp_path)
-    bare = tmp_path / "remote.git"
-    git("init", "-q", "--bare", str(bare), cwd=tmp_path)
-    git("remote", "add", "origin", str(bare), cwd=project.tree)
-    write(project.tree, ROT, CONFLICTED)
-    git("commit", "-q", "--no-verify", "-am", "markers", cwd=project.tree)
+    project, _ = _markers_committed_beside_a_remote(tmp_path)
     tip = git("rev-parse", "HEAD", cwd=project.tree).stdout.strip()
     # no brv for the shims to start: only a skip in the shim itself lets these through
     lost = git_env(PYTHONPATH=str(tmp_path / "nowhere"), PATH="/usr/bin:/bin")

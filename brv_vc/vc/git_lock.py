@@ -44,9 +44,6 @@ class GitLock:
         return os.path.isdir("/proc") or self.age > STALE_AFTER
 
 
-IndexLock = GitLock  # the first kind of lock handled; the name stays for callers
-
-
 def _inside(path: str, folders: tuple[str, ...]) -> bool:
     return any(path == f or path.startswith(f + os.sep) for f in folders)
 
@@ -102,15 +99,6 @@ def _age(path: Path, now: float) -> float | None:
         return max(0.0, now - path.stat().st_mtime)
     except OSError:
         return None
-
-
-def index_lock(workdir: Path, git_dir: Path) -> GitLock | None:
-    """The repository's ``index.lock``, or None when there is none."""
-    path = git_dir / "index.lock"
-    age = _age(path, time.time())
-    if age is None:
-        return None
-    return GitLock(path, age, git_processes((workdir, git_dir)))
 
 
 def lock_paths(git_dir: Path, common_dir: Path) -> list[Path]:

@@ -21,7 +21,7 @@ from brv_vc.errors import ConflictError
 from brv_vc.services.vc.archive import AfterChange, after_change, processed_head, record_head
 from brv_vc.tree import intents
 from brv_vc.tree.project import Project
-from brv_vc.vc import git_lock
+from brv_vc.vc import git, git_lock
 from brv_vc.vc.git_lock import GitLock
 from brv_vc.vc.repo import KnowledgeRepo
 
@@ -88,7 +88,7 @@ def committed_merge(repo: KnowledgeRepo) -> str | None:
     if not merged or head is None or head in merged:
         return None
     for sha in merged:
-        if repo.git_ok("merge-base", "--is-ancestor", sha, head) is None:
+        if not git.is_ancestor(repo.workdir, sha, head):
             return None
     return head
 
@@ -183,6 +183,13 @@ def _remove_stale(repo: KnowledgeRepo) -> tuple[tuple[str, ...], tuple[str, ...]
     return tuple(str(lock.path) for lock in locks), tuple(p.name for p in temps)
 
 
+def _drop_merge_state(repo: KnowledgeRepo) -> None:
+    """Removes git's merge state files (one ``rev-parse`` for the git folder, not one a file)."""
+    folder = repo.git_dir()
+    for name in _MERGE_STATE:
+        (folder / name).unlink(missing_ok=True)
+
+
 def recover(project: Project, repo: KnowledgeRepo, now: datetime) -> RecoverResult:
     """Removes stale git locks, then finishes or undoes an interrupted pull or merge.
 
@@ -197,8 +204,7 @@ def recover(project: Project, repo: KnowledgeRepo, now: datetime) -> RecoverResu
     merge = ""
     committed = committed_merge(repo)
     if committed is not None:
-        for name in _MERGE_STATE:
-            (repo.git_dir() / name).unlink(missing_ok=True)
+        _drop_merge_state(repo)
         merge = "finished"
         notes.append(f"git had made the merge commit {committed[:7]}; its leftover merge "
                      "state (MERGE_HEAD) was removed")
@@ -209,8 +215,7 @@ def recover(project: Project, repo: KnowledgeRepo, now: datetime) -> RecoverResu
             if repo.merging():
                 repo.git("merge", "--abort", check=False)
             _restore(repo, old, [p for p in paths if isinstance(p, str)])
-            for name in _MERGE_STATE:  # HEAD is the old commit: no merge of it is left
-                (repo.git_dir() / name).unlink(missing_ok=True)
+            _drop_merge_state(repo)  # HEAD is the old commit: no merge of it is left
             merge = "aborted"
             notes.append(f"HEAD stays at {(old or '')[:7]}; run 'brv vc pull' again")
         else:

@@ -156,8 +156,7 @@ def _merge(project: Project, repo: KnowledgeRepo, target: str, label: str, actio
     from brv_vc.services.vc.recovery import begin_pull
 
     old = repo.head()
-    if old == target or (old and repo.git_ok("merge-base", "--is-ancestor", target, old)
-                         is not None):
+    if old == target or (old and git.is_ancestor(repo.workdir, target, old)):
         return SyncResult(action, old, old, True, source=label)
     unrelated = bool(old) and repo.git_ok("merge-base", old or "", target) is None
     if unrelated and not allow_unrelated:

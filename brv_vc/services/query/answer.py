@@ -106,7 +106,7 @@ def query_tree(
     terms = query_terms(query, letters=True)
     key, tokens = normalize(query), set(content_words(query))
 
-    found: list[tuple[frozenset[str], str]] = []  # matched entries that link code
+    found: list[frozenset[str]] = []  # matched entries that link code
 
     def work(opened: OpenIndex) -> QueryResult:
         result = _answer(project, opened, query, terms, key, tokens, now, max_iterations, sleep)
@@ -115,7 +115,7 @@ def query_tree(
         return result
 
     result, notes = with_index(project, work)
-    stale = stale_of(project, found[-1] if found else (frozenset(), ""))
+    stale = stale_of(project, found[-1] if found else frozenset())
     if stale:
         result = result._replace(matched=tuple(
             m._replace(stale=True) if m.path in stale else m for m in result.matched))

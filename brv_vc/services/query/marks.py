@@ -25,30 +25,28 @@ if TYPE_CHECKING:
 CACHE = "code-links.json"  # services/code_links/staleness.CACHE: {"key": HEAD:fingerprint, ...}
 
 
-def linked(conn: sqlite3.Connection, paths: Iterable[str]) -> tuple[frozenset[str], str]:
-    """(the result paths that name repository paths, the index's fingerprint).
-
-    Read while the index is open; both feed :func:`stale_of`.
-    """
+def linked(conn: sqlite3.Connection, paths: Iterable[str]) -> frozenset[str]:
+    """The result paths that name repository paths (read while the index is open)."""
     wanted = list(dict.fromkeys(paths))
     if not wanted:
-        return frozenset(), ""
+        return frozenset()
     marks = ",".join("?" * len(wanted))
     try:
         rows = conn.execute(
             f"SELECT DISTINCT source FROM codelinks WHERE source IN ({marks})", wanted
         ).fetchall()
-        stamp = conn.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()
     except sqlite3.Error:  # an index that predates the links table: no marks
-        return frozenset(), ""
-    return frozenset(row[0] for row in rows), str(stamp[0]) if stamp else ""
-
-
-def stale_of(project: Project, found: tuple[frozenset[str], str]) -> frozenset[str]:
-    """Which of the linked results (``linked``'s answer) are stale; never fails a search."""
-    candidates, _ = found  # the fingerprint: HEAD alone decides (below)
-    if not candidates:
         return frozenset()
+    return frozenset(row[0] for row in rows)
+
+
+def stale_of(project: Project, candidates: frozenset[str]) -> frozenset[str]:
+    """Which of the linked results (``linked``'s answer) are stale; never fails a search."""
+    return known_stale(project) & candidates if candidates else frozenset()
+
+
+def known_stale(project: Project) -> frozenset[str]:
+    """Every stale entry: the kept answer while HEAD has not moved, else a new judgement."""
     git_dir = _git_dir(str(project.root))
     if git_dir is None:  # no repository holds the project: no code history to compare
         return frozenset()
@@ -61,10 +59,10 @@ def stale_of(project: Project, found: tuple[frozenset[str], str]) -> frozenset[s
         # judgement of the whole tree (~1 s at 25,000 entries); an entry edited since is
         # judged again at the next commit (or 'brv stale')
         if head is not None and str(kept.get("key", "")).partition(":")[0] == head:
-            return frozenset(kept["stale"]) & candidates
+            return frozenset(kept["stale"])
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         pass
-    return every_stale(project) & candidates
+    return every_stale(project)
 
 
 def every_stale(project: Project) -> frozenset[str]:

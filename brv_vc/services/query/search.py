@@ -154,7 +154,7 @@ def search_tree(
     check_limit(limit)
     terms = query_terms(query, letters=True)
     clean_scope = clean_relpath(scope, what="scope") if scope else None
-    found: list[tuple[frozenset[str], str]] = []  # results that link code (marks.linked)
+    found: list[frozenset[str]] = []  # results that link code (marks.linked)
 
     def work(opened: OpenIndex) -> SearchOutcome:
         from brv_vc.tree.statedb import open_state
@@ -171,7 +171,7 @@ def search_tree(
             state.close()
 
     outcome, notes = with_index(project, work)
-    return result_of(query, outcome, notes, stale_of(project, found[-1] if found else (frozenset(), "")))
+    return result_of(query, outcome, notes, stale_of(project, found[-1] if found else frozenset()))
 
 
 def result_of(query: str, outcome: SearchOutcome, notes: list[str],

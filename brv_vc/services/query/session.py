@@ -23,7 +23,7 @@ from brv_vc.index.db import open_index
 from brv_vc.index.terms import query_terms
 from brv_vc.index.watch import Watch
 from brv_vc.services.derived import OpenIndex, resync
-from brv_vc.services.query.marks import every_stale, linked
+from brv_vc.services.query.marks import known_stale, linked
 from brv_vc.services.query.search import (
     SearchResult,
     check_limit,
@@ -147,15 +147,15 @@ class SearchSession:
             self._pending_at = now
             if self._clock() - self._flushed >= FLUSH_SECONDS:
                 self.flush()
-        links, _ = linked(opened.conn, [h.path for h in outcome.hits])
+        links = linked(opened.conn, [h.path for h in outcome.hits])
         return result_of(query, outcome, list(opened.notes), self._stale(links))
 
     def _stale(self, links: frozenset[str]) -> frozenset[str]:
-        """``marks.stale_of``, its answer kept for STALE_SECONDS (it asks git: ~10 ms)."""
+        """``marks.stale_of``, its answer kept for STALE_SECONDS (file reads while HEAD stays)."""
         if not links:
             return frozenset()
         if self._stale_at is None or self._clock() - self._stale_at[0] >= STALE_SECONDS:
-            self._stale_at = (self._clock(), every_stale(self.project))
+            self._stale_at = (self._clock(), known_stale(self.project))
         return self._stale_at[1] & links
 
     def flush(self) -> None:

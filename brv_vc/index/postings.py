@@ -57,9 +57,10 @@ def scope_clause(scope: str | None) -> tuple[str, list[object]]:
     """SQL (``AND ...`` on the rowid) and its arguments keeping paths at or under ``scope``."""
     if not scope:
         return "", []
-    # the FTS5 table is contentless (index.texts): the path is read from docs
-    return (" AND fts.rowid IN (SELECT id FROM docs WHERE path = ? OR substr(path, 1, ?) = ?)",
-            [scope, len(scope) + 1, scope + "/"])
+    # the FTS5 table is contentless (index.texts): the path is read from docs, by a range
+    # on its unique index ('0' sorts right after '/'); substr() made it a scan of every row
+    return (" AND fts.rowid IN (SELECT id FROM docs WHERE path = ? OR "
+            "(path >= ? AND path < ?))", [scope, scope + "/", scope + "0"])
 
 
 def postings(

@@ -109,3 +109,24 @@ def test_a_renamed_file_finds_the_entries_naming_its_former_path(repo: Repo) -> 
     (item,) = path.direct
     assert (item.entry, item.linked) == ("auth/jwt/tokens.md", "src/auth/jwt.py")
     assert item.freshness.changes_since == 2
+
+
+def test_an_entry_being_edited_is_fresh_whatever_its_name(repo: Repo) -> None:
+    """git quotes a name with accents unless -z: the edit must still be seen as the update."""
+    repo.entry("auth/jwt/clés_de_signature.md", ["src/auth/keys.py"], title="Clés")
+    repo.write("src/auth/keys.py", "k2\n")
+    repo.commit("keys change after the entry")
+    name = "auth/jwt/clés_de_signature.md"
+
+    def item() -> code_links.AboutEntry:
+        direct = code_links.about(repo.project, ["src/auth/keys.py"]).paths[0].direct
+        (found,) = [e for e in direct if e.entry == name]
+        return found
+
+    before = item()
+    assert before.freshness.changes_since == 1
+    edited = repo.project.tree / name
+    edited.write_text(edited.read_text() + "\nKeys rotate monthly.\n")
+    after = item()
+    assert after.freshness.written is None  # being edited: the edit is the update
+    assert after.freshness.changes_since == 0

@@ -379,10 +379,10 @@ def tree_blobs(repo: Path, rev: str = "HEAD") -> dict[str, str]:
     return found
 
 
-def work_changes(repo: Path, pathspec: str | None = None) -> list[str]:
+def work_changes(repo: Path, *pathspecs: str) -> list[str]:
     """Paths modified, staged or untracked in the work tree (``status --porcelain``)."""
     args = ["status", "--porcelain", "-z", "--untracked-files=all", "--no-renames"]
-    out = _git_bytes([*args, "--", pathspec] if pathspec else args, repo)
+    out = _git_bytes([*args, "--", *pathspecs] if pathspecs else args, repo)
     return [p[3:] for p in out.decode("utf-8", "surrogateescape").split("\0") if len(p) > 3]
 
 

@@ -81,9 +81,7 @@ def _written(project: Project, code: CodeRepo, entries: list[str], conn: sqlite3
 
         return {p: _Log(int(t), Commit("", datetime.fromtimestamp(t, UTC).isoformat(), "updatedAt"))
                 for p, t in rows if t is not None}
-    dirty = set(git.run(["status", "--porcelain", "--untracked-files=all", "--", *names], repo,
-                        check=False).stdout.splitlines())
-    dirty_names = {line[3:] for line in dirty}
+    dirty_names = set(git.work_changes(repo, *names))  # -z: names with spaces, accents
     owner = dict(zip(names, entries, strict=True))
     found: dict[str, _Log | None] = {}
     for name, (sha, time, date, subject) in git.last_touches(repo, names).items():

@@ -75,7 +75,7 @@ def scan(project: Project, now: datetime, *, budget: float = DEFAULT_BUDGET,
             found += ops
             last = max(last, path or "")
         cut = over()
-        if not over():
+        if not cut:
             found += synthesize.detect(project)
         if not over():
             found += prune.decide(project, opened.conn,

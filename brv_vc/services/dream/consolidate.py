@@ -73,14 +73,6 @@ def _older(a: tuple[str, Entry], b: tuple[str, Entry]) -> tuple[str, Entry]:
 Cross = Callable[[str, Entry], list[str]]
 
 
-def detect(project: Project, entries: Sequence[str], changed: Sequence[str],
-           hints: Sequence[dict[str, Any]], cross: Cross,
-           should_stop: Callable[[], bool] = lambda: False) -> list[Op]:
-    """The consolidate operations for this dream, in a stable order (see :func:`steps`)."""
-    return [op for _, ops in steps(project, entries, changed, hints, cross, should_stop)
-            for op in ops]
-
-
 def steps(project: Project, entries: Sequence[str], changed: Sequence[str],
           hints: Sequence[dict[str, Any]], cross: Cross,
           should_stop: Callable[[], bool] = lambda: False,

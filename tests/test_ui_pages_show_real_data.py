@@ -61,6 +61,17 @@ def test_the_entry_page_shows_body_frontmatter_links_and_history(client: Client)
                      r"token_rotation.md\">", keys)
 
 
+def test_the_entry_page_marks_a_dangling_relation(client: Client, proj: Project) -> None:
+    rot = proj.tree / "auth/jwt/token_rotation.md"
+    rot.write_text(rot.read_text().replace('related: ["auth/jwt/signing_keys.md"]',
+                                           'related: ["auth/jwt/signing_keys.md", '
+                                           '"auth/jwt/gone.md"]', 1))
+    page = client.get("/entry?path=auth/jwt/token_rotation.md").body
+    related = page[page.index("<h3>Related entries</h3>"):page.index("<h3>Backlinks</h3>")]
+    assert 'href="/entry?path=auth%2Fjwt%2Fsigning_keys.md"' in related
+    assert '<span class="hint">auth/jwt/gone.md (dangling)</span>' in related
+
+
 def test_search_ranks_as_brv_search_and_highlights(client: Client, proj: Project) -> None:
     for query in ("refresh tokens expire", "keys rotate days"):
         api = client.get(f"/api/search?q={query.replace(' ', '+')}").json()

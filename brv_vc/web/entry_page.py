@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from brv_vc.services.history import EntryHistory, entry_history
-from brv_vc.services.show import ShowResult, entry_relations, show_entry
+from brv_vc.services.show import ShowResult, show_entry
 from brv_vc.tree.project import Project
 from brv_vc.web import markdown
 from brv_vc.web.diff_html import render_diff
@@ -42,13 +42,13 @@ def _signals(shown: ShowResult) -> Markup:
                 "" if s.stored else " (defaults: never curated or searched)", class_="signals")
 
 
-def _links(project: Project, shown: ShowResult) -> Markup:
+def _links(shown: ShowResult) -> Markup:
     if shown.signals is None:  # a derived file has no relations of its own
         return esc("")
-    rel = entry_relations(project, shown.path)
-    related = [tag("li", link(entry_href(r.target), r.target) if r.resolves else
-                   tag("span", r.target, " (dangling)", class_="hint")) for r in rel.relations]
-    back = [tag("li", link(entry_href(b), b)) for b in rel.backlinks]
+    # show_entry read them from the index already: relations, backlinks, the dangling ones
+    related = [tag("li", link(entry_href(r), r) if r not in shown.dangling else
+                   tag("span", r, " (dangling)", class_="hint")) for r in shown.relations]
+    back = [tag("li", link(entry_href(b), b)) for b in shown.backlinks]
     return join([
         tag("h3", "Related entries"),
         tag("ul", join(related), class_="plain") if related else tag("p", "none", class_="hint"),
@@ -86,7 +86,7 @@ def render(project: Project, path: str, now: datetime) -> Markup:
                  link(folder_href(folder), folder or "."), class_="crumbs")
     notes = [tag("p", note, class_="flash") for note in shown.notes]
     main = tag("div", tag("article", markdown.render(shown.body, shown.path), class_="md"))
-    side = tag("aside", tag("h3", "Frontmatter"), _frontmatter(shown), _links(project, shown))
+    side = tag("aside", tag("h3", "Frontmatter"), _frontmatter(shown), _links(shown))
     history = (_history(entry_history(project, shown.path, limit=HISTORY))
                if shown.signals is not None else esc(""))
     body = join([crumbs, tag("h1", shown.title), tag("p", tag("code", shown.path), class_="path"),

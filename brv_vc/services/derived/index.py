@@ -62,6 +62,7 @@ def open_synced(
     rebuild: bool = False,
     progress: Callable[[int, int], None] | None = None,
     follow: bool = True,
+    paths: list[str] | None = None,
 ) -> OpenIndex:
     """Opens ``index.db`` (repairing or creating it) and syncs it with the tree.
 
@@ -73,6 +74,8 @@ def open_synced(
         follow: when the sync notices removed files (an entry deleted or moved by hand or by
             plain git), bring the derived files along them up to date (see
             :func:`follow_removals`). The refresh passes False: it follows them itself.
+        paths: only these tree paths changed (the refresh after a write knows them): they
+            are re-read alone, with no walk or stat pass over the tree.
 
     Returns:
         The open index; ``notes`` are messages for stderr (a rebuilt index, unparsable files).
@@ -80,7 +83,7 @@ def open_synced(
     handle = open_index(project, rebuild=rebuild)
     if not handle.created:
         return resync(project, handle.conn, notes=handle.notes, mode=mode, progress=progress,
-                      follow=follow)
+                      follow=follow, paths=paths)
     # a missing or unreadable index is built from the whole tree: the reader is told
     import time
 
@@ -91,7 +94,7 @@ def open_synced(
     watch = factory() if progress is None and factory is not None else None
     try:
         opened = resync(project, handle.conn, created=True, notes=handle.notes, mode=mode,
-                        progress=progress or watch, follow=follow)
+                        progress=progress or watch, follow=follow, paths=paths)
     finally:
         if watch is not None:
             watch.close()

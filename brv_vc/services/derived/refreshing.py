@@ -75,20 +75,15 @@ def _index_step(
     try:
         from brv_vc.services.derived.index import open_synced, removals
 
-        if paths is None:  # unknown: a full walk
-            opened = open_synced(project, mode="full", follow=False)
-        else:
-            # known paths: those files alone (even when an in-place edit kept their folder's
-            # mtime), never a walk or stat pass over the tree; changes made elsewhere by hand
-            # are the next reader's (search and query run the in-place check)
-            from brv_vc.index.db import open_index
-            from brv_vc.services.derived.index import resync
-
-            handle = open_index(project)
-            opened = resync(project, handle.conn, created=handle.created, notes=handle.notes,
-                            follow=False, paths=list(paths))
-        noticed = removals(opened.report)
-        opened.close()
+        # known paths: those files alone (even when an in-place edit kept their folder's
+        # mtime), never a walk or stat pass over the tree; changes made elsewhere by hand are
+        # the next reader's (search and query run the in-place check). Unknown: a full walk.
+        opened = (open_synced(project, mode="full", follow=False) if paths is None
+                  else open_synced(project, follow=False, paths=list(paths)))
+        try:
+            noticed = removals(opened.report)
+        finally:
+            opened.close()
         steps.append("index")
         problems.extend(n for n in opened.notes if n.startswith("skipped "))
         return noticed

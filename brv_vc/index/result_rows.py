@@ -49,10 +49,3 @@ def rows_of(conn: sqlite3.Connection, rowids: list[int]) -> dict[int, Row]:
         f"SELECT id, path, title, kind, updated, mtime_ns FROM docs WHERE id IN ({marks})"
     )
     return {r[0]: r[1:] for r in found}
-
-
-def contents(conn: sqlite3.Connection, rowids: list[int]) -> dict[int, str]:
-    """The indexed text of each document (the FTS5 table is contentless: ``index.texts``)."""
-    from brv_vc.index.texts import contents as stored
-
-    return stored(conn, rowids)

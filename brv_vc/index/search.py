@@ -23,9 +23,10 @@ from brv_vc.index.db import get_meta
 from brv_vc.index.excerpt import best_window
 from brv_vc.index.ood import coverage_of, judged, out_of_domain
 from brv_vc.index.postings import idf
-from brv_vc.index.result_rows import contents, default_signals, defaults_for, needles, rows_of
+from brv_vc.index.result_rows import default_signals, defaults_for, needles, rows_of
 from brv_vc.index.term_scores import WORST, distinct, doc_freq, term_scores
 from brv_vc.index.terms import phrases, term_expr
+from brv_vc.index.texts import contents
 from brv_vc.index.titles import title_share, title_terms
 from brv_vc.lifecycle import scoring
 from brv_vc.lifecycle.sidecar import get_many

@@ -82,7 +82,8 @@ def distinct(conn: sqlite3.Connection, terms: list[str]) -> list[str]:
     conn.execute("INSERT INTO temp.stems (stems) VALUES ('delete-all')")
     conn.executemany("INSERT INTO temp.stems (rowid, w) VALUES (?, ?)", enumerate(terms))
     first: dict[str, int] = {}
+    stems: dict[int, str] = {}
     for doc, stemmed in conn.execute("SELECT doc, term FROM temp.stem_of ORDER BY doc"):
         first.setdefault(stemmed, doc)
-    stems = {doc: stemmed for doc, stemmed in conn.execute("SELECT doc, term FROM temp.stem_of")}
+        stems[doc] = stemmed
     return [t for i, t in enumerate(terms) if i not in stems or first[stems[i]] == i]

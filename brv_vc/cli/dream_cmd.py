@@ -176,8 +176,13 @@ def scan_cmd(app: AppContext, budget: float | None, as_json: bool) -> None:
     # (issue 24: <= 300 MB). The same text, written as it is encoded.
     payload = versioned({"ok": True, **jsonable(found)})
     del found
-    json.dump(payload, sys.stdout, indent=2, ensure_ascii=False)
-    sys.stdout.write("\n")
+    pieces: list[str] = []  # a write per piece costs ~25 s for 80,000 candidates
+    for piece in json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(payload):
+        pieces.append(piece)
+        if len(pieces) == 8192:
+            sys.stdout.write("".join(pieces))
+            pieces.clear()
+    sys.stdout.write("".join(pieces) + "\n")
 
 
 @dream.command("apply")

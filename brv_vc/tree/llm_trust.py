@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from brv_vc.errors import FormatError, ProviderError
-from brv_vc.tree.project import Project
+from brv_vc.tree.project import Project, git_top
 
 APPROVALS = "approved.json"
 ENV_URL, ENV_MODEL, ENV_KEY = "BRV_LLM_BASE_URL", "BRV_LLM_MODEL", "BRV_LLM_API_KEY_ENV"
@@ -86,8 +86,7 @@ def in_work_tree(project: Project) -> bool:
 
     A filesystem check (the tree layer runs no git): a ``.git`` at the root or above.
     """
-    folder = project.root.resolve()
-    return any((candidate / ".git").exists() for candidate in (folder, *folder.parents))
+    return git_top(project.root.resolve()) is not None
 
 
 def fingerprint(base_url: str, api_key_env: str | None) -> str:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from brv_vc.errors import NotInitializedError
-from brv_vc.tree.project import Project
+from brv_vc.tree.project import Project, git_top
 from brv_vc.vc import git
 
 IN_PROJECT = "in-project"
@@ -54,14 +54,6 @@ class CodeRepo(NamedTuple):
         return repo_path == brv or repo_path.startswith(brv + "/")
 
 
-def find_top(start: Path) -> Path | None:
-    """The nearest folder at or above ``start`` holding ``.git`` (no git process: cold paths)."""
-    for folder in (start, *start.parents):
-        if (folder / ".git").exists():
-            return folder
-    return None
-
-
 def locate(project: Project, *, probe: bool = True) -> CodeRepo | None:
     """Finds the code repository around the project (None when there is none).
 
@@ -71,7 +63,7 @@ def locate(project: Project, *, probe: bool = True) -> CodeRepo | None:
             then read from the files alone).
     """
     root = project.root.resolve()
-    top = git.toplevel(root) if probe else find_top(root)
+    top = git.toplevel(root) if probe else git_top(root)
     if top is None:
         return None
     top = top.resolve()

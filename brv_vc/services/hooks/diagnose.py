@@ -14,7 +14,7 @@ from pathlib import Path
 
 from brv_vc.services.hooks import managers
 from brv_vc.services.hooks.gitconfig import config_files
-from brv_vc.tree.project import Project
+from brv_vc.tree.project import Project, git_top
 from brv_vc.vc import hook_managers as hm
 from brv_vc.vc import hooks_install as hi
 
@@ -26,10 +26,8 @@ def top_of(project: Project) -> tuple[Path, bool] | None:
         return tree, False
     if not (tree / ".gitattributes").is_file():
         return None
-    for folder in (project.root, *project.root.parents):
-        if (folder / ".git").exists():
-            return folder, True
-    return None
+    top = git_top(project.root)
+    return None if top is None else (top, True)
 
 
 def config_get(text: str, section: str, key: str) -> str | None:

@@ -190,6 +190,24 @@ def translate(
     return GitError(f"{label} failed: {words}")
 
 
+def of_tree(project: Project, top: Path | None) -> KnowledgeRepo | None:
+    """The repository holding the tree, the work tree around it being ``top`` (None: none).
+
+    The one rule of the two modes, read from the files alone: a ``.git`` in the tree is its
+    own repository (standalone); else the tree's ``.gitattributes`` (written by ``brv vc init
+    --in-project``) says the repository at ``top`` tracks it. None: the tree is unversioned.
+    """
+    tree = project.tree
+    if (tree / ".git").exists():
+        return KnowledgeRepo(tree, "")
+    if top is not None and (tree / ".gitattributes").is_file():
+        root = top.resolve()
+        prefix = Path(os.path.relpath(tree.resolve(), root)).as_posix()
+        if not prefix.startswith(".."):
+            return KnowledgeRepo(root, prefix)
+    return None
+
+
 def locate(project: Project) -> KnowledgeRepo:
     """Finds the repository holding the project's tree.
 
@@ -197,16 +215,14 @@ def locate(project: Project) -> KnowledgeRepo:
         NotInitializedError: the tree is not under version control yet.
     """
     tree = project.tree
-    if (tree / ".git").exists():
-        return KnowledgeRepo(tree, "")
-    proc = git.run(["rev-parse", "--show-toplevel"], tree if tree.is_dir() else project.root,
-                   check=False)
-    top = proc.stdout.strip()
-    if proc.returncode == 0 and top and (tree / ".gitattributes").is_file():
-        root = Path(top).resolve()
-        prefix = Path(os.path.relpath(tree.resolve(), root)).as_posix()
-        if not prefix.startswith(".."):
-            return KnowledgeRepo(root, prefix)
+    found = of_tree(project, None)  # standalone: no git process to know it
+    if found is None:
+        proc = git.run(["rev-parse", "--show-toplevel"], tree if tree.is_dir() else project.root,
+                       check=False)
+        top = proc.stdout.strip()
+        found = of_tree(project, Path(top) if proc.returncode == 0 and top else None)
+    if found is not None:
+        return found
     raise NotInitializedError(
         "the context tree is not under version control",
         hint="run 'brv vc init' (own repository) or 'brv vc init --in-project' (track it in "

@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from brv_vc.errors import NotInitializedError
 from brv_vc.tree.project import Project, git_top
-from brv_vc.vc import git
+from brv_vc.vc import git, repo
 
 IN_PROJECT = "in-project"
 STANDALONE = "standalone"
@@ -69,13 +69,12 @@ def locate(project: Project, *, probe: bool = True) -> CodeRepo | None:
     top = top.resolve()
     base = Path(os.path.relpath(root, top)).as_posix()
     base = "" if base == "." else base
-    tree = project.tree
-    if (tree / ".git").exists():
-        return CodeRepo(top, base, STANDALONE, "")
-    prefix = f"{base}/.brv/context-tree" if base else ".brv/context-tree"
-    if (tree / ".gitattributes").is_file():  # what vc.repo.locate reads as in-project
-        return CodeRepo(top, base, IN_PROJECT, prefix)
-    return CodeRepo(top, base, UNVERSIONED, "")
+    knowledge = repo.of_tree(project, top)  # the mode as every brv vc command reads it
+    if knowledge is None:
+        return CodeRepo(top, base, UNVERSIONED, "")
+    if knowledge.in_project:
+        return CodeRepo(top, base, IN_PROJECT, knowledge.prefix)
+    return CodeRepo(top, base, STANDALONE, "")
 
 
 def require(project: Project) -> CodeRepo:

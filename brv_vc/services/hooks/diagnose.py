@@ -17,17 +17,13 @@ from brv_vc.services.hooks.gitconfig import config_files
 from brv_vc.tree.project import Project, git_top
 from brv_vc.vc import hook_managers as hm
 from brv_vc.vc import hooks_install as hi
+from brv_vc.vc import repo
 
 
 def top_of(project: Project) -> tuple[Path, bool] | None:
     """The work tree holding the tree and whether it is the project's own (in-project)."""
-    tree = project.tree
-    if (tree / ".git").exists():
-        return tree, False
-    if not (tree / ".gitattributes").is_file():
-        return None
-    top = git_top(project.root)
-    return None if top is None else (top, True)
+    found = repo.of_tree(project, git_top(project.root))  # no git process: files alone
+    return None if found is None else (found.workdir, found.in_project)
 
 
 def config_get(text: str, section: str, key: str) -> str | None:

@@ -17,8 +17,6 @@ from brv_vc.vc import git_log, git_objects
 from brv_vc.vc.repo import KnowledgeRepo, locate
 from brv_vc.vc.semdiff import EntryDiff, diff_entry
 
-_NULL = "0" * 40
-
 
 @dataclass(frozen=True)
 class EntryChange:

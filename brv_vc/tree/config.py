@@ -159,7 +159,8 @@ def configured_llm(project: Project) -> LlmSettings | None:
 
     user = llm_trust.user_llm()
     own = load_config(project).llm if names_llm(project) else None
-    if user.get("base_url"):
+    whose = llm_trust.source(project, user, own)
+    if whose == "user":
         model = user.get("model") or (own.model if own else "")
         if not model:
             raise FormatError(
@@ -171,8 +172,7 @@ def configured_llm(project: Project) -> LlmSettings | None:
                            float(timeout))
     if own is None:
         return None
-    if llm_trust.in_work_tree(project) and not llm_trust.approved(
-            project, own.base_url, own.api_key_env):
+    if whose == "project-unapproved":
         raise llm_trust.unapproved(own.base_url, own.api_key_env)
     return own
 

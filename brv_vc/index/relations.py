@@ -10,11 +10,12 @@ from __future__ import annotations
 import sqlite3
 from typing import NamedTuple
 
+from brv_vc.index.db import chunks, marks
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Iterable
 
-_CHUNK = 500  # SQLite's bound on host parameters is 32766; small chunks keep plans simple
 
 
 class Link(NamedTuple):
@@ -23,17 +24,6 @@ class Link(NamedTuple):
     source: str
     target: str
     raw: str
-
-
-def chunks(items: list[str]) -> Iterator[list[str]]:
-    """``items`` in slices small enough for one query's host parameters."""
-    for start in range(0, len(items), _CHUNK):
-        yield items[start : start + _CHUNK]
-
-
-def marks(items: list[str]) -> str:
-    """The ``?`` placeholders of an ``IN (...)`` over ``items``."""
-    return ",".join("?" * len(items))
 
 
 def forward(conn: sqlite3.Connection, path: str) -> list[Link]:

@@ -11,7 +11,8 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable
 
-from brv_vc.index.relations import backlinks, chunks, forms, forward, forward_of, marks, resolve
+from brv_vc.index.db import chunks, marks
+from brv_vc.index.relations import backlinks, forms, forward, forward_of, resolve
 from brv_vc.services.link_graph.model import Edge, Node
 
 _ENTRY_KINDS = ("entry", "context")

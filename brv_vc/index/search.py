@@ -229,11 +229,8 @@ def search(
     if TOPIC or RELATED:
         scored = _near_strong_hits(conn, scored)
     kept = scored[:limit]
-    best_cover = max(cover[s[3]] for s in scored[:10])
-    judged_weight, judged_total = judged(weight, len(unmatched), idf(0, corpus))
-    if judged_weight is not weight:  # a long question: judged on its heaviest terms
-        best_cover = max(coverage_of(s[3], lists, judged_weight, judged_total)
-                         for s in scored[:10])
+    best_cover = judged(max(cover[s[3]] for s in scored[:10]), weight, len(unmatched),
+                        idf(0, corpus))  # a long question: its held words count JUDGED/n
     ood = out_of_domain(corpus, kept[0][2], best_cover)
     words = needles(terms, alts)
     texts = contents(conn, [s[3] for s in kept])

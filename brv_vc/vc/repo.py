@@ -163,7 +163,7 @@ _LOCK_HELD = re.compile(r"Unable to create '([^']+\.lock)': File exists")
 
 
 def translate(
-    args: tuple[str, ...] | list[str], proc: git.Proc, *,
+    args: tuple[str, ...] | list[str], proc: git.Proc | git.Completed, *,
     what: str | None = None,
 ) -> GitError:
     """Turns a failed git run into a GitError that says what to do next."""

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from conftest import REPO
-from vc_helpers import Team, team  # noqa: F401
+from vc_helpers import Team, in_project_app, team  # noqa: F401
 
 HEAVY = ("click", "yaml", "jsonschema", "dataclasses", "typing", "subprocess")
 ROT = "auth/jwt/token_rotation.md"
@@ -36,6 +36,14 @@ def test_status_imports_none_of_them(team: Team) -> None:  # noqa: F811
     team.alice.ok("vc", "status")  # the first one greps HEAD for committed markers (cached)
     for args in (("vc", "status"), ("vc", "status", "--json")):
         assert loaded(team.alice.root, *args) == (0, []), args
+
+
+def test_in_project_status_imports_none_of_them(tmp_path: Path) -> None:
+    """In-project, the repository's top is asked of git without subprocess too."""
+    app = in_project_app(tmp_path, ROT)
+    app.edit(ROT, summary="changed")
+    app.ok("vc", "status")
+    assert loaded(app.tree / "auth", "vc", "status") == (0, [])
 
 
 def test_add_commit_push_pull_and_the_hooks_skip_click_and_jsonschema(team: Team) -> None:  # noqa: F811

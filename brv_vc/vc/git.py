@@ -174,6 +174,27 @@ class Running:
         return done
 
 
+def quick(args: Sequence[str], cwd: Path) -> Completed:
+    """Runs a read-only ``git <args>`` in ``cwd`` without importing subprocess (not checked).
+
+    For the paths budgeted against git itself (``brv vc status`` in-project locates its
+    repository with ``rev-parse``): ``git_prefetch.Spawned`` starts git, ``-C`` sets its folder.
+
+    Raises:
+        GitError: git is missing.
+    """
+    from brv_vc.vc.git_prefetch import Spawned
+
+    try:
+        proc = Spawned(["git", "-C", str(cwd), *args], no_git_env())
+    except FileNotFoundError:
+        raise GitError(
+            "git is not installed or not on PATH", hint="install git (https://git-scm.com)"
+        ) from None
+    out, err = proc.communicate()
+    return Completed(["git", *args], proc.returncode or 0, out, err)
+
+
 def start(commands: Sequence[Sequence[str]], cwd: Path) -> Running:
     """Starts several read-only git commands at once, without waiting.
 

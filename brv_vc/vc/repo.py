@@ -199,8 +199,7 @@ def locate(project: Project) -> KnowledgeRepo:
     tree = project.tree
     if (tree / ".git").exists():
         return KnowledgeRepo(tree, "")
-    proc = git.run(["rev-parse", "--show-toplevel"], tree if tree.is_dir() else project.root,
-                   check=False)
+    proc = git.quick(["rev-parse", "--show-toplevel"], tree if tree.is_dir() else project.root)
     top = proc.stdout.strip()
     if proc.returncode == 0 and top and (tree / ".gitattributes").is_file():
         root = Path(top).resolve()

@@ -369,9 +369,7 @@ def _review_pending(argv: list[str]) -> int | None:
 
 
 def _json(result: Any) -> str:
-    """The same document ``cli.render.emit`` prints for ``--json``."""
-    import json
+    """The same document ``cli.render.emit`` prints for ``--json`` (``cli.plain.document``)."""
+    from brv_vc.cli.plain import document
 
-    from brv_vc.cli.plain import jsonable, versioned
-
-    return json.dumps(versioned({"ok": True, **jsonable(result)}), indent=2, ensure_ascii=False) + "\n"
+    return document(result) + "\n"

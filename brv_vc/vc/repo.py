@@ -163,7 +163,7 @@ _LOCK_HELD = re.compile(r"Unable to create '([^']+\.lock)': File exists")
 
 
 def translate(
-    args: tuple[str, ...] | list[str], proc: git.Proc, *,
+    args: tuple[str, ...] | list[str], proc: git.Proc | git.Completed, *,
     what: str | None = None,
 ) -> GitError:
     """Turns a failed git run into a GitError that says what to do next."""
@@ -217,8 +217,7 @@ def locate(project: Project) -> KnowledgeRepo:
     tree = project.tree
     found = of_tree(project, None)  # standalone: no git process to know it
     if found is None:
-        proc = git.run(["rev-parse", "--show-toplevel"], tree if tree.is_dir() else project.root,
-                       check=False)
+        proc = git.quick(["rev-parse", "--show-toplevel"], tree if tree.is_dir() else project.root)
         top = proc.stdout.strip()
         found = of_tree(project, Path(top) if proc.returncode == 0 and top else None)
     if found is not None:

@@ -129,12 +129,16 @@ def refuse_excluded(repo: KnowledgeRepo, tracked: list[str], action: str) -> Non
 
 
 
-def refuse_unpushable(repo: KnowledgeRepo, rev: str, base: str | None = None) -> None:
+def refuse_unpushable(repo: KnowledgeRepo, rev: str, base: str | None = None) -> list[str]:
     """Refuses to push commit ``rev``: conflict markers, or tracked sync-excluded files.
 
     One code path for ``brv vc push`` and git's pre-push hook (a plain ``git push``).
     ``base``: the remote's tip the push replaces; only what differs from it is checked (the
     rest is on the remote already). None: the whole commit (a new branch).
+
+    Returns:
+        The tree paths the push changes (removals included), as listed for the check: the
+        review gate of ``brv vc push`` reads them without a second diff.
 
     Raises:
         ConflictError: conflict markers in the commit's knowledge.
@@ -145,11 +149,12 @@ def refuse_unpushable(repo: KnowledgeRepo, rev: str, base: str | None = None) ->
         refuse_marker_files(marker_files_in(repo, changes), "push")
         refuse_excluded(repo, [rel for status, path, _, _ in changes if status != "D"
                                and (rel := repo.tree_path(path)) is not None], "push")
-        return
+        return [rel for _, path, _, _ in changes if (rel := repo.tree_path(path)) is not None]
     refuse_markers(repo, rev, "push")
     tracked = repo.git("ls-tree", "-r", "-z", "--name-only", rev, *repo.pathspec()).stdout
-    refuse_excluded(repo, [p for p in (repo.tree_path(x) for x in tracked.split("\0") if x)
-                           if p], "push")
+    paths = [p for p in (repo.tree_path(x) for x in tracked.split("\0") if x) if p]
+    refuse_excluded(repo, paths, "push")
+    return paths
 
 
 @dataclass(frozen=True)

@@ -188,11 +188,12 @@ def commit(repo: KnowledgeRepo, message: str, *, include_pending: bool = False,
         raise UsageError("the commit message is empty", hint='give one: brv vc commit -m "..."')
     from brv_vc.services.vc.checks import in_check_scope  # YAML + schema: only on commit
 
-    refuse_unmerged(unmerged(repo), "commit")
-    merging = repo.merging()
     # what is staged, listed once (code too in in-project mode: it must stay out of this
-    # commit), with modes and blobs; every check below reads only that, each blob once
+    # commit), with modes and blobs; every check below reads only that, each blob once.
+    # Unmerged paths are among the rows (status U, one a path), as 'git ls-files -u' has them.
     listed = git.staged_entries(repo.workdir)
+    refuse_unmerged(_unmerged_in(repo, listed), "commit")
+    merging = repo.merging()
     changes = [row for row in listed if repo.tree_path(row[1]) is not None]
     checked = [row for row in listed if in_check_scope(repo, row[1])]
     blobs = read_changed(repo, checked)
@@ -259,13 +260,13 @@ def _name_checked_tree(repo: KnowledgeRepo, env: dict[str, str], index: Path | N
         env[COMMIT_CHECKED_ENV] = tree
 
 
-def unmerged(repo: KnowledgeRepo) -> list[Change]:
-    """The paths git records as unmerged (from the index alone: no work-tree walk)."""
+def _unmerged_in(repo: KnowledgeRepo, listed: Sequence[tuple[str, str, str, str]]
+                 ) -> list[Change]:
+    """:func:`unmerged` read from a listing of the staged change (``git.staged_entries``)."""
     from brv_vc.vc.status import Change
 
-    out = repo.git("ls-files", "-u", "-z", *repo.pathspec()).stdout
-    paths = dict.fromkeys(record.split("\t", 1)[1] for record in out.split("\0") if "\t" in record)
-    return [Change("unmerged", rel) for p in paths if (rel := repo.tree_path(p)) is not None]
+    return [Change("unmerged", rel) for status, path, _, _ in listed
+            if status == "U" and (rel := repo.tree_path(path)) is not None]
 
 
 def refuse_invalid(repo: KnowledgeRepo, staged: Sequence[tuple[str, str, str, str]] | None = None,

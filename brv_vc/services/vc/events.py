@@ -137,7 +137,11 @@ def _pre_commit(project: Project, repo: KnowledgeRepo, index_file: str | None,
                 now: datetime, include_pending: bool, checked: str | None = None) -> HookRun:
     if checked and _index_tree(repo, index_file) == checked:
         # 'brv vc commit' validated this very tree (and the review gate) before running git,
-        # and refreshes its derived state itself once the commit is made
+        # and refreshes its derived state itself once the commit is made; its message holds
+        # the trailers already: commit-msg skips on the note, as after the shim's own skip
+        from brv_vc.services.vc.hook_env import note_trailers
+
+        note_trailers(index_file, [])
         return HookRun("pre-commit", skipped="validated and refreshed by 'brv vc commit'")
     # Imported here: the check needs YAML, which the post-* hooks never pay for.
     from brv_vc.services.vc.checks import check_staged, in_check_scope

@@ -339,6 +339,46 @@ def staged_entries(
     return _raw(_git_bytes(args, repo, index_file=index_file))
 
 
+def staged_moves(repo: Path, index_file: str | None = None
+                 ) -> list[tuple[str, str, str, str, str]]:
+    """The whole staged change with git's renames: ``(status, path, blob id, mode, source)``.
+
+    ``source`` is the old path of a rename (``R``) or copy (``C``), else "". One diff serves
+    both of the pre-commit hook's readers: the check of staged knowledge (renames split back
+    into a removal and an addition: :func:`unrenamed`) and the note on staged code.
+    """
+    args = ["diff", "--cached", "--raw", "-z", "-M", "--no-abbrev", "--no-ext-diff"]
+    fields = _git_bytes(args, repo, index_file=index_file).decode(
+        "utf-8", "surrogateescape").split("\0")
+    found: list[tuple[str, str, str, str, str]] = []
+    i = 0
+    while i + 1 < len(fields) and fields[i].startswith(":"):
+        parts = fields[i].split()  # ":old_mode new_mode old_id new_id status"
+        letter = parts[4][:1]
+        if letter in "RC" and i + 2 < len(fields):
+            found.append((letter, fields[i + 2], parts[3], parts[1], fields[i + 1]))
+            i += 3
+        else:
+            found.append((letter, fields[i + 1], parts[3], parts[1], ""))
+            i += 2
+    return found
+
+
+def unrenamed(moves: Sequence[tuple[str, str, str, str, str]]
+              ) -> list[tuple[str, str, str, str]]:
+    """:func:`staged_moves` rows as :func:`staged_entries` gives them (``--no-renames``).
+
+    A rename is its source's removal plus its target's addition; a copy, the addition.
+    Sorted by path, as git lists them.
+    """
+    rows: list[tuple[str, str, str, str]] = []
+    for status, path, blob, mode, source in moves:
+        if status == "R":
+            rows.append(("D", source, NULL_SHA, "000000"))
+        rows.append(("A" if status in "RC" else status, path, blob, mode))
+    return sorted(rows, key=lambda row: row[1])
+
+
 def changed_entries(repo: Path, old: str, new: str, pathspec: str | None = None
                     ) -> list[tuple[str, str, str, str]]:
     """``(status, path, blob id, mode)`` of every path that differs between two commits.

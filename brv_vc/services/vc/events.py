@@ -137,12 +137,20 @@ def _pre_commit(project: Project, repo: KnowledgeRepo, index_file: str | None,
                 now: datetime, include_pending: bool, checked: str | None = None) -> HookRun:
     if checked and _index_tree(repo, index_file) == checked:
         # 'brv vc commit' validated this very tree (and the review gate) before running git,
-        # and refreshes its derived state itself once the commit is made
+        # and refreshes its derived state itself once the commit is made; its message holds
+        # the trailers already: commit-msg skips on the note, as after the shim's own skip
+        from brv_vc.services.vc.hook_env import note_trailers
+
+        note_trailers(index_file, [])
         return HookRun("pre-commit", skipped="validated and refreshed by 'brv vc commit'")
     # Imported here: the check needs YAML, which the post-* hooks never pay for.
-    from brv_vc.services.vc.checks import check_staged
+    from brv_vc.services.vc.checks import check_staged, in_check_scope
 
-    check = check_staged(repo, index_file)
+    # in-project: one diff of the whole index (renames followed) serves the check of the
+    # staged knowledge and the note on staged code below; standalone: the check's own diff
+    moves = git.staged_moves(repo.workdir, index_file) if repo.prefix else None
+    check = check_staged(repo, index_file, None if moves is None else [
+        row for row in git.unrenamed(moves) if in_check_scope(repo, row[1])])
     if check.problems:
         return HookRun("pre-commit", blocked=True, problems=check.problems,
                        checked=check.checked)
@@ -165,15 +173,17 @@ def _pre_commit(project: Project, repo: KnowledgeRepo, index_file: str | None,
     _note_trailers(repo, index_file, list(check.deleted))
     # inside 'git commit': abstracts and the manifest wait for the next refresh
     return _code_noted(project, repo.workdir, index_file, repo.prefix or None, lambda: _refresh(
-        project, "pre-commit", check.paths, now, checked=check.checked, defer=True))
+        project, "pre-commit", check.paths, now, checked=check.checked, defer=True), moves)
 
 
 def _code_noted(project: Project, workdir: Path, index_file: str | None, prefix: str | None,
-                then: Callable[[], HookRun]) -> HookRun:
+                then: Callable[[], HookRun],
+                moves: list[tuple[str, str, str, str, str]] | None = None) -> HookRun:
     """``then``, then the note on staged code whose knowledge the commit leaves out.
 
     ``then`` (the staged entries' refresh) runs first: their links are in the index when
     ``code_notes.commit_step`` reads it. ``prefix`` None: the tree's own repository (standalone mode), which holds no code.
+    ``moves``: the staged change as already listed (``git.staged_moves``).
     """
     run = then()
     if prefix is None:
@@ -182,7 +192,7 @@ def _code_noted(project: Project, workdir: Path, index_file: str | None, prefix:
 
     from brv_vc.services.vc.code_notes import commit_step
 
-    step = commit_step(project, workdir, index_file, prefix)
+    step = commit_step(project, workdir, index_file, prefix, moves)
     if step.problems:  # code_links.on_commit: block
         return HookRun("pre-commit", blocked=True, problems=step.problems,
                        warnings=(*run.warnings, *step.warnings))

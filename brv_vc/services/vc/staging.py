@@ -178,7 +178,10 @@ def add(repo: KnowledgeRepo, paths: tuple[str, ...] = (), cwd: Path | None = Non
         raise GitError(f"git add failed: {proc.stderr.strip()}")
     staged_repo = [p for _, p, _, _ in entries]
     staged = [repo.tree_path(x) or x for x in staged_repo]
-    resolved = sorted(p for p in (repo.tree_path(x) for x in conflicted - _unmerged(repo)) if p)
+    # nothing was unmerged before (the usual case): nothing can have been resolved, and the
+    # index is not read a third time
+    left = _unmerged(repo) if conflicted else set()
+    resolved = sorted(p for p in (repo.tree_path(x) for x in conflicted - left) if p)
     unchanged: list[str] = []
     if paths:
         for target in targets:

@@ -22,7 +22,7 @@ from brv_vc.services.vc.committing import (
     refuse_unmerged,
     refuse_unpushable,
 )
-from brv_vc.services.vc.gating import pushed_paths, refuse_pending
+from brv_vc.services.vc.gating import refuse_pending
 from brv_vc.services.vc.hook_env import PUSH_CHECKED_ENV, REFRESHING_ENV
 from brv_vc.services.vc.remotes import list_remotes, mask_url
 from brv_vc.services.vc.settings_notice import settings_changes
@@ -353,9 +353,9 @@ def push(repo: KnowledgeRepo, remote: str | None = None, branch: str | None = No
         )
     target = branch or local
     # what the remote has already was checked when it was pushed: only the rest is
-    refuse_unpushable(repo, head, repo.rev(f"refs/remotes/{name}/{target}"))
+    pushed = refuse_unpushable(repo, head, repo.rev(f"refs/remotes/{name}/{target}"))
     if not include_pending:
-        refuse_pending(repo, pushed_paths(repo, name, target), "push")
+        refuse_pending(repo, pushed, "push")
     args = ["push", "--porcelain", *(["-u"] if set_upstream else []), name,
             f"HEAD:refs/heads/{target}"]
     # checked here: the pre-push hook need not check this commit again

@@ -292,13 +292,15 @@ def staged_entries(
     return _raw(_git_bytes(args, repo, index_file=index_file))
 
 
-def changed_entries(repo: Path, old: str, new: str, pathspec: str | None = None
+def changed_entries(repo: Path, old: str, new: str | None, pathspec: str | None = None
                     ) -> list[tuple[str, str, str, str]]:
     """``(status, path, blob id, mode)`` of every path that differs between two commits.
 
     Renames are a deletion plus an addition; the blob and mode are those at ``new``.
+    ``new`` None: ``old`` is one range argument (``A...B``: from their merge base to B).
     """
-    args = ["diff", "--raw", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff", old, new]
+    revs = [old] if new is None else [old, new]
+    args = ["diff", "--raw", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff", *revs]
     return _raw(_git_bytes([*args, "--", pathspec] if pathspec else args, repo))
 
 

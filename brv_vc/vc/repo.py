@@ -154,9 +154,15 @@ class KnowledgeRepo(NamedTuple):
         out = self.git("rev-parse", "--path-format=absolute", "--git-common-dir").stdout.strip()
         return Path(out)
 
-    def merging(self) -> bool:
+    def git_dirs(self) -> tuple[Path, Path]:
+        """(:meth:`git_dir`, :meth:`common_dir`) from one ``rev-parse`` (a pull needs both)."""
+        out = self.git("rev-parse", "--absolute-git-dir", "--path-format=absolute",
+                       "--git-common-dir").stdout.splitlines()
+        return Path(out[0]), Path(out[1])
+
+    def merging(self, git_dir: Path | None = None) -> bool:
         """True while a merge waits for ``merge --continue`` or ``--abort``."""
-        return (self.git_dir() / "MERGE_HEAD").exists()
+        return ((git_dir or self.git_dir()) / "MERGE_HEAD").exists()
 
 
 _LOCK_HELD = re.compile(r"Unable to create '([^']+\.lock)': File exists")

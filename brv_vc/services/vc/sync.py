@@ -138,19 +138,42 @@ def refuse_merging(repo: KnowledgeRepo, git_dir: Path | None = None) -> None:
 _DIRTY_SPEC_LIMIT = 1000  # more incoming paths than this: one status of the whole work tree
 
 
+def _status_specs(repo: KnowledgeRepo, paths: list[str]) -> list[str]:
+    """The paths as few literal pathspecs: their knowledge folders, other files one by one.
+
+    git matches every index entry against every pathspec (100 file pathspecs cost ~35 ms of
+    CPU at 25,000 entries, ~4x that at 100,000; the 2-3 folders of the same 100 entries ~3
+    ms). A folder of the tree holds a bounded subtree; a code folder (in-project mode) may
+    hold a large one, whose untracked files git would walk, so code files stay files, and
+    so do files at the top of the tree.
+    """
+    folders: set[str] = set()
+    files: list[str] = []
+    for path in paths:
+        parent = path.rpartition("/")[0]
+        if parent and repo.tree_path(parent):
+            folders.add(parent)
+        else:
+            files.append(path)
+    return [f":(literal){p}" for p in (*sorted(folders), *files)]
+
+
 def _dirty(repo: KnowledgeRepo, paths: list[str]) -> set[str]:
     """Which of ``paths`` (repository-relative) have local changes, tracked or not.
 
-    Only the incoming paths are asked about (git stats those, not the whole work tree), as
-    literal pathspecs; a very large change asks about everything instead.
+    Only the incoming paths are asked about (git stats those, not the whole work tree),
+    through their folders (:func:`_status_specs`; other changes there are left out); a very
+    large change asks about everything instead.
     """
     if not paths:
         return set()
-    few = len(paths) <= _DIRTY_SPEC_LIMIT
-    spec = ["--", *(f":(literal){p}" for p in paths)] if few else []
+    specs = _status_specs(repo, paths)
+    spec = ["--", *specs] if len(specs) <= _DIRTY_SPEC_LIMIT else []
     out = repo.git("status", "--porcelain", "-z", "--untracked-files=all",
                    "--no-renames", *spec).stdout
-    return {record[3:] for record in out.split("\0") if len(record) > 3}
+    wanted = set(paths)
+    return {p for p in (record[3:] for record in out.split("\0") if len(record) > 3)
+            if p in wanted}
 
 
 def _same_as_incoming(repo: KnowledgeRepo, target: str, path: str) -> bool:

@@ -14,8 +14,7 @@ from typing import Any
 
 from brv_vc.errors import BrvError
 from brv_vc.services.derived import refresh
-from brv_vc.summary.archive import archive_paths
-from brv_vc.tree.layout import ARCHIVE_DIR, Kind, is_derived, kind_of
+from brv_vc.tree.layout import ARCHIVE_DIR, Kind, archive_paths, is_derived, kind_of
 from brv_vc.tree.links import first_link
 from brv_vc.tree.project import Project
 from brv_vc.tree.store import remove_empty_parents

@@ -17,13 +17,6 @@ from typing import TYPE_CHECKING
 from brv_vc.errors import ConflictError, GitError, NotFoundError
 from brv_vc.services.vc.changes import status
 from brv_vc.services.vc.code_notes import pull_notices
-from brv_vc.services.vc.committing import (
-    marker_files_in,
-    refuse_marker_files,
-    refuse_unmerged,
-    refuse_unpushable,
-)
-from brv_vc.services.vc.gating import pushed_paths, refuse_pending
 from brv_vc.services.vc.hook_env import PUSH_CHECKED_ENV, REFRESHING_ENV
 from brv_vc.services.vc.remotes import list_remotes, mask_url
 from brv_vc.services.vc.settings_notice import settings_changes
@@ -373,6 +366,7 @@ def merge_continue(project: Project, repo: KnowledgeRepo, now: datetime) -> Sync
         ConflictError: no merge in progress, unmerged paths or conflict markers remain.
     """
     from brv_vc.services.vc.archive import after_change
+    from brv_vc.services.vc.committing import marker_files_in, refuse_marker_files, refuse_unmerged
     from brv_vc.services.vc.recovery import refuse_interrupted
 
     refuse_interrupted(project, repo, now, refs=_branch_ref(repo.branch()))
@@ -412,6 +406,10 @@ def push(repo: KnowledgeRepo, remote: str | None = None, branch: str | None = No
         ConflictError: conflict markers in committed knowledge, or (review enabled, without
             ``include_pending``) commits that carry changes still waiting for review.
     """
+    # imported here: a pull never checks what it pushes
+    from brv_vc.services.vc.committing import refuse_unpushable
+    from brv_vc.services.vc.gating import pushed_paths, refuse_pending
+
     head = repo.head()
     if head is None:
         raise GitError("nothing to push: no commits yet",

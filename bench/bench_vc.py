@@ -149,6 +149,15 @@ class Setup:
             for folder in (self.a, self.b):  # the index as a user has it, built once
                 run([*BRV, "index"], folder)
             ready.write_text(f"{time.perf_counter() - started:.0f} s\n")
+        # a project copied from another --work dir (cp -a) still names that dir's remote by
+        # absolute path: pushing there would change someone else's bench
+        for repo in (self.repo_a, self.repo_b):
+            if git("remote", "get-url", "origin", cwd=repo).strip() != str(self.remote):
+                git("remote", "set-url", "origin", str(self.remote), cwd=repo)
+        # ... and hooks naming the Python that installed them there, maybe gone since (the
+        # shim then finds no brv and the merge row measures nothing): this Python's brv
+        for folder in (self.a, self.b):
+            run([*BRV, "hooks", "install"], folder)
         listed = git("ls-files", "-z", "--", self.spec, cwd=self.repo_a).split("\0")
         self.paths = sorted(p for p in listed if p.endswith(".md") and p.count("/") >= 2
                             and not p.rsplit("/", 1)[-1].startswith(("_", "context.md")))

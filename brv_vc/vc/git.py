@@ -379,13 +379,15 @@ def unrenamed(moves: Sequence[tuple[str, str, str, str, str]]
     return sorted(rows, key=lambda row: row[1])
 
 
-def changed_entries(repo: Path, old: str, new: str, pathspec: str | None = None
+def changed_entries(repo: Path, old: str, new: str | None, pathspec: str | None = None
                     ) -> list[tuple[str, str, str, str]]:
     """``(status, path, blob id, mode)`` of every path that differs between two commits.
 
     Renames are a deletion plus an addition; the blob and mode are those at ``new``.
+    ``new`` None: ``old`` is one range argument (``A...B``: from their merge base to B).
     """
-    args = ["diff", "--raw", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff", old, new]
+    revs = [old] if new is None else [old, new]
+    args = ["diff", "--raw", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff", *revs]
     return _raw(_git_bytes([*args, "--", pathspec] if pathspec else args, repo))
 
 

@@ -111,18 +111,20 @@ class KnowledgeRepo(NamedTuple):
         """
         if self.in_project:
             return None
+        # the caller chose when it set a variable; no git process needed to know it
+        wanted = [(key, var) for key, var in (("name", "NAME"), ("email", "EMAIL"))
+                  if f"GIT_AUTHOR_{var}" not in os.environ
+                  and f"GIT_COMMITTER_{var}" not in os.environ]
+        if wanted:
+            own = _identity(self.workdir, "--local")
+            wanted = [(key, var) for key, var in wanted if not own.get(key)]
+        if not wanted:
+            return None
+        theirs = _identity(self.workdir.parent.parent)  # <project>/.brv/context-tree
         extra: dict[str, str] = {}
-        project = self.workdir.parent.parent  # <project>/.brv/context-tree
-        for key, var in (("name", "NAME"), ("email", "EMAIL")):
-            if f"GIT_AUTHOR_{var}" in os.environ or f"GIT_COMMITTER_{var}" in os.environ:
-                continue  # the caller chose; no git process needed to know it
-            own = git.run(["config", "--local", "--get", f"user.{key}"], self.workdir, check=False)
-            if own.stdout.strip():
-                continue
-            theirs = git.run(["config", "--get", f"user.{key}"], project, check=False)
-            value = theirs.stdout.strip() if theirs.returncode == 0 else ""
-            if value:
-                extra[f"GIT_AUTHOR_{var}"] = extra[f"GIT_COMMITTER_{var}"] = value
+        for key, var in wanted:
+            if theirs.get(key):
+                extra[f"GIT_AUTHOR_{var}"] = extra[f"GIT_COMMITTER_{var}"] = theirs[key]
         return {**os.environ, **extra} if extra else None
 
     def git_ok(self, *args: str) -> str | None:
@@ -154,9 +156,30 @@ class KnowledgeRepo(NamedTuple):
         out = self.git("rev-parse", "--path-format=absolute", "--git-common-dir").stdout.strip()
         return Path(out)
 
-    def merging(self) -> bool:
+    def git_dirs(self) -> tuple[Path, Path]:
+        """(:meth:`git_dir`, :meth:`common_dir`) from one ``rev-parse`` (a pull needs both)."""
+        out = self.git("rev-parse", "--absolute-git-dir", "--path-format=absolute",
+                       "--git-common-dir").stdout.splitlines()
+        return Path(out[0]), Path(out[1])
+
+    def merging(self, git_dir: Path | None = None) -> bool:
         """True while a merge waits for ``merge --continue`` or ``--abort``."""
-        return (self.git_dir() / "MERGE_HEAD").exists()
+        return ((git_dir or self.git_dir()) / "MERGE_HEAD").exists()
+
+
+def _identity(folder: Path, *scope: str) -> dict[str, str]:
+    """``user.name`` and ``user.email`` as git resolves them in ``folder`` (one process).
+
+    The last value of each wins, as for ``git config --get``; empty values are left out.
+    """
+    out = git.run(["config", *scope, "-z", "--get-regexp", r"^user\.(name|email)$"], folder,
+                  check=False).stdout
+    found: dict[str, str] = {}
+    for item in out.split("\0"):
+        key, _, value = item.partition("\n")
+        if key.startswith("user.") and value.strip():
+            found[key[len("user."):]] = value.strip()
+    return found
 
 
 _LOCK_HELD = re.compile(r"Unable to create '([^']+\.lock)': File exists")

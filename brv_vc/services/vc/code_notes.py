@@ -9,7 +9,7 @@ never from the whole tree: the pre-commit note's budget is 50 ms at 25,000 entri
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -274,13 +274,17 @@ def code_knowledge(project: Project, repo: KnowledgeRepo, spec: str | None) -> C
 
 
 def pull_notices(project: Project, repo: KnowledgeRepo, old: str | None,
-                 new: str | None) -> tuple[str, ...]:
+                 new: str | None, changed: Collection[str] | None = None) -> tuple[str, ...]:
     """``brv vc pull``'s report of the knowledge it made stale (in-project: the same repository).
 
     As the post-merge hook's (which a ``brv vc pull`` skips: it runs the step itself); a
-    failure says nothing (the pull is done).
+    failure says nothing (the pull is done). ``changed``: the repository paths ``old..new``
+    changes, when the caller diffed already: no code among them, nothing to report (a rename
+    pairs changed paths too).
     """
     if not repo.in_project or not old or not new or old == new:
+        return ()
+    if changed is not None and not any(map(is_code, changed)):
         return ()
     try:
         found = range_knowledge(project, repo.workdir, repo.prefix, old, new)

@@ -215,14 +215,19 @@ class Corpus:
         ranked = sorted(held.tolist(), key=lambda i: (-scores[i], paths[i]))
         return [(i, min(1.0, float(scores[i]) / base)) for i in ranked if i != a][:limit]
 
-    def best_against(self, query: list[str]) -> float:
-        """The best normalised score of an outside document against this corpus (0 if empty)."""
-        if not self.docs:
-            return 0.0
-        docs = [list(d or ["_"]) for d in self.docs]  # given whole (synthesize)
-        q = _query(query)
-        model = _LuceneBM25(docs)
-        others = [float(s) for s in model.get_scores(q)]
-        probe = _LuceneBM25([*docs, query or ["_"]])
-        base = float(probe.get_batch_scores(q, [len(self.docs)])[0])
-        return 0.0 if base <= 0 else min(1.0, max(others) / base)
+
+def best_against(docs: Sequence[Sequence[str]], query: list[str]) -> float:
+    """The best normalised score of an outside document against ``docs`` (0 if none).
+
+    rank-bm25 itself over the few documents given (synthesize: the syntheses written and
+    this dream's); no :class:`Corpus` (its postings serve pairs inside one corpus).
+    """
+    if not docs:
+        return 0.0
+    given = [list(d or ["_"]) for d in docs]
+    q = _query(query)
+    model = _LuceneBM25(given)
+    others = [float(s) for s in model.get_scores(q)]
+    probe = _LuceneBM25([*given, query or ["_"]])
+    base = float(probe.get_batch_scores(q, [len(given)])[0])
+    return 0.0 if base <= 0 else min(1.0, max(others) / base)

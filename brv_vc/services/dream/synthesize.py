@@ -22,7 +22,7 @@ from brv_vc.errors import BrvError
 from brv_vc.format import frontmatter as fm
 from brv_vc.index.terms import tokens
 from brv_vc.services.dream import evidence
-from brv_vc.services.dream.similarity import LINK_AT, Corpus, words
+from brv_vc.services.dream.similarity import LINK_AT, best_against, words
 from brv_vc.tree.layout import ARCHIVE_DIR, Kind, kind_of, snake
 from brv_vc.tree.project import Project
 from brv_vc.tree.store import read_entry
@@ -80,7 +80,6 @@ def detect(project: Project, conn: sqlite3.Connection | None = None) -> list[Op]
     seen = [known[p] for p in sorted(known)]  # existing syntheses, then this dream's
     taken: list[set[str]] = []
     ops: list[Op] = []
-    corpus = None  # the model of ``seen``, built again only when a synthesis joins it
     for term in candidates:
         if len(ops) == MAX_SYNTHESES:
             break
@@ -92,15 +91,12 @@ def detect(project: Project, conn: sqlite3.Connection | None = None) -> list[Op]
         # of them look alike
         probe = tokens(" ".join([term.label, term.label, *(
             f"{titles.get(p, '')} {openings.get(p, '')}" for p in op["sources"])]))
-        if seen:
-            corpus = corpus or Corpus([str(i) for i in range(len(seen))], list(seen))
-            if corpus.best_against(probe) >= LINK_AT:
-                continue
+        if best_against(seen, probe) >= LINK_AT:
+            continue
         if any(o["path"] == op["path"] for o in ops):
             continue
         seen.append(probe)
         taken.append(paths)
-        corpus = None
         ops.append(op)
     return ops
 

@@ -1,4 +1,4 @@
-"""Issue 26: a long question whose known words are spread over entries is in the domain; one made of words the tree does not hold stays out."""
+"""Issue 26, long questions out of domain: known words spread over entries in, unknown out."""
 
 from __future__ import annotations
 

@@ -182,7 +182,7 @@ def _identity(folder: Path, *scope: str) -> dict[str, str]:
     return found
 
 
-_LOCK_HELD = re.compile(r"Unable to create '([^']+\.lock)': File exists")
+_LOCK_HELD = r"Unable to create '([^']+\.lock)': File exists"  # compiled when a git run fails
 
 
 def translate(
@@ -193,7 +193,7 @@ def translate(
     words = "\n".join(x for x in (proc.stderr.strip(), proc.stdout.strip()) if x)
     kind = git.failure_kind(words)
     label = what or f"git {' '.join(args[:2])}"
-    held = _LOCK_HELD.search(words)
+    held = re.search(_LOCK_HELD, words)
     if held:
         name = os.path.basename(held.group(1))
         return GitError(f"{label} failed: git's {name} is held (another git process, or "

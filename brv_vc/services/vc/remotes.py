@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from brv_vc.errors import ConflictError, NotFoundError, UsageError
+from brv_vc.errors import ConflictError, GitError, NotFoundError, UsageError
 from brv_vc.services.vc.configure import prepare
 from brv_vc.tree.project import Project
 from brv_vc.vc.repo import KnowledgeRepo
@@ -62,3 +62,32 @@ def list_remotes(repo: KnowledgeRepo) -> dict[str, str]:
         key, _, value = line.partition(" ")
         found[key[len("remote."):-len(".url")]] = value
     return found
+
+
+def need_remote(repo: KnowledgeRepo, name: str | None) -> str:
+    """The remote to talk to: ``name``, else origin, else the first (fetch, pull, push).
+
+    Raises:
+        GitError: no remote at all.
+        NotFoundError: no remote called ``name``.
+    """
+    remotes = list_remotes(repo)
+    if not remotes:
+        raise GitError("no remote configured",
+                       hint="add one: brv vc remote add origin <url> (any URL git accepts: a "
+                            "path, file://, ssh or https)")
+    chosen = name or ("origin" if "origin" in remotes else sorted(remotes)[0])
+    if chosen not in remotes:
+        raise NotFoundError(f"no remote named '{chosen}'",
+                            hint="list remotes with 'brv vc remote'")
+    return chosen
+
+
+def upstream(repo: KnowledgeRepo) -> tuple[str, str] | None:
+    """(remote, branch) the current branch tracks, or None."""
+    branch = repo.branch()
+    remote = repo.git_ok("config", f"branch.{branch}.remote")
+    merge = repo.git_ok("config", f"branch.{branch}.merge")
+    if not remote or not merge:
+        return None
+    return remote.strip(), merge.strip().removeprefix("refs/heads/")

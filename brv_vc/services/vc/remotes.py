@@ -64,14 +64,18 @@ def list_remotes(repo: KnowledgeRepo) -> dict[str, str]:
     return found
 
 
-def need_remote(repo: KnowledgeRepo, name: str | None) -> str:
+def need_remote(repo: KnowledgeRepo, name: str | None,
+                remotes: dict[str, str] | None = None) -> str:
     """The remote to talk to: ``name``, else origin, else the first (fetch, pull, push).
+
+    ``remotes``: :func:`list_remotes` when the caller read it already (:func:`push_config`).
 
     Raises:
         GitError: no remote at all.
         NotFoundError: no remote called ``name``.
     """
-    remotes = list_remotes(repo)
+    if remotes is None:
+        remotes = list_remotes(repo)
     if not remotes:
         raise GitError("no remote configured",
                        hint="add one: brv vc remote add origin <url> (any URL git accepts: a "
@@ -91,3 +95,24 @@ def upstream(repo: KnowledgeRepo) -> tuple[str, str] | None:
     if not remote or not merge:
         return None
     return remote.strip(), merge.strip().removeprefix("refs/heads/")
+
+
+def push_config(repo: KnowledgeRepo, branch: str
+                ) -> tuple[dict[str, str], tuple[str, str] | None]:
+    """(:func:`list_remotes`, :func:`upstream` of ``branch``) from one ``git config`` read.
+
+    A push runs on every change: one process instead of three (the branch's name is matched
+    here, exactly, not in a regular expression git would read).
+    """
+    out = repo.git_ok("config", "--get-regexp",
+                      r"^(remote\..*\.url|branch\..*\.(remote|merge))$") or ""
+    remotes: dict[str, str] = {}
+    tracking: dict[str, str] = {}
+    for line in out.splitlines():
+        key, _, value = line.partition(" ")
+        if key.startswith("remote.") and key.endswith(".url"):
+            remotes[key[len("remote."):-len(".url")]] = value
+        elif key in (f"branch.{branch}.remote", f"branch.{branch}.merge"):
+            tracking[key.rsplit(".", 1)[1]] = value
+    remote, merge = tracking.get("remote", "").strip(), tracking.get("merge", "").strip()
+    return remotes, (remote, merge.removeprefix("refs/heads/")) if remote and merge else None

@@ -95,3 +95,23 @@ def test_in_project_commit_keeps_staged_code_out_and_notes_renamed_code(tmp_path
     noted = git("commit", "-q", "-m", "move", cwd=root)
     assert "src/app.py renamed to src/main.py; knowledge that describes it: " \
            "auth/jwt/about_app.md (not in this commit)" in noted.stderr
+
+
+def test_push_reads_remotes_and_upstream_in_one_config_read(tmp_path: Path) -> None:
+    from brv_vc.services.vc.remotes import list_remotes, push_config, upstream
+    from brv_vc.vc.repo import locate
+
+    project = standalone(tmp_path)
+    tree = project.tree
+    for name, url in (("origin", "/srv/one.git"), ("Team.B", "ssh://h/two with space.git")):
+        git("remote", "add", name, url, cwd=tree)
+    repo = locate(project)
+    git("checkout", "-q", "-b", "Feat/x.y-1", cwd=tree)
+    assert push_config(repo, "Feat/x.y-1") == (list_remotes(repo), None)
+    git("config", "branch.Feat/x.y-1.remote", "Team.B", cwd=tree)
+    git("config", "branch.Feat/x.y-1.merge", "refs/heads/main", cwd=tree)
+    git("config", "branch.feat/x.y-1.remote", "origin", cwd=tree)  # another branch
+    remotes, tracked = push_config(repo, "Feat/x.y-1")
+    assert remotes == list_remotes(repo) == {"origin": "/srv/one.git",
+                                             "Team.B": "ssh://h/two with space.git"}
+    assert tracked == upstream(repo) == ("Team.B", "main")

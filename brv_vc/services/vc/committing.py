@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -307,6 +306,8 @@ def _commit_only_knowledge(repo: KnowledgeRepo, message: str,
     the real ``git commit`` (hooks run); afterwards the real index matches HEAD for the
     knowledge paths and still holds the code changes.
     """
+    import tempfile  # random, bz2, lzma...: only for this rarer commit, never on push's path
+
     fd, tmp = tempfile.mkstemp(prefix="brv-index-")
     os.close(fd)
     index = Path(tmp)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from brv_vc.errors import ConflictError, NotFoundError, UsageError
+from brv_vc.errors import ConflictError, GitError, NotFoundError, UsageError
 from brv_vc.services.vc.configure import prepare
 from brv_vc.tree.project import Project
 from brv_vc.vc.repo import KnowledgeRepo
@@ -62,3 +62,57 @@ def list_remotes(repo: KnowledgeRepo) -> dict[str, str]:
         key, _, value = line.partition(" ")
         found[key[len("remote."):-len(".url")]] = value
     return found
+
+
+def need_remote(repo: KnowledgeRepo, name: str | None,
+                remotes: dict[str, str] | None = None) -> str:
+    """The remote to talk to: ``name``, else origin, else the first (fetch, pull, push).
+
+    ``remotes``: :func:`list_remotes` when the caller read it already (:func:`push_config`).
+
+    Raises:
+        GitError: no remote at all.
+        NotFoundError: no remote called ``name``.
+    """
+    if remotes is None:
+        remotes = list_remotes(repo)
+    if not remotes:
+        raise GitError("no remote configured",
+                       hint="add one: brv vc remote add origin <url> (any URL git accepts: a "
+                            "path, file://, ssh or https)")
+    chosen = name or ("origin" if "origin" in remotes else sorted(remotes)[0])
+    if chosen not in remotes:
+        raise NotFoundError(f"no remote named '{chosen}'",
+                            hint="list remotes with 'brv vc remote'")
+    return chosen
+
+
+def upstream(repo: KnowledgeRepo) -> tuple[str, str] | None:
+    """(remote, branch) the current branch tracks, or None."""
+    branch = repo.branch()
+    remote = repo.git_ok("config", f"branch.{branch}.remote")
+    merge = repo.git_ok("config", f"branch.{branch}.merge")
+    if not remote or not merge:
+        return None
+    return remote.strip(), merge.strip().removeprefix("refs/heads/")
+
+
+def push_config(repo: KnowledgeRepo, branch: str
+                ) -> tuple[dict[str, str], tuple[str, str] | None]:
+    """(:func:`list_remotes`, :func:`upstream` of ``branch``) from one ``git config`` read.
+
+    A push runs on every change: one process instead of three (the branch's name is matched
+    here, exactly, not in a regular expression git would read).
+    """
+    out = repo.git_ok("config", "--get-regexp",
+                      r"^(remote\..*\.url|branch\..*\.(remote|merge))$") or ""
+    remotes: dict[str, str] = {}
+    tracking: dict[str, str] = {}
+    for line in out.splitlines():
+        key, _, value = line.partition(" ")
+        if key.startswith("remote.") and key.endswith(".url"):
+            remotes[key[len("remote."):-len(".url")]] = value
+        elif key in (f"branch.{branch}.remote", f"branch.{branch}.merge"):
+            tracking[key.rsplit(".", 1)[1]] = value
+    remote, merge = tracking.get("remote", "").strip(), tracking.get("merge", "").strip()
+    return remotes, (remote, merge.removeprefix("refs/heads/")) if remote and merge else None

@@ -1,4 +1,4 @@
-"""Sync use cases: ``fetch``, ``pull``, ``push`` and ``merge`` (branches are in ``branches``).
+"""Sync use cases: ``fetch``, ``pull`` and ``merge`` (``push`` is in ``pushing``, branches in ``branches``).
 
 All network and merge work goes through the real ``git`` binary, so the user's credential
 helpers, ssh config, hooks and our merge driver behave exactly as with plain git. Nothing is
@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING
 from brv_vc.errors import ConflictError, GitError, NotFoundError
 from brv_vc.services.vc.changes import status
 from brv_vc.services.vc.code_notes import pull_notices
-from brv_vc.services.vc.hook_env import PUSH_CHECKED_ENV, REFRESHING_ENV
+from brv_vc.services.vc.hook_env import REFRESHING_ENV
 from brv_vc.services.vc.remotes import list_remotes, mask_url
+from brv_vc.services.vc.remotes import need_remote as _need_remote
 from brv_vc.services.vc.settings_notice import settings_changes
 from brv_vc.tree import intents
 from brv_vc.tree.project import Project
@@ -30,20 +31,6 @@ if TYPE_CHECKING:
     from brv_vc.services.vc.archive import AfterChange
 
 _ASK = "ask git"  # _merge's old not given: HEAD is read
-
-
-def _need_remote(repo: KnowledgeRepo, name: str | None,
-                 remotes: dict[str, str] | None = None) -> str:
-    remotes = list_remotes(repo) if remotes is None else remotes
-    if not remotes:
-        raise GitError("no remote configured",
-                       hint="add one: brv vc remote add origin <url> (any URL git accepts: a "
-                            "path, file://, ssh or https)")
-    chosen = name or ("origin" if "origin" in remotes else sorted(remotes)[0])
-    if chosen not in remotes:
-        raise NotFoundError(f"no remote named '{chosen}'",
-                            hint="list remotes with 'brv vc remote'")
-    return chosen
 
 
 def _sync_config(repo: KnowledgeRepo) -> dict[str, str]:
@@ -384,60 +371,3 @@ def merge_continue(project: Project, repo: KnowledgeRepo, now: datetime) -> Sync
     return SyncResult("merge --continue", old, new, False, (),
                       after_change(project, repo, old, new, now, manifest=False, defer=True),
                       notices=settings_changes(project, repo, old, new))
-
-
-@dataclass(frozen=True)
-class PushResult:
-    """``brv vc push``."""
-
-    remote: str
-    branch: str
-    up_to_date: bool
-    set_upstream: bool
-
-
-def push(repo: KnowledgeRepo, remote: str | None = None, branch: str | None = None, *,
-         set_upstream: bool = False, include_pending: bool = False) -> PushResult:
-    """Pushes the current branch (never forced).
-
-    Raises:
-        GitError: no commits, no remote, no upstream without ``-u``, excluded files tracked,
-            a rejected (non-fast-forward) push, an unreachable remote.
-        ConflictError: conflict markers in committed knowledge, or (review enabled, without
-            ``include_pending``) commits that carry changes still waiting for review.
-    """
-    # imported here: a pull never checks what it pushes
-    from brv_vc.services.vc.committing import refuse_unpushable
-    from brv_vc.services.vc.gating import refuse_pending
-
-    head = repo.head()
-    if head is None:
-        raise GitError("nothing to push: no commits yet",
-                       hint="commit first: brv vc add && brv vc commit -m \"...\"")
-    upstream = _upstream(repo)
-    name = _need_remote(repo, remote or (upstream[0] if upstream else None))
-    local = repo.branch()
-    if local == "HEAD":
-        raise GitError("HEAD is detached; push needs a branch",
-                       hint="create one: brv vc checkout -b <name>")
-    if branch is None and upstream is not None and not set_upstream:
-        branch = upstream[1]
-    if branch is None and not set_upstream and remote is None:
-        raise GitError(
-            f"branch '{local}' has no upstream branch",
-            hint=f"push and set it: brv vc push -u (or brv vc push {name} {local})",
-        )
-    target = branch or local
-    # what the remote has already was checked when it was pushed: only the rest is
-    pushed = refuse_unpushable(repo, head, repo.rev(f"refs/remotes/{name}/{target}"))
-    if not include_pending:
-        refuse_pending(repo, pushed, "push")
-    args = ["push", "--porcelain", *(["-u"] if set_upstream else []), name,
-            f"HEAD:refs/heads/{target}"]
-    # checked here: the pre-push hook need not check this commit again
-    proc = repo.git(*args, check=False, env={**os.environ, PUSH_CHECKED_ENV: head})
-    if proc.returncode != 0:
-        raise translate(args, proc, what=f"push to '{name}'")
-    if set_upstream:
-        repo.git("branch", "-q", f"--set-upstream-to={name}/{target}")
-    return PushResult(name, target, "[up to date]" in proc.stdout, set_upstream)

@@ -162,6 +162,21 @@ class KnowledgeRepo(NamedTuple):
                        "--git-common-dir").stdout.splitlines()
         return Path(out[0]), Path(out[1])
 
+    def whereabouts(self) -> tuple[Path, Path, str | None, str]:
+        """(:meth:`git_dir`, :meth:`common_dir`, :meth:`head`, :meth:`branch`), one ``rev-parse``.
+
+        Before the first commit (or if HEAD names no branch) the four are asked one by one.
+        """
+        proc = git.run(["rev-parse", "--absolute-git-dir", "--path-format=absolute",
+                        "--git-common-dir", "HEAD^{commit}", "--symbolic-full-name", "HEAD"],
+                       self.workdir, check=False)
+        lines = proc.stdout.splitlines()
+        if proc.returncode == 0 and len(lines) == 4 and (
+                lines[3] == "HEAD" or lines[3].startswith("refs/heads/")):
+            return Path(lines[0]), Path(lines[1]), lines[2], lines[3].removeprefix("refs/heads/")
+        git_dir, common = self.git_dirs()
+        return git_dir, common, self.head(), self.branch()
+
     def merging(self, git_dir: Path | None = None) -> bool:
         """True while a merge waits for ``merge --continue`` or ``--abort``."""
         return ((git_dir or self.git_dir()) / "MERGE_HEAD").exists()

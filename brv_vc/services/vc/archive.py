@@ -233,6 +233,8 @@ def drop_returned_archives(project: Project, changed: Iterable[str]
     """
     entries: list[str] = []
     deleted: list[str] = []
+    if not (project.tree / ARCHIVE_DIR).is_dir():
+        return (), ()  # nothing archived here: no path to look at
     for path in changed:
         if kind_of(path) is not Kind.ENTRY:  # never under _archived/
             continue

@@ -319,10 +319,17 @@ def _post(project: Project, repo: KnowledgeRepo, name: str, args: tuple[str, ...
         orig, head = git.commits_of(top, "ORIG_HEAD", "HEAD")
         if orig is None:  # the first pull into an empty branch
             return _refresh(project, name, None, now)
+        # one diff of the whole change: the refresh's, and (no config, no code in it) the
+        # settings and stale-knowledge reports need no diff of their own
+        raw = _whole_change(top, orig, head)
+        touched = None if raw is None else {p for _, p, _, _ in raw}
         run = _settings_noticed(_refresh_between(project, repo, name, orig, head or "HEAD",
-                                                 now, known=head is not None),
-                                project, repo, orig, head)
-        return _pull_noted(run, project, top, repo.prefix, orig) if repo.in_project else run
+                                                 now, known=head is not None, raw=raw),
+                                project, repo, orig, head, touched)
+        if not repo.in_project or (touched is not None and all(
+                p.startswith(".brv/") or "/.brv/" in p for p in touched)):  # no code_notes.is_code
+            return run
+        return _pull_noted(run, project, top, repo.prefix, orig)
     command = args[0] if args else ""
     if command != "rebase" and rebasing:  # an amend while rebasing: the rebase's run covers it
         return HookRun(name, skipped="rebase in progress")
@@ -342,15 +349,27 @@ def _post(project: Project, repo: KnowledgeRepo, name: str, args: tuple[str, ...
     return _refresh(project, name, _tree_paths(repo, sorted(changed)), now)
 
 
+def _whole_change(top: Path, orig: str, head: str | None
+                  ) -> list[tuple[str, str, str, str]] | None:
+    """``git.changed_entries`` of ``orig..head`` over the whole repository (None: unknown)."""
+    if head is None:
+        return None
+    try:
+        return git.changed_entries(top, orig, head)
+    except BrvError:  # fail open: the steps diff on their own
+        return None
+
+
 def _settings_noticed(run: HookRun, project: Project, repo: KnowledgeRepo,
-                      orig: str, head: str | None = None) -> HookRun:
+                      orig: str, head: str | None = None,
+                      changed: set[str] | None = None) -> HookRun:
     """A plain 'git pull' that changed the provider or review settings says so, too."""
     from dataclasses import replace
 
     from brv_vc.services.vc.settings_notice import settings_changes
 
     try:
-        notices = settings_changes(project, repo, orig, head or repo.head())
+        notices = settings_changes(project, repo, orig, head or repo.head(), changed)
     except Exception:  # fail open: a hook never breaks git
         return run
     return replace(run, warnings=(*run.warnings, *notices)) if notices else run
@@ -361,7 +380,8 @@ def _tree_paths(repo: KnowledgeRepo, paths: Sequence[str]) -> tuple[str, ...]:
 
 
 def _refresh_between(project: Project, repo: KnowledgeRepo, name: str, old: str, new: str,
-                     now: datetime, *, known: bool = False) -> HookRun:
+                     now: datetime, *, known: bool = False,
+                     raw: list[tuple[str, str, str, str]] | None = None) -> HookRun:
     """Rebuilds archives named by commit trailers in old..new, then refreshes the changed paths.
 
     This is the very step ``brv vc pull`` runs, so a plain ``git pull`` gets it too.
@@ -376,7 +396,7 @@ def _refresh_between(project: Project, repo: KnowledgeRepo, name: str, old: str,
         return _logged(project, HookRun(name, warnings=(
             f"{name} hook could not run: git does not know commit {missing}",)), now)
     try:
-        after = after_change(project, repo, old_id, new_id, now, manifest=False)
+        after = after_change(project, repo, old_id, new_id, now, manifest=False, raw=raw)
     except Exception as exc:  # fail open: derived state can always be rebuilt later
         return _logged(project, HookRun(name, warnings=(
             f"refreshing derived state failed: {type(exc).__name__}: {exc}",)), now)

@@ -263,8 +263,8 @@ def pull(project: Project, repo: KnowledgeRepo, now: datetime, remote: str | Non
     # imported here: push, fetch and the branch commands never need the post-change step
     from brv_vc.services.vc.recovery import catch_up, refuse_interrupted
 
-    dirs = repo.git_dirs()
-    local = repo.branch()
+    git_dir, common, old, local = repo.whereabouts()
+    dirs = (git_dir, common)
     config = _sync_config(repo)
     upstream = _upstream(repo, local, config)
     source = remote or (upstream[0] if upstream else None)
@@ -275,7 +275,6 @@ def pull(project: Project, repo: KnowledgeRepo, now: datetime, remote: str | Non
         refs.append(f"refs/remotes/{source}/{fetched}")
     refuse_interrupted(project, repo, now, dirs=dirs, refs=refs)
     refuse_merging(repo, dirs[0])
-    old = repo.head()
     catch_up(project, repo, now, old)
     name = _need_remote(repo, source, _remotes(config))
     if branch is None:
@@ -309,10 +308,9 @@ def merge(project: Project, repo: KnowledgeRepo, now: datetime, ref: str, *,
     # imported here: push, fetch and the branch commands never need the post-change step
     from brv_vc.services.vc.recovery import catch_up, refuse_interrupted
 
-    dirs = repo.git_dirs()
-    refuse_interrupted(project, repo, now, dirs=dirs, refs=_branch_ref(repo.branch()))
-    refuse_merging(repo, dirs[0])
-    old = repo.head()
+    git_dir, common, old, local = repo.whereabouts()
+    refuse_interrupted(project, repo, now, dirs=(git_dir, common), refs=_branch_ref(local))
+    refuse_merging(repo, git_dir)
     catch_up(project, repo, now, old)
     target = repo.rev(ref)
     if target is None:

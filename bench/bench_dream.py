@@ -14,10 +14,11 @@ with main, or a folder of code already unpacked) and this one on copies of the t
 prints the decision agreement, time and peak memory of each; ``--first RUNS`` then dreams RUNS times as on a never-dreamed tree
 (every entry changed), each continuing from the last one's cursor; ``--tree PATH --first
 RUNS`` does that on an existing generated tree (100,000 entries: bench/gen_tree.py, then
-``brv index``).
+``brv index``). ``--tree PATH --last N``: the dream that ends a first pass (the last N
+entries still owed, then synthesize and prune over the whole tree), with its peak memory.
 
 Usage: python bench/bench_dream.py [--entries 25000] [--changed 500] [--dupes 300]
-       [--compare [REF]] [--first RUNS] [--budget 300] [--tree PATH]
+       [--compare [REF]] [--first RUNS] [--budget 300] [--tree PATH] [--last N]
 """
 
 from __future__ import annotations
@@ -142,6 +143,19 @@ def _first(root: Path, runs: int, budget: float, resume: bool = False) -> None:
             break
 
 
+def _last(root: Path, owed: int, budget: float) -> None:
+    """The dream that ends a first pass: its cursor before the last ``owed`` entries."""
+    paths = entry_paths(Project(root))
+    dreamstate.update_state(Project(root), lambda s: s.update(
+        lastDreamWall=time.time(), pendingMerges=[],
+        consolidateCursor={"after": paths[-owed - 1], "since": None}))
+    load = os.getloadavg()[0]
+    seconds, peak, result = measured(REPO, root, "dream", "--force", "--json",
+                                     "--budget", str(budget))
+    print(_line(f"the dream ending the pass ({owed} entries owed)", seconds, peak, result)
+          + f"; CPU {dream_compare.LAST_CPU:.1f} s, load {load:.1f}", flush=True)
+
+
 def _base() -> str:
     return subprocess.run(["git", "-C", str(REPO), "merge-base", "HEAD", "main"], check=True,
                           capture_output=True, text=True).stdout.strip()[:12]
@@ -159,6 +173,8 @@ def main() -> None:
                         help="then RUNS dreams of a never-dreamed tree, each continuing")
     parser.add_argument("--tree", type=Path, help="an existing generated project (--first)")
     parser.add_argument("--budget", type=float, default=300.0)
+    parser.add_argument("--last", type=int, metavar="N", default=0,
+                        help="with --tree: the dream that ends a first pass, N entries owed")
     parser.add_argument("--resume", action="store_true",
                         help="with --tree: go on from the tree's dream state, not from scratch")
     args = parser.parse_args()
@@ -167,6 +183,8 @@ def main() -> None:
             _compare(args.tree, args.compare or _base(), 36000.0)
         if args.first:
             _first(args.tree, args.first, args.budget, args.resume)
+        if args.last:
+            _last(args.tree, args.last, args.budget)
         return
     root = Path(tempfile.mkdtemp(prefix="brv-bench-dream-")) / "proj"
     paths = _prepare(root, args.entries, args.changed, args.dupes)

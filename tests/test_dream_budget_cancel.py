@@ -16,6 +16,7 @@ from llm_server import ChatServer, reply
 
 from brv_vc.errors import BrvError
 from brv_vc.services import dream
+from brv_vc.services.dream import prune
 from brv_vc.tree import dreamstate
 from brv_vc.tree.store import entry_paths, read_entry
 
@@ -27,17 +28,35 @@ def _stale(project, count=12):
         age(project, rel, 200)
 
 
-def test_budget_overrun_keeps_finished_work_as_partial(project):
+def test_budget_overrun_keeps_finished_work_as_partial(project, monkeypatch):
     _stale(project, 4)
     # nothing changed since the last dream: consolidate finds nothing, prune has 4 to do
     dreamstate.update_state(project, lambda s: s.update(lastDreamWall=4102444800.0))
-    result = dream.dream(project, NOW, force=True, budget=1e-9)
+    clock = [0.0]
+    decide = prune.decide
+
+    def decided(*args, **named):
+        clock[0] = 10.0  # the budget runs out once prune has decided
+        return decide(*args, **named)
+
+    monkeypatch.setattr(prune, "decide", decided)
+    result = dream.dream(project, NOW, force=True, budget=1.0, clock=lambda: clock[0])
     assert result.status == "partial"
     assert result.stopped == "budget"
     assert len(result.operations) == 1  # checked after each operation
     log = json.loads((project.state / "dream-log" / f"{result.id}.json").read_text())
     assert log["status"] == "partial"
     assert log["operations"][0]["status"] in ("applied", "skipped")
+
+
+def test_a_budget_spent_before_the_detectors_ends_them_with_nothing_done(project):
+    _stale(project, 4)
+    dreamstate.update_state(project, lambda s: s.update(lastDreamWall=4102444800.0))
+    result = dream.dream(project, NOW, force=True, budget=1e-9)
+    assert result.stopped == "budget"
+    assert result.operations == ()  # synthesize and prune read the whole tree: not begun
+    assert result.status == "error"
+    assert all(read_entry(project, p).title.startswith("Forgotten") for p in entry_paths(project))
 
 
 def test_budget_from_the_command_line(project, brv):

@@ -76,10 +76,11 @@ def scan(project: Project, now: datetime, *, budget: float = DEFAULT_BUDGET,
             last = max(last, path or "")
         cut = over()
         if not cut:
-            found += synthesize.detect(project)
+            found += synthesize.detect(project, opened.conn, over)
         if not over():
-            found += prune.decide(project, opened.conn,
-                                  prune.candidates(project, entries, now, (), opened.conn))
+            stale = prune.candidates(project, entries, now, (), opened.conn, over)
+            if not over():
+                found += prune.decide(project, opened.conn, stale)
     finally:
         opened.close()
     since = begun["since"] if begun else state.get("lastDreamWall")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -50,11 +50,13 @@ def maturities(project: Project, paths: Sequence[str], now: datetime) -> dict[st
 
 def candidates(project: Project, entries: Sequence[str], now: datetime,
                skip: Collection[str], index: sqlite3.Connection | None = None,
+               should_stop: Callable[[], bool] = lambda: False,
                ) -> list[tuple[str, float, str, str]]:
     """(path, days stale, maturity, why) of the prune candidates, stalest first, at most 20.
 
     An entry without a sidecar row starts from defaults dated by its ``updatedAt``; the
     index knows that date (``docs.updated``), so only unindexed entries are read.
+    ``should_stop`` (the budget) is polled every 1,000 entries: none then.
     """
     conn = open_state(project)
     try:
@@ -66,7 +68,9 @@ def candidates(project: Project, entries: Sequence[str], now: datetime,
         dated = {p: u for p, u in index.execute(
             "SELECT path, updated FROM docs WHERE kind = 'entry'")}
     found = []
-    for rel in entries:
+    for number, rel in enumerate(entries):
+        if number % 1000 == 0 and should_stop():
+            return []
         if rel in skip:
             continue
         path = project.tree / rel

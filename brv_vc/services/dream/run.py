@@ -184,12 +184,14 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
             stopped, cursor = passes.consolidate_pass(
                 project, entries, changed, hints, opened.conn, over, run_all, cursor, state,
                 llm is not None, lambda: len(log["operations"]))
+            # each detector reads the whole tree: it stops when the budget runs out
             if not stopped:
-                stopped = run_all("synthesize", synthesize.detect(project))
+                found = synthesize.detect(project, opened.conn, lambda: bool(over()))
+                stopped = run_all("synthesize", found) if found else over()
             if not stopped:
                 stale = prune.candidates(project, entry_paths(project), now, ctx.touched,
-                                         opened.conn)
-                stopped = run_all("prune", prune.decide(project, opened.conn, stale))
+                                         opened.conn, lambda: bool(over()))
+                stopped = over() or run_all("prune", prune.decide(project, opened.conn, stale))
     finally:
         opened.close()
     ops = log["operations"]

@@ -16,12 +16,13 @@ review enabled every one waits in ``brv review pending``.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from typing import Any
 
 from brv_vc.errors import BrvError
 from brv_vc.format import frontmatter as fm
 from brv_vc.index.terms import tokens
-from brv_vc.services.dream import evidence
+from brv_vc.services.dream import evidence, patterns
 from brv_vc.services.dream.similarity import LINK_AT, best_against, words
 from brv_vc.tree.layout import ARCHIVE_DIR, Kind, kind_of, snake
 from brv_vc.tree.project import Project
@@ -58,28 +59,33 @@ def existing(project: Project) -> dict[str, list[str]]:
     return out
 
 
-def detect(project: Project, conn: sqlite3.Connection | None = None) -> list[Op]:
+def detect(project: Project, conn: sqlite3.Connection | None = None,
+           should_stop: Callable[[], bool] = lambda: False) -> list[Op]:
     """CREATE operations for new cross-domain patterns (none with fewer than two domains).
 
     ``conn`` is an open, synced index; without one the index is opened here.
+    ``should_stop`` (the budget) is polled between batches of entries: none then.
     """
     if conn is None:
         from brv_vc.services.derived import with_index
 
-        entries, _ = with_index(project, lambda opened: evidence.entry_texts(opened.conn, DOMAIN))
-    else:
-        entries = evidence.entry_texts(conn, DOMAIN)
-    names = sorted({e.path.split("/", 1)[0] for e in entries})
-    if len(names) < 2:
+        ops, _ = with_index(project, lambda opened: _detect(project, opened.conn, should_stop))
+        return ops
+    return _detect(project, conn, should_stop)
+
+
+def _detect(project: Project, conn: sqlite3.Connection,
+            should_stop: Callable[[], bool]) -> list[Op]:
+    counted = patterns.census(conn, DOMAIN, should_stop)
+    if counted is None or len(counted[0].domains) < 2:
         return []
-    titles = {e.path: e.title for e in entries}
-    openings = {e.path: evidence.opening(e.head) for e in entries}
-    found, spread = evidence.gather(entries)
-    candidates = evidence.shared(found, spread, len(entries), names)
+    found, rows = counted
+    titles, openings = found.titles, found.openings  # filled as candidates are built
     known = existing(project)
     seen = [known[p] for p in sorted(known)]  # existing syntheses, then this dream's
     taken: list[set[str]] = []
     ops: list[Op] = []
+    candidates = patterns.ranked_terms(conn, found, rows)
     for term in candidates:
         if len(ops) == MAX_SYNTHESES:
             break

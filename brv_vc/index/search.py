@@ -18,7 +18,7 @@ import heapq
 import sqlite3
 from typing import NamedTuple
 
-from brv_vc.index import feedback, fuzzy, relations
+from brv_vc.index import feedback, fuzzy, lengths, relations
 from brv_vc.index.db import get_meta
 from brv_vc.index.excerpt import best_window
 from brv_vc.index.ood import coverage_of, judged, out_of_domain
@@ -212,6 +212,7 @@ def search(
     total = sum(weight) + sum(idf(0, n) for _ in unmatched)
     pool = heapq.nlargest(max(POOL, limit), both, key=both.__getitem__)
     cover = {r: coverage_of(r, lists, weight, total) for r in pool}
+    raw.update(lengths.rescored(conn, pool, lists))  # BM25 with k1 2, b 1 (index/lengths.py)
     rows = rows_of(conn, pool)
     signals = get_many(state, [path for path, *_ in rows.values()]) if state else {}
     scored: list[Scored] = []

@@ -2,7 +2,8 @@
 
 OR-semantics BM25 (porter-stemmed, every term also a prefix, unknown words replaced by fuzzy
 alternatives, words of one porter stem counted once) over title, content, path and
-tags/keywords, each term ranked alone and summed (``term_scores``, ``postings``); documents holding more of the query's weight get a bounded coverage boost,
+tags/keywords, each term ranked alone and summed (``term_scores``, ``postings``), the
+candidates re-scored with BM25's k1 2 and b 1 (``lengths``); documents holding more of the query's weight get a bounded coverage boost,
 never a filter, and those whose title names it a bounded title boost. The boosted BM25 over
 the best one's decides the order; the lifecycle signals (importance, recency, maturity) can
 move it by at most ``TIE``, so they only reorder results within 3% of the top score of each

@@ -37,10 +37,15 @@ K1 = 1.2  # FTS5's bm25() constant: a phrase's saturated frequency T is below K1
 
 
 class Postings(NamedTuple):
-    """Scores of the documents holding one term (rowid -> raw BM25); ``whole`` when complete."""
+    """Scores of the documents holding one term (rowid -> raw BM25); ``whole`` when complete.
+
+    ``parts``: a term's phrases (``term_scores``), each as (times it counts, its idf, its
+    scores), for re-scoring the candidates (``lengths``).
+    """
 
     scores: dict[int, float]
     whole: bool
+    parts: tuple[tuple[float, float, dict[int, float]], ...] = ()
 
 
 def idf(df: int, corpus: int) -> float:

@@ -2,7 +2,8 @@
 
 OR-semantics BM25 (porter-stemmed, every term also a prefix, unknown words replaced by fuzzy
 alternatives, words of one porter stem counted once) over title, content, path and
-tags/keywords, each term ranked alone and summed (``term_scores``, ``postings``); documents holding more of the query's weight get a bounded coverage boost,
+tags/keywords, each term ranked alone and summed (``term_scores``, ``postings``), the
+candidates re-scored with BM25's k1 2 and b 1 (``lengths``); documents holding more of the query's weight get a bounded coverage boost,
 never a filter, and those whose title names it a bounded title boost. The boosted BM25 over
 the best one's decides the order; the lifecycle signals (importance, recency, maturity) can
 move it by at most ``TIE``, so they only reorder results within 3% of the top score of each
@@ -18,7 +19,7 @@ import heapq
 import sqlite3
 from typing import NamedTuple
 
-from brv_vc.index import feedback, fuzzy, relations
+from brv_vc.index import feedback, fuzzy, lengths, relations
 from brv_vc.index.db import get_meta
 from brv_vc.index.excerpt import best_window
 from brv_vc.index.ood import coverage_of, judged, out_of_domain
@@ -212,6 +213,7 @@ def search(
     total = sum(weight) + sum(idf(0, n) for _ in unmatched)
     pool = heapq.nlargest(max(POOL, limit), both, key=both.__getitem__)
     cover = {r: coverage_of(r, lists, weight, total) for r in pool}
+    raw.update(lengths.rescored(conn, pool, lists))  # BM25 with k1 2, b 1 (index/lengths.py)
     rows = rows_of(conn, pool)
     signals = get_many(state, [path for path, *_ in rows.values()]) if state else {}
     scored: list[Scored] = []

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 from pathlib import Path
 
+from brv_vc.interpreter import interpreter
 from brv_vc.services.hooks import managers
 from brv_vc.services.hooks.gitconfig import config_files
 from brv_vc.tree.project import Project, git_top
@@ -74,7 +74,7 @@ def problems(project: Project) -> tuple[tuple[str, ...], str]:
     folder = Path(os.path.expanduser(hooks_path)) if hooks_path else gitdir / "hooks"
     folder = folder if folder.is_absolute() else top / folder
     manager = hm.detect(top, folder, hooks_path, ("pre-commit",))
-    state = managers.truth(manager, folder, hi.status(folder, sys.executable, ("pre-commit",))[0])
+    state = managers.truth(manager, folder, hi.status(folder, interpreter(), ("pre-commit",))[0])
     if not state.brv_runs:
         fix = "brv hooks install"
         elsewhere = source is not None and source != gitdir / "config"

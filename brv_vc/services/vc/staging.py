@@ -288,15 +288,4 @@ def _with_markers(repo: KnowledgeRepo, paths: list[str]) -> tuple[MarkerHit, ...
     return tuple(hits)
 
 
-def staged_paths(repo: KnowledgeRepo, whole_repo: bool = False) -> list[str]:
-    """Repository-relative paths staged.
-
-    What ``brv vc commit`` commits by default: the knowledge plus brv's project files
-    (in-project mode); ``whole_repo`` lists everything, code included.
-    """
-    spec = [] if whole_repo else repo.commit_pathspec()
-    out = repo.git("diff", "--cached", "--name-only", "-z", "--no-renames", *spec).stdout
-    return [p for p in out.split("\0") if p]
-
-
-__all__ = ["AddResult", "MarkerHit", "add", "names_knowledge", "repo_paths", "staged_paths", "tree_relpath"]
+__all__ = ["AddResult", "MarkerHit", "add", "names_knowledge", "repo_paths", "tree_relpath"]

@@ -204,8 +204,9 @@ def commit(repo: KnowledgeRepo, message: str, *, include_pending: bool = False,
         raise GitError("nothing to commit: no knowledge changes are staged",
                        hint="stage them first with 'brv vc add' (see 'brv vc status')")
     refuse_invalid(repo, checked, blobs)
-    if not include_pending:
-        refuse_pending(repo, staged, "commit")
+    if not include_pending:  # the queue names tree paths (in-project, staged has the prefix)
+        refuse_pending(repo, [rel for p in staged if (rel := repo.tree_path(p)) is not None],
+                       "commit")
     # checked (or overridden) here: the pre-commit hook need not read the review queue again
     env = {**os.environ, OVERRIDE_ENV: "1"}
     archived = archived_deletions(repo, deleted=[

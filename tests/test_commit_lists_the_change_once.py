@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from hooks_support import entry_bytes, git, in_project, standalone, write
-from manager_support import ok, run
+from manager_support import git_env, ok, run
 
 from brv_vc.vc import git as vcgit
 
@@ -115,3 +115,22 @@ def test_push_reads_remotes_and_upstream_in_one_config_read(tmp_path: Path) -> N
     assert remotes == list_remotes(repo) == {"origin": "/srv/one.git",
                                              "Team.B": "ssh://h/two with space.git"}
     assert tracked == upstream(repo) == ("Team.B", "main")
+
+
+def test_in_project_commit_leaves_no_temporary_files_when_commit_msg_does_not_run(
+        tmp_path: Path) -> None:
+    """The temporary index's note for commit-msg goes with the index (a manager without one)."""
+    project = in_project(tmp_path)
+    root = project.root
+    ok(_brv("hooks", "install", cwd=root))
+    (root / ".git/hooks/commit-msg").unlink()  # as a hook manager that only runs pre-commit
+    write(root, "src/app.py", "print('changed')\n")
+    write(project.tree, "auth/jwt/other.md", entry_bytes("Other"))
+    git("add", "-A", cwd=root)
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    ok(run(sys.executable, "-m", "brv_vc", "vc", "commit", "-m", "knowledge only", cwd=root,
+           env={**git_env(), "TMPDIR": str(tmp)}))
+    assert git("show", "--name-only", "--format=", "HEAD", cwd=root).stdout.split() == [
+        ".brv/context-tree/auth/jwt/other.md"]
+    assert sorted(p.name for p in tmp.iterdir()) == []

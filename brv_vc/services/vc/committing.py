@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from brv_vc.errors import ConflictError, FormatError, GitError, NotFoundError, UsageError
 from brv_vc.services.vc.gating import OVERRIDE_ENV, project_of, refuse_pending
-from brv_vc.services.vc.hook_env import COMMIT_CHECKED_ENV
+from brv_vc.services.vc.hook_env import COMMIT_CHECKED_ENV, TRAILERS_SUFFIX
 from brv_vc.services.vc.trailers import archived_deletions
 from brv_vc.vc import exclusions, git
 from brv_vc.vc.archived import trailer_block
@@ -329,6 +329,8 @@ def _commit_only_knowledge(repo: KnowledgeRepo, message: str,
         repo.git("reset", "-q", "HEAD", *spec)
     finally:
         index.unlink(missing_ok=True)
+        # the pre-commit's note for commit-msg, when commit-msg did not run (refused, absent)
+        Path(tmp + TRAILERS_SUFFIX).unlink(missing_ok=True)
 
 
 @dataclass(frozen=True)

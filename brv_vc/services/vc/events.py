@@ -145,10 +145,13 @@ def _pre_commit(project: Project, repo: KnowledgeRepo, index_file: str | None,
         return HookRun("pre-commit", skipped="validated and refreshed by 'brv vc commit'")
     # Imported here: the check needs YAML, which the post-* hooks never pay for.
     from brv_vc.services.vc.checks import check_staged, in_check_scope
+    from brv_vc.tree.config import code_links_on_commit
 
     # in-project: one diff of the whole index (renames followed) serves the check of the
     # staged knowledge and the note on staged code below; standalone: the check's own diff
-    moves = git.staged_moves(repo.workdir, index_file) if repo.prefix else None
+    # (with code_links.on_commit: off no note is made: git's inexact rename search is not paid)
+    moves = (git.staged_moves(repo.workdir, index_file)
+             if repo.prefix and code_links_on_commit(project)[0] != "off" else None)
     check = check_staged(repo, index_file, None if moves is None else [
         row for row in git.unrenamed(moves) if in_check_scope(repo, row[1])])
     if check.problems:

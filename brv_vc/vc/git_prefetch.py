@@ -63,7 +63,7 @@ def prefetch_status(argv: Sequence[str]) -> None:
         return
     try:
         proc = Spawned(["git", "-C", where, *command], no_git_env())
-    except OSError:
+    except (OSError, ImportError, AttributeError):  # no posix_spawnp (not POSIX): the normal path
         return
     import atexit
 
@@ -163,7 +163,11 @@ class Spawned:
 
     def _reap(self, flags: int) -> int | None:
         if self.returncode is None:
-            pid, status = os.waitpid(self.pid, flags)
+            try:
+                pid, status = os.waitpid(self.pid, flags)
+            except ChildProcessError:  # reaped elsewhere (SIGCHLD ignored): as Popen, status 0
+                self.returncode = 0
+                return 0
             if pid:
                 self.returncode = os.waitstatus_to_exitcode(status)
         return self.returncode

@@ -270,13 +270,13 @@ def pull(project: Project, repo: KnowledgeRepo, now: datetime, remote: str | Non
     source = remote or (upstream[0] if upstream else None)
     fetched = branch or (upstream[1] if upstream and source == upstream[0] else None)
     # the refs this pull writes: its branch, and the remote-tracking ref the fetch updates
+    name = _need_remote(repo, source, _remotes(config))  # the remote the fetch writes under
     refs = _branch_ref(local)
-    if source and fetched:
-        refs.append(f"refs/remotes/{source}/{fetched}")
+    if fetched:
+        refs.append(f"refs/remotes/{name}/{fetched}")
     refuse_interrupted(project, repo, now, dirs=dirs, refs=refs)
     refuse_merging(repo, dirs[0])
     catch_up(project, repo, now, old)
-    name = _need_remote(repo, source, _remotes(config))
     if branch is None:
         if upstream is None or (remote and remote != upstream[0]):
             raise GitError(

@@ -98,7 +98,7 @@ def test_in_project_commit_keeps_staged_code_out_and_notes_renamed_code(tmp_path
 
 
 def test_push_reads_remotes_and_upstream_in_one_config_read(tmp_path: Path) -> None:
-    from brv_vc.services.vc.remotes import list_remotes, push_config, upstream
+    from brv_vc.services.vc.remotes import list_remotes, read_config, remotes_of, upstream_of
     from brv_vc.vc.repo import locate
 
     project = standalone(tmp_path)
@@ -107,14 +107,14 @@ def test_push_reads_remotes_and_upstream_in_one_config_read(tmp_path: Path) -> N
         git("remote", "add", name, url, cwd=tree)
     repo = locate(project)
     git("checkout", "-q", "-b", "Feat/x.y-1", cwd=tree)
-    assert push_config(repo, "Feat/x.y-1") == (list_remotes(repo), None)
+    assert upstream_of(read_config(repo), "Feat/x.y-1") is None
     git("config", "branch.Feat/x.y-1.remote", "Team.B", cwd=tree)
     git("config", "branch.Feat/x.y-1.merge", "refs/heads/main", cwd=tree)
     git("config", "branch.feat/x.y-1.remote", "origin", cwd=tree)  # another branch
-    remotes, tracked = push_config(repo, "Feat/x.y-1")
-    assert remotes == list_remotes(repo) == {"origin": "/srv/one.git",
-                                             "Team.B": "ssh://h/two with space.git"}
-    assert tracked == upstream(repo) == ("Team.B", "main")
+    config = read_config(repo)
+    assert remotes_of(config) == list_remotes(repo) == {"origin": "/srv/one.git",
+                                                        "Team.B": "ssh://h/two with space.git"}
+    assert upstream_of(config, "Feat/x.y-1") == ("Team.B", "main")
 
 
 def test_in_project_commit_leaves_no_temporary_files_when_commit_msg_does_not_run(

@@ -62,11 +62,6 @@ def _importance(project: Project, path: str) -> float:
         return DEFAULT_IMPORTANCE
 
 
-def changed_paths(repo: KnowledgeRepo, old: str | None, new: str | None) -> tuple[str, ...]:
-    """Tree paths that differ between two commits (all tracked paths when ``old`` is None)."""
-    return _changes(repo, old, new)[0]
-
-
 Raw = list[tuple[str, str, str, str]]  # git.changed_entries: (status, path, blob, mode)
 
 

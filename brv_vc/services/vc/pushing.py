@@ -14,7 +14,7 @@ from brv_vc.errors import GitError
 from brv_vc.services.vc.committing import refuse_unpushable
 from brv_vc.services.vc.gating import refuse_pending
 from brv_vc.services.vc.hook_env import PUSH_CHECKED_ENV
-from brv_vc.services.vc.remotes import need_remote, push_config
+from brv_vc.services.vc.remotes import need_remote, read_config, remotes_of, upstream_of
 from brv_vc.vc.repo import KnowledgeRepo, translate
 
 
@@ -43,8 +43,9 @@ def push(repo: KnowledgeRepo, remote: str | None = None, branch: str | None = No
         raise GitError("nothing to push: no commits yet",
                        hint="commit first: brv vc add && brv vc commit -m \"...\"")
     local = repo.branch()
-    remotes, upstream = push_config(repo, local)
-    name = need_remote(repo, remote or (upstream[0] if upstream else None), remotes)
+    config = read_config(repo)
+    upstream = upstream_of(config, local)
+    name = need_remote(repo, remote or (upstream[0] if upstream else None), remotes_of(config))
     if local == "HEAD":
         raise GitError("HEAD is detached; push needs a branch",
                        hint="create one: brv vc checkout -b <name>")

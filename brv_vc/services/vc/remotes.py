@@ -54,21 +54,47 @@ def remote(project: Project, action: str = "list", name: str | None = None,
     return RemoteResult({k: mask_url(v) for k, v in list_remotes(repo).items()}, action, name)
 
 
+def read_config(repo: KnowledgeRepo) -> dict[str, str]:
+    """The ``branch.*`` and ``remote.*`` keys of git's config (the last value of each).
+
+    One ``git config -z`` for what the remotes and a branch's upstream would ask apart (push,
+    pull and fetch run on every change). Section and key names come lowercased, the
+    subsection (a branch's or remote's name) as written.
+    """
+    out = repo.git_ok("config", "-z", "--get-regexp", r"^(branch|remote)\.") or ""
+    found = {}
+    for item in out.split("\0"):
+        key, _, value = item.partition("\n")
+        if key:
+            found[key] = value
+    return found
+
+
+def remotes_of(config: dict[str, str]) -> dict[str, str]:
+    """Remote name -> URL (unmasked) from :func:`read_config`."""
+    return {key[len("remote."):-len(".url")]: value for key, value in config.items()
+            if key.startswith("remote.") and key.endswith(".url")}
+
+
+def upstream_of(config: dict[str, str], branch: str) -> tuple[str, str] | None:
+    """(remote, branch) that ``branch`` tracks, from :func:`read_config`; None: none."""
+    remote = config.get(f"branch.{branch}.remote", "").strip()
+    merge = config.get(f"branch.{branch}.merge", "").strip()
+    if not remote or not merge:
+        return None
+    return remote, merge.removeprefix("refs/heads/")
+
+
 def list_remotes(repo: KnowledgeRepo) -> dict[str, str]:
     """Remote name -> URL (unmasked), from the repository's config."""
-    out = repo.git_ok("config", "--get-regexp", r"^remote\..*\.url$") or ""
-    found = {}
-    for line in out.splitlines():
-        key, _, value = line.partition(" ")
-        found[key[len("remote."):-len(".url")]] = value
-    return found
+    return remotes_of(read_config(repo))
 
 
 def need_remote(repo: KnowledgeRepo, name: str | None,
                 remotes: dict[str, str] | None = None) -> str:
     """The remote to talk to: ``name``, else origin, else the first (fetch, pull, push).
 
-    ``remotes``: :func:`list_remotes` when the caller read it already (:func:`push_config`).
+    ``remotes``: :func:`remotes_of` when the caller read the config already.
 
     Raises:
         GitError: no remote at all.
@@ -85,34 +111,3 @@ def need_remote(repo: KnowledgeRepo, name: str | None,
         raise NotFoundError(f"no remote named '{chosen}'",
                             hint="list remotes with 'brv vc remote'")
     return chosen
-
-
-def upstream(repo: KnowledgeRepo) -> tuple[str, str] | None:
-    """(remote, branch) the current branch tracks, or None."""
-    branch = repo.branch()
-    remote = repo.git_ok("config", f"branch.{branch}.remote")
-    merge = repo.git_ok("config", f"branch.{branch}.merge")
-    if not remote or not merge:
-        return None
-    return remote.strip(), merge.strip().removeprefix("refs/heads/")
-
-
-def push_config(repo: KnowledgeRepo, branch: str
-                ) -> tuple[dict[str, str], tuple[str, str] | None]:
-    """(:func:`list_remotes`, :func:`upstream` of ``branch``) from one ``git config`` read.
-
-    A push runs on every change: one process instead of three (the branch's name is matched
-    here, exactly, not in a regular expression git would read).
-    """
-    out = repo.git_ok("config", "--get-regexp",
-                      r"^(remote\..*\.url|branch\..*\.(remote|merge))$") or ""
-    remotes: dict[str, str] = {}
-    tracking: dict[str, str] = {}
-    for line in out.splitlines():
-        key, _, value = line.partition(" ")
-        if key.startswith("remote.") and key.endswith(".url"):
-            remotes[key[len("remote."):-len(".url")]] = value
-        elif key in (f"branch.{branch}.remote", f"branch.{branch}.merge"):
-            tracking[key.rsplit(".", 1)[1]] = value
-    remote, merge = tracking.get("remote", "").strip(), tracking.get("merge", "").strip()
-    return remotes, (remote, merge.removeprefix("refs/heads/")) if remote and merge else None

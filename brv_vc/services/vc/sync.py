@@ -18,7 +18,7 @@ from brv_vc.errors import ConflictError, GitError, NotFoundError
 from brv_vc.services.vc.changes import status
 from brv_vc.services.vc.code_notes import pull_notices
 from brv_vc.services.vc.hook_env import REFRESHING_ENV
-from brv_vc.services.vc.remotes import list_remotes, mask_url
+from brv_vc.services.vc.remotes import mask_url, read_config, remotes_of, upstream_of
 from brv_vc.services.vc.remotes import need_remote as _need_remote
 from brv_vc.services.vc.settings_notice import settings_changes
 from brv_vc.tree import intents
@@ -33,35 +33,10 @@ if TYPE_CHECKING:
 _ASK = "ask git"  # _merge's old not given: HEAD is read
 
 
-def _sync_config(repo: KnowledgeRepo) -> dict[str, str]:
-    """The ``branch.*`` and ``remote.*`` keys of git's config (the last value of each).
-
-    One ``git config`` for what the upstream and the remotes would ask four times.
-    """
-    out = repo.git_ok("config", "-z", "--get-regexp", r"^(branch|remote)\.") or ""
-    found = {}
-    for item in out.split("\0"):
-        key, _, value = item.partition("\n")
-        if key:
-            found[key] = value
-    return found
-
-
-def _remotes(config: dict[str, str]) -> dict[str, str]:
-    """Remote name -> URL from :func:`_sync_config` (as ``remotes.list_remotes``)."""
-    return {key[len("remote."):-len(".url")]: value for key, value in config.items()
-            if key.startswith("remote.") and key.endswith(".url")}
-
-
 def _upstream(repo: KnowledgeRepo, branch: str | None = None,
               config: dict[str, str] | None = None) -> tuple[str, str] | None:
-    branch = branch or repo.branch()
-    config = _sync_config(repo) if config is None else config
-    remote = config.get(f"branch.{branch}.remote", "").strip()
-    merge = config.get(f"branch.{branch}.merge", "").strip()
-    if not remote or not merge:
-        return None
-    return remote, merge.removeprefix("refs/heads/")
+    return upstream_of(read_config(repo) if config is None else config,
+                       branch or repo.branch())
 
 
 @dataclass(frozen=True)
@@ -80,11 +55,13 @@ def fetch(repo: KnowledgeRepo, remote: str | None = None) -> FetchResult:
     Raises:
         GitError: no remote, or the remote cannot be reached.
     """
-    upstream = _upstream(repo)
-    name = _need_remote(repo, remote or (upstream[0] if upstream else None))
+    config = read_config(repo)
+    upstream = _upstream(repo, None, config)
+    remotes = remotes_of(config)
+    name = _need_remote(repo, remote or (upstream[0] if upstream else None), remotes)
     repo.git("fetch", "-q", name, what=f"fetch from '{name}'")
     st = status(repo)
-    return FetchResult(name, mask_url(list_remotes(repo)[name]), st.ahead, st.behind)
+    return FetchResult(name, mask_url(remotes[name]), st.ahead, st.behind)
 
 
 @dataclass(frozen=True)
@@ -265,12 +242,12 @@ def pull(project: Project, repo: KnowledgeRepo, now: datetime, remote: str | Non
 
     git_dir, common, old, local = repo.whereabouts()
     dirs = (git_dir, common)
-    config = _sync_config(repo)
+    config = read_config(repo)
     upstream = _upstream(repo, local, config)
     source = remote or (upstream[0] if upstream else None)
     fetched = branch or (upstream[1] if upstream and source == upstream[0] else None)
     # the refs this pull writes: its branch, and the remote-tracking ref the fetch updates
-    name = _need_remote(repo, source, _remotes(config))  # the remote the fetch writes under
+    name = _need_remote(repo, source, remotes_of(config))  # the remote the fetch writes under
     refs = _branch_ref(local)
     if fetched:
         refs.append(f"refs/remotes/{name}/{fetched}")

@@ -2,6 +2,7 @@
 
     python bench/bench_vc.py [--sizes 25000,100000] [--runs 5] [--modes standalone,in-project]
                              [--work /tmp/perf-vc-bench] [--rows status,acp,pull,commit,merge]
+    python bench/bench_vc.py --rows start --runs 20   # a brv process's fixed cost
 
 Budgets (DESIGN.md "Performance budgets"), at 25,000 and 100,000 entries, both git modes:
 - ``brv vc status`` <= 1.5x ``git status`` (3 modified entries);
@@ -149,6 +150,15 @@ class Setup:
             for folder in (self.a, self.b):  # the index as a user has it, built once
                 run([*BRV, "index"], folder)
             ready.write_text(f"{time.perf_counter() - started:.0f} s\n")
+        # a project copied from another --work dir (cp -a) still names that dir's remote by
+        # absolute path: pushing there would change someone else's bench
+        for repo in (self.repo_a, self.repo_b):
+            if git("remote", "get-url", "origin", cwd=repo).strip() != str(self.remote):
+                git("remote", "set-url", "origin", str(self.remote), cwd=repo)
+        # ... and hooks naming the Python that installed them there, maybe gone since (the
+        # shim then finds no brv and the merge row measures nothing): this Python's brv
+        for folder in (self.a, self.b):
+            run([*BRV, "hooks", "install"], folder)
         listed = git("ls-files", "-z", "--", self.spec, cwd=self.repo_a).split("\0")
         self.paths = sorted(p for p in listed if p.endswith(".md") and p.count("/") >= 2
                             and not p.rsplit("/", 1)[-1].startswith(("_", "context.md")))
@@ -267,7 +277,30 @@ def loadavg() -> str:
         return "?"
 
 
-ROWS = ("status", "acp", "pull", "commit", "merge")
+def row_start(work: Path, runs: int) -> Row:
+    """The fixed cost of a brv process: ``brv vc status`` in a 1-entry project (built once),
+    against the interpreter's own start (``python -c pass``, the floor)."""
+    root, ready = work / "start", work / "start.ready"
+    if not ready.exists():
+        shutil.rmtree(root, ignore_errors=True)
+        root.mkdir(parents=True)
+        run([*BRV, "init"], root)
+        run([*BRV, "vc", "init"], root)
+        tree = root / ".brv/context-tree"
+        Setup._identity(tree)
+        (tree / "a/t").mkdir(parents=True)
+        (tree / "a/t/one.md").write_text("---\ntitle: One\n---\nhello\n", encoding="utf-8")
+        run([*BRV, "vc", "add"], root)
+        run([*BRV, "vc", "commit", "-m", "one"], root)
+        ready.touch()
+    status = ([*BRV, "vc", "status"], root)
+    floor = ([sys.executable, "-c", "pass"], root)
+    timed([status, floor])  # warm; a first status also caches what it checks per HEAD
+    b, g = interleave(runs, lambda _: timed([status]), lambda _: timed([floor]))
+    return ("start-up: `brv vc status`, 1-entry project, vs `python -c pass`", b, g, "-")
+
+
+ROWS = ("status", "acp", "pull", "commit", "merge")  # and "start" (not by default)
 
 
 Row = tuple[str, Sample, Sample, str]
@@ -306,9 +339,10 @@ def _compare(b: float, g: float, budget: str) -> str:
 def _editable_finder() -> bool:
     """True when this interpreter's site-packages load setuptools' editable-install finder.
 
-    Its ``.pth`` imports pathlib, re and urllib at every start (~25 ms of CPU on this
-    machine): a dev artefact no installed brv pays. ``pip install -e .
-    --config-settings editable_mode=compat`` writes a plain path entry instead.
+    Its ``.pth`` imports pathlib, re and urllib at every start (~15 ms of CPU on this
+    machine, ``python -c pass`` 28 vs 13 ms): a dev artefact no installed brv pays. The
+    README's ``pip install -e '.[test]' --config-settings editable_mode=compat`` writes a
+    plain path entry instead.
     """
     import site
 
@@ -330,23 +364,34 @@ def main() -> None:
     work.mkdir(parents=True, exist_ok=True)
     rows = set(args.rows.split(","))
     if _editable_finder():
-        print("warning: this Python loads setuptools' editable finder at every start (~25 ms "
-              "CPU a process, not in a regular install); see _editable_finder", file=sys.stderr)
-    for size in (int(x) for x in args.sizes.split(",")):
+        print("warning: this Python loads setuptools' editable finder at every start (~15 ms "
+              "CPU a process, not in a regular install): reinstall as the README says "
+              "(--config-settings editable_mode=compat)", file=sys.stderr)
+    if "start" in rows:
+        before = loadavg()
+        table = [row_start(work, args.runs)]
+        _print(f"start-up, medians of {args.runs} interleaved runs, load average {before} -> "
+               f"{loadavg()}", table)
+    for size in (int(x) for x in args.sizes.split(",")) if rows - {"start"} else ():
         for mode in args.modes.split(","):
             s = Setup(work, size, mode)
             s.build(work)
             before = loadavg()
             table = bench(s, args.runs, rows)
-            print(f"\n{size:,} entries, {mode}, medians of {args.runs} interleaved runs, "
-                  f"load average {before} -> {loadavg()}")
-            print("| operation | brv | plain git | ratio (wall) | brv CPU | git CPU | "
-                  "ratio (CPU) | budget |")
-            print("| --- | --- | --- | --- | --- | --- | --- | --- |")
-            for what, b, g, budget in table:
-                print(f"| {what} | {_ms(b.wall)} | {_ms(g.wall)} | "
-                      f"{_compare(b.wall, g.wall, budget)} | {_ms(b.cpu)} | {_ms(g.cpu)} | "
-                      f"{_compare(b.cpu, g.cpu, budget)} | <= {budget} |", flush=True)
+            _print(f"{size:,} entries, {mode}, medians of {args.runs} interleaved runs, "
+                   f"load average {before} -> {loadavg()}", table)
+
+
+def _print(title: str, table: list[Row]) -> None:
+    print(f"\n{title}")
+    print("| operation | brv | plain git | ratio (wall) | brv CPU | git CPU | "
+          "ratio (CPU) | budget |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for what, b, g, budget in table:
+        print(f"| {what} | {_ms(b.wall)} | {_ms(g.wall)} | "
+              f"{_compare(b.wall, g.wall, budget)} | {_ms(b.cpu)} | {_ms(g.cpu)} | "
+              f"{_compare(b.cpu, g.cpu, budget)} | {'<= ' * (budget != '-')}{budget} |",
+              flush=True)
 
 
 def _ms(value: float) -> str:

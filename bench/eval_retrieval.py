@@ -180,7 +180,17 @@ def mean(rows: list[dict[str, float]]) -> dict[str, float]:
 CURVES: dict[str, list[tuple[float, float]]] = {"answerable": [], "unanswerable": []}
 
 
-LONG = {"asked": 0, "flagged": 0}  # answerable questions of more than ood.JUDGED terms
+# Long questions, more than LONG_TERMS terms (fixed here, not read from the code measured, so
+# a BEFORE run counts the same questions): [flagged, asked], answerable (fresh) and
+# unanswerable (own and cross), pooled; per set in the report.
+LONG_TERMS = 8
+LONG = {"answerable": [0, 0], "unanswerable": [0, 0]}
+
+
+def count_long(kind: str, text: str, ood: bool) -> None:
+    if n_terms(text) > LONG_TERMS:
+        LONG[kind][0] += ood
+        LONG[kind][1] += 1
 
 
 def n_terms(text: str) -> int:
@@ -196,8 +206,6 @@ def n_terms(text: str) -> int:
 
 def run_brv(built: Built, search: Searcher, fresh: bool) -> tuple[list[dict[str, float]], int]:
     """Per-question scores of brv and how many answerable questions were flagged OOD."""
-    from brv_vc.index.ood import JUDGED
-
     pristine = snapshot(built.root)
     rows, flagged = [], 0
     for q in built.spec.questions:
@@ -206,9 +214,7 @@ def run_brv(built: Built, search: Searcher, fresh: bool) -> tuple[list[dict[str,
         paths, ood, cover, top = search(built.root, q.text)
         if fresh:
             CURVES["answerable"].append((cover, top))
-            if n_terms(q.text) > JUDGED:
-                LONG["asked"] += 1
-                LONG["flagged"] += ood
+            count_long("answerable", q.text, ood)
         flagged += ood
         rows.append(scores([built.key_of.get(p, p) for p in paths], q.relevant))
     restore(built.root, pristine)
@@ -312,6 +318,7 @@ def ood_rate(built: Built, search: Searcher, questions: list[str]) -> tuple[int,
         restore(built.root, pristine)
         _, ood, cover, top = search(built.root, text)
         CURVES["unanswerable"].append((cover, top))
+        count_long("unanswerable", text, ood)
         flagged += ood
     restore(built.root, pristine)
     return flagged, len(questions)
@@ -377,6 +384,7 @@ def main() -> None:
             "bm25": [], "bm25s+stem": [], "bm25+porter": [], "bm25+snowball": [], "brv fresh": [],
             "brv seq": []}
         flagged = asked = 0
+        long_before = list(LONG["answerable"])
         for b in built:
             rows["bm25"] += run_bm25(b)
             rows["bm25s+stem"] += run_bm25s(b)
@@ -394,6 +402,7 @@ def main() -> None:
             "questions": asked, "documents": sum(len(b.spec.docs) for b in built),
             "build_s": round(t_build, 1), "seconds": round(time.perf_counter() - started, 1),
             "ood_fpr": flagged / asked if asked else 0.0,
+            "ood_long_answerable": [LONG["answerable"][i] - long_before[i] for i in (0, 1)],
             **{system: mean(r) for system, r in rows.items() if r},
         }
         if unanswerable and not args.quick:
@@ -405,11 +414,15 @@ def main() -> None:
         cross_ood(built_by_set, specs, search, report)
     print("\nout of domain (fresh): FPR on answerable, TPR on unanswerable (own / other sets')")
     for name, r in report.items():
+        la, lu = r.get("ood_long_answerable", [0, 0]), r.get("ood_long_cross", [0, 0])
         print(f"  {name:<9} FPR {r['ood_fpr']:.2f}  TPR own {r.get('ood_tpr_own', float('nan')):.2f}"
-              f"  TPR cross {r.get('ood_tpr_cross', float('nan')):.2f}")
+              f"  TPR cross {r.get('ood_tpr_cross', float('nan')):.2f}"
+              f"  long (> {LONG_TERMS} terms): answerable {la[0]}/{la[1]} flagged, "
+              f"cross {lu[0]}/{lu[1]}")
     curves()
-    print(f"long answerable questions (> ood.JUDGED terms): {LONG['flagged']} of "
-          f"{LONG['asked']} flagged out of domain")
+    (fa, na), (fu, nu) = LONG["answerable"], LONG["unanswerable"]
+    print(f"long questions (> {LONG_TERMS} terms) flagged out of domain: answerable {fa} of {na}, "
+          f"unanswerable (own and cross) {fu} of {nu}")
     if not args.processes:
         from brv_vc.index import search as engine
         worst = getattr(engine, "WORST", [float("nan")])[0]
@@ -429,8 +442,11 @@ def cross_ood(built: dict[str, list[Built]], specs: dict[str, tuple[list[EvalPro
             for p in specs_o for q in p.questions[:100]
         ]
         if others:
+            long_before = list(LONG["unanswerable"])
             hit, total = ood_rate(projects[0], search, [q.text for q in others])
             report[name]["ood_tpr_cross"] = hit / total
+            report[name]["ood_long_cross"] = [LONG["unanswerable"][i] - long_before[i]
+                                              for i in (0, 1)]
 
 
 def tune(item: str) -> None:

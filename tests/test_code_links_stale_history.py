@@ -3,6 +3,7 @@ files deleted then re-added, changes undone, merges, --since, and a bad revision
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -221,5 +222,10 @@ def test_stale_entries_answers_from_the_last_report_until_head_moves(repo: Repo)
     repo.write("src/auth/jwt.py", "changed\n")
     repo.commit("change jwt")  # HEAD moved: the remembered answer no longer holds
     assert code_links.stale_entries(repo.project) == {"auth/jwt/tokens.md"}
-    assert code_links.stale_entries(repo.project, {"src/db/models.py": "M"}) == {
-        "db/orm/models.md"}
+    kept = repo.project.state / "code-links.json"
+    data = json.loads(kept.read_text(encoding="utf-8"))
+    kept.write_text(json.dumps({**data, "stale": ["kept/answer.md"]}), encoding="utf-8")
+    assert code_links.stale_entries(repo.project) == {"kept/answer.md"}  # same HEAD and tree
+    repo.write("src/db/models.py", "changed\n")
+    repo.commit("change models")
+    assert code_links.stale_entries(repo.project) == {"auth/jwt/tokens.md", "db/orm/models.md"}

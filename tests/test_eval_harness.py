@@ -42,3 +42,16 @@ def test_every_label_of_our_set_names_a_document() -> None:
 def test_missing_public_data_says_how_to_fetch(tmp_path) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(DataMissing):
         tldr(tmp_path, 10, 3)
+
+
+def test_long_questions_are_counted_apart(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The OOD report's long questions: more than LONG_TERMS terms, flagged / asked per kind."""
+    from bench import eval_retrieval as ev
+
+    monkeypatch.setattr(ev, "LONG", {"answerable": [0, 0], "unanswerable": [0, 0]})
+    ev.count_long("answerable", "why did we drop redis", True)
+    long_text = " ".join(f"word{i}" for i in range(ev.LONG_TERMS + 1))
+    ev.count_long("answerable", long_text, True)
+    ev.count_long("answerable", long_text, False)
+    ev.count_long("unanswerable", long_text, True)
+    assert ev.LONG == {"answerable": [1, 2], "unanswerable": [1, 1]}

@@ -8,6 +8,7 @@ from pathlib import Path
 from hooks_support import git, head, in_project, write
 from manager_support import BROKEN, brv_cli, commit, ok, pre_commit, run
 
+from brv_vc.interpreter import interpreter
 from brv_vc.vc.hooks_install import MARKER, render
 
 
@@ -56,7 +57,7 @@ def test_install_upgrades_an_old_shim_the_framework_runs_as_legacy(tmp_path: Pat
     legacy.write_text(f"#!/bin/sh\n# {MARKER}\nPY=''\nexec \"$0\" \"$@\"  # an older shim\n")
     result = ok(brv_cli("hooks", "install", "--json", cwd=root))
     assert '"manager": "pre-commit"' in result.stdout
-    assert legacy.read_bytes() == render("pre-commit", sys.executable)
+    assert legacy.read_bytes() == render("pre-commit", interpreter())
     write(root, ".brv/context-tree/auth/jwt/new.md", "---\ntitle: New\n---\nText.\n")
     git("add", "-A", cwd=root)
     ok(commit(root, "new", home))

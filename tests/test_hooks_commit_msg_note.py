@@ -51,12 +51,31 @@ def test_a_note_for_another_index_state_is_not_believed(tmp_path: Path) -> None:
     note_trailers(str(index), [])
     index.write_bytes(b"staged more")  # the index changed after pre-commit wrote the note
     assert not nothing_to_trail(str(index))
+    os.utime(index, ns=(1, 1))  # from here on the index is older than every note
     note_trailers(str(index), [ROT])  # archives to name: commit-msg does its work
     assert not nothing_to_trail(str(index))
     note_trailers(str(index), [])
     assert nothing_to_trail(str(index))
     assert not nothing_to_trail(str(index))  # used once
     assert not nothing_to_trail(None)
+
+
+def test_python_and_the_shim_follow_one_rule(tmp_path: Path) -> None:
+    """A note is believed while it is newer than the index and names no path, by both."""
+    index = tmp_path / "index"
+    index.write_bytes(b"staged")
+    note = Path(f"{index}{TRAILERS_SUFFIX}")
+    for index_ns, archived, believed in ((1, [], True), (2**62, [], False),
+                                         (1, [ROT], False)):
+        for judge in ("python", "shim"):
+            note_trailers(str(index), archived)
+            os.utime(index, ns=(index_ns, index_ns))
+            if judge == "python":
+                assert nothing_to_trail(str(index)) is believed
+            else:
+                asked = "cannot find brv" in _run_shim(tmp_path, index).stderr
+                assert asked is not believed
+            note.unlink(missing_ok=True)
 
 
 def _run_shim(tmp_path: Path, index: Path) -> subprocess.CompletedProcess[str]:
@@ -89,3 +108,26 @@ def test_the_commit_msg_shim_believes_a_fresh_note_without_starting_python(
         assert "cannot find brv" in done.stderr  # the Python part had to decide
     note.unlink()
     assert "cannot find brv" in _run_shim(tmp_path, index).stderr  # no note at all
+
+
+def test_after_brv_vc_commit_the_shims_read_the_index_once(tmp_path: Path,
+                                                           tree_repo: Project) -> None:
+    """pre-commit's shim checks the tree 'brv vc commit' validated; commit-msg trusts its note."""
+    tree = tree_repo.tree
+    hooks = tree / ".git" / "hooks"
+    for name in ("pre-commit", "commit-msg"):
+        (hooks / name).write_bytes(render(name, str(tmp_path / "no-python")))
+        (hooks / name).chmod(0o755)
+    calls = tmp_path / "git-trace"  # every git process, the hooks' included
+    write(tree, ROT, entry_bytes("Archive me"))
+    git("add", "-A", cwd=tree)
+    checked = git("write-tree", cwd=tree).stdout.strip()
+    env = {**os.environ, "PATH": "/usr/bin:/bin", "BRV_COMMIT_CHECKED": checked,
+           "GIT_TRACE": str(calls)}
+    done = subprocess.run(["git", "commit", "-q", "-m", "checked"], cwd=tree, env=env,
+                          text=True, capture_output=True, check=False, timeout=60)
+    assert done.returncode == 0
+    assert "cannot find brv" not in done.stderr  # no Python asked
+    traced = calls.read_text(encoding="utf-8")
+    assert traced.count("built-in: git write-tree") == 1  # pre-commit's; commit-msg read the note
+    assert _notes(tree) == []

@@ -5,12 +5,12 @@ from __future__ import annotations
 import os
 import shlex
 import stat
-import sys
 from pathlib import Path
 
 from conftest import snapshot
 from hooks_support import git, head, in_project, standalone, write
 
+from brv_vc.interpreter import interpreter
 from brv_vc.resources import hook_path
 from brv_vc.services.hooks import install_hooks
 from brv_vc.vc.hooks_install import HOOK_NAMES, MARKER
@@ -43,7 +43,7 @@ def test_install_standalone_writes_executable_shims_recording_python(tmp_path: P
         path = hooks_dir / name
         text = path.read_text()
         assert MARKER in text
-        assert f"\nPY={shlex.quote(sys.executable)}  # the Python that ran" in text
+        assert f"\nPY={shlex.quote(interpreter())}  # the Python that ran" in text
         assert path.stat().st_mode & stat.S_IXUSR
 
     again = brv("hooks", "install", "--json", cwd=project.root).json()
@@ -51,7 +51,7 @@ def test_install_standalone_writes_executable_shims_recording_python(tmp_path: P
 
     status = brv("hooks", "status", "--json", cwd=project.root).json()
     states = [(h["state"], h["python"]) for h in status["hooks"]]
-    assert states == [("installed", sys.executable)] * len(HOOK_NAMES)
+    assert states == [("installed", interpreter())] * len(HOOK_NAMES)
 
 
 def test_an_older_shim_of_ours_is_upgraded_in_place(tmp_path: Path, brv) -> None:

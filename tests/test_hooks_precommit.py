@@ -9,6 +9,7 @@ from pathlib import Path
 from conftest import brv_process, snapshot
 from hooks_support import entry_bytes, git, git_env, head, in_project, log_lines, write
 
+from brv_vc.interpreter import interpreter
 from brv_vc.tree.project import Project
 from brv_vc.vc.hooks_install import install
 
@@ -121,7 +122,7 @@ def test_shim_without_a_findable_brv_refuses_a_knowledge_commit_loudly(
 ) -> None:
     tree = tree_repo.tree
     shim = tree / ".git/hooks/pre-commit"
-    text = shim.read_text().replace(f"PY={sys.executable}", "PY=/nonexistent/python3")
+    text = shim.read_text().replace(f"PY={interpreter()}", "PY=/nonexistent/python3")
     shim.write_text(text)
     write(tree, "auth/jwt/broken.md", "---\ntitle: [x\n---\n")
     git("add", "-A", cwd=tree)
@@ -144,7 +145,7 @@ def test_shim_without_a_findable_brv_lets_a_code_only_commit_through_silently(
     root = project.root
     assert brv_process("hooks", "install", cwd=root).exit_code == 0
     shim = root / ".git/hooks/pre-commit"
-    shim.write_text(shim.read_text().replace(f"PY={sys.executable}", "PY=/nonexistent/python3"))
+    shim.write_text(shim.read_text().replace(f"PY={interpreter()}", "PY=/nonexistent/python3"))
     env = git_env(PATH=os.pathsep.join(p for p in os.environ["PATH"].split(os.pathsep)
                                        if not (Path(p) / "brv").exists()))
     write(root, "src/code.py", "x = 1\n")
@@ -191,7 +192,7 @@ def test_hook_impl_json_reports_the_problems(tree_repo: Project) -> None:
 def test_shim_falls_back_to_brv_on_path(tree_repo: Project, tmp_path: Path) -> None:
     tree = tree_repo.tree
     shim = tree / ".git/hooks/pre-commit"
-    shim.write_text(shim.read_text().replace(f"PY={sys.executable}", "PY=/nonexistent/python3"))
+    shim.write_text(shim.read_text().replace(f"PY={interpreter()}", "PY=/nonexistent/python3"))
     bin_dir = tmp_path / "bin"
     write(bin_dir, "brv", f'#!/bin/sh\nexec {sys.executable} -m brv_vc "$@"\n').chmod(0o755)
     write(tree, "auth/jwt/broken.md", "---\ntitle: [x\n---\n")

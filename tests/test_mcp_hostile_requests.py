@@ -124,6 +124,31 @@ def test_a_curate_call_repeating_a_key_is_refused(client: Client, project: Proje
     client.still_serves()
 
 
+def test_every_tool_refuses_a_repeated_key_in_its_arguments(client: Client,
+                                                              project: Project) -> None:
+    client.send(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}))
+    names = sorted(tool["name"] for tool in client.answer()["result"]["tools"])
+    assert {"brv-search", "brv-curate", "brv-dehydrate", "brv-vc-diff"} <= set(names)
+    before = {p.relative_to(project.tree) for p in project.tree.rglob("*")}
+    for number, name in enumerate(names, start=10):
+        root = json.dumps(str(project.root))
+        # cwd names the project twice: the SDK would keep the second and run the tool
+        client.send(client.call(number, name, {"cwd": "ONE"}).replace(
+            '"cwd": "ONE"', f'"cwd": {root}, "cwd": {root}'))
+        answer = client.answer()
+        assert answer["id"] == number, name
+        assert answer["error"]["code"] == -32602, name
+        assert f"repeats the key 'cwd' in one JSON object (a {name} call)" in \
+            answer["error"]["message"]
+    assert {p.relative_to(project.tree) for p in project.tree.rglob("*")} == before
+    client.send(client.call(40, "brv-search", {"query": "x"}).replace(
+        '"jsonrpc": "2.0"', '"jsonrpc": "2.0", "id": 41'))  # the envelope counts too
+    answer = client.answer()
+    assert (answer["id"], answer["error"]["code"]) == (40, -32602)
+    assert "repeats the key 'id'" in answer["error"]["message"]
+    client.still_serves()
+
+
 def test_a_line_over_64_mib_is_dropped_and_the_server_lives(client: Client) -> None:
     client.send(b'{"jsonrpc": "2.0", "id": 9, "method": "ping", "params": {"x": "'
                 + b"a" * (LINE_LIMIT + (1 << 20)) + b'"}}')

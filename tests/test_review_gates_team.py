@@ -80,3 +80,24 @@ def test_the_pre_commit_hook_refuses_plain_git_commit(team: Team):  # noqa: F811
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert git(alice.tree, "log", "-1", "--format=%s").strip() == "dream"
+
+
+def test_in_project_commit_refuses_pending_changes_too(tmp_path):
+    """The queue names tree paths; in-project the staged paths carry the tree's prefix."""
+    from vc_helpers import in_project_app
+
+    app = in_project_app(tmp_path, "auth/jwt/other.md")
+    app.write("auth/jwt/token_rotation.md", "Token rotation", summary="How tokens rotate",
+              tags=("auth", "jwt"), narrative="Refresh tokens rotate on every use.",
+              facts=["refresh tokens are single-use"])
+    app.ok("vc", "add")
+    app.ok("vc", "commit", "-m", "auth: token rotation")
+    _pending_merge(app)
+    app.ok("vc", "add")
+    head = git(app.root, "rev-parse", "HEAD").strip()
+    refused = app.fails("vc", "commit", "-m", "dream")
+    assert "cannot commit: 1 change(s) waiting for review would be included" in refused.stderr
+    assert git(app.root, "rev-parse", "HEAD").strip() == head
+    app.ok("review", "approve", "--all")
+    app.ok("vc", "commit", "-m", "dream")
+    assert git(app.root, "rev-parse", "HEAD").strip() != head

@@ -104,53 +104,51 @@ def test_a_tree_without_links_has_no_marks_and_imports_nothing_for_them(
     assert [r["stale"] for r in done.json()["results"]] == [False]
 
 
-def test_a_later_search_reads_the_kept_answer_without_asking_git(tmp_path: Path) -> None:
-    import subprocess
-    import sys
-
-    from conftest import REPO
-
+def _judged_once(tmp_path: Path) -> Project:
+    """An in-project tree whose entry's code changed, judged stale by one search."""
     project = hooked_in_project(tmp_path)
     write(project.root, CODE, "export const ttl = 1;\n")
     git("commit", "-qam", "shorter tokens", "--no-verify", cwd=project.root)
     first = brv_process("search", "access tokens", "--json", "--no-record", cwd=project.root)
     assert _marks(first.json()["results"]) == {ENTRY: True}
+    return project
+
+
+def _search_loading(project: Project, home: Path, modules: tuple[str, ...]
+                    ) -> tuple[dict[str, bool], list[str]]:
+    """A cold 'brv search' in its own process: its marks, and which of ``modules`` it imported."""
+    import ast
+    import json
+    import subprocess
+    import sys
+
+    from conftest import REPO
+
     script = ("import runpy, sys; sys.argv = ['brv', 'search', 'access tokens', '--json']\n"
               "try:\n    runpy.run_module('brv_vc', run_name='__main__')\n"
               "except SystemExit:\n    pass\n"
-              "print(sorted(m for m in ('dataclasses', 'subprocess', "
-              "'brv_vc.services.code_links') if m in sys.modules), file=sys.stderr)")
+              f"print(sorted(m for m in {modules!r} if m in sys.modules), file=sys.stderr)")
     done = subprocess.run([sys.executable, "-c", script], cwd=project.root, text=True,
-                          capture_output=True, env={"PYTHONPATH": str(REPO), "HOME": str(tmp_path),
+                          capture_output=True, env={"PYTHONPATH": str(REPO), "HOME": str(home),
                                                     "PATH": "/usr/bin:/bin"}, check=False)
-    assert done.stderr.strip().splitlines()[-1] == "[]", done.stderr
-    import json
+    loaded = ast.literal_eval(done.stderr.strip().splitlines()[-1])
+    return _marks(json.loads(done.stdout)["results"]), loaded
 
-    assert _marks(json.loads(done.stdout)["results"]) == {ENTRY: True}
+
+def test_a_later_search_reads_the_kept_answer_without_asking_git(tmp_path: Path) -> None:
+    project = _judged_once(tmp_path)
+    marks, loaded = _search_loading(
+        project, tmp_path, ("dataclasses", "subprocess", "brv_vc.services.code_links"))
+    assert loaded == []
+    assert marks == {ENTRY: True}
 
 
 def test_curating_between_commits_keeps_the_kept_answer(tmp_path: Path) -> None:
     """A curate moves the tree's fingerprint, not HEAD: the next search judges nothing again."""
-    import json
-    import subprocess
-    import sys
-
-    from conftest import REPO
-
-    project = hooked_in_project(tmp_path)
-    write(project.root, CODE, "export const ttl = 1;\n")
-    git("commit", "-qam", "shorter tokens", "--no-verify", cwd=project.root)
-    first = brv_process("search", "access tokens", "--json", "--no-record", cwd=project.root)
-    assert _marks(first.json()["results"]) == {ENTRY: True}
+    project = _judged_once(tmp_path)
     added = run_brv("curate", "add", "ops/deploy", "--title", "Deploys", "--content",
                     "Deploys run on Fridays.", "--reason", "r", cwd=project.root)
     assert added.exit_code == 0, added.stderr
-    script = ("import runpy, sys; sys.argv = ['brv', 'search', 'access tokens', '--json']\n"
-              "try:\n    runpy.run_module('brv_vc', run_name='__main__')\n"
-              "except SystemExit:\n    pass\n"
-              "print('brv_vc.services.code_links' in sys.modules, file=sys.stderr)")
-    done = subprocess.run([sys.executable, "-c", script], cwd=project.root, text=True,
-                          capture_output=True, env={"PYTHONPATH": str(REPO), "HOME": str(tmp_path),
-                                                    "PATH": "/usr/bin:/bin"}, check=False)
-    assert done.stderr.strip().splitlines()[-1] == "False", done.stderr
-    assert _marks(json.loads(done.stdout)["results"]) == {ENTRY: True}
+    marks, loaded = _search_loading(project, tmp_path, ("brv_vc.services.code_links",))
+    assert loaded == []
+    assert marks == {ENTRY: True}

@@ -114,7 +114,8 @@ def test_a_long_question_is_judged_on_its_heaviest_terms(
     project: Project, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A 38-word request whose 8 specific words one entry holds is in the domain; judged on
-    all 38 (30 ordinary words each in a few other entries) it was flagged."""
+    all 38 (30 ordinary words each in a few other entries) it was flagged. (Since the long-
+    question rule of ``ood.judged``: its known words count as JUDGED of 38.)"""
     from brv_vc.index import ood
 
     ordinary = [f"common{chr(97 + i // 26)}{chr(97 + i % 26)}" for i in range(30)]

@@ -188,20 +188,13 @@ def try_fast(argv: list[str]) -> int | None:
 def _settle(project: Project, now: datetime) -> tuple[str, ...]:
     """What a killed writer left (a restore half done...), settled before the tree is read.
 
-    A listing of ``.brv/state/pending``, ``.brv/state`` and its ``tmp`` when nothing was; the
-    recovery module (services/recovery.py) is imported only when something was. Its notes
-    are printed at once; its problems are returned as warnings.
+    Listings of ``.brv/state``, its ``pending`` and ``tmp`` when nothing was
+    (``tree.leftovers``); the recovery module (services/recovery.py) is imported only when
+    something was. Its notes are printed at once; its problems are returned as warnings.
     """
-    try:
-        left = bool(os.listdir(project.state / "pending"))  # a record, or one cut short
-    except OSError:
-        left = False
-    try:
-        left = left or any(n.startswith(".curate-staging-") for n in os.listdir(project.state))
-        left = left or bool(os.listdir(project.state / "tmp"))  # a killed write's temp
-    except OSError:
-        pass
-    if not left:
+    from brv_vc.tree.leftovers import anything_left
+
+    if not anything_left(project.state):
         return ()
     from brv_vc.services.recovery import settle
 
@@ -376,9 +369,7 @@ def _review_pending(argv: list[str]) -> int | None:
 
 
 def _json(result: Any) -> str:
-    """The same document ``cli.render.emit`` prints for ``--json``."""
-    import json
+    """The same document ``cli.render.emit`` prints for ``--json`` (``cli.plain.document``)."""
+    from brv_vc.cli.plain import document
 
-    from brv_vc.cli.plain import jsonable, versioned
-
-    return json.dumps(versioned({"ok": True, **jsonable(result)}), indent=2, ensure_ascii=False) + "\n"
+    return document(result) + "\n"

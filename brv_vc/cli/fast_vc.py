@@ -123,14 +123,9 @@ def _settle(project: Project, now: datetime) -> None:
 
 
 def _emit(result: Any, as_json: bool, text: Callable[[Any], str]) -> int:
-    """Prints ``result`` as ``cli.render.emit`` does; exit code 0."""
-    if as_json:
-        from brv_vc.cli.fast import _json
+    """Prints ``result`` as ``cli.render.emit`` does (``cli.plain.emit``); exit code 0."""
+    from brv_vc.cli.plain import emit
 
-        sys.stdout.write(_json(result))
-    else:
-        rendered = text(result)
-        if rendered:
-            sys.stdout.write(rendered + "\n")
+    emit(result, as_json, text)
     sys.stdout.flush()
     return 0

@@ -1,6 +1,7 @@
 """JSON-ready values for ``--json`` output.
 
-Click-free, so the fast path (``cli/fast.py``) prints exactly what ``cli/render.py`` prints.
+Click-free, so the fast paths (``cli/fast.py``, ``cli/fast_vc.py``) print exactly what
+``cli/render.py`` prints: both go through :func:`emit`.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from pathlib import Path
 # typing costs ~5 ms to import and this module is on the cold search path
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 
@@ -62,3 +64,32 @@ def versioned(doc: dict[str, Any]) -> dict[str, Any]:
     """An answer with ``"version"`` right after ``"ok"`` (bumped when a shape breaks)."""
     head = {"ok": doc["ok"]} if "ok" in doc else {}
     return {**head, "version": JSON_VERSION, **{k: v for k, v in doc.items() if k != "ok"}}
+
+
+def document(result: Any) -> str:
+    """The ``--json`` answer for ``result``: ``{"ok": true, "version": 1, ...}``, indented."""
+    import json  # only --json needs it (this module is on the cold search path)
+
+    payload = jsonable(result)
+    if isinstance(payload, dict):
+        payload = versioned({"ok": True, **payload})
+    return json.dumps(payload, indent=2, ensure_ascii=False)
+
+
+def _write_line(text: str) -> None:
+    sys.stdout.write(text + "\n")
+
+
+def emit(result: Any, as_json: bool, text: Callable[[Any], str],
+         echo: Callable[[str], object] = _write_line) -> None:
+    """Prints ``result`` as :func:`document` or as the text ``text`` renders (nothing if empty).
+
+    ``echo`` prints one line: ``click.echo`` for the click commands (``cli.render.emit``), a
+    plain write to ``sys.stdout`` for the click-free paths.
+    """
+    if as_json:
+        echo(document(result))
+    else:
+        rendered = text(result)
+        if rendered:
+            echo(rendered)

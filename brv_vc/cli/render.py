@@ -9,7 +9,8 @@ from typing import Any
 
 import click
 
-from brv_vc.cli.plain import jsonable, versioned
+from brv_vc.cli import plain
+from brv_vc.cli.plain import jsonable
 
 __all__ = ["dumps", "emit", "jsonable", "stderr_is_tty", "warn"]
 
@@ -21,15 +22,7 @@ def dumps(value: Any) -> str:
 
 def emit(result: Any, as_json: bool, text: Callable[[Any], str]) -> None:
     """Prints ``result`` as JSON (``{"ok": true, ...}``) or as the text ``text`` renders."""
-    if as_json:
-        payload = jsonable(result)
-        if isinstance(payload, dict):
-            payload = versioned({"ok": True, **payload})
-        click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
-    else:
-        rendered = text(result)
-        if rendered:
-            click.echo(rendered)
+    plain.emit(result, as_json, text, click.echo)
 
 
 def warn(message: str) -> None:

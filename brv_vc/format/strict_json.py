@@ -18,6 +18,10 @@ from brv_vc.errors import FormatError
 MAX_DEPTH = 64
 
 
+# what a repeated key costs, said wherever one is refused (files, MCP requests)
+LAST_WINS = "JSON keeps only the last value, so the first would be silently ignored"
+
+
 class DuplicateKey(Exception):
     """A key repeated in one JSON object (``key`` names it)."""
 
@@ -74,8 +78,8 @@ def loads_strict(text: str, *, what: str, file: str, example: str) -> Any:
         raise too_deep from None
     except DuplicateKey as dup:
         raise FormatError(
-            f"the {what} repeat the key {dup.key!r} in one JSON object; JSON keeps only the "
-            "last value, so the first would be silently ignored; nothing was applied",
+            f"the {what} repeat the key {dup.key!r} in one JSON object; {LAST_WINS}; nothing "
+            "was applied",
             file=file, key=dup.key, hint=f"give each key once per object, as in {example}") from None
     except json.JSONDecodeError as exc:
         raise FormatError(

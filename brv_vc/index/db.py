@@ -15,6 +15,10 @@ from brv_vc.errors import StateError
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import connect, index_db_path
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
 SCHEMA_VERSION = "8"  # 8: codelinks (issue 27: repository paths entries name)
 # (7: contentless FTS5 + texts, no prefix indexes (issue 24: size); 6: toplists; 4 came twice, stemming + keys and ctime; 5 was both)
 
@@ -151,3 +155,18 @@ def get_meta(conn: sqlite3.Connection, key: str) -> str | None:
 def set_meta(conn: sqlite3.Connection, key: str, value: str) -> None:
     """Stores a meta value (inside the caller's transaction, if any)."""
     conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+
+# paths per IN (...): SQLite's bound on host parameters is 32766; small keeps plans simple
+CHUNK = 500
+
+
+def chunks(items: list[str]) -> Iterator[list[str]]:
+    """``items`` in slices of :data:`CHUNK`, each small enough for one query's parameters."""
+    for start in range(0, len(items), CHUNK):
+        yield items[start : start + CHUNK]
+
+
+def marks(items: list[str]) -> str:
+    """The ``?`` placeholders of an ``IN (...)`` over ``items``."""
+    return ",".join("?" * len(items))

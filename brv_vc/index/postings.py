@@ -37,10 +37,15 @@ K1 = 1.2  # FTS5's bm25() constant: a phrase's saturated frequency T is below K1
 
 
 class Postings(NamedTuple):
-    """Scores of the documents holding one term (rowid -> raw BM25); ``whole`` when complete."""
+    """Scores of the documents holding one term (rowid -> raw BM25); ``whole`` when complete.
+
+    ``parts``: a term's phrases (``term_scores``), each as (times it counts, its idf, its
+    scores), for re-scoring the candidates (``lengths``).
+    """
 
     scores: dict[int, float]
     whole: bool
+    parts: tuple[tuple[float, float, dict[int, float]], ...] = ()
 
 
 def idf(df: int, corpus: int) -> float:
@@ -51,6 +56,34 @@ def idf(df: int, corpus: int) -> float:
 def bound(df: int, corpus: int) -> float:
     """The most one phrase found in ``df`` of ``corpus`` documents can add to a score."""
     return (K1 + 1.0) * idf(df, corpus)
+
+
+def varints(blob: bytes) -> list[int]:
+    """SQLite's big-endian varints, as FTS5's records hold them."""
+    out, value = [], 0
+    for byte in blob:
+        value = (value << 7) | (byte & 0x7F)
+        if not byte & 0x80:
+            out.append(value)
+            value = 0
+    return out
+
+
+def averages(conn: sqlite3.Connection) -> tuple[int, float]:
+    """FTS5's own document count ``N`` and average length in tokens (every column).
+
+    Read from its averages record (``fts_data`` id 1: N, then each column's total tokens).
+    ``N`` is not the tree's file count: a generated ``context.md`` or a file that failed to
+    parse has an index row but no FTS5 row, and the idf ``bm25()`` used (on its own ``N``)
+    must be the one divided out (:func:`_scaled`). Until issue 26's third round it was not:
+    on the FAQ sets (39-49 such files in 213-712) a word in more than half the entries but
+    less than half the files scored ~0, and every common word was under-weighted.
+    """
+    head = conn.execute("SELECT block FROM fts_data WHERE id = 1").fetchone()
+    numbers = varints(head[0]) if head and isinstance(head[0], bytes) else []
+    if not numbers or not numbers[0]:
+        return 0, 1.0
+    return numbers[0], max(1.0, sum(numbers[1:]) / numbers[0])
 
 
 def scope_clause(scope: str | None) -> tuple[str, list[object]]:

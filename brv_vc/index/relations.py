@@ -10,6 +10,13 @@ from __future__ import annotations
 import sqlite3
 from typing import NamedTuple
 
+from brv_vc.index.db import chunks, marks
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+
 
 class Link(NamedTuple):
     """One relation: ``source`` names ``target`` (as written: ``raw``)."""
@@ -21,11 +28,29 @@ class Link(NamedTuple):
 
 def forward(conn: sqlite3.Connection, path: str) -> list[Link]:
     """The relations an entry declares, in order."""
-    rows = conn.execute(
-        "SELECT source, target, coalesce(raw, target) FROM links WHERE source = ? "
-        "ORDER BY rowid", (path,)
-    )
-    return [Link(*row) for row in rows]
+    return forward_of(conn, [path])[path]
+
+
+def forward_of(conn: sqlite3.Connection, paths: Iterable[str]) -> dict[str, list[Link]]:
+    """:func:`forward` of several entries, a few queries for all (a picture's nodes)."""
+    wanted = list(dict.fromkeys(paths))
+    found: dict[str, list[Link]] = {path: [] for path in wanted}
+    for chunk in chunks(wanted):
+        for row in conn.execute(
+            "SELECT source, target, coalesce(raw, target) FROM links "
+            f"WHERE source IN ({marks(chunk)}) ORDER BY rowid", chunk
+        ):
+            found[row[0]].append(Link(*row))
+    return found
+
+
+def forms(paths: Iterable[str]) -> dict[str, str]:
+    """How a relation may name each path (with or without ``.md``) -> the path it names."""
+    owner: dict[str, str] = {}
+    for path in paths:
+        owner[path] = path
+        owner.setdefault(path.removesuffix(".md"), path)
+    return owner
 
 
 def backlinks(conn: sqlite3.Connection, path: str) -> list[str]:
@@ -35,17 +60,14 @@ def backlinks(conn: sqlite3.Connection, path: str) -> list[str]:
 
 def backlinks_of(conn: sqlite3.Connection, paths: list[str]) -> dict[str, list[str]]:
     """:func:`backlinks` of several paths in one query (search's hits)."""
-    owner: dict[str, str] = {}
-    for path in paths:
-        owner[path] = path
-        owner.setdefault(path.removesuffix(".md"), path)
-    marks = ",".join("?" * len(owner))
+    owner = forms(paths)
     found: dict[str, set[str]] = {path: set() for path in paths}
-    for source, target in conn.execute(
-        f"SELECT source, target FROM links WHERE target IN ({marks})", list(owner)
-    ):
-        if source != owner[target]:
-            found[owner[target]].add(source)
+    for chunk in chunks(list(owner)):
+        for source, target in conn.execute(
+            f"SELECT source, target FROM links WHERE target IN ({marks(chunk)})", chunk
+        ):
+            if source != owner[target]:
+                found[owner[target]].add(source)
     return {path: sorted(sources) for path, sources in found.items()}
 
 
@@ -64,11 +86,30 @@ def naming(conn: sqlite3.Connection, path: str) -> list[str]:
 
 def resolves(conn: sqlite3.Connection, target: str) -> bool:
     """True when ``target`` names a file or a folder of the tree."""
-    candidates = (target, target + ".md")
-    found = conn.execute(
-        "SELECT 1 FROM docs WHERE path IN (?, ?) LIMIT 1", candidates
-    ).fetchone() or conn.execute("SELECT 1 FROM dirs WHERE path = ? LIMIT 1", (target,)).fetchone()
-    return found is not None
+    return target in resolve(conn, (target,))
+
+
+def resolve(conn: sqlite3.Connection, targets: Iterable[str]) -> dict[str, tuple[str, str]]:
+    """Relation targets -> (the path they name, ``"entry"`` or ``"folder"``); dangling: absent.
+
+    An entry named without ``.md`` resolves to its file; a file wins over a folder.
+    """
+    wanted = sorted(set(targets))
+    found: dict[str, tuple[str, str]] = {}
+    for chunk in chunks(wanted):
+        files = chunk + [t + ".md" for t in chunk]
+        docs = {row[0] for row in conn.execute(
+            f"SELECT path FROM docs WHERE path IN ({marks(files)})", files)}
+        dirs = {row[0] for row in conn.execute(
+            f"SELECT path FROM dirs WHERE path IN ({marks(chunk)})", chunk)}
+        for target in chunk:
+            if target in docs:
+                found[target] = (target, "entry")
+            elif target + ".md" in docs:
+                found[target] = (target + ".md", "entry")
+            elif target in dirs:
+                found[target] = (target, "folder")
+    return found
 
 
 def dangling(conn: sqlite3.Connection, source: str | None = None) -> list[Link]:
@@ -77,12 +118,5 @@ def dangling(conn: sqlite3.Connection, source: str | None = None) -> list[Link]:
     rows = conn.execute(
         f"SELECT source, target, coalesce(raw, target) FROM links {where} ORDER BY source, rowid", args
     ).fetchall()
-    known: dict[str, bool] = {}
-    out = []
-    for row in rows:
-        link = Link(*row)
-        if link.target not in known:
-            known[link.target] = resolves(conn, link.target)
-        if not known[link.target]:
-            out.append(link)
-    return out
+    known = resolve(conn, (row[1] for row in rows))
+    return [Link(*row) for row in rows if row[1] not in known]

@@ -2,7 +2,8 @@
 
 OR-semantics BM25 (porter-stemmed, every term also a prefix, unknown words replaced by fuzzy
 alternatives, words of one porter stem counted once) over title, content, path and
-tags/keywords, each term ranked alone and summed (``term_scores``, ``postings``); documents holding more of the query's weight get a bounded coverage boost,
+tags/keywords, each term ranked alone and summed (``term_scores``, ``postings``), the
+candidates re-scored with BM25's k1 2 and b 1 (``lengths``); documents holding more of the query's weight get a bounded coverage boost,
 never a filter, and those whose title names it a bounded title boost. The boosted BM25 over
 the best one's decides the order; the lifecycle signals (importance, recency, maturity) can
 move it by at most ``TIE``, so they only reorder results within 3% of the top score of each
@@ -18,11 +19,11 @@ import heapq
 import sqlite3
 from typing import NamedTuple
 
-from brv_vc.index import feedback, fuzzy, relations
+from brv_vc.index import feedback, fuzzy, lengths, relations
 from brv_vc.index.db import get_meta
 from brv_vc.index.excerpt import best_window
 from brv_vc.index.ood import coverage_of, judged, out_of_domain
-from brv_vc.index.postings import idf
+from brv_vc.index.postings import averages, idf
 from brv_vc.index.result_rows import default_signals, defaults_for, needles, rows_of
 from brv_vc.index.term_scores import WORST, distinct, doc_freq, term_scores
 from brv_vc.index.terms import phrases, term_expr
@@ -168,18 +169,19 @@ def search(
     """
     unmatched, alts = [], {}
     corpus = int(get_meta(conn, "files") or 0)
+    n = averages(conn)[0] or corpus  # FTS5's own N: the idf it divides by (postings.averages)
     stamp, field_weights = get_meta(conn, "fingerprint") or "", weights()
     cached = corpus >= PLAN_MIN_DOCS  # document counts through dfcache
     terms = distinct(conn, terms)
     lists, dfs = [], []
     for term in terms:
-        found = term_scores(conn, phrases(term, []), corpus, field_weights, scope, stamp,
+        found = term_scores(conn, phrases(term, []), n, field_weights, scope, stamp,
                             cached=cached)
         if found is None:
             others = fuzzy.alternatives(conn, term)
             if others:
                 alts[term] = tuple(others)
-                found = term_scores(conn, phrases(term, others), corpus, field_weights, scope,
+                found = term_scores(conn, phrases(term, others), n, field_weights, scope,
                                     stamp, cached=cached)
         if found is None:
             unmatched.append(term)
@@ -197,8 +199,8 @@ def search(
         first = heapq.nlargest(feedback.DOCS, raw, key=raw.__getitem__)
         for word, _df in feedback.expansion(
                 conn, first, terms,
-                lambda w: doc_freq(conn, term_expr(w, []), corpus, cached=cached), corpus):
-            more = term_scores(conn, phrases(word, []), corpus, field_weights, scope, stamp,
+                lambda w: doc_freq(conn, term_expr(w, []), n, cached=cached), n):
+            more = term_scores(conn, phrases(word, []), n, field_weights, scope, stamp,
                                cached=cached)
             for rowid, part in (more[0].scores if more else {}).items():
                 extra[rowid] = extra.get(rowid, 0.0) + PRF * part
@@ -207,10 +209,11 @@ def search(
         both = dict(raw)
         for rowid, part in extra.items():
             both[rowid] = both.get(rowid, 0.0) + part
-    weight = [idf(df, corpus) for df in dfs]
-    total = sum(weight) + sum(idf(0, corpus) for _ in unmatched)
+    weight = [idf(df, n) for df in dfs]
+    total = sum(weight) + sum(idf(0, n) for _ in unmatched)
     pool = heapq.nlargest(max(POOL, limit), both, key=both.__getitem__)
     cover = {r: coverage_of(r, lists, weight, total) for r in pool}
+    raw.update(lengths.rescored(conn, pool, lists))  # BM25 with k1 2, b 1 (index/lengths.py)
     rows = rows_of(conn, pool)
     signals = get_many(state, [path for path, *_ in rows.values()]) if state else {}
     scored: list[Scored] = []
@@ -229,11 +232,8 @@ def search(
     if TOPIC or RELATED:
         scored = _near_strong_hits(conn, scored)
     kept = scored[:limit]
-    best_cover = max(cover[s[3]] for s in scored[:10])
-    judged_weight, judged_total = judged(weight, len(unmatched), idf(0, corpus))
-    if judged_weight is not weight:  # a long question: judged on its heaviest terms
-        best_cover = max(coverage_of(s[3], lists, judged_weight, judged_total)
-                         for s in scored[:10])
+    best_cover = judged(max(cover[s[3]] for s in scored[:10]), weight, len(unmatched),
+                        idf(0, n))  # a long question: its held words count JUDGED/n
     ood = out_of_domain(corpus, kept[0][2], best_cover)
     words = needles(terms, alts)
     texts = contents(conn, [s[3] for s in kept])

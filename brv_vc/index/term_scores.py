@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from brv_vc.index.postings import Postings, bound, postings
+from brv_vc.index.postings import Postings, bound, idf, postings
 
 EXACT_TWICE = 1.0  # tuning: a word without a prefix phrase counts its exact phrase twice
 # A term porter stems like an earlier one is dropped (:func:`distinct`): rustfaq R@5 0.825 ->
@@ -47,6 +47,7 @@ def term_scores(conn: sqlite3.Connection, parts: list[str], corpus: int, field_w
     """
     total: dict[int, float] = {}
     whole, most, limit = True, 0, 0.0
+    each: list[tuple[float, float, dict[int, float]]] = []  # (times, idf, scores) a phrase
     twice = EXACT_TWICE and len(parts) > 0 and "*" not in "".join(parts[1:2])
     for n, phrase in enumerate(parts):
         df = doc_freq(conn, phrase, corpus, cached=cached)
@@ -56,13 +57,14 @@ def term_scores(conn: sqlite3.Connection, parts: list[str], corpus: int, field_w
         times = 2.0 if twice and n == 0 else 1.0
         whole, most = whole and found.whole, max(most, df)
         limit += times * bound(df, corpus)
+        each.append((times, idf(df, corpus), found.scores))
         for rowid, part in found.scores.items():
             total[rowid] = total.get(rowid, 0.0) + times * part
     if not most:
         return None
     if total:
         WORST[0] = max(WORST[0], max(total.values()) / limit)
-    return Postings(total, whole), most
+    return Postings(total, whole, tuple(each)), most
 
 
 def distinct(conn: sqlite3.Connection, terms: list[str]) -> list[str]:

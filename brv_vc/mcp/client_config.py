@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import brv_vc
+from brv_vc.interpreter import interpreter
 
 CLIENTS = ("claude", "cursor", "vscode")
 FILES = {"claude": ".mcp.json", "cursor": ".cursor/mcp.json", "vscode": ".vscode/mcp.json"}
@@ -23,7 +24,7 @@ FILES = {"claude": ".mcp.json", "cursor": ".cursor/mcp.json", "vscode": ".vscode
 def server_entry(project: Path | None) -> dict[str, Any]:
     """``command``/``args`` (and ``env`` for a checkout that is not installed)."""
     args = ["-m", "brv_vc", *(["-C", str(project)] if project is not None else []), "mcp"]
-    entry: dict[str, Any] = {"command": sys.executable, "args": args}
+    entry: dict[str, Any] = {"command": interpreter(), "args": args}
     parent = str(Path(brv_vc.__file__).resolve().parent.parent)
     if parent in os.environ.get("PYTHONPATH", "").split(os.pathsep):
         entry["env"] = {"PYTHONPATH": parent}  # importable only through PYTHONPATH now

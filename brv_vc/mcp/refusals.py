@@ -4,8 +4,9 @@ The SDK validates each line and silently drops one it cannot read, so the client
 an answer that never comes. :func:`refusal_of` runs the SDK's own validation first and, for
 a line it would drop, gives the JSON-RPC error to send: -32700 (parse error) for text that
 is not JSON, holds a lone surrogate or nests too deeply, -32600 (invalid request) for JSON
-that is not a JSON-RPC 2.0 message, -32602 (invalid params) for a brv-curate call
-repeating a key in one object. The id is the request's when it can be read, else null.
+that is not a JSON-RPC 2.0 message, -32602 (invalid params) for a tool call repeating a
+key in one object (its arguments, or an object inside them such as a curate operation).
+The id is the request's when it can be read, else null.
 """
 
 from __future__ import annotations
@@ -16,12 +17,13 @@ from typing import Any
 
 from mcp import types
 
-from brv_vc.format.strict_json import DuplicateKey, no_duplicates
+from brv_vc.format.strict_json import LAST_WINS, DuplicateKey, no_duplicates
 
 LINE_LIMIT = 1 << 26  # the longest request line read (64 MiB)
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
 INVALID_PARAMS = -32602
+_TOOL_CALL = "tools/call"
 # a \\uD800-\\uDBFF escape not followed by a low one, or a low one not after a high one
 _LONE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
                    r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}")
@@ -43,13 +45,18 @@ def _request_id(line: str, parsed: Any) -> Any:
 
 
 def _repeated_key(line: str) -> tuple[Any, int, str] | None:
-    """A curate call repeating a key in one object (``"type"`` twice: the last one wins)."""
+    """A tool call repeating a key in one object (``"type"`` twice: the last one would win)."""
     try:
         json.loads(line, object_pairs_hook=no_duplicates)
     except DuplicateKey as dup:
-        return (_request_id(line, json.loads(line)), INVALID_PARAMS,
-                f"the request repeats the key {dup.key!r} in one JSON object; JSON keeps only "
-                "the last value, so the first would be silently ignored; nothing was applied")
+        parsed = json.loads(line)
+        if not isinstance(parsed, dict) or parsed.get("method") != _TOOL_CALL:
+            return None  # not a tool call: the SDK reads it as it always did
+        params = parsed.get("params")
+        name = params.get("name") if isinstance(params, dict) else None
+        return (_request_id(line, parsed), INVALID_PARAMS,
+                f"the request repeats the key {dup.key!r} in one JSON object (a {name} call); "
+                f"{LAST_WINS}; the tool was not run")
     return None
 
 
@@ -60,7 +67,7 @@ def refusal_of(line: str) -> tuple[Any, int, str] | None:
     except Exception as exc:  # pydantic's ValidationError, whatever its shape
         problem = str(exc).splitlines()[1:2] or [str(exc)]
     else:
-        return _repeated_key(line) if '"brv-curate"' in line else None
+        return _repeated_key(line)  # ~12 us a search call: no text test an escape would dodge
     lone = _LONE.search(line)
     parsed: Any = None
     try:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from brv_vc.index.db import chunks, marks
 from brv_vc.index.search import default_signals
 from brv_vc.lifecycle import scoring
 from brv_vc.lifecycle.sidecar import get_many
@@ -49,11 +50,10 @@ def glance(project: Project, paths: Sequence[str], now: datetime) -> tuple[Glanc
 
     def work(opened: OpenIndex) -> dict[str, tuple[str, float | None, int]]:
         rows: dict[str, tuple[str, float | None, int]] = {}
-        for start in range(0, len(wanted), 500):
-            chunk = wanted[start:start + 500]
-            marks = ",".join("?" * len(chunk))
+        for chunk in chunks(wanted):
             for path, title, updated, mtime in opened.conn.execute(
-                f"SELECT path, title, updated, mtime_ns FROM docs WHERE path IN ({marks})", chunk
+                f"SELECT path, title, updated, mtime_ns FROM docs WHERE path IN ({marks(chunk)})",
+                chunk,
             ):
                 rows[path] = (title, updated, mtime)
         return rows

@@ -13,11 +13,9 @@ from dataclasses import dataclass, replace
 from brv_vc.errors import BrvError
 from brv_vc.tree.layout import clean_relpath
 from brv_vc.tree.project import Project
-from brv_vc.vc import git_objects
+from brv_vc.vc import git_log, git_objects
 from brv_vc.vc.repo import KnowledgeRepo, locate
 from brv_vc.vc.semdiff import EntryDiff, diff_entry
-
-_NULL = "0" * 40
 
 
 @dataclass(frozen=True)
@@ -56,18 +54,12 @@ class _Commit:
 
 def _parse(out: str) -> list[_Commit]:
     commits = []
-    for record in out.split("\x1e")[1:]:
-        head, _, raw = record.partition("\0")
-        fields = head.split("\x1f")
-        if len(fields) != 5:
-            continue
-        parts = raw.lstrip("\n").split("\0")
-        if not parts or not parts[0].startswith(":"):
-            continue
-        _, _, old_sha, new_sha, status = parts[0][1:].split(" ")
-        sha, parents, author, date, subject = fields
-        commits.append(_Commit(sha, parents.split()[0] if parents.strip() else None, author,
-                               date, subject, old_sha, new_sha, status[0], parts[1], None))
+    for fields, changes in git_log.records(out, 5):
+        sha, parents, author, date, subject = fields[:5]
+        if changes:  # a path-limited log: the path's one change
+            status, _, path, old_sha, new_sha = changes[0]
+            commits.append(_Commit(sha, parents.split()[0] if parents.strip() else None, author,
+                                   date, subject, old_sha, new_sha, status, path, None))
     return commits
 
 
@@ -76,11 +68,10 @@ def _renamed_from(repo: KnowledgeRepo, commit: _Commit) -> _Commit | None:
     if commit.parent is None:
         return None
     out = repo.git("diff", "--raw", "-z", "-M", "--no-abbrev", "--diff-filter=R",
-                   commit.parent, commit.sha, check=False).stdout.split("\0")
-    for i in range(0, len(out) - 2, 3):
-        old_sha = out[i].split(" ")[2] if out[i].startswith(":") else ""
-        if out[i + 2] == commit.path and old_sha:
-            return replace(commit, old_sha=old_sha, status="R", old_path=out[i + 1])
+                   commit.parent, commit.sha, check=False).stdout
+    for status, old_path, path, old_sha, _ in git_log.changes(out.split("\0")):
+        if status == "R" and path == commit.path and old_sha:
+            return replace(commit, old_sha=old_sha, status="R", old_path=old_path)
     return None
 
 
@@ -95,7 +86,7 @@ def _commits(repo: KnowledgeRepo, path: str, limit: int) -> list[_Commit]:
     start, current = "HEAD", path
     while len(found) < limit:
         batch = _parse(repo.git("log", "--no-abbrev", "--raw", "-z", f"-n{limit - len(found)}",
-                                "--format=%x1e%H%x1f%P%x1f%an%x1f%aI%x1f%s", start, "--",
+                                "--format=%x01%H%x00%P%x00%an%x00%aI%x00%s", start, "--",
                                 current, check=False).stdout)
         found += batch
         if not batch or batch[-1].status != "A":

@@ -65,19 +65,14 @@ def status(project: Project) -> ProviderStatus:
     user = llm_trust.user_llm()
     own = load_config(project).llm
     where = str(llm_trust.user_dir() / llm_trust.APPROVALS)
-    if user.get("base_url"):
+    source = llm_trust.source(project, user, own)
+    if source == "user":
         key = user.get("api_key_env")
         model = user.get("model") or (own.model if own else None)
         return ProviderStatus("user", str(user["base_url"]), model, key,
                               bool(key and os.environ.get(key)), where)
     if own is None:
         return ProviderStatus("none", None, None, None, False, where)
-    if not llm_trust.in_work_tree(project):
-        source = "project-local"
-    elif llm_trust.approved(project, own.base_url, own.api_key_env):
-        source = "project-approved"
-    else:
-        source = "project-unapproved"
     key = own.api_key_env
     return ProviderStatus(source, own.base_url, own.model, key,
                           bool(key and os.environ.get(key)), where)

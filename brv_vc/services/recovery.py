@@ -15,15 +15,13 @@ It never raises: a problem is returned as a note, and the command goes on.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from datetime import datetime
 
 from brv_vc.errors import BrvError
-from brv_vc.tree import intents, writelock
+from brv_vc.tree import intents, leftovers, writelock
+from brv_vc.tree.leftovers import LOCKED_KINDS
 from brv_vc.tree.project import Project
-
-LOCKED_KINDS = ("curate", "archive", "restore", "dream")  # intents written under the lock
 
 
 @dataclass(frozen=True)
@@ -38,18 +36,10 @@ class Settled:
 def left_behind(project: Project) -> bool:
     """Whether a writer left a step to settle (an intent record or a staging folder).
 
-    Cheap enough for every read: one listing of ``.brv/state/pending`` and of ``.brv/state``.
+    Cheap enough for every read: one listing of ``.brv/state/pending`` and of ``.brv/state``
+    (``tree.leftovers``, which the click-free paths ask without importing this module).
     """
-    try:
-        if any(n.endswith(".json") and n.startswith(LOCKED_KINDS)
-               for n in os.listdir(project.state / intents.PENDING_DIR)):
-            return True
-    except OSError:
-        pass
-    try:
-        return any(n.startswith(intents.STAGING_PREFIX) for n in os.listdir(project.state))
-    except OSError:
-        return False
+    return leftovers.left_behind(project.state)
 
 
 def settle(project: Project, now: datetime) -> Settled:

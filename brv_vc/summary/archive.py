@@ -27,7 +27,17 @@ from brv_vc.summary.documents import Document
 from brv_vc.summary.engine import EXTRACTIVE, Engine, generate
 from brv_vc.tree.fault import point
 from brv_vc.tree.intents import begin, done
-from brv_vc.tree.layout import ARCHIVE_DIR, FULL_SUFFIX, STUB_SUFFIX, Kind, clean_relpath, kind_of
+from brv_vc.tree.layout import (
+    ARCHIVE_DIR,
+    FULL_SUFFIX,
+    STUB_SUFFIX,
+    Kind,
+    clean_relpath,
+    kind_of,
+)
+from brv_vc.tree.layout import (
+    archive_paths as archive_paths,  # tree.layout's; importers here keep it
+)
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import open_state
 from brv_vc.tree.store import entry_paths, read_bytes, remove_empty_parents, write_atomic
@@ -54,12 +64,6 @@ class Candidate:
     importance: float
     maturity: str
     signals: str  # "sidecar" or "defaults" (no row: 50 decayed from frontmatter updatedAt)
-
-
-def archive_paths(relpath: str) -> tuple[str, str]:
-    """The stub and full paths of an entry's archive."""
-    stem = relpath[:-3] if relpath.endswith(".md") else relpath
-    return f"{ARCHIVE_DIR}/{stem}{STUB_SUFFIX}", f"{ARCHIVE_DIR}/{stem}{FULL_SUFFIX}"
 
 
 def original_of(path: str) -> str:

@@ -103,8 +103,12 @@ def claim(
             ).fetchall()
             if (until or 0) <= now or not alive(owner)
         ]
+        # among known paths, look them up by key ('+state': not through the state index,
+        # which walks every pending row of the backlog in seq order: 11 ms a claim with
+        # 24,000 pending at 25,000 entries, 0.07 ms by key)
+        state = "state" if among is None else "+state"
         rows += conn.execute(
-            f"SELECT path, seq FROM summary_queue WHERE state = 'pending'{where} "
+            f"SELECT path, seq FROM summary_queue WHERE {state} = 'pending'{where} "
             "ORDER BY seq LIMIT 1", args
         ).fetchall()
         for path, seq in rows[:1]:

@@ -128,7 +128,9 @@ def load_config(project: Project) -> Config:
     )
 
 
-_LLM_KEY = re.compile(r"^llm\s*:", re.MULTILINE)
+# patterns, not compiled objects: re compiles (and caches) one when it is first used, and every
+# command imports this module (brv vc status among them, budgeted against git status)
+_LLM_KEY = r"(?m)^llm\s*:"
 
 
 def names_llm(project: Project) -> bool:
@@ -138,7 +140,7 @@ def names_llm(project: Project) -> bool:
             head = handle.read(MAX_CONFIG_BYTES + 1)
     except OSError:
         return False
-    return bool(_LLM_KEY.search(head.decode("utf-8", "replace")))
+    return bool(re.search(_LLM_KEY, head.decode("utf-8", "replace")))
 
 
 def configured_llm(project: Project) -> LlmSettings | None:
@@ -159,7 +161,8 @@ def configured_llm(project: Project) -> LlmSettings | None:
 
     user = llm_trust.user_llm()
     own = load_config(project).llm if names_llm(project) else None
-    if user.get("base_url"):
+    whose = llm_trust.source(project, user, own)
+    if whose == "user":
         model = user.get("model") or (own.model if own else "")
         if not model:
             raise FormatError(
@@ -171,18 +174,16 @@ def configured_llm(project: Project) -> LlmSettings | None:
                            float(timeout))
     if own is None:
         return None
-    if llm_trust.in_work_tree(project) and not llm_trust.approved(
-            project, own.base_url, own.api_key_env):
+    if whose == "project-unapproved":
         raise llm_trust.unapproved(own.base_url, own.api_key_env)
     return own
 
 
 ON_COMMIT_MODES = ("warn", "block", "off")
-_CODE_LINKS = re.compile(r"^code_links\s*:", re.MULTILINE)
+_CODE_LINKS = r"(?m)^code_links\s*:"  # patterns: see _LLM_KEY
 # the block style 'brv init' documents; anything else (flow style, anchors) is parsed
-_ON_COMMIT = re.compile(r"^code_links\s*:[ \t]*(?:#.*)?\n(?:[ \t]+(?:#.*)?\n|[ \t]*\n)*?"
-                        r"[ \t]+on_commit\s*:[ \t]*[\"']?([A-Za-z_-]*)[\"']?[ \t]*(?:#.*)?$",
-                        re.MULTILINE)
+_ON_COMMIT = (r"(?m)^code_links\s*:[ \t]*(?:#.*)?\n(?:[ \t]+(?:#.*)?\n|[ \t]*\n)*?"
+              r"[ \t]+on_commit\s*:[ \t]*[\"']?([A-Za-z_-]*)[\"']?[ \t]*(?:#.*)?$")
 
 
 def code_links_on_commit(project: Project) -> tuple[str, str | None]:
@@ -199,9 +200,9 @@ def code_links_on_commit(project: Project) -> tuple[str, str | None]:
             text = handle.read(MAX_CONFIG_BYTES + 1).decode("utf-8", "replace")
     except OSError:
         return "warn", None
-    if not _CODE_LINKS.search(text):
+    if not re.search(_CODE_LINKS, text):
         return "warn", None
-    found = _ON_COMMIT.search(text)
+    found = re.search(_ON_COMMIT, text)
     if found:
         value: Any = found.group(1)
     else:

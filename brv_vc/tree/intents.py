@@ -16,12 +16,11 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from brv_vc.tree.leftovers import PENDING_DIR as PENDING_DIR  # the names, in one place
+from brv_vc.tree.leftovers import STAGING_PREFIX as STAGING_PREFIX
+from brv_vc.tree.leftovers import TMP_DIR as TMP_DIR
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import ensure_state_dir
-
-PENDING_DIR = "pending"
-TMP_DIR = "tmp"
-STAGING_PREFIX = ".curate-staging-"
 
 
 def alive(pid: int) -> bool:

@@ -96,6 +96,16 @@ def kind_of(relpath: str) -> Kind:
     return Kind.ENTRY if 3 <= len(parts) <= MAX_DEPTH + 1 else Kind.OTHER
 
 
+def archive_paths(relpath: str) -> tuple[str, str]:
+    """The stub and full paths of an entry's archive.
+
+    Here, not in ``summary.archive`` (which re-exports it): the post-change step of every
+    pull needs the paths, not the archive writer and its imports.
+    """
+    stem = relpath[:-3] if relpath.endswith(".md") else relpath
+    return f"{ARCHIVE_DIR}/{stem}{STUB_SUFFIX}", f"{ARCHIVE_DIR}/{stem}{FULL_SUFFIX}"
+
+
 def is_derived(relpath: str) -> bool:
     """True for files brv regenerates and never syncs (summaries, abstracts, archive...)."""
     return kind_of(relpath) in {

@@ -24,7 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from brv_vc.errors import FormatError, ProviderError
-from brv_vc.tree.project import Project
+from brv_vc.tree.project import Project, git_top
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from brv_vc.tree.config import LlmSettings
 
 APPROVALS = "approved.json"
 ENV_URL, ENV_MODEL, ENV_KEY = "BRV_LLM_BASE_URL", "BRV_LLM_MODEL", "BRV_LLM_API_KEY_ENV"
@@ -86,8 +90,30 @@ def in_work_tree(project: Project) -> bool:
 
     A filesystem check (the tree layer runs no git): a ``.git`` at the root or above.
     """
-    folder = project.root.resolve()
-    return any((candidate / ".git").exists() for candidate in (folder, *folder.parents))
+    return git_top(project.root.resolve()) is not None
+
+
+def source(project: Project, user: dict[str, Any], own: LlmSettings | None) -> str:
+    """Whose provider settings a call would use here (the rule above, said once).
+
+    Args:
+        project: the project.
+        user: :func:`user_llm`'s answer.
+        own: the project's own ``llm:`` settings (None: config.yaml names none).
+
+    Returns:
+        ``user``, ``none``, ``project-local`` (in no git work tree), ``project-approved`` or
+        ``project-unapproved``.
+    """
+    if user.get("base_url"):
+        return "user"
+    if own is None:
+        return "none"
+    if not in_work_tree(project):
+        return "project-local"
+    if approved(project, own.base_url, own.api_key_env):
+        return "project-approved"
+    return "project-unapproved"
 
 
 def fingerprint(base_url: str, api_key_env: str | None) -> str:

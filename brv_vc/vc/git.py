@@ -11,20 +11,33 @@ a git call made from inside a hook acts on the repository we name, not the one g
 from __future__ import annotations
 
 import os
-import subprocess
 
 from brv_vc.errors import GitError
 
 # Annotations only: this module is imported before the CLI when 'brv vc status' prefetches
-# git status (git_prefetch), so it keeps its runtime imports to os and subprocess
-# (not even typing: ~2 ms before git can start).
+# git status (git_prefetch), so its runtime imports stay at os (not even typing: ~2 ms
+# before git can start). subprocess (with locale, threading, selectors: ~5 ms of CPU) is
+# imported on first use: a status that adopts the prefetched git never needs it.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import subprocess
     from collections.abc import Mapping, Sequence
     from pathlib import Path
     from typing import Any
 
-Proc = subprocess.CompletedProcess[str]
+    Proc = subprocess.CompletedProcess[str]
+else:
+
+    class _Subprocess:
+        """``subprocess``, imported when one of its names is first read."""
+
+        def __getattr__(self, name: str) -> object:
+            import subprocess
+
+            globals()["subprocess"] = subprocess  # later reads skip this proxy
+            return getattr(subprocess, name)
+
+    subprocess = _Subprocess()
 
 _HOOK_VARS = ("GIT_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE", "GIT_PREFIX", "GIT_OBJECT_DIRECTORY",
               "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR")
@@ -132,20 +145,54 @@ def failure_kind(words: str) -> str:
     return "other"
 
 
+class Completed:
+    """A finished git command: ``subprocess.CompletedProcess``'s fields, without subprocess."""
+
+    __slots__ = ("args", "returncode", "stderr", "stdout")
+
+    def __init__(self, args: list[str], returncode: int, stdout: str, stderr: str) -> None:
+        self.args, self.returncode, self.stdout, self.stderr = args, returncode, stdout, stderr
+
+
 class Running:
-    """git commands started with :func:`start`; :meth:`wait` collects them in order."""
+    """git commands started with :func:`start`; :meth:`wait` collects them in order.
+
+    A process is anything with ``communicate()`` and ``returncode``: a ``Popen``, or the
+    prefetched ``git status`` (``git_prefetch.Spawned``).
+    """
 
     def __init__(self, commands: Sequence[Sequence[str]], procs: list[Any]) -> None:
         self._commands = commands
         self._procs = procs
 
-    def wait(self) -> list[Proc]:
+    def wait(self) -> list[Completed]:
         """Waits for every command and returns the completed processes (not checked)."""
         done = []
         for args, proc in zip(self._commands, self._procs, strict=True):
             out, err = proc.communicate()
-            done.append(subprocess.CompletedProcess(["git", *args], proc.returncode, out, err))
+            done.append(Completed(["git", *args], proc.returncode, out, err))
         return done
+
+
+def quick(args: Sequence[str], cwd: Path) -> Completed:
+    """Runs a read-only ``git <args>`` in ``cwd`` without importing subprocess (not checked).
+
+    For the paths budgeted against git itself (``brv vc status`` in-project locates its
+    repository with ``rev-parse``): ``git_prefetch.Spawned`` starts git, ``-C`` sets its folder.
+
+    Raises:
+        GitError: git is missing.
+    """
+    from brv_vc.vc.git_prefetch import Spawned
+
+    try:
+        proc = Spawned(["git", "-C", str(cwd), *args], no_git_env())
+    except FileNotFoundError:
+        raise GitError(
+            "git is not installed or not on PATH", hint="install git (https://git-scm.com)"
+        ) from None
+    out, err = proc.communicate()
+    return Completed(["git", *args], proc.returncode or 0, out, err)
 
 
 def start(commands: Sequence[Sequence[str]], cwd: Path) -> Running:
@@ -292,13 +339,55 @@ def staged_entries(
     return _raw(_git_bytes(args, repo, index_file=index_file))
 
 
-def changed_entries(repo: Path, old: str, new: str, pathspec: str | None = None
+def staged_moves(repo: Path, index_file: str | None = None
+                 ) -> list[tuple[str, str, str, str, str]]:
+    """The whole staged change with git's renames: ``(status, path, blob id, mode, source)``.
+
+    ``source`` is the old path of a rename (``R``) or copy (``C``), else "". One diff serves
+    both of the pre-commit hook's readers: the check of staged knowledge (renames split back
+    into a removal and an addition: :func:`unrenamed`) and the note on staged code.
+    """
+    args = ["diff", "--cached", "--raw", "-z", "-M", "--no-abbrev", "--no-ext-diff"]
+    fields = _git_bytes(args, repo, index_file=index_file).decode(
+        "utf-8", "surrogateescape").split("\0")
+    found: list[tuple[str, str, str, str, str]] = []
+    i = 0
+    while i + 1 < len(fields) and fields[i].startswith(":"):
+        parts = fields[i].split()  # ":old_mode new_mode old_id new_id status"
+        letter = parts[4][:1]
+        if letter in "RC" and i + 2 < len(fields):
+            found.append((letter, fields[i + 2], parts[3], parts[1], fields[i + 1]))
+            i += 3
+        else:
+            found.append((letter, fields[i + 1], parts[3], parts[1], ""))
+            i += 2
+    return found
+
+
+def unrenamed(moves: Sequence[tuple[str, str, str, str, str]]
+              ) -> list[tuple[str, str, str, str]]:
+    """:func:`staged_moves` rows as :func:`staged_entries` gives them (``--no-renames``).
+
+    A rename is its source's removal plus its target's addition; a copy, the addition.
+    Sorted by path, as git lists them.
+    """
+    rows: list[tuple[str, str, str, str]] = []
+    for status, path, blob, mode, source in moves:
+        if status == "R":
+            rows.append(("D", source, NULL_SHA, "000000"))
+        rows.append(("A" if status in "RC" else status, path, blob, mode))
+    return sorted(rows, key=lambda row: row[1])
+
+
+def changed_entries(repo: Path, old: str, new: str | None, pathspec: str | None = None
                     ) -> list[tuple[str, str, str, str]]:
     """``(status, path, blob id, mode)`` of every path that differs between two commits.
 
     Renames are a deletion plus an addition; the blob and mode are those at ``new``.
+    ``new`` None: ``old`` is one range argument (``A...B``: from their merge base to B).
     """
-    args = ["diff", "--raw", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff", old, new]
+    revs = [old] if new is None else [old, new]
+    args = ["diff", "--raw", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff", *revs]
     return _raw(_git_bytes([*args, "--", pathspec] if pathspec else args, repo))
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -101,25 +102,36 @@ def _age(path: Path, now: float) -> float | None:
         return None
 
 
-def lock_paths(git_dir: Path, common_dir: Path) -> list[Path]:
-    """Every lock file git may have left: top-level files, refs, the maintenance lock."""
+def lock_paths(git_dir: Path, common_dir: Path, refs: Sequence[str] | None = None
+               ) -> list[Path]:
+    """Every lock file git may have left: top-level files, refs, the maintenance lock.
+
+    ``refs`` (``refs/heads/main``...): only those refs' locks, not a walk of every loose ref
+    (thousands of tags or remote branches in a project's repository): what a command about to
+    write those refs must know. None: every ref (``brv vc recover`` removes them all).
+    """
     found = {d / name for d in {git_dir, common_dir} for name in _TOP_LOCKS
              if (d / name).exists()}
-    for folder, _dirs, files in os.walk(common_dir / "refs"):
-        found.update(Path(folder) / f for f in files if f.endswith(".lock"))
+    if refs is not None:
+        found.update(p for p in (common_dir / f"{ref}.lock" for ref in refs) if p.exists())
+    else:
+        for folder, _dirs, files in os.walk(common_dir / "refs"):
+            found.update(Path(folder) / f for f in files if f.endswith(".lock"))
     if (common_dir / "objects/maintenance.lock").exists():
         found.add(common_dir / "objects/maintenance.lock")
     return sorted(found)
 
 
 def git_locks(workdir: Path, git_dir: Path, common_dir: Path,
-              wait: float = WAIT_FOR_GIT) -> tuple[GitLock, ...]:
+              wait: float = WAIT_FOR_GIT, refs: Sequence[str] | None = None
+              ) -> tuple[GitLock, ...]:
     """The repository's lock files, each with its age and the git processes working there.
 
     While git processes run there, waits up to ``wait`` s for them to end (a killed pull's
     children may take a moment to go; a detached ``git maintenance`` ends on its own).
+    ``refs``: as :func:`lock_paths`.
     """
-    paths = lock_paths(git_dir, common_dir)
+    paths = lock_paths(git_dir, common_dir, refs)
     if not paths:
         return ()
     owners = git_processes((workdir, git_dir, common_dir))

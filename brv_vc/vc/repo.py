@@ -111,18 +111,20 @@ class KnowledgeRepo(NamedTuple):
         """
         if self.in_project:
             return None
+        # the caller chose when it set a variable; no git process needed to know it
+        wanted = [(key, var) for key, var in (("name", "NAME"), ("email", "EMAIL"))
+                  if f"GIT_AUTHOR_{var}" not in os.environ
+                  and f"GIT_COMMITTER_{var}" not in os.environ]
+        if wanted:
+            own = _identity(self.workdir, "--local")
+            wanted = [(key, var) for key, var in wanted if not own.get(key)]
+        if not wanted:
+            return None
+        theirs = _identity(self.workdir.parent.parent)  # <project>/.brv/context-tree
         extra: dict[str, str] = {}
-        project = self.workdir.parent.parent  # <project>/.brv/context-tree
-        for key, var in (("name", "NAME"), ("email", "EMAIL")):
-            if f"GIT_AUTHOR_{var}" in os.environ or f"GIT_COMMITTER_{var}" in os.environ:
-                continue  # the caller chose; no git process needed to know it
-            own = git.run(["config", "--local", "--get", f"user.{key}"], self.workdir, check=False)
-            if own.stdout.strip():
-                continue
-            theirs = git.run(["config", "--get", f"user.{key}"], project, check=False)
-            value = theirs.stdout.strip() if theirs.returncode == 0 else ""
-            if value:
-                extra[f"GIT_AUTHOR_{var}"] = extra[f"GIT_COMMITTER_{var}"] = value
+        for key, var in wanted:
+            if theirs.get(key):
+                extra[f"GIT_AUTHOR_{var}"] = extra[f"GIT_COMMITTER_{var}"] = theirs[key]
         return {**os.environ, **extra} if extra else None
 
     def git_ok(self, *args: str) -> str | None:
@@ -154,23 +156,59 @@ class KnowledgeRepo(NamedTuple):
         out = self.git("rev-parse", "--path-format=absolute", "--git-common-dir").stdout.strip()
         return Path(out)
 
-    def merging(self) -> bool:
+    def git_dirs(self) -> tuple[Path, Path]:
+        """(:meth:`git_dir`, :meth:`common_dir`) from one ``rev-parse`` (a pull needs both)."""
+        out = self.git("rev-parse", "--absolute-git-dir", "--path-format=absolute",
+                       "--git-common-dir").stdout.splitlines()
+        return Path(out[0]), Path(out[1])
+
+    def whereabouts(self) -> tuple[Path, Path, str | None, str]:
+        """(:meth:`git_dir`, :meth:`common_dir`, :meth:`head`, :meth:`branch`), one ``rev-parse``.
+
+        Before the first commit (or if HEAD names no branch) the four are asked one by one.
+        """
+        proc = git.run(["rev-parse", "--absolute-git-dir", "--path-format=absolute",
+                        "--git-common-dir", "HEAD^{commit}", "--symbolic-full-name", "HEAD"],
+                       self.workdir, check=False)
+        lines = proc.stdout.splitlines()
+        if proc.returncode == 0 and len(lines) == 4 and (
+                lines[3] == "HEAD" or lines[3].startswith("refs/heads/")):
+            return Path(lines[0]), Path(lines[1]), lines[2], lines[3].removeprefix("refs/heads/")
+        git_dir, common = self.git_dirs()
+        return git_dir, common, self.head(), self.branch()
+
+    def merging(self, git_dir: Path | None = None) -> bool:
         """True while a merge waits for ``merge --continue`` or ``--abort``."""
-        return (self.git_dir() / "MERGE_HEAD").exists()
+        return ((git_dir or self.git_dir()) / "MERGE_HEAD").exists()
 
 
-_LOCK_HELD = re.compile(r"Unable to create '([^']+\.lock)': File exists")
+def _identity(folder: Path, *scope: str) -> dict[str, str]:
+    """``user.name`` and ``user.email`` as git resolves them in ``folder`` (one process).
+
+    The last value of each wins, as for ``git config --get``; empty values are left out.
+    """
+    out = git.run(["config", *scope, "-z", "--get-regexp", r"^user\.(name|email)$"], folder,
+                  check=False).stdout
+    found: dict[str, str] = {}
+    for item in out.split("\0"):
+        key, _, value = item.partition("\n")
+        if key.startswith("user.") and value.strip():
+            found[key[len("user."):]] = value.strip()
+    return found
+
+
+_LOCK_HELD = r"Unable to create '([^']+\.lock)': File exists"  # compiled when a git run fails
 
 
 def translate(
-    args: tuple[str, ...] | list[str], proc: git.Proc, *,
+    args: tuple[str, ...] | list[str], proc: git.Proc | git.Completed, *,
     what: str | None = None,
 ) -> GitError:
     """Turns a failed git run into a GitError that says what to do next."""
     words = "\n".join(x for x in (proc.stderr.strip(), proc.stdout.strip()) if x)
     kind = git.failure_kind(words)
     label = what or f"git {' '.join(args[:2])}"
-    held = _LOCK_HELD.search(words)
+    held = re.search(_LOCK_HELD, words)
     if held:
         name = os.path.basename(held.group(1))
         return GitError(f"{label} failed: git's {name} is held (another git process, or "
@@ -190,6 +228,24 @@ def translate(
     return GitError(f"{label} failed: {words}")
 
 
+def of_tree(project: Project, top: Path | None) -> KnowledgeRepo | None:
+    """The repository holding the tree, the work tree around it being ``top`` (None: none).
+
+    The one rule of the two modes, read from the files alone: a ``.git`` in the tree is its
+    own repository (standalone); else the tree's ``.gitattributes`` (written by ``brv vc init
+    --in-project``) says the repository at ``top`` tracks it. None: the tree is unversioned.
+    """
+    tree = project.tree
+    if (tree / ".git").exists():
+        return KnowledgeRepo(tree, "")
+    if top is not None and (tree / ".gitattributes").is_file():
+        root = top.resolve()
+        prefix = Path(os.path.relpath(tree.resolve(), root)).as_posix()
+        if not prefix.startswith(".."):
+            return KnowledgeRepo(root, prefix)
+    return None
+
+
 def locate(project: Project) -> KnowledgeRepo:
     """Finds the repository holding the project's tree.
 
@@ -197,16 +253,13 @@ def locate(project: Project) -> KnowledgeRepo:
         NotInitializedError: the tree is not under version control yet.
     """
     tree = project.tree
-    if (tree / ".git").exists():
-        return KnowledgeRepo(tree, "")
-    proc = git.run(["rev-parse", "--show-toplevel"], tree if tree.is_dir() else project.root,
-                   check=False)
-    top = proc.stdout.strip()
-    if proc.returncode == 0 and top and (tree / ".gitattributes").is_file():
-        root = Path(top).resolve()
-        prefix = Path(os.path.relpath(tree.resolve(), root)).as_posix()
-        if not prefix.startswith(".."):
-            return KnowledgeRepo(root, prefix)
+    found = of_tree(project, None)  # standalone: no git process to know it
+    if found is None:
+        proc = git.quick(["rev-parse", "--show-toplevel"], tree if tree.is_dir() else project.root)
+        top = proc.stdout.strip()
+        found = of_tree(project, Path(top) if proc.returncode == 0 and top else None)
+    if found is not None:
+        return found
     raise NotInitializedError(
         "the context tree is not under version control",
         hint="run 'brv vc init' (own repository) or 'brv vc init --in-project' (track it in "

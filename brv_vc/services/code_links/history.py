@@ -17,18 +17,13 @@ import os
 from pathlib import Path
 from typing import NamedTuple
 
-from brv_vc.vc import git
+from brv_vc.vc import git, git_log
+from brv_vc.vc.git_log import Change
 
-# A file change: (status letter M/A/D/R/C/T, path before, path after, old blob, new blob);
-# blob ids cut to BLOB_CHARS hex digits: they only tell two versions of one path apart.
-# Plain tuples: a walk of 10,000 commits holds ~100,000 of them (NamedTuple.__new__ costs
-# ~5 us each, a third of the whole parse).
-Change = tuple[str, str, str, str, str]
-STATUS, PATH, NEW_PATH, OLD_BLOB, NEW_BLOB = range(5)
 CACHE = "code-history.bin"
 RENAMES = "code-renames.bin"  # beside it: new path -> former path, for brv about (small)
 _VERSION = 3
-BLOB_CHARS = 16
+BLOB_CHARS = 16  # of each blob id kept: they only tell two versions of one path apart
 
 
 class CommitRow(NamedTuple):
@@ -44,36 +39,10 @@ class CommitRow(NamedTuple):
 
 def parse(out: str) -> list[CommitRow]:
     """Parses the output of :func:`brv_vc.vc.git.history`."""
-    rows: list[CommitRow] = []
     names: dict[str, str] = {}  # one string per path: the cache stores each path once
-    cut = BLOB_CHARS
-    for chunk in out.split("\x01")[1:]:
-        fields = chunk.split("\0")
-        sha, parents, time, date, subject = fields[:5]
-        changes: list[Change] = []
-        i, end = 5, len(fields)
-        while i < end:
-            meta = fields[i]
-            if meta[:1] == "\n":
-                meta = meta[1:]
-            if meta[:1] != ":":
-                i += 1
-                continue
-            parts = meta.split(" ")
-            status = parts[4][:1]
-            if status in ("R", "C") and i + 2 < end:
-                old = names.setdefault(fields[i + 1], fields[i + 1])
-                new = names.setdefault(fields[i + 2], fields[i + 2])
-                changes.append((status, old, new, parts[2][:cut], parts[3][:cut]))
-                i += 3
-            else:
-                path = fields[i + 1] if i + 1 < end else ""
-                path = names.setdefault(path, path)
-                changes.append((status, path, path, parts[2][:cut], parts[3][:cut]))
-                i += 2
-        rows.append(CommitRow(sha, tuple(parents.split()), int(time), date, subject,
-                              tuple(changes)))
-    return rows
+    return [CommitRow(fields[0], tuple(fields[1].split()), int(fields[2]), fields[3], fields[4],
+                      tuple(changes))
+            for fields, changes in git_log.records(out, 5, cut=BLOB_CHARS, names=names)]
 
 
 def walk(repo: Path, revs: list[str]) -> list[CommitRow]:

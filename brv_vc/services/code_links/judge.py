@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from brv_vc.services.code_links.history import Change, CommitRow, descendants_of
+from brv_vc.services.code_links.history import CommitRow, descendants_of
+from brv_vc.vc.git_log import Change
 
 CHANGED = "changed"
 RENAMED = "renamed"

@@ -18,7 +18,7 @@ from brv_vc.services.code_links import links as linkrows
 from brv_vc.services.code_links.model import About, AboutEntry, Commit, Freshness, PathAbout
 from brv_vc.services.code_links.where import IN_PROJECT, STANDALONE, CodeRepo, locate
 from brv_vc.tree.project import Project
-from brv_vc.vc import git
+from brv_vc.vc import git, git_log
 
 
 def linked_entries(project: Project, paths: Iterable[str]) -> dict[str, tuple[str, ...]]:
@@ -53,14 +53,10 @@ class _Log(NamedTuple):
 
 def _log(code: CodeRepo, paths: tuple[str, ...], revs: str = "HEAD") -> list[_Log]:
     """The commits of ``revs`` that touched ``paths`` (files or folders), newest first."""
-    proc = git.run(["log", "--format=%H%x00%ct%x00%cI%x00%s", revs, "--", *paths], code.top,
-                   check=False)
-    out = []
-    for line in proc.stdout.splitlines():
-        parts = line.split("\0")
-        if len(parts) == 4:
-            out.append(_Log(int(parts[1]), Commit(parts[0], parts[2], parts[3])))
-    return out
+    proc = git.run(["log", "-z", "--format=%x01%H%x00%ct%x00%cI%x00%s", revs, "--", *paths],
+                   code.top, check=False)
+    return [_Log(int(time), Commit(sha, date, subject))
+            for (sha, time, date, subject, *_), _ in git_log.records(proc.stdout, 4)]
 
 
 def _written(project: Project, code: CodeRepo, entries: list[str], conn: sqlite3.Connection

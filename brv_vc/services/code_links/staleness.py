@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Mapping
 from pathlib import Path
 
 from brv_vc.errors import NotFoundError
@@ -155,7 +154,7 @@ def stale(project: Project, since: str | None = None) -> StaleReport:
     blobs = git.tree_blobs(code.top) if head else {}
     timeline = Timeline(rows, {path: blob[:history.BLOB_CHARS] for path, blob in blobs.items()})
 
-    def work(opened: object) -> tuple[list[StaleEntry], list[Outside], int, int]:
+    def work(opened: object) -> tuple[list[StaleEntry], list[Outside], int, int, str]:
         conn = opened.conn  # type: ignore[attr-defined]
         resolved = resolve_all(conn, code, timeline.known())
         written, dirty = _written(project, code, rows, conn)
@@ -196,9 +195,9 @@ def stale(project: Project, since: str | None = None) -> StaleReport:
                 commits_of[last], {f.path: f.reason for f in fates},
             ))
         outside = [Outside(e, p) for e, p in resolved.outside]
-        return out, outside, len(by_entry), unknown
+        return out, outside, len(by_entry), unknown, _fingerprint(conn)
 
-    (entries, outside, linked, unknown), notes = with_index(project, work)
+    (entries, outside, linked, unknown, fingerprint), notes = with_index(project, work)
     report = StaleReport(
         repository=str(code.top), mode=code.mode, since=since, head=head,
         entries=tuple(entries), linked_entries=linked, commits_walked=len(rows),
@@ -207,60 +206,46 @@ def stale(project: Project, since: str | None = None) -> StaleReport:
         notes=tuple(notes),
     )
     if since is None:
-        _remember(project, head, report)
+        _remember(project, f"{head}:{fingerprint}", report)
     return report
 
 
-def _key(project: Project, head: str | None) -> str:
-    from brv_vc.index.db import get_meta, open_index
+def _fingerprint(conn: sqlite3.Connection) -> str:
+    """The tree's fingerprint the index was synced to: with HEAD, the remembered answer's key."""
+    from brv_vc.index.db import get_meta
 
-    handle = open_index(project)
-    try:
-        fingerprint = get_meta(handle.conn, "fingerprint") or ""
-    finally:
-        handle.conn.close()
-    return f"{head}:{fingerprint}"
+    return get_meta(conn, "fingerprint") or ""
 
 
-def _remember(project: Project, head: str | None, report: StaleReport) -> None:
+def _remember(project: Project, key: str, report: StaleReport) -> None:
     try:
         path = project.state / CACHE
         path.parent.mkdir(parents=True, exist_ok=True)
-        data = {"key": _key(project, head), "stale": [e.entry for e in report.entries]}
+        data = {"key": key, "stale": [e.entry for e in report.entries]}
         path.write_text(json.dumps(data), encoding="utf-8")
     except OSError:
         pass  # a cache: never a reason to fail
 
 
-def stale_entries(project: Project, changed: Mapping[str, str] | None = None) -> frozenset[str]:
+def stale_entries(project: Project) -> frozenset[str]:
     """The entries currently stale (cheap, cached by HEAD and tree state: for search and brain marks).
-
-    Args:
-        project: the project.
-        changed: repository path -> change letter (``M``, ``D``, ``R``...) of a diff the
-            caller already has (a pull, a staged commit); when given, only entries linking
-            those paths are returned and no history is walked.
 
     Returns:
         Tree-relative paths of the stale entries (empty when no git repository holds the
         project).
     """
-    if changed is not None:
-        from brv_vc.services.code_links.lookup import linked_entries
-
-        found = linked_entries(project, changed)
-        return frozenset(entry for entries in found.values() for entry in entries)
     from brv_vc.services.code_links.where import locate
+    from brv_vc.services.derived import with_index
 
     code = locate(project)
     if code is None:
         return frozenset()
     head = git.commit_of(code.top, "HEAD")
-    cache = Path(project.state / CACHE)
     try:
-        data = json.loads(cache.read_text(encoding="utf-8"))
-        if data.get("key") == _key(project, head):
+        data = json.loads(Path(project.state / CACHE).read_text(encoding="utf-8"))
+        key, _ = with_index(project, lambda opened: f"{head}:{_fingerprint(opened.conn)}")
+        if data.get("key") == key:
             return frozenset(data["stale"])
-    except (OSError, ValueError, KeyError):
+    except (OSError, ValueError, KeyError, AttributeError):
         pass
     return frozenset(e.entry for e in stale(project).entries)

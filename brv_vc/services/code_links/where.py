@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from brv_vc.errors import NotInitializedError
-from brv_vc.tree.project import Project
-from brv_vc.vc import git
+from brv_vc.tree.project import Project, git_top
+from brv_vc.vc import git, repo
 
 IN_PROJECT = "in-project"
 STANDALONE = "standalone"
@@ -54,14 +54,6 @@ class CodeRepo(NamedTuple):
         return repo_path == brv or repo_path.startswith(brv + "/")
 
 
-def find_top(start: Path) -> Path | None:
-    """The nearest folder at or above ``start`` holding ``.git`` (no git process: cold paths)."""
-    for folder in (start, *start.parents):
-        if (folder / ".git").exists():
-            return folder
-    return None
-
-
 def locate(project: Project, *, probe: bool = True) -> CodeRepo | None:
     """Finds the code repository around the project (None when there is none).
 
@@ -71,19 +63,18 @@ def locate(project: Project, *, probe: bool = True) -> CodeRepo | None:
             then read from the files alone).
     """
     root = project.root.resolve()
-    top = git.toplevel(root) if probe else find_top(root)
+    top = git.toplevel(root) if probe else git_top(root)
     if top is None:
         return None
     top = top.resolve()
     base = Path(os.path.relpath(root, top)).as_posix()
     base = "" if base == "." else base
-    tree = project.tree
-    if (tree / ".git").exists():
-        return CodeRepo(top, base, STANDALONE, "")
-    prefix = f"{base}/.brv/context-tree" if base else ".brv/context-tree"
-    if (tree / ".gitattributes").is_file():  # what vc.repo.locate reads as in-project
-        return CodeRepo(top, base, IN_PROJECT, prefix)
-    return CodeRepo(top, base, UNVERSIONED, "")
+    knowledge = repo.of_tree(project, top)  # the mode as every brv vc command reads it
+    if knowledge is None:
+        return CodeRepo(top, base, UNVERSIONED, "")
+    if knowledge.in_project:
+        return CodeRepo(top, base, IN_PROJECT, knowledge.prefix)
+    return CodeRepo(top, base, STANDALONE, "")
 
 
 def require(project: Project) -> CodeRepo:

@@ -17,7 +17,6 @@ from typing import Protocol
 from brv_vc.errors import BrvError
 from brv_vc.services.problems import FileProblem, file_problems
 from brv_vc.summary import abstracts, folders, queue, removals
-from brv_vc.summary import manifest as manifest_mod
 from brv_vc.summary.budgets import Deferred, TimeBudget
 from brv_vc.summary.engine import EXTRACTIVE, Engine, engine_for
 from brv_vc.summary.records import Records
@@ -143,6 +142,8 @@ def summarize(
             project, conn, engine, sleep=sleep,
             progress=progress.advance if progress is not None else None,
         )
+        from brv_vc.summary import manifest as manifest_mod
+
         built = manifest_mod.ensure(project, conn, now)
         known = set(entries)
         failed = file_problems((p, e) for p, e in queue.failures(conn) if p in known)
@@ -254,6 +255,9 @@ def refresh_summaries(
             problems.append(f"abstracts failed: {type(exc).__name__}: {exc}")
         try:
             if manifest and (touched or paths is None or paths):
+                # imported here: the hooks and pull leave the manifest to its next reader
+                from brv_vc.summary import manifest as manifest_mod
+
                 built = manifest_mod.ensure(project, conn, now)
                 problems.extend(built.warnings)
                 if built.rebuilt:

@@ -9,27 +9,21 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 from pathlib import Path
 
+from brv_vc.interpreter import interpreter
 from brv_vc.services.hooks import managers
 from brv_vc.services.hooks.gitconfig import config_files
-from brv_vc.tree.project import Project
+from brv_vc.tree.project import Project, git_top
 from brv_vc.vc import hook_managers as hm
 from brv_vc.vc import hooks_install as hi
+from brv_vc.vc import repo
 
 
 def top_of(project: Project) -> tuple[Path, bool] | None:
     """The work tree holding the tree and whether it is the project's own (in-project)."""
-    tree = project.tree
-    if (tree / ".git").exists():
-        return tree, False
-    if not (tree / ".gitattributes").is_file():
-        return None
-    for folder in (project.root, *project.root.parents):
-        if (folder / ".git").exists():
-            return folder, True
-    return None
+    found = repo.of_tree(project, git_top(project.root))  # no git process: files alone
+    return None if found is None else (found.workdir, found.in_project)
 
 
 def config_get(text: str, section: str, key: str) -> str | None:
@@ -80,7 +74,7 @@ def problems(project: Project) -> tuple[tuple[str, ...], str]:
     folder = Path(os.path.expanduser(hooks_path)) if hooks_path else gitdir / "hooks"
     folder = folder if folder.is_absolute() else top / folder
     manager = hm.detect(top, folder, hooks_path, ("pre-commit",))
-    state = managers.truth(manager, folder, hi.status(folder, sys.executable, ("pre-commit",))[0])
+    state = managers.truth(manager, folder, hi.status(folder, interpreter(), ("pre-commit",))[0])
     if not state.brv_runs:
         fix = "brv hooks install"
         elsewhere = source is not None and source != gitdir / "config"

@@ -6,10 +6,10 @@ same after-change step as ``brv vc pull``.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from brv_vc.interpreter import interpreter
 from brv_vc.services.hooks import managers
 from brv_vc.tree.project import Project
 from brv_vc.vc import exclusions, git
@@ -112,7 +112,7 @@ def install_hooks(project: Project, *, python: str | None = None,
     """
     repo, folder, hooks_path = _locate(project)
     manager = hm.detect(repo.workdir, folder, hooks_path, hi.HOOK_NAMES)
-    python = python or sys.executable
+    python = python or interpreter()
     # the lines in a manager's files reach this brv through it, without PATH (per clone)
     if git.config_value(repo.workdir, "brv.python") != python:
         git.run(["config", "--local", "brv.python", python], repo.workdir)
@@ -149,7 +149,7 @@ def hooks_status(project: Project) -> HooksReport:
     """Reports brv's hooks without changing anything."""
     repo, folder, hooks_path = _locate(project)
     manager = hm.detect(repo.workdir, folder, hooks_path, hi.HOOK_NAMES)
-    states = tuple(managers.truth(manager, folder, s) for s in hi.status(folder, sys.executable))
+    states = tuple(managers.truth(manager, folder, s) for s in hi.status(folder, interpreter()))
     return _report(repo, folder, hooks_path, states, manager,
                    _notes(repo, folder, hooks_path) if manager is None else ())
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 import sqlite3
 from collections import Counter
 
+from brv_vc.index.relations import forms, resolve
 from brv_vc.services.link_graph.model import Edge, Node
-from brv_vc.services.link_graph.neighbourhood import edges_among, resolve, titles
+from brv_vc.services.link_graph.neighbourhood import edges_among, titles
 
 _OUTSIDE = 8  # neighbouring folders drawn at most (the rest are counted in "more")
 _STRONGEST = 2  # lines each domain keeps to the domains it links with most
@@ -46,7 +47,7 @@ def folder_nodes(
     depth = folder.count("/") + 1
     # a target inside the folder is one of its entries (named with or without .md) or no
     # entry at all; only targets outside need the index to tell a folder from a dangling name
-    known = {p.removesuffix(".md"): p for p in entries} | {p: p for p in entries}
+    known = forms(entries)
     where = resolve(conn, {t for _, t in outgoing if not t.startswith(low)})
     outside: Counter[str] = Counter()
     for source, target in outgoing:

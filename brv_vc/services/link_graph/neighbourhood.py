@@ -11,48 +11,20 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable
 
+from brv_vc.index.db import chunks, marks
+from brv_vc.index.relations import backlinks, forms, forward, forward_of, resolve
 from brv_vc.services.link_graph.model import Edge, Node
 
-_CHUNK = 500  # SQLite's bound on host parameters is 32766; small chunks keep plans simple
 _ENTRY_KINDS = ("entry", "context")
-
-
-def _chunks(items: list[str]) -> Iterable[list[str]]:
-    for start in range(0, len(items), _CHUNK):
-        yield items[start : start + _CHUNK]
-
-
-def _marks(items: list[str]) -> str:
-    return ",".join("?" * len(items))
-
-
-def resolve(conn: sqlite3.Connection, targets: Iterable[str]) -> dict[str, tuple[str, str]]:
-    """Relation targets -> (node path, ``"entry"`` or ``"folder"``); dangling ones are absent."""
-    wanted = sorted(set(targets))
-    found: dict[str, tuple[str, str]] = {}
-    for chunk in _chunks(wanted):
-        forms = chunk + [t + ".md" for t in chunk]
-        docs = {row[0] for row in conn.execute(
-            f"SELECT path FROM docs WHERE path IN ({_marks(forms)})", forms)}
-        dirs = {row[0] for row in conn.execute(
-            f"SELECT path FROM dirs WHERE path IN ({_marks(chunk)})", chunk)}
-        for target in chunk:
-            if target in docs:
-                found[target] = (target, "entry")
-            elif target + ".md" in docs:
-                found[target] = (target + ".md", "entry")
-            elif target in dirs:
-                found[target] = (target, "folder")
-    return found
 
 
 def titles(conn: sqlite3.Connection, paths: Iterable[str]) -> dict[str, str]:
     """The indexed titles of entries (a path without a title keeps its file name)."""
     wanted = sorted(set(paths))
     out: dict[str, str] = {}
-    for chunk in _chunks(wanted):
+    for chunk in chunks(wanted):
         out.update(conn.execute(
-            f"SELECT path, title FROM docs WHERE path IN ({_marks(chunk)})", chunk).fetchall())
+            f"SELECT path, title FROM docs WHERE path IN ({marks(chunk)})", chunk).fetchall())
     return {path: out.get(path) or path.rsplit("/", 1)[-1].removesuffix(".md") for path in wanted}
 
 
@@ -60,17 +32,17 @@ def degrees(conn: sqlite3.Connection, paths: Iterable[str]) -> dict[str, int]:
     """Links out of and into each entry (into: named with or without ``.md``)."""
     wanted = sorted(set(paths))
     count = dict.fromkeys(wanted, 0)
-    for chunk in _chunks(wanted):
+    for chunk in chunks(wanted):
         for source, n in conn.execute(
-            f"SELECT source, count(*) FROM links WHERE source IN ({_marks(chunk)}) GROUP BY source",
+            f"SELECT source, count(*) FROM links WHERE source IN ({marks(chunk)}) GROUP BY source",
             chunk,
         ):
             count[source] += n
-        owner = {p: p for p in chunk} | {p.removesuffix(".md"): p for p in chunk if p.endswith(".md")}
-        forms = list(owner)
+        owner = forms(chunk)
+        named = list(owner)
         for target, n in conn.execute(
-            f"SELECT target, count(*) FROM links WHERE target IN ({_marks(forms)}) GROUP BY target",
-            forms,
+            f"SELECT target, count(*) FROM links WHERE target IN ({marks(named)}) GROUP BY target",
+            named,
         ):
             count[owner[target]] += n
     return count
@@ -78,11 +50,8 @@ def degrees(conn: sqlite3.Connection, paths: Iterable[str]) -> dict[str, int]:
 
 def neighbours(conn: sqlite3.Connection, path: str) -> set[tuple[str, str]]:
     """The nodes an entry names or is named by, as (path, kind)."""
-    forward = [row[0] for row in conn.execute("SELECT target FROM links WHERE source = ?", (path,))]
-    found = set(resolve(conn, forward).values())
-    forms = (path, path.removesuffix(".md"))
-    found.update((row[0], "entry") for row in conn.execute(
-        "SELECT DISTINCT source FROM links WHERE target IN (?, ?)", forms))
+    found = set(resolve(conn, (link.target for link in forward(conn, path))).values())
+    found.update((source, "entry") for source in backlinks(conn, path))
     found.discard((path, "entry"))
     return found
 
@@ -90,10 +59,8 @@ def neighbours(conn: sqlite3.Connection, path: str) -> set[tuple[str, str]]:
 def edges_among(conn: sqlite3.Connection, nodes: dict[str, str]) -> list[Edge]:
     """Relation lines between the picture's nodes (``nodes``: path -> kind), one per pair."""
     sources = sorted(p for p, kind in nodes.items() if kind == "entry")
-    rows: list[tuple[str, str]] = []
-    for chunk in _chunks(sources):
-        rows += conn.execute(
-            f"SELECT source, target FROM links WHERE source IN ({_marks(chunk)})", chunk).fetchall()
+    rows = [(link.source, link.target)
+            for links in forward_of(conn, sources).values() for link in links]
     where = resolve(conn, (target for _, target in rows))
     pairs = {(s, where[t][0]) for s, t in rows if t in where and where[t][0] in nodes}
     return [Edge(s, t, "relation") for s, t in sorted(pairs) if s != t]

@@ -16,6 +16,8 @@ import json
 import os
 import sqlite3
 
+from brv_vc.tree.project import git_folder, git_top
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -47,10 +49,11 @@ def stale_of(project: Project, candidates: frozenset[str]) -> frozenset[str]:
 
 def known_stale(project: Project) -> frozenset[str]:
     """Every stale entry: the kept answer while HEAD has not moved, else a new judgement."""
-    git_dir = _git_dir(str(project.root))
-    if git_dir is None:  # no repository holds the project: no code history to compare
+    top = git_top(project.root)
+    found = None if top is None else git_folder(top)
+    if found is None:  # no repository holds the project: no code history to compare
         return frozenset()
-    head = _head(git_dir)
+    head = _head(str(found))
     try:
         with open(project.state / CACHE, encoding="utf-8") as handle:
             kept = json.load(handle)
@@ -73,28 +76,6 @@ def every_stale(project: Project) -> frozenset[str]:
         return stale_entries(project)
     except Exception:  # a mark is a convenience: a search never fails over it
         return frozenset()
-
-
-def _git_dir(start: str) -> str | None:
-    """The git folder of the repository around ``start`` (a ``.git`` file's gitdir too)."""
-    folder = os.path.abspath(start)
-    while True:
-        dot = os.path.join(folder, ".git")
-        if os.path.isdir(dot):
-            return dot
-        if os.path.isfile(dot):
-            try:
-                with open(dot, encoding="utf-8") as handle:
-                    line = handle.read().strip()
-            except OSError:
-                return None
-            if line.startswith("gitdir:"):
-                return os.path.normpath(os.path.join(folder, line[7:].strip()))
-            return None
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            return None
-        folder = parent
 
 
 def _head(git_dir: str) -> str | None:

@@ -21,20 +21,19 @@ if TYPE_CHECKING:
     from brv_vc.services.vc.driver import render_textconv, run_merge_driver
     from brv_vc.services.vc.events import HookRun, framework_invocation, run_hook
     from brv_vc.services.vc.hook_env import nothing_to_trail
+    from brv_vc.services.vc.pushing import PushResult, push
     from brv_vc.services.vc.recovery import RecoverResult, recover
     from brv_vc.services.vc.remotes import RemoteResult, remote
     from brv_vc.services.vc.resetting import reset
     from brv_vc.services.vc.setup import InitResult, init_repo
     from brv_vc.services.vc.staging import add
     from brv_vc.services.vc.sync import (
-        PushResult,
         SyncResult,
         fetch,
         merge,
         merge_abort,
         merge_continue,
         pull,
-        push,
     )
     from brv_vc.services.vc.trailers import archived_deletions
     from brv_vc.services.vc.validate import Validation, validate_tree
@@ -56,8 +55,8 @@ _HOMES = {
     "InitResult": "setup", "init_repo": "setup", "prepare": "configure",
     "RemoteResult": "remotes", "remote": "remotes",
     "StatusReport": "changes", "status": "changes",
-    "PushResult": "sync", "SyncResult": "sync", "fetch": "sync", "merge": "sync",
-    "merge_abort": "sync", "merge_continue": "sync", "pull": "sync", "push": "sync",
+    "PushResult": "pushing", "SyncResult": "sync", "fetch": "sync", "merge": "sync",
+    "merge_abort": "sync", "merge_continue": "sync", "pull": "sync", "push": "pushing",
     "Validation": "validate", "validate_tree": "validate",
 }
 __all__ = ["AfterChange", "BranchResult", "CodeKnowledge", "CommitResult", "HookRun", "InitResult", "LogEntry",

@@ -14,8 +14,7 @@ from typing import Any
 
 from brv_vc.errors import BrvError
 from brv_vc.services.derived import refresh
-from brv_vc.summary.archive import archive_paths
-from brv_vc.tree.layout import ARCHIVE_DIR, Kind, is_derived, kind_of
+from brv_vc.tree.layout import ARCHIVE_DIR, Kind, archive_paths, is_derived, kind_of
 from brv_vc.tree.links import first_link
 from brv_vc.tree.project import Project
 from brv_vc.tree.store import remove_empty_parents
@@ -63,24 +62,24 @@ def _importance(project: Project, path: str) -> float:
         return DEFAULT_IMPORTANCE
 
 
-def changed_paths(repo: KnowledgeRepo, old: str | None, new: str | None) -> tuple[str, ...]:
-    """Tree paths that differ between two commits (all tracked paths when ``old`` is None)."""
-    return _changes(repo, old, new)[0]
+Raw = list[tuple[str, str, str, str]]  # git.changed_entries: (status, path, blob, mode)
 
 
-def _changes(repo: KnowledgeRepo, old: str | None, new: str | None
+def _changes(repo: KnowledgeRepo, old: str | None, new: str | None, raw: Raw | None = None
              ) -> tuple[tuple[str, ...], set[str] | None]:
     """(the changed tree paths, those stored as symlinks at ``new``; None: not known yet).
 
     Between two commits one ``diff --raw`` gives both: its modes say which changed path is a
-    link, so the whole tree at ``new`` is never listed for it.
+    link, so the whole tree at ``new`` is never listed for it. ``raw``: that diff, when the
+    caller has it already (a fast-forward pull diffed ``old..new`` before merging).
     """
     if new is None or old == new:
         return (), set()
     if old is None:
         out = repo.git("ls-tree", "-r", "-z", "--name-only", new, *repo.pathspec()).stdout
         return tuple(p for p in (repo.tree_path(x) for x in out.split("\0") if x) if p), None
-    raw = git.changed_entries(repo.workdir, old, new, repo.prefix or None)
+    if raw is None:
+        raw = git.changed_entries(repo.workdir, old, new, repo.prefix or None)
     paths = tuple(p for p in (repo.tree_path(x) for _, x, _, _ in raw) if p)
     links = {p for status, x, _, mode in raw
              if status != "D" and mode == LINK_MODE and (p := repo.tree_path(x))}
@@ -88,8 +87,8 @@ def _changes(repo: KnowledgeRepo, old: str | None, new: str | None
 
 
 def after_change(project: Project, repo: KnowledgeRepo, old: str | None, new: str | None,
-                 now: datetime, *, also: Iterable[str] = (), manifest: bool = True
-                 ) -> AfterChange:
+                 now: datetime, *, also: Iterable[str] = (), manifest: bool = True,
+                 defer: bool = False, raw: Raw | None = None) -> AfterChange:
     """Rebuilds archived entries from history and refreshes derived state.
 
     The archive is rebuilt for every entry archived by a commit in ``old..new``, and for
@@ -107,8 +106,11 @@ def after_change(project: Project, repo: KnowledgeRepo, old: str | None, new: st
         manifest: False leaves the manifest (a whole-tree scan) to its next reader, which
             rebuilds it when stale (``brv manifest``, MCP, LLM queries): pull, merge,
             checkout and the git hooks, whose cost must follow the change, not the tree.
+        defer: queue the changed entries' abstracts instead of writing them (``brv vc pull``
+            and ``merge``, as ``brv vc commit``: see ``services.derived.refresh``).
+        raw: ``git.changed_entries`` of ``old..new``, when the caller has it already.
     """
-    paths, stored = _changes(repo, old, new)
+    paths, stored = _changes(repo, old, new, raw)
     changed = tuple(dict.fromkeys((*paths, *also)))
     links = _links(project, repo, new, changed, stored)
     changed = tuple(p for p in changed if p not in links)
@@ -143,7 +145,8 @@ def after_change(project: Project, repo: KnowledgeRepo, old: str | None, new: st
             problems.append(f"archive of {path} not rebuilt: {exc}")
     unarchived, dropped = drop_returned_archives(project, changed)
     removed = prune_orphan_folders(project, changed)
-    report = refresh(project, (*changed, *dropped, *removed), now, manifest=manifest)
+    report = refresh(project, (*changed, *dropped, *removed), now, defer=defer,
+                     manifest=manifest)
     if new is not None:
         record_head(project, new)
     return AfterChange(changed, tuple(archived), (*problems, *report.problems), unarchived,
@@ -225,6 +228,8 @@ def drop_returned_archives(project: Project, changed: Iterable[str]
     """
     entries: list[str] = []
     deleted: list[str] = []
+    if not (project.tree / ARCHIVE_DIR).is_dir():
+        return (), ()  # nothing archived here: no path to look at
     for path in changed:
         if kind_of(path) is not Kind.ENTRY:  # never under _archived/
             continue

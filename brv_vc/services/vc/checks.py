@@ -10,6 +10,7 @@ malformed entries, and frontmatter the JSON Schema rejects.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from brv_vc.errors import BrvError
@@ -46,12 +47,17 @@ class StagedCheck:
     deleted: tuple[str, ...] = ()  # the staged deletions (repository paths)
 
 
-def check_staged(repo: KnowledgeRepo, index_file: str | None) -> StagedCheck:
+def check_staged(repo: KnowledgeRepo, index_file: str | None,
+                 staged: Sequence[tuple[str, str, str, str]] | None = None,
+                 blobs: Mapping[str, bytes] | None = None) -> StagedCheck:
     """Validates the staged knowledge files of the tree's repository.
 
     Args:
         repo: the repository holding the tree.
         index_file: the GIT_INDEX_FILE git exported to the hook, if any.
+        staged: the ``git.staged_entries`` rows of :func:`check_scope`, when the caller
+            listed the change already (``brv vc commit``, the pre-commit hook): not listed again.
+        blobs: blob id -> bytes the caller read already: only the others are read.
 
     Returns:
         The staged tree paths and one problem per refused file.
@@ -59,9 +65,8 @@ def check_staged(repo: KnowledgeRepo, index_file: str | None) -> StagedCheck:
     Raises:
         GitError: git could not list or read the staged files.
     """
-    # In-project mode looks only under .brv/: code files are not ours to judge.
-    pathspec = repo.prefix.removesuffix("context-tree") or None
-    staged = git.staged_entries(repo.workdir, index_file, pathspec)
+    if staged is None:
+        staged = git.staged_entries(repo.workdir, index_file, check_scope(repo))
     tree_paths = [rel for _, p, _, _ in staged if (rel := repo.tree_path(p)) is not None]
     present = [(path, blob) for status, path, blob, _ in staged if status != "D"]
     problems: dict[str, StagedProblem] = _state_files(repo, [p for p, _ in present])
@@ -107,7 +112,9 @@ def check_staged(repo: KnowledgeRepo, index_file: str | None) -> StagedCheck:
             to_read.append((path, blob, Kind.ENTRY if reason else kind))
             if reason:
                 maybe_synthesis[path] = (rel, reason)
-    blobs = git.read_blobs(repo.workdir, [blob for _, blob, _ in to_read])
+    known = blobs or {}
+    blobs = {**known, **git.read_blobs(repo.workdir, [blob for _, blob, _ in to_read
+                                                      if blob not in known])}
     checked = 0
     for path, blob, kind in to_read:
         if path in maybe_synthesis:
@@ -122,6 +129,20 @@ def check_staged(repo: KnowledgeRepo, index_file: str | None) -> StagedCheck:
     ordered = tuple(problems[p] for p in sorted(problems))
     deleted = tuple(path for status, path, _, _ in staged if status == "D")
     return StagedCheck(tuple(sorted(set(tree_paths))), ordered, checked, deleted)
+
+
+def check_scope(repo: KnowledgeRepo) -> str | None:
+    """The pathspec :func:`check_staged` judges (None: the whole repository).
+
+    In-project mode looks only under ``.brv/``: code files are not ours to judge.
+    """
+    return repo.prefix.removesuffix("context-tree") or None
+
+
+def in_check_scope(repo: KnowledgeRepo, path: str) -> bool:
+    """True when the repository path is within :func:`check_scope`."""
+    scope = check_scope(repo)
+    return scope is None or path.startswith(scope)
 
 
 def _state_files(repo: KnowledgeRepo, paths: list[str]) -> dict[str, StagedProblem]:
@@ -202,4 +223,5 @@ def entry_check(data: bytes, file: str, kind: Kind) -> None:
     validate(values, FRONTMATTER_SCHEMA, file=file)
 
 
-__all__ = ["StagedCheck", "StagedProblem", "blob_problem", "check_staged", "entry_check"]
+__all__ = ["StagedCheck", "StagedProblem", "blob_problem", "check_scope", "check_staged", "entry_check",
+           "in_check_scope"]

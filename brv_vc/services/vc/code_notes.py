@@ -9,7 +9,7 @@ never from the whole tree: the pre-commit note's budget is 50 ms at 25,000 entri
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -137,32 +137,44 @@ def commit_lines(links: Iterable[CodeLink]) -> list[str]:
             f"{', '.join(link.entries)} (not in this commit)" for link in links]
 
 
-def staged_code(workdir: Path, index_file: str | None, prefix: str) -> tuple[
-        dict[str, str], dict[str, str], set[str]]:
+Moves = list[tuple[str, str, str, str, str]]  # git.staged_moves rows
+
+
+def staged_code(workdir: Path, index_file: str | None, prefix: str,
+                moves: Moves | None = None) -> tuple[dict[str, str], dict[str, str], set[str]]:
     """(staged code path -> letter, renames, staged tree paths): one ``git diff --cached``.
 
     ``prefix`` is the tree's path in the repository ("" when the repository holds no tree:
-    the code repository of standalone mode).
+    the code repository of standalone mode). ``moves``: the staged change the hook listed
+    already (``git.staged_moves``), not listed again.
     """
-    code, renames, every = _name_status(workdir, ["--cached"], index_file)
+    if moves is None:
+        moves = git.staged_moves(workdir, index_file)
+    code, renames, every = _by_letter(moves)
+    return code, renames, _tree_paths(every, prefix)
+
+
+def _tree_paths(every: set[str], prefix: str) -> set[str]:
+    """The tree paths among repository paths (none when the repository holds no tree)."""
     head = prefix + "/" if prefix else None
-    return code, renames, {p[len(head):] for p in every if head and p.startswith(head)}
+    return {p[len(head):] for p in every if head and p.startswith(head)}
 
 
 def commit_note(project: Project, workdir: Path, index_file: str | None,
-                prefix: str) -> tuple[str, tuple[CodeLink, ...], str | None]:
+                prefix: str, moves: Moves | None = None
+                ) -> tuple[str, tuple[CodeLink, ...], str | None]:
     """The pre-commit hook's step: (on_commit mode, staged code left without its knowledge, a warning).
 
     The warning is about a bad ``code_links.on_commit`` value (then ``warn`` is used).
-    ``off`` reads nothing but the config; otherwise one ``git diff --cached`` and one query
-    of the links table for the staged code paths.
+    ``off`` reads nothing but the config; otherwise one ``git diff --cached`` (none when
+    ``moves`` gives it) and one query of the links table for the staged code paths.
     """
     from brv_vc.tree.config import code_links_on_commit
 
     mode, warning = code_links_on_commit(project)
     if mode == "off":
         return mode, (), warning
-    code, renames, tree = staged_code(workdir, index_file, prefix)
+    code, renames, tree = staged_code(workdir, index_file, prefix, moves)
     found = split_links(project, workdir, code, tree, renames)
     return mode, tuple(link for link in found.stale if link.change != "A"), warning
 
@@ -185,34 +197,37 @@ def changed_code(workdir: Path, old: str, new: str) -> tuple[dict[str, str], dic
     One ``git diff --name-status -M``: a rename's old path is marked ``R`` (its entries
     name it), the new one ``A``.
     """
-    return _name_status(workdir, [old, new])
-
-
-def _name_status(workdir: Path, revs: list[str], index_file: str | None = None
-                 ) -> tuple[dict[str, str], dict[str, str], set[str]]:
-    out = git.run(["diff", "--name-status", "-z", "-M", "--no-ext-diff", *revs], workdir,
-                  index_file=Path(index_file) if index_file else None).stdout
+    out = git.run(["diff", "--name-status", "-z", "-M", "--no-ext-diff", old, new],
+                  workdir).stdout
     fields = out.split("\0")
-    code: dict[str, str] = {}
-    renames: dict[str, str] = {}
-    every: set[str] = set()
+    moves: Moves = []
     i = 0
     while i < len(fields) and fields[i]:
         letter = fields[i][:1]
         if letter in "RC":
-            source, target = fields[i + 1], fields[i + 2]
+            moves.append((letter, fields[i + 2], "", "", fields[i + 1]))
             i += 3
-            every.update((source, target))
-            if letter == "R" and is_code(source):
-                code[source], renames[source] = "R", target
-            if is_code(target):
-                code[target] = "A"
         else:
-            path = fields[i + 1]
+            moves.append((letter, fields[i + 1], "", "", ""))
             i += 2
-            every.add(path)
+    return _by_letter(moves)
+
+
+def _by_letter(moves: Moves) -> tuple[dict[str, str], dict[str, str], set[str]]:
+    """(code path -> letter, renames old -> new, all changed paths) of a change's rows."""
+    code: dict[str, str] = {}
+    renames: dict[str, str] = {}
+    every: set[str] = set()
+    for letter, path, _, _, source in moves:
+        every.add(path)
+        if letter in "RC":
+            every.add(source)
+            if letter == "R" and is_code(source):
+                code[source], renames[source] = "R", path
             if is_code(path):
-                code[path] = letter
+                code[path] = "A"
+        elif is_code(path):
+            code[path] = letter
     return code, renames, every
 
 
@@ -224,9 +239,7 @@ def range_knowledge(project: Project, workdir: Path, prefix: str, old: str,
     describe an older version of it) but kept among the updated ones.
     """
     code, renames, every = changed_code(workdir, old, new)
-    head = prefix + "/" if prefix else None
-    edited = {p[len(head):] for p in every if head and p.startswith(head)}
-    found = split_links(project, workdir, code, edited, renames)
+    found = split_links(project, workdir, code, _tree_paths(every, prefix), renames)
     return found._replace(stale=tuple(link for link in found.stale if link.change != "A"))
 
 
@@ -261,13 +274,17 @@ def code_knowledge(project: Project, repo: KnowledgeRepo, spec: str | None) -> C
 
 
 def pull_notices(project: Project, repo: KnowledgeRepo, old: str | None,
-                 new: str | None) -> tuple[str, ...]:
+                 new: str | None, changed: Collection[str] | None = None) -> tuple[str, ...]:
     """``brv vc pull``'s report of the knowledge it made stale (in-project: the same repository).
 
     As the post-merge hook's (which a ``brv vc pull`` skips: it runs the step itself); a
-    failure says nothing (the pull is done).
+    failure says nothing (the pull is done). ``changed``: the repository paths ``old..new``
+    changes, when the caller diffed already: no code among them, nothing to report (a rename
+    pairs changed paths too).
     """
     if not repo.in_project or not old or not new or old == new:
+        return ()
+    if changed is not None and not any(map(is_code, changed)):
         return ()
     try:
         found = range_knowledge(project, repo.workdir, repo.prefix, old, new)
@@ -285,14 +302,15 @@ class CommitStep(NamedTuple):
 
 
 def commit_step(project: Project, workdir: Path, index_file: str | None,
-                prefix: str) -> CommitStep:
+                prefix: str, moves: Moves | None = None) -> CommitStep:
     """pre-commit's step on staged code whose linked entries the commit leaves out.
 
     ``code_links.on_commit``: warn gives a note, block the problems that refuse the commit,
     off nothing. A failure is a warning: a note never stops a commit by accident.
+    ``moves``: the staged change as the hook listed it (``git.staged_moves``).
     """
     try:
-        mode, links, warning = commit_note(project, workdir, index_file, prefix)
+        mode, links, warning = commit_note(project, workdir, index_file, prefix, moves)
     except Exception as exc:
         return CommitStep(warnings=("the note on knowledge about the staged code could not "
                                     f"run: {type(exc).__name__}: {exc}",))

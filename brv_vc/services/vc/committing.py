@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from brv_vc.errors import ConflictError, FormatError, GitError, NotFoundError, UsageError
 from brv_vc.services.vc.gating import OVERRIDE_ENV, project_of, refuse_pending
-from brv_vc.services.vc.hook_env import COMMIT_CHECKED_ENV
-from brv_vc.services.vc.staging import staged_paths
+from brv_vc.services.vc.hook_env import COMMIT_CHECKED_ENV, TRAILERS_SUFFIX
 from brv_vc.services.vc.trailers import archived_deletions
 from brv_vc.vc import exclusions, git
 from brv_vc.vc.archived import trailer_block
@@ -26,7 +24,7 @@ from brv_vc.vc.git_links import LINK_MODE
 from brv_vc.vc.repo import KnowledgeRepo
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
     from datetime import datetime
 
     from brv_vc.tree.project import Project
@@ -78,19 +76,28 @@ def _marker_triplet(data: bytes) -> bool:
     return all(marker.search(data) for marker in _MARKERS)
 
 
-def marker_files_in(repo: KnowledgeRepo, changes: Sequence[tuple[str, str, str, str]]
-                    ) -> list[str]:
+def marker_files_in(repo: KnowledgeRepo, changes: Sequence[tuple[str, str, str, str]],
+                    blobs: Mapping[str, bytes] | None = None) -> list[str]:
     """The tree paths among ``changes`` whose new blob holds a conflict marker triplet.
 
     ``changes``: ``(status, path, blob, mode)`` rows of ``git diff --raw`` (staged, or
     between two commits). Only these blobs are read: a file the change does not touch
-    cannot bring markers in, so the check costs what the change costs.
+    cannot bring markers in, so the check costs what the change costs. ``blobs``: those the
+    caller read already (:func:`read_changed`).
     """
     present = [(rel, blob) for status, path, blob, mode in changes
                if status != "D" and mode not in (LINK_MODE, "160000")
                and (rel := repo.tree_path(path)) is not None]
-    blobs = git.read_blobs(repo.workdir, [blob for _, blob in present])
+    if blobs is None:
+        blobs = git.read_blobs(repo.workdir, [blob for _, blob in present])
     return [rel for rel, blob in present if _marker_triplet(blobs.get(blob, b""))]
+
+
+def read_changed(repo: KnowledgeRepo, changes: Sequence[tuple[str, str, str, str]]
+                 ) -> dict[str, bytes]:
+    """The new blobs of ``changes`` (links and submodules aside), in one ``cat-file``."""
+    return git.read_blobs(repo.workdir, [blob for status, _, blob, mode in changes
+                                         if status != "D" and mode not in (LINK_MODE, "160000")])
 
 
 def refuse_unmerged(conflicts: Sequence[Change], action: str) -> None:
@@ -121,12 +128,16 @@ def refuse_excluded(repo: KnowledgeRepo, tracked: list[str], action: str) -> Non
 
 
 
-def refuse_unpushable(repo: KnowledgeRepo, rev: str, base: str | None = None) -> None:
+def refuse_unpushable(repo: KnowledgeRepo, rev: str, base: str | None = None) -> list[str]:
     """Refuses to push commit ``rev``: conflict markers, or tracked sync-excluded files.
 
     One code path for ``brv vc push`` and git's pre-push hook (a plain ``git push``).
     ``base``: the remote's tip the push replaces; only what differs from it is checked (the
     rest is on the remote already). None: the whole commit (a new branch).
+
+    Returns:
+        The tree paths the push changes (removals included), as listed for the check: the
+        review gate of ``brv vc push`` reads them without a second diff.
 
     Raises:
         ConflictError: conflict markers in the commit's knowledge.
@@ -137,11 +148,12 @@ def refuse_unpushable(repo: KnowledgeRepo, rev: str, base: str | None = None) ->
         refuse_marker_files(marker_files_in(repo, changes), "push")
         refuse_excluded(repo, [rel for status, path, _, _ in changes if status != "D"
                                and (rel := repo.tree_path(path)) is not None], "push")
-        return
+        return [rel for _, path, _, _ in changes if (rel := repo.tree_path(path)) is not None]
     refuse_markers(repo, rev, "push")
     tracked = repo.git("ls-tree", "-r", "-z", "--name-only", rev, *repo.pathspec()).stdout
-    refuse_excluded(repo, [p for p in (repo.tree_path(x) for x in tracked.split("\0") if x)
-                           if p], "push")
+    paths = [p for p in (repo.tree_path(x) for x in tracked.split("\0") if x) if p]
+    refuse_excluded(repo, paths, "push")
+    return paths
 
 
 @dataclass(frozen=True)
@@ -173,27 +185,35 @@ def commit(repo: KnowledgeRepo, message: str, *, include_pending: bool = False,
     """
     if not message.strip():
         raise UsageError("the commit message is empty", hint='give one: brv vc commit -m "..."')
-    refuse_unmerged(unmerged(repo), "commit")
+    from brv_vc.services.vc.checks import in_check_scope  # YAML + schema: only on commit
+
+    # what is staged, listed once (code too in in-project mode: it must stay out of this
+    # commit), with modes and blobs; every check below reads only that, each blob once.
+    # Unmerged paths are among the rows (status U, one a path), as 'git ls-files -u' has them.
+    listed = git.staged_entries(repo.workdir)
+    refuse_unmerged(_unmerged_in(repo, listed), "commit")
     merging = repo.merging()
-    # what this commit changes, with modes and blobs: every check below reads only that
-    changes = git.staged_entries(repo.workdir, None, repo.prefix or None)
-    refuse_marker_files(marker_files_in(repo, changes), "commit")
+    changes = [row for row in listed if repo.tree_path(row[1]) is not None]
+    checked = [row for row in listed if in_check_scope(repo, row[1])]
+    blobs = read_changed(repo, checked)
+    refuse_marker_files(marker_files_in(repo, changes, blobs), "commit")
     refuse_excluded(repo, [rel for status, path, _, _ in changes if status != "D"
                            and (rel := repo.tree_path(path)) is not None], "commit")
-    staged = staged_paths(repo)
+    staged = [path for _, path, _, _ in listed if _committed(repo, path)]
     if not staged and not merging:
         raise GitError("nothing to commit: no knowledge changes are staged",
                        hint="stage them first with 'brv vc add' (see 'brv vc status')")
-    refuse_invalid(repo)
-    if not include_pending:
-        refuse_pending(repo, staged, "commit")
+    refuse_invalid(repo, checked, blobs)
+    if not include_pending:  # the queue names tree paths (in-project, staged has the prefix)
+        refuse_pending(repo, [rel for p in staged if (rel := repo.tree_path(p)) is not None],
+                       "commit")
     # checked (or overridden) here: the pre-commit hook need not read the review queue again
     env = {**os.environ, OVERRIDE_ENV: "1"}
     archived = archived_deletions(repo, deleted=[
         rel for status, path, _, _ in changes
         if status == "D" and (rel := repo.tree_path(path)) is not None])
     full = message.rstrip("\n") + ("\n\n" + trailer_block(archived) if archived else "")
-    outside = (set(staged_paths(repo, whole_repo=True)) - set(staged)) if repo.in_project else set()
+    outside = len(listed) > len(staged) if repo.in_project else False
     parent = repo.head()
     if outside and not merging:
         _commit_only_knowledge(repo, full, env)
@@ -209,6 +229,14 @@ def commit(repo: KnowledgeRepo, message: str, *, include_pending: bool = False,
     if parent is None or processed_head(project) == parent:
         record_head(project, sha)  # a commit changes no file: nothing for the catch-up to do
     return CommitResult(sha, repo.branch(), full, len(staged), tuple(archived))
+
+
+def _committed(repo: KnowledgeRepo, path: str) -> bool:
+    """True when ``brv vc commit`` commits the staged path (``repo.commit_pathspec()``)."""
+    if not repo.prefix:
+        return True
+    return (path == repo.prefix or path.startswith(repo.prefix + "/")
+            or path in repo.project_files())
 
 
 def _refresh_committed(project: Project, paths: list[str], now: datetime | None) -> None:
@@ -232,19 +260,21 @@ def _name_checked_tree(repo: KnowledgeRepo, env: dict[str, str], index: Path | N
         env[COMMIT_CHECKED_ENV] = tree
 
 
-def unmerged(repo: KnowledgeRepo) -> list[Change]:
-    """The paths git records as unmerged (from the index alone: no work-tree walk)."""
+def _unmerged_in(repo: KnowledgeRepo, listed: Sequence[tuple[str, str, str, str]]
+                 ) -> list[Change]:
+    """:func:`unmerged` read from a listing of the staged change (``git.staged_entries``)."""
     from brv_vc.vc.status import Change
 
-    out = repo.git("ls-files", "-u", "-z", *repo.pathspec()).stdout
-    paths = dict.fromkeys(record.split("\t", 1)[1] for record in out.split("\0") if "\t" in record)
-    return [Change("unmerged", rel) for p in paths if (rel := repo.tree_path(p)) is not None]
+    return [Change("unmerged", rel) for status, path, _, _ in listed
+            if status == "U" and (rel := repo.tree_path(path)) is not None]
 
 
-def refuse_invalid(repo: KnowledgeRepo) -> None:
+def refuse_invalid(repo: KnowledgeRepo, staged: Sequence[tuple[str, str, str, str]] | None = None,
+                   blobs: Mapping[str, bytes] | None = None) -> None:
     """Refuses staged knowledge that the pre-commit hook would refuse, with its per-file messages.
 
-    This validates a commit even where the hooks are not installed.
+    This validates a commit even where the hooks are not installed. ``staged`` and
+    ``blobs``: the listing and the blobs the caller read already (``checks.check_staged``).
 
     There is no bypass: 'brv vc commit' only ever commits valid knowledge (plain
     'git commit --no-verify' remains for the rare emergency).
@@ -254,7 +284,7 @@ def refuse_invalid(repo: KnowledgeRepo) -> None:
     """
     from brv_vc.services.vc.checks import check_staged  # YAML + schema: only on commit
 
-    problems = check_staged(repo, None).problems
+    problems = check_staged(repo, None, staged, blobs).problems
     if not problems:
         return
     lines = [f"cannot commit: {len(problems)} staged file(s) are not valid knowledge"]
@@ -277,6 +307,8 @@ def _commit_only_knowledge(repo: KnowledgeRepo, message: str,
     the real ``git commit`` (hooks run); afterwards the real index matches HEAD for the
     knowledge paths and still holds the code changes.
     """
+    import tempfile  # random, bz2, lzma...: only for this rarer commit, never on push's path
+
     fd, tmp = tempfile.mkstemp(prefix="brv-index-")
     os.close(fd)
     index = Path(tmp)
@@ -297,6 +329,8 @@ def _commit_only_knowledge(repo: KnowledgeRepo, message: str,
         repo.git("reset", "-q", "HEAD", *spec)
     finally:
         index.unlink(missing_ok=True)
+        # the pre-commit's note for commit-msg, when commit-msg did not run (refused, absent)
+        Path(tmp + TRAILERS_SUFFIX).unlink(missing_ok=True)
 
 
 @dataclass(frozen=True)

@@ -8,10 +8,10 @@ the managed ``.gitignore``/``.gitattributes`` blocks when they drifted.
 from __future__ import annotations
 
 import shlex
-import sys
 from pathlib import Path
 
 import brv_vc
+from brv_vc.interpreter import interpreter
 from brv_vc.tree.project import Project
 from brv_vc.vc import exclusions, git_prefetch
 from brv_vc.vc.repo import KnowledgeRepo, locate
@@ -25,7 +25,7 @@ def brv_command() -> str:
     """
     parent = Path(brv_vc.__file__).resolve().parent.parent
     return (f"PYTHONPATH={shlex.quote(str(parent))}${{PYTHONPATH:+:$PYTHONPATH}} "
-            f"{shlex.quote(sys.executable)} -m brv_vc")
+            f"{shlex.quote(interpreter())} -m brv_vc")
 
 
 def _with_fallback(name: str, args: str, fallback: str) -> str:
@@ -39,7 +39,7 @@ def _with_fallback(name: str, args: str, fallback: str) -> str:
     git behaviour). git appends the file arguments (``"$@"``) after the function name.
     """
     parent = Path(brv_vc.__file__).resolve().parent.parent
-    python = shlex.quote(sys.executable)
+    python = shlex.quote(interpreter())
     package = shlex.quote(str(parent / "brv_vc"))
     return (f"{name}() {{ if [ -x {python} ] && [ -d {package} ]; then {brv_command()} "
             f"{args}; elif command -v brv >/dev/null 2>&1; then brv {args}; "

@@ -137,12 +137,23 @@ def _pre_commit(project: Project, repo: KnowledgeRepo, index_file: str | None,
                 now: datetime, include_pending: bool, checked: str | None = None) -> HookRun:
     if checked and _index_tree(repo, index_file) == checked:
         # 'brv vc commit' validated this very tree (and the review gate) before running git,
-        # and refreshes its derived state itself once the commit is made
+        # and refreshes its derived state itself once the commit is made; its message holds
+        # the trailers already: commit-msg skips on the note, as after the shim's own skip
+        from brv_vc.services.vc.hook_env import note_trailers
+
+        note_trailers(index_file, [])
         return HookRun("pre-commit", skipped="validated and refreshed by 'brv vc commit'")
     # Imported here: the check needs YAML, which the post-* hooks never pay for.
-    from brv_vc.services.vc.checks import check_staged
+    from brv_vc.services.vc.checks import check_staged, in_check_scope
+    from brv_vc.tree.config import code_links_on_commit
 
-    check = check_staged(repo, index_file)
+    # in-project: one diff of the whole index (renames followed) serves the check of the
+    # staged knowledge and the note on staged code below; standalone: the check's own diff
+    # (with code_links.on_commit: off no note is made: git's inexact rename search is not paid)
+    moves = (git.staged_moves(repo.workdir, index_file)
+             if repo.prefix and code_links_on_commit(project)[0] != "off" else None)
+    check = check_staged(repo, index_file, None if moves is None else [
+        row for row in git.unrenamed(moves) if in_check_scope(repo, row[1])])
     if check.problems:
         return HookRun("pre-commit", blocked=True, problems=check.problems,
                        checked=check.checked)
@@ -165,15 +176,17 @@ def _pre_commit(project: Project, repo: KnowledgeRepo, index_file: str | None,
     _note_trailers(repo, index_file, list(check.deleted))
     # inside 'git commit': abstracts and the manifest wait for the next refresh
     return _code_noted(project, repo.workdir, index_file, repo.prefix or None, lambda: _refresh(
-        project, "pre-commit", check.paths, now, checked=check.checked, defer=True))
+        project, "pre-commit", check.paths, now, checked=check.checked, defer=True), moves)
 
 
 def _code_noted(project: Project, workdir: Path, index_file: str | None, prefix: str | None,
-                then: Callable[[], HookRun]) -> HookRun:
+                then: Callable[[], HookRun],
+                moves: list[tuple[str, str, str, str, str]] | None = None) -> HookRun:
     """``then``, then the note on staged code whose knowledge the commit leaves out.
 
     ``then`` (the staged entries' refresh) runs first: their links are in the index when
     ``code_notes.commit_step`` reads it. ``prefix`` None: the tree's own repository (standalone mode), which holds no code.
+    ``moves``: the staged change as already listed (``git.staged_moves``).
     """
     run = then()
     if prefix is None:
@@ -182,7 +195,7 @@ def _code_noted(project: Project, workdir: Path, index_file: str | None, prefix:
 
     from brv_vc.services.vc.code_notes import commit_step
 
-    step = commit_step(project, workdir, index_file, prefix)
+    step = commit_step(project, workdir, index_file, prefix, moves)
     if step.problems:  # code_links.on_commit: block
         return HookRun("pre-commit", blocked=True, problems=step.problems,
                        warnings=(*run.warnings, *step.warnings))
@@ -309,10 +322,17 @@ def _post(project: Project, repo: KnowledgeRepo, name: str, args: tuple[str, ...
         orig, head = git.commits_of(top, "ORIG_HEAD", "HEAD")
         if orig is None:  # the first pull into an empty branch
             return _refresh(project, name, None, now)
+        # one diff of the whole change: the refresh's, and (no config, no code in it) the
+        # settings and stale-knowledge reports need no diff of their own
+        raw = _whole_change(top, orig, head)
+        touched = None if raw is None else {p for _, p, _, _ in raw}
         run = _settings_noticed(_refresh_between(project, repo, name, orig, head or "HEAD",
-                                                 now, known=head is not None),
-                                project, repo, orig, head)
-        return _pull_noted(run, project, top, repo.prefix, orig) if repo.in_project else run
+                                                 now, known=head is not None, raw=raw),
+                                project, repo, orig, head, touched)
+        if not repo.in_project or (touched is not None and all(
+                p.startswith(".brv/") or "/.brv/" in p for p in touched)):  # no code_notes.is_code
+            return run
+        return _pull_noted(run, project, top, repo.prefix, orig)
     command = args[0] if args else ""
     if command != "rebase" and rebasing:  # an amend while rebasing: the rebase's run covers it
         return HookRun(name, skipped="rebase in progress")
@@ -332,15 +352,27 @@ def _post(project: Project, repo: KnowledgeRepo, name: str, args: tuple[str, ...
     return _refresh(project, name, _tree_paths(repo, sorted(changed)), now)
 
 
+def _whole_change(top: Path, orig: str, head: str | None
+                  ) -> list[tuple[str, str, str, str]] | None:
+    """``git.changed_entries`` of ``orig..head`` over the whole repository (None: unknown)."""
+    if head is None:
+        return None
+    try:
+        return git.changed_entries(top, orig, head)
+    except BrvError:  # fail open: the steps diff on their own
+        return None
+
+
 def _settings_noticed(run: HookRun, project: Project, repo: KnowledgeRepo,
-                      orig: str, head: str | None = None) -> HookRun:
+                      orig: str, head: str | None = None,
+                      changed: set[str] | None = None) -> HookRun:
     """A plain 'git pull' that changed the provider or review settings says so, too."""
     from dataclasses import replace
 
     from brv_vc.services.vc.settings_notice import settings_changes
 
     try:
-        notices = settings_changes(project, repo, orig, head or repo.head())
+        notices = settings_changes(project, repo, orig, head or repo.head(), changed)
     except Exception:  # fail open: a hook never breaks git
         return run
     return replace(run, warnings=(*run.warnings, *notices)) if notices else run
@@ -351,7 +383,8 @@ def _tree_paths(repo: KnowledgeRepo, paths: Sequence[str]) -> tuple[str, ...]:
 
 
 def _refresh_between(project: Project, repo: KnowledgeRepo, name: str, old: str, new: str,
-                     now: datetime, *, known: bool = False) -> HookRun:
+                     now: datetime, *, known: bool = False,
+                     raw: list[tuple[str, str, str, str]] | None = None) -> HookRun:
     """Rebuilds archives named by commit trailers in old..new, then refreshes the changed paths.
 
     This is the very step ``brv vc pull`` runs, so a plain ``git pull`` gets it too.
@@ -366,7 +399,7 @@ def _refresh_between(project: Project, repo: KnowledgeRepo, name: str, old: str,
         return _logged(project, HookRun(name, warnings=(
             f"{name} hook could not run: git does not know commit {missing}",)), now)
     try:
-        after = after_change(project, repo, old_id, new_id, now, manifest=False)
+        after = after_change(project, repo, old_id, new_id, now, manifest=False, raw=raw)
     except Exception as exc:  # fail open: derived state can always be rebuilt later
         return _logged(project, HookRun(name, warnings=(
             f"refreshing derived state failed: {type(exc).__name__}: {exc}",)), now)

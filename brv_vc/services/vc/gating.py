@@ -25,7 +25,11 @@ def project_of(repo: KnowledgeRepo) -> Project:
 
 def pending_in(repo: KnowledgeRepo, paths: Sequence[str]) -> tuple[review.ReviewEntry, ...]:
     """Pending review entries touching any of the tree paths (none when review is off)."""
-    return review.pending_for(project_of(repo), paths) if paths else ()
+    project = project_of(repo)
+    # the settings alone say review is off (the usual case): the queue is not even imported
+    if not paths or not review.is_enabled(project):
+        return ()
+    return review.pending_for(project, paths)
 
 
 def describe(entries: Sequence[review.ReviewEntry]) -> list[str]:
@@ -50,11 +54,3 @@ def refuse_pending(repo: KnowledgeRepo, paths: Sequence[str], action: str) -> No
              "anyway with --include-pending",
     )
 
-
-def pushed_paths(repo: KnowledgeRepo, remote: str, branch: str) -> list[str]:
-    """Tree paths changed by the commits a push of HEAD to ``remote/branch`` would send."""
-    base = repo.rev(f"refs/remotes/{remote}/{branch}")
-    args = ["diff", "--name-only", "-z", "--no-renames", base, "HEAD"] if base else [
-        "ls-tree", "-r", "-z", "--name-only", "HEAD"]
-    out = repo.git(*args, *repo.pathspec()).stdout
-    return [p for p in (repo.tree_path(x) for x in out.split("\0") if x) if p]

@@ -16,7 +16,9 @@ REFRESHING_ENV = "BRV_REFRESHING"
 
 # pre-commit leaves this next to the index git commits (GIT_INDEX_FILE), so commit-msg,
 # which git runs as a second process, knows there is nothing for it to do without starting
-# the vc services: "<index mtime_ns> <index size>", then the archived paths (usually none)
+# the vc services: one line (what wrote it), then the archived paths (usually none). One
+# rule, the shim's ('[ note -nt index ]') and nothing_to_trail's: the note counts while it
+# is newer than the index (nothing restaged since) and names no path.
 TRAILERS_SUFFIX = ".brv-trailers"
 
 
@@ -24,12 +26,10 @@ def note_trailers(index_file: str | None, archived: list[str]) -> None:
     """Records, for the commit-msg hook, the archived deletions the index stages."""
     if not index_file:
         return
-    import os
 
     try:
-        st = os.stat(index_file)
         with open(index_file + TRAILERS_SUFFIX, "w", encoding="utf-8") as handle:
-            handle.write(f"{st.st_mtime_ns} {st.st_size}\n" + "".join(f"{p}\n" for p in archived))
+            handle.write("pre-commit\n" + "".join(f"{p}\n" for p in archived))
     except OSError:
         pass  # commit-msg then works it out itself
 
@@ -37,8 +37,8 @@ def note_trailers(index_file: str | None, archived: list[str]) -> None:
 def nothing_to_trail(index_file: str | None) -> bool:
     """True when pre-commit found no archived deletion in this very index (commit-msg's job).
 
-    The note is used once; an index changed since (a hook that staged more) or a missing
-    note means "find out".
+    The note is used once; an index changed since (a hook that staged more: the index is
+    then as new as the note, or newer) or a missing note means "find out". The shim's rule.
     """
     if not index_file:
         return False
@@ -47,9 +47,9 @@ def nothing_to_trail(index_file: str | None) -> bool:
     note = index_file + TRAILERS_SUFFIX
     try:
         with open(note, encoding="utf-8") as handle:
-            stamp, *paths = handle.read().splitlines()
-        st = os.stat(index_file)
+            _, *paths = handle.read().splitlines()
+        newer = os.stat(note).st_mtime_ns > os.stat(index_file).st_mtime_ns
         os.unlink(note)
     except (OSError, ValueError):
         return False
-    return stamp == f"{st.st_mtime_ns} {st.st_size}" and not any(paths)
+    return newer and not any(paths)

@@ -13,6 +13,7 @@ archives not rebuilt. So:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -43,12 +44,18 @@ class RecoverResult:
     temps_removed: tuple[str, ...] = ()
 
 
-def catch_up(project: Project, repo: KnowledgeRepo, now: datetime) -> AfterChange | None:
+_ASK = "ask git"  # catch_up's head not given: rev-parse it
+
+
+def catch_up(project: Project, repo: KnowledgeRepo, now: datetime,
+             head: str | None = _ASK) -> AfterChange | None:
     """Runs the post-change step for a HEAD not yet processed (a pull killed before it).
 
-    The first run in a project only records HEAD. The step is idempotent.
+    The first run in a project only records HEAD. The step is idempotent. ``head``: HEAD's
+    commit when the caller knows it (None: no commit yet).
     """
-    head = repo.head()
+    if head is _ASK:
+        head = repo.head()
     if head is None:
         return None
     seen = processed_head(project)
@@ -60,9 +67,15 @@ def catch_up(project: Project, repo: KnowledgeRepo, now: datetime) -> AfterChang
     return after_change(project, repo, repo.rev(seen), head, now)
 
 
-def _locks(repo: KnowledgeRepo, *, settle: bool = False) -> tuple[GitLock, ...]:
-    find = git_lock.settled if settle else git_lock.git_locks
-    return find(repo.workdir, repo.git_dir(), repo.common_dir())
+Dirs = tuple[Path, Path]  # KnowledgeRepo.git_dirs(): the git folder and the common one
+
+
+def _locks(repo: KnowledgeRepo, *, settle: bool = False, dirs: Dirs | None = None,
+           refs: Sequence[str] | None = None) -> tuple[GitLock, ...]:
+    git_dir, common = dirs or repo.git_dirs()
+    if settle:  # recover: every lock, to remove them all
+        return git_lock.settled(repo.workdir, git_dir, common)
+    return git_lock.git_locks(repo.workdir, git_dir, common, refs=refs)
 
 
 def _refuse_live(locks: tuple[GitLock, ...]) -> None:
@@ -74,14 +87,15 @@ def _refuse_live(locks: tuple[GitLock, ...]) -> None:
     )
 
 
-def committed_merge(repo: KnowledgeRepo) -> str | None:
+def committed_merge(repo: KnowledgeRepo, git_dir: Path | None = None) -> str | None:
     """HEAD when git made the merge commit but was killed before removing ``MERGE_HEAD``.
 
     Then every commit ``MERGE_HEAD`` names is already in HEAD: the merge is done, only git's
     merge state is left (``merge --abort`` would keep HEAD on the merge commit).
     """
     try:
-        merged = (repo.git_dir() / "MERGE_HEAD").read_text(encoding="utf-8").split()
+        merged = ((git_dir or repo.git_dir()) / "MERGE_HEAD").read_text(
+            encoding="utf-8").split()
     except OSError:
         return None
     head = repo.head()
@@ -93,16 +107,21 @@ def committed_merge(repo: KnowledgeRepo) -> str | None:
     return head
 
 
-def refuse_interrupted(project: Project, repo: KnowledgeRepo, now: datetime) -> None:
+def refuse_interrupted(project: Project, repo: KnowledgeRepo, now: datetime, *,
+                       dirs: Dirs | None = None, refs: Sequence[str] | None = None) -> None:
     """Raises ConflictError naming ``brv vc recover`` after an interrupted git command.
 
     An orphaned pull whose merge was committed is finished here, silently (catch-up).
+    ``dirs``: ``repo.git_dirs()`` when the caller has them. ``refs``: the refs the command
+    writes (its branch, the remote-tracking ref it fetches): only their locks count, beside
+    the repository-wide ones (index, HEAD, packed-refs...); None: every ref's.
 
     Raises:
         ConflictError: a stale or live git lock, a merge committed but not cleaned up, or a
             pull cut short mid-merge.
     """
-    locks = _locks(repo)
+    dirs = dirs or repo.git_dirs()
+    locks = _locks(repo, dirs=dirs, refs=refs)
     if locks:
         live = tuple(lock for lock in locks if not lock.stale)
         if live:
@@ -113,7 +132,7 @@ def refuse_interrupted(project: Project, repo: KnowledgeRepo, now: datetime) -> 
             f"left by a git process that no longer runs ({max(k.age for k in locks):.0f} s old)",
             hint=RECOVER_HINT,
         )
-    merged = committed_merge(repo)
+    merged = committed_merge(repo, dirs[0])
     if merged is not None:
         raise ConflictError(
             f"an earlier merge was interrupted just after git made its merge commit "
@@ -124,7 +143,7 @@ def refuse_interrupted(project: Project, repo: KnowledgeRepo, now: datetime) -> 
     if not pulls:
         return
     head = repo.head()
-    if all(data.get("old") != head for _, data in pulls) and not repo.merging():
+    if all(data.get("old") != head for _, data in pulls) and not repo.merging(dirs[0]):
         catch_up(project, repo, now)
         for path, _ in pulls:
             intents.done(path)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from brv_vc.errors import ConflictError, NotFoundError, UsageError
+from brv_vc.errors import ConflictError, GitError, NotFoundError, UsageError
 from brv_vc.services.vc.configure import prepare
 from brv_vc.tree.project import Project
 from brv_vc.vc.repo import KnowledgeRepo
@@ -54,11 +54,60 @@ def remote(project: Project, action: str = "list", name: str | None = None,
     return RemoteResult({k: mask_url(v) for k, v in list_remotes(repo).items()}, action, name)
 
 
+def read_config(repo: KnowledgeRepo) -> dict[str, str]:
+    """The ``branch.*`` and ``remote.*`` keys of git's config (the last value of each).
+
+    One ``git config -z`` for what the remotes and a branch's upstream would ask apart (push,
+    pull and fetch run on every change). Section and key names come lowercased, the
+    subsection (a branch's or remote's name) as written.
+    """
+    out = repo.git_ok("config", "-z", "--get-regexp", r"^(branch|remote)\.") or ""
+    found = {}
+    for item in out.split("\0"):
+        key, _, value = item.partition("\n")
+        if key:
+            found[key] = value
+    return found
+
+
+def remotes_of(config: dict[str, str]) -> dict[str, str]:
+    """Remote name -> URL (unmasked) from :func:`read_config`."""
+    return {key[len("remote."):-len(".url")]: value for key, value in config.items()
+            if key.startswith("remote.") and key.endswith(".url")}
+
+
+def upstream_of(config: dict[str, str], branch: str) -> tuple[str, str] | None:
+    """(remote, branch) that ``branch`` tracks, from :func:`read_config`; None: none."""
+    remote = config.get(f"branch.{branch}.remote", "").strip()
+    merge = config.get(f"branch.{branch}.merge", "").strip()
+    if not remote or not merge:
+        return None
+    return remote, merge.removeprefix("refs/heads/")
+
+
 def list_remotes(repo: KnowledgeRepo) -> dict[str, str]:
     """Remote name -> URL (unmasked), from the repository's config."""
-    out = repo.git_ok("config", "--get-regexp", r"^remote\..*\.url$") or ""
-    found = {}
-    for line in out.splitlines():
-        key, _, value = line.partition(" ")
-        found[key[len("remote."):-len(".url")]] = value
-    return found
+    return remotes_of(read_config(repo))
+
+
+def need_remote(repo: KnowledgeRepo, name: str | None,
+                remotes: dict[str, str] | None = None) -> str:
+    """The remote to talk to: ``name``, else origin, else the first (fetch, pull, push).
+
+    ``remotes``: :func:`remotes_of` when the caller read the config already.
+
+    Raises:
+        GitError: no remote at all.
+        NotFoundError: no remote called ``name``.
+    """
+    if remotes is None:
+        remotes = list_remotes(repo)
+    if not remotes:
+        raise GitError("no remote configured",
+                       hint="add one: brv vc remote add origin <url> (any URL git accepts: a "
+                            "path, file://, ssh or https)")
+    chosen = name or ("origin" if "origin" in remotes else sorted(remotes)[0])
+    if chosen not in remotes:
+        raise NotFoundError(f"no remote named '{chosen}'",
+                            hint="list remotes with 'brv vc remote'")
+    return chosen

@@ -9,6 +9,7 @@ a changed provider is then not used until ``brv llm approve`` (:mod:`brv_vc.tree
 from __future__ import annotations
 
 import os
+from collections.abc import Collection
 from typing import Any
 
 from brv_vc.tree.project import Project
@@ -40,14 +41,20 @@ def _value(data: dict[str, Any], section: str, key: str) -> Any:
 
 
 def settings_changes(project: Project, repo: KnowledgeRepo, old: str | None,
-                     new: str | None) -> tuple[str, ...]:
-    """One line per watched setting the commits ``old..new`` changed in config.yaml."""
+                     new: str | None, changed: Collection[str] | None = None
+                     ) -> tuple[str, ...]:
+    """One line per watched setting the commits ``old..new`` changed in config.yaml.
+
+    ``changed``: the repository paths ``old..new`` changes, when the caller diffed already.
+    """
     if new is None or old == new:
         return ()
     rel = os.path.relpath(project.config_path, repo.workdir)
     if rel.startswith(".."):
         return ()  # standalone mode: config.yaml is not in the repository
     rel = rel.replace(os.sep, "/")
+    if changed is not None and rel not in changed:
+        return ()
     if old is not None and repo.git_ok("diff", "--quiet", old, new, "--", rel) is not None:
         return ()
     before, after = _settings(repo, old, rel), _settings(repo, new, rel)

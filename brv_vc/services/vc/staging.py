@@ -178,7 +178,10 @@ def add(repo: KnowledgeRepo, paths: tuple[str, ...] = (), cwd: Path | None = Non
         raise GitError(f"git add failed: {proc.stderr.strip()}")
     staged_repo = [p for _, p, _, _ in entries]
     staged = [repo.tree_path(x) or x for x in staged_repo]
-    resolved = sorted(p for p in (repo.tree_path(x) for x in conflicted - _unmerged(repo)) if p)
+    # nothing was unmerged before (the usual case): nothing can have been resolved, and the
+    # index is not read a third time
+    left = _unmerged(repo) if conflicted else set()
+    resolved = sorted(p for p in (repo.tree_path(x) for x in conflicted - left) if p)
     unchanged: list[str] = []
     if paths:
         for target in targets:
@@ -285,15 +288,4 @@ def _with_markers(repo: KnowledgeRepo, paths: list[str]) -> tuple[MarkerHit, ...
     return tuple(hits)
 
 
-def staged_paths(repo: KnowledgeRepo, whole_repo: bool = False) -> list[str]:
-    """Repository-relative paths staged.
-
-    What ``brv vc commit`` commits by default: the knowledge plus brv's project files
-    (in-project mode); ``whole_repo`` lists everything, code included.
-    """
-    spec = [] if whole_repo else repo.commit_pathspec()
-    out = repo.git("diff", "--cached", "--name-only", "-z", "--no-renames", *spec).stdout
-    return [p for p in out.split("\0") if p]
-
-
-__all__ = ["AddResult", "MarkerHit", "add", "names_knowledge", "repo_paths", "staged_paths", "tree_relpath"]
+__all__ = ["AddResult", "MarkerHit", "add", "names_knowledge", "repo_paths", "tree_relpath"]

@@ -1,0 +1,43 @@
+"""Whether a killed process left anything under ``.brv/state``: a few listings, ``os`` only.
+
+Every command asks before it reads the tree (the cold ``brv search`` path too), so this stays
+import-light; the settling itself (services/recovery.py, with tree/intents.py) is imported
+only when the answer is yes. The names are those tree/intents.py writes.
+"""
+
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+
+PENDING_DIR = "pending"  # intent records: <kind>-<pid>.json (.<kind>-<pid>.json.tmp while written)
+TMP_DIR = "tmp"  # temp files of writes into the tree: <pid>.<n>.tmp
+STAGING_PREFIX = ".curate-staging-"  # a curate batch's staged files: .curate-staging-<pid>
+LOCKED_KINDS = ("curate", "archive", "restore", "dream")  # intents written under the write lock
+
+
+def _names(folder: Path) -> list[str]:
+    try:
+        return os.listdir(folder)
+    except OSError:
+        return []
+
+
+def left_behind(state: Path) -> bool:
+    """Whether a writer left a step to settle: an intent record or a curate staging folder.
+
+    The records of steps taken under the write lock; one listing of ``state/pending`` and
+    one of ``state``.
+    """
+    return any(n.endswith(".json") and n.startswith(LOCKED_KINDS)
+               for n in _names(state / PENDING_DIR)) or any(
+        n.startswith(STAGING_PREFIX) for n in _names(state))
+
+
+def anything_left(state: Path) -> bool:
+    """:func:`left_behind`, or a temp file to sweep: whether ``recovery.settle`` has work."""
+    return bool(_names(state / TMP_DIR)) or any(
+        n.endswith(".tmp") for n in _names(state / PENDING_DIR)) or left_behind(state)

@@ -96,3 +96,25 @@ def test_a_renamed_file_names_its_new_path(repo: Path) -> None:
     git(repo, "commit", "-qm", "move")
     body = run_brv("vc", "diff", "main..feature", "--format", "markdown", cwd=repo).stdout
     assert f"| `{ENTRY}` | `{CODE}` | renamed to `src/tokens/jwt.ts` |" in body
+
+
+def test_mcp_vc_diff_answers_as_the_cli_with_the_code_section(repo: Path) -> None:
+    """brv-vc-diff gives `brv vc diff --json`'s answer, code included, and the same markdown."""
+    from test_mcp_server import payload, with_server
+
+    (repo / CODE).write_text("export const ttl = 1;\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "feature")
+    cli = run_brv("vc", "diff", "main..feature", "--json", cwd=repo).json()
+    markdown = run_brv("vc", "diff", "main..feature", "--format", "markdown", cwd=repo).stdout
+
+    async def work(s):  # type: ignore[no-untyped-def]
+        return payload(await s.call_tool("brv-vc-diff", {"ref": "main..feature",
+                                                         "markdown": True}))
+
+    answer = with_server(repo, work)
+    assert answer.pop("markdown") == markdown
+    assert answer["code"]["stale"] == [
+        {"path": CODE, "change": "M", "entries": [ENTRY], "renamed_to": None}]
+    assert {k: v for k, v in answer.items() if k not in ("ok", "version")} == {
+        k: v for k, v in cli.items() if k not in ("ok", "version")}

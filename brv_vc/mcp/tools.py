@@ -179,15 +179,16 @@ class Tools:
     def vc_diff(self, ref: str | None = None, staged: bool = False,
                 markdown: bool = False, cwd: str | None = None) -> dict[str, Any]:
         """``brv vc diff --json`` (or its pull-request markdown)."""
+        from brv_vc.cli.vc.diffs import diff_answer
         from brv_vc.services import vc
         from brv_vc.vc.diff_render import render_markdown
 
         def body() -> dict[str, Any]:
-            report = vc.semantic_diff(vc.prepare(self._project(cwd)), ref, staged=staged)
-            out = {"base": report.base, "target": report.target, "counts": report.counts(),
-                   "entries": jsonable(report.entries)}
+            project = self._project(cwd)
+            out, report, code = diff_answer(project, vc.prepare(project), ref, staged)
             if markdown:
-                out["markdown"] = render_markdown(report.entries, report.base, report.target)
+                out["markdown"] = render_markdown(report.entries, report.base, report.target,
+                                                  (code.stale, code.updated))
             return out
 
         return self.call(body)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -10,6 +11,8 @@ from brv_vc.cli.context import AppContext, json_option, pass_app
 from brv_vc.cli.render import emit, jsonable
 from brv_vc.cli.vc.options import repo_of
 from brv_vc.services import vc
+from brv_vc.tree.project import Project
+from brv_vc.vc.repo import KnowledgeRepo
 
 
 @click.command()
@@ -37,18 +40,26 @@ def diff(app: AppContext, ref: str | None, staged: bool, fmt: str, as_json: bool
 
     if as_json and fmt not in ("text", "json"):
         raise click.UsageError(f"--json and --format {fmt} ask for two formats; give one")
-    repo = repo_of(app)
-    report = vc.semantic_diff(repo, ref, staged=staged)
-    # in-project A..B only: the entries linked to the code the range changes
-    code = vc.code_knowledge(app.project(), repo, None if staged else ref)
+    answer, report, code = diff_answer(app.project(), repo_of(app), ref, staged)
     if as_json or fmt == "json":
-        emit({"base": report.base, "target": report.target, "counts": report.counts(),
-              "entries": jsonable(report.entries), "code": jsonable(code)}, True, str)
+        emit(answer, True, str)
     elif fmt == "markdown":
         click.echo(render_markdown(report.entries, report.base, report.target,
                                    (code.stale, code.updated)), nl=False)
     else:
         click.echo(render_text(report.entries, report.base, report.target))
+
+
+def diff_answer(project: Project, repo: KnowledgeRepo, ref: str | None, staged: bool
+                ) -> tuple[dict[str, Any], vc.DiffReport, vc.CodeKnowledge]:
+    """``brv vc diff --json``'s answer (shared with MCP's brv-vc-diff), the report and the code.
+
+    ``code``: in-project ``A..B`` only, the entries linked to the code the range changes.
+    """
+    report = vc.semantic_diff(repo, ref, staged=staged)
+    code = vc.code_knowledge(project, repo, None if staged else ref)
+    return ({"base": report.base, "target": report.target, "counts": report.counts(),
+             "entries": jsonable(report.entries), "code": jsonable(code)}, report, code)
 
 
 @click.command(hidden=True)

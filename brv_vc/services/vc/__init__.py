@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from brv_vc.services.vc.code_notes import CodeKnowledge, code_knowledge
     from brv_vc.services.vc.committing import CommitResult, LogEntry, commit, log
     from brv_vc.services.vc.configure import prepare
-    from brv_vc.services.vc.diff import semantic_diff
+    from brv_vc.services.vc.diff import DiffReport, semantic_diff
     from brv_vc.services.vc.driver import render_textconv, run_merge_driver
     from brv_vc.services.vc.events import HookRun, framework_invocation, run_hook
     from brv_vc.services.vc.hook_env import nothing_to_trail
@@ -46,7 +46,7 @@ _HOMES = {
     "clone_repo": "clone", "CodeKnowledge": "code_notes", "code_knowledge": "code_notes",
     "CommitResult": "committing", "LogEntry": "committing", "archived_deletions": "trailers",
     "commit": "committing", "log": "committing",
-    "semantic_diff": "diff",
+    "DiffReport": "diff", "semantic_diff": "diff",
     "render_textconv": "driver", "run_merge_driver": "driver",
     "HookRun": "events", "framework_invocation": "events", "run_hook": "events",
     "nothing_to_trail": "hook_env",
@@ -59,7 +59,7 @@ _HOMES = {
     "merge_abort": "sync", "merge_continue": "sync", "pull": "sync", "push": "pushing",
     "Validation": "validate", "validate_tree": "validate",
 }
-__all__ = ["AfterChange", "BranchResult", "CodeKnowledge", "CommitResult", "HookRun", "InitResult", "LogEntry",
+__all__ = ["AfterChange", "BranchResult", "CodeKnowledge", "CommitResult", "DiffReport", "HookRun", "InitResult", "LogEntry",
            "PushResult", "RecoverResult", "RemoteResult", "StagedCheck", "StagedProblem", "StatusReport",
            "SyncResult", "Validation", "add", "after_change", "archived_deletions", "branch", "check_staged",
            "checkout", "clone_repo", "code_knowledge", "commit", "fetch", "framework_invocation", "init_repo",

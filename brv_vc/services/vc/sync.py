@@ -33,12 +33,6 @@ if TYPE_CHECKING:
 _ASK = "ask git"  # _merge's old not given: HEAD is read
 
 
-def _upstream(repo: KnowledgeRepo, branch: str | None = None,
-              config: dict[str, str] | None = None) -> tuple[str, str] | None:
-    return upstream_of(read_config(repo) if config is None else config,
-                       branch or repo.branch())
-
-
 @dataclass(frozen=True)
 class FetchResult:
     """``brv vc fetch``."""
@@ -56,7 +50,7 @@ def fetch(repo: KnowledgeRepo, remote: str | None = None) -> FetchResult:
         GitError: no remote, or the remote cannot be reached.
     """
     config = read_config(repo)
-    upstream = _upstream(repo, None, config)
+    upstream = upstream_of(config, repo.branch())
     remotes = remotes_of(config)
     name = _need_remote(repo, remote or (upstream[0] if upstream else None), remotes)
     repo.git("fetch", "-q", name, what=f"fetch from '{name}'")
@@ -243,7 +237,7 @@ def pull(project: Project, repo: KnowledgeRepo, now: datetime, remote: str | Non
     git_dir, common, old, local = repo.whereabouts()
     dirs = (git_dir, common)
     config = read_config(repo)
-    upstream = _upstream(repo, local, config)
+    upstream = upstream_of(config, local)
     source = remote or (upstream[0] if upstream else None)
     fetched = branch or (upstream[1] if upstream and source == upstream[0] else None)
     # the refs this pull writes: its branch, and the remote-tracking ref the fetch updates

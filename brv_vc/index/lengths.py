@@ -19,7 +19,7 @@ from __future__ import annotations
 import sqlite3
 
 from brv_vc.index import postings
-from brv_vc.index.postings import Postings, averages, varints
+from brv_vc.index.postings import Postings, varints
 from brv_vc.index.term_scores import WORST
 
 K1 = 2.0
@@ -49,16 +49,17 @@ def saturated(t: float, size: float, average: float) -> float:
     return f * (K1 + 1.0) / (f + ours) * top / (K1 + 1.0)
 
 
-def rescored(conn: sqlite3.Connection, pool: list[int], terms: list[Postings]) -> dict[int, float]:
+def rescored(conn: sqlite3.Connection, pool: list[int], terms: list[Postings],
+             average: float) -> dict[int, float]:
     """The candidates' question scores with K1 and B (empty with FTS5's own k1 and b).
 
     ``terms``: each query term's scores, with its phrases (``Postings.parts``: how many
-    times it counts, its idf, its scores). Keeps ``term_scores.WORST`` up to date.
+    times it counts, its idf, its scores); ``average``: FTS5's average document length
+    (``postings.averages``, read once by the search). Keeps ``term_scores.WORST`` up to date.
     """
     if not pool or (K1 == postings.K1 and B == FTS_B):
         return {}
     length = sizes(conn, pool)
-    average = averages(conn)[1]
     out: dict[int, float] = {}
     for term in terms:
         limit = sum(times * weight for times, weight, _ in term.parts) * (postings.K1 + 1.0)

@@ -169,7 +169,8 @@ def search(
     """
     unmatched, alts = [], {}
     corpus = int(get_meta(conn, "files") or 0)
-    n = averages(conn)[0] or corpus  # FTS5's own N: the idf it divides by (postings.averages)
+    n, average = averages(conn)  # FTS5's own N (the idf it divides by) and average length
+    n = n or corpus
     stamp, field_weights = get_meta(conn, "fingerprint") or "", weights()
     cached = corpus >= PLAN_MIN_DOCS  # document counts through dfcache
     terms = distinct(conn, terms)
@@ -213,7 +214,7 @@ def search(
     total = sum(weight) + sum(idf(0, n) for _ in unmatched)
     pool = heapq.nlargest(max(POOL, limit), both, key=both.__getitem__)
     cover = {r: coverage_of(r, lists, weight, total) for r in pool}
-    raw.update(lengths.rescored(conn, pool, lists))  # BM25 with k1 2, b 1 (index/lengths.py)
+    raw.update(lengths.rescored(conn, pool, lists, average))  # BM25 with k1 2, b 1 (index/lengths.py)
     rows = rows_of(conn, pool)
     signals = get_many(state, [path for path, *_ in rows.values()]) if state else {}
     scored: list[Scored] = []

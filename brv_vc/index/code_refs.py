@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Iterator
 
 FILES = "files"  # named in a Files: list (seed 000's Raw Concept, curate's rawConcept.files)
 TEXT = "text"  # named anywhere else in the body
@@ -92,15 +93,29 @@ def extract(body: str) -> tuple[tuple[str, str], ...]:
         path = clean(item)
         if path:
             refs.setdefault(path, FILES)
-    text = _URL.sub(" ", body)
-    for match in _TICKED.finditer(text):
-        path = clean(match.group(1))
-        if path and _is_candidate(match.group(1).strip()):
-            refs.setdefault(path, TEXT)
-    for match in _PLAIN.finditer(_TICKED.sub(" ", text)):
+    # both patterns try every position: skipped when their fixed part is absent (same result)
+    text = _URL.sub(" ", body) if "://" in body or "www." in body.lower() else body
+    if "`" in text:
+        for match in _TICKED.finditer(text):
+            path = clean(match.group(1))
+            if path and _is_candidate(match.group(1).strip()):
+                refs.setdefault(path, TEXT)
+        text = _TICKED.sub(" ", text)
+    for match in _plain_paths(text):
         path = clean(match.group(1))
         if path and _is_candidate(match.group(1)):
             refs.setdefault(path, TEXT)
         if len(refs) >= MAX_REFS:
             break
     return tuple(list(refs.items())[:MAX_REFS])
+
+
+def _plain_paths(text: str) -> Iterator[re.Match[str]]:
+    """``_PLAIN.finditer(text)``, searched only in the whitespace-separated words with a slash.
+
+    The same matches in the same order, at a fraction of the cost: a match holds no
+    whitespace, and whitespace satisfies both of its look-arounds as a word's edge does.
+    """
+    for word in text.split():
+        if "/" in word:
+            yield from _PLAIN.finditer(word)

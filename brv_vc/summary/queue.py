@@ -15,8 +15,6 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from brv_vc.tree.intents import alive as intents_alive
-
 PENDING, CLAIMED, DONE, FAILED = "pending", "claimed", "done", "failed"
 LEASE_SECONDS = 120.0
 
@@ -73,6 +71,8 @@ def enqueue(conn: sqlite3.Connection, paths: Iterable[str]) -> int:
 
 def alive(pid: int | None) -> bool:
     """True when a process with this id exists (also the dream lock's test)."""
+    from brv_vc.tree.intents import alive as intents_alive  # shutil: not on enqueue's path
+
     return intents_alive(pid or 0)
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from brv_vc.summary.abstracts import siblings
 from brv_vc.summary.records import Records
 from brv_vc.tree.layout import Kind, kind_of
 from brv_vc.tree.project import Project
@@ -29,6 +28,8 @@ def drop_siblings(project: Project, entries: Iterable[str], records: Records) ->
     """Deletes the abstract and overview of each gone entry; returns the paths deleted."""
     deleted = []
     for rel in entries:
+        from brv_vc.summary.abstracts import siblings  # loaded only when an entry is gone
+
         for sibling in siblings(rel):
             try:
                 (project.tree / sibling).unlink()

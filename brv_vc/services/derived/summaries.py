@@ -16,7 +16,7 @@ from typing import Protocol
 
 from brv_vc.errors import BrvError
 from brv_vc.services.problems import FileProblem, file_problems
-from brv_vc.summary import abstracts, folders, queue, removals
+from brv_vc.summary import folders, queue, removals
 from brv_vc.summary.budgets import Deferred, TimeBudget
 from brv_vc.summary.engine import EXTRACTIVE, Engine, engine_for
 from brv_vc.summary.records import Records
@@ -123,6 +123,8 @@ def summarize(
     Raises:
         FormatError: ``.brv/config.yaml`` is invalid.
     """
+    from brv_vc.summary import abstracts
+
     engine = _engine(project, sleep)
     conn = open_state(project)
     try:
@@ -224,7 +226,11 @@ def refresh_summaries(
         except Exception as exc:
             problems.append(f"summaries failed: {type(exc).__name__}: {exc}")
         try:
+            # abstracts (and what it loads) only where they are worked: not the pre-commit
+            # hook's and vc commit's deferred refresh of known paths, which only queues them
             if paths is None:
+                from brv_vc.summary import abstracts
+
                 entries, orphans = _entries_and_orphans(project)
                 abstracts.adopt_foreign(conn, project.tree, entries, records)
                 edited = abstracts.hand_edited(project.tree, entries, records)
@@ -242,6 +248,8 @@ def refresh_summaries(
                 steps.append(f"abstracts: {len(wanted)} queued")
                 _deferral_notes(deferred, steps, problems)
                 return SummaryRefresh(tuple(steps), tuple(problems), tuple(written))
+            from brv_vc.summary import abstracts
+
             drained = abstracts.drain(
                 project, conn, engine, budget_seconds=budget_seconds, sleep=sleep,
                 only=None if paths is None else wanted,

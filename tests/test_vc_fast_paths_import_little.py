@@ -57,3 +57,13 @@ def test_add_commit_push_pull_and_the_hooks_skip_click_and_jsonschema(team: Team
         assert code == 0, args
         assert not {"click", "jsonschema"} & set(names), (args, names)
     assert team.bob.text(ROT) == team.alice.text(ROT)  # the pull did pull
+
+
+def test_add_imports_no_dataclasses_nor_typing(team: Team) -> None:  # noqa: F811
+    """vc add's records are NamedTuples: dataclasses (with inspect) and typing stay unloaded."""
+    team.alice.edit(ROT, summary="staged by a lean add")
+    for args in (("vc", "add"), ("vc", "add", "--json")):
+        code, names = loaded(team.alice.root, *args)
+        assert code == 0, args
+        assert not {"click", "jsonschema", "dataclasses", "typing"} & set(names), (args, names)
+    assert team.alice.git("diff", "--cached", "--name-only").split() == [ROT]

@@ -402,17 +402,18 @@ def _raw(out: bytes) -> list[tuple[str, str, str, str]]:
 
 
 def read_blobs(repo: Path, shas: Sequence[str]) -> dict[str, bytes]:
-    """The bytes of each blob id (hex) the repository has, in one ``git cat-file --batch``.
+    """The bytes of each blob id (hex) the repository has, loose ones read directly.
 
-    The hooks read the few blobs a change touches this way: starting git costs a few
+    :func:`_loose_blobs` reads the loose ones, one ``git cat-file --batch`` the others. The hooks read the few blobs a change touches this way: starting git costs a few
     milliseconds, opening the object store in process (dulwich) ~100 ms.
     """
     wanted = [s for s in dict.fromkeys(shas) if s and set(s) != {"0"}]
+    found = _loose_blobs(repo, wanted) if wanted else {}
+    wanted = [sha for sha in wanted if sha not in found]
     if not wanted:
-        return {}
+        return found
     out = _git_bytes(["cat-file", "--batch"], repo,
                      input="".join(f"{sha}\n" for sha in wanted).encode("ascii"))
-    found: dict[str, bytes] = {}
     at = 0
     for sha in wanted:
         end = out.index(b"\n", at)
@@ -424,6 +425,45 @@ def read_blobs(repo: Path, shas: Sequence[str]) -> dict[str, bytes]:
         if header[1] == b"blob":
             found[sha] = out[at:at + size]
         at += size + 1
+    return found
+
+
+def _loose_blobs(repo: Path, shas: Sequence[str]) -> dict[str, bytes]:
+    """The blobs among ``shas`` that are loose objects, read without a git process.
+
+    Trigger: :func:`read_blobs` of a change just staged or committed (``vc commit``, the
+    hooks, ``vc push``), whose blobs git wrote loose. Why: ``cat-file`` cost ~7.5 ms of CPU
+    for 100 blobs at 25,000 entries, reading them here ~2 ms. Outcome: what is found here
+    (the bytes git would give); the rest (packed, alternates, a worktree's ``.git`` file, a
+    repository with replace refs, which git would honour) is read by ``cat-file``.
+    """
+    git_dir = os.path.join(repo, ".git")
+    if not os.path.isdir(git_dir) or os.path.exists(os.path.join(git_dir, "refs", "replace")):
+        return {}
+    try:
+        with open(os.path.join(git_dir, "packed-refs"), "rb") as handle:
+            if b" refs/replace/" in handle.read():
+                return {}
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return {}
+    import zlib
+
+    objects = os.path.join(git_dir, "objects")
+    found: dict[str, bytes] = {}
+    for sha in shas:
+        if len(sha) not in (40, 64) or sha.strip("0123456789abcdef"):  # not an object id
+            continue
+        try:
+            with open(os.path.join(objects, sha[:2], sha[2:]), "rb") as handle:
+                raw = zlib.decompress(handle.read())
+        except (OSError, zlib.error):
+            continue
+        head, sep, data = raw.partition(b"\0")
+        kind, _, size = head.partition(b" ")
+        if sep and kind == b"blob" and size.isdigit() and int(size) == len(data):
+            found[sha] = data
     return found
 
 

@@ -116,7 +116,9 @@ class KnowledgeRepo(NamedTuple):
                   if f"GIT_AUTHOR_{var}" not in os.environ
                   and f"GIT_COMMITTER_{var}" not in os.environ]
         if wanted:
-            own = _identity(self.workdir, "--local")
+            own = _local_identity(self.workdir)
+            if own is None:
+                own = _identity(self.workdir, "--local")
             wanted = [(key, var) for key, var in wanted if not own.get(key)]
         if not wanted:
             return None
@@ -194,6 +196,44 @@ def _identity(folder: Path, *scope: str) -> dict[str, str]:
         key, _, value = item.partition("\n")
         if key.startswith("user.") and value.strip():
             found[key[len("user."):]] = value.strip()
+    return found
+
+
+def _local_identity(workdir: Path) -> dict[str, str] | None:
+    """:func:`_identity` of the repository's own config file, read without a git process.
+
+    Trigger: every standalone commit asks whether the nested repository names its own
+    identity. Why: a git process for a file brv reads anyway (``configure.register_drivers``).
+    Outcome: the ``[user]`` values when the file is plain ``key = value`` lines; None (git
+    reads it) for anything this does not follow: a ``.git`` file (a worktree), an include,
+    quotes, escapes, continued lines, a comment or key on a section line.
+    """
+    try:
+        text = (workdir / ".git" / "config").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    if "include" in text.lower():
+        return None
+    found: dict[str, str] = {}
+    section = None
+    for raw in text.splitlines():
+        line = raw.strip()
+        if line.endswith("\\"):
+            return None
+        if not line or line[0] in "#;":
+            continue
+        if line.startswith("["):
+            if not line.endswith("]"):
+                return None
+            section = line[1:-1].strip().lower()
+            continue
+        key, _, value = line.partition("=")
+        if section != "user" or key.strip().lower() not in ("name", "email"):
+            continue
+        if any(c in value for c in '"\\;#'):
+            return None
+        if value.strip():  # the last non-empty value wins, as in _identity
+            found[key.strip().lower()] = value.strip()
     return found
 
 

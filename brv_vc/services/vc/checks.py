@@ -204,14 +204,18 @@ def entry_check(data: bytes, file: str, kind: Kind) -> None:
     """
     stem = file.rsplit("/", 1)[-1].removesuffix(".md")
     text = decode(data, file=file)
-    entry = parse_entry(text, file=file, stem=stem)
+    # brv's own canonical frontmatter gives its values without PyYAML (~3 ms a file), read
+    # once: parse_entry would read it again and cannot fail on it (but for conflict markers)
+    canonical = canonical_frontmatter(text)
+    entry = None
+    if canonical is None or "<<<<<<<" in text:
+        entry = parse_entry(text, file=file, stem=stem)
     if kind is not Kind.ENTRY:
         return
-    # brv's own canonical frontmatter gives its values without PyYAML (~3 ms a file)
-    canonical = canonical_frontmatter(text)
     if canonical is not None:
         values = canonical[0]
     else:
+        assert entry is not None
         source, _ = fm.split(text, file=file)
         if source is None:
             return

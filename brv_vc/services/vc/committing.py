@@ -192,7 +192,9 @@ def commit(repo: KnowledgeRepo, message: str, *, include_pending: bool = False,
     # Unmerged paths are among the rows (status U, one a path), as 'git ls-files -u' has them.
     listed = git.staged_entries(repo.workdir)
     refuse_unmerged(_unmerged_in(repo, listed), "commit")
-    merging = repo.merging()
+    # the git dir (for MERGE_HEAD), the parent and the branch: one rev-parse, not three
+    git_dir, _, parent, branch = repo.whereabouts()
+    merging = repo.merging(git_dir)
     changes = [row for row in listed if repo.tree_path(row[1]) is not None]
     checked = [row for row in listed if in_check_scope(repo, row[1])]
     blobs = read_changed(repo, checked)
@@ -214,13 +216,12 @@ def commit(repo: KnowledgeRepo, message: str, *, include_pending: bool = False,
         if status == "D" and (rel := repo.tree_path(path)) is not None])
     full = message.rstrip("\n") + ("\n\n" + trailer_block(archived) if archived else "")
     outside = len(listed) > len(staged) if repo.in_project else False
-    parent = repo.head()
     if outside and not merging:
-        _commit_only_knowledge(repo, full, env)
+        _commit_only_knowledge(repo, full, env, parent)
     else:
         _name_checked_tree(repo, env, None)
         repo.git("commit", "-q", "-m", full, what="commit", env=env)
-    sha = repo.head() or ""
+    sha = repo.head() or ""  # a commit moves HEAD, never the branch it is on
     from brv_vc.services.vc.archive import processed_head, record_head  # not on push's path
 
     project = project_of(repo)
@@ -228,7 +229,7 @@ def commit(repo: KnowledgeRepo, message: str, *, include_pending: bool = False,
                        now)
     if parent is None or processed_head(project) == parent:
         record_head(project, sha)  # a commit changes no file: nothing for the catch-up to do
-    return CommitResult(sha, repo.branch(), full, len(staged), tuple(archived))
+    return CommitResult(sha, branch, full, len(staged), tuple(archived))
 
 
 def _committed(repo: KnowledgeRepo, path: str) -> bool:
@@ -298,8 +299,8 @@ def refuse_invalid(repo: KnowledgeRepo, staged: Sequence[tuple[str, str, str, st
                            "nothing was committed")
 
 
-def _commit_only_knowledge(repo: KnowledgeRepo, message: str,
-                           env: dict[str, str] | None = None) -> None:
+def _commit_only_knowledge(repo: KnowledgeRepo, message: str, env: dict[str, str] | None,
+                           parent: str | None) -> None:
     """Commits the staged knowledge while code changes staged by the user stay staged.
 
     Trigger: in-project mode with code staged too. Why: 'brv vc commit' must never commit
@@ -314,7 +315,7 @@ def _commit_only_knowledge(repo: KnowledgeRepo, message: str,
     index = Path(tmp)
     try:
         index.unlink()
-        repo.git("read-tree", "HEAD" if repo.head() else "--empty", index_file=index)
+        repo.git("read-tree", "HEAD" if parent else "--empty", index_file=index)
         spec = repo.commit_pathspec()  # knowledge plus .brv/config.yaml and .brv/.gitignore
         old = repo.git("ls-files", "-z", *spec, index_file=index).stdout
         if old:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from test_vc_fast_paths_import_little import loaded
 from vc_helpers import Team, team  # noqa: F401
 
@@ -16,4 +19,29 @@ def test_push_imports_no_dataclasses_nor_typing(team: Team) -> None:  # noqa: F8
     code, names = loaded(team.alice.root, "vc", "push")
     assert code == 0
     assert not {"click", "jsonschema", "yaml", "dataclasses", "typing"} & set(names), names
+    assert team.alice.git("rev-parse", "HEAD") == team.alice.git("rev-parse", "origin/main")
+
+
+def _git_commands(trace: Path) -> list[str]:
+    """The git commands a ``GIT_TRACE`` file shows started, in order (``rev-parse``...)."""
+    return [line.split("built-in: git ", 1)[1].split()[0]
+            for line in trace.read_text(encoding="utf-8").splitlines() if "built-in: git " in line]
+
+
+def test_push_asks_git_its_bearings_once(team: Team, tmp_path: Path,  # noqa: F811
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """HEAD, the branch and the upstream's tip in one rev-parse; then the config, the
+    pushed change and its blobs; then git push, whose hook starts no git of ours."""
+    team.alice.edit(ROT, summary="pushed")
+    team.alice.ok("vc", "add")
+    team.alice.ok("vc", "commit", "-m", "change")
+    trace = tmp_path / "trace"
+    monkeypatch.setenv("GIT_TRACE", str(trace))
+    team.alice.ok("vc", "push")
+    monkeypatch.delenv("GIT_TRACE")
+    commands = _git_commands(trace)
+    assert commands[:commands.index("push")] == ["rev-parse", "config", "diff", "cat-file"]
+    assert "symbolic-ref" not in commands
+    assert (team.alice.tree / ".git/hooks/pre-push").is_file()  # it ran, and skipped
+    assert not {"rev-parse", "diff", "cat-file", "grep"} & set(commands[commands.index("push"):])
     assert team.alice.git("rev-parse", "HEAD") == team.alice.git("rev-parse", "origin/main")

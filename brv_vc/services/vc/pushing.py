@@ -52,11 +52,10 @@ def push(repo: KnowledgeRepo, remote: str | None = None, branch: str | None = No
         ConflictError: conflict markers in committed knowledge, or (review enabled, without
             ``include_pending``) commits that carry changes still waiting for review.
     """
-    head = repo.head()
+    head, local, tracking, tracking_tip = _bearings(repo)
     if head is None:
         raise GitError("nothing to push: no commits yet",
                        hint="commit first: brv vc add && brv vc commit -m \"...\"")
-    local = repo.branch()
     config = read_config(repo)
     upstream = upstream_of(config, local)
     name = need_remote(repo, remote or (upstream[0] if upstream else None), remotes_of(config))
@@ -72,7 +71,8 @@ def push(repo: KnowledgeRepo, remote: str | None = None, branch: str | None = No
         )
     target = branch or local
     # what the remote has already was checked when it was pushed: only the rest is
-    pushed = refuse_unpushable(repo, head, repo.rev(f"refs/remotes/{name}/{target}"))
+    ref = f"refs/remotes/{name}/{target}"
+    pushed = refuse_unpushable(repo, head, tracking_tip if tracking == ref else repo.rev(ref))
     if not include_pending:
         refuse_pending(repo, pushed, "push")
     args = ["push", "--porcelain", *(["-u"] if set_upstream else []), name,
@@ -84,6 +84,21 @@ def push(repo: KnowledgeRepo, remote: str | None = None, branch: str | None = No
     if set_upstream:
         repo.git("branch", "-q", f"--set-upstream-to={name}/{target}")
     return PushResult(name, target, "[up to date]" in proc.stdout, set_upstream)
+
+
+def _bearings(repo: KnowledgeRepo) -> tuple[str | None, str, str | None, str | None]:
+    """HEAD's commit, the branch (``HEAD`` when detached), the upstream's ref and its commit.
+
+    One ``rev-parse`` where a branch with a fetched upstream is checked out (a push on every
+    change); else HEAD and the branch are asked apart, and no upstream is given (the caller
+    reads its tracking ref by name).
+    """
+    out = repo.git_ok("rev-parse", "HEAD^{commit}", "@{upstream}^{commit}",
+                      "--symbolic-full-name", "HEAD", "@{upstream}")
+    lines = out.splitlines() if out else []
+    if len(lines) == 4 and lines[2].startswith("refs/heads/"):
+        return lines[0], lines[2].removeprefix("refs/heads/"), lines[3], lines[1]
+    return repo.head(), repo.branch(), None, None
 
 
 def refuse_unpushable(repo: KnowledgeRepo, rev: str, base: str | None = None) -> list[str]:

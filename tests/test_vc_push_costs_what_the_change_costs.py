@@ -30,8 +30,9 @@ def _git_commands(trace: Path) -> list[str]:
 
 def test_push_asks_git_its_bearings_once(team: Team, tmp_path: Path,  # noqa: F811
                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    """HEAD, the branch and the upstream's tip in one rev-parse; then the config, the
-    pushed change and its blobs; then git push, whose hook starts no git of ours."""
+    """HEAD, the branch and the upstream's tip in one rev-parse; then the config and the
+    pushed change, whose files are read from disk where they hold the committed bytes (no
+    cat-file); then git push, whose hook starts no git of ours."""
     team.alice.edit(ROT, summary="pushed")
     team.alice.ok("vc", "add")
     team.alice.ok("vc", "commit", "-m", "change")
@@ -40,8 +41,28 @@ def test_push_asks_git_its_bearings_once(team: Team, tmp_path: Path,  # noqa: F8
     team.alice.ok("vc", "push")
     monkeypatch.delenv("GIT_TRACE")
     commands = _git_commands(trace)
-    assert commands[:commands.index("push")] == ["rev-parse", "config", "diff", "cat-file"]
+    assert commands[:commands.index("push")] == ["rev-parse", "config", "diff"]
     assert "symbolic-ref" not in commands
     assert (team.alice.tree / ".git/hooks/pre-push").is_file()  # it ran, and skipped
     assert not {"rev-parse", "diff", "cat-file", "grep"} & set(commands[commands.index("push"):])
     assert team.alice.git("rev-parse", "HEAD") == team.alice.git("rev-parse", "origin/main")
+
+
+CONFLICTED = ("---\ntitle: Token rotation\n---\n<<<<<<< ours\nRotate daily.\n=======\n"
+              "Rotate weekly.\n>>>>>>> theirs\n")
+
+
+def test_push_judges_the_committed_bytes_whatever_the_work_tree_holds(
+        team: Team) -> None:  # noqa: F811
+    """A file edited since its commit is read from git: the commit is what is pushed."""
+    alice = team.alice
+    clean = alice.text(ROT)
+    (alice.tree / ROT).write_text(CONFLICTED)
+    alice.git("commit", "-q", "--no-verify", "-am", "markers")  # a plain commit, unchecked
+    (alice.tree / ROT).write_text(clean)  # resolved on disk only
+    refused = alice.fails("vc", "push")
+    assert f"cannot push: conflict markers remain in {ROT}" in refused.stderr
+    alice.git("commit", "-q", "--no-verify", "-am", "resolved")
+    (alice.tree / ROT).write_text(CONFLICTED)  # markers on disk only: not pushed
+    alice.ok("vc", "push")
+    assert alice.git("rev-parse", "HEAD") == alice.git("rev-parse", "origin/main")

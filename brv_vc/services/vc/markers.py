@@ -77,8 +77,12 @@ def marker_files_in(repo: KnowledgeRepo, changes: Sequence[tuple[str, str, str, 
     present = [(rel, blob) for status, path, blob, mode in changes
                if status != "D" and mode not in (LINK_MODE, "160000")
                and (rel := repo.tree_path(path)) is not None]
-    if blobs is None:
-        blobs = git.read_blobs(repo.workdir, [blob for _, blob in present])
+    if blobs is None:  # most are on disk as committed; git is asked for the others only
+        rows = [(path, blob) for status, path, blob, mode in changes
+                if status != "D" and mode not in (LINK_MODE, "160000")
+                and repo.tree_path(path) is not None]
+        blobs = git.worktree_blobs(repo.workdir, rows)
+        blobs.update(git.read_blobs(repo.workdir, [b for _, b in rows if b not in blobs]))
     return [rel for rel, blob in present if _marker_triplet(blobs.get(blob, b""))]
 
 

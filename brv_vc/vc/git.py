@@ -427,6 +427,15 @@ def read_blobs(repo: Path, shas: Sequence[str]) -> dict[str, bytes]:
     return found
 
 
+def ignored_paths(repo: Path, paths: Sequence[str]) -> set[str]:
+    """The paths the repository's ignore rules exclude, tracked or not (``check-ignore``)."""
+    if not paths:
+        return set()
+    data = "".join(f"{p}\0" for p in paths).encode("utf-8", "surrogateescape")
+    out = _git_bytes(["check-ignore", "--no-index", "-z", "--stdin"], repo, input=data, ok=(0, 1))
+    return {p for p in out.decode("utf-8", "surrogateescape").split("\0") if p}
+
+
 def worktree_blobs(repo: Path, wanted: Sequence[tuple[str, str]]) -> dict[str, bytes]:
     """The blobs among ``(path, blob id)`` whose work-tree file holds exactly their bytes.
 
@@ -459,15 +468,6 @@ def _blob_id(data: bytes, width: int) -> str:
     digest = getattr(module, name)(b"blob %d\0" % len(data))
     digest.update(data)
     return str(digest.hexdigest())
-
-
-def ignored_paths(repo: Path, paths: Sequence[str]) -> set[str]:
-    """The paths the repository's ignore rules exclude, tracked or not (``check-ignore``)."""
-    if not paths:
-        return set()
-    data = "".join(f"{p}\0" for p in paths).encode("utf-8", "surrogateescape")
-    out = _git_bytes(["check-ignore", "--no-index", "-z", "--stdin"], repo, input=data, ok=(0, 1))
-    return {p for p in out.decode("utf-8", "surrogateescape").split("\0") if p}
 
 
 # --- code links (issue #27): the code repository's history in one walk ---------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -66,3 +67,22 @@ def test_push_judges_the_committed_bytes_whatever_the_work_tree_holds(
     (alice.tree / ROT).write_text(CONFLICTED)  # markers on disk only: not pushed
     alice.ok("vc", "push")
     assert alice.git("rev-parse", "HEAD") == alice.git("rev-parse", "origin/main")
+
+
+def test_work_blobs_are_only_the_plain_files_that_hold_the_bytes(tmp_path: Path) -> None:
+    """Edited, linked, a FIFO, removed: left to git (a FIFO is not even waited on)."""
+    import os
+
+    from brv_vc.vc import git as brv_git
+
+    data = b"---\ntitle: Same\n---\nbody\n"
+    (tmp_path / "same.md").write_bytes(data)
+    blob = subprocess.run(["git", "hash-object", "same.md"], cwd=tmp_path, text=True,
+                          capture_output=True, check=True).stdout.strip()
+    (tmp_path / "edited.md").write_bytes(data + b"more\n")
+    (tmp_path / "linked.md").symlink_to("same.md")
+    os.mkfifo(tmp_path / "fifo.md")
+    rows = [("M", name, blob, "100644")
+            for name in ("edited.md", "linked.md", "fifo.md", "gone.md", "same.md")]
+    assert brv_git.work_blobs(tmp_path, rows) == {blob: data}
+    assert brv_git.work_blobs(tmp_path, [("A", "same.md", blob, "120000")]) == {}

@@ -86,3 +86,32 @@ def test_work_blobs_are_only_the_plain_files_that_hold_the_bytes(tmp_path: Path)
             for name in ("edited.md", "linked.md", "fifo.md", "gone.md", "same.md")]
     assert brv_git.work_blobs(tmp_path, rows) == {blob: data}
     assert brv_git.work_blobs(tmp_path, [("A", "same.md", blob, "120000")]) == {}
+
+
+def test_a_new_branch_is_checked_from_where_it_leaves_the_remote(
+        team: Team, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    """What the remote has already was checked when it was pushed; only the fork's own
+    commits are read (no grep, no listing of the whole commit), and they are refused."""
+    alice = team.alice
+    (alice.tree / "auth/jwt/old.md").write_text(CONFLICTED)  # on the remote, unchecked
+    alice.git("add", "-A")
+    alice.git("commit", "-q", "--no-verify", "-m", "markers")
+    alice.git("push", "-q", "--no-verify", "origin", "main")
+    alice.git("checkout", "-q", "-b", "feature")
+    alice.write("auth/jwt/new.md", "New", summary="new")
+    alice.ok("vc", "add")
+    alice.ok("vc", "commit", "-m", "new")
+    trace = tmp_path / "trace"
+    monkeypatch.setenv("GIT_TRACE", str(trace))
+    alice.ok("vc", "push", "-u")
+    monkeypatch.delenv("GIT_TRACE")
+    commands = _git_commands(trace)
+    assert {"for-each-ref", "merge-base", "diff"} <= set(commands)
+    assert not {"grep", "ls-tree"} & set(commands)
+    assert alice.git("rev-parse", "HEAD") == alice.git("rev-parse", "origin/feature")
+
+    alice.git("checkout", "-q", "-b", "another")
+    (alice.tree / "auth/jwt/new.md").write_text(CONFLICTED)
+    alice.git("commit", "-q", "--no-verify", "-am", "markers in the fork")
+    refused = alice.fails("vc", "push", "-u")
+    assert "cannot push: conflict markers remain in auth/jwt/new.md" in refused.stderr

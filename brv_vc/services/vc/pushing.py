@@ -106,7 +106,8 @@ def refuse_unpushable(repo: KnowledgeRepo, rev: str, base: str | None = None) ->
 
     One code path for ``brv vc push`` and git's pre-push hook (a plain ``git push``).
     ``base``: the remote's tip the push replaces; only what differs from it is checked (the
-    rest is on the remote already). None: the whole commit (a new branch).
+    rest is on the remote already). None (a new branch): what differs from the newest commit
+    of its history a remote has (:func:`_fork_point`); the whole commit when none has any.
 
     Returns:
         The tree paths the push changes (removals included), as listed for the check: the
@@ -116,6 +117,8 @@ def refuse_unpushable(repo: KnowledgeRepo, rev: str, base: str | None = None) ->
         ConflictError: conflict markers in the commit's knowledge.
         GitError: derived or excluded files are tracked in it.
     """
+    if base is None:
+        base = _fork_point(repo, rev)
     if base is not None:
         changes = git.changed_entries(repo.workdir, base, rev, repo.prefix or None)
         refuse_marker_files(marker_files_in(repo, changes), "push")
@@ -127,3 +130,18 @@ def refuse_unpushable(repo: KnowledgeRepo, rev: str, base: str | None = None) ->
     paths = [p for p in (repo.tree_path(x) for x in tracked.split("\0") if x) if p]
     refuse_excluded(repo, paths, "push")
     return paths
+
+
+def _fork_point(repo: KnowledgeRepo, rev: str) -> str | None:
+    """The best common ancestor of ``rev`` and the remote-tracking branches, or None.
+
+    A new branch forked from the team's main line brings only its own commits: what it
+    shares with a commit a remote has was checked when that was pushed (the premise of
+    ``base``), so the check reads the fork's change, not the whole tree (``git grep`` of a
+    25,000-entry commit). None: no remote branch, or no history in common.
+    """
+    tips = (repo.git_ok("for-each-ref", "--format=%(objectname)", "refs/remotes/") or "").split()
+    if not tips:
+        return None
+    out = repo.git_ok("merge-base", rev, *dict.fromkeys(tips))
+    return out.strip() or None if out else None

@@ -476,6 +476,46 @@ def ignored_paths(repo: Path, paths: Sequence[str]) -> set[str]:
     return {p for p in out.decode("utf-8", "surrogateescape").split("\0") if p}
 
 
+def work_blobs(repo: Path, rows: Sequence[tuple[str, str, str, str]]) -> dict[str, bytes]:
+    """The blobs of ``rows`` the work tree still holds, read from the files: no git process.
+
+    ``rows`` are ``git diff --raw`` rows (:func:`changed_entries`, :func:`staged_entries`).
+    A regular file whose bytes hash to the row's blob id (git's ``blob <size>`` header and a
+    NUL, SHA-1 or SHA-256 by the id's length) *is* that blob: a change just committed or
+    staged is usually still on disk, and ``cat-file`` cost ~7 ms of CPU for 100 blobs
+    (~2 ms here). A file edited since, converted by a filter (autocrlf), not a plain file
+    or unreadable is left out, for :func:`read_blobs`. A link is never followed.
+    """
+    import stat
+
+    found: dict[str, bytes] = {}
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    for status, path, blob, mode in rows:
+        if status == "D" or mode not in ("100644", "100755") or blob in found:
+            continue
+        try:
+            fd = os.open(os.path.join(repo, path), flags)
+            with open(fd, "rb") as handle:  # a FIFO or device is never read
+                data = handle.read() if stat.S_ISREG(os.fstat(fd).st_mode) else None
+        except OSError:
+            continue
+        if data is not None and _blob_id(data, len(blob)) == blob:
+            found[blob] = data
+    return found
+
+
+def _blob_id(data: bytes, width: int) -> str:
+    """The id git gives a blob holding ``data``: SHA-1 (40 hex digits) or SHA-256 (64)."""
+    name = "sha1" if width == 40 else "sha256"
+    try:  # the C module alone: hashlib would load OpenSSL (~3 ms of CPU) for one hash
+        module = __import__(f"_{name}")
+    except ImportError:  # a Python without it (3.12 has _sha2): hashlib has them all
+        import hashlib as module
+    digest = getattr(module, name)(b"blob %d\0" % len(data))
+    digest.update(data)
+    return str(digest.hexdigest())
+
+
 # --- code links (issue #27): the code repository's history in one walk ---------------------
 
 HISTORY_FORMAT = "%x01%H%x00%P%x00%ct%x00%cI%x00%s"

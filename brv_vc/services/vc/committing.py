@@ -9,7 +9,6 @@ never read, stage or commit code files.
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -17,8 +16,9 @@ from typing import TYPE_CHECKING
 from brv_vc.errors import ConflictError, FormatError, GitError, NotFoundError, UsageError
 from brv_vc.services.vc.gating import OVERRIDE_ENV, project_of, refuse_pending
 from brv_vc.services.vc.hook_env import COMMIT_CHECKED_ENV, TRAILERS_SUFFIX
+from brv_vc.services.vc.markers import marker_files_in, refuse_excluded, refuse_marker_files
 from brv_vc.services.vc.trailers import archived_deletions
-from brv_vc.vc import exclusions, git
+from brv_vc.vc import git
 from brv_vc.vc.archived import trailer_block
 from brv_vc.vc.git_links import LINK_MODE
 from brv_vc.vc.repo import KnowledgeRepo
@@ -29,68 +29,6 @@ if TYPE_CHECKING:
 
     from brv_vc.tree.project import Project
     from brv_vc.vc.status import Change
-
-
-def conflict_marker_files(repo: KnowledgeRepo, where: str) -> list[str]:
-    """Tracked knowledge files holding a marker triplet.
-
-    ``where`` is "worktree", "index" or a commit.
-
-    Raises:
-        GitError: ``git grep`` failed (a match and no match are both normal).
-    """
-    scope = [] if where == "worktree" else ["--cached"] if where == "index" else [where]
-    proc = repo.git("grep", "-l", "-I", "--all-match", "-e", "^<<<<<<<", "-e", "^=======",
-                    "-e", "^>>>>>>>", *scope, *repo.pathspec(), check=False)
-    if proc.returncode not in (0, 1):
-        raise GitError(f"git grep failed: {proc.stderr.strip()}")
-    names = [line.split(":", 1)[1] if where not in ("worktree", "index") else line
-             for line in proc.stdout.splitlines() if line]
-    return [p for p in (repo.tree_path(n) for n in names) if p]
-
-
-def refuse_markers(repo: KnowledgeRepo, where: str, action: str) -> None:
-    """Raises ConflictError when tracked knowledge files still hold conflict markers."""
-    refuse_marker_files(conflict_marker_files(repo, where), action)
-
-
-def refuse_marker_files(found: list[str], action: str) -> None:
-    """Raises ConflictError naming the files (tree paths) that hold conflict markers."""
-    if found:
-        raise ConflictError(
-            f"cannot {action}: conflict markers remain in " + ", ".join(found),
-            file=found[0],
-            hint="edit the files to resolve each <<<<<<< / ======= / >>>>>>> block, then "
-                 "'brv vc add' them",
-        )
-
-
-_MARKERS = (re.compile(rb"^<<<<<<<", re.M), re.compile(rb"^=======", re.M),
-            re.compile(rb"^>>>>>>>", re.M))
-
-
-def _marker_triplet(data: bytes) -> bool:
-    """What ``git grep -I --all-match -e ^<<<<<<< -e ^======= -e ^>>>>>>>`` finds in a file."""
-    if b"\0" in data[:8000]:  # binary, skipped as by grep -I
-        return False
-    return all(marker.search(data) for marker in _MARKERS)
-
-
-def marker_files_in(repo: KnowledgeRepo, changes: Sequence[tuple[str, str, str, str]],
-                    blobs: Mapping[str, bytes] | None = None) -> list[str]:
-    """The tree paths among ``changes`` whose new blob holds a conflict marker triplet.
-
-    ``changes``: ``(status, path, blob, mode)`` rows of ``git diff --raw`` (staged, or
-    between two commits). Only these blobs are read: a file the change does not touch
-    cannot bring markers in, so the check costs what the change costs. ``blobs``: those the
-    caller read already (:func:`read_changed`).
-    """
-    present = [(rel, blob) for status, path, blob, mode in changes
-               if status != "D" and mode not in (LINK_MODE, "160000")
-               and (rel := repo.tree_path(path)) is not None]
-    if blobs is None:
-        blobs = git.read_blobs(repo.workdir, [blob for _, blob in present])
-    return [rel for rel, blob in present if _marker_triplet(blobs.get(blob, b""))]
 
 
 def read_changed(repo: KnowledgeRepo, changes: Sequence[tuple[str, str, str, str]]
@@ -109,51 +47,6 @@ def refuse_unmerged(conflicts: Sequence[Change], action: str) -> None:
             hint="edit each file to resolve the <<<<<<< blocks, 'brv vc add' it, then run "
                  "'brv vc merge --continue'",
         )
-
-
-def refuse_excluded(repo: KnowledgeRepo, tracked: list[str], action: str) -> None:
-    """Raises GitError when sync-excluded files (force-added) are tracked."""
-    bad = [p for p in tracked if exclusions.is_excluded(p)]
-    if bad:
-        cmd = "git rm --cached -- " + " ".join(repo.repo_path(p) for p in bad)
-        if not repo.prefix:
-            cmd = "git -C .brv/context-tree rm --cached -- " + " ".join(bad)
-        raise GitError(
-            f"cannot {action}: sync-excluded (derived) files are tracked: {', '.join(bad)}"
-,
-            file=bad[0],
-            hint=f"untrack them (the files stay on disk): {cmd}",
-        )
-
-
-
-
-def refuse_unpushable(repo: KnowledgeRepo, rev: str, base: str | None = None) -> list[str]:
-    """Refuses to push commit ``rev``: conflict markers, or tracked sync-excluded files.
-
-    One code path for ``brv vc push`` and git's pre-push hook (a plain ``git push``).
-    ``base``: the remote's tip the push replaces; only what differs from it is checked (the
-    rest is on the remote already). None: the whole commit (a new branch).
-
-    Returns:
-        The tree paths the push changes (removals included), as listed for the check: the
-        review gate of ``brv vc push`` reads them without a second diff.
-
-    Raises:
-        ConflictError: conflict markers in the commit's knowledge.
-        GitError: derived or excluded files are tracked in it.
-    """
-    if base is not None:
-        changes = git.changed_entries(repo.workdir, base, rev, repo.prefix or None)
-        refuse_marker_files(marker_files_in(repo, changes), "push")
-        refuse_excluded(repo, [rel for status, path, _, _ in changes if status != "D"
-                               and (rel := repo.tree_path(path)) is not None], "push")
-        return [rel for _, path, _, _ in changes if (rel := repo.tree_path(path)) is not None]
-    refuse_markers(repo, rev, "push")
-    tracked = repo.git("ls-tree", "-r", "-z", "--name-only", rev, *repo.pathspec()).stdout
-    paths = [p for p in (repo.tree_path(x) for x in tracked.split("\0") if x) if p]
-    refuse_excluded(repo, paths, "push")
-    return paths
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ Installing them is ``services.hooks``.
 - pre-commit: refuse invalid staged knowledge (see ``checks``), then refresh derived
   state for the staged entries. It never changes a tracked file.
 - pre-push: refuse pushing commits that ``brv vc push`` refuses (conflict markers, tracked
-  derived files): the same check, ``committing.refuse_unpushable``.
+  derived files): the same check, ``pushing.refuse_unpushable``.
 - post-merge, post-checkout, post-rewrite: refresh derived state for the paths that changed.
   git ignores (or merely forwards) their exit status, so they fail open: problems are
   reported as warnings and the hook exits 0.
@@ -256,7 +256,7 @@ def _pre_push(repo: KnowledgeRepo, stdin: str, checked: str | None = None) -> Ho
     a plain ``git push`` names none.
     """
     from brv_vc.services.vc.checks import StagedProblem
-    from brv_vc.services.vc.committing import refuse_unpushable
+    from brv_vc.services.vc.pushing import refuse_unpushable
 
     lines = [line.split() for line in stdin.splitlines() if len(line.split()) >= 2]
     # each pushed tip with the remote's tip it replaces: only their difference is checked

@@ -8,19 +8,33 @@ every change.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 
 from brv_vc.errors import GitError
-from brv_vc.services.vc.committing import refuse_unpushable
 from brv_vc.services.vc.gating import refuse_pending
 from brv_vc.services.vc.hook_env import PUSH_CHECKED_ENV
+from brv_vc.services.vc.markers import (
+    marker_files_in,
+    refuse_excluded,
+    refuse_marker_files,
+    refuse_markers,
+)
 from brv_vc.services.vc.remotes import need_remote, read_config, remotes_of, upstream_of
+from brv_vc.vc import git
 from brv_vc.vc.repo import KnowledgeRepo, translate
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # type checkers read typing's; at run time tree/record.py's (no typing)
+    from typing import NamedTuple
+else:
+    from brv_vc.tree.record import NamedTuple
 
-@dataclass(frozen=True)
-class PushResult:
-    """``brv vc push``."""
+
+class PushResult(NamedTuple):
+    """``brv vc push``.
+
+    A NamedTuple, not a dataclass: a push (on every change) would import dataclasses (with
+    inspect, ~8 ms of CPU) for this one value.
+    """
 
     remote: str
     branch: str
@@ -38,11 +52,10 @@ def push(repo: KnowledgeRepo, remote: str | None = None, branch: str | None = No
         ConflictError: conflict markers in committed knowledge, or (review enabled, without
             ``include_pending``) commits that carry changes still waiting for review.
     """
-    head = repo.head()
+    head, local, tracking, tracking_tip = _bearings(repo)
     if head is None:
         raise GitError("nothing to push: no commits yet",
                        hint="commit first: brv vc add && brv vc commit -m \"...\"")
-    local = repo.branch()
     config = read_config(repo)
     upstream = upstream_of(config, local)
     name = need_remote(repo, remote or (upstream[0] if upstream else None), remotes_of(config))
@@ -58,7 +71,8 @@ def push(repo: KnowledgeRepo, remote: str | None = None, branch: str | None = No
         )
     target = branch or local
     # what the remote has already was checked when it was pushed: only the rest is
-    pushed = refuse_unpushable(repo, head, repo.rev(f"refs/remotes/{name}/{target}"))
+    ref = f"refs/remotes/{name}/{target}"
+    pushed = refuse_unpushable(repo, head, tracking_tip if tracking == ref else repo.rev(ref))
     if not include_pending:
         refuse_pending(repo, pushed, "push")
     args = ["push", "--porcelain", *(["-u"] if set_upstream else []), name,
@@ -70,3 +84,64 @@ def push(repo: KnowledgeRepo, remote: str | None = None, branch: str | None = No
     if set_upstream:
         repo.git("branch", "-q", f"--set-upstream-to={name}/{target}")
     return PushResult(name, target, "[up to date]" in proc.stdout, set_upstream)
+
+
+def _bearings(repo: KnowledgeRepo) -> tuple[str | None, str, str | None, str | None]:
+    """HEAD's commit, the branch (``HEAD`` when detached), the upstream's ref and its commit.
+
+    One ``rev-parse`` where a branch with a fetched upstream is checked out (a push on every
+    change); else HEAD and the branch are asked apart, and no upstream is given (the caller
+    reads its tracking ref by name).
+    """
+    out = repo.git_ok("rev-parse", "HEAD^{commit}", "@{upstream}^{commit}",
+                      "--symbolic-full-name", "HEAD", "@{upstream}")
+    lines = out.splitlines() if out else []
+    if len(lines) == 4 and lines[2].startswith("refs/heads/"):
+        return lines[0], lines[2].removeprefix("refs/heads/"), lines[3], lines[1]
+    return repo.head(), repo.branch(), None, None
+
+
+def refuse_unpushable(repo: KnowledgeRepo, rev: str, base: str | None = None) -> list[str]:
+    """Refuses to push commit ``rev``: conflict markers, or tracked sync-excluded files.
+
+    One code path for ``brv vc push`` and git's pre-push hook (a plain ``git push``).
+    ``base``: the remote's tip the push replaces; only what differs from it is checked (the
+    rest is on the remote already). None (a new branch): what differs from the newest commit
+    of its history a remote has (:func:`_fork_point`); the whole commit when none has any.
+
+    Returns:
+        The tree paths the push changes (removals included), as listed for the check: the
+        review gate of ``brv vc push`` reads them without a second diff.
+
+    Raises:
+        ConflictError: conflict markers in the commit's knowledge.
+        GitError: derived or excluded files are tracked in it.
+    """
+    if base is None:
+        base = _fork_point(repo, rev)
+    if base is not None:
+        changes = git.changed_entries(repo.workdir, base, rev, repo.prefix or None)
+        refuse_marker_files(marker_files_in(repo, changes), "push")
+        refuse_excluded(repo, [rel for status, path, _, _ in changes if status != "D"
+                               and (rel := repo.tree_path(path)) is not None], "push")
+        return [rel for _, path, _, _ in changes if (rel := repo.tree_path(path)) is not None]
+    refuse_markers(repo, rev, "push")
+    tracked = repo.git("ls-tree", "-r", "-z", "--name-only", rev, *repo.pathspec()).stdout
+    paths = [p for p in (repo.tree_path(x) for x in tracked.split("\0") if x) if p]
+    refuse_excluded(repo, paths, "push")
+    return paths
+
+
+def _fork_point(repo: KnowledgeRepo, rev: str) -> str | None:
+    """The best common ancestor of ``rev`` and the remote-tracking branches, or None.
+
+    A new branch forked from the team's main line brings only its own commits: what it
+    shares with a commit a remote has was checked when that was pushed (the premise of
+    ``base``), so the check reads the fork's change, not the whole tree (``git grep`` of a
+    25,000-entry commit). None: no remote branch, or no history in common.
+    """
+    tips = (repo.git_ok("for-each-ref", "--format=%(objectname)", "refs/remotes/") or "").split()
+    if not tips:
+        return None
+    out = repo.git_ok("merge-base", rev, *dict.fromkeys(tips))
+    return out.strip() or None if out else None

@@ -322,7 +322,8 @@ def merge_continue(project: Project, repo: KnowledgeRepo, now: datetime) -> Sync
         ConflictError: no merge in progress, unmerged paths or conflict markers remain.
     """
     from brv_vc.services.vc.archive import after_change
-    from brv_vc.services.vc.committing import marker_files_in, refuse_marker_files, refuse_unmerged
+    from brv_vc.services.vc.committing import refuse_unmerged
+    from brv_vc.services.vc.markers import marker_files_in, refuse_marker_files
     from brv_vc.services.vc.recovery import refuse_interrupted
 
     refuse_interrupted(project, repo, now, refs=_branch_ref(repo.branch()))

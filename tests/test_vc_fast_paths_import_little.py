@@ -10,7 +10,9 @@ from pathlib import Path
 from conftest import REPO
 from vc_helpers import Team, in_project_app, team  # noqa: F401
 
-HEAVY = ("click", "yaml", "jsonschema", "dataclasses", "typing", "subprocess")
+# urllib.parse (with ipaddress): pathlib's import of it is skipped by cli/entry.py
+HEAVY = ("click", "yaml", "jsonschema", "dataclasses", "typing", "subprocess", "urllib.parse",
+         "ipaddress")
 ROT = "auth/jwt/token_rotation.md"
 
 
@@ -57,3 +59,21 @@ def test_add_commit_push_pull_and_the_hooks_skip_click_and_jsonschema(team: Team
         assert code == 0, args
         assert not {"click", "jsonschema"} & set(names), (args, names)
     assert team.bob.text(ROT) == team.alice.text(ROT)  # the pull did pull
+
+
+def test_pathlib_loaded_by_the_entry_still_makes_file_uris_and_urllib_stays_real() -> None:
+    """The stand-in lives only while pathlib loads: as_uri works, later imports get the real module."""
+    script = ("import sys\n"
+              "from brv_vc.cli.entry import _import_pathlib\n"
+              "_import_pathlib()\n"
+              "loaded = 'urllib.parse' in sys.modules\n"
+              "from pathlib import Path\n"
+              "uri = Path('/a b/c%d').as_uri()\n"
+              "import urllib.parse\n"
+              "print(loaded, uri, urllib.parse.urlsplit('http://h/p').netloc,"
+              " urllib.parse.__spec__ is not None)")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("COVERAGE", "COV_CORE"))}
+    env["PYTHONPATH"] = str(REPO)
+    done = subprocess.run([sys.executable, "-c", script], text=True, env=env,
+                          capture_output=True, check=True)
+    assert done.stdout.split() == ["False", "file:///a%20b/c%25d", "h", "True"]

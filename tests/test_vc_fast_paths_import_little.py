@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from vc_helpers import Team, in_project_app, team  # noqa: F401
 
 # urllib.parse (with ipaddress): pathlib's import of it is skipped by cli/entry.py
-# contextlib, shlex, importlib: small, but every vc status process would pay them
+# contextlib, shlex, importlib, the layout rules: small, but every vc status process paid them
 HEAVY = ("click", "yaml", "jsonschema", "dataclasses", "typing", "subprocess", "urllib.parse",
-         "ipaddress", "contextlib", "shlex", "importlib")
+         "ipaddress", "contextlib", "shlex", "importlib", "brv_vc.tree.layout")
 ROT = "auth/jwt/token_rotation.md"
 
 

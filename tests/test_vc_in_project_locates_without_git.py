@@ -80,10 +80,17 @@ def test_a_ceiling_asks_git(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     assert plain_top(app.tree) == app.root.resolve()
 
 
-def test_a_git_folder_without_head_is_no_repository(tmp_path: Path) -> None:
-    """git passes such a folder by and looks further up: so does the walk (it asks git)."""
+def test_a_git_folder_that_is_no_repository_asks_git(tmp_path: Path) -> None:
+    """git passes such a folder by and looks further up; the walk asks git instead."""
     app = in_project_app(tmp_path, ROT)
-    (app.tree / "auth/.git").mkdir()
+    fake = app.tree / "auth/.git"
+    fake.mkdir()
     assert plain_top(app.tree / "auth") is None
-    os.rmdir(app.tree / "auth/.git")
+    (fake / "HEAD").write_text("ref: refs/heads/main\n")  # no objects, no refs: still none
+    assert plain_top(app.tree / "auth") is None
+    top = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=app.tree / "auth",
+                         text=True, capture_output=True, check=True).stdout.strip()
+    assert Path(top) == app.root.resolve()  # git passed it by, as said
+    (fake / "HEAD").unlink()
+    os.rmdir(fake)
     assert plain_top(app.tree / "auth") == app.root.resolve()

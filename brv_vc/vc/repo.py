@@ -253,10 +253,11 @@ def plain_top(start: Path) -> Path | None:
     budgeted against ``git status`` itself). Why: ``git rev-parse --show-toplevel`` costs a
     process (~2 ms of CPU) to say what the nearest ``.git`` folder says in the plain case.
     Outcome: the nearest folder at or above ``start`` holding a ``.git`` folder with a
-    ``HEAD``, both owned by this user (git's safe.directory check), on ``start``'s file system
-    (git stops at a mount), whose config names no ``worktree``, no ``include`` and no ``bare``
-    other than ``bare = false``, with no ``GIT_CEILING_DIRECTORIES``. None for anything else
-    (a linked worktree's or a submodule's ``.git`` file, a moved work tree...): ask git.
+    ``HEAD``, ``objects`` and ``refs``, both owned by this user (git's safe.directory check),
+    on ``start``'s file system (git stops at a mount), whose config names no ``worktree``, no
+    ``include`` and no ``bare`` other than ``bare = false``, with no
+    ``GIT_CEILING_DIRECTORIES``. None for anything else (a linked worktree's or a
+    submodule's ``.git`` file, a moved work tree...): ask git.
     """
     euid = getattr(os, "geteuid", None)
     if euid is None or os.environ.get("GIT_CEILING_DIRECTORIES"):
@@ -287,8 +288,8 @@ def _plain_git_dir(dot: Path, found: os.stat_result, top: os.stat_result, euid: 
 
     if not stat.S_ISDIR(found.st_mode) or found.st_uid != euid or top.st_uid != euid:
         return False
-    if not (dot / "HEAD").is_file():
-        return False  # not a repository: git would look further up
+    if not ((dot / "HEAD").is_file() and (dot / "objects").is_dir() and (dot / "refs").is_dir()):
+        return False  # not a repository to git (setup.c is_git_directory): it looks further up
     config = (dot / "config").read_text(encoding="utf-8").lower()
     if "worktree" in config or "include" in config:
         return False

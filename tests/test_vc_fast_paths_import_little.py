@@ -8,17 +8,26 @@ import sys
 from pathlib import Path
 
 from conftest import REPO
+from hypothesis import given
+from hypothesis import strategies as st
 from vc_helpers import Team, in_project_app, team  # noqa: F401
 
-HEAVY = ("click", "yaml", "jsonschema", "dataclasses", "typing", "subprocess")
+# urllib.parse (with ipaddress): pathlib's import of it is skipped by cli/entry.py
+# contextlib, shlex, importlib, the layout rules: small, but every vc status process paid them
+HEAVY = ("click", "yaml", "jsonschema", "dataclasses", "typing", "subprocess", "urllib.parse",
+         "ipaddress", "contextlib", "shlex", "importlib", "brv_vc.tree.layout")
 ROT = "auth/jwt/token_rotation.md"
 
 
 def loaded(cwd: Path, *argv: str) -> tuple[int, list[str]]:
-    """(exit code, which of HEAVY a real ``python -m brv_vc ARGV`` process imported)."""
-    script = (f"import runpy, sys; sys.argv = ['brv', *{list(argv)!r}]\n"
+    """(exit code, which of HEAVY a real ``brv ARGV`` process imported).
+
+    As the console script users run starts it (pip's script imports re and sys first);
+    ``python -m brv_vc`` would add runpy's own imports (importlib, contextlib).
+    """
+    script = (f"import re, sys; sys.argv = ['brv', *{list(argv)!r}]\n"
               "code = 0\n"
-              "try:\n    runpy.run_module('brv_vc', run_name='__main__')\n"
+              "try:\n    from brv_vc.cli.entry import main\n    main()\n"
               "except SystemExit as exc:\n    code = exc.code or 0\n"
               f"print(code, sorted(m for m in {HEAVY!r} if m in sys.modules), file=sys.stderr)")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("COVERAGE", "COV_CORE"))}
@@ -67,3 +76,31 @@ def test_add_imports_no_dataclasses_nor_typing(team: Team) -> None:  # noqa: F81
         assert code == 0, args
         assert not {"click", "jsonschema", "dataclasses", "typing"} & set(names), (args, names)
     assert team.alice.git("diff", "--cached", "--name-only").split() == [ROT]
+
+
+def test_pathlib_loaded_by_the_entry_still_makes_file_uris_and_urllib_stays_real() -> None:
+    """The stand-in lives only while pathlib loads: as_uri works, later imports get the real module."""
+    script = ("import sys\n"
+              "from brv_vc.cli.entry import _import_pathlib\n"
+              "_import_pathlib()\n"
+              "loaded = 'urllib.parse' in sys.modules\n"
+              "from pathlib import Path\n"
+              "uri = Path('/a b/c%d').as_uri()\n"
+              "import urllib.parse\n"
+              "print(loaded, uri, urllib.parse.urlsplit('http://h/p').netloc,"
+              " urllib.parse.__spec__ is not None)")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("COVERAGE", "COV_CORE"))}
+    env["PYTHONPATH"] = str(REPO)
+    done = subprocess.run([sys.executable, "-c", script], text=True, env=env,
+                          capture_output=True, check=True)
+    assert done.stdout.split() == ["False", "file:///a%20b/c%25d", "h", "True"]
+
+
+@given(st.text())
+def test_the_drivers_quote_as_shlex_does(text: str) -> None:
+    """configure._quote replaces shlex.quote (not imported on the status path): same strings."""
+    import shlex
+
+    from brv_vc.services.vc.configure import _quote
+
+    assert _quote(text) == shlex.quote(text)

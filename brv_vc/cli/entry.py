@@ -10,6 +10,7 @@ entry does a little before click and the services are imported:
   click-free fast path (``cli/fast.py``), which prints exactly what the click commands print
   and hands anything else back.
 Doing this here, not at import time of a package, keeps ``import brv_vc.cli`` free of effects.
+Before all of it, pathlib (which every command needs) is imported without urllib.parse.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import sys
 
 def main() -> None:
     """Runs ``brv`` with the process arguments."""
+    _import_pathlib()
     argv = sys.argv[1:]
     if "vc" in argv[:3] and "status" in argv[:4]:
         from brv_vc.vc.git_prefetch import prefetch_status
@@ -37,3 +39,36 @@ def main() -> None:
 
     run()
 
+
+
+def _import_pathlib() -> None:
+    """Imports pathlib without importing ``urllib.parse`` (and its ``ipaddress``) with it.
+
+    Trigger: every brv command uses pathlib, and Python 3.11/3.12's pathlib imports
+    ``urllib.parse`` at the top for one function, ``quote_from_bytes``, called only by
+    ``Path.as_uri``. Why: the two modules cost ~2-4 ms of CPU, a tenth of what a process
+    adds to ``git status`` (DESIGN.md budgets ``brv vc status`` against it). Outcome: while
+    pathlib loads, ``urllib.parse`` is a stand-in whose ``quote_from_bytes`` imports the
+    real one when called; it leaves ``sys.modules`` at once, so any later ``import
+    urllib.parse`` loads the real module. A pathlib wanting anything else from it (another
+    Python) imports the real one, as before.
+    """
+    if "pathlib" in sys.modules or "urllib.parse" in sys.modules:
+        return
+    stand_in = type(sys)("urllib.parse")
+    stand_in.quote_from_bytes = _quote_from_bytes  # type: ignore[attr-defined]
+    sys.modules["urllib.parse"] = stand_in
+    try:
+        import pathlib  # noqa: F401
+    except ImportError:  # the next command's own import loads it with the real module
+        pass
+    finally:
+        if sys.modules.get("urllib.parse") is stand_in:
+            del sys.modules["urllib.parse"]
+
+
+def _quote_from_bytes(bs: bytes, safe: str = "/") -> str:
+    """``urllib.parse.quote_from_bytes``, imported at the first call (``Path.as_uri``)."""
+    from urllib.parse import quote_from_bytes
+
+    return quote_from_bytes(bs, safe)

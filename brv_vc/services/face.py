@@ -10,7 +10,6 @@ clone and sync) on paths whose budget is counted in milliseconds (DESIGN.md).
 
 from __future__ import annotations
 
-import importlib
 import sys
 
 TYPE_CHECKING = False
@@ -33,7 +32,9 @@ def lazy(package: str, homes: dict[str, str]) -> Callable[[str], object]:
         home = homes.get(name)
         if home is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(f"{package}.{home}"), name)
+        module = f"{package}.{home}"
+        __import__(module)  # importlib.import_module would cost importing importlib (~0.1 ms)
+        value = getattr(sys.modules[module], name)
         setattr(sys.modules[package], name, value)  # the next lookup is a plain attribute
         return value
 

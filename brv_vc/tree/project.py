@@ -7,7 +7,6 @@ from functools import cached_property
 from pathlib import Path
 
 from brv_vc.errors import FormatError, NotInitializedError
-from brv_vc.tree.layout import clean_relpath
 
 BRV_DIR = ".brv"
 TREE_DIR = "context-tree"
@@ -64,6 +63,9 @@ class Project:
             InvalidPathError: ``..``, absolute paths, or a symlink anywhere on the way (brv
                 never reads or writes through a link: docs/robustness.md).
         """
+        # here, not at the top: finding a project ('vc status', the hooks) needs no layout
+        # rules, and tree/layout.py costs ~0.7 ms of CPU to import (its enum, its regexes)
+        from brv_vc.tree.layout import clean_relpath
         from brv_vc.tree.links import refuse_links
 
         clean = clean_relpath(relpath)

@@ -286,6 +286,57 @@ def of_tree(project: Project, top: Path | None) -> KnowledgeRepo | None:
     return None
 
 
+def plain_top(start: Path) -> Path | None:
+    """The work tree git finds from ``start``, read from the files when nothing can differ.
+
+    Trigger: every in-project vc command locates its repository (``brv vc status`` is
+    budgeted against ``git status`` itself). Why: ``git rev-parse --show-toplevel`` costs a
+    process (~2 ms of CPU) to say what the nearest ``.git`` folder says in the plain case.
+    Outcome: the nearest folder at or above ``start`` holding a ``.git`` folder with a
+    ``HEAD``, ``objects`` and ``refs``, both owned by this user (git's safe.directory check),
+    on ``start``'s file system (git stops at a mount), whose config names no ``worktree``, no
+    ``include`` and no ``bare`` other than ``bare = false``, with no
+    ``GIT_CEILING_DIRECTORIES``. None for anything else (a linked worktree's or a
+    submodule's ``.git`` file, a moved work tree...): ask git.
+    """
+    euid = getattr(os, "geteuid", None)
+    if euid is None or os.environ.get("GIT_CEILING_DIRECTORIES"):
+        return None
+    try:
+        folder = Path(os.path.realpath(start))
+        device = os.stat(folder).st_dev
+        for candidate in (folder, *folder.parents):
+            here = os.stat(candidate)
+            if here.st_dev != device:
+                return None
+            dot = candidate / ".git"
+            try:
+                found = os.lstat(dot)
+            except FileNotFoundError:
+                continue
+            if not _plain_git_dir(dot, found, here, euid()):
+                return None
+            return candidate
+    except (OSError, UnicodeDecodeError):
+        return None
+    return None
+
+
+def _plain_git_dir(dot: Path, found: os.stat_result, top: os.stat_result, euid: int) -> bool:
+    """True when ``dot`` is a ``.git`` folder whose work tree is plainly its parent."""
+    import stat
+
+    if not stat.S_ISDIR(found.st_mode) or found.st_uid != euid or top.st_uid != euid:
+        return False
+    if not ((dot / "HEAD").is_file() and (dot / "objects").is_dir() and (dot / "refs").is_dir()):
+        return False  # not a repository to git (setup.c is_git_directory): it looks further up
+    config = (dot / "config").read_text(encoding="utf-8").lower()
+    if "worktree" in config or "include" in config:
+        return False
+    return all(line.split() == ["bare", "=", "false"]
+               for line in config.splitlines() if line.strip().startswith("bare"))
+
+
 def locate(project: Project) -> KnowledgeRepo:
     """Finds the repository holding the project's tree.
 
@@ -295,9 +346,14 @@ def locate(project: Project) -> KnowledgeRepo:
     tree = project.tree
     found = of_tree(project, None)  # standalone: no git process to know it
     if found is None:
-        proc = git.quick(["rev-parse", "--show-toplevel"], tree if tree.is_dir() else project.root)
-        top = proc.stdout.strip()
-        found = of_tree(project, Path(top) if proc.returncode == 0 and top else None)
+        start = tree if tree.is_dir() else project.root
+        walked = plain_top(start)
+        if walked is not None:  # in-project, the plain case: no git process either
+            found = of_tree(project, walked)
+        else:
+            proc = git.quick(["rev-parse", "--show-toplevel"], start)
+            top = proc.stdout.strip()
+            found = of_tree(project, Path(top) if proc.returncode == 0 and top else None)
     if found is not None:
         return found
     raise NotInitializedError(

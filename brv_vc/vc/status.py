@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # type checkers read typing's; at run time tree/record.py's (no typing)
+    from collections.abc import Callable
     from typing import NamedTuple
 else:
     from brv_vc.tree.record import NamedTuple

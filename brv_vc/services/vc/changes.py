@@ -7,7 +7,6 @@ entry; only changed files are opened, to look for conflict markers.
 
 from __future__ import annotations
 
-import contextlib
 from pathlib import Path
 
 from brv_vc.vc import git, git_prefetch
@@ -132,8 +131,10 @@ def _committed_markers(repo: KnowledgeRepo, oid: str) -> list[str]:
             scope = ["--", *changed] if changed else []
     found = _grep_markers(repo, oid, scope) if scope else []
     result = sorted(set(kept + found))
-    with contextlib.suppress(OSError):  # read-only repository: search again next time
+    try:  # noqa: SIM105 - contextlib is not loaded on the 'vc status' path (~0.5 ms)
         cache.write_text(oid + "\n" + "".join(p + "\n" for p in result), encoding="utf-8")
+    except OSError:  # read-only repository: search again next time
+        pass
     return result
 
 

@@ -7,7 +7,6 @@ the managed ``.gitignore``/``.gitattributes`` blocks when they drifted.
 
 from __future__ import annotations
 
-import shlex
 from pathlib import Path
 
 import brv_vc
@@ -15,6 +14,17 @@ from brv_vc.interpreter import interpreter
 from brv_vc.tree.project import Project
 from brv_vc.vc import exclusions, git_prefetch
 from brv_vc.vc.repo import KnowledgeRepo, locate
+
+# what shlex.quote leaves bare (its [^\w@%+=:,./-], ASCII); shlex (with its regex) is not
+# imported for it: every vc command, 'vc status' included, builds these strings
+_SHELL_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-")
+
+
+def _quote(text: str) -> str:
+    """``shlex.quote(text)``: the same string, so ``.git/config`` compares verbatim."""
+    if text and all(char in _SHELL_SAFE for char in text):
+        return text
+    return "'" + text.replace("'", "'\"'\"'") + "'"
 
 
 def brv_command() -> str:
@@ -24,8 +34,8 @@ def brv_command() -> str:
     (a development tree, a vendored copy) works the same as an installed one.
     """
     parent = Path(brv_vc.__file__).resolve().parent.parent
-    return (f"PYTHONPATH={shlex.quote(str(parent))}${{PYTHONPATH:+:$PYTHONPATH}} "
-            f"{shlex.quote(interpreter())} -m brv_vc")
+    return (f"PYTHONPATH={_quote(str(parent))}${{PYTHONPATH:+:$PYTHONPATH}} "
+            f"{_quote(interpreter())} -m brv_vc")
 
 
 def _with_fallback(name: str, args: str, fallback: str) -> str:
@@ -39,8 +49,8 @@ def _with_fallback(name: str, args: str, fallback: str) -> str:
     git behaviour). git appends the file arguments (``"$@"``) after the function name.
     """
     parent = Path(brv_vc.__file__).resolve().parent.parent
-    python = shlex.quote(interpreter())
-    package = shlex.quote(str(parent / "brv_vc"))
+    python = _quote(interpreter())
+    package = _quote(str(parent / "brv_vc"))
     return (f"{name}() {{ if [ -x {python} ] && [ -d {package} ]; then {brv_command()} "
             f"{args}; elif command -v brv >/dev/null 2>&1; then brv {args}; "
             f"else {fallback}; fi; }}; {name}")

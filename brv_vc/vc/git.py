@@ -561,6 +561,22 @@ def _loose_blobs(repo: Path, shas: Sequence[str]) -> dict[str, bytes]:
     return found
 
 
+def loose_head(git_dir: Path, common_dir: Path, branch: str) -> str | None:
+    """The commit HEAD names, read from its loose ref file; None when git must be asked.
+
+    ``branch``: the branch HEAD is on ("HEAD" when detached), as ``rev-parse
+    --symbolic-full-name HEAD`` named it. Right after git wrote the ref (``vc commit``), the
+    file holds it: the files backend writes every updated ref loose. None for anything else
+    (a packed ref, reftable's placeholder files, a file that is not one object id).
+    """
+    where = git_dir / "HEAD" if branch == "HEAD" else common_dir / "refs" / "heads" / branch
+    try:
+        value = where.read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return value if len(value) in (40, 64) and not value.strip("0123456789abcdef") else None
+
+
 def ignored_paths(repo: Path, paths: Sequence[str]) -> set[str]:
     """The paths the repository's ignore rules exclude, tracked or not (``check-ignore``)."""
     if not paths:

@@ -193,7 +193,7 @@ def commit(repo: KnowledgeRepo, message: str, *, include_pending: bool = False,
     listed = git.staged_entries(repo.workdir)
     refuse_unmerged(_unmerged_in(repo, listed), "commit")
     # the git dir (for MERGE_HEAD), the parent and the branch: one rev-parse, not three
-    git_dir, _, parent, branch = repo.whereabouts()
+    git_dir, common, parent, branch = repo.whereabouts()
     merging = repo.merging(git_dir)
     changes = [row for row in listed if repo.tree_path(row[1]) is not None]
     checked = [row for row in listed if in_check_scope(repo, row[1])]
@@ -221,7 +221,8 @@ def commit(repo: KnowledgeRepo, message: str, *, include_pending: bool = False,
     else:
         _name_checked_tree(repo, env, None)
         repo.git("commit", "-q", "-m", full, what="commit", env=env)
-    sha = repo.head() or ""  # a commit moves HEAD, never the branch it is on
+    # a commit moves HEAD, never the branch it is on; git wrote the ref file just now
+    sha = git.loose_head(git_dir, common, branch) or repo.head() or ""
     from brv_vc.services.vc.archive import processed_head, record_head  # not on push's path
 
     project = project_of(repo)

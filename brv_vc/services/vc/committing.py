@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from brv_vc.errors import ConflictError, FormatError, GitError, NotFoundError, UsageError
 from brv_vc.services.vc.gating import OVERRIDE_ENV, project_of, refuse_pending
@@ -23,12 +21,16 @@ from brv_vc.vc.archived import trailer_block
 from brv_vc.vc.git_links import LINK_MODE
 from brv_vc.vc.repo import KnowledgeRepo
 
-if TYPE_CHECKING:
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time tree/record.py's
     from collections.abc import Mapping, Sequence
     from datetime import datetime
+    from typing import NamedTuple
 
     from brv_vc.tree.project import Project
     from brv_vc.vc.status import Change
+else:
+    from brv_vc.tree.record import NamedTuple
 
 
 def conflict_marker_files(repo: KnowledgeRepo, where: str) -> list[str]:
@@ -156,9 +158,8 @@ def refuse_unpushable(repo: KnowledgeRepo, rev: str, base: str | None = None) ->
     return paths
 
 
-@dataclass(frozen=True)
-class CommitResult:
-    """``brv vc commit``."""
+class CommitResult(NamedTuple):
+    """``brv vc commit`` (a NamedTuple: no dataclasses import on the commit path)."""
 
     sha: str
     branch: str
@@ -335,8 +336,7 @@ def _commit_only_knowledge(repo: KnowledgeRepo, message: str, env: dict[str, str
         Path(tmp + TRAILERS_SUFFIX).unlink(missing_ok=True)
 
 
-@dataclass(frozen=True)
-class LogEntry:
+class LogEntry(NamedTuple):
     """One commit of ``brv vc log``."""
 
     sha: str

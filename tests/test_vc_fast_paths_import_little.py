@@ -69,13 +69,18 @@ def test_add_commit_push_pull_and_the_hooks_skip_click_and_jsonschema(team: Team
 
 
 def test_add_imports_no_dataclasses_nor_typing(team: Team) -> None:  # noqa: F811
-    """vc add's records are NamedTuples: dataclasses (with inspect) and typing stay unloaded."""
+    """vc add's records are NamedTuples and git is spawned without subprocess."""
     team.alice.edit(ROT, summary="staged by a lean add")
     for args in (("vc", "add"), ("vc", "add", "--json")):
         code, names = loaded(team.alice.root, *args)
         assert code == 0, args
-        assert not {"click", "jsonschema", "dataclasses", "typing"} & set(names), (args, names)
+        assert not {"click", "jsonschema", "dataclasses", "typing", "subprocess"} & set(names), (
+            args, names)
     assert team.alice.git("diff", "--cached", "--name-only").split() == [ROT]
+    code, names = loaded(team.alice.root, "vc", "commit", "-m", "lean")
+    assert code == 0
+    assert "subprocess" not in names
+    assert team.alice.git("log", "-1", "--format=%s").strip() == "lean"
 
 
 def test_pathlib_loaded_by_the_entry_still_makes_file_uris_and_urllib_stays_real() -> None:

@@ -9,9 +9,7 @@ never read, stage or commit code files.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from brv_vc.errors import ConflictError, FormatError, GitError, NotFoundError, UsageError
 from brv_vc.services.vc.gating import OVERRIDE_ENV, project_of, refuse_pending
@@ -23,12 +21,16 @@ from brv_vc.vc.archived import trailer_block
 from brv_vc.vc.git_links import LINK_MODE
 from brv_vc.vc.repo import KnowledgeRepo
 
-if TYPE_CHECKING:
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time tree/record.py's
     from collections.abc import Mapping, Sequence
     from datetime import datetime
+    from typing import NamedTuple
 
     from brv_vc.tree.project import Project
     from brv_vc.vc.status import Change
+else:
+    from brv_vc.tree.record import NamedTuple
 
 
 def read_changed(repo: KnowledgeRepo, changes: Sequence[tuple[str, str, str, str]]
@@ -49,9 +51,8 @@ def refuse_unmerged(conflicts: Sequence[Change], action: str) -> None:
         )
 
 
-@dataclass(frozen=True)
-class CommitResult:
-    """``brv vc commit``."""
+class CommitResult(NamedTuple):
+    """``brv vc commit`` (a NamedTuple: no dataclasses import on the commit path)."""
 
     sha: str
     branch: str
@@ -86,7 +87,7 @@ def commit(repo: KnowledgeRepo, message: str, *, include_pending: bool = False,
     listed = git.staged_entries(repo.workdir)
     refuse_unmerged(_unmerged_in(repo, listed), "commit")
     # the git dir (for MERGE_HEAD), the parent and the branch: one rev-parse, not three
-    git_dir, _, parent, branch = repo.whereabouts()
+    git_dir, common, parent, branch = repo.whereabouts()
     merging = repo.merging(git_dir)
     changes = [row for row in listed if repo.tree_path(row[1]) is not None]
     checked = [row for row in listed if in_check_scope(repo, row[1])]
@@ -114,7 +115,8 @@ def commit(repo: KnowledgeRepo, message: str, *, include_pending: bool = False,
     else:
         _name_checked_tree(repo, env, None)
         repo.git("commit", "-q", "-m", full, what="commit", env=env)
-    sha = repo.head() or ""  # a commit moves HEAD, never the branch it is on
+    # a commit moves HEAD, never the branch it is on; git wrote the ref file just now
+    sha = git.loose_head(git_dir, common, branch) or repo.head() or ""
     from brv_vc.services.vc.archive import processed_head, record_head  # not on push's path
 
     project = project_of(repo)
@@ -227,8 +229,7 @@ def _commit_only_knowledge(repo: KnowledgeRepo, message: str, env: dict[str, str
         Path(tmp + TRAILERS_SUFFIX).unlink(missing_ok=True)
 
 
-@dataclass(frozen=True)
-class LogEntry:
+class LogEntry(NamedTuple):
     """One commit of ``brv vc log``."""
 
     sha: str

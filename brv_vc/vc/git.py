@@ -23,10 +23,9 @@ if TYPE_CHECKING:
     import subprocess
     from collections.abc import Mapping, Sequence
     from pathlib import Path
-    from typing import Any, TypeAlias
+    from typing import Any
 
-    # a run that writes nothing to git gives a Completed (posix_spawn, no subprocess)
-    Proc: TypeAlias = "subprocess.CompletedProcess[str] | Completed"
+    Proc = subprocess.CompletedProcess[str]
 else:
 
     class _Subprocess:
@@ -61,7 +60,7 @@ def run(
     input: str | None = None,
     env: Mapping[str, str] | None = None,
     index_file: Path | None = None,
-) -> Proc:
+) -> subprocess.CompletedProcess[str]:
     """Runs ``git <args>`` in ``cwd`` and returns the completed process.
 
     ``index_file`` points git at another index (``GIT_INDEX_FILE``); the hook variables are
@@ -73,15 +72,6 @@ def run(
     full_env = no_git_env(env)
     if index_file is not None:
         full_env["GIT_INDEX_FILE"] = str(index_file)
-    if input is None and _SPAWN:  # nothing to write to git: subprocess is not imported
-        from brv_vc.vc.git_prefetch import _text
-
-        code, out, err = _spawn(args, cwd, full_env)
-        done = Completed(["git", *args], code, _text(out), _text(err))
-        if check and code != 0:
-            raise GitError(f"git {' '.join(args[:2])} failed: "
-                           f"{(done.stderr or done.stdout).strip()}")
-        return done
     try:
         proc = subprocess.run(
             ["git", *args],
@@ -100,31 +90,6 @@ def run(
         words = (proc.stderr or proc.stdout).strip()
         raise GitError(f"git {' '.join(args[:2])} failed: {words}")
     return proc
-
-
-_SPAWN = hasattr(os, "posix_spawnp")  # POSIX; elsewhere every run goes through subprocess
-
-
-def _spawn(args: Sequence[str], cwd: Path, env: dict[str, str]) -> tuple[int, bytes, bytes]:
-    """``git ARGS`` in ``cwd`` with ``os.posix_spawnp``: exit code, stdout, stderr (bytes).
-
-    subprocess (locale, signal, threading, selectors: ~3.5 ms of CPU) is then imported only
-    by a command that writes to git's stdin (a push asks git nothing that way); ``-C``
-    stands for the working folder, and git's stdin is ours, as with ``subprocess.run``.
-
-    Raises:
-        GitError: git is missing.
-    """
-    from brv_vc.vc.git_prefetch import Spawned
-
-    try:
-        proc = Spawned(["git", "-C", str(cwd), *args], env)
-    except FileNotFoundError:
-        raise GitError(
-            "git is not installed or not on PATH", hint="install git (https://git-scm.com)"
-        ) from None
-    out, err = proc.communicate_bytes()
-    return proc.returncode or 0, out, err
 
 
 def merge_file(ours: bytes, base: bytes, theirs: bytes, cwd: Path) -> tuple[bytes, bool]:
@@ -272,12 +237,6 @@ def _git_bytes(
     env = no_git_env()
     if index_file:
         env["GIT_INDEX_FILE"] = index_file
-    if input is None and _SPAWN:  # nothing to write to git: subprocess is not imported
-        code, out, err = _spawn(args, cwd, env)
-        if code not in ok:
-            words = err.decode("utf-8", "replace").strip()
-            raise GitError(f"git {' '.join(args[:2])} failed: {words}")
-        return out
     try:
         proc = subprocess.run(
             ["git", *args], cwd=cwd, input=input, capture_output=True, env=env, check=False

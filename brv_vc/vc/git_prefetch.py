@@ -131,11 +131,6 @@ class Spawned:
 
         Side by side: neither pipe can fill up and stall git while the other is read.
         """
-        out, err = self.communicate_bytes()
-        return _text(out), _text(err)
-
-    def communicate_bytes(self) -> tuple[bytes, bytes]:
-        """:meth:`communicate` without decoding (git's bytes: paths, blobs)."""
         import select
 
         chunks: dict[int, list[bytes]] = {fd: [] for fd in self._fds}
@@ -153,7 +148,7 @@ class Spawned:
                     os.close(fd)
                     open_fds.discard(fd)
         self._reap(0)
-        return b"".join(chunks[self._fds[0]]), b"".join(chunks[self._fds[1]])
+        return _text(b"".join(chunks[self._fds[0]])), _text(b"".join(chunks[self._fds[1]]))
 
     def poll(self) -> int | None:
         """The exit code, or None while the process runs."""

@@ -69,7 +69,7 @@ def test_push_judges_the_committed_bytes_whatever_the_work_tree_holds(
     assert alice.git("rev-parse", "HEAD") == alice.git("rev-parse", "origin/main")
 
 
-def test_work_blobs_are_only_the_plain_files_that_hold_the_bytes(tmp_path: Path) -> None:
+def test_worktree_blobs_are_only_the_plain_files_that_hold_the_bytes(tmp_path: Path) -> None:
     """Edited, linked, a FIFO, removed: left to git (a FIFO is not even waited on)."""
     import os
 
@@ -82,10 +82,10 @@ def test_work_blobs_are_only_the_plain_files_that_hold_the_bytes(tmp_path: Path)
     (tmp_path / "edited.md").write_bytes(data + b"more\n")
     (tmp_path / "linked.md").symlink_to("same.md")
     os.mkfifo(tmp_path / "fifo.md")
-    rows = [("M", name, blob, "100644")
-            for name in ("edited.md", "linked.md", "fifo.md", "gone.md", "same.md")]
-    assert brv_git.work_blobs(tmp_path, rows) == {blob: data}
-    assert brv_git.work_blobs(tmp_path, [("A", "same.md", blob, "120000")]) == {}
+    pairs = [(name, blob) for name in ("edited.md", "linked.md", "fifo.md", "gone.md",
+                                       "same.md")]
+    assert brv_git.worktree_blobs(tmp_path, pairs) == {blob: data}
+    assert brv_git.worktree_blobs(tmp_path, pairs[:4]) == {}
 
 
 def test_a_new_branch_is_checked_from_where_it_leaves_the_remote(

@@ -1,4 +1,4 @@
-"""``brv vc add``, ``commit -m``, ``push`` and ``pull`` without click (``cli/fast.py``'s kin).
+"""``brv vc add``, ``commit -m``, ``push``, ``pull`` and ``fetch`` without click (``cli/fast.py``'s kin).
 
 A team runs them on every change, and DESIGN.md budgets add+commit+push and pull at 2x plain
 git: importing click (with uuid and platform, ~45 ms of CPU) was a fifth of that budget in
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
     from brv_vc.tree.project import Project
 
-_COMMANDS = ("add", "commit", "push", "pull")
+_COMMANDS = ("add", "commit", "push", "pull", "fetch")
 
 
 def _options(command: str, rest: list[str]) -> dict[str, Any] | None:
@@ -51,7 +51,7 @@ def _options(command: str, rest: list[str]) -> dict[str, Any] | None:
 
 
 def run(argv: list[str], directory: str | None, start: Callable[[str | None], Any]) -> int | None:
-    """Runs ``vc add|commit|push|pull`` (``argv`` after ``-C DIR``); None: let click do it.
+    """Runs ``vc add|commit|push|pull|fetch`` (``argv`` after ``-C DIR``); None: click does it.
 
     Args:
         argv: ``["vc", command, ...]``.
@@ -95,6 +95,8 @@ def run(argv: list[str], directory: str | None, start: Callable[[str | None], An
             result = vc.push(repo, None, None, set_upstream=False,
                              include_pending=options["include_pending"])
             return _emit(result, options["json"], txt.push_text)
+        if command == "fetch":
+            return _emit(vc.fetch(repo), options["json"], txt.fetch_text)
         result = vc.pull(project, repo, now, None, None, allow_unrelated=False)
         if result.conflicts:  # as 'emit_sync': the click path's rendering of a conflict
             from contextlib import suppress

@@ -150,6 +150,11 @@ def add_warnings(r: Any) -> list[str]:
             for hit in r.still_conflicted]
 
 
+def fetch_text(r: Any) -> str:
+    """``vc fetch`` (a ``sync.FetchResult``)."""
+    return f"Fetched {r.remote} ({r.url}): {r.ahead} ahead, {r.behind} behind"
+
+
 def push_text(r: PushResult) -> str:
     """``vc push``."""
     if r.up_to_date:

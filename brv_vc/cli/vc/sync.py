@@ -23,8 +23,7 @@ def fetch(app: AppContext, remote: str | None, as_json: bool) -> None:
       brv vc fetch
     """
     result = vc.fetch(repo_of(app), remote)
-    emit(result, as_json, lambda r: f"Fetched {r.remote} ({r.url}): {r.ahead} ahead, "
-                                    f"{r.behind} behind")
+    emit(result, as_json, txt.fetch_text)
 
 
 @click.command()

@@ -255,7 +255,6 @@ def _pre_push(repo: KnowledgeRepo, stdin: str, checked: str | None = None) -> Ho
     The commit ``checked`` (by ``brv vc push``, which runs this push) is not checked twice;
     a plain ``git push`` names none.
     """
-    from brv_vc.services.vc.checks import StagedProblem
     from brv_vc.services.vc.pushing import refuse_unpushable
 
     lines = [line.split() for line in stdin.splitlines() if len(line.split()) >= 2]
@@ -273,6 +272,8 @@ def _pre_push(repo: KnowledgeRepo, stdin: str, checked: str | None = None) -> Ho
         try:
             refuse_unpushable(repo, tip, base if base and repo.rev(base) else None)
         except BrvError as error:  # the very refusal of 'brv vc push'
+            from brv_vc.services.vc.checks import StagedProblem  # YAML, schema: only then
+
             problem = StagedProblem(error.file or "", error.message, error.hint or "")
             return HookRun("pre-push", blocked=True, problems=(problem,), checked=len(tips))
     return HookRun("pre-push", checked=len(tips))

@@ -78,7 +78,9 @@ def marker_files_in(repo: KnowledgeRepo, changes: Sequence[tuple[str, str, str, 
                if status != "D" and mode not in (LINK_MODE, "160000")
                and (rel := repo.tree_path(path)) is not None]
     if blobs is None:  # most are on disk as committed; git is asked for the others only
-        blobs = git.work_blobs(repo.workdir, changes)
+        blobs = git.worktree_blobs(repo.workdir, [(path, blob) for status, path, blob, mode
+                                                  in changes if status != "D"
+                                                  and mode not in (LINK_MODE, "160000")])
         blobs.update(git.read_blobs(repo.workdir, [b for _, b in present if b not in blobs]))
     return [rel for rel, blob in present if _marker_triplet(blobs.get(blob, b""))]
 

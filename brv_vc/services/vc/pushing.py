@@ -18,7 +18,6 @@ from brv_vc.services.vc.markers import (
     refuse_marker_files,
     refuse_markers,
 )
-from brv_vc.services.vc.remotes import need_remote, read_config, remotes_of, upstream_of
 from brv_vc.vc import git
 from brv_vc.vc.repo import KnowledgeRepo, translate
 
@@ -52,6 +51,9 @@ def push(repo: KnowledgeRepo, remote: str | None = None, branch: str | None = No
         ConflictError: conflict markers in committed knowledge, or (review enabled, without
             ``include_pending``) commits that carry changes still waiting for review.
     """
+    # here, not at the top: the pre-push hook imports this module for refuse_unpushable
+    from brv_vc.services.vc.remotes import need_remote, read_config, remotes_of, upstream_of
+
     head, local, tracking, tracking_tip = _bearings(repo)
     if head is None:
         raise GitError("nothing to push: no commits yet",

@@ -54,8 +54,11 @@ def fetch(repo: KnowledgeRepo, remote: str | None = None) -> FetchResult:
     remotes = remotes_of(config)
     name = _need_remote(repo, remote or (upstream[0] if upstream else None), remotes)
     repo.git("fetch", "-q", name, what=f"fetch from '{name}'")
-    st = status(repo)
-    return FetchResult(name, mask_url(remotes[name]), st.ahead, st.behind)
+    # what 'git status' says of the upstream (branch.ab), counted in commits: a status would
+    # read the whole work tree (~100 ms of CPU at 25,000 entries) for these two numbers
+    counts = (repo.git_ok("rev-list", "--left-right", "--count", "HEAD...@{upstream}")
+              or "0 0").split()
+    return FetchResult(name, mask_url(remotes[name]), int(counts[0]), int(counts[1]))
 
 
 @dataclass(frozen=True)

@@ -9,10 +9,8 @@ trailers, then :func:`brv_vc.services.derived.refresh`).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from brv_vc.errors import ConflictError, GitError, NotFoundError
 from brv_vc.services.vc.changes import status
@@ -27,14 +25,18 @@ from brv_vc.vc import git, git_objects
 from brv_vc.vc.repo import KnowledgeRepo, translate
 from brv_vc.vc.status import Change
 
-if TYPE_CHECKING:
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
+    from typing import NamedTuple
+
     from brv_vc.services.vc.archive import AfterChange
+else:
+    from brv_vc.record import NamedTuple
 
 _ASK = "ask git"  # _merge's old not given: HEAD is read
 
 
-@dataclass(frozen=True)
-class FetchResult:
+class FetchResult(NamedTuple):
     """``brv vc fetch``."""
 
     remote: str
@@ -58,8 +60,7 @@ def fetch(repo: KnowledgeRepo, remote: str | None = None) -> FetchResult:
     return FetchResult(name, mask_url(remotes[name]), st.ahead, st.behind)
 
 
-@dataclass(frozen=True)
-class SyncResult:
+class SyncResult(NamedTuple):
     """``brv vc pull`` / ``merge`` / ``checkout``: what moved and what is left to resolve."""
 
     action: str

@@ -57,3 +57,18 @@ def test_add_commit_push_pull_and_the_hooks_skip_click_and_jsonschema(team: Team
         assert code == 0, args
         assert not {"click", "jsonschema"} & set(names), (args, names)
     assert team.bob.text(ROT) == team.alice.text(ROT)  # the pull did pull
+
+
+def test_a_pull_and_the_post_merge_hook_import_no_dataclasses(team: Team) -> None:  # noqa: F811
+    """Their records are NamedTuples (brv_vc/record.py): dataclasses costs ~11 ms and ~1 ms a class."""
+    team.alice.edit(ROT, summary="pulled by brv")
+    team.alice.sync("one")
+    code, names = loaded(team.bob.root, "vc", "pull")
+    assert (code, "dataclasses" in names) == (0, False), names
+    assert team.bob.text(ROT) == team.alice.text(ROT)
+    team.alice.edit(ROT, summary="pulled by git")
+    team.alice.sync("two")
+    team.bob.git("-c", "core.hooksPath=/dev/null", "pull", "-q")
+    code, names = loaded(team.bob.tree, "hook-impl", "post-merge", "0")
+    assert (code, "dataclasses" in names) == (0, False), names
+    assert "pulled by git" in (team.bob.tree / "auth/jwt/_index.md").read_text(encoding="utf-8")

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -170,6 +169,8 @@ def sweep_staging(project: Project) -> int:
     for name in names:
         path = project.state / name
         if path.is_dir() and not path.is_symlink():
+            import shutil  # with bz2, lzma and zlib, ~2 ms: only a leftover folder needs it
+
             shutil.rmtree(path, ignore_errors=True)
         else:
             path.unlink(missing_ok=True)
@@ -187,6 +188,8 @@ def sweep_temps(project: Project) -> int:
         if pid and alive(pid):
             continue
         if path.is_dir() and not path.is_symlink():
+            import shutil  # with bz2, lzma and zlib, ~2 ms: only a leftover folder needs it
+
             shutil.rmtree(path, ignore_errors=True)
         else:
             path.unlink(missing_ok=True)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import errno
 import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -148,6 +147,8 @@ def remove_empty_parents(project: Project, folder: Path) -> None:
 def remove_tree(path: Path) -> None:
     """Deletes a file or a whole folder."""
     if path.is_dir() and not path.is_symlink():
+        import shutil  # with bz2, lzma and zlib, ~2 ms: most commands never remove a folder
+
         shutil.rmtree(path)
     else:
         path.unlink()

@@ -15,7 +15,6 @@ import sys
 import tarfile
 import tempfile
 import time
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -36,11 +35,11 @@ def near_duplicates(tree: Path, paths: list[str], count: int, seed: int = 11) ->
     for n, rel in enumerate(rng.sample(paths, count)):
         entry = parse_entry((tree / rel).read_bytes(), file=rel)
         if n % 2:
-            copy = replace(entry, title=entry.title + " Copy")
+            copy = entry.with_changes(title=entry.title + " Copy")
         else:
             lines = entry.body.splitlines()
-            copy = replace(entry, title=entry.title + " Revisited",
-                                  body="\n".join(lines[: max(4, len(lines) * 2 // 3)]))
+            copy = entry.with_changes(title=entry.title + " Revisited",
+                                      body="\n".join(lines[: max(4, len(lines) * 2 // 3)]))
         target = rel[:-3] + ("_copy.md" if n % 2 else "_revisited.md")
         (tree / target).write_bytes(serialize_entry(copy))
         made.append(target)

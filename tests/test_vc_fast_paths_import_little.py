@@ -109,3 +109,18 @@ def test_the_drivers_quote_as_shlex_does(text: str) -> None:
     from brv_vc.services.vc.configure import _quote
 
     assert _quote(text) == shlex.quote(text)
+
+
+def test_a_pull_and_the_post_merge_hook_import_no_dataclasses(team: Team) -> None:  # noqa: F811
+    """Their records are NamedTuples (brv_vc/record.py): dataclasses costs ~11 ms and ~1 ms a class."""
+    team.alice.edit(ROT, summary="pulled by brv")
+    team.alice.sync("one")
+    code, names = loaded(team.bob.root, "vc", "pull")
+    assert (code, "dataclasses" in names) == (0, False), names
+    assert team.bob.text(ROT) == team.alice.text(ROT)
+    team.alice.edit(ROT, summary="pulled by git")
+    team.alice.sync("two")
+    team.bob.git("-c", "core.hooksPath=/dev/null", "pull", "-q")
+    code, names = loaded(team.bob.tree, "hook-impl", "post-merge", "0")
+    assert (code, "dataclasses" in names) == (0, False), names
+    assert "pulled by git" in (team.bob.tree / "auth/jwt/_index.md").read_text(encoding="utf-8")

@@ -9,7 +9,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
+    from typing import NamedTuple
+else:
+    from brv_vc.record import NamedTuple
 
 RAW_CONCEPT = "Raw Concept"
 NARRATIVE = "Narrative"
@@ -27,8 +32,7 @@ _RELATION_RE = re.compile(r"^\s*(?:[-*]\s+)?@(?P<path>[^\s@]+)")
 _FENCE_RE = re.compile(r"^\s{0,3}(```|~~~)")
 
 
-@dataclass(frozen=True)
-class Section:
+class Section(NamedTuple):
     """A ``## name`` section: ``text`` is everything after the heading line, verbatim."""
 
     name: str
@@ -39,8 +43,7 @@ class Section:
         return f"## {self.name}\n{self.text}"
 
 
-@dataclass(frozen=True)
-class Fact:
+class Fact(NamedTuple):
     """A fact line: ``- **subject**: statement [category]`` (subject and category optional)."""
 
     statement: str

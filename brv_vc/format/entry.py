@@ -14,14 +14,18 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field, replace
-from typing import Any
 
 from brv_vc.clock import parse_iso
 from brv_vc.errors import FormatError
 from brv_vc.format import body as bodymod
 from brv_vc.format import frontmatter as fm
 from brv_vc.format.limits import MAX_ENTRY_BYTES
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
+    from typing import Any, NamedTuple
+else:
+    from brv_vc.record import NamedTuple
 
 STRING_FIELDS = ("title", "summary")
 LIST_FIELDS = ("tags", "keywords", "related")
@@ -31,8 +35,7 @@ LEGACY_FIELDS = frozenset({"importance", "recency", "maturity", "accessCount", "
 _H1_RE = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.MULTILINE)
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     """One knowledge file, as values.
 
     ``extra`` keeps frontmatter keys brv does not know, in their source order, so a rewrite
@@ -47,11 +50,11 @@ class Entry:
     created_at: str = ""
     updated_at: str = ""
     body: str = ""
-    extra: tuple[tuple[str, Any], ...] = field(default=())
+    extra: tuple[tuple[str, Any], ...] = ()
 
     def with_changes(self, **changes: Any) -> Entry:
         """Returns a copy with the given fields replaced."""
-        return replace(self, **changes)
+        return self._replace(**changes)
 
     def relations(self) -> tuple[str, ...]:
         """All relation targets: ``related`` then ``@`` lines of the Relations section, unique."""

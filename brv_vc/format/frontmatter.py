@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Any
 
 from brv_vc.errors import FormatError
 
-if TYPE_CHECKING:
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
+    from typing import Any, NamedTuple
+
     import yaml
+else:
+    from brv_vc.record import NamedTuple
 
 FENCE = "---"
 MAX_YAML_DEPTH = 64  # lists or mappings inside each other (real files use two or three)
@@ -81,8 +84,7 @@ def load_yaml(text: str) -> Any:
     return yaml.load(text, Loader=_loader())
 
 
-@dataclass(frozen=True)
-class RawField:
+class RawField(NamedTuple):
     """One top-level frontmatter key: its YAML node kind and value.
 
     ``text`` holds the scalar's source text (or a tuple of item texts for a flat sequence of

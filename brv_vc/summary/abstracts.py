@@ -14,7 +14,6 @@ from __future__ import annotations
 import sqlite3
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
 from pathlib import Path
 
 from brv_vc.errors import BrvError, ProviderError
@@ -29,11 +28,16 @@ from brv_vc.tree.layout import ABSTRACT_SUFFIX, OVERVIEW_SUFFIX
 from brv_vc.tree.project import Project
 from brv_vc.tree.store import read_bytes, write_atomic
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
+    from typing import NamedTuple
+else:
+    from brv_vc.record import NamedTuple
+
 BACKOFF = (0.5, 1.0, 2.0)  # seconds before retry 1, 2, 3 (seed 000)
 
 
-@dataclass(frozen=True)
-class DrainReport:
+class DrainReport(NamedTuple):
     """What a drain did: paths done, (path, error) failures, rows still waiting."""
 
     done: tuple[str, ...] = ()
@@ -77,7 +81,7 @@ def document(relpath: str, data: bytes) -> Document:
     """Parses an entry strictly into an engine input (raises FormatError when broken)."""
     text = decode(data, file=relpath)
     info = strict_digest(text, file=relpath, stem=Path(relpath).stem)
-    return Document(relpath, replace(info, body=info.body[:INPUT_CHARS]), text[:INPUT_CHARS])
+    return Document(relpath, info._replace(body=info.body[:INPUT_CHARS]), text[:INPUT_CHARS])
 
 
 def process(

@@ -9,10 +9,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from brv_vc.errors import BrvError
 from brv_vc.format.tokens import count_tokens, truncate_to_tokens
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
+    from typing import NamedTuple
+else:
+    from brv_vc.record import NamedTuple
 
 ABSTRACT_TOKENS = 80
 OVERVIEW_TOKENS = 1500
@@ -26,8 +31,7 @@ AGGRESSIVE_FACTOR = 0.6
 NORMAL, AGGRESSIVE, TRUNCATED = "normal", "aggressive", "truncated"
 
 
-@dataclass(frozen=True)
-class Fitted:
+class Fitted(NamedTuple):
     """Generated text that fits its budget, and the escalation level that produced it."""
 
     text: str

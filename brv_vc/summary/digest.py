@@ -7,14 +7,17 @@ summary: it is listed by its name.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from brv_vc.errors import FormatError
 from brv_vc.format.entry import decode, parse_entry
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
+    from typing import NamedTuple
+else:
+    from brv_vc.record import NamedTuple
 
-@dataclass(frozen=True)
-class Digest:
+
+class Digest(NamedTuple):
     """Title, summary, keywords and body of a knowledge file (``broken``: why it did not parse)."""
 
     title: str

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from brv_vc.summary.digest import Digest
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
+    from typing import NamedTuple
+else:
+    from brv_vc.record import NamedTuple
 
-@dataclass(frozen=True)
-class Document:
+
+class Document(NamedTuple):
     """One knowledge file to condense: its path, digest and source text (already truncated)."""
 
     relpath: str
@@ -16,8 +19,7 @@ class Document:
     source: str
 
 
-@dataclass(frozen=True)
-class ChildLine:
+class ChildLine(NamedTuple):
     """One child of a folder as its ``_index.md`` lists it.
 
     ``name`` is ``entry.md`` or ``sub/``; ``text`` is the entry's summary or the
@@ -32,8 +34,7 @@ class ChildLine:
     entries: int = 1
 
 
-@dataclass(frozen=True)
-class FolderInput:
+class FolderInput(NamedTuple):
     """A folder to summarise: its path ('' = the root), condensation order, purpose, children."""
 
     relpath: str

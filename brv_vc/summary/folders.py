@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from brv_vc.format.frontmatter import quote
 from brv_vc.format.tokens import count_tokens
@@ -33,6 +32,12 @@ from brv_vc.tree.layout import (
 )
 from brv_vc.tree.project import Project
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
+    from typing import NamedTuple
+else:
+    from brv_vc.record import NamedTuple
+
 # Prefix of the recorded input hash of a summary written as an extractive draft because the
 # provider could not be asked in time: the record never matches, so the next regeneration
 # (``brv summarize``) asks the provider again.
@@ -41,8 +46,7 @@ _HASH_LINE = re.compile(r'^children_hash:[ \t]*["\']?([0-9a-f]+)["\']?[ \t]*$', 
 _SAFE_ITEM = re.compile(r"^[A-Za-z0-9_./-]+$")
 
 
-@dataclass(frozen=True)
-class IndexReport:
+class IndexReport(NamedTuple):
     """What a regeneration did: files written and removed (tree paths), folders skipped."""
 
     written: tuple[str, ...] = ()
@@ -53,8 +57,7 @@ class IndexReport:
     deferred: Deferred | None = None
 
 
-@dataclass(frozen=True)
-class _Child:
+class _Child(NamedTuple):
     name: str
     data: bytes
     kind: Kind

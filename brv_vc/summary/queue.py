@@ -13,7 +13,12 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
+    from typing import NamedTuple
+else:
+    from brv_vc.record import NamedTuple
 
 PENDING, CLAIMED, DONE, FAILED = "pending", "claimed", "done", "failed"
 LEASE_SECONDS = 120.0
@@ -33,8 +38,7 @@ CREATE INDEX IF NOT EXISTS summary_queue_state ON summary_queue (state, seq);
 """
 
 
-@dataclass(frozen=True)
-class Claim:
+class Claim(NamedTuple):
     """A claimed row: the path and the ``seq`` it was claimed at."""
 
     path: str

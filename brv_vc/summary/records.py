@@ -15,10 +15,15 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-from dataclasses import dataclass
 from pathlib import Path
 
 from brv_vc.tree.store import write_atomic
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
+    from typing import NamedTuple
+else:
+    from brv_vc.record import NamedTuple
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS derived_files (
@@ -29,8 +34,7 @@ CREATE TABLE IF NOT EXISTS derived_files (
 """
 
 
-@dataclass(frozen=True)
-class Record:
+class Record(NamedTuple):
     """The input hash (children hash, freshness) and the sha256 of the bytes written."""
 
     input_hash: str

@@ -17,10 +17,15 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from brv_vc.tree.intents import alive
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
+    from typing import NamedTuple
+else:
+    from brv_vc.record import NamedTuple
 
 STALE_AFTER = 600.0  # without /proc: git holds a lock for seconds, not minutes
 SETTLE = 1.0  # a lock younger than this is looked at again before it is called stale
@@ -29,8 +34,7 @@ _TOP_LOCKS = ("index.lock", "HEAD.lock", "ORIG_HEAD.lock", "MERGE_HEAD.lock", "F
               "AUTO_MERGE.lock", "packed-refs.lock", "config.lock", "shallow.lock")
 
 
-@dataclass(frozen=True)
-class GitLock:
+class GitLock(NamedTuple):
     """A found lock file: its path, its age, and the live git processes, if any."""
 
     path: Path

@@ -15,14 +15,18 @@ the manifest is left as it is; the next refresh (curate, merge, checkout, any ot
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import datetime
 
 from brv_vc.tree.project import Project
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
+    from typing import NamedTuple
+else:
+    from brv_vc.record import NamedTuple
 
-@dataclass(frozen=True)
-class RefreshReport:
+
+class RefreshReport(NamedTuple):
     """What a refresh did; ``problems`` are reported, never raised (hooks fail open)."""
 
     changed: tuple[str, ...]

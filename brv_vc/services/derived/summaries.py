@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Protocol
 
@@ -26,6 +25,12 @@ from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import open_state
 from brv_vc.tree.store import walk
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
+    from typing import NamedTuple
+else:
+    from brv_vc.record import NamedTuple
+
 REFRESH_BUDGET_SECONDS = 0.5  # refresh drains the queue only while it stays quick
 
 
@@ -39,8 +44,7 @@ class Progress(Protocol):
         """Called once per entry processed, with its path."""
 
 
-@dataclass(frozen=True)
-class SummarizeResult:
+class SummarizeResult(NamedTuple):
     """What ``brv summarize`` did."""
 
     engine: str
@@ -135,7 +139,7 @@ def summarize(
         stale = abstracts.stale_entries(conn, project.tree, entries)
         edited = abstracts.hand_edited(project.tree, entries, records)
         stale += [abstracts.entry_of(sibling) for sibling in edited]
-        report = replace(report, warnings=(*report.warnings, *_edit_warnings(edited)))
+        report = report._replace(warnings=(*report.warnings, *_edit_warnings(edited)))
         queued = queue.enqueue(conn, [*stale, *orphans])
         waiting = queue.counts(conn)
         if progress is not None:
@@ -166,8 +170,7 @@ def summarize(
     )
 
 
-@dataclass(frozen=True)
-class SummaryRefresh:
+class SummaryRefresh(NamedTuple):
     """The summary step of a refresh: short step lines and problems (never raised)."""
 
     steps: tuple[str, ...]

@@ -7,10 +7,8 @@ the same idempotent step the post-merge hook runs, so running both is harmless.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from datetime import datetime
 from importlib import import_module
-from typing import Any
 
 from brv_vc.errors import BrvError
 from brv_vc.services.derived import refresh
@@ -23,11 +21,16 @@ from brv_vc.vc.archived import archived_at, archived_in_range
 from brv_vc.vc.git_links import LINK_MODE, symlinks_at
 from brv_vc.vc.repo import KnowledgeRepo
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
+    from typing import Any, NamedTuple
+else:
+    from brv_vc.record import NamedTuple
+
 DEFAULT_IMPORTANCE = 50.0
 
 
-@dataclass(frozen=True)
-class AfterChange:
+class AfterChange(NamedTuple):
     """What the post-change step did; problems are reported, never raised (fail open)."""
 
     changed: tuple[str, ...]

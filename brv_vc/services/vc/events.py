@@ -16,10 +16,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from brv_vc.clock import format_iso
 from brv_vc.errors import BrvError, UsageError
@@ -29,8 +27,13 @@ from brv_vc.tree.statedb import ensure_state_dir
 from brv_vc.vc import git
 from brv_vc.vc.repo import KnowledgeRepo, locate
 
-if TYPE_CHECKING:
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
+    from typing import NamedTuple
+
     from brv_vc.services.vc.checks import StagedProblem
+else:
+    from brv_vc.record import NamedTuple
 
 LOG_FILE = "hooks.log"
 # the hooks run_hook knows (hooks_install.HOOK_NAMES and the framework's "refresh"), kept
@@ -40,8 +43,7 @@ _HOOKS = ("pre-commit", "commit-msg", "post-merge", "post-checkout", "post-rewri
 _LOG_LIMIT = 256 * 1024  # keep the log small: halve it when it grows past this
 
 
-@dataclass(frozen=True)
-class HookRun:
+class HookRun(NamedTuple):
     """What one hook run did."""
 
     hook: str
@@ -191,15 +193,13 @@ def _code_noted(project: Project, workdir: Path, index_file: str | None, prefix:
     run = then()
     if prefix is None:
         return run
-    from dataclasses import replace
-
     from brv_vc.services.vc.code_notes import commit_step
 
     step = commit_step(project, workdir, index_file, prefix, moves)
     if step.problems:  # code_links.on_commit: block
         return HookRun("pre-commit", blocked=True, problems=step.problems,
                        warnings=(*run.warnings, *step.warnings))
-    return replace(run, warnings=(*run.warnings, *step.warnings), notes=(*run.notes, *step.notes))
+    return run._replace(warnings=(*run.warnings, *step.warnings), notes=(*run.notes, *step.notes))
 
 
 def _code_repository(project: Project, start: Path, name: str, args: tuple[str, ...],
@@ -220,12 +220,10 @@ def _code_repository(project: Project, start: Path, name: str, args: tuple[str, 
 def _pull_noted(run: HookRun, project: Project, workdir: Path, prefix: str, orig: str,
                 what: str = "pull") -> HookRun:
     """Adds the report of the knowledge a pull (or rebase) made stale (``ORIG_HEAD..HEAD``)."""
-    from dataclasses import replace
-
     from brv_vc.services.vc.code_notes import pull_step
 
     notes, warnings = pull_step(project, workdir, prefix, orig, what)
-    return replace(run, notes=(*run.notes, *notes), warnings=(*run.warnings, *warnings))
+    return run._replace(notes=(*run.notes, *notes), warnings=(*run.warnings, *warnings))
 
 
 def _note_trailers(repo: KnowledgeRepo, index_file: str | None, deleted: list[str]) -> None:
@@ -368,15 +366,13 @@ def _settings_noticed(run: HookRun, project: Project, repo: KnowledgeRepo,
                       orig: str, head: str | None = None,
                       changed: set[str] | None = None) -> HookRun:
     """A plain 'git pull' that changed the provider or review settings says so, too."""
-    from dataclasses import replace
-
     from brv_vc.services.vc.settings_notice import settings_changes
 
     try:
         notices = settings_changes(project, repo, orig, head or repo.head(), changed)
     except Exception:  # fail open: a hook never breaks git
         return run
-    return replace(run, warnings=(*run.warnings, *notices)) if notices else run
+    return run._replace(warnings=(*run.warnings, *notices)) if notices else run
 
 
 def _tree_paths(repo: KnowledgeRepo, paths: Sequence[str]) -> tuple[str, ...]:

@@ -14,7 +14,6 @@ archives not rebuilt. So:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
@@ -26,14 +25,19 @@ from brv_vc.vc import git, git_lock
 from brv_vc.vc.git_lock import GitLock
 from brv_vc.vc.repo import KnowledgeRepo
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
+    from typing import NamedTuple
+else:
+    from brv_vc.record import NamedTuple
+
 RECOVER_HINT = ("run 'brv vc recover': it removes stale git locks and finishes or undoes the "
                 "interrupted merge (HEAD, your commits and other changes are kept)")
 # git's merge state, removed once the merge commit exists (what 'git commit' does last)
 _MERGE_STATE = ("MERGE_HEAD", "MERGE_MSG", "MERGE_MODE", "AUTO_MERGE")
 
 
-@dataclass(frozen=True)
-class RecoverResult:
+class RecoverResult(NamedTuple):
     """``brv vc recover``: what was found and done."""
 
     lock_removed: str = ""  # the first stale lock removed (all of them: locks_removed)

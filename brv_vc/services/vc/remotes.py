@@ -10,10 +10,10 @@ from brv_vc.tree.project import Project
 from brv_vc.vc.repo import KnowledgeRepo
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:  # type checkers read typing's; at run time tree/record.py's (no typing)
+if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
     from typing import NamedTuple
 else:
-    from brv_vc.tree.record import NamedTuple
+    from brv_vc.record import NamedTuple
 
 
 def mask_url(url: str) -> str:
@@ -22,11 +22,7 @@ def mask_url(url: str) -> str:
 
 
 class RemoteResult(NamedTuple):
-    """The remotes after ``brv vc remote ...``.
-
-    A NamedTuple: push, pull and fetch import this module, and dataclasses with it would
-    cost each ~8 ms of CPU.
-    """
+    """The remotes after ``brv vc remote ...``."""
 
     remotes: dict[str, str]
     action: str = "list"

@@ -9,10 +9,8 @@ trailers, then :func:`brv_vc.services.derived.refresh`).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from brv_vc.errors import ConflictError, GitError, NotFoundError
 from brv_vc.services.vc.changes import status
@@ -23,18 +21,22 @@ from brv_vc.services.vc.remotes import need_remote as _need_remote
 from brv_vc.services.vc.settings_notice import settings_changes
 from brv_vc.tree import intents
 from brv_vc.tree.project import Project
-from brv_vc.vc import git, git_objects
+from brv_vc.vc import git
 from brv_vc.vc.repo import KnowledgeRepo, translate
 from brv_vc.vc.status import Change
 
-if TYPE_CHECKING:
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
+    from typing import NamedTuple
+
     from brv_vc.services.vc.archive import AfterChange
+else:
+    from brv_vc.record import NamedTuple
 
 _ASK = "ask git"  # _merge's old not given: HEAD is read
 
 
-@dataclass(frozen=True)
-class FetchResult:
+class FetchResult(NamedTuple):
     """``brv vc fetch``."""
 
     remote: str
@@ -61,8 +63,7 @@ def fetch(repo: KnowledgeRepo, remote: str | None = None) -> FetchResult:
     return FetchResult(name, mask_url(remotes[name]), int(counts[0]), int(counts[1]))
 
 
-@dataclass(frozen=True)
-class SyncResult:
+class SyncResult(NamedTuple):
     """``brv vc pull`` / ``merge`` / ``checkout``: what moved and what is left to resolve."""
 
     action: str
@@ -89,63 +90,6 @@ def refuse_merging(repo: KnowledgeRepo, git_dir: Path | None = None) -> None:
                                  "'brv vc merge --abort'")
 
 
-_DIRTY_SPEC_LIMIT = 1000  # more incoming paths than this: one status of the whole work tree
-
-
-def _status_specs(repo: KnowledgeRepo, paths: list[str]) -> list[str]:
-    """The paths as few literal pathspecs: their knowledge folders, other files one by one.
-
-    git matches every index entry against every pathspec (100 file pathspecs cost ~35 ms of
-    CPU at 25,000 entries, ~4x that at 100,000; the 2-3 folders of the same 100 entries ~3
-    ms). A folder of the tree holds a bounded subtree; a code folder (in-project mode) may
-    hold a large one, whose untracked files git would walk, so code files stay files, and
-    so do files at the top of the tree.
-    """
-    folders: set[str] = set()
-    files: list[str] = []
-    for path in paths:
-        parent = path.rpartition("/")[0]
-        if parent and repo.tree_path(parent):
-            folders.add(parent)
-        else:
-            files.append(path)
-    return [f":(literal){p}" for p in (*sorted(folders), *files)]
-
-
-def _dirty(repo: KnowledgeRepo, paths: list[str]) -> set[str]:
-    """Which of ``paths`` (repository-relative) have local changes, tracked or not.
-
-    Only the incoming paths are asked about (git stats those, not the whole work tree),
-    through their folders (:func:`_status_specs`; other changes there are left out); a very
-    large change asks about everything instead.
-    """
-    if not paths:
-        return set()
-    specs = _status_specs(repo, paths)
-    spec = ["--", *specs] if len(specs) <= _DIRTY_SPEC_LIMIT else []
-    out = repo.git("status", "--porcelain", "-z", "--untracked-files=all",
-                   "--no-renames", *spec).stdout
-    wanted = set(paths)
-    return {p for p in (record[3:] for record in out.split("\0") if len(record) > 3)
-            if p in wanted}
-
-
-def _same_as_incoming(repo: KnowledgeRepo, target: str, path: str) -> bool:
-    """True for an untracked file identical to the incoming one (the caller removes it).
-
-    Trigger: 'vc init' then 'pull' writes the managed .gitignore/.gitattributes before the
-    remote's identical copies arrive. Why: git refuses to overwrite untracked files. Outcome:
-    the identical local copy is dropped and the pull goes through.
-    """
-    if repo.git_ok("ls-files", "--error-unmatch", "--", path) is not None:
-        return False
-    local = repo.workdir / path
-    try:
-        return local.read_bytes() == git_objects.blob_at(repo.workdir, target, path)
-    except OSError:
-        return False
-
-
 def _refuse_unrelated(repo: KnowledgeRepo, action: str, label: str, rerun: str) -> None:
     fresh = ("reset the branch to the remote's with git" if repo.in_project else
              "move the local tree away and 'brv vc clone URL'")
@@ -158,11 +102,23 @@ def _refuse_unrelated(repo: KnowledgeRepo, action: str, label: str, rerun: str) 
     )
 
 
+def _run_merge(repo: KnowledgeRepo, target: str, label: str, unrelated: bool,
+               same: list[str]) -> git.Proc:
+    """``git merge`` of ``target``, once the ``same`` untracked copies are removed."""
+    for path in same:
+        (repo.workdir / path).unlink()
+    extra = ["--allow-unrelated-histories"] if unrelated else []
+    # the post-change step runs in this process, after the merge: the post-merge hook skips it
+    return repo.git("merge", "--no-edit", *extra, "-m", f"Merge {label}", target,
+                    check=False, env={**os.environ, REFRESHING_ENV: "post-merge"})
+
+
 def _merge(project: Project, repo: KnowledgeRepo, target: str, label: str, action: str,
            now: datetime, allow_unrelated: bool = False, rerun: str = "",
            old: str | None = _ASK) -> SyncResult:
     """Merges ``target`` into HEAD (``old``: HEAD's commit when the caller knows it)."""
     from brv_vc.services.vc.archive import after_change
+    from brv_vc.services.vc.incoming import refuse_clash
     from brv_vc.services.vc.recovery import begin_pull
 
     if old is _ASK:
@@ -181,32 +137,20 @@ def _merge(project: Project, repo: KnowledgeRepo, target: str, label: str, actio
         git.changed_entries(repo.workdir, f"{old}...{target}", None) if old else None)
     arriving = [p for _, p, _, _ in raw] if raw is not None else [p for p in repo.git(
         "ls-tree", "-r", "-z", "--name-only", target).stdout.split("\0") if p]
-    clash = sorted(_dirty(repo, arriving) & set(arriving))
-    same = [p for p in clash if _same_as_incoming(repo, target, p)]
-    clash = [p for p in clash if p not in same]
-    if clash:
-        code = [p for p in clash if repo.tree_path(p) is None]
-        if code:  # in-project mode: 'brv vc add' refuses code, so point at git
-            advice = ("commit or stash the code files with git ('git stash' or 'git commit')"
-                      + (" and commit the knowledge files ('brv vc add', 'brv vc commit')"
-                         if len(code) < len(clash) else ""))
-        else:
-            advice = "commit them ('brv vc add' and 'brv vc commit -m ...') or move them away"
-        raise ConflictError(
-            f"{action} would overwrite uncommitted local changes in: "
-            + ", ".join(repo.tree_path(p) or p for p in clash),
-            file=clash[0],
-            hint=f"{advice}, then {action} again; nothing was changed",
-        )
+    # a fast-forward (or a first pull) rewrites every arriving path, and git's merge refuses,
+    # before it changes anything, when one has local changes: its check is the one needed,
+    # and the paths are named only when it refused. A true merge may leave an arriving path
+    # as it is (both sides changed it alike): asked first, so 'vc recover' never resets one.
+    git_checks = old is None or base == old
+    same = [] if git_checks else refuse_clash(repo, target, arriving, action)
     # intent first: a kill from here on is recognised and undone or finished (vc recover)
     intent = begin_pull(project, old, target, arriving)
     try:
-        for path in same:
-            (repo.workdir / path).unlink()
-        extra = ["--allow-unrelated-histories"] if unrelated else []
-        # the post-change step runs below, in this process: the post-merge hook skips it
-        proc = repo.git("merge", "--no-edit", *extra, "-m", f"Merge {label}", target,
-                        check=False, env={**os.environ, REFRESHING_ENV: "post-merge"})
+        proc = _run_merge(repo, target, label, unrelated, same)
+        if proc.returncode != 0 and git_checks:
+            same = refuse_clash(repo, target, arriving, action)
+            if same:  # identical untracked copies git would not overwrite: dropped, merged
+                proc = _run_merge(repo, target, label, unrelated, same)
         if proc.returncode != 0:
             st = status(repo)
             if not st.conflicts:
@@ -251,6 +195,7 @@ def pull(project: Project, repo: KnowledgeRepo, now: datetime, remote: str | Non
     refuse_interrupted(project, repo, now, dirs=dirs, refs=refs)
     refuse_merging(repo, dirs[0])
     catch_up(project, repo, now, old)
+    named = branch is not None  # a ref the user names may be a tag; the upstream is a branch
     if branch is None:
         if upstream is None or (remote and remote != upstream[0]):
             raise GitError(
@@ -260,12 +205,27 @@ def pull(project: Project, repo: KnowledgeRepo, now: datetime, remote: str | Non
             )
         branch = upstream[1]
     repo.git("fetch", "-q", name, branch, what=f"pull from '{name}'")
-    target = repo.rev("FETCH_HEAD")
+    target = (None if named else _fetched(git_dir)) or repo.rev("FETCH_HEAD")
     if target is None:  # pragma: no cover - git fetch succeeded, so FETCH_HEAD exists
         raise GitError(f"fetching {name}/{branch} gave no commit")
     return _merge(project, repo, target, f"branch '{branch}' of {name}", "pull", now,
                   allow_unrelated, f"brv vc pull --allow-unrelated-histories {name} {branch}",
                   old)
+
+
+def _fetched(git_dir: Path) -> str | None:
+    """The commit a one-branch ``git fetch`` wrote to FETCH_HEAD (None: not readable as one).
+
+    Its first line is ``<id> TAB TAB branch 'main' of <url>``: read, not asked of git.
+    """
+    try:
+        with open(git_dir / "FETCH_HEAD", encoding="utf-8") as handle:
+            sha, _, rest = handle.readline().partition("\t")
+    except (OSError, UnicodeDecodeError):
+        return None
+    ok = len(sha) in (40, 64) and not rest.startswith("not-for-merge") and all(
+        c in "0123456789abcdef" for c in sha)
+    return sha if ok else None
 
 
 def merge(project: Project, repo: KnowledgeRepo, now: datetime, ref: str, *,

@@ -26,9 +26,20 @@ def _alice_pushes(team: Team) -> bytes:
 
 
 def _git_commands(trace: Path) -> list[list[str]]:
-    """The argv of every git process a GIT_TRACE2_EVENT file recorded."""
+    """The argv of every git process a GIT_TRACE2_EVENT file recorded, from the command on.
+
+    git's own options before it (``-C DIR``, as ``vc/git.py`` starts git) are left out.
+    """
     events = [json.loads(line) for line in trace.read_text(encoding="utf-8").splitlines()]
-    return [e["argv"][1:] for e in events if e.get("event") == "start"]
+    commands = []
+    for event in events:
+        if event.get("event") != "start":
+            continue
+        argv = event["argv"][1:]
+        while argv and argv[0] in ("-C", "-c"):
+            argv = argv[2:]
+        commands.append(argv)
+    return commands
 
 
 def test_a_fast_forward_pull_asks_git_for_no_status(team: Team, tmp_path: Path) -> None:

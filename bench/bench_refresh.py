@@ -67,8 +67,10 @@ def _run(code_root: Path, project: Path, listing: Path, start: int, count: int
          ) -> tuple[float, float, float]:
     env = dict(os.environ, PYTHONPATH=str(code_root))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
+    # run from the code's own folder: ``-c`` puts the working folder first on sys.path
     out = subprocess.run([sys.executable, "-c", _CHILD, str(project), str(listing), str(start),
-                          str(count)], env=env, capture_output=True, text=True, check=True)
+                          str(count)], env=env, cwd=code_root, capture_output=True, text=True,
+                         check=True)
     user, system, wall = out.stdout.split()
     return float(user), float(system), float(wall)
 

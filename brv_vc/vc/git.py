@@ -436,6 +436,40 @@ def ignored_paths(repo: Path, paths: Sequence[str]) -> set[str]:
     return {p for p in out.decode("utf-8", "surrogateescape").split("\0") if p}
 
 
+def worktree_blobs(repo: Path, wanted: Sequence[tuple[str, str]]) -> dict[str, bytes]:
+    """The blobs among ``(path, blob id)`` whose work-tree file holds exactly their bytes.
+
+    A file just committed or staged is usually unchanged on disk, and hashing it as git does
+    (``blob <size>``, a NUL, the bytes) proves it without a ``cat-file`` process (~7 ms of
+    CPU for 100 blobs, ~2 ms here). A file that differs (edited since, a clean filter, CRLF
+    conversion) or cannot be read is left out: the caller asks git (:func:`read_blobs`).
+    """
+    found: dict[str, bytes] = {}
+    for path, sha in wanted:
+        if sha in found or len(sha) not in (40, 64) or set(sha) == {"0"}:
+            continue
+        try:
+            with open(os.path.join(repo, path), "rb") as handle:
+                data = handle.read()
+        except OSError:
+            continue
+        if _blob_id(data, len(sha)) == sha:
+            found[sha] = data
+    return found
+
+
+def _blob_id(data: bytes, width: int) -> str:
+    """The id git gives a blob holding ``data``: SHA-1 (40 hex digits) or SHA-256 (64)."""
+    name = "sha1" if width == 40 else "sha256"
+    try:  # the C module alone: hashlib would load OpenSSL (~3 ms of CPU) for one hash
+        module = __import__(f"_{name}")
+    except ImportError:  # a Python without it (3.12 has _sha2): hashlib has them all
+        import hashlib as module
+    digest = getattr(module, name)(b"blob %d\0" % len(data))
+    digest.update(data)
+    return str(digest.hexdigest())
+
+
 # --- code links (issue #27): the code repository's history in one walk ---------------------
 
 HISTORY_FORMAT = "%x01%H%x00%P%x00%ct%x00%cI%x00%s"

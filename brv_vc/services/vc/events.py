@@ -323,14 +323,17 @@ def _commit_msg(repo: KnowledgeRepo, args: tuple[str, ...], index_file: str | No
 def _post(project: Project, repo: KnowledgeRepo, name: str, args: tuple[str, ...], stdin: str,
           now: datetime) -> HookRun:
     top = repo.workdir
-    rebasing = any(p.exists() for p in git.git_paths(top, "rebase-merge", "rebase-apply"))
+
+    def rebasing() -> bool:  # a git process: asked only where a rebase changes the answer
+        return any(p.exists() for p in git.git_paths(top, "rebase-merge", "rebase-apply"))
+
     if name == "refresh":
         return _refresh(project, name, None, now)
     if name == "post-checkout":
         old, new, flag = (*args, "", "", "")[:3]
         if flag == "0":
             return HookRun(name, skipped="file checkout")
-        if rebasing:  # post-rewrite refreshes once when the rebase ends
+        if rebasing():  # post-rewrite refreshes once when the rebase ends
             return HookRun(name, skipped="rebase in progress")
         if not old or old == git.NULL_SHA:  # clone or worktree add: everything is new
             return _refresh(project, name, None, now)
@@ -354,7 +357,7 @@ def _post(project: Project, repo: KnowledgeRepo, name: str, args: tuple[str, ...
             return run
         return _pull_noted(run, project, top, repo.prefix, orig)
     command = args[0] if args else ""
-    if command != "rebase" and rebasing:  # an amend while rebasing: the rebase's run covers it
+    if command != "rebase" and rebasing():  # an amend while rebasing: the rebase's run covers it
         return HookRun(name, skipped="rebase in progress")
     orig = git.commit_of(top, "ORIG_HEAD") if command == "rebase" else None
     if orig is not None:  # 'git pull --rebase' too: its report as post-merge's

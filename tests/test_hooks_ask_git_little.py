@@ -1,4 +1,4 @@
-"""The pre-commit hook starts only the git processes the work tree cannot answer for."""
+"""The hooks start only the git processes whose answer the files cannot give."""
 
 from __future__ import annotations
 
@@ -74,3 +74,29 @@ def test_a_hook_run_below_the_top_asks_git_for_the_repository(tmp_path: Path) ->
     assert log_lines(project)[-1]["refreshed"] == ["auth/jwt/sessions.md"]
     assert "rev-parse --show-toplevel" in trace.read_text(encoding="utf-8")
 
+
+
+def test_post_merge_and_a_file_checkout_do_not_ask_whether_a_rebase_runs(tmp_path: Path,
+                                                                          brv) -> None:
+    """Only post-checkout (of a branch) and post-rewrite skip during a rebase."""
+    project = in_project(tmp_path)
+    root = project.root
+    assert brv("hooks", "install", cwd=root).exit_code == 0
+    git("checkout", "-q", "-b", "feature", cwd=root)
+    write(root, ENTRY, entry_bytes("Sessions"))
+    git("add", "-A", cwd=root)
+    git("commit", "-q", "-m", "feature", cwd=root)
+    git("checkout", "-q", "-", cwd=root)
+    trace = tmp_path / "trace"
+    merged = git("merge", "-q", "--ff-only", "feature", cwd=root,
+                 env=git_env(GIT_TRACE=str(trace)))
+    assert merged.stderr == ""
+    assert log_lines(project)[-1]["hook"] == "post-merge"
+    assert log_lines(project)[-1]["refreshed"] == ["auth/jwt/sessions.md"]
+    assert "--git-path" not in trace.read_text(encoding="utf-8")
+
+    write(root, "src/app.py", "print('changed')\n")
+    git("checkout", "--", "src/app.py", cwd=root, env=git_env(GIT_TRACE=str(trace)))
+    assert "--git-path" not in trace.read_text(encoding="utf-8")
+    git("checkout", "-q", "feature", cwd=root, env=git_env(GIT_TRACE=str(trace)))
+    assert "--git-path" in trace.read_text(encoding="utf-8")  # a branch checkout asks

@@ -336,7 +336,7 @@ def staged_entries(
         args += ["--", pathspec]
     elif pathspec:
         args += pathspec
-    return _raw(_git_bytes(args, repo, index_file=index_file))
+    return _raw(_staged_diff(args, repo, index_file))
 
 
 def staged_moves(repo: Path, index_file: str | None = None
@@ -348,8 +348,7 @@ def staged_moves(repo: Path, index_file: str | None = None
     into a removal and an addition: :func:`unrenamed`) and the note on staged code.
     """
     args = ["diff", "--cached", "--raw", "-z", "-M", "--no-abbrev", "--no-ext-diff"]
-    fields = _git_bytes(args, repo, index_file=index_file).decode(
-        "utf-8", "surrogateescape").split("\0")
+    fields = _staged_diff(args, repo, index_file).decode("utf-8", "surrogateescape").split("\0")
     found: list[tuple[str, str, str, str, str]] = []
     i = 0
     while i + 1 < len(fields) and fields[i].startswith(":"):
@@ -362,6 +361,27 @@ def staged_moves(repo: Path, index_file: str | None = None
             found.append((letter, fields[i + 1], parts[3], parts[1], ""))
             i += 2
     return found
+
+
+def _staged_diff(args: list[str], repo: Path, index_file: str | None) -> bytes:
+    """``git diff --cached ARGS``, as HEAD against the tree the index's cache-tree names.
+
+    A hook's index (``git commit`` brings its cache-tree up to date before pre-commit) names
+    the tree it commits (``git_index.committed_tree``): two trees are diffed without reading
+    the index's entries, whatever the size of the tree. Otherwise, or when git cannot (no
+    HEAD yet), the index itself.
+    """
+    from brv_vc.vc.git_index import committed_tree
+
+    tree = committed_tree(index_file) if index_file else None
+    if tree is not None:
+        cut = args.index("--") if "--" in args else len(args)
+        trees = [a for a in args[:cut] if a != "--cached"] + ["HEAD", tree] + args[cut:]
+        try:
+            return _git_bytes(trees, repo)
+        except GitError:
+            pass
+    return _git_bytes(args, repo, index_file=index_file)
 
 
 def unrenamed(moves: Sequence[tuple[str, str, str, str, str]]

@@ -237,18 +237,24 @@ def _git_bytes(
     env = no_git_env()
     if index_file:
         env["GIT_INDEX_FILE"] = index_file
+    from brv_vc.vc import git_spawn  # no subprocess import for the hooks' git processes
+
     try:
-        proc = subprocess.run(
-            ["git", *args], cwd=cwd, input=input, capture_output=True, env=env, check=False
-        )
+        if git_spawn.available():  # '-C': a spawned process has no cwd of its own
+            code, out, err = git_spawn.run_bytes(["git", "-C", str(cwd), *args], env, input)
+        else:
+            proc = subprocess.run(
+                ["git", *args], cwd=cwd, input=input, capture_output=True, env=env, check=False
+            )
+            code, out, err = proc.returncode, proc.stdout, proc.stderr
     except FileNotFoundError:
         raise GitError(
             "git is not installed or not on PATH", hint="install git (https://git-scm.com)"
         ) from None
-    if proc.returncode not in ok:
-        words = proc.stderr.decode("utf-8", "replace").strip()
+    if code not in ok:
+        words = err.decode("utf-8", "replace").strip()
         raise GitError(f"git {' '.join(args[:2])} failed: {words}")
-    return proc.stdout
+    return out
 
 
 def toplevel(start: Path) -> Path | None:

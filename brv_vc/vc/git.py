@@ -64,7 +64,7 @@ def run(
     ``index_file`` points git at another index (``GIT_INDEX_FILE``); the hook variables are
     stripped first, so this is the only way one reaches git. Text as ``subprocess.run(...,
     text=True)`` gives it (the locale's encoding, universal newlines), without subprocess
-    where ``os.posix_spawnp`` is (:func:`_spawn`).
+    where ``os.posix_spawnp`` is (``vc/git_spawn.py``).
 
     Raises:
         GitError: git is missing, or (with ``check``) exited non-zero.
@@ -72,13 +72,16 @@ def run(
     full_env = no_git_env(env)
     if index_file is not None:
         full_env["GIT_INDEX_FILE"] = str(index_file)
+    from brv_vc.vc import git_spawn  # no subprocess import on the budgeted vc paths
+
     try:
-        if _SPAWN:
+        if git_spawn.available():  # '-C': a spawned process has no cwd of its own
             import io
 
             encoding = io.TextIOWrapper(io.BytesIO()).encoding  # what text=True encodes with
-            code, out, err = _spawn(args, cwd, full_env,
-                                    None if input is None else input.encode(encoding))
+            code, out, err = git_spawn.run_bytes(
+                ["git", "-C", str(cwd), *args], full_env,
+                None if input is None else input.encode(encoding))
             proc = Completed(["git", *args], code, _decoded(out), _decoded(err))
         else:
             done = subprocess.run(["git", *args], cwd=cwd, input=input, capture_output=True,
@@ -242,13 +245,16 @@ def _git_bytes(
     env = no_git_env()
     if index_file:
         env["GIT_INDEX_FILE"] = index_file
+    from brv_vc.vc import git_spawn  # no subprocess import for the hooks' git processes
+
     try:
-        if _SPAWN:
-            code, out, err = _spawn(args, cwd, env, input)
+        if git_spawn.available():  # '-C': a spawned process has no cwd of its own
+            code, out, err = git_spawn.run_bytes(["git", "-C", str(cwd), *args], env, input)
         else:
-            done = subprocess.run(["git", *args], cwd=cwd, input=input, capture_output=True,
-                                  env=env, check=False)
-            code, out, err = done.returncode, done.stdout, done.stderr
+            proc = subprocess.run(
+                ["git", *args], cwd=cwd, input=input, capture_output=True, env=env, check=False
+            )
+            code, out, err = proc.returncode, proc.stdout, proc.stderr
     except FileNotFoundError:
         raise GitError(
             "git is not installed or not on PATH", hint="install git (https://git-scm.com)"
@@ -257,85 +263,6 @@ def _git_bytes(
         words = err.decode("utf-8", "replace").strip()
         raise GitError(f"git {' '.join(args[:2])} failed: {words}")
     return out
-
-
-_SPAWN = hasattr(os, "posix_spawnp")
-_CHUNK = 512  # bytes written to git's stdin at a time: a pipe that polls writable takes them
-
-
-def _spawn(args: Sequence[str], cwd: Path, env: dict[str, str], data: bytes | None
-           ) -> tuple[int, bytes, bytes]:
-    """Runs ``git -C cwd <args>``: (exit code, stdout, stderr), ``data`` written to its stdin.
-
-    Trigger: every :func:`run` and :func:`_git_bytes`. Why: importing ``subprocess`` (with
-    locale, signal, threading, selectors) cost ~4 ms of CPU in each ``vc add``, ``commit``,
-    ``push`` and ``pull``, a process budgeted against git itself. Outcome: what
-    ``subprocess.run(..., capture_output=True)`` gives: stdin inherited unless ``data``
-    is given, SIGPIPE and SIGXFSZ back to their defaults in git, the pipes read side by
-    side with the input written (no pipe can fill up and stall git), git killed if this
-    process is interrupted meanwhile. ``-C`` is ``cwd=`` for git.
-
-    Raises:
-        FileNotFoundError: git is not on PATH.
-    """
-    import select
-    from _signal import SIGKILL, SIGPIPE, SIGXFSZ  # type: ignore[import-not-found]
-
-    out_r, out_w = os.pipe()  # both ends close on exec; dup2 gives git its own
-    err_r, err_w = os.pipe()
-    in_r, in_w = os.pipe() if data is not None else (-1, -1)
-    actions = [(os.POSIX_SPAWN_DUP2, out_w, 1), (os.POSIX_SPAWN_DUP2, err_w, 2)]
-    if in_r >= 0:
-        actions.append((os.POSIX_SPAWN_DUP2, in_r, 0))
-    try:
-        pid = os.posix_spawnp("git", ["git", "-C", str(cwd), *args], env,
-                              file_actions=actions, setsigdef=(SIGPIPE, SIGXFSZ))
-    except BaseException:
-        for fd in (out_r, err_r, in_w):
-            if fd >= 0:
-                os.close(fd)
-        raise
-    finally:
-        for fd in (out_w, err_w, in_r):
-            if fd >= 0:
-                os.close(fd)
-    chunks: dict[int, list[bytes]] = {out_r: [], err_r: []}
-    poller = select.poll()
-    for fd in (out_r, err_r):
-        poller.register(fd, select.POLLIN)
-    open_fds = {out_r, err_r}
-    view, at = memoryview(data or b""), 0
-    if in_w >= 0:
-        poller.register(in_w, select.POLLOUT)
-        open_fds.add(in_w)
-    try:
-        while open_fds:
-            for fd, _ in poller.poll():
-                if fd == in_w:
-                    try:
-                        at += os.write(in_w, view[at:at + _CHUNK]) if at < len(view) else 0
-                    except BrokenPipeError:  # git stopped reading: as communicate(), go on
-                        at = len(view)
-                    if at >= len(view):
-                        poller.unregister(in_w)
-                        os.close(in_w)
-                        open_fds.discard(in_w)
-                    continue
-                chunk = os.read(fd, 1 << 16)
-                if chunk:
-                    chunks[fd].append(chunk)
-                else:  # end of file
-                    poller.unregister(fd)
-                    os.close(fd)
-                    open_fds.discard(fd)
-    except BaseException:  # interrupted (Ctrl-C): git goes too, as subprocess.run does
-        os.kill(pid, SIGKILL)
-        os.waitpid(pid, 0)
-        for fd in open_fds:
-            os.close(fd)
-        raise
-    _, status = os.waitpid(pid, 0)
-    return os.waitstatus_to_exitcode(status), b"".join(chunks[out_r]), b"".join(chunks[err_r])
 
 
 def _decoded(data: bytes) -> str:
@@ -430,7 +357,7 @@ def staged_entries(
         args += ["--", pathspec]
     elif pathspec:
         args += pathspec
-    return _raw(_git_bytes(args, repo, index_file=index_file))
+    return _raw(_staged_diff(args, repo, index_file))
 
 
 def staged_moves(repo: Path, index_file: str | None = None
@@ -442,8 +369,7 @@ def staged_moves(repo: Path, index_file: str | None = None
     into a removal and an addition: :func:`unrenamed`) and the note on staged code.
     """
     args = ["diff", "--cached", "--raw", "-z", "-M", "--no-abbrev", "--no-ext-diff"]
-    fields = _git_bytes(args, repo, index_file=index_file).decode(
-        "utf-8", "surrogateescape").split("\0")
+    fields = _staged_diff(args, repo, index_file).decode("utf-8", "surrogateescape").split("\0")
     found: list[tuple[str, str, str, str, str]] = []
     i = 0
     while i + 1 < len(fields) and fields[i].startswith(":"):
@@ -456,6 +382,27 @@ def staged_moves(repo: Path, index_file: str | None = None
             found.append((letter, fields[i + 1], parts[3], parts[1], ""))
             i += 2
     return found
+
+
+def _staged_diff(args: list[str], repo: Path, index_file: str | None) -> bytes:
+    """``git diff --cached ARGS``, as HEAD against the tree the index's cache-tree names.
+
+    A hook's index (``git commit`` brings its cache-tree up to date before pre-commit) names
+    the tree it commits (``git_index.committed_tree``): two trees are diffed without reading
+    the index's entries, whatever the size of the tree. Otherwise, or when git cannot (no
+    HEAD yet), the index itself.
+    """
+    from brv_vc.vc.git_index import committed_tree
+
+    tree = committed_tree(index_file) if index_file else None
+    if tree is not None:
+        cut = args.index("--") if "--" in args else len(args)
+        trees = [a for a in args[:cut] if a != "--cached"] + ["HEAD", tree] + args[cut:]
+        try:
+            return _git_bytes(trees, repo)
+        except GitError:
+            pass
+    return _git_bytes(args, repo, index_file=index_file)
 
 
 def unrenamed(moves: Sequence[tuple[str, str, str, str, str]]

@@ -22,10 +22,10 @@ from pathlib import Path
 from brv_vc.clock import format_iso
 from brv_vc.errors import BrvError, UsageError
 from brv_vc.services.derived import refresh
-from brv_vc.tree.project import Project, find_root
+from brv_vc.tree.project import Project, find_root, git_top
 from brv_vc.tree.statedb import ensure_state_dir
 from brv_vc.vc import git
-from brv_vc.vc.repo import KnowledgeRepo, locate
+from brv_vc.vc.repo import KnowledgeRepo, locate, of_tree
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
@@ -119,7 +119,7 @@ def run_hook(
         return HookRun(name, skipped="not a brv project")
     project = Project(root)
     try:
-        repo = locate(project)
+        repo = _hook_repo(project, start)
         if not repo.in_project and not start.resolve().is_relative_to(repo.workdir.resolve()):
             return _code_repository(project, start, name, tuple(args), index_file)
         if name == "pre-commit":
@@ -135,6 +135,22 @@ def run_hook(
         return HookRun(name, warnings=(f"{name} hook could not run: {error.message}",))
 
 
+def _hook_repo(project: Project, start: Path) -> KnowledgeRepo:
+    """The repository holding the tree, without a git process when git ran the hook there.
+
+    git runs a hook from the top of the work tree (``start``). When the nearest ``.git``
+    above the tree is that very folder, it is the repository ``rev-parse --show-toplevel``
+    would name from the tree (``repo.locate``): a repository nested in between (a
+    submodule) or a hook started elsewhere has its own ``.git`` or top, and asks git.
+    """
+    top = git_top(project.tree)
+    if top is not None and top.resolve() == start.resolve():
+        found = of_tree(project, top)
+        if found is not None:
+            return found
+    return locate(project)
+
+
 def _pre_commit(project: Project, repo: KnowledgeRepo, index_file: str | None,
                 now: datetime, include_pending: bool, checked: str | None = None) -> HookRun:
     if checked and _index_tree(repo, index_file) == checked:
@@ -146,7 +162,7 @@ def _pre_commit(project: Project, repo: KnowledgeRepo, index_file: str | None,
         note_trailers(index_file, [])
         return HookRun("pre-commit", skipped="validated and refreshed by 'brv vc commit'")
     # Imported here: the check needs YAML, which the post-* hooks never pay for.
-    from brv_vc.services.vc.checks import check_staged, in_check_scope
+    from brv_vc.services.vc.checks import check_scope, check_staged, in_check_scope
     from brv_vc.tree.config import code_links_on_commit
 
     # in-project: one diff of the whole index (renames followed) serves the check of the
@@ -154,8 +170,12 @@ def _pre_commit(project: Project, repo: KnowledgeRepo, index_file: str | None,
     # (with code_links.on_commit: off no note is made: git's inexact rename search is not paid)
     moves = (git.staged_moves(repo.workdir, index_file)
              if repo.prefix and code_links_on_commit(project)[0] != "off" else None)
-    check = check_staged(repo, index_file, None if moves is None else [
-        row for row in git.unrenamed(moves) if in_check_scope(repo, row[1])])
+    staged = (git.staged_entries(repo.workdir, index_file, check_scope(repo)) if moves is None
+              else [row for row in git.unrenamed(moves) if in_check_scope(repo, row[1])])
+    # the staged entries as the work tree still holds them (no 'git cat-file' for those)
+    check = check_staged(repo, index_file, staged, git.worktree_blobs(repo.workdir, [
+        (path, blob) for status, path, blob, mode in staged
+        if status != "D" and mode in ("100644", "100755") and path.endswith(".md")]))
     if check.problems:
         return HookRun("pre-commit", blocked=True, problems=check.problems,
                        checked=check.checked)
@@ -302,14 +322,17 @@ def _commit_msg(repo: KnowledgeRepo, args: tuple[str, ...], index_file: str | No
 def _post(project: Project, repo: KnowledgeRepo, name: str, args: tuple[str, ...], stdin: str,
           now: datetime) -> HookRun:
     top = repo.workdir
-    rebasing = any(p.exists() for p in git.git_paths(top, "rebase-merge", "rebase-apply"))
+
+    def rebasing() -> bool:  # a git process: asked only where a rebase changes the answer
+        return any(p.exists() for p in git.git_paths(top, "rebase-merge", "rebase-apply"))
+
     if name == "refresh":
         return _refresh(project, name, None, now)
     if name == "post-checkout":
         old, new, flag = (*args, "", "", "")[:3]
         if flag == "0":
             return HookRun(name, skipped="file checkout")
-        if rebasing:  # post-rewrite refreshes once when the rebase ends
+        if rebasing():  # post-rewrite refreshes once when the rebase ends
             return HookRun(name, skipped="rebase in progress")
         if not old or old == git.NULL_SHA:  # clone or worktree add: everything is new
             return _refresh(project, name, None, now)
@@ -333,7 +356,7 @@ def _post(project: Project, repo: KnowledgeRepo, name: str, args: tuple[str, ...
             return run
         return _pull_noted(run, project, top, repo.prefix, orig)
     command = args[0] if args else ""
-    if command != "rebase" and rebasing:  # an amend while rebasing: the rebase's run covers it
+    if command != "rebase" and rebasing():  # an amend while rebasing: the rebase's run covers it
         return HookRun(name, skipped="rebase in progress")
     orig = git.commit_of(top, "ORIG_HEAD") if command == "rebase" else None
     if orig is not None:  # 'git pull --rebase' too: its report as post-merge's

@@ -52,7 +52,8 @@ def test_the_staged_bytes_are_judged_when_the_work_tree_holds_others(tmp_path: P
     assert refused.returncode == 1
     assert f"  {ENTRY}: malformed YAML" in refused.stderr
     assert head(root) == before
-    assert any(cmd.startswith("cat-file --batch") for cmd in _hook_gits(trace))
+    # the staged blob is loose: read from the object store itself (git.read_blobs), no cat-file
+    assert not any(cmd.startswith("cat-file") for cmd in _hook_gits(trace))
 
     git("add", "-A", cwd=root)
     path.write_text("---\ntitle: [unclosed\n---\n")  # the good version staged, bad on disk

@@ -129,7 +129,7 @@ def run_hook(
                 return HookRun(name, skipped="trailers added by 'brv vc commit'")
             return _commit_msg(repo, tuple(args), index_file)
         if name == "pre-push":
-            return _pre_push(repo, stdin, push_checked)
+            return _pre_push(repo, stdin, push_checked, args[0] if args else None)
         return _post(project, repo, name, tuple(args), stdin, now)
     except BrvError as error:  # fail open: a hook must not break git over derived state
         return HookRun(name, warnings=(f"{name} hook could not run: {error.message}",))
@@ -265,13 +265,15 @@ def _index_tree(repo: KnowledgeRepo, index_file: str | None) -> str | None:
     return out.stdout.strip() or None
 
 
-def _pre_push(repo: KnowledgeRepo, stdin: str, checked: str | None = None) -> HookRun:
+def _pre_push(repo: KnowledgeRepo, stdin: str, checked: str | None = None,
+              remote: str | None = None) -> HookRun:
     """Refuses the push when a pushed commit is one ``brv vc push`` would refuse.
 
     git writes ``<local ref> <local sha> <remote ref> <remote sha>`` lines on stdin; a
     deletion pushes nothing. Without lines (a manager that consumed them), HEAD is checked.
     The commit ``checked`` (by ``brv vc push``, which runs this push) is not checked twice;
-    a plain ``git push`` names none.
+    a plain ``git push`` names none. ``remote``: git's first argument, the remote's name (or
+    its URL when the push names no remote).
     """
     from brv_vc.services.vc.pushing import refuse_unpushable
 
@@ -288,7 +290,7 @@ def _pre_push(repo: KnowledgeRepo, stdin: str, checked: str | None = None) -> Ho
             continue
         base = bases.get(tip)
         try:
-            refuse_unpushable(repo, tip, base if base and repo.rev(base) else None)
+            refuse_unpushable(repo, tip, base if base and repo.rev(base) else None, remote)
         except BrvError as error:  # the very refusal of 'brv vc push'
             from brv_vc.services.vc.checks import StagedProblem  # YAML, schema: only then
 

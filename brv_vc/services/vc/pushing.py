@@ -74,7 +74,8 @@ def push(repo: KnowledgeRepo, remote: str | None = None, branch: str | None = No
     target = branch or local
     # what the remote has already was checked when it was pushed: only the rest is
     ref = f"refs/remotes/{name}/{target}"
-    pushed = refuse_unpushable(repo, head, tracking_tip if tracking == ref else repo.rev(ref))
+    pushed = refuse_unpushable(repo, head, tracking_tip if tracking == ref else repo.rev(ref),
+                               remote=name)
     if not include_pending:
         refuse_pending(repo, pushed, "push")
     args = ["push", "--porcelain", *(["-u"] if set_upstream else []), name,
@@ -103,13 +104,15 @@ def _bearings(repo: KnowledgeRepo) -> tuple[str | None, str, str | None, str | N
     return repo.head(), repo.branch(), None, None
 
 
-def refuse_unpushable(repo: KnowledgeRepo, rev: str, base: str | None = None) -> list[str]:
+def refuse_unpushable(repo: KnowledgeRepo, rev: str, base: str | None = None,
+                      remote: str | None = None) -> list[str]:
     """Refuses to push commit ``rev``: conflict markers, or tracked sync-excluded files.
 
     One code path for ``brv vc push`` and git's pre-push hook (a plain ``git push``).
     ``base``: the remote's tip the push replaces; only what differs from it is checked (the
     rest is on the remote already). None (a new branch): what differs from the newest commit
-    of its history a remote has (:func:`_fork_point`); the whole commit when none has any.
+    of its history that ``remote`` (the one pushed to) has (:func:`_fork_point`); the whole
+    commit when it has none, or when ``remote`` is None or a URL.
 
     Returns:
         The tree paths the push changes (removals included), as listed for the check: the
@@ -120,7 +123,7 @@ def refuse_unpushable(repo: KnowledgeRepo, rev: str, base: str | None = None) ->
         GitError: derived or excluded files are tracked in it.
     """
     if base is None:
-        base = _fork_point(repo, rev)
+        base = _fork_point(repo, rev, remote)
     if base is not None:
         changes = git.changed_entries(repo.workdir, base, rev, repo.prefix or None)
         refuse_marker_files(marker_files_in(repo, changes), "push")
@@ -134,15 +137,20 @@ def refuse_unpushable(repo: KnowledgeRepo, rev: str, base: str | None = None) ->
     return paths
 
 
-def _fork_point(repo: KnowledgeRepo, rev: str) -> str | None:
-    """The best common ancestor of ``rev`` and the remote-tracking branches, or None.
+def _fork_point(repo: KnowledgeRepo, rev: str, remote: str | None) -> str | None:
+    """The best common ancestor of ``rev`` and ``remote``'s tracking branches, or None.
 
     A new branch forked from the team's main line brings only its own commits: what it
-    shares with a commit a remote has was checked when that was pushed (the premise of
-    ``base``), so the check reads the fork's change, not the whole tree (``git grep`` of a
-    25,000-entry commit). None: no remote branch, or no history in common.
+    shares with a commit the remote pushed to has was checked when that was pushed (the
+    premise of ``base``), so the check reads the fork's change, not the whole tree (``git
+    grep`` of a 25,000-entry commit). Only that remote's branches count: another remote's
+    (a vendor's, a fork's) were never checked on their way here. None: no remote named (a
+    URL), no branch of it, or no history in common: the whole commit is checked.
     """
-    tips = (repo.git_ok("for-each-ref", "--format=%(objectname)", "refs/remotes/") or "").split()
+    if not remote or remote.startswith((".", "/", "-")) or any(c in remote for c in ":\\ "):
+        return None
+    tips = (repo.git_ok("for-each-ref", "--format=%(objectname)", f"refs/remotes/{remote}/")
+            or "").split()
     if not tips:
         return None
     out = repo.git_ok("merge-base", rev, *dict.fromkeys(tips))

@@ -32,3 +32,72 @@ def test_exit_codes_stderr_and_a_missing_program(tmp_path: Path) -> None:
     assert b"not a git repository" in err
     with pytest.raises(FileNotFoundError):
         git_spawn.run_bytes(["no-such-program-brv"], vcgit.no_git_env(), b"x")
+
+
+CHILD = """
+import os, sys
+from pathlib import Path
+from brv_vc.vc import git, git_spawn
+listed = git.run(["-c", "alias.fds=!ls /proc/$$/fd", "fds"], Path(sys.argv[1])).stdout.split()
+print(git_spawn.available(), " ".join(listed))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="lists /proc/<pid>/fd")
+def test_a_descriptor_brv_inherited_is_not_passed_on_to_git(tmp_path: Path) -> None:
+    """As subprocess's close_fds: a parent's inheritable descriptor never reaches git's children."""
+    import os
+    import subprocess
+    import sys
+
+    git("init", "-q", cwd=tmp_path)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("COVERAGE", "COV_CORE"))}
+    read_end, write_end = os.pipe()
+    try:
+        os.set_inheritable(read_end, True)
+        held = subprocess.run([sys.executable, "-c", CHILD, str(tmp_path)], env=env, text=True,
+                              capture_output=True, check=True, pass_fds=(read_end,))
+        plain = subprocess.run([sys.executable, "-c", CHILD, str(tmp_path)], env=env, text=True,
+                               capture_output=True, check=True)
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+    available, *fds = held.stdout.split()
+    assert available == "True"  # spawned still, the descriptor closed in the child
+    assert str(read_end) not in fds
+    assert plain.stdout.split()[0] == "True"
+
+
+INTERRUPTED = """
+import os, signal, sys, time
+from brv_vc.vc import git, git_spawn
+
+def stop(*_):
+    raise KeyboardInterrupt
+signal.signal(signal.SIGALRM, stop)
+signal.setitimer(signal.ITIMER_REAL, 0.5)
+read_end, write_end = os.pipe()
+os.dup2(read_end, 0)  # git reads the caller's stdin, held open here: only the interruption stops it
+started = time.monotonic()
+try:
+    git_spawn.run_bytes(["git", "cat-file", "--batch"], git.no_git_env())
+except KeyboardInterrupt:
+    try:
+        os.waitpid(-1, os.WNOHANG)
+        print("a child is left")
+    except ChildProcessError:
+        print("stopped and reaped", time.monotonic() - started < 10)
+"""
+
+
+def test_an_interrupted_run_stops_git_and_reaps_it(tmp_path: Path) -> None:
+    """Ctrl-C while git runs: git is stopped (SIGTERM, its locks removed) and reaped."""
+    import os
+    import subprocess
+    import sys
+
+    git("init", "-q", cwd=tmp_path)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("COVERAGE", "COV_CORE"))}
+    done = subprocess.run([sys.executable, "-c", INTERRUPTED], cwd=tmp_path, env=env, text=True,
+                          capture_output=True, timeout=60, check=True)
+    assert done.stdout.split() == ["stopped", "and", "reaped", "True"], done.stderr

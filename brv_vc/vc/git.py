@@ -82,7 +82,7 @@ def run(
             code, out, err = git_spawn.run_bytes(
                 ["git", "-C", str(cwd), *args], full_env,
                 None if input is None else input.encode(encoding))
-            proc = Completed(["git", *args], code, _decoded(out), _decoded(err))
+            proc = Completed(["git", *args], code, git_spawn.text(out), git_spawn.text(err))
         else:
             done = subprocess.run(["git", *args], cwd=cwd, input=input, capture_output=True,
                                   text=True, env=full_env, check=False)
@@ -263,13 +263,6 @@ def _git_bytes(
         words = err.decode("utf-8", "replace").strip()
         raise GitError(f"git {' '.join(args[:2])} failed: {words}")
     return out
-
-
-def _decoded(data: bytes) -> str:
-    """``data`` as ``subprocess.run(..., text=True)`` decodes it (locale, universal newlines)."""
-    import io
-
-    return io.TextIOWrapper(io.BytesIO(data)).read()
 
 
 def toplevel(start: Path) -> Path | None:

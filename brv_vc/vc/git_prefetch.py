@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 
+from brv_vc.vc import git_spawn
 from brv_vc.vc.git import Running, no_git_env
 
 TYPE_CHECKING = False
@@ -61,6 +62,8 @@ def prefetch_status(argv: Sequence[str]) -> None:
         where, command = top, (*IN_PROJECT_ARGS, "--", prefix)
     else:
         return
+    if not git_spawn.available():  # the normal path starts it as subprocess would
+        return
     try:
         proc = Spawned(["git", "-C", where, *command], no_git_env())
     except (OSError, ImportError, AttributeError):  # no posix_spawnp (not POSIX): the normal path
@@ -107,48 +110,15 @@ class Spawned:
     """
 
     def __init__(self, argv: list[str], env: dict[str, str]) -> None:
-        out_r, out_w = os.pipe()  # both ends close on exec; dup2 gives the child its own
-        err_r, err_w = os.pipe()
-        # the numbers from the C module: ``signal`` builds its enums at import (~0.8 ms)
-        from _signal import SIGPIPE, SIGXFSZ  # type: ignore[import-not-found]
-
-        try:  # the signals Python ignores back to their default, as Popen's restore_signals
-            self.pid = os.posix_spawnp(argv[0], argv, env, file_actions=[
-                (os.POSIX_SPAWN_DUP2, out_w, 1), (os.POSIX_SPAWN_DUP2, err_w, 2)],
-                setsigdef=(SIGPIPE, SIGXFSZ))
-        except BaseException:
-            for fd in (out_r, err_r):
-                os.close(fd)
-            raise
-        finally:
-            os.close(out_w)
-            os.close(err_w)
+        self.pid, out_r, err_r, _ = git_spawn.start(argv, env)
         self._fds = (out_r, err_r)
         self.returncode: int | None = None
 
     def communicate(self) -> tuple[str, str]:
-        """Reads stdout and stderr to their end, then reaps the process.
-
-        Side by side: neither pipe can fill up and stall git while the other is read.
-        """
-        import select
-
-        chunks: dict[int, list[bytes]] = {fd: [] for fd in self._fds}
-        poller = select.poll()
-        for fd in self._fds:
-            poller.register(fd, select.POLLIN)
-        open_fds = set(self._fds)
-        while open_fds:
-            for fd, _ in poller.poll():
-                data = os.read(fd, 1 << 16)
-                if data:
-                    chunks[fd].append(data)
-                else:  # end of file (POLLHUP without data included)
-                    poller.unregister(fd)
-                    os.close(fd)
-                    open_fds.discard(fd)
+        """Reads stdout and stderr to their end (side by side), then reaps the process."""
+        out, err = git_spawn.drain(self.pid, *self._fds)
         self._reap(0)
-        return _text(b"".join(chunks[self._fds[0]])), _text(b"".join(chunks[self._fds[1]]))
+        return git_spawn.text(out), git_spawn.text(err)
 
     def poll(self) -> int | None:
         """The exit code, or None while the process runs."""
@@ -157,27 +127,11 @@ class Spawned:
     def terminate(self) -> None:
         """Sends SIGTERM (nothing when the process is already reaped)."""
         if self.returncode is None:
-            import signal
+            from _signal import SIGTERM  # type: ignore[import-not-found]
 
-            os.kill(self.pid, signal.SIGTERM)
+            os.kill(self.pid, SIGTERM)
 
     def _reap(self, flags: int) -> int | None:
         if self.returncode is None:
-            try:
-                pid, status = os.waitpid(self.pid, flags)
-            except ChildProcessError:  # reaped elsewhere (SIGCHLD ignored): as Popen, status 0
-                self.returncode = 0
-                return 0
-            if pid:
-                self.returncode = os.waitstatus_to_exitcode(status)
+            self.returncode = git_spawn.reap(self.pid, flags)
         return self.returncode
-
-
-def _text(data: bytes) -> str:
-    """``data`` decoded as ``Popen(text=True)`` does: the locale's encoding, universal newlines.
-
-    ``io.TextIOWrapper`` without an encoding asks the C runtime, not the ``locale`` module.
-    """
-    import io
-
-    return io.TextIOWrapper(io.BytesIO(data)).read()

@@ -1,11 +1,12 @@
 """git as a process with bytes in and out, started without the ``subprocess`` module.
 
 ``subprocess`` imports ``signal``, ``threading``, ``selectors`` and ``locale`` (~3-5 ms of CPU
-on this machine); the pre-commit hook, whose two git processes are all it runs, paid that in
-every ``git commit``. ``os.posix_spawnp`` starts git as ``git_prefetch.Spawned`` does, and one
-poll loop feeds stdin and drains stdout and stderr side by side, so no pipe fills up and
-stalls git. Where ``posix_spawnp`` is missing, :func:`available` is False and callers use
-``subprocess``.
+on this machine); the vc commands and the hooks, budgeted against git itself (DESIGN.md), paid
+that in every process. ``os.posix_spawnp`` starts git, and one poll loop feeds stdin and
+drains stdout and stderr side by side, so no pipe fills up and stalls git. The one runner of
+``vc/git.py`` (``run``, the bytes runner) and of the early ``git status`` (``git_prefetch``).
+As ``subprocess`` (``close_fds``), the child gets only stdin, stdout and stderr. Where
+``posix_spawnp`` is missing, :func:`available` is False and callers use ``subprocess``.
 """
 
 from __future__ import annotations
@@ -20,27 +21,53 @@ _CHUNK = 1 << 16
 
 
 def available() -> bool:
-    """True where git can be started this way (POSIX)."""
-    return hasattr(os, "posix_spawnp")
+    """True where git can be started this way (POSIX, with its open descriptors listable)."""
+    return hasattr(os, "posix_spawnp") and _inherited() is not None
 
 
-def run_bytes(argv: Sequence[str], env: Mapping[str, str], input: bytes | None = None
-              ) -> tuple[int, bytes, bytes]:
-    """Runs ``argv`` to its end: (exit code, stdout, stderr), ``input`` written to its stdin.
+def _inherited() -> list[int] | None:
+    """This process's inheritable descriptors above 2; None when they cannot be listed.
 
-    Without ``input`` the child reads the caller's stdin, as ``subprocess.run`` does.
+    ``subprocess`` closes every descriptor but 0-2 in the child (``close_fds``). Python opens
+    its own non-inheritable (PEP 446), but one brv inherited from its parent (a shell's
+    ``7</dev/null``, a make jobserver) would pass on to git and whatever git starts (hooks,
+    ssh, an fsmonitor daemon) and could hold the parent's pipe open: the spawn closes them.
+    """
+    for folder in ("/proc/self/fd", "/dev/fd"):
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            continue
+        found = []
+        for name in names:
+            fd = int(name)
+            try:
+                if fd > 2 and os.get_inheritable(fd):
+                    found.append(fd)
+            except OSError:  # the listing's own descriptor, closed since
+                pass
+        return found
+    return None
+
+
+def start(argv: Sequence[str], env: Mapping[str, str], with_input: bool = False
+          ) -> tuple[int, int, int, int]:
+    """Starts ``argv``: (pid, its stdout, its stderr, its stdin or -1), our ends of pipes.
+
+    Without ``with_input`` the child reads the caller's stdin, as ``subprocess`` does.
 
     Raises:
         FileNotFoundError: the program is not on PATH.
     """
-    import select
-    from _signal import SIGKILL, SIGPIPE, SIGXFSZ  # type: ignore[import-not-found]
+    # the numbers from the C module: ``signal`` builds its enums at import (~0.8 ms)
+    from _signal import SIGPIPE, SIGXFSZ  # type: ignore[import-not-found]
 
-    out_r, out_w = os.pipe()
+    out_r, out_w = os.pipe()  # both ends close on exec; dup2 gives the child its own
     err_r, err_w = os.pipe()
-    in_r, in_w = os.pipe() if input is not None else (-1, -1)
-    actions = [(os.POSIX_SPAWN_DUP2, out_w, 1), (os.POSIX_SPAWN_DUP2, err_w, 2)]
-    if input is not None:
+    in_r, in_w = os.pipe() if with_input else (-1, -1)
+    actions: list[tuple[int, ...]] = [(os.POSIX_SPAWN_CLOSE, fd) for fd in _inherited() or ()]
+    actions += [(os.POSIX_SPAWN_DUP2, out_w, 1), (os.POSIX_SPAWN_DUP2, err_w, 2)]
+    if with_input:
         actions.append((os.POSIX_SPAWN_DUP2, in_r, 0))
     try:  # the signals Python ignores back to their default, as Popen's restore_signals
         pid = os.posix_spawnp(argv[0], list(argv), dict(env), file_actions=actions,
@@ -54,11 +81,23 @@ def run_bytes(argv: Sequence[str], env: Mapping[str, str], input: bytes | None =
         for fd in (out_w, err_w, in_r):
             if fd >= 0:
                 os.close(fd)
+    return pid, out_r, err_r, in_w
+
+
+def drain(pid: int, out_r: int, err_r: int, in_w: int = -1, data: bytes = b""
+          ) -> tuple[bytes, bytes]:
+    """Writes ``data`` to the child's stdin while reading its stdout and stderr to their end.
+
+    Closes the descriptors. Interrupted (Ctrl-C), the child is stopped with SIGTERM, which
+    git catches to remove its lock files (``index.lock``), and reaped before this re-raises.
+    """
+    import select
+
     chunks: dict[int, list[bytes]] = {out_r: [], err_r: []}
     poller = select.poll()
     for fd in chunks:
         poller.register(fd, select.POLLIN)
-    pending = memoryview(input or b"")
+    pending = memoryview(data)
     if in_w >= 0:
         os.set_blocking(in_w, False)
         if pending:
@@ -82,25 +121,54 @@ def run_bytes(argv: Sequence[str], env: Mapping[str, str], input: bytes | None =
                         os.close(in_w)
                         in_w = -1
                     continue
-                data = os.read(fd, _CHUNK)
-                if data:
-                    chunks[fd].append(data)
+                chunk = os.read(fd, _CHUNK)
+                if chunk:
+                    chunks[fd].append(chunk)
                 else:  # end of file (POLLHUP without data included)
                     poller.unregister(fd)
                     os.close(fd)
                     reading.discard(fd)
-    except BaseException:  # interrupted (Ctrl-C): the child goes too, as subprocess.run's does
-        os.kill(pid, SIGKILL)
-        try:  # noqa: SIM105 (contextlib is not imported on the budgeted paths)
-            os.waitpid(pid, 0)
-        except ChildProcessError:  # reaped elsewhere
-            pass
+    except BaseException:
+        from _signal import SIGTERM  # type: ignore[import-not-found]
+
+        os.kill(pid, SIGTERM)
+        reap(pid)
         for fd in (*reading, in_w):
             if fd >= 0:
                 os.close(fd)
         raise
+    return b"".join(chunks[out_r]), b"".join(chunks[err_r])
+
+
+def reap(pid: int, flags: int = 0) -> int | None:
+    """The child's exit code (waits unless ``flags`` is ``os.WNOHANG``); None while it runs."""
     try:
-        code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+        done, status = os.waitpid(pid, flags)
     except ChildProcessError:  # reaped elsewhere (SIGCHLD ignored): as Popen, status 0
-        code = 0
-    return code, b"".join(chunks[out_r]), b"".join(chunks[err_r])
+        return 0
+    return os.waitstatus_to_exitcode(status) if done else None
+
+
+def run_bytes(argv: Sequence[str], env: Mapping[str, str], input: bytes | None = None
+              ) -> tuple[int, bytes, bytes]:
+    """Runs ``argv`` to its end: (exit code, stdout, stderr), ``input`` written to its stdin.
+
+    Without ``input`` the child reads the caller's stdin, as ``subprocess.run`` does.
+
+    Raises:
+        FileNotFoundError: the program is not on PATH.
+    """
+    pid, out_r, err_r, in_w = start(argv, env, input is not None)
+    out, err = drain(pid, out_r, err_r, in_w, input or b"")
+    code = reap(pid)
+    return (0 if code is None else code), out, err
+
+
+def text(data: bytes) -> str:
+    """``data`` decoded as ``subprocess``'s ``text=True`` does (locale, universal newlines).
+
+    ``io.TextIOWrapper`` without an encoding asks the C runtime, not the ``locale`` module.
+    """
+    import io
+
+    return io.TextIOWrapper(io.BytesIO(data)).read()

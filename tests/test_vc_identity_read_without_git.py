@@ -19,6 +19,7 @@ PLAIN = [
     '[user "sub"]\n\tname = a subsection\n[user]\n\temail = e@x.example\n',
     "# a comment\n; another\n[user]\n\tname\n\temail = only@email.example\n",
     "[merge \"brv\"]\n\tdriver = a=b c\n[user]\n\tname = After A Driver\n",
+    "[user]\r\n\tname = José Núñez\r\n\temail = jn@kb.example\r\n",
 ]
 ODD = [
     '[user]\n\tname = "Quoted Name"\n',
@@ -27,6 +28,8 @@ ODD = [
     "[user] name = Same Line\n",
     "[include]\n\tpath = other.config\n",
     "[user]\n\tname = Continued \\\n\tline\n",
+    "[user]\n\tname = Split\u2028Line\n",
+    "[user]\n\tname = Form\x0cfeed\n",
 ]
 
 
@@ -42,6 +45,15 @@ def test_files_this_does_not_follow_are_left_to_git(tmp_path: Path, extra: str) 
     git(tmp_path, "init", "-q")
     (tmp_path / ".git/config").write_text(BASE + extra, encoding="utf-8")
     assert _local_identity(tmp_path) is None
+
+
+def test_a_byte_order_mark_is_left_to_git(tmp_path: Path) -> None:
+    """git skips it and reads the [user] header after it; a plain reader would not."""
+    git(tmp_path, "init", "-q")
+    (tmp_path / ".git/config").write_text("\ufeff[user]\n\tname = Bom User\n" + BASE,
+                                         encoding="utf-8")
+    assert _local_identity(tmp_path) is None
+    assert _identity(tmp_path, "--local") == {"name": "Bom User"}
 
 
 def test_a_worktree_git_file_is_left_to_git(tmp_path: Path) -> None:

@@ -199,6 +199,9 @@ def _identity(folder: Path, *scope: str) -> dict[str, str]:
     return found
 
 
+_NOT_PLAIN = "\ufeff\x0b\x0c\x1c\x1d\x1e\x1f\x85\u2028\u2029"
+
+
 def _local_identity(workdir: Path) -> dict[str, str] | None:
     """:func:`_identity` of the repository's own config file, read without a git process.
 
@@ -212,11 +215,13 @@ def _local_identity(workdir: Path) -> dict[str, str] | None:
         text = (workdir / ".git" / "config").read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return None
-    if "include" in text.lower():
+    # git reads a byte-order mark as nothing and these as plain characters (not line ends,
+    # nor, but \v and \f, whitespace): such a file is git's to read
+    if "include" in text.lower() or any(c in text for c in _NOT_PLAIN):
         return None
     found: dict[str, str] = {}
     section = None
-    for raw in text.splitlines():
+    for raw in text.split("\n"):
         line = raw.strip()
         if line.endswith("\\"):
             return None

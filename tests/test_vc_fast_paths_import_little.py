@@ -14,8 +14,9 @@ from vc_helpers import Team, in_project_app, team  # noqa: F401
 
 # urllib.parse (with ipaddress): pathlib's import of it is skipped by cli/entry.py
 # contextlib, shlex, importlib, the layout rules: small, but every vc status process paid them
+# hashlib loads OpenSSL (~2-3 ms): brv_vc/digest.py hashes with the interpreter's own modules
 HEAVY = ("click", "yaml", "jsonschema", "dataclasses", "typing", "subprocess", "urllib.parse",
-         "ipaddress", "contextlib", "shlex", "importlib", "brv_vc.tree.layout")
+         "ipaddress", "contextlib", "shlex", "importlib", "brv_vc.tree.layout", "hashlib")
 ROT = "auth/jwt/token_rotation.md"
 
 
@@ -64,7 +65,7 @@ def test_add_commit_push_pull_and_the_hooks_skip_click_and_jsonschema(team: Team
     for cwd, args in steps:
         code, names = loaded(cwd, *args)
         assert code == 0, args
-        assert not {"click", "jsonschema"} & set(names), (args, names)
+        assert not {"click", "jsonschema", "hashlib"} & set(names), (args, names)
     assert team.bob.text(ROT) == team.alice.text(ROT)  # the pull did pull
 
 
@@ -124,3 +125,17 @@ def test_a_pull_and_the_post_merge_hook_import_no_dataclasses(team: Team) -> Non
     code, names = loaded(team.bob.tree, "hook-impl", "post-merge", "0")
     assert (code, "dataclasses" in names) == (0, False), names
     assert "pulled by git" in (team.bob.tree / "auth/jwt/_index.md").read_text(encoding="utf-8")
+
+
+@given(st.binary())
+def test_the_digests_without_hashlib_are_hashlibs(data: bytes) -> None:
+    """brv_vc.digest (the interpreter's _sha1/_sha256) gives hashlib's bytes, one part or two."""
+    import hashlib
+
+    from brv_vc import digest
+
+    for mine, theirs in ((digest.sha1, hashlib.sha1), (digest.sha256, hashlib.sha256)):
+        assert mine(data).hexdigest() == theirs(data).hexdigest()
+        two = mine(data[:3])
+        two.update(data[3:])
+        assert two.digest() == theirs(data).digest()

@@ -7,12 +7,12 @@ edit gives back the old fingerprint (and the answers cached for it are right aga
 
 from __future__ import annotations
 
-import hashlib
 import re
 import sqlite3
 import unicodedata
 from typing import Any, NamedTuple
 
+from brv_vc.digest import sha1
 from brv_vc.index import texts
 from brv_vc.index.db import get_meta, set_meta
 from brv_vc.index.docs import extract
@@ -31,7 +31,7 @@ class PutOutcome(NamedTuple):
 
 def fingerprint_part(path: str, digest: str) -> int:
     """The 64-bit share of one file in the tree fingerprint."""
-    raw = hashlib.sha1(f"{path}\0{digest}".encode(), usedforsecurity=False).digest()[:8]
+    raw = sha1(f"{path}\0{digest}".encode()).digest()[:8]
     return int.from_bytes(raw, "big", signed=True)
 
 
@@ -75,7 +75,7 @@ class Writer:
         self, path: str, folder: str, stat: tuple[int, int, int], data: bytes, old: Any | None
     ) -> PutOutcome:
         """Indexes one file's bytes (``old`` is its stored row, or None when new)."""
-        digest = hashlib.sha1(data, usedforsecurity=False).hexdigest()
+        digest = sha1(data).hexdigest()
         if old is not None and old.hash == digest:
             self.conn.execute(
                 "UPDATE docs SET mtime_ns = ?, size = ?, ctime_ns = ? WHERE id = ?",

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 import sqlite3
 import unicodedata
-from typing import Any, NamedTuple
 
 from brv_vc.digest import sha1
 from brv_vc.index import texts
@@ -18,6 +17,12 @@ from brv_vc.index.db import get_meta, set_meta
 from brv_vc.index.docs import extract
 from brv_vc.tree.generated import is_generated
 from brv_vc.tree.layout import Kind, kind_of
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, NamedTuple
+else:
+    from brv_vc.record import NamedTuple
 
 _MASK = (1 << 64) - 1
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any
 
 from brv_vc.digest import sha256
 from brv_vc.errors import FormatError, ProviderError
@@ -28,6 +27,8 @@ from brv_vc.tree.project import Project, git_top
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from brv_vc.tree.config import LlmSettings
 
 APPROVALS = "approved.json"

@@ -57,7 +57,7 @@ def test_in_project_status_imports_none_of_them(tmp_path: Path) -> None:
 
 
 def test_add_commit_push_pull_and_the_hooks_skip_click_and_jsonschema(team: Team) -> None:  # noqa: F811
-    """Nor hashlib (OpenSSL) nor typing: records are brv_vc/record.py's, Protocols only for mypy."""
+    """Nor hashlib (OpenSSL), typing, contextlib or importlib: records are brv_vc/record.py's."""
     team.alice.edit(ROT, summary="changed again")
     steps = [(team.alice.root, ("vc", "add")), (team.alice.tree, ("hook-impl", "pre-commit")),
              (team.alice.root, ("vc", "commit", "-m", "change")),
@@ -66,7 +66,8 @@ def test_add_commit_push_pull_and_the_hooks_skip_click_and_jsonschema(team: Team
     for cwd, args in steps:
         code, names = loaded(cwd, *args)
         assert code == 0, args
-        assert not {"click", "jsonschema", "hashlib", "typing"} & set(names), (args, names)
+        assert not {"click", "jsonschema", "hashlib", "typing", "contextlib", "importlib"} & set(
+            names), (args, names)
     assert team.bob.text(ROT) == team.alice.text(ROT)  # the pull did pull
 
 
@@ -140,3 +141,37 @@ def test_the_digests_without_hashlib_are_hashlibs(data: bytes) -> None:
         two = mine(data[:3])
         two.update(data[3:])
         assert two.digest() == theirs(data).digest()
+
+
+PATTERNS = [(r"(?<=[.!?])\s+(?=[A-Z0-9`*\"'(])", 0), (r"^###\s+(.+?)\s*$", 8), (r"[^\W_]{3,}", 0)]
+
+
+@given(st.text(alphabet="ab .!?#\nA_1", max_size=40))
+def test_a_lazy_pattern_answers_as_the_compiled_one(text: str) -> None:
+    """brv_vc.pattern.lazy stands for re.compile: same matches, splits and attributes."""
+    import re
+
+    from brv_vc.pattern import lazy
+
+    for source, flags in PATTERNS:
+        mine, theirs = lazy(source, flags), re.compile(source, flags)
+        assert mine.split(text) == theirs.split(text)
+        assert mine.findall(text) == theirs.findall(text)
+        assert mine.sub("-", text) == theirs.sub("-", text)
+        assert [m.span() for m in mine.finditer(text)] == [m.span() for m in theirs.finditer(text)]
+        assert (mine.pattern, mine.flags) == (theirs.pattern, theirs.flags)
+
+
+def test_the_summary_extracts_patterns_compile_only_when_used() -> None:
+    """A vc process imports summary/extract for clip: its 15 patterns wait for their first use."""
+    script = ("from brv_vc.summary import extract\n"
+              "lazies = [v for v in vars(extract).values() if type(v).__name__ == 'lazy']\n"
+              "print(len(lazies), sum(v._compiled is not None for v in lazies), end=' ')\n"
+              "extract.clip('a ' * 400)\n"
+              "print(sum(v._compiled is not None for v in lazies), end=' ')\n"
+              "print(extract.sentences('# T\\nOne here. Two there!'))")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("COVERAGE", "COV_CORE"))}
+    env["PYTHONPATH"] = str(REPO)
+    done = subprocess.run([sys.executable, "-c", script], text=True, env=env,
+                          capture_output=True, check=True)
+    assert done.stdout == "15 0 0 ['One here.', 'Two there!']\n"

@@ -143,7 +143,8 @@ def test_the_digests_without_hashlib_are_hashlibs(data: bytes) -> None:
         assert two.digest() == theirs(data).digest()
 
 
-PATTERNS = [(r"(?<=[.!?])\s+(?=[A-Z0-9`*\"'(])", 0), (r"^###\s+(.+?)\s*$", 8), (r"[^\W_]{3,}", 0)]
+PATTERNS = [(r"(?<=[.!?])\s+(?=[A-Z0-9`*\"'(])", 0), (r"^###\s+(.+?)\s*$", 8), (r"[^\W_]{3,}", 0),
+            (r"\b[a-z][a-z0-9+.-]*://\S+|\bwww\.\S+", 2)]
 
 
 @given(st.text(alphabet="ab .!?#\nA_1", max_size=40))
@@ -160,6 +161,9 @@ def test_a_lazy_pattern_answers_as_the_compiled_one(text: str) -> None:
         assert mine.sub("-", text) == theirs.sub("-", text)
         assert [m.span() for m in mine.finditer(text)] == [m.span() for m in theirs.finditer(text)]
         assert (mine.pattern, mine.flags) == (theirs.pattern, theirs.flags)
+        assert "search" in vars(mine)  # compiled once: its methods are the instance's now
+    data = text.encode()
+    assert lazy(rb"[a!]+").findall(data) == re.findall(rb"[a!]+", data)
 
 
 def test_the_summary_extracts_patterns_compile_only_when_used() -> None:

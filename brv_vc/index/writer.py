@@ -7,7 +7,6 @@ edit gives back the old fingerprint (and the answers cached for it are right aga
 
 from __future__ import annotations
 
-import re
 import sqlite3
 import unicodedata
 
@@ -15,6 +14,7 @@ from brv_vc.digest import sha1
 from brv_vc.index import texts
 from brv_vc.index.db import get_meta, set_meta
 from brv_vc.index.docs import extract
+from brv_vc.pattern import lazy
 from brv_vc.tree.generated import is_generated
 from brv_vc.tree.layout import Kind, kind_of
 
@@ -48,7 +48,7 @@ def normalize_target(raw: str) -> str:
     return target.rstrip("/")
 
 
-_WORD = re.compile(r"[^\W_]+")
+_WORD = lazy(r"[^\W_]+")
 
 
 def _words(text: str) -> set[str]:

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from hashlib import _Hash
 
 
-def _builtin(name: str) -> Callable[[bytes], _Hash]:
+def _builtin(name: str) -> Callable[..., _Hash]:
     for module in (f"_{name}", "_sha2"):
         try:
             return getattr(__import__(module), name)  # type: ignore[no-any-return]

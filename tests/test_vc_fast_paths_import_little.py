@@ -179,3 +179,19 @@ def test_the_summary_extracts_patterns_compile_only_when_used() -> None:
     done = subprocess.run([sys.executable, "-c", script], text=True, env=env,
                           capture_output=True, check=True)
     assert done.stdout == "15 0 0 ['One here.', 'Two there!']\n"
+
+
+def test_in_project_commit_and_its_hooks_import_no_typing_nor_hashlib(tmp_path: Path) -> None:
+    """In-project (code links, the code repository's own index) the paths stay as lean."""
+    app = in_project_app(tmp_path, ROT)
+    app.edit(ROT, summary="changed in-project")
+    (app.root / "app.py").write_text("print('v2')\n")
+    app.git("add", str(app.root / "app.py"))
+    app.ok("vc", "add")
+    lean = {"click", "jsonschema", "hashlib", "typing", "importlib", "dataclasses"}
+    for args in (("hook-impl", "pre-commit"), ("vc", "commit", "-m", "lean in-project"),
+                 ("hook-impl", "post-merge", "0")):  # this one writes the manifest (summary/scan)
+        code, names = loaded(app.root, *args)
+        assert code == 0, args
+        assert not lean & set(names), (args, names)
+    assert app.git("log", "-1", "--format=%s").strip() == "lean in-project"

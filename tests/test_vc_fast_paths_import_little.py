@@ -188,7 +188,7 @@ def test_in_project_commit_and_its_hooks_import_no_typing_nor_hashlib(tmp_path: 
     (app.root / "app.py").write_text("print('v2')\n")
     app.git("add", str(app.root / "app.py"))
     app.ok("vc", "add")
-    lean = {"click", "jsonschema", "hashlib", "typing", "importlib", "dataclasses"}
+    lean = {"click", "jsonschema", "hashlib", "typing", "contextlib", "importlib", "dataclasses"}
     for args in (("hook-impl", "pre-commit"), ("vc", "commit", "-m", "lean in-project"),
                  ("hook-impl", "post-merge", "0")):  # this one writes the manifest (summary/scan)
         code, names = loaded(app.root, *args)

@@ -14,8 +14,9 @@ from vc_helpers import Team, in_project_app, team  # noqa: F401
 
 # urllib.parse (with ipaddress): pathlib's import of it is skipped by cli/entry.py
 # contextlib, shlex, importlib, the layout rules: small, but every vc status process paid them
+# hashlib loads OpenSSL (~2-3 ms): brv_vc/digest.py hashes with the interpreter's own modules
 HEAVY = ("click", "yaml", "jsonschema", "dataclasses", "typing", "subprocess", "urllib.parse",
-         "ipaddress", "contextlib", "shlex", "importlib", "brv_vc.tree.layout")
+         "ipaddress", "contextlib", "shlex", "importlib", "brv_vc.tree.layout", "hashlib")
 ROT = "auth/jwt/token_rotation.md"
 
 
@@ -56,6 +57,7 @@ def test_in_project_status_imports_none_of_them(tmp_path: Path) -> None:
 
 
 def test_add_commit_push_pull_and_the_hooks_skip_click_and_jsonschema(team: Team) -> None:  # noqa: F811
+    """Nor hashlib (OpenSSL), typing, contextlib or importlib: records are brv_vc/record.py's."""
     team.alice.edit(ROT, summary="changed again")
     steps = [(team.alice.root, ("vc", "add")), (team.alice.tree, ("hook-impl", "pre-commit")),
              (team.alice.root, ("vc", "commit", "-m", "change")),
@@ -64,7 +66,8 @@ def test_add_commit_push_pull_and_the_hooks_skip_click_and_jsonschema(team: Team
     for cwd, args in steps:
         code, names = loaded(cwd, *args)
         assert code == 0, args
-        assert not {"click", "jsonschema"} & set(names), (args, names)
+        assert not {"click", "jsonschema", "hashlib", "typing", "contextlib", "importlib"} & set(
+            names), (args, names)
     assert team.bob.text(ROT) == team.alice.text(ROT)  # the pull did pull
 
 
@@ -124,3 +127,71 @@ def test_a_pull_and_the_post_merge_hook_import_no_dataclasses(team: Team) -> Non
     code, names = loaded(team.bob.tree, "hook-impl", "post-merge", "0")
     assert (code, "dataclasses" in names) == (0, False), names
     assert "pulled by git" in (team.bob.tree / "auth/jwt/_index.md").read_text(encoding="utf-8")
+
+
+@given(st.binary())
+def test_the_digests_without_hashlib_are_hashlibs(data: bytes) -> None:
+    """brv_vc.digest (the interpreter's _sha1/_sha256) gives hashlib's bytes, one part or two."""
+    import hashlib
+
+    from brv_vc import digest
+
+    for mine, theirs in ((digest.sha1, hashlib.sha1), (digest.sha256, hashlib.sha256)):
+        assert mine(data).hexdigest() == theirs(data).hexdigest()
+        two = mine(data[:3])
+        two.update(data[3:])
+        assert two.digest() == theirs(data).digest()
+
+
+PATTERNS = [(r"(?<=[.!?])\s+(?=[A-Z0-9`*\"'(])", 0), (r"^###\s+(.+?)\s*$", 8), (r"[^\W_]{3,}", 0),
+            (r"\b[a-z][a-z0-9+.-]*://\S+|\bwww\.\S+", 2)]
+
+
+@given(st.text(alphabet="ab .!?#\nA_1", max_size=40))
+def test_a_lazy_pattern_answers_as_the_compiled_one(text: str) -> None:
+    """brv_vc.pattern.lazy stands for re.compile: same matches, splits and attributes."""
+    import re
+
+    from brv_vc.pattern import lazy
+
+    for source, flags in PATTERNS:
+        mine, theirs = lazy(source, flags), re.compile(source, flags)
+        assert mine.split(text) == theirs.split(text)
+        assert mine.findall(text) == theirs.findall(text)
+        assert mine.sub("-", text) == theirs.sub("-", text)
+        assert [m.span() for m in mine.finditer(text)] == [m.span() for m in theirs.finditer(text)]
+        assert (mine.pattern, mine.flags) == (theirs.pattern, theirs.flags)
+        assert "search" in vars(mine)  # compiled once: its methods are the instance's now
+    data = text.encode()
+    assert lazy(rb"[a!]+").findall(data) == re.findall(rb"[a!]+", data)
+
+
+def test_the_summary_extracts_patterns_compile_only_when_used() -> None:
+    """A vc process imports summary/extract for clip: its 15 patterns wait for their first use."""
+    script = ("from brv_vc.summary import extract\n"
+              "lazies = [v for v in vars(extract).values() if type(v).__name__ == 'lazy']\n"
+              "print(len(lazies), sum(v._compiled is not None for v in lazies), end=' ')\n"
+              "extract.clip('a ' * 400)\n"
+              "print(sum(v._compiled is not None for v in lazies), end=' ')\n"
+              "print(extract.sentences('# T\\nOne here. Two there!'))")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("COVERAGE", "COV_CORE"))}
+    env["PYTHONPATH"] = str(REPO)
+    done = subprocess.run([sys.executable, "-c", script], text=True, env=env,
+                          capture_output=True, check=True)
+    assert done.stdout == "15 0 0 ['One here.', 'Two there!']\n"
+
+
+def test_in_project_commit_and_its_hooks_import_no_typing_nor_hashlib(tmp_path: Path) -> None:
+    """In-project (code links, the code repository's own index) the paths stay as lean."""
+    app = in_project_app(tmp_path, ROT)
+    app.edit(ROT, summary="changed in-project")
+    (app.root / "app.py").write_text("print('v2')\n")
+    app.git("add", str(app.root / "app.py"))
+    app.ok("vc", "add")
+    lean = {"click", "jsonschema", "hashlib", "typing", "contextlib", "importlib", "dataclasses"}
+    for args in (("hook-impl", "pre-commit"), ("vc", "commit", "-m", "lean in-project"),
+                 ("hook-impl", "post-merge", "0")):  # this one writes the manifest (summary/scan)
+        code, names = loaded(app.root, *args)
+        assert code == 0, args
+        assert not lean & set(names), (args, names)
+    assert app.git("log", "-1", "--format=%s").strip() == "lean in-project"

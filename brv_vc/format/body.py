@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from brv_vc.pattern import lazy
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
     from typing import NamedTuple
@@ -24,11 +26,11 @@ SECTION_ORDER = (RAW_CONCEPT, NARRATIVE, FACTS, RELATIONS)
 
 FACT_CATEGORIES = ("personal", "project", "preference", "convention", "team", "environment", "other")
 
-_FACT_RE = re.compile(
+_FACT_RE = lazy(
     r"^\s*[-*]\s+(?:\*\*(?P<subject>[^*]+?)\*\*\s*:\s*)?(?P<statement>.*?)"
     r"(?:\s*\[(?P<category>" + "|".join(FACT_CATEGORIES) + r")\])?\s*$"
 )
-_RELATION_RE = re.compile(r"^\s*(?:[-*]\s+)?@(?P<path>[^\s@]+)")
+_RELATION_RE = lazy(r"^\s*(?:[-*]\s+)?@(?P<path>[^\s@]+)")
 _FENCE_RE = re.compile(r"^\s{0,3}(```|~~~)")
 
 

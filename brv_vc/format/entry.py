@@ -20,6 +20,7 @@ from brv_vc.errors import FormatError
 from brv_vc.format import body as bodymod
 from brv_vc.format import frontmatter as fm
 from brv_vc.format.limits import MAX_ENTRY_BYTES
+from brv_vc.pattern import lazy
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
@@ -32,7 +33,7 @@ LIST_FIELDS = ("tags", "keywords", "related")
 TIME_FIELDS = ("createdAt", "updatedAt")
 FIELD_ORDER = ("title", "summary", "tags", "keywords", "related", "createdAt", "updatedAt")
 LEGACY_FIELDS = frozenset({"importance", "recency", "maturity", "accessCount", "updateCount"})
-_H1_RE = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.MULTILINE)
+_H1_RE = lazy(r"^#\s+(.+?)\s*#*\s*$", re.MULTILINE)
 
 
 class Entry(NamedTuple):

@@ -13,6 +13,7 @@ import re
 from functools import cache
 
 from brv_vc.errors import FormatError
+from brv_vc.pattern import lazy
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
@@ -221,7 +222,7 @@ def quote(text: str) -> str:
 
 # A key is written plain only when YAML would read it back as the same string; anything else
 # (``a: b``, ``true``, ``123``, ``=``, ``- x``) is double-quoted. Found by the property tests.
-_PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+_PLAIN_KEY = lazy(r"[A-Za-z_][A-Za-z0-9_-]*")
 _YAML_WORDS = frozenset({"y", "n", "yes", "no", "true", "false", "on", "off", "null"})
 
 

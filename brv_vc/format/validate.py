@@ -6,10 +6,13 @@ Each message names the file, the key path, what was expected and how to fix it.
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
 
 from brv_vc.errors import FormatError
 from brv_vc.resources import load_schema
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @cache

@@ -14,14 +14,16 @@ import posixpath
 import re
 from collections.abc import Iterator
 
+from brv_vc.pattern import lazy
+
 FILES = "files"  # named in a Files: list (seed 000's Raw Concept, curate's rawConcept.files)
 TEXT = "text"  # named anywhere else in the body
 
 MAX_REFS = 200  # per entry: a pasted file listing must not bloat the index
 _LABEL = re.compile(r"^\s*\*\*(?P<label>[A-Za-z][A-Za-z ]*?):\*\*[ \t]*(?P<rest>.*)$")
 _ITEM = re.compile(r"^\s*[-*+]\s+(?P<item>.+)$")
-_TICKED = re.compile(r"`([^`\n]{1,300})`")
-_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+|\bwww\.\S+", re.IGNORECASE)
+_TICKED = lazy(r"`([^`\n]{1,300})`")
+_URL = lazy(r"\b[a-z][a-z0-9+.-]*://\S+|\bwww\.\S+", re.IGNORECASE)
 # a plain path: segments of word characters, dots and dashes joined by at least one slash
 _PLAIN = re.compile(r"(?<![\w/.@:~$-])(\./[\w.-]*\w|(?:\.{1,2}/|/)?(?:[\w.-]+/)+[\w.-]*[\w-])(?![\w/])")
 _SEGMENTS = re.compile(r"^(?:\.{1,2}/|/)?[\w.@+-]+(?:/[\w.@+-]+)*/?$")

@@ -24,7 +24,6 @@ imported (:func:`start_early`), with the operating system's calls only.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import time
 
@@ -124,8 +123,10 @@ def _collect(finds: list[tuple[int, int]]) -> tuple[bytes, bool]:
 
 def _stop(finds: list[tuple[int, int]]) -> None:
     for pid, _ in finds:
-        with contextlib.suppress(OSError):
+        try:  # noqa: SIM105 - contextlib costs ~0.5 ms to import, for this line alone
             os.kill(pid, 15)  # SIGTERM; importing signal costs 1.5 ms
+        except OSError:
+            pass
     _collect(finds)
 
 

@@ -17,7 +17,6 @@ import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NamedTuple
 
 from brv_vc.errors import InvalidPathError
 from brv_vc.format.limits import MAX_ENTRY_BYTES
@@ -38,6 +37,12 @@ from brv_vc.tree.layout import (
 )
 from brv_vc.tree.links import read_regular
 from brv_vc.tree.project import Project
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:
+    from brv_vc.record import NamedTuple
 
 # Up to here every command walks the tree (~20 ms); beyond, the folder check plus index.scan.
 FULL_WALK_MAX = 5000

@@ -7,17 +7,22 @@ edit gives back the old fingerprint (and the answers cached for it are right aga
 
 from __future__ import annotations
 
-import hashlib
-import re
 import sqlite3
 import unicodedata
-from typing import Any, NamedTuple
 
+from brv_vc.digest import sha1
 from brv_vc.index import texts
 from brv_vc.index.db import get_meta, set_meta
 from brv_vc.index.docs import extract
+from brv_vc.pattern import lazy
 from brv_vc.tree.generated import is_generated
 from brv_vc.tree.layout import Kind, kind_of
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, NamedTuple
+else:
+    from brv_vc.record import NamedTuple
 
 _MASK = (1 << 64) - 1
 
@@ -31,7 +36,7 @@ class PutOutcome(NamedTuple):
 
 def fingerprint_part(path: str, digest: str) -> int:
     """The 64-bit share of one file in the tree fingerprint."""
-    raw = hashlib.sha1(f"{path}\0{digest}".encode(), usedforsecurity=False).digest()[:8]
+    raw = sha1(f"{path}\0{digest}".encode()).digest()[:8]
     return int.from_bytes(raw, "big", signed=True)
 
 
@@ -43,7 +48,7 @@ def normalize_target(raw: str) -> str:
     return target.rstrip("/")
 
 
-_WORD = re.compile(r"[^\W_]+")
+_WORD = lazy(r"[^\W_]+")
 
 
 def _words(text: str) -> set[str]:
@@ -75,7 +80,7 @@ class Writer:
         self, path: str, folder: str, stat: tuple[int, int, int], data: bytes, old: Any | None
     ) -> PutOutcome:
         """Indexes one file's bytes (``old`` is its stored row, or None when new)."""
-        digest = hashlib.sha1(data, usedforsecurity=False).hexdigest()
+        digest = sha1(data).hexdigest()
         if old is not None and old.hash == digest:
             self.conn.execute(
                 "UPDATE docs SET mtime_ns = ?, size = ?, ctime_ns = ? WHERE id = ?",

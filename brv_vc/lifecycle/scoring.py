@@ -12,9 +12,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any, NamedTuple
 
 from brv_vc.clock import days_between
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, NamedTuple
+else:
+    from brv_vc.record import NamedTuple
 
 DEFAULT_IMPORTANCE = 50.0
 HIT_BONUS = 3.0

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections import Counter
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 
 from brv_vc.lifecycle import scoring
 from brv_vc.lifecycle.scoring import Signals
@@ -33,22 +32,24 @@ CREATE TABLE IF NOT EXISTS signals (
 _COLUMNS = "importance, maturity, access_count, update_count, updated_at, scored_at"
 
 
-@contextmanager
-def write_lock(conn: sqlite3.Connection) -> Iterator[None]:
+class write_lock:  # a class, not @contextmanager: the hooks that write the manifest skip contextlib
     """One transaction holding the write lock from its first read (``BEGIN IMMEDIATE``).
 
     Inside a transaction the caller already opened, it simply joins it.
     """
-    if conn.in_transaction:
-        yield
-        return
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    conn.execute("COMMIT")
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.joined = False
+
+    def __enter__(self) -> None:
+        self.joined = self.conn.in_transaction
+        if not self.joined:
+            self.conn.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
+        if not self.joined:
+            self.conn.execute("COMMIT" if kind is None else "ROLLBACK")
 
 
 def ensure_schema(conn: sqlite3.Connection) -> None:

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:
+    from brv_vc.record import NamedTuple
 
 
 class FileProblem(NamedTuple):

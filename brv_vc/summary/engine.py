@@ -9,14 +9,19 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Protocol, TypeVar
 
 from brv_vc.summary import extract, folder_text
 from brv_vc.summary.budgets import Fitted, TimeBudget, escalate
 from brv_vc.summary.documents import Document, FolderInput
 from brv_vc.tree.config import LlmSettings
 
-T = TypeVar("T", Document, FolderInput)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Protocol, TypeVar
+
+    T = TypeVar("T", Document, FolderInput)
+else:
+    Protocol = object  # typing's Protocol only for type checkers
 
 
 class Engine(Protocol):

@@ -13,23 +13,24 @@ import re
 
 from brv_vc.format.body import parse_facts, split_sections
 from brv_vc.format.tokens import CHARS_PER_TOKEN, count_tokens
+from brv_vc.pattern import lazy
 from brv_vc.summary.documents import Document
 
-_FENCE_BLOCK = re.compile(r"^\s{0,3}(```|~~~).*?^\s{0,3}\1[^\n]*$", re.MULTILINE | re.DOTALL)
-_CODE_BLOCK = re.compile(r"^\s{0,3}(?:```|~~~)[^\n]*\n(.*?)^\s{0,3}(?:```|~~~)", re.M | re.S)
-_MARKUP = re.compile(r"(\*\*|__|`|^#+\s+|^\s*[-*+]\s+|^\s*\d+\.\s+)", re.MULTILINE)
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`*\"'(])")
-_BOLD = re.compile(r"\*\*([^*\n]{1,60}?)\*\*")
-_TICKED = re.compile(r"`([^`\n]{1,60})`")
-_CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]{2,40})\s*\(")
-_LIST_ITEM = re.compile(r"^\s*[-*+]\s+(.+?)\s*$", re.MULTILINE)
-_FLOW = re.compile(r"\*\*Flow:\*\*\s*\n?(.+)")
-_SUBHEAD = re.compile(r"^###\s+(.+?)\s*$", re.MULTILINE)
-_LABEL = re.compile(r"^\*\*[^*\n]+:\*\*\s*$", re.MULTILINE)
+_FENCE_BLOCK = lazy(r"^\s{0,3}(```|~~~).*?^\s{0,3}\1[^\n]*$", re.MULTILINE | re.DOTALL)
+_CODE_BLOCK = lazy(r"^\s{0,3}(?:```|~~~)[^\n]*\n(.*?)^\s{0,3}(?:```|~~~)", re.M | re.S)
+_MARKUP = lazy(r"(\*\*|__|`|^#+\s+|^\s*[-*+]\s+|^\s*\d+\.\s+)", re.MULTILINE)
+_SENTENCE_END = lazy(r"(?<=[.!?])\s+(?=[A-Z0-9`*\"'(])")
+_BOLD = lazy(r"\*\*([^*\n]{1,60}?)\*\*")
+_TICKED = lazy(r"`([^`\n]{1,60})`")
+_CALL = lazy(r"\b([A-Za-z_][A-Za-z0-9_]{2,40})\s*\(")
+_LIST_ITEM = lazy(r"^\s*[-*+]\s+(.+?)\s*$", re.MULTILINE)
+_FLOW = lazy(r"\*\*Flow:\*\*\s*\n?(.+)")
+_SUBHEAD = lazy(r"^###\s+(.+?)\s*$", re.MULTILINE)
+_LABEL = lazy(r"^\*\*[^*\n]+:\*\*\s*$", re.MULTILINE)
 ITEM_CHARS = 300
 
 
-_HEADING = re.compile(r"^[ \t]{0,3}#{1,6}[ \t].*$", re.MULTILINE)
+_HEADING = lazy(r"^[ \t]{0,3}#{1,6}[ \t].*$", re.MULTILINE)
 
 
 def plain(text: str) -> str:
@@ -128,7 +129,7 @@ def key_points(doc: Document, most: int = 7) -> list[str]:
     return points
 
 
-_WORD = re.compile(r"[^\W_]{3,}")
+_WORD = lazy(r"[^\W_]{3,}")
 
 
 def _central(candidates: list[str], count: int) -> list[str]:
@@ -145,7 +146,7 @@ def _central(candidates: list[str], count: int) -> list[str]:
     return [candidates[i] for i in sorted(best)]
 
 
-_RULE_WORDS = re.compile(
+_RULE_WORDS = lazy(
     r"\b(always|never|must|should|avoid|prefer|only|do not|don't|instead of|whenever)\b", re.I
 )
 
@@ -178,7 +179,7 @@ def entities(doc: Document) -> list[str]:
     return _unique([e for e in found if not e.endswith(":")])
 
 
-_NAME_WORD = re.compile(r"^[A-Z][\w.+#-]*$")
+_NAME_WORD = lazy(r"^[A-Z][\w.+#-]*$")
 
 
 def _proper_names(body: str) -> list[str]:

@@ -17,9 +17,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from brv_vc.format.tokens import count_tokens
 from brv_vc.lifecycle import scoring, sidecar
@@ -29,13 +27,18 @@ from brv_vc.summary.scan import Scan, scan
 from brv_vc.tree.layout import MANIFEST_FILE
 from brv_vc.tree.project import Project
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
+    from typing import Any, NamedTuple
+else:
+    from brv_vc.record import NamedTuple
+
 BUDGETS = {"summaries": 2000, "contexts": 4000, "stubs": 500}
 MISSES_BEFORE_STOP = 64  # a lane stops scanning after this many items in a row do not fit
 _EVICTED = re.compile(r'^evicted_at: "([^"]*)"$', re.MULTILINE)
 
 
-@dataclass(frozen=True)
-class ManifestResult:
+class ManifestResult(NamedTuple):
     """The manifest, whether it was rebuilt, and why."""
 
     manifest: dict[str, Any]

@@ -13,10 +13,10 @@ never compares a file and a record from two different writes.
 
 from __future__ import annotations
 
-import hashlib
 import sqlite3
 from pathlib import Path
 
+from brv_vc.digest import sha256
 from brv_vc.tree.store import write_atomic
 
 TYPE_CHECKING = False
@@ -43,7 +43,7 @@ class Record(NamedTuple):
 
 def sha(data: bytes) -> str:
     """The sha256 hex digest of ``data``."""
-    return hashlib.sha256(data).hexdigest()
+    return sha256(data).hexdigest()
 
 
 class Records:

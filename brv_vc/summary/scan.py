@@ -13,10 +13,9 @@ runs 75,000 times).
 
 from __future__ import annotations
 
-import hashlib
 import os
-from dataclasses import dataclass, field
 
+from brv_vc.digest import sha256
 from brv_vc.tree.layout import (
     ABSTRACT_SUFFIX,
     ARCHIVE_DIR,
@@ -29,15 +28,20 @@ from brv_vc.tree.layout import (
 )
 from brv_vc.tree.project import Project
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
+    from typing import NamedTuple
+else:
+    from brv_vc.record import NamedTuple
 
-@dataclass
-class Scan:
+
+class Scan(NamedTuple):
     """Tree paths of the manifest's inputs, sorted, and the freshness hash."""
 
-    entries: list[str] = field(default_factory=list)
-    abstracts: set[str] = field(default_factory=set)
-    summaries: list[str] = field(default_factory=list)
-    stubs: list[str] = field(default_factory=list)
+    entries: list[str]
+    abstracts: set[str]
+    summaries: list[str]
+    stubs: list[str]
     freshness: str = ""
 
 
@@ -60,8 +64,8 @@ def _classify(found: Scan, rel: str, name: str, depth: int, archived: bool) -> N
 
 def scan(project: Project) -> Scan:
     """Lists the manifest's inputs and hashes folder mtimes + names (no per-file stat)."""
-    found = Scan()
-    digest = hashlib.sha256()
+    found = Scan([], set(), [], [])
+    digest = sha256()
     stack = [("", 0, False)]
     while stack:
         folder, depth, archived = stack.pop()
@@ -88,5 +92,4 @@ def scan(project: Project) -> Scan:
     found.entries.sort()
     found.summaries.sort()
     found.stubs.sort()
-    found.freshness = digest.hexdigest()
-    return found
+    return found._replace(freshness=digest.hexdigest())

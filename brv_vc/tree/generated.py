@@ -19,7 +19,7 @@ A ``context.md`` written before the marker existed has none and counts as knowle
 
 from __future__ import annotations
 
-import hashlib
+from brv_vc.digest import sha256
 
 _HEAD = b'---\ngenerated: "brv '
 _SIZE = 16
@@ -28,7 +28,7 @@ _SIZE = 16
 def body_hash(body: str | bytes) -> str:
     """The marker's hash of a generated body (CRLF read as LF)."""
     data = body.encode("utf-8") if isinstance(body, str) else body
-    return hashlib.sha256(data.replace(b"\r\n", b"\n")).hexdigest()[:_SIZE]
+    return sha256(data.replace(b"\r\n", b"\n")).hexdigest()[:_SIZE]
 
 
 def mark(body: str) -> str:

@@ -13,13 +13,16 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any
 
 from brv_vc.tree.leftovers import PENDING_DIR as PENDING_DIR  # the names, in one place
 from brv_vc.tree.leftovers import STAGING_PREFIX as STAGING_PREFIX
 from brv_vc.tree.leftovers import TMP_DIR as TMP_DIR
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import ensure_state_dir
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def alive(pid: int) -> bool:

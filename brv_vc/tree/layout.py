@@ -12,6 +12,7 @@ import re
 from enum import StrEnum
 
 from brv_vc.errors import InvalidPathError
+from brv_vc.pattern import lazy
 
 CONTEXT_FILE = "context.md"
 SUMMARY_FILE = "_index.md"
@@ -34,10 +35,10 @@ MAX_SEGMENT_BYTES = 255
 WINDOWS_RESERVED = frozenset({"con", "prn", "aux", "nul", *(f"com{i}" for i in "0123456789"),
                               *(f"lpt{i}" for i in "0123456789"), "com¹", "com²", "com³",
                               "lpt¹", "lpt²", "lpt³"})
-_WINDOWS_ILLEGAL = re.compile(r'[<>:"|?*\x00-\x1f]')
+_WINDOWS_ILLEGAL = lazy(r'[<>:"|?*\x00-\x1f]')
 # Letters and digits of any script stay; accents fold away (NFKD), everything else is "_".
-_NON_WORD = re.compile(r"[\W_]+")
-_VALID_SEGMENT = re.compile(r"^[^\W_][\w-]*$")
+_NON_WORD = lazy(r"[\W_]+")
+_VALID_SEGMENT = lazy(r"^[^\W_][\w-]*$")
 
 
 class Kind(StrEnum):
@@ -250,7 +251,7 @@ def ancestors(relpath: str) -> list[str]:
 LAYOUT_RULE = "knowledge lives in domain/topic/entry.md or domain/topic/subtopic/entry.md"
 
 
-_SYNTHESIS_LINE = re.compile(rb"^type:[ \t]*[\"']?synthesis[\"']?[ \t]*\r?$", re.MULTILINE)
+_SYNTHESIS_LINE = lazy(rb"^type:[ \t]*[\"']?synthesis[\"']?[ \t]*\r?$", re.MULTILINE)
 
 
 def may_be_synthesis(relpath: str) -> bool:

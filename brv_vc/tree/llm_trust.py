@@ -17,17 +17,18 @@ cloud key); trusting it would send that variable as a bearer token to that serve
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from pathlib import Path
-from typing import Any
 
+from brv_vc.digest import sha256
 from brv_vc.errors import FormatError, ProviderError
 from brv_vc.tree.project import Project, git_top
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from brv_vc.tree.config import LlmSettings
 
 APPROVALS = "approved.json"
@@ -119,7 +120,7 @@ def source(project: Project, user: dict[str, Any], own: LlmSettings | None) -> s
 def fingerprint(base_url: str, api_key_env: str | None) -> str:
     """What an approval covers: the URL and the name of the key's variable."""
     text = json.dumps([base_url, api_key_env or ""])
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return sha256(text.encode("utf-8")).hexdigest()
 
 
 def _approvals() -> dict[str, str]:

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import re
 
+from brv_vc.pattern import lazy
 from brv_vc.vc import git_objects
 from brv_vc.vc.repo import KnowledgeRepo
 
 TRAILER = "Brv-Archived"
-_TRAILER_RE = re.compile(rf"^{TRAILER}:\s*(\S.*?)\s*$", re.MULTILINE)
+_TRAILER_RE = lazy(rf"^{TRAILER}:\s*(\S.*?)\s*$", re.MULTILINE)
 
 
 def trailer_block(paths: list[str]) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 
+from brv_vc.digest import sha1, sha256
 from brv_vc.errors import GitError
 
 # Annotations only: this module is imported before the CLI when 'brv vc status' prefetches
@@ -555,14 +556,9 @@ def worktree_blobs(repo: Path, wanted: Sequence[tuple[str, str]]) -> dict[str, b
 
 def _blob_id(data: bytes, width: int) -> str:
     """The id git gives a blob holding ``data``: SHA-1 (40 hex digits) or SHA-256 (64)."""
-    name = "sha1" if width == 40 else "sha256"
-    try:  # the C module alone: hashlib would load OpenSSL (~3 ms of CPU) for one hash
-        module = __import__(f"_{name}")
-    except ImportError:  # a Python without it (3.12 has _sha2): hashlib has them all
-        import hashlib as module
-    digest = getattr(module, name)(b"blob %d\0" % len(data))
+    digest = (sha1 if width == 40 else sha256)(b"blob %d\0" % len(data))
     digest.update(data)
-    return str(digest.hexdigest())
+    return digest.hexdigest()
 
 
 # --- code links (issue #27): the code repository's history in one walk ---------------------

@@ -6,7 +6,6 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from datetime import datetime
-from typing import NamedTuple, Protocol
 
 from brv_vc.index.db import open_index
 from brv_vc.index.sync import SyncReport, sync
@@ -17,9 +16,12 @@ from brv_vc.tree.project import Project
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import TypeVar
+    from typing import NamedTuple, Protocol, TypeVar
 
     T = TypeVar("T")
+else:
+    from brv_vc.record import NamedTuple
+    Protocol = object  # typing's Protocol only for type checkers
 
 
 class MisplacedFile(NamedTuple):

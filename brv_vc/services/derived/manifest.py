@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime
 
 from brv_vc.errors import BrvError
@@ -26,7 +25,7 @@ def show_manifest(project: Project, now: datetime, *, rebuild: bool = False) -> 
         result = ensure(project, conn, now, force=rebuild)
     finally:
         conn.close()
-    return replace(result, warnings=(*notes, *result.warnings)) if notes else result
+    return result._replace(warnings=(*notes, *result.warnings)) if notes else result
 
 
 def _follow_removals(project: Project) -> list[str]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from datetime import datetime
-from typing import Protocol
 
 from brv_vc.errors import BrvError
 from brv_vc.services.problems import FileProblem, file_problems
@@ -27,9 +26,10 @@ from brv_vc.tree.store import walk
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
-    from typing import NamedTuple
+    from typing import NamedTuple, Protocol
 else:
     from brv_vc.record import NamedTuple
+    Protocol = object  # typing's Protocol only for type checkers
 
 REFRESH_BUDGET_SECONDS = 0.5  # refresh drains the queue only while it stays quick
 

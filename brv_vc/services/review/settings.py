@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 
 from brv_vc.errors import FormatError
+from brv_vc.pattern import lazy
 from brv_vc.tree.project import Project
 
-_BLOCK = re.compile(r"^review:[^\n]*\n(?:[ \t]+[^\n]*\n?|[ \t]*\n)*", re.MULTILINE)
+_BLOCK = lazy(r"^review:[^\n]*\n(?:[ \t]+[^\n]*\n?|[ \t]*\n)*", re.MULTILINE)
 
 
 def is_enabled(project: Project) -> bool:

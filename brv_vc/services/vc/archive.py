@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from datetime import datetime
-from importlib import import_module
 
 from brv_vc.errors import BrvError
 from brv_vc.services.derived import refresh
@@ -43,7 +42,7 @@ class AfterChange(NamedTuple):
 def _write_archive() -> Callable[..., Any] | None:
     """``summary.archive.write_archive`` when that layer is present (built in parallel)."""
     try:
-        module = import_module("brv_vc.summary.archive")
+        module = __import__("brv_vc.summary.archive", fromlist=["write_archive"])  # no importlib
     except ImportError:
         return None
     func = getattr(module, "write_archive", None)

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Collection
-from typing import Any
 
 from brv_vc.tree.project import Project
 from brv_vc.vc.repo import KnowledgeRepo
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _WATCHED = (("llm", "base_url", "the LLM provider URL"),
             ("llm", "api_key_env", "the variable whose value is sent as the provider key"),

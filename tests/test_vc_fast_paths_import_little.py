@@ -143,6 +143,21 @@ def test_the_digests_without_hashlib_are_hashlibs(data: bytes) -> None:
         assert two.digest() == theirs(data).digest()
 
 
+def test_a_process_hashing_much_switches_to_openssl() -> None:
+    """The built-in hashes serve small digests; past digest.SWITCH bytes, hashlib's (6x faster)."""
+    script = ("import sys\n"
+              "from brv_vc import digest\n"
+              "digest.sha1(b'x' * 1000).hexdigest()\n"
+              "small = 'hashlib' in sys.modules\n"
+              "big = digest.sha256(b'y' * (digest.SWITCH + 1))\n"
+              "print(small, 'hashlib' in sys.modules, type(big).__module__)")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("COVERAGE", "COV_CORE"))}
+    env["PYTHONPATH"] = str(REPO)
+    done = subprocess.run([sys.executable, "-c", script], text=True, env=env,
+                          capture_output=True, check=True)
+    assert done.stdout.split() == ["False", "True", "_hashlib"]
+
+
 PATTERNS = [(r"(?<=[.!?])\s+(?=[A-Z0-9`*\"'(])", 0), (r"^###\s+(.+?)\s*$", 8), (r"[^\W_]{3,}", 0),
             (r"\b[a-z][a-z0-9+.-]*://\S+|\bwww\.\S+", 2)]
 

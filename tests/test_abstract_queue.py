@@ -323,3 +323,14 @@ def test_a_prose_entry_gets_several_key_points_entities_and_patterns(project: Pr
     assert line.startswith("Deployment pipeline: Our deployment pipeline runs on GitHub Actions")
     assert "ArgoCD syncs the cluster" in line
     assert count_tokens(line) <= ABSTRACT_TOKENS
+
+
+def test_the_next_seq_is_read_from_an_index_not_the_backlog() -> None:
+    """Every enqueue (each vc commit and pull) reads MAX(seq): a 25,000-row backlog is not scanned."""
+    conn = sqlite3.connect(":memory:")
+    queue.enqueue(conn, [f"d/t/e{i}.md" for i in range(2000)])
+    plan = " ".join(str(row[-1]) for row in conn.execute(
+        "EXPLAIN QUERY PLAN SELECT COALESCE(MAX(seq), 0) FROM summary_queue"))
+    assert "summary_queue_seq" in plan, plan
+    assert queue.enqueue(conn, ["d/t/new.md"]) == 1
+    assert conn.execute("SELECT seq FROM summary_queue WHERE path = 'd/t/new.md'").fetchone() == (2001,)

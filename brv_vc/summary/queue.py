@@ -35,6 +35,8 @@ CREATE TABLE IF NOT EXISTS summary_queue (
     error TEXT
 );
 CREATE INDEX IF NOT EXISTS summary_queue_state ON summary_queue (state, seq);
+-- the next seq (MAX) read by every enqueue, without a scan of the whole backlog
+CREATE INDEX IF NOT EXISTS summary_queue_seq ON summary_queue (seq);
 """
 
 

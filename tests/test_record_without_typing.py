@@ -1,4 +1,4 @@
-"""tree/record.py's NamedTuple gives the records typing.NamedTuple gives, without typing."""
+"""brv_vc/record.py's NamedTuple gives the records typing.NamedTuple gives, without typing."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import NamedTuple as TypingNamedTuple
 from conftest import REPO
 
 from brv_vc.cli.plain import jsonable
-from brv_vc.tree.record import NamedTuple
+from brv_vc.record import NamedTuple
 
 
 class Point(NamedTuple):

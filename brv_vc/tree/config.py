@@ -8,10 +8,10 @@ from brv_vc.errors import FormatError
 from brv_vc.tree.project import CONFIG_FILE, Project
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time tree/record.py's
+if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
     from typing import Any, NamedTuple
 else:
-    from brv_vc.tree.record import NamedTuple
+    from brv_vc.record import NamedTuple
 
 # Every command imports this module (ensure_valid_config), so the validator is imported only
 # where needed.

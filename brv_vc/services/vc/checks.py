@@ -22,10 +22,10 @@ from brv_vc.vc.git_links import LINK_MODE
 from brv_vc.vc.repo import KnowledgeRepo
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:  # type checkers read typing's; at run time tree/record.py's (no typing)
+if TYPE_CHECKING:  # type checkers read typing's; at run time brv_vc/record.py's (no typing)
     from typing import NamedTuple
 else:
-    from brv_vc.tree.record import NamedTuple
+    from brv_vc.record import NamedTuple
 
 FRONTMATTER_SCHEMA = "frontmatter"
 # "=======" alone is also a markdown heading underline, so only the unambiguous markers count.

@@ -22,7 +22,7 @@ from brv_vc.vc.git_links import LINK_MODE
 from brv_vc.vc.repo import KnowledgeRepo
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time tree/record.py's
+if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
     from collections.abc import Mapping, Sequence
     from datetime import datetime
     from typing import NamedTuple
@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time tree/re
     from brv_vc.tree.project import Project
     from brv_vc.vc.status import Change
 else:
-    from brv_vc.tree.record import NamedTuple
+    from brv_vc.record import NamedTuple
 
 
 def read_changed(repo: KnowledgeRepo, changes: Sequence[tuple[str, str, str, str]]

@@ -22,10 +22,10 @@ from brv_vc.vc import git
 from brv_vc.vc.repo import KnowledgeRepo, translate
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:  # type checkers read typing's; at run time tree/record.py's (no typing)
+if TYPE_CHECKING:  # type checkers read typing's; at run time brv_vc/record.py's (no typing)
     from typing import NamedTuple
 else:
-    from brv_vc.tree.record import NamedTuple
+    from brv_vc.record import NamedTuple
 
 
 class PushResult(NamedTuple):

@@ -18,10 +18,10 @@ from brv_vc.vc.repo import KnowledgeRepo
 from brv_vc.vc.status import conflict_marker_line
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:  # type checkers read typing's; at run time tree/record.py's (no typing)
+if TYPE_CHECKING:  # type checkers read typing's; at run time brv_vc/record.py's (no typing)
     from typing import NamedTuple
 else:
-    from brv_vc.tree.record import NamedTuple
+    from brv_vc.record import NamedTuple
 
 
 class MarkerHit(NamedTuple):

@@ -22,10 +22,10 @@ from pathlib import Path
 from brv_vc.clock import format_iso
 from brv_vc.errors import BrvError, UsageError
 from brv_vc.services.derived import refresh
-from brv_vc.tree.project import Project, find_root, git_top
+from brv_vc.tree.project import Project, find_root
 from brv_vc.tree.statedb import ensure_state_dir
 from brv_vc.vc import git
-from brv_vc.vc.repo import KnowledgeRepo, locate, of_tree
+from brv_vc.vc.repo import KnowledgeRepo, locate
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
@@ -119,7 +119,7 @@ def run_hook(
         return HookRun(name, skipped="not a brv project")
     project = Project(root)
     try:
-        repo = _hook_repo(project, start)
+        repo = locate(project)  # a plain repository from its files, no git process
         if not repo.in_project and not start.resolve().is_relative_to(repo.workdir.resolve()):
             return _code_repository(project, start, name, tuple(args), index_file)
         if name == "pre-commit":
@@ -133,22 +133,6 @@ def run_hook(
         return _post(project, repo, name, tuple(args), stdin, now)
     except BrvError as error:  # fail open: a hook must not break git over derived state
         return HookRun(name, warnings=(f"{name} hook could not run: {error.message}",))
-
-
-def _hook_repo(project: Project, start: Path) -> KnowledgeRepo:
-    """The repository holding the tree, without a git process when git ran the hook there.
-
-    git runs a hook from the top of the work tree (``start``). When the nearest ``.git``
-    above the tree is that very folder, it is the repository ``rev-parse --show-toplevel``
-    would name from the tree (``repo.locate``): a repository nested in between (a
-    submodule) or a hook started elsewhere has its own ``.git`` or top, and asks git.
-    """
-    top = git_top(project.tree)
-    if top is not None and top.resolve() == start.resolve():
-        found = of_tree(project, top)
-        if found is not None:
-            return found
-    return locate(project)
 
 
 def _pre_commit(project: Project, repo: KnowledgeRepo, index_file: str | None,

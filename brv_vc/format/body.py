@@ -11,12 +11,7 @@ import re
 from collections.abc import Iterable
 
 from brv_vc.pattern import lazy
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
-    from typing import NamedTuple
-else:
-    from brv_vc.record import NamedTuple
+from brv_vc.record import NamedTuple
 
 RAW_CONCEPT = "Raw Concept"
 NARRATIVE = "Narrative"

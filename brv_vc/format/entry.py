@@ -21,12 +21,11 @@ from brv_vc.format import body as bodymod
 from brv_vc.format import frontmatter as fm
 from brv_vc.format.limits import MAX_ENTRY_BYTES
 from brv_vc.pattern import lazy
+from brv_vc.record import NamedTuple
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
-    from typing import Any, NamedTuple
-else:
-    from brv_vc.record import NamedTuple
+if TYPE_CHECKING:
+    from typing import Any
 
 STRING_FIELDS = ("title", "summary")
 LIST_FIELDS = ("tags", "keywords", "related")

@@ -14,14 +14,13 @@ from functools import cache
 
 from brv_vc.errors import FormatError
 from brv_vc.pattern import lazy
+from brv_vc.record import NamedTuple
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
-    from typing import Any, NamedTuple
+if TYPE_CHECKING:
+    from typing import Any
 
     import yaml
-else:
-    from brv_vc.record import NamedTuple
 
 FENCE = "---"
 MAX_YAML_DEPTH = 64  # lists or mappings inside each other (real files use two or three)

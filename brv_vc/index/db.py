@@ -11,15 +11,13 @@ import sqlite3
 from pathlib import Path
 
 from brv_vc.errors import StateError
+from brv_vc.record import NamedTuple
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import connect, index_db_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
-    from typing import NamedTuple
-else:
-    from brv_vc.record import NamedTuple
 
 SCHEMA_VERSION = "8"  # 8: codelinks (issue 27: repository paths entries name)
 # (7: contentless FTS5 + texts, no prefix indexes (issue 24: size); 6: toplists; 4 came twice, stemming + keys and ctime; 5 was both)

@@ -6,14 +6,9 @@ pays for PyYAML), so searching an unchanged tree never does.
 
 from __future__ import annotations
 
-from brv_vc.tree.layout import ARCHIVE_DIR, STUB_SUFFIX, Kind, kind_of
-
 # typing costs ~5 ms to import and this module is on the cold search path
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import NamedTuple
-else:
-    from brv_vc.record import NamedTuple
+from brv_vc.record import NamedTuple
+from brv_vc.tree.layout import ARCHIVE_DIR, STUB_SUFFIX, Kind, kind_of
 
 INDEXED_KINDS = frozenset({Kind.ENTRY, Kind.CONTEXT, Kind.STUB})
 

@@ -23,6 +23,7 @@ from brv_vc.format.limits import MAX_ENTRY_BYTES
 from brv_vc.index import scan
 from brv_vc.index.db import get_meta, set_meta
 from brv_vc.index.docs import is_indexed
+from brv_vc.record import NamedTuple
 from brv_vc.tree.layout import (
     ABSTRACT_SUFFIX,
     ARCHIVE_DIR,
@@ -37,12 +38,6 @@ from brv_vc.tree.layout import (
 )
 from brv_vc.tree.links import read_regular
 from brv_vc.tree.project import Project
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import NamedTuple
-else:
-    from brv_vc.record import NamedTuple
 
 # Up to here every command walks the tree (~20 ms); beyond, the folder check plus index.scan.
 FULL_WALK_MAX = 5000

@@ -15,14 +15,13 @@ from brv_vc.index import texts
 from brv_vc.index.db import get_meta, set_meta
 from brv_vc.index.docs import extract
 from brv_vc.pattern import lazy
+from brv_vc.record import NamedTuple
 from brv_vc.tree.generated import is_generated
 from brv_vc.tree.layout import Kind, kind_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, NamedTuple
-else:
-    from brv_vc.record import NamedTuple
+    from typing import Any
 
 _MASK = (1 << 64) - 1
 

@@ -14,12 +14,11 @@ import math
 from collections.abc import Mapping
 
 from brv_vc.clock import days_between
+from brv_vc.record import NamedTuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, NamedTuple
-else:
-    from brv_vc.record import NamedTuple
+    from typing import Any
 
 DEFAULT_IMPORTANCE = 50.0
 HIT_BONUS = 3.0

@@ -4,11 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import NamedTuple
-else:
-    from brv_vc.record import NamedTuple
+from brv_vc.record import NamedTuple
 
 
 class FileProblem(NamedTuple):

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from brv_vc.errors import BrvError, ProviderError
 from brv_vc.format.entry import decode
+from brv_vc.record import NamedTuple
 from brv_vc.summary import queue
 from brv_vc.summary.budgets import ABSTRACT_TOKENS, INPUT_CHARS, OVERVIEW_TOKENS, Deferred
 from brv_vc.summary.digest import strict_digest
@@ -27,12 +28,6 @@ from brv_vc.summary.records import Records, sha
 from brv_vc.tree.layout import ABSTRACT_SUFFIX, OVERVIEW_SUFFIX
 from brv_vc.tree.project import Project
 from brv_vc.tree.store import read_bytes, write_atomic
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
-    from typing import NamedTuple
-else:
-    from brv_vc.record import NamedTuple
 
 BACKOFF = (0.5, 1.0, 2.0)  # seconds before retry 1, 2, 3 (seed 000)
 

@@ -12,12 +12,7 @@ from collections.abc import Callable
 
 from brv_vc.errors import BrvError
 from brv_vc.format.tokens import count_tokens, truncate_to_tokens
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
-    from typing import NamedTuple
-else:
-    from brv_vc.record import NamedTuple
+from brv_vc.record import NamedTuple
 
 ABSTRACT_TOKENS = 80
 OVERVIEW_TOKENS = 1500

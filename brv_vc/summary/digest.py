@@ -9,12 +9,7 @@ from __future__ import annotations
 
 from brv_vc.errors import FormatError
 from brv_vc.format.entry import decode, parse_entry
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
-    from typing import NamedTuple
-else:
-    from brv_vc.record import NamedTuple
+from brv_vc.record import NamedTuple
 
 
 class Digest(NamedTuple):

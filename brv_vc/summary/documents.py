@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
+from brv_vc.record import NamedTuple
 from brv_vc.summary.digest import Digest
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
-    from typing import NamedTuple
-else:
-    from brv_vc.record import NamedTuple
 
 
 class Document(NamedTuple):

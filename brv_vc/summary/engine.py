@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from brv_vc.record import Protocol
 from brv_vc.summary import extract, folder_text
 from brv_vc.summary.budgets import Fitted, TimeBudget, escalate
 from brv_vc.summary.documents import Document, FolderInput
@@ -17,11 +18,9 @@ from brv_vc.tree.config import LlmSettings
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Protocol, TypeVar
+    from typing import TypeVar
 
     T = TypeVar("T", Document, FolderInput)
-else:
-    Protocol = object  # typing's Protocol only for type checkers
 
 
 class Engine(Protocol):

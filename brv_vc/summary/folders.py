@@ -14,6 +14,7 @@ from collections.abc import Iterable
 
 from brv_vc.format.frontmatter import quote
 from brv_vc.format.tokens import count_tokens
+from brv_vc.record import NamedTuple
 from brv_vc.summary import extract, folder_text
 from brv_vc.summary.budgets import INDEX_TOKENS, Deferred
 from brv_vc.summary.digest import digest
@@ -31,12 +32,6 @@ from brv_vc.tree.layout import (
     kind_of,
 )
 from brv_vc.tree.project import Project
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
-    from typing import NamedTuple
-else:
-    from brv_vc.record import NamedTuple
 
 # Prefix of the recorded input hash of a summary written as an extractive draft because the
 # provider could not be asked in time: the record never matches, so the next regeneration

@@ -21,6 +21,7 @@ from datetime import datetime
 
 from brv_vc.format.tokens import count_tokens
 from brv_vc.lifecycle import scoring, sidecar
+from brv_vc.record import NamedTuple
 from brv_vc.summary.abstracts import siblings
 from brv_vc.summary.records import Records
 from brv_vc.summary.scan import Scan, scan
@@ -28,10 +29,8 @@ from brv_vc.tree.layout import MANIFEST_FILE
 from brv_vc.tree.project import Project
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
-    from typing import Any, NamedTuple
-else:
-    from brv_vc.record import NamedTuple
+if TYPE_CHECKING:
+    from typing import Any
 
 BUDGETS = {"summaries": 2000, "contexts": 4000, "stubs": 500}
 MISSES_BEFORE_STOP = 64  # a lane stops scanning after this many items in a row do not fit

@@ -14,11 +14,7 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterable
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
-    from typing import NamedTuple
-else:
-    from brv_vc.record import NamedTuple
+from brv_vc.record import NamedTuple
 
 PENDING, CLAIMED, DONE, FAILED = "pending", "claimed", "done", "failed"
 LEASE_SECONDS = 120.0

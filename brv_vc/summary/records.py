@@ -17,13 +17,8 @@ import sqlite3
 from pathlib import Path
 
 from brv_vc.digest import sha256
+from brv_vc.record import NamedTuple
 from brv_vc.tree.store import write_atomic
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
-    from typing import NamedTuple
-else:
-    from brv_vc.record import NamedTuple
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS derived_files (

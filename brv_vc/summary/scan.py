@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 
 from brv_vc.digest import sha256
+from brv_vc.record import NamedTuple
 from brv_vc.tree.layout import (
     ABSTRACT_SUFFIX,
     ARCHIVE_DIR,
@@ -27,12 +28,6 @@ from brv_vc.tree.layout import (
     SUMMARY_FILE,
 )
 from brv_vc.tree.project import Project
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
-    from typing import NamedTuple
-else:
-    from brv_vc.record import NamedTuple
 
 
 class Scan(NamedTuple):

@@ -5,13 +5,12 @@ from __future__ import annotations
 import re
 
 from brv_vc.errors import FormatError
+from brv_vc.record import NamedTuple
 from brv_vc.tree.project import CONFIG_FILE, Project
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
-    from typing import Any, NamedTuple
-else:
-    from brv_vc.record import NamedTuple
+if TYPE_CHECKING:
+    from typing import Any
 
 # Every command imports this module (ensure_valid_config), so the validator is imported only
 # where needed.

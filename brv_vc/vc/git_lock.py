@@ -19,13 +19,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from brv_vc.record import NamedTuple
 from brv_vc.tree.intents import alive
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
-    from typing import NamedTuple
-else:
-    from brv_vc.record import NamedTuple
 
 STALE_AFTER = 600.0  # without /proc: git holds a lock for seconds, not minutes
 SETTLE = 1.0  # a lock younger than this is looked at again before it is called stale

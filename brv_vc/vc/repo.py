@@ -13,14 +13,9 @@ import re
 from pathlib import Path
 
 from brv_vc.errors import GitError, NotInitializedError
+from brv_vc.record import NamedTuple
 from brv_vc.tree.project import Project
 from brv_vc.vc import git
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # type checkers read typing's; at run time brv_vc/record.py's (no typing)
-    from typing import NamedTuple
-else:
-    from brv_vc.record import NamedTuple
 
 PROJECT_FILES = ("config.yaml", ".gitignore")
 IDENTITY_HINT = (

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
+from brv_vc.record import NamedTuple
+
 TYPE_CHECKING = False
-if TYPE_CHECKING:  # type checkers read typing's; at run time brv_vc/record.py's (no typing)
+if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import NamedTuple
-else:
-    from brv_vc.record import NamedTuple
 
 CHANGE_NAMES = {
     "M": "modified", "A": "added", "D": "deleted", "R": "renamed", "C": "copied",

@@ -9,6 +9,7 @@ from datetime import datetime
 
 from brv_vc.index.db import open_index
 from brv_vc.index.sync import SyncReport, sync
+from brv_vc.record import NamedTuple, Protocol
 from brv_vc.services.problems import FileProblem, file_problems
 from brv_vc.tree.layout import misplaced
 from brv_vc.tree.links import not_regular, odd_files
@@ -16,12 +17,9 @@ from brv_vc.tree.project import Project
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import NamedTuple, Protocol, TypeVar
+    from typing import TypeVar
 
     T = TypeVar("T")
-else:
-    from brv_vc.record import NamedTuple
-    Protocol = object  # typing's Protocol only for type checkers
 
 
 class MisplacedFile(NamedTuple):

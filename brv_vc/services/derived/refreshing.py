@@ -17,13 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
+from brv_vc.record import NamedTuple
 from brv_vc.tree.project import Project
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
-    from typing import NamedTuple
-else:
-    from brv_vc.record import NamedTuple
 
 
 class RefreshReport(NamedTuple):

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from datetime import datetime
 
 from brv_vc.errors import BrvError
+from brv_vc.record import NamedTuple, Protocol
 from brv_vc.services.problems import FileProblem, file_problems
 from brv_vc.summary import folders, queue, removals
 from brv_vc.summary.budgets import Deferred, TimeBudget
@@ -23,13 +24,6 @@ from brv_vc.tree.layout import ABSTRACT_SUFFIX, ARCHIVE_DIR, OVERVIEW_SUFFIX, Ki
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import open_state
 from brv_vc.tree.store import walk
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
-    from typing import NamedTuple, Protocol
-else:
-    from brv_vc.record import NamedTuple
-    Protocol = object  # typing's Protocol only for type checkers
 
 REFRESH_BUDGET_SECONDS = 0.5  # refresh drains the queue only while it stays quick
 

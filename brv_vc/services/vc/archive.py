@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable
 from datetime import datetime
 
 from brv_vc.errors import BrvError
+from brv_vc.record import NamedTuple
 from brv_vc.services.derived import refresh
 from brv_vc.tree.layout import ARCHIVE_DIR, Kind, archive_paths, is_derived, kind_of
 from brv_vc.tree.links import first_link
@@ -21,10 +22,8 @@ from brv_vc.vc.git_links import LINK_MODE, symlinks_at
 from brv_vc.vc.repo import KnowledgeRepo
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
-    from typing import Any, NamedTuple
-else:
-    from brv_vc.record import NamedTuple
+if TYPE_CHECKING:
+    from typing import Any
 
 DEFAULT_IMPORTANCE = 50.0
 

@@ -9,16 +9,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from brv_vc.record import NamedTuple
 from brv_vc.vc import git, git_prefetch
 from brv_vc.vc.repo import KnowledgeRepo, translate
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
-    from typing import NamedTuple
+if TYPE_CHECKING:
 
     from brv_vc.vc.status import Change
-else:
-    from brv_vc.record import NamedTuple
 
 
 class StatusReport(NamedTuple):  # not a dataclass: see vc/status.py

@@ -15,17 +15,12 @@ from collections.abc import Mapping, Sequence
 from brv_vc.errors import BrvError
 from brv_vc.format import frontmatter as fm
 from brv_vc.format.entry import canonical_frontmatter, decode, parse_entry
+from brv_vc.record import NamedTuple
 from brv_vc.tree.layout import Kind, is_derived, is_synthesis_file, kind_of, misplaced
 from brv_vc.tree.project import STATE_DIR
 from brv_vc.vc import git
 from brv_vc.vc.git_links import LINK_MODE
 from brv_vc.vc.repo import KnowledgeRepo
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # type checkers read typing's; at run time brv_vc/record.py's (no typing)
-    from typing import NamedTuple
-else:
-    from brv_vc.record import NamedTuple
 
 FRONTMATTER_SCHEMA = "frontmatter"
 # "=======" alone is also a markdown heading underline, so only the unambiguous markers count.

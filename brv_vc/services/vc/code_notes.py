@@ -12,15 +12,12 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 
+from brv_vc.record import NamedTuple
 from brv_vc.tree.project import Project
 from brv_vc.vc import git
 from brv_vc.vc.repo import KnowledgeRepo
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import NamedTuple
-else:
-    from brv_vc.record import NamedTuple
 
 if TYPE_CHECKING:  # the staged check's module reads YAML: post-merge never imports it
     from brv_vc.services.vc.checks import StagedProblem

@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 
 from brv_vc.errors import ConflictError, FormatError, GitError, NotFoundError, UsageError
+from brv_vc.record import NamedTuple
 from brv_vc.services.vc.gating import OVERRIDE_ENV, project_of, refuse_pending
 from brv_vc.services.vc.hook_env import COMMIT_CHECKED_ENV, TRAILERS_SUFFIX
 from brv_vc.services.vc.markers import marker_files_in, refuse_excluded, refuse_marker_files
@@ -22,15 +23,12 @@ from brv_vc.vc.git_links import LINK_MODE
 from brv_vc.vc.repo import KnowledgeRepo
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
+if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
     from datetime import datetime
-    from typing import NamedTuple
 
     from brv_vc.tree.project import Project
     from brv_vc.vc.status import Change
-else:
-    from brv_vc.record import NamedTuple
 
 
 def read_changed(repo: KnowledgeRepo, changes: Sequence[tuple[str, str, str, str]]

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from brv_vc.clock import format_iso
 from brv_vc.errors import BrvError, UsageError
+from brv_vc.record import NamedTuple
 from brv_vc.services.derived import refresh
 from brv_vc.tree.project import Project, find_root
 from brv_vc.tree.statedb import ensure_state_dir
@@ -28,12 +29,9 @@ from brv_vc.vc import git
 from brv_vc.vc.repo import KnowledgeRepo, locate
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
-    from typing import NamedTuple
+if TYPE_CHECKING:
 
     from brv_vc.services.vc.checks import StagedProblem
-else:
-    from brv_vc.record import NamedTuple
 
 LOG_FILE = "hooks.log"
 # the hooks run_hook knows (hooks_install.HOOK_NAMES and the framework's "refresh"), kept

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 
 from brv_vc.errors import GitError
+from brv_vc.record import NamedTuple
 from brv_vc.services.vc.gating import refuse_pending
 from brv_vc.services.vc.hook_env import PUSH_CHECKED_ENV
 from brv_vc.services.vc.markers import (
@@ -20,12 +21,6 @@ from brv_vc.services.vc.markers import (
 )
 from brv_vc.vc import git
 from brv_vc.vc.repo import KnowledgeRepo, translate
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # type checkers read typing's; at run time brv_vc/record.py's (no typing)
-    from typing import NamedTuple
-else:
-    from brv_vc.record import NamedTuple
 
 
 class PushResult(NamedTuple):

@@ -18,18 +18,13 @@ from datetime import datetime
 from pathlib import Path
 
 from brv_vc.errors import ConflictError
+from brv_vc.record import NamedTuple
 from brv_vc.services.vc.archive import AfterChange, after_change, processed_head, record_head
 from brv_vc.tree import intents
 from brv_vc.tree.project import Project
 from brv_vc.vc import git, git_lock
 from brv_vc.vc.git_lock import GitLock
 from brv_vc.vc.repo import KnowledgeRepo
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
-    from typing import NamedTuple
-else:
-    from brv_vc.record import NamedTuple
 
 RECOVER_HINT = ("run 'brv vc recover': it removes stale git locks and finishes or undoes the "
                 "interrupted merge (HEAD, your commits and other changes are kept)")

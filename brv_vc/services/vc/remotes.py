@@ -5,15 +5,10 @@ from __future__ import annotations
 import re
 
 from brv_vc.errors import ConflictError, GitError, NotFoundError, UsageError
+from brv_vc.record import NamedTuple
 from brv_vc.services.vc.configure import prepare
 from brv_vc.tree.project import Project
 from brv_vc.vc.repo import KnowledgeRepo
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
-    from typing import NamedTuple
-else:
-    from brv_vc.record import NamedTuple
 
 
 def mask_url(url: str) -> str:

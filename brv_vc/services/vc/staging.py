@@ -10,18 +10,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from brv_vc.errors import GitError, InvalidPathError, NotFoundError
+from brv_vc.record import NamedTuple
 from brv_vc.tree.layout import clean_relpath
 from brv_vc.tree.links import first_link, odd_files
 from brv_vc.vc import git
 from brv_vc.vc.git_links import LINK_MODE
 from brv_vc.vc.repo import KnowledgeRepo
 from brv_vc.vc.status import conflict_marker_line
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # type checkers read typing's; at run time brv_vc/record.py's (no typing)
-    from typing import NamedTuple
-else:
-    from brv_vc.record import NamedTuple
 
 
 class MarkerHit(NamedTuple):

@@ -13,6 +13,7 @@ from datetime import datetime
 from pathlib import Path
 
 from brv_vc.errors import ConflictError, GitError, NotFoundError
+from brv_vc.record import NamedTuple
 from brv_vc.services.vc.changes import status
 from brv_vc.services.vc.code_notes import pull_notices
 from brv_vc.services.vc.hook_env import REFRESHING_ENV
@@ -26,12 +27,9 @@ from brv_vc.vc.repo import KnowledgeRepo, translate
 from brv_vc.vc.status import Change
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:  # type checkers read typing's NamedTuple; at run time brv_vc/record.py's
-    from typing import NamedTuple
+if TYPE_CHECKING:
 
     from brv_vc.services.vc.archive import AfterChange
-else:
-    from brv_vc.record import NamedTuple
 
 _ASK = "ask git"  # _merge's old not given: HEAD is read
 

@@ -73,25 +73,15 @@ def run(
     full_env = no_git_env(env)
     if index_file is not None:
         full_env["GIT_INDEX_FILE"] = str(index_file)
-    from brv_vc.vc import git_spawn  # no subprocess import on the budgeted vc paths
+    from brv_vc.vc.git_spawn import text
 
-    try:
-        if git_spawn.available():  # '-C': a spawned process has no cwd of its own
-            import io
+    data = None
+    if input is not None:
+        import io
 
-            encoding = io.TextIOWrapper(io.BytesIO()).encoding  # what text=True encodes with
-            code, out, err = git_spawn.run_bytes(
-                ["git", "-C", str(cwd), *args], full_env,
-                None if input is None else input.encode(encoding))
-            proc = Completed(["git", *args], code, git_spawn.text(out), git_spawn.text(err))
-        else:
-            done = subprocess.run(["git", *args], cwd=cwd, input=input, capture_output=True,
-                                  text=True, env=full_env, check=False)
-            proc = Completed(done.args, done.returncode, done.stdout, done.stderr)
-    except FileNotFoundError:
-        raise GitError(
-            "git is not installed or not on PATH", hint="install git (https://git-scm.com)"
-        ) from None
+        data = input.encode(io.TextIOWrapper(io.BytesIO()).encoding)  # as text=True encodes
+    code, out, err = _exec(args, cwd, full_env, data)
+    proc = Completed(["git", *args], code, text(out), text(err))
     if check and proc.returncode != 0:
         words = (proc.stderr or proc.stdout).strip()
         raise GitError(f"git {' '.join(args[:2])} failed: {words}")
@@ -167,7 +157,7 @@ class Running:
     """git commands started with :func:`start`; :meth:`wait` collects them in order.
 
     A process is anything with ``communicate()`` and ``returncode``: a ``Popen``, or the
-    prefetched ``git status`` (``git_prefetch.Spawned``).
+    process ``git_spawn.Spawned`` started.
     """
 
     def __init__(self, commands: Sequence[Sequence[str]], procs: list[Any]) -> None:
@@ -183,27 +173,6 @@ class Running:
         return done
 
 
-def quick(args: Sequence[str], cwd: Path) -> Completed:
-    """Runs a read-only ``git <args>`` in ``cwd`` without importing subprocess (not checked).
-
-    For the paths budgeted against git itself (``brv vc status`` in-project locates its
-    repository with ``rev-parse``): ``git_prefetch.Spawned`` starts git, ``-C`` sets its folder.
-
-    Raises:
-        GitError: git is missing.
-    """
-    from brv_vc.vc.git_prefetch import Spawned
-
-    try:
-        proc = Spawned(["git", "-C", str(cwd), *args], no_git_env())
-    except FileNotFoundError:
-        raise GitError(
-            "git is not installed or not on PATH", hint="install git (https://git-scm.com)"
-        ) from None
-    out, err = proc.communicate()
-    return Completed(["git", *args], proc.returncode or 0, out, err)
-
-
 def start(commands: Sequence[Sequence[str]], cwd: Path) -> Running:
     """Starts several read-only git commands at once, without waiting.
 
@@ -213,11 +182,14 @@ def start(commands: Sequence[Sequence[str]], cwd: Path) -> Running:
     Raises:
         GitError: git is missing.
     """
+    from brv_vc.vc import git_spawn
+
     env = no_git_env()
     try:
-        procs = [
-            subprocess.Popen(["git", *args], cwd=cwd, env=env, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
+        procs: list[Any] = [
+            git_spawn.Spawned(["git", "-C", str(cwd), *args], env) if git_spawn.available()
+            else subprocess.Popen(["git", *args], cwd=cwd, env=env, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True)
             for args in commands
         ]
     except FileNotFoundError:
@@ -246,24 +218,37 @@ def _git_bytes(
     env = no_git_env()
     if index_file:
         env["GIT_INDEX_FILE"] = index_file
-    from brv_vc.vc import git_spawn  # no subprocess import for the hooks' git processes
-
-    try:
-        if git_spawn.available():  # '-C': a spawned process has no cwd of its own
-            code, out, err = git_spawn.run_bytes(["git", "-C", str(cwd), *args], env, input)
-        else:
-            proc = subprocess.run(
-                ["git", *args], cwd=cwd, input=input, capture_output=True, env=env, check=False
-            )
-            code, out, err = proc.returncode, proc.stdout, proc.stderr
-    except FileNotFoundError:
-        raise GitError(
-            "git is not installed or not on PATH", hint="install git (https://git-scm.com)"
-        ) from None
+    code, out, err = _exec(args, cwd, env, input)
     if code not in ok:
         words = err.decode("utf-8", "replace").strip()
         raise GitError(f"git {' '.join(args[:2])} failed: {words}")
     return out
+
+
+def _exec(args: Sequence[str], cwd: Path, env: dict[str, str], data: bytes | None
+          ) -> tuple[int, bytes, bytes]:
+    """Runs ``git <args>`` in ``cwd``: (exit code, stdout, stderr), ``data`` on its stdin.
+
+    Spawned without ``subprocess`` where ``os.posix_spawnp`` is (``vc/git_spawn.py``: its
+    import with locale, signal, threading and selectors cost every vc process ~4 ms);
+    ``-C`` is the spawned process's folder. The one place :func:`run` and the bytes runner
+    start git.
+
+    Raises:
+        GitError: git is missing.
+    """
+    from brv_vc.vc import git_spawn
+
+    try:
+        if git_spawn.available():
+            return git_spawn.run_bytes(["git", "-C", str(cwd), *args], env, data)
+        done = subprocess.run(["git", *args], cwd=cwd, input=data, capture_output=True,
+                              env=env, check=False)
+        return done.returncode, done.stdout, done.stderr
+    except FileNotFoundError:
+        raise GitError(
+            "git is not installed or not on PATH", hint="install git (https://git-scm.com)"
+        ) from None
 
 
 def toplevel(start: Path) -> Path | None:

@@ -65,7 +65,7 @@ def prefetch_status(argv: Sequence[str]) -> None:
     if not git_spawn.available():  # the normal path starts it as subprocess would
         return
     try:
-        proc = Spawned(["git", "-C", where, *command], no_git_env())
+        proc = git_spawn.Spawned(["git", "-C", where, *command], no_git_env())
     except (OSError, ImportError, AttributeError):  # no posix_spawnp (not POSIX): the normal path
         return
     import atexit
@@ -96,42 +96,3 @@ def _stop(proc: Any) -> None:
         # data), and only a signal git can catch lets it remove the lock on its way out
         proc.terminate()
     proc.communicate()
-
-
-class Spawned:
-    """A process started with ``os.posix_spawnp``, its stdout and stderr piped.
-
-    What :class:`git.Running` and :func:`_stop` use of a ``subprocess.Popen`` opened with
-    ``text=True``: ``communicate()`` (both pipes read to their end, decoded as text mode
-    does), ``returncode``, ``poll()`` and ``terminate()``.
-
-    Raises:
-        OSError: the program cannot be started (git missing).
-    """
-
-    def __init__(self, argv: list[str], env: dict[str, str]) -> None:
-        self.pid, out_r, err_r, _ = git_spawn.start(argv, env)
-        self._fds = (out_r, err_r)
-        self.returncode: int | None = None
-
-    def communicate(self) -> tuple[str, str]:
-        """Reads stdout and stderr to their end (side by side), then reaps the process."""
-        out, err = git_spawn.drain(self.pid, *self._fds)
-        self._reap(0)
-        return git_spawn.text(out), git_spawn.text(err)
-
-    def poll(self) -> int | None:
-        """The exit code, or None while the process runs."""
-        return self._reap(os.WNOHANG)
-
-    def terminate(self) -> None:
-        """Sends SIGTERM (nothing when the process is already reaped)."""
-        if self.returncode is None:
-            from _signal import SIGTERM  # type: ignore[import-not-found]
-
-            os.kill(self.pid, SIGTERM)
-
-    def _reap(self, flags: int) -> int | None:
-        if self.returncode is None:
-            self.returncode = git_spawn.reap(self.pid, flags)
-        return self.returncode

@@ -4,7 +4,7 @@
 on this machine); the vc commands and the hooks, budgeted against git itself (DESIGN.md), paid
 that in every process. ``os.posix_spawnp`` starts git, and one poll loop feeds stdin and
 drains stdout and stderr side by side, so no pipe fills up and stalls git. The one runner of
-``vc/git.py`` (``run``, the bytes runner) and of the early ``git status`` (``git_prefetch``).
+``vc/git.py`` (``run``, the bytes runner, ``start``) and of the early ``git status`` (``git_prefetch``).
 As ``subprocess`` (``close_fds``), the child gets only stdin, stdout and stderr. Where
 ``posix_spawnp`` is missing, :func:`available` is False and callers use ``subprocess``.
 """
@@ -172,3 +172,42 @@ def text(data: bytes) -> str:
     import io
 
     return io.TextIOWrapper(io.BytesIO(data)).read()
+
+
+class Spawned:
+    """A process started with ``os.posix_spawnp``, its stdout and stderr piped.
+
+    What ``git.Running`` and ``git_prefetch`` use of a ``subprocess.Popen`` opened with
+    ``text=True``: ``communicate()`` (both pipes read to their end, decoded as text mode
+    does), ``returncode``, ``poll()`` and ``terminate()``.
+
+    Raises:
+        OSError: the program cannot be started (git missing).
+    """
+
+    def __init__(self, argv: list[str], env: dict[str, str]) -> None:
+        self.pid, out_r, err_r, _ = start(argv, env)
+        self._fds = (out_r, err_r)
+        self.returncode: int | None = None
+
+    def communicate(self) -> tuple[str, str]:
+        """Reads stdout and stderr to their end (side by side), then reaps the process."""
+        out, err = drain(self.pid, *self._fds)
+        self._reap(0)
+        return text(out), text(err)
+
+    def poll(self) -> int | None:
+        """The exit code, or None while the process runs."""
+        return self._reap(os.WNOHANG)
+
+    def terminate(self) -> None:
+        """Sends SIGTERM (nothing when the process is already reaped)."""
+        if self.returncode is None:
+            from _signal import SIGTERM  # type: ignore[import-not-found]
+
+            os.kill(self.pid, SIGTERM)
+
+    def _reap(self, flags: int) -> int | None:
+        if self.returncode is None:
+            self.returncode = reap(self.pid, flags)
+        return self.returncode

@@ -351,7 +351,7 @@ def locate(project: Project) -> KnowledgeRepo:
         if walked is not None:  # in-project, the plain case: no git process either
             found = of_tree(project, walked)
         else:
-            proc = git.quick(["rev-parse", "--show-toplevel"], start)
+            proc = git.run(["rev-parse", "--show-toplevel"], start, check=False)
             top = proc.stdout.strip()
             found = of_tree(project, Path(top) if proc.returncode == 0 and top else None)
     if found is not None:

@@ -512,6 +512,22 @@ def ignored_paths(repo: Path, paths: Sequence[str]) -> set[str]:
     return {p for p in out.decode("utf-8", "surrogateescape").split("\0") if p}
 
 
+def changed_blobs(repo: Path, changes: Sequence[tuple[str, str, str, str]],
+                  have: Mapping[str, bytes] | None = None) -> dict[str, bytes]:
+    """The new blobs of ``changes`` (``git diff --raw`` rows), links and submodules aside.
+
+    Each read where it is cheapest: the work-tree file when its bytes are the blob
+    (:func:`worktree_blobs`), else the object store (:func:`read_blobs`). ``have``: blobs a
+    caller read already, kept and not read again.
+    """
+    wanted = [(path, blob) for status, path, blob, mode in changes
+              if status != "D" and mode not in ("120000", "160000")]  # a link, a submodule
+    found = dict(have or {})
+    found.update(worktree_blobs(repo, [(p, b) for p, b in wanted if b not in found]))
+    found.update(read_blobs(repo, [b for _, b in wanted if b not in found]))
+    return found
+
+
 def worktree_blobs(repo: Path, wanted: Sequence[tuple[str, str]]) -> dict[str, bytes]:
     """The blobs among ``(path, blob id)`` whose work-tree file holds exactly their bytes.
 

@@ -19,7 +19,6 @@ from brv_vc.services.vc.markers import marker_files_in, refuse_excluded, refuse_
 from brv_vc.services.vc.trailers import archived_deletions
 from brv_vc.vc import git
 from brv_vc.vc.archived import trailer_block
-from brv_vc.vc.git_links import LINK_MODE
 from brv_vc.vc.repo import KnowledgeRepo
 
 TYPE_CHECKING = False
@@ -29,13 +28,6 @@ if TYPE_CHECKING:
 
     from brv_vc.tree.project import Project
     from brv_vc.vc.status import Change
-
-
-def read_changed(repo: KnowledgeRepo, changes: Sequence[tuple[str, str, str, str]]
-                 ) -> dict[str, bytes]:
-    """The new blobs of ``changes`` (links and submodules aside), in one ``cat-file``."""
-    return git.read_blobs(repo.workdir, [blob for status, _, blob, mode in changes
-                                         if status != "D" and mode not in (LINK_MODE, "160000")])
 
 
 def refuse_unmerged(conflicts: Sequence[Change], action: str) -> None:
@@ -89,7 +81,7 @@ def commit(repo: KnowledgeRepo, message: str, *, include_pending: bool = False,
     merging = repo.merging(git_dir)
     changes = [row for row in listed if repo.tree_path(row[1]) is not None]
     checked = [row for row in listed if in_check_scope(repo, row[1])]
-    blobs = read_changed(repo, checked)
+    blobs = git.changed_blobs(repo.workdir, checked)
     refuse_marker_files(marker_files_in(repo, changes, blobs), "commit")
     refuse_excluded(repo, [rel for status, path, _, _ in changes if status != "D"
                            and (rel := repo.tree_path(path)) is not None], "commit")

@@ -72,16 +72,12 @@ def marker_files_in(repo: KnowledgeRepo, changes: Sequence[tuple[str, str, str, 
     ``changes``: ``(status, path, blob, mode)`` rows of ``git diff --raw`` (staged, or
     between two commits). Only these blobs are read: a file the change does not touch
     cannot bring markers in, so the check costs what the change costs. ``blobs``: those the
-    caller read already (``committing.read_changed``).
+    caller read already; the others are read here (``git.changed_blobs``).
     """
     present = [(rel, blob) for status, path, blob, mode in changes
                if status != "D" and mode not in (LINK_MODE, "160000")
                and (rel := repo.tree_path(path)) is not None]
-    if blobs is None:  # most are on disk as committed; git is asked for the others only
-        blobs = git.worktree_blobs(repo.workdir, [(path, blob) for status, path, blob, mode
-                                                  in changes if status != "D"
-                                                  and mode not in (LINK_MODE, "160000")])
-        blobs.update(git.read_blobs(repo.workdir, [b for _, b in present if b not in blobs]))
+    blobs = git.changed_blobs(repo.workdir, changes, blobs)
     return [rel for rel, blob in present if _marker_triplet(blobs.get(blob, b""))]
 
 

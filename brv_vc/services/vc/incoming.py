@@ -73,7 +73,7 @@ def refuse_clash(repo: KnowledgeRepo, target: str, arriving: list[str], action: 
 
     Returns the untracked ones identical to the incoming file (the caller removes them).
     """
-    clash = sorted(_dirty(repo, arriving) & set(arriving))
+    clash = sorted(_dirty(repo, arriving))  # only arriving paths are returned
     same = [p for p in clash if _same_as_incoming(repo, target, p)]
     clash = [p for p in clash if p not in same]
     if clash:

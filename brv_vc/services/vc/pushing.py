@@ -47,15 +47,13 @@ def push(repo: KnowledgeRepo, remote: str | None = None, branch: str | None = No
             ``include_pending``) commits that carry changes still waiting for review.
     """
     # here, not at the top: the pre-push hook imports this module for refuse_unpushable
-    from brv_vc.services.vc.remotes import need_remote, read_config, remotes_of, upstream_of
+    from brv_vc.services.vc.remotes import chosen
 
     head, local, tracking, tracking_tip = _bearings(repo)
     if head is None:
         raise GitError("nothing to push: no commits yet",
                        hint="commit first: brv vc add && brv vc commit -m \"...\"")
-    config = read_config(repo)
-    upstream = upstream_of(config, local)
-    name = need_remote(repo, remote or (upstream[0] if upstream else None), remotes_of(config))
+    name, upstream, _ = chosen(repo, remote, local)
     if local == "HEAD":
         raise GitError("HEAD is detached; push needs a branch",
                        hint="create one: brv vc checkout -b <name>")

@@ -75,6 +75,22 @@ def remotes_of(config: dict[str, str]) -> dict[str, str]:
             if key.startswith("remote.") and key.endswith(".url")}
 
 
+def chosen(repo: KnowledgeRepo, remote: str | None, branch: str | None
+           ) -> tuple[str, tuple[str, str] | None, dict[str, str]]:
+    """The remote fetch, pull and push talk to, ``branch``'s upstream, every remote's URL.
+
+    ``remote`` when named, else the upstream's, else origin, else the first
+    (:func:`need_remote`); one ``git config`` read for both.
+
+    Raises:
+        GitError: no such remote, or none at all.
+    """
+    config = read_config(repo)
+    upstream = upstream_of(config, branch) if branch else None
+    remotes = remotes_of(config)
+    return need_remote(repo, remote or (upstream[0] if upstream else None), remotes), upstream, remotes
+
+
 def upstream_of(config: dict[str, str], branch: str) -> tuple[str, str] | None:
     """(remote, branch) that ``branch`` tracks, from :func:`read_config`; None: none."""
     remote = config.get(f"branch.{branch}.remote", "").strip()

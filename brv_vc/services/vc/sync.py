@@ -17,8 +17,7 @@ from brv_vc.record import NamedTuple
 from brv_vc.services.vc.changes import status
 from brv_vc.services.vc.code_notes import pull_notices
 from brv_vc.services.vc.hook_env import REFRESHING_ENV
-from brv_vc.services.vc.remotes import mask_url, read_config, remotes_of, upstream_of
-from brv_vc.services.vc.remotes import need_remote as _need_remote
+from brv_vc.services.vc.remotes import chosen, mask_url
 from brv_vc.services.vc.settings_notice import settings_changes
 from brv_vc.tree import intents
 from brv_vc.tree.project import Project
@@ -31,7 +30,6 @@ if TYPE_CHECKING:
 
     from brv_vc.services.vc.archive import AfterChange
 
-_ASK = "ask git"  # _merge's old not given: HEAD is read
 
 
 class FetchResult(NamedTuple):
@@ -49,10 +47,7 @@ def fetch(repo: KnowledgeRepo, remote: str | None = None) -> FetchResult:
     Raises:
         GitError: no remote, or the remote cannot be reached.
     """
-    config = read_config(repo)
-    upstream = upstream_of(config, repo.branch())
-    remotes = remotes_of(config)
-    name = _need_remote(repo, remote or (upstream[0] if upstream else None), remotes)
+    name, _, remotes = chosen(repo, remote, repo.branch())
     repo.git("fetch", "-q", name, what=f"fetch from '{name}'")
     # what 'git status' says of the upstream (branch.ab), counted in commits: a status would
     # read the whole work tree (~100 ms of CPU at 25,000 entries) for these two numbers
@@ -113,14 +108,12 @@ def _run_merge(repo: KnowledgeRepo, target: str, label: str, unrelated: bool,
 
 def _merge(project: Project, repo: KnowledgeRepo, target: str, label: str, action: str,
            now: datetime, allow_unrelated: bool = False, rerun: str = "",
-           old: str | None = _ASK) -> SyncResult:
-    """Merges ``target`` into HEAD (``old``: HEAD's commit when the caller knows it)."""
+           old: str | None = None) -> SyncResult:
+    """Merges ``target`` into HEAD (``old``: HEAD's commit, None on an unborn branch)."""
     from brv_vc.services.vc.archive import after_change
     from brv_vc.services.vc.incoming import refuse_clash
     from brv_vc.services.vc.recovery import begin_pull
 
-    if old is _ASK:
-        old = repo.head()
     # one merge-base tells both: up to date (the target is in HEAD) and unrelated (none)
     out = repo.git_ok("merge-base", old, target) if old and old != target else None
     base = out.strip() if out else None
@@ -181,12 +174,9 @@ def pull(project: Project, repo: KnowledgeRepo, now: datetime, remote: str | Non
 
     git_dir, common, old, local = repo.whereabouts()
     dirs = (git_dir, common)
-    config = read_config(repo)
-    upstream = upstream_of(config, local)
-    source = remote or (upstream[0] if upstream else None)
-    fetched = branch or (upstream[1] if upstream and source == upstream[0] else None)
+    name, upstream, _ = chosen(repo, remote, local)  # the remote the fetch writes under
+    fetched = branch or (upstream[1] if upstream and name == upstream[0] else None)
     # the refs this pull writes: its branch, and the remote-tracking ref the fetch updates
-    name = _need_remote(repo, source, remotes_of(config))  # the remote the fetch writes under
     refs = _branch_ref(local)
     if fetched:
         refs.append(f"refs/remotes/{name}/{fetched}")

@@ -20,6 +20,8 @@ import io
 import re
 import sys
 
+from brv_vc.pattern import lazy
+
 # typing costs ~5 ms to import and this module is on the cold search path
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -27,16 +29,16 @@ if TYPE_CHECKING:
 
 __all__ = ["InertStream", "inert", "inert_streams", "raw_stream"]
 
-# compiled at first use (re caches it): only text holding a suspect character needs it, and
-# every brv process imports this module before it does anything (~0.3 ms of CPU to compile)
-_UNSAFE = (
+# compiled at first use: only text holding a suspect character needs it, and every brv
+# process imports this module before it does anything (~0.3 ms of CPU to compile)
+_UNSAFE = lazy(
     "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
     "|\r(?!\n)"
 )
 
 
 # one character class (carriage returns included): a single scan finds nothing to do
-_SUSPECT = "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+_SUSPECT = lazy("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -47,9 +49,9 @@ def inert(text: str) -> str:
     r"""``text`` with every control character written as ``\uXXXX`` (newline and tab kept)."""
     if text.replace("\n", "").replace("\t", "").isprintable():
         return text  # the common case, in C: every suspect character is unprintable
-    if re.search(_SUSPECT, text) is None:  # e.g. a no-break space: unprintable, yet harmless
+    if _SUSPECT.search(text) is None:  # e.g. a no-break space: unprintable, yet harmless
         return text
-    return re.sub(_UNSAFE, _escape, text)
+    return _UNSAFE.sub(_escape, text)
 
 
 class InertStream(io.TextIOBase):

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import re
-
 from brv_vc.errors import FormatError
+from brv_vc.pattern import lazy
 from brv_vc.record import NamedTuple
 from brv_vc.tree.project import CONFIG_FILE, Project
 
@@ -129,7 +128,7 @@ def load_config(project: Project) -> Config:
 
 # patterns, not compiled objects: re compiles (and caches) one when it is first used, and every
 # command imports this module (brv vc status among them, budgeted against git status)
-_LLM_KEY = r"(?m)^llm\s*:"
+_LLM_KEY = lazy(r"(?m)^llm\s*:")
 
 
 def names_llm(project: Project) -> bool:
@@ -139,7 +138,7 @@ def names_llm(project: Project) -> bool:
             head = handle.read(MAX_CONFIG_BYTES + 1)
     except OSError:
         return False
-    return bool(re.search(_LLM_KEY, head.decode("utf-8", "replace")))
+    return bool(_LLM_KEY.search(head.decode("utf-8", "replace")))
 
 
 def configured_llm(project: Project) -> LlmSettings | None:
@@ -179,10 +178,10 @@ def configured_llm(project: Project) -> LlmSettings | None:
 
 
 ON_COMMIT_MODES = ("warn", "block", "off")
-_CODE_LINKS = r"(?m)^code_links\s*:"  # patterns: see _LLM_KEY
+_CODE_LINKS = lazy(r"(?m)^code_links\s*:")  # patterns: see _LLM_KEY
 # the block style 'brv init' documents; anything else (flow style, anchors) is parsed
-_ON_COMMIT = (r"(?m)^code_links\s*:[ \t]*(?:#.*)?\n(?:[ \t]+(?:#.*)?\n|[ \t]*\n)*?"
-              r"[ \t]+on_commit\s*:[ \t]*[\"']?([A-Za-z_-]*)[\"']?[ \t]*(?:#.*)?$")
+_ON_COMMIT = lazy(r"(?m)^code_links\s*:[ \t]*(?:#.*)?\n(?:[ \t]+(?:#.*)?\n|[ \t]*\n)*?"
+                  r"[ \t]+on_commit\s*:[ \t]*[\"']?([A-Za-z_-]*)[\"']?[ \t]*(?:#.*)?$")
 
 
 def code_links_on_commit(project: Project) -> tuple[str, str | None]:
@@ -199,9 +198,9 @@ def code_links_on_commit(project: Project) -> tuple[str, str | None]:
             text = handle.read(MAX_CONFIG_BYTES + 1).decode("utf-8", "replace")
     except OSError:
         return "warn", None
-    if not re.search(_CODE_LINKS, text):
+    if not _CODE_LINKS.search(text):
         return "warn", None
-    found = re.search(_ON_COMMIT, text)
+    found = _ON_COMMIT.search(text)
     if found:
         value: Any = found.group(1)
     else:

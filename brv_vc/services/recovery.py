@@ -86,8 +86,8 @@ def settle_held(project: Project, now: datetime) -> Settled:
         if kind not in ("archive", "restore") or not isinstance(rel, str):
             continue
         try:
-            from brv_vc.summary.archive import archive_paths
             from brv_vc.summary.archive_recovery import settle_archive, settle_restore
+            from brv_vc.tree.layout import archive_paths
 
             outcome = (settle_archive if kind == "archive" else settle_restore)(project, rel, now)
             if outcome:

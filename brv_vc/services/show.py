@@ -72,7 +72,7 @@ def _entry_path(project: Project, path: str) -> str:
 
 def _not_there(project: Project, relpath: str) -> None:
     """Raises the right NotFoundError when no file is at ``relpath`` (archived or absent)."""
-    from brv_vc.summary.archive import archive_paths
+    from brv_vc.tree.layout import archive_paths
 
     entry = relpath if relpath.endswith(".md") else relpath + ".md"
     stub = archive_paths(entry)[0]

@@ -32,11 +32,9 @@ from brv_vc.tree.layout import (
     FULL_SUFFIX,
     STUB_SUFFIX,
     Kind,
+    archive_paths,
     clean_relpath,
     kind_of,
-)
-from brv_vc.tree.layout import (
-    archive_paths as archive_paths,  # tree.layout's; importers here keep it
 )
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import open_state

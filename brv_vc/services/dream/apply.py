@@ -22,10 +22,9 @@ from brv_vc.index.relations import backlinks
 from brv_vc.services import curate, derived, review
 from brv_vc.services.dream import dreamlog, edits, interrupted, synthesize
 from brv_vc.services.dream.prune import maturities
-from brv_vc.summary.archive import archive_paths
 from brv_vc.tree import dreamstate, intents, writelock
 from brv_vc.tree.fault import point
-from brv_vc.tree.layout import Kind, clean_relpath, kind_of
+from brv_vc.tree.layout import Kind, archive_paths, clean_relpath, kind_of
 from brv_vc.tree.project import Project
 from brv_vc.tree.store import read_entry, write_atomic
 

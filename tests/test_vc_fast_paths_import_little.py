@@ -20,6 +20,15 @@ HEAVY = ("click", "yaml", "jsonschema", "dataclasses", "typing", "subprocess", "
 ROT = "auth/jwt/token_rotation.md"
 
 
+def _python(script: str, cwd: Path | None = None, *, check: bool = True
+            ) -> subprocess.CompletedProcess[str]:
+    """Runs ``script`` in a fresh interpreter with this checkout first on its path."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("COVERAGE", "COV_CORE"))}
+    env["PYTHONPATH"] = str(REPO)
+    return subprocess.run([sys.executable, "-c", script], cwd=cwd, text=True, env=env,
+                          capture_output=True, check=check)
+
+
 def loaded(cwd: Path, *argv: str) -> tuple[int, list[str]]:
     """(exit code, which of HEAVY a real ``brv ARGV`` process imported).
 
@@ -31,10 +40,7 @@ def loaded(cwd: Path, *argv: str) -> tuple[int, list[str]]:
               "try:\n    from brv_vc.cli.entry import main\n    main()\n"
               "except SystemExit as exc:\n    code = exc.code or 0\n"
               f"print(code, sorted(m for m in {HEAVY!r} if m in sys.modules), file=sys.stderr)")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("COVERAGE", "COV_CORE"))}
-    env["PYTHONPATH"] = str(REPO)
-    done = subprocess.run([sys.executable, "-c", script], cwd=cwd, text=True, env=env,
-                          capture_output=True, check=False)
+    done = _python(script, cwd, check=False)
     code, _, names = done.stderr.strip().splitlines()[-1].partition(" ")
     return int(code), eval(names)  # a list of names, printed by the script above
 
@@ -97,10 +103,7 @@ def test_pathlib_loaded_by_the_entry_still_makes_file_uris_and_urllib_stays_real
               "import urllib.parse\n"
               "print(loaded, uri, urllib.parse.urlsplit('http://h/p').netloc,"
               " urllib.parse.__spec__ is not None)")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("COVERAGE", "COV_CORE"))}
-    env["PYTHONPATH"] = str(REPO)
-    done = subprocess.run([sys.executable, "-c", script], text=True, env=env,
-                          capture_output=True, check=True)
+    done = _python(script)
     assert done.stdout.split() == ["False", "file:///a%20b/c%25d", "h", "True"]
 
 
@@ -151,10 +154,7 @@ def test_a_process_hashing_much_switches_to_openssl() -> None:
               "small = 'hashlib' in sys.modules\n"
               "big = digest.sha256(b'y' * (digest.SWITCH + 1))\n"
               "print(small, 'hashlib' in sys.modules, type(big).__module__)")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("COVERAGE", "COV_CORE"))}
-    env["PYTHONPATH"] = str(REPO)
-    done = subprocess.run([sys.executable, "-c", script], text=True, env=env,
-                          capture_output=True, check=True)
+    done = _python(script)
     assert done.stdout.split() == ["False", "True", "_hashlib"]
 
 
@@ -189,10 +189,7 @@ def test_the_summary_extracts_patterns_compile_only_when_used() -> None:
               "extract.clip('a ' * 400)\n"
               "print(sum(v._compiled is not None for v in lazies), end=' ')\n"
               "print(extract.sentences('# T\\nOne here. Two there!'))")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("COVERAGE", "COV_CORE"))}
-    env["PYTHONPATH"] = str(REPO)
-    done = subprocess.run([sys.executable, "-c", script], text=True, env=env,
-                          capture_output=True, check=True)
+    done = _python(script)
     assert done.stdout == "15 0 0 ['One here.', 'Two there!']\n"
 
 

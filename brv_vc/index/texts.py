@@ -17,10 +17,14 @@ LEVEL = 9  # written once per changed file, read for ten hits: the smallest is w
 _SEP = "\0"  # never in indexed text (a NUL would have failed the entry's decode)
 
 
+def pack(content: str, keys: str) -> bytes:
+    """The stored form of a document's indexed ``content`` and ``keys`` (title and path are in ``docs``)."""
+    return zlib.compress(f"{content}{_SEP}{keys}".encode(), LEVEL)
+
+
 def store(conn: sqlite3.Connection, rowid: int, content: str, keys: str) -> None:
-    """Keeps a document's indexed ``content`` and ``keys`` (title and path are in ``docs``)."""
-    packed = zlib.compress(f"{content}{_SEP}{keys}".encode(), LEVEL)
-    conn.execute("INSERT OR REPLACE INTO texts (id, z) VALUES (?, ?)", (rowid, packed))
+    """Keeps a document's indexed ``content`` and ``keys`` (see :func:`pack`)."""
+    conn.execute("INSERT OR REPLACE INTO texts (id, z) VALUES (?, ?)", (rowid, pack(content, keys)))
 
 
 def _unpack(blob: bytes) -> tuple[str, str]:
@@ -40,15 +44,19 @@ def contents(conn: sqlite3.Connection, rowids: list[int]) -> dict[int, str]:
     return {rowid: pair[0] for rowid, pair in load(conn, rowids).items()}
 
 
-def drop(conn: sqlite3.Connection, rowid: int) -> None:
-    """Removes a document's FTS5 row (with the values it was indexed with) and its text."""
-    row = conn.execute(
-        "SELECT docs.title, docs.path, texts.z FROM texts JOIN docs ON docs.id = texts.id "
-        "WHERE texts.id = ?", (rowid,)).fetchone()
-    if row is None:  # a file that failed to parse was never put in the FTS5 table
-        return
-    content, keys = _unpack(row[2])
-    conn.execute(
-        "INSERT INTO fts (fts, rowid, title, content, path, keys) "
-        "VALUES ('delete', ?, ?, ?, ?, ?)", (rowid, row[0], content, row[1], keys))
-    conn.execute("DELETE FROM texts WHERE id = ?", (rowid,))
+def indexed(conn: sqlite3.Connection, rowids: list[int]) -> dict[int, tuple[str, str, str, str]]:
+    """(title, content, path, keys) each document was indexed with: what its FTS5 delete needs.
+
+    Read before its ``docs`` row changes (title and path are there). A document that failed to
+    parse was never put in the FTS5 table and has no text: it is not in the answer.
+    """
+    found: dict[int, tuple[str, str, str, str]] = {}
+    for start in range(0, len(rowids), 500):
+        marks = ",".join(str(int(r)) for r in rowids[start : start + 500])
+        rows = conn.execute(
+            "SELECT texts.id, docs.title, docs.path, texts.z FROM texts JOIN docs "
+            f"ON docs.id = texts.id WHERE texts.id IN ({marks})")
+        for rowid, title, path, blob in rows:
+            content, keys = _unpack(blob)
+            found[rowid] = (title, content, path, keys)
+    return found

@@ -59,8 +59,23 @@ def _words(text: str) -> set[str]:
     return set(_WORD.findall(lowered))
 
 
+_FTS_DELETE = ("INSERT INTO fts (fts, rowid, title, content, path, keys) "
+               "VALUES ('delete', ?, ?, ?, ?, ?)")
+_FTS_INSERT = "INSERT INTO fts (rowid, title, content, path, keys) VALUES (?, ?, ?, ?, ?)"
+# Files whose rows are written together, one statement per table (each execute from Python
+# costs more than SQLite's own work for a small row); bounded so a build holds few texts.
+BATCH = 500
+
+
 class Writer:
-    """Applies per-file changes inside the caller's transaction."""
+    """Applies per-file changes inside the caller's transaction.
+
+    Rows are staged per file and written a batch at a time (:meth:`flush`, called by
+    :meth:`finish`), one statement per table: the old values of changed and removed files
+    are read first (an FTS5 delete needs the old ``docs`` title and path), then the FTS5
+    rows, the old texts and links go, ``docs`` is written, then the new texts and links in
+    the order the files came (``codelinks`` keeps a Files: list's order).
+    """
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
@@ -74,6 +89,16 @@ class Writer:
         self.new_words: set[str] = set()
         # first sight of entries carrying legacy lifecycle keys: path -> (keys, updatedAt)
         self.seeds: dict[str, tuple[tuple[tuple[str, object], ...], float | None]] = {}
+        self._dropped: list[tuple[str, int]] = []  # (path, id) whose indexed content goes
+        self._gone: list[tuple[int]] = []  # docs ids removed
+        self._stats: list[tuple[int, int, int, int]] = []  # an unchanged file's new stat
+        self._updates: list[tuple[Any, ...]] = []  # docs rows rewritten in place
+        # (id, drop its old FTS5 row, its new row): applied in id order, the old row first,
+        # so FTS5 keeps one pending batch (a smaller id than the last one makes it flush)
+        self._fts: list[tuple[int, bool, tuple[str, str, str, str] | None]] = []
+        self._texts: list[tuple[int, bytes]] = []
+        self._links: list[tuple[str, str, str | None]] = []
+        self._code: list[tuple[str, str, str]] = []
 
     def put(
         self, path: str, folder: str, stat: tuple[int, int, int], data: bytes, old: Any | None
@@ -81,10 +106,7 @@ class Writer:
         """Indexes one file's bytes (``old`` is its stored row, or None when new)."""
         digest = sha1(data).hexdigest()
         if old is not None and old.hash == digest:
-            self.conn.execute(
-                "UPDATE docs SET mtime_ns = ?, size = ?, ctime_ns = ? WHERE id = ?",
-                (*stat, old.id),
-            )
+            self._stats.append((*stat, old.id))
             return PutOutcome(False, old.problem)
         problem = None
         try:
@@ -100,14 +122,9 @@ class Writer:
             doc.title if doc else "", doc.updated if doc else None, problem,
         )
         if old is not None:
-            self._drop_content(path, old.id)
+            self._dropped.append((path, old.id))
             self.fingerprint ^= old.fp
-            self.conn.execute(
-                "UPDATE docs SET dir=?, kind=?, mtime_ns=?, size=?, ctime_ns=?, hash=?, fp=?, "
-                "title=?, "
-                "updated=?, problem=? WHERE id = ?",
-                (*values, old.id),
-            )
+            self._updates.append((*values, old.id))
             row_id = old.id
         else:
             cur = self.conn.execute(
@@ -122,42 +139,64 @@ class Writer:
             doc = None  # generated filler keeps its row (the sync needs it) but is never a hit
         if doc is not None and doc.legacy:  # the sidecar keeps a row it already has
             self.seeds[path] = (doc.legacy, doc.updated)
+        self._fts.append((row_id, old is not None,
+                          None if doc is None else (doc.title, doc.content, path, doc.keys)))
         if doc is not None:
             if self.vocab_current:
                 self.new_words.update(_words(f"{doc.title} {doc.content} {path}"))
-            self.conn.execute(
-                "INSERT INTO fts (rowid, title, content, path, keys) VALUES (?, ?, ?, ?, ?)",
-                (row_id, doc.title, doc.content, path, doc.keys),
-            )
-            texts.store(self.conn, row_id, doc.content, doc.keys)
-            self.conn.executemany(
-                "INSERT INTO links (source, target, raw) VALUES (?, ?, ?)",
-                [(path, t, None if r == t else r)  # raw only when written otherwise
-                 for r in doc.relations if (t := normalize_target(r))],
-            )
-            if doc.code:
-                self.conn.executemany(
-                    "INSERT INTO codelinks (source, path, how) VALUES (?, ?, ?)",
-                    [(path, ref, how) for ref, how in doc.code],
-                )
+            self._texts.append((row_id, texts.pack(doc.content, doc.keys)))
+            self._links.extend((path, t, None if r == t else r)  # raw only when written otherwise
+                               for r in doc.relations if (t := normalize_target(r)))
+            self._code.extend((path, ref, how) for ref, how in doc.code)
         self.fts_changed = True
+        if len(self._fts) >= BATCH:
+            self.flush()
         return PutOutcome(True, problem)
-
-    def _drop_content(self, path: str, row_id: int) -> None:
-        texts.drop(self.conn, row_id)  # before docs changes: it reads the old title and path
-        self.conn.execute("DELETE FROM links WHERE source = ?", (path,))
-        self.conn.execute("DELETE FROM codelinks WHERE source = ?", (path,))
 
     def delete(self, path: str, old: Any) -> None:
         """Removes one file from the index."""
-        self._drop_content(path, old.id)
-        self.conn.execute("DELETE FROM docs WHERE id = ?", (old.id,))
+        self._dropped.append((path, old.id))
+        self._fts.append((old.id, True, None))
+        self._gone.append((old.id,))
         self.fingerprint ^= old.fp
         self.files -= 1
         self.fts_changed = True
+        if len(self._fts) >= BATCH:
+            self.flush()
+
+    def flush(self) -> None:
+        """Writes the staged rows (see the class)."""
+        conn = self.conn
+        if self._dropped:
+            dropped = [row_id for _, row_id in self._dropped]
+            old = texts.indexed(conn, dropped)  # before docs changes: the old title and path
+            for row_id, drop, new in sorted(self._fts, key=lambda op: op[0]):
+                if drop and (was := old.get(row_id)) is not None:
+                    conn.execute(_FTS_DELETE, (row_id, *was))
+                if new is not None:
+                    conn.execute(_FTS_INSERT, (row_id, *new))
+            conn.execute(f"DELETE FROM texts WHERE id IN ({','.join(map(str, dropped))})")
+            sources = [(path,) for path, _ in self._dropped]
+            conn.executemany("DELETE FROM links WHERE source = ?", sources)
+            conn.executemany("DELETE FROM codelinks WHERE source = ?", sources)
+        else:  # new files only (a build): their ids only grow
+            conn.executemany(_FTS_INSERT, [(row_id, *new) for row_id, _, new in self._fts if new])
+        conn.executemany("DELETE FROM docs WHERE id = ?", self._gone)
+        conn.executemany(
+            "UPDATE docs SET mtime_ns = ?, size = ?, ctime_ns = ? WHERE id = ?", self._stats)
+        conn.executemany(
+            "UPDATE docs SET dir=?, kind=?, mtime_ns=?, size=?, ctime_ns=?, hash=?, fp=?, "
+            "title=?, updated=?, problem=? WHERE id = ?", self._updates)
+        conn.executemany("INSERT OR REPLACE INTO texts (id, z) VALUES (?, ?)", self._texts)
+        conn.executemany("INSERT INTO links (source, target, raw) VALUES (?, ?, ?)", self._links)
+        conn.executemany("INSERT INTO codelinks (source, path, how) VALUES (?, ?, ?)", self._code)
+        for staged in (self._dropped, self._gone, self._stats, self._updates, self._fts,
+                       self._texts, self._links, self._code):
+            staged.clear()
 
     def finish(self, full_walk_at: float | None) -> None:
-        """Stores the fingerprint, the file count and (after a full walk) its time."""
+        """Writes what is staged, then the fingerprint, the file count and (after a full walk) its time."""
+        self.flush()
         set_meta(self.conn, "fingerprint", format(self.fingerprint & _MASK, "016x"))
         set_meta(self.conn, "files", str(self.files))
         if self.fts_changed and not self.vocab_current:

@@ -12,7 +12,7 @@ import unicodedata
 
 from brv_vc.digest import sha1
 from brv_vc.index import texts
-from brv_vc.index.db import get_meta, set_meta
+from brv_vc.index.db import chunks, get_meta, marks, set_meta
 from brv_vc.index.docs import extract
 from brv_vc.pattern import lazy
 from brv_vc.record import NamedTuple
@@ -176,11 +176,12 @@ class Writer:
                 if new is not None:
                     conn.execute(_FTS_INSERT, (row_id, *new))
             conn.execute(f"DELETE FROM texts WHERE id IN ({','.join(map(str, dropped))})")
-            sources = [(path,) for path, _ in self._dropped]
-            conn.executemany("DELETE FROM links WHERE source = ?", sources)
-            conn.executemany("DELETE FROM codelinks WHERE source = ?", sources)
+            sources = [path for path, _ in self._dropped]
+            links = _changed_rows(conn, "links", "target, raw", sources, self._links)
+            code = _changed_rows(conn, "codelinks", "path, how", sources, self._code)
         else:  # new files only (a build): their ids only grow
             conn.executemany(_FTS_INSERT, [(row_id, *new) for row_id, _, new in self._fts if new])
+            links, code = self._links, self._code
         conn.executemany("DELETE FROM docs WHERE id = ?", self._gone)
         conn.executemany(
             "UPDATE docs SET mtime_ns = ?, size = ?, ctime_ns = ? WHERE id = ?", self._stats)
@@ -188,8 +189,8 @@ class Writer:
             "UPDATE docs SET dir=?, kind=?, mtime_ns=?, size=?, ctime_ns=?, hash=?, fp=?, "
             "title=?, updated=?, problem=? WHERE id = ?", self._updates)
         conn.executemany("INSERT OR REPLACE INTO texts (id, z) VALUES (?, ?)", self._texts)
-        conn.executemany("INSERT INTO links (source, target, raw) VALUES (?, ?, ?)", self._links)
-        conn.executemany("INSERT INTO codelinks (source, path, how) VALUES (?, ?, ?)", self._code)
+        conn.executemany("INSERT INTO links (source, target, raw) VALUES (?, ?, ?)", links)
+        conn.executemany("INSERT INTO codelinks (source, path, how) VALUES (?, ?, ?)", code)
         for staged in (self._dropped, self._gone, self._stats, self._updates, self._fts,
                        self._texts, self._links, self._code):
             staged.clear()
@@ -208,3 +209,27 @@ class Writer:
             )
         if full_walk_at is not None:
             set_meta(self.conn, "full_walk_at", repr(full_walk_at))
+
+
+def _changed_rows(
+    conn: sqlite3.Connection, table: str, columns: str, sources: list[str],
+    rows: list[tuple[Any, ...]],
+) -> list[tuple[Any, ...]]:
+    """Deletes the ``table`` rows of ``sources`` that ``rows`` change; returns those to insert.
+
+    A source whose rows are the same, in the same order (most edits leave an entry's
+    relations and code paths alone), keeps its rows: no delete, no insert, no page written.
+    ``rows`` may hold sources not in ``sources`` (new files): they are inserted.
+    """
+    old: dict[str, list[tuple[Any, ...]]] = {}
+    for chunk in chunks(sources):
+        for row in conn.execute(f"SELECT source, {columns} FROM {table} WHERE source IN "
+                                f"({marks(chunk)}) ORDER BY source, rowid", chunk):
+            old.setdefault(row[0], []).append(row)
+    new: dict[str, list[tuple[Any, ...]]] = {}
+    for row in rows:
+        new.setdefault(row[0], []).append(row)
+    same = {source for source in sources if old.get(source, []) == new.get(source, [])}
+    conn.executemany(f"DELETE FROM {table} WHERE source = ?",
+                     [(source,) for source in sources if source in old and source not in same])
+    return [row for row in rows if row[0] not in same]

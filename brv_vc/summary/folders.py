@@ -23,8 +23,10 @@ from brv_vc.summary.engine import EXTRACTIVE, Engine, generate
 from brv_vc.summary.records import Records, sha
 from brv_vc.tree.generated import is_generated
 from brv_vc.tree.layout import (
+    ABSTRACT_SUFFIX,
     ARCHIVE_DIR,
     MAX_DEPTH,
+    OVERVIEW_SUFFIX,
     SUMMARY_FILE,
     Kind,
     ancestors,
@@ -39,6 +41,7 @@ from brv_vc.tree.project import Project
 DRAFT = "draft:"
 _HASH_LINE = re.compile(r'^children_hash:[ \t]*["\']?([0-9a-f]+)["\']?[ \t]*$', re.MULTILINE)
 _SAFE_ITEM = re.compile(r"^[A-Za-z0-9_./-]+$")
+_SIBLINGS = (ABSTRACT_SUFFIX, OVERVIEW_SUFFIX)  # an entry's derived files: never a child
 
 
 class IndexReport(NamedTuple):
@@ -120,7 +123,8 @@ def _children(project: Project, folder: str) -> list[_Child] | None:
             except OSError:
                 continue
             children.append(_Child(f"{item.name}/{SUMMARY_FILE}", data, Kind.SUMMARY))
-        elif item.is_file(follow_symlinks=False):
+        elif (item.name.endswith(".md") and not item.name.endswith(_SIBLINGS)
+              and item.is_file(follow_symlinks=False)):  # 2 of a topic's 3 files: no kind_of
             kind = kind_of(f"{folder}/{item.name}" if folder else item.name)
             if kind in (Kind.ENTRY, Kind.CONTEXT):
                 with open(item.path, "rb") as handle:

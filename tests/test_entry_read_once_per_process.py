@@ -4,11 +4,10 @@ exactly those of a fresh read."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from brv_vc.format import entry as entry_format
+from brv_vc.format import frontmatter as fm
 from brv_vc.format.entry import canonical_frontmatter, parse_entry
 from brv_vc.index.docs import extract
 from brv_vc.services.vc.checks import entry_check
@@ -24,17 +23,17 @@ PATH = "auth/jwt/token_rotation.md"
 
 @pytest.fixture
 def loads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Counts the JSON values the canonical reader decodes (the work a second read repeats)."""
+    """Counts the frontmatter lines the canonical reader checks (the work a second read repeats)."""
     seen = getattr(entry_format, "_SEEN", {})
     seen.clear()
     calls: list[str] = []
-    real = json.loads
+    real = fm.unsafe_for_yaml
 
-    def counted(raw: str):  # type: ignore[no-untyped-def]
+    def counted(raw: str) -> bool:
         calls.append(raw)
         return real(raw)
 
-    monkeypatch.setattr(entry_format.json, "loads", counted)
+    monkeypatch.setattr(fm, "unsafe_for_yaml", counted)
     yield calls
     seen.clear()
 

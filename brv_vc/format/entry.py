@@ -300,7 +300,7 @@ def _read_canonical(text: str) -> tuple[dict[str, Any], str] | None:
         if not sep or key not in _KNOWN or key in values or fm.unsafe_for_yaml(raw):
             return None
         try:
-            value = json.loads(raw)
+            value = _json_value(raw)
         except (ValueError, RecursionError):  # deep nesting: the YAML path names it
             return None
         if key in LIST_FIELDS:
@@ -312,6 +312,31 @@ def _read_canonical(text: str) -> tuple[dict[str, Any], str] | None:
     if not values.get("title"):
         return None
     return values, text[end + 5 :]
+
+
+_SCAN = json.JSONDecoder().scan_once  # type: ignore[attr-defined]  # loads under 2 layers
+_JSON_SPACE = " \t\n\r"
+
+
+def _json_value(raw: str) -> Any:
+    """``json.loads(raw)``, from its scanner when ``raw`` has nothing for loads to strip first.
+
+    loads refuses a leading BOM, skips whitespace around the value and refuses anything after
+    it; a ``raw`` that neither starts nor ends with those is the scanner's value when the
+    scanner stops at its end, and an error otherwise (~40% of a canonical read).
+
+    Raises:
+        ValueError: ``raw`` is not one JSON value (``json.JSONDecodeError`` is one).
+    """
+    if raw and raw[0] not in _JSON_SPACE and raw[0] != "\ufeff" and raw[-1] not in _JSON_SPACE:
+        try:
+            value, end = _SCAN(raw, 0)
+        except StopIteration:
+            raise ValueError("expecting a JSON value") from None
+        if end != len(raw):
+            raise ValueError("extra data after the JSON value")
+        return value
+    return json.loads(raw)
 
 
 def _entry(values: dict[str, Any], body: str, extra: tuple[tuple[str, Any], ...]) -> Entry:

@@ -27,6 +27,8 @@ _FACT_RE = lazy(
 )
 _RELATION_RE = lazy(r"^\s*(?:[-*]\s+)?@(?P<path>[^\s@]+)")
 _FENCE_RE = re.compile(r"^\s{0,3}(```|~~~)")
+# str.splitlines's line breaks besides "\n": a body holding one is split line by line
+_OTHER_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 
 
 class Section(NamedTuple):
@@ -64,6 +66,27 @@ def _fold(text: str | None) -> str:
 
 def split_sections(body: str) -> tuple[str, list[Section]]:
     """Splits a body into (preamble, sections); ``join_sections`` inverts it exactly."""
+    if "```" in body or "~~~" in body or any(c in body for c in _OTHER_BREAKS):
+        return _split_lines(body)
+    # No fence and "\n" the only line break (most bodies): the heading lines are found with
+    # str.find, the same split as line by line at a third of the cost (the index reads every
+    # changed entry's relations this way).
+    starts = [0] if body.startswith("## ") else []
+    at = body.find("\n## ")
+    while at >= 0:
+        starts.append(at + 1)
+        at = body.find("\n## ", at + 1)
+    sections = []
+    for number, start in enumerate(starts):
+        eol = body.find("\n", start)
+        text_at = len(body) if eol < 0 else eol + 1
+        end = starts[number + 1] if number + 1 < len(starts) else len(body)
+        sections.append(Section(body[start + 3 : text_at].rstrip("\r\n").strip(), body[text_at:end]))
+    return body[: starts[0]] if starts else body, sections
+
+
+def _split_lines(body: str) -> tuple[str, list[Section]]:
+    """:func:`split_sections` line by line, following fences (``str.splitlines``'s line breaks)."""
     preamble: list[str] = []
     sections: list[tuple[str, list[str]]] = []
     in_fence = False

@@ -80,3 +80,11 @@ def test_it_holds_a_bounded_number_of_texts(loads: list[str]) -> None:
     for i in range(entry_format.SEEN_LIMIT + 10):
         canonical_frontmatter(CANONICAL.replace("Rotate", f"Rotate {i}"))
     assert len(entry_format._SEEN) <= entry_format.SEEN_LIMIT
+
+
+def test_it_holds_a_bounded_size_of_texts(loads: list[str]) -> None:
+    big = CANONICAL + "x" * (entry_format.SEEN_CHARS // 3)
+    for i in range(5):
+        canonical_frontmatter(big + str(i))
+    assert sum(map(len, entry_format._SEEN)) <= entry_format.SEEN_CHARS
+    assert canonical_frontmatter(big + "4") is not None

@@ -256,9 +256,12 @@ def _parse_canonical(text: str) -> Entry | None:
 # Texts already read by canonical_frontmatter in this process, with what it found: one user
 # action reads each changed entry three or four times (the commit's validation, the index,
 # the folder summaries, the abstracts queue), ~20 us each. Keyed by the text itself (equal
-# text, equal answer); cleared when full, so a whole-tree build holds at most this many.
+# text, equal answer); cleared when full, so a whole-tree build (or a resident process)
+# holds at most SEEN_LIMIT texts and SEEN_CHARS characters of them.
 _SEEN: dict[str, tuple[dict[str, Any], str] | None] = {}
 SEEN_LIMIT = 1024
+SEEN_CHARS = 4 << 20
+_seen_chars = 0
 
 
 def canonical_frontmatter(text: str) -> tuple[dict[str, Any], str] | None:
@@ -273,13 +276,16 @@ def canonical_frontmatter(text: str) -> tuple[dict[str, Any], str] | None:
     A text read before in this process is answered from :data:`_SEEN`; the values are the
     caller's own copy (its lists too), as a first read gives them.
     """
+    global _seen_chars
     try:
         found = _SEEN[text]
     except KeyError:
         found = _read_canonical(text)
-        if len(_SEEN) >= SEEN_LIMIT:
+        if len(_SEEN) >= SEEN_LIMIT or _seen_chars + len(text) > SEEN_CHARS:
             _SEEN.clear()
+            _seen_chars = 0
         _SEEN[text] = found
+        _seen_chars += len(text)
     if found is None:
         return None
     values, body = found

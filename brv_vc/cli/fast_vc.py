@@ -74,9 +74,10 @@ def run(argv: list[str], directory: str | None, start: Callable[[str | None], An
         sys.stderr.write(f"brv: warning: {note}\n")
     try:
         _settle(project, now)
-        from brv_vc.cli.index_notice import install
+        if command in ("commit", "pull"):  # the two that refresh the index (add, push: ~0.4 ms)
+            from brv_vc.cli.index_notice import install
 
-        install()  # a long build of a missing index shows a counter on a terminal
+            install()  # a long build of a missing index shows a counter on a terminal
         from brv_vc.cli.vc import render as txt
         from brv_vc.services import vc
 

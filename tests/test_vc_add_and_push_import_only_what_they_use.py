@@ -1,4 +1,4 @@
-"""`brv vc add` and `push` use no time: no datetime import, yet BRV_NOW is checked and leftovers settled."""
+"""`brv vc add` and `push` import only what they use: no clock (BRV_NOW still checked), no index."""
 
 from __future__ import annotations
 
@@ -11,31 +11,33 @@ from conftest import REPO
 from vc_helpers import Team, team  # noqa: F401
 
 ROT = "auth/jwt/token_rotation.md"
+# datetime: they use no time (cli.fast.untimed_start); the derived package: they build no index
+UNUSED = ("datetime", "brv_vc.services.derived")
 
 
 def _run(cwd: Path, *argv: str, env: dict[str, str] | None = None
-         ) -> tuple[int, bool, str]:
-    """(exit code, whether datetime was imported, stderr) of a console-script style process."""
+         ) -> tuple[int, list[str], str]:
+    """(exit code, which of UNUSED it imported, stderr) of a console-script style process."""
     script = (f"import re, sys; sys.argv = ['brv', *{list(argv)!r}]\n"
               "code = 0\n"
               "try:\n    from brv_vc.cli.entry import main\n    main()\n"
               "except SystemExit as exc:\n    code = exc.code or 0\n"
-              "print('datetime' in sys.modules, file=sys.stderr)\n"
+              f"print(','.join(m for m in {UNUSED!r} if m in sys.modules), file=sys.stderr)\n"
               "sys.exit(code)")
     full = {k: v for k, v in os.environ.items()
             if not k.startswith(("COVERAGE", "COV_CORE", "BRV_NOW"))}
     full.update(PYTHONPATH=str(REPO), **(env or {}))
     done = subprocess.run([sys.executable, "-c", script], cwd=cwd, text=True, env=full,
                           capture_output=True, check=False)
-    *said, imported = done.stderr.strip().splitlines()
-    return done.returncode, imported == "True", "\n".join(said)
+    *said, imported = done.stderr.rstrip("\n").split("\n")
+    return done.returncode, [m for m in imported.split(",") if m], "\n".join(said)
 
 
-def test_add_and_push_import_no_datetime_commit_does(team: Team) -> None:  # noqa: F811
+def test_add_and_push_import_neither_commit_does(team: Team) -> None:  # noqa: F811
     team.alice.edit(ROT, summary="no clock read")
-    assert _run(team.alice.root, "vc", "add")[:2] == (0, False)
-    assert _run(team.alice.root, "vc", "commit", "-m", "clock")[:2] == (0, True)  # its trailers
-    assert _run(team.alice.root, "vc", "push")[:2] == (0, False)
+    assert _run(team.alice.root, "vc", "add")[:2] == (0, [])
+    assert _run(team.alice.root, "vc", "commit", "-m", "clock")[:2] == (0, list(UNUSED))
+    assert _run(team.alice.root, "vc", "push")[:2] == (0, [])
     assert team.alice.git("rev-parse", "HEAD") == team.alice.git("rev-parse", "origin/main")
 
 
@@ -56,6 +58,6 @@ def test_add_still_sweeps_what_a_killed_writer_left(team: Team) -> None:  # noqa
     (temps / f"{dead.pid}.1.tmp").write_text("half")
     team.alice.edit(ROT, summary="staged after the sweep")
     code, imported, said = _run(team.alice.root, "vc", "add")
-    assert (code, imported) == (0, True), said
+    assert (code, imported) == (0, ["datetime"]), said
     assert list(temps.iterdir()) == []
     assert team.alice.git("diff", "--cached", "--name-only").split() == [ROT]

@@ -3,11 +3,14 @@
 ``import hashlib`` loads OpenSSL's ``_hashlib`` (~2-3 ms of CPU) at once, which every
 ``brv vc`` commit, pull and hook process paid for a handful of digests (index rows, summary
 records, git blob ids). CPython's own ``_sha1`` and ``_sha256`` (``_sha2`` from 3.12) give
-the same bytes with no such cost, but hash ~6x slower (~4 ms a MB against OpenSSL's ~0.7):
-a full index build hashing every entry would lose more than the import saves. So the
-built-in ones serve until this process has hashed :data:`SWITCH` bytes (what the import costs
-in slower hashing, ~0.7 MB; a quarter of that, so a small process never pays more than ~1 ms
-for it), and OpenSSL's from then on, or at once when ``hashlib`` is already loaded.
+the same bytes with no such cost, but hash ~5-7x slower (3.2 ms a MB for SHA-256, 4.4 for
+SHA-1, against OpenSSL's ~0.6): a full index build hashing every entry would lose more than
+the import saves. So the built-in ones serve until this process has hashed :data:`SWITCH`
+bytes, and OpenSSL's from then on, or at once when ``hashlib`` is already loaded. SWITCH is
+where the slower hashing has cost what the import costs (~3 ms: 1.2 MB of SHA-256, 0.8 of
+SHA-1), the rule that never pays more than twice the better choice made in hindsight; at a
+quarter of it (256 KB, until 2026-11) a 100-entry commit (~0.9 MB: index rows and summary
+records) and a 1-entry pre-commit (~0.45 MB) paid both the slow bytes and the import.
 A layer-0 module, so every layer may use it.
 """
 
@@ -20,7 +23,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from hashlib import _Hash
 
-SWITCH = 256 * 1024
+SWITCH = 1024 * 1024
 _hashed = 0
 
 

@@ -68,4 +68,4 @@ def test_the_checked_commit_starts_nothing_else_reaches_brv_with_its_lines(
         log.unlink(missing_ok=True)
         assert _run(shim, bin_dir, project.tree, stdin, checked) == 0
         seen = log.read_text()
-        assert "python -m brv_vc hook-impl pre-push origin url\n" + stdin in seen, seen
+        assert " hook-impl pre-push origin url\n" + stdin in seen, seen

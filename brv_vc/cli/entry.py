@@ -10,16 +10,26 @@ entry does a little before click and the services are imported:
   click-free fast path (``cli/fast.py``), which prints exactly what the click commands print
   and hands anything else back.
 Doing this here, not at import time of a package, keeps ``import brv_vc.cli`` free of effects.
-Before all of it, pathlib (which every command needs) is imported without urllib.parse.
+Before all of it, pathlib (which every command needs) is imported without urllib.parse, and
+the collector's young generation is made larger (:data:`YOUNG`).
 """
 
 from __future__ import annotations
 
+import gc
 import sys
+
+# Objects allocated between two young-generation collections (Python's default: 700). A vc
+# process holds ~11,000 after importing its modules and parsing 100 entries: 6-15
+# collections that free almost nothing (~1.5-2.5 ms of CPU in commit and pull; with 10,000,
+# one that still costs 1.4 ms). Only garbage in reference cycles waits longer (at most this
+# many objects, a few MB); a long process still collects, less often.
+YOUNG = 50_000
 
 
 def main() -> None:
     """Runs ``brv`` with the process arguments."""
+    gc.set_threshold(YOUNG, *gc.get_threshold()[1:])
     _import_pathlib()
     argv = sys.argv[1:]
     if "vc" in argv[:3] and "status" in argv[:4]:

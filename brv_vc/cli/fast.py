@@ -109,6 +109,35 @@ def _start(directory: str | None, *, scan: bool = False) -> tuple[datetime, Proj
         from brv_vc.clock import parse_iso, utcnow
 
         now = parse_iso(os.environ["BRV_NOW"]) if os.environ.get("BRV_NOW") else utcnow()
+    except Exception:
+        return None
+    opened = _open(directory, scan=scan)
+    return None if opened is None else (now, *opened)
+
+
+def untimed_start(directory: str | None) -> tuple[datetime | None, Project,
+                                                  tuple[str, ...]] | None:
+    """:func:`_start` for a command that uses no time (``vc add``, ``push``, ``fetch``).
+
+    now is None unless ``BRV_NOW`` is set (checked as every command does), and
+    :func:`_settle` reads the clock only when there is something to settle: ``datetime``
+    (~1.3 ms of CPU) is not imported.
+    """
+    now = None
+    if os.environ.get("BRV_NOW"):
+        try:
+            from brv_vc.clock import parse_iso
+
+            now = parse_iso(os.environ["BRV_NOW"])
+        except Exception:
+            return None
+    opened = _open(directory)
+    return None if opened is None else (now, *opened)
+
+
+def _open(directory: str | None, *, scan: bool = False) -> tuple[Project, tuple[str, ...]] | None:
+    """(the project, its config warnings) for :func:`_start`; None when it fails."""
+    try:
         from pathlib import Path
 
         from brv_vc.tree.project import find_project
@@ -120,7 +149,7 @@ def _start(directory: str | None, *, scan: bool = False) -> tuple[datetime, Proj
             start(project.tree, project.state)
         from brv_vc.tree.config import ensure_valid_config
 
-        return now, project, ensure_valid_config(project)
+        return project, ensure_valid_config(project)
     except Exception:
         return None
 
@@ -147,7 +176,7 @@ def try_fast(argv: list[str]) -> int | None:
             from brv_vc.cli.fast_vc import run
 
             directory, args = _directory(argv)
-            code = run(args, directory, _start)
+            code = run(args, directory, _start, untimed_start)
         return code
     if "review" in argv[:3]:
         return _review_pending(argv)
@@ -185,18 +214,24 @@ def try_fast(argv: list[str]) -> int | None:
     return 0
 
 
-def _settle(project: Project, now: datetime) -> tuple[str, ...]:
+def _settle(project: Project, now: datetime | None) -> tuple[str, ...]:
     """What a killed writer left (a restore half done...), settled before the tree is read.
 
     Listings of ``.brv/state``, its ``pending`` and ``tmp`` when nothing was
     (``tree.leftovers``); the recovery module (services/recovery.py) is imported only when
     something was. Its notes are printed at once; its problems are returned as warnings.
+    ``now`` None (:func:`untimed_start`): the clock, read only then.
     """
     from brv_vc.tree.leftovers import anything_left
 
     if not anything_left(project.state):
         return ()
     from brv_vc.services.recovery import settle
+
+    if now is None:
+        from brv_vc.clock import utcnow
+
+        now = utcnow()
 
     settled = settle(project, now)  # never raises
     for line in settled.steps:

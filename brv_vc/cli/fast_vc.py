@@ -50,13 +50,15 @@ def _options(command: str, rest: list[str]) -> dict[str, Any] | None:
     return options
 
 
-def run(argv: list[str], directory: str | None, start: Callable[[str | None], Any]) -> int | None:
+def run(argv: list[str], directory: str | None, start: Callable[[str | None], Any],
+        untimed: Callable[[str | None], Any]) -> int | None:
     """Runs ``vc add|commit|push|pull|fetch`` (``argv`` after ``-C DIR``); None: click does it.
 
     Args:
         argv: ``["vc", command, ...]``.
         directory: the ``-C`` folder, or None.
         start: ``cli.fast._start`` (the clock, the project, its config warnings).
+        untimed: ``cli.fast.untimed_start``, for the commands that use no time.
     """
     if len(argv) < 2 or argv[0] != "vc" or argv[1] not in _COMMANDS:
         return None
@@ -64,7 +66,7 @@ def run(argv: list[str], directory: str | None, start: Callable[[str | None], An
     options = _options(command, argv[2:])
     if options is None:
         return None
-    started = start(directory)
+    started = (start if command in ("commit", "pull") else untimed)(directory)
     if started is None:
         return None
     now, project, config_notes = started
@@ -72,9 +74,10 @@ def run(argv: list[str], directory: str | None, start: Callable[[str | None], An
         sys.stderr.write(f"brv: warning: {note}\n")
     try:
         _settle(project, now)
-        from brv_vc.cli.index_notice import install
+        if command in ("commit", "pull"):  # the two that refresh the index (add, push: ~0.4 ms)
+            from brv_vc.cli.index_notice import install
 
-        install()  # a long build of a missing index shows a counter on a terminal
+            install()  # a long build of a missing index shows a counter on a terminal
         from brv_vc.cli.vc import render as txt
         from brv_vc.services import vc
 
@@ -113,7 +116,7 @@ def run(argv: list[str], directory: str | None, start: Callable[[str | None], An
         return report_failure(exc, options["json"], argv)
 
 
-def _settle(project: Project, now: datetime) -> None:
+def _settle(project: Project, now: datetime | None) -> None:
     """What killed processes left, settled as every command's start does (notes printed).
 
     ``cli.fast._settle``: a listing of three folders when nothing was left.

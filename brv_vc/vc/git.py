@@ -371,9 +371,11 @@ def _staged_diff(args: list[str], repo: Path, index_file: str | None) -> bytes:
     the index's entries, whatever the size of the tree. Otherwise, or when git cannot (no
     HEAD yet), the index itself.
     """
-    from brv_vc.vc.git_index import committed_tree
+    tree = None
+    if index_file:  # a hook's (vc add's own listing has none: no mmap, ~0.5 ms)
+        from brv_vc.vc.git_index import committed_tree
 
-    tree = committed_tree(index_file) if index_file else None
+        tree = committed_tree(index_file)
     if tree is not None:
         cut = args.index("--") if "--" in args else len(args)
         trees = [a for a in args[:cut] if a != "--cached"] + ["HEAD", tree] + args[cut:]

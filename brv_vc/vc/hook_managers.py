@@ -70,6 +70,8 @@ def hook_line(name: str, knowledge: str = ".brv/context-tree") -> str:
     stops git. With no brv at all, a pre-commit that stages knowledge (``knowledge``, a
     pathspec) fails and says how to fix it; any other commit or hook goes on silently. The
     line holds no single quote, so ``sh -c '...'`` can carry it (the pre-commit framework).
+    brv starts as its shims start it (``-P -c``: no runpy, ~4 ms of CPU, no work tree on
+    the import path).
     """
     run = f'hook-impl {name} "$@"'
     missing = ""
@@ -80,7 +82,8 @@ def hook_line(name: str, knowledge: str = ".brv/context-tree") -> str:
                    "Install brv-vc and run: brv hooks install (or commit with --no-verify)"
                    '" >&2; exit 1; ')
     return (f'p=$(git config brv.python || :); if [ -n "$p" ] && "$p" -c "import brv_vc" '
-            f'2>/dev/null; then "$p" -m brv_vc {run} || exit $?; elif command -v brv '
+            f'2>/dev/null; then "$p" -P -c "from brv_vc.cli.entry import main; main()" {run} '
+            f'|| exit $?; elif command -v brv '
             f">/dev/null 2>&1; then brv {run} || exit $?; {missing}fi  {LINE_TAG}")
 
 

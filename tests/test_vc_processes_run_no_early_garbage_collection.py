@@ -24,6 +24,10 @@ def collections(cwd: Path, *argv: str) -> tuple[int, int]:
               "print(code, after - before, file=sys.stderr)")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("COVERAGE", "COV_CORE"))}
     env["PYTHONPATH"] = str(REPO)
+    # compiling a module without its .pyc (PYTHONDONTWRITEBYTECODE, a fresh checkout) collects
+    # on its own: what is counted is the command's work, so the bytecode is there first
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(REPO / "brv_vc")],
+                   env=env, capture_output=True, check=False)
     done = subprocess.run([sys.executable, "-c", script], cwd=cwd, text=True, env=env,
                           capture_output=True, check=False)
     code, ran = done.stderr.strip().splitlines()[-1].split()
@@ -38,3 +42,18 @@ def test_the_four_sync_steps_collect_nothing(team: Team) -> None:  # noqa: F811
                       (team.alice.root, ("vc", "push")), (team.bob.root, ("vc", "pull"))):
         assert collections(cwd, *args) == (0, 0), args
     assert team.bob.text(ROT) == team.alice.text(ROT)  # the steps did their work
+
+
+def test_a_command_past_the_fast_paths_collects_as_python_does(tmp_path: Path) -> None:
+    """A long process (the MCP server, dreaming: click commands) gets Python's thresholds back."""
+    script = ("import gc, sys; sys.argv = ['brv', 'hooks', 'status', '--help']\n"
+              "default = gc.get_threshold()\n"
+              "from brv_vc.cli.entry import main\n"
+              "try:\n    main()\n"
+              "except SystemExit:\n    pass\n"
+              "print(gc.get_threshold() == default, file=sys.stderr)")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("COVERAGE", "COV_CORE"))}
+    env["PYTHONPATH"] = str(REPO)
+    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, text=True, env=env,
+                          capture_output=True, check=False)
+    assert done.stderr.strip().splitlines()[-1] == "True", done.stderr

@@ -23,13 +23,15 @@ import sys
 # process holds ~11,000 after importing its modules and parsing 100 entries: 6-15
 # collections that free almost nothing (~1.5-2.5 ms of CPU in commit and pull; with 10,000,
 # one that still costs 1.4 ms). Only garbage in reference cycles waits longer (at most this
-# many objects, a few MB); a long process still collects, less often.
+# many objects, a few MB). Only the fast paths (short processes) run so: every other
+# command (the MCP server, dreaming, a build) gets Python's thresholds back before click.
 YOUNG = 50_000
 
 
 def main() -> None:
     """Runs ``brv`` with the process arguments."""
-    gc.set_threshold(YOUNG, *gc.get_threshold()[1:])
+    default = gc.get_threshold()
+    gc.set_threshold(YOUNG, *default[1:])
     _import_pathlib()
     argv = sys.argv[1:]
     if "vc" in argv[:3] and "status" in argv[:4]:
@@ -45,6 +47,7 @@ def main() -> None:
             code = try_fast(argv)
         if code is not None:
             sys.exit(code)
+    gc.set_threshold(*default)  # a long process (mcp, dream) collects as Python does
     from brv_vc.cli.main import main as run
 
     run()

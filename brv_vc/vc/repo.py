@@ -163,9 +163,9 @@ class KnowledgeRepo(NamedTuple):
         """(:meth:`git_dir`, :meth:`common_dir`, :meth:`head`, :meth:`branch`), one ``rev-parse``.
 
         Before the first commit (or if HEAD names no branch) the four are asked one by one.
-        In the plain case they are read from the files (:func:`_read_whereabouts`).
+        In the plain case they are read from the files (:func:`read_whereabouts`).
         """
-        read = _read_whereabouts(self.workdir)
+        read = read_whereabouts(self.workdir)
         if read is not None:
             return read
         proc = git.run(["rev-parse", "--absolute-git-dir", "--path-format=absolute",
@@ -326,7 +326,7 @@ def plain_top(start: Path) -> Path | None:
     return None
 
 
-def _read_whereabouts(workdir: Path) -> tuple[Path, Path, str, str] | None:
+def read_whereabouts(workdir: Path) -> tuple[Path, Path, str, str] | None:
     """:meth:`KnowledgeRepo.whereabouts` read from the files, when nothing can differ.
 
     Trigger: every ``vc commit``, ``pull`` and ``merge``. Why: the ``git rev-parse`` they
@@ -353,14 +353,25 @@ def _read_whereabouts(workdir: Path) -> tuple[Path, Path, str, str] | None:
         if not head.startswith("ref: refs/heads/") or not head.endswith("\n"):
             return None
         branch = head[len("ref: refs/heads/"):-1]
-        ref = f"refs/heads/{branch}"
-        try:
-            value = (dot / ref).read_text(encoding="utf-8").rstrip("\n")
-        except FileNotFoundError:
-            value = _packed(dot, ref) or ""
     except (OSError, UnicodeDecodeError):
         return None
-    return (git_dir, git_dir, value, branch) if _object_id(value) else None
+    value = read_ref(dot, f"refs/heads/{branch}")
+    return (git_dir, git_dir, value, branch) if value else None
+
+
+def read_ref(git_dir: Path, ref: str) -> str | None:
+    """The object id a full ref name (``refs/remotes/origin/main``) holds, read from the files.
+
+    For a plain repository (:func:`read_whereabouts` answered): the loose file, else its
+    ``packed-refs`` line. None when neither holds one: git then says whether it exists.
+    """
+    try:
+        value = (git_dir / ref).read_text(encoding="utf-8").rstrip("\n")
+    except FileNotFoundError:
+        value = _packed(git_dir, ref) or ""
+    except (OSError, UnicodeDecodeError):
+        return None
+    return value if _object_id(value) else None
 
 
 def _object_id(text: str) -> bool:

@@ -20,7 +20,7 @@ from brv_vc.services.vc.markers import (
     refuse_markers,
 )
 from brv_vc.vc import git
-from brv_vc.vc.repo import KnowledgeRepo, translate
+from brv_vc.vc.repo import KnowledgeRepo, read_ref, read_whereabouts, translate
 
 
 class PushResult(NamedTuple):
@@ -49,7 +49,9 @@ def push(repo: KnowledgeRepo, remote: str | None = None, branch: str | None = No
     # here, not at the top: the pre-push hook imports this module for refuse_unpushable
     from brv_vc.services.vc.remotes import chosen
 
-    head, local, tracking, tracking_tip = _bearings(repo)
+    read = read_whereabouts(repo.workdir)
+    head, local, tracking, tracking_tip = (read[2], read[3], None, None) if read else _bearings(
+        repo)
     if head is None:
         raise GitError("nothing to push: no commits yet",
                        hint="commit first: brv vc add && brv vc commit -m \"...\"")
@@ -67,8 +69,9 @@ def push(repo: KnowledgeRepo, remote: str | None = None, branch: str | None = No
     target = branch or local
     # what the remote has already was checked when it was pushed: only the rest is
     ref = f"refs/remotes/{name}/{target}"
-    pushed = refuse_unpushable(repo, head, tracking_tip if tracking == ref else repo.rev(ref),
-                               remote=name)
+    # a plain repository's ref file says it (a remote-tracking ref: a commit fetch wrote)
+    tip = tracking_tip if tracking == ref else (read_ref(read[0], ref) if read else None)
+    pushed = refuse_unpushable(repo, head, tip or repo.rev(ref), remote=name)
     if not include_pending:
         refuse_pending(repo, pushed, "push")
     args = ["push", "--porcelain", *(["-u"] if set_upstream else []), name,

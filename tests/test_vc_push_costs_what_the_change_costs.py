@@ -32,12 +32,23 @@ def _git_commands(trace: Path) -> list[str]:
 def test_push_reads_its_bearings_from_the_files(team: Team, tmp_path: Path,  # noqa: F811
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """HEAD, the branch and the upstream's tip from the ref files (no rev-parse); then the
-    config and the pushed change, whose files are read from disk where they hold the
-    committed bytes (no cat-file); then git push, whose hook starts no git of ours."""
+    config and, for a commit vc commit did not check, the pushed change, whose files are read
+    from disk where they hold the committed bytes (no cat-file); then git push, whose hook
+    starts no git of ours. The one commit vc commit checked, onto the remote's tip, is not
+    diffed again (vc/git_checked.py)."""
     team.alice.edit(ROT, summary="pushed")
     team.alice.ok("vc", "add")
     team.alice.ok("vc", "commit", "-m", "change")
     trace = tmp_path / "trace"
+    monkeypatch.setenv("GIT_TRACE", str(trace))
+    team.alice.ok("vc", "push")
+    monkeypatch.delenv("GIT_TRACE")
+    commands = _git_commands(trace)
+    assert commands[:commands.index("push")] == ["config"]
+    assert team.alice.git("rev-parse", "HEAD") == team.alice.git("rev-parse", "origin/main")
+    team.alice.edit(ROT, summary="pushed by plain git")
+    team.alice.git("commit", "-q", "--no-verify", "-am", "plain")  # checked by no brv
+    trace.unlink()
     monkeypatch.setenv("GIT_TRACE", str(trace))
     team.alice.ok("vc", "push")
     monkeypatch.delenv("GIT_TRACE")

@@ -115,6 +115,10 @@ def commit(repo: KnowledgeRepo, message: str, *, include_pending: bool = False,
             _drop_checked_link(index)
     # a commit moves HEAD, never the branch it is on; git wrote the ref file just now
     sha = git.loose_head(git_dir, common, branch) or repo.head() or ""
+    if parent and tree and sha and not (outside and not merging):
+        from brv_vc.vc.git_checked import record  # what vc push need not check again
+
+        record(common, sha, parent, tree)
     from brv_vc.services.vc.archive import processed_head, record_head  # not on push's path
 
     project = project_of(repo)

@@ -35,7 +35,8 @@ def test_vc_commit_tells_its_hook_the_index_file_and_no_git_starts_in_it(tmp_pat
     assert len([c for c in calls if c.startswith("write-tree")]) == 1, calls  # vc commit's own
     assert git("show", "--name-only", "--format=", "HEAD",
                cwd=project.tree).stdout.split() == ["auth/jwt/keys.md"]
-    assert not [p for p in (project.tree / ".git").iterdir() if "brv-" in p.name]
+    # the link and commit-msg's note are gone with the commit
+    assert not [p for p in (project.tree / ".git").iterdir() if p.name.startswith("index.")]
 
 
 def test_a_legacy_hook_that_stages_more_has_the_new_index_judged(tmp_path: Path) -> None:

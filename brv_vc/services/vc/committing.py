@@ -71,7 +71,8 @@ def commit(repo: KnowledgeRepo, message: str, *, include_pending: bool = False,
         raise UsageError("the commit message is empty", hint='give one: brv vc commit -m "..."')
     from brv_vc.services.vc.checks import in_check_scope  # YAML + schema: only on commit
 
-    # the git dir (for MERGE_HEAD), the parent and the branch: one rev-parse, not three
+    # the git dir (for MERGE_HEAD), the parent and the branch: read from the files, or one
+    # rev-parse (repo.whereabouts)
     git_dir, common, parent, branch = repo.whereabouts()
     # what is staged, listed once (code too in in-project mode: it must stay out of this
     # commit), with modes and blobs; every check below reads only that, each blob once.

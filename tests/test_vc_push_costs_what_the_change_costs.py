@@ -29,11 +29,13 @@ def _git_commands(trace: Path) -> list[str]:
             for line in trace.read_text(encoding="utf-8").splitlines() if "built-in: git " in line]
 
 
-def test_push_asks_git_its_bearings_once(team: Team, tmp_path: Path,  # noqa: F811
-                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    """HEAD, the branch and the upstream's tip in one rev-parse; then the config and the
-    pushed change, whose files are read from disk where they hold the committed bytes (no
-    cat-file); then git push, whose hook starts no git of ours."""
+def test_push_reads_its_bearings_from_the_files(team: Team, tmp_path: Path,  # noqa: F811
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """HEAD, the branch and the upstream's tip from the ref files (no rev-parse); then the
+    config and, for a commit vc commit did not check, the pushed change, whose files are read
+    from disk where they hold the committed bytes (no cat-file); then git push, whose hook
+    starts no git of ours. The one commit vc commit checked, onto the remote's tip, is not
+    diffed again (vc/git_checked.py)."""
     team.alice.edit(ROT, summary="pushed")
     team.alice.ok("vc", "add")
     team.alice.ok("vc", "commit", "-m", "change")
@@ -42,7 +44,16 @@ def test_push_asks_git_its_bearings_once(team: Team, tmp_path: Path,  # noqa: F8
     team.alice.ok("vc", "push")
     monkeypatch.delenv("GIT_TRACE")
     commands = _git_commands(trace)
-    assert commands[:commands.index("push")] == ["rev-parse", "config", "diff"]
+    assert commands[:commands.index("push")] == ["config"]
+    assert team.alice.git("rev-parse", "HEAD") == team.alice.git("rev-parse", "origin/main")
+    team.alice.edit(ROT, summary="pushed by plain git")
+    team.alice.git("commit", "-q", "--no-verify", "-am", "plain")  # checked by no brv
+    trace.unlink()
+    monkeypatch.setenv("GIT_TRACE", str(trace))
+    team.alice.ok("vc", "push")
+    monkeypatch.delenv("GIT_TRACE")
+    commands = _git_commands(trace)
+    assert commands[:commands.index("push")] == ["config", "diff"]
     assert "symbolic-ref" not in commands
     assert (team.alice.tree / ".git/hooks/pre-push").is_file()  # it ran, and skipped
     assert not {"rev-parse", "diff", "cat-file", "grep"} & set(commands[commands.index("push"):])

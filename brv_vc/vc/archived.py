@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from brv_vc.pattern import lazy
+from brv_vc.record import NamedTuple
 from brv_vc.vc import git_objects
 from brv_vc.vc.repo import KnowledgeRepo
 
@@ -44,27 +45,72 @@ def parse_trailers(message: str) -> list[str]:
     return _TRAILER_RE.findall(message)
 
 
-def archived_in_range(repo: KnowledgeRepo, old: str | None, new: str) -> list[tuple[str, bytes]]:
+class RangeWalk(NamedTuple):
+    """``git log --boundary TARGET ^OLD``: the commits a merge of TARGET into OLD brings.
+
+    ``commits``: (id, parent ids, message), oldest first. ``borders``: the commits of OLD's
+    history those have as parents. Nothing in it: TARGET is in OLD's history (up to date);
+    OLD among the borders: a fast-forward; no border: the histories are unrelated.
+    """
+
+    commits: tuple[tuple[str, str, str], ...]
+    borders: frozenset[str]
+
+
+def range_walk(repo: KnowledgeRepo, old: str, target: str) -> RangeWalk | None:
+    """:class:`RangeWalk` of ``old..target`` from one ``git log``; None when git failed.
+
+    One process answers what ``git merge-base`` and, after a fast-forward, the post-change
+    step's ``git log --grep`` (:func:`archived_in_range`) asked apart (~3.5 ms of CPU each at
+    25,000 entries).
+    """
+    proc = repo.git("log", "--reverse", "--boundary", "--format=%x1e%m%x1f%H%x1f%P%x1f%B",
+                    target, f"^{old}", "--", check=False)
+    if proc.returncode != 0:
+        return None
+    commits: list[tuple[str, str, str]] = []
+    borders: set[str] = set()
+    for record in proc.stdout.split("\x1e")[1:]:
+        mark, _, rest = record.partition("\x1f")
+        sha, _, rest = rest.partition("\x1f")
+        parents, _, message = rest.partition("\x1f")
+        if mark == "-":
+            borders.add(sha)
+        else:
+            commits.append((sha, parents, message))
+    return RangeWalk(tuple(commits), frozenset(borders))
+
+
+def archived_in_range(repo: KnowledgeRepo, old: str | None, new: str,
+                      walk: RangeWalk | None = None) -> list[tuple[str, bytes]]:
     """Entries archived by the commits in ``old..new`` (``old`` None: all of history).
 
     Args:
         repo: the knowledge repository.
         old: the commit before the pull/merge (excluded), or None.
         new: the commit after it.
+        walk: :func:`range_walk` of ``old..new``, when the caller has it (a fast-forward).
 
     Returns:
         (tree path, the entry's bytes before its deletion), oldest first; an entry present
         again at ``new`` (restored later) is left out.
     """
     found: dict[str, bytes] = {}
-    # git picks the few commits with a trailer (a pull of ordinary commits reads no object
-    # in process: opening the object store costs ~100 ms)
-    span = [new, f"^{old}"] if old else [new]
-    out = repo.git("log", "--reverse", "-F", f"--grep={TRAILER}:",
-                   "--format=%x1e%H%x1f%P%x1f%B", *span, "--").stdout
-    for record in out.split("\x1e"):
-        _, _, rest = record.partition("\x1f")
-        parents, _, message = rest.partition("\x1f")
+    if walk is not None:  # what '--grep' picks: the messages holding the trailer's name
+        picked = [(parents, message) for _, parents, message in walk.commits
+                  if f"{TRAILER}:" in message]
+    else:
+        # git picks the few commits with a trailer (a pull of ordinary commits reads no
+        # object in process: opening the object store costs ~100 ms)
+        span = [new, f"^{old}"] if old else [new]
+        out = repo.git("log", "--reverse", "-F", f"--grep={TRAILER}:",
+                       "--format=%x1e%H%x1f%P%x1f%B", *span, "--").stdout
+        picked = []
+        for record in out.split("\x1e"):
+            _, _, rest = record.partition("\x1f")
+            parents, _, message = rest.partition("\x1f")
+            picked.append((parents, message))
+    for parents, message in picked:
         paths = parse_trailers(message)
         if not paths or not parents.split():
             continue

@@ -163,7 +163,11 @@ class KnowledgeRepo(NamedTuple):
         """(:meth:`git_dir`, :meth:`common_dir`, :meth:`head`, :meth:`branch`), one ``rev-parse``.
 
         Before the first commit (or if HEAD names no branch) the four are asked one by one.
+        In the plain case they are read from the files (:func:`read_whereabouts`).
         """
+        read = read_whereabouts(self.workdir)
+        if read is not None:
+            return read
         proc = git.run(["rev-parse", "--absolute-git-dir", "--path-format=absolute",
                         "--git-common-dir", "HEAD^{commit}", "--symbolic-full-name", "HEAD"],
                        self.workdir, check=False)
@@ -319,6 +323,72 @@ def plain_top(start: Path) -> Path | None:
             return candidate
     except (OSError, UnicodeDecodeError):
         return None
+    return None
+
+
+def read_whereabouts(workdir: Path) -> tuple[Path, Path, str, str] | None:
+    """:meth:`KnowledgeRepo.whereabouts` read from the files, when nothing can differ.
+
+    Trigger: every ``vc commit``, ``pull`` and ``merge``. Why: the ``git rev-parse`` they
+    asked (~1.3 ms of CPU; ~2.3 in a pull, whose tip is packed) says what ``.git/HEAD`` and
+    the branch's ref say in the plain case. Outcome: the git dir (resolved, as
+    ``--absolute-git-dir``) is also the common dir; HEAD names a branch whose ref is a
+    loose file or a ``packed-refs`` line holding one object id (git writes only commits to
+    branches), or HEAD holds the id itself (detached: branch ``HEAD``). None (git answers)
+    for anything else: a ``.git`` file (a linked worktree, a submodule), a folder
+    :func:`_plain_git_dir` would not take, reftable, a branch not born yet, a symbolic ref.
+    """
+    dot = workdir / ".git"
+    euid = getattr(os, "geteuid", None)
+    try:
+        found = os.lstat(dot)
+        if euid is None or not _plain_git_dir(dot, found, os.stat(workdir), euid()):
+            return None
+        if "refstorage" in (dot / "config").read_text(encoding="utf-8").lower():
+            return None
+        head = (dot / "HEAD").read_text(encoding="utf-8")
+        git_dir = Path(os.path.realpath(dot))
+        if _object_id(head.rstrip("\n")):
+            return git_dir, git_dir, head.rstrip("\n"), "HEAD"
+        if not head.startswith("ref: refs/heads/") or not head.endswith("\n"):
+            return None
+        branch = head[len("ref: refs/heads/"):-1]
+    except (OSError, UnicodeDecodeError):
+        return None
+    value = read_ref(dot, f"refs/heads/{branch}")
+    return (git_dir, git_dir, value, branch) if value else None
+
+
+def read_ref(git_dir: Path, ref: str) -> str | None:
+    """The object id a full ref name (``refs/remotes/origin/main``) holds, read from the files.
+
+    For a plain repository (:func:`read_whereabouts` answered): the loose file, else its
+    ``packed-refs`` line. None when neither holds one: git then says whether it exists.
+    """
+    try:
+        value = (git_dir / ref).read_text(encoding="utf-8").rstrip("\n")
+    except FileNotFoundError:
+        value = _packed(git_dir, ref) or ""
+    except (OSError, UnicodeDecodeError):
+        return None
+    return value if _object_id(value) else None
+
+
+def _object_id(text: str) -> bool:
+    """True for a full object id (SHA-1 or SHA-256, lowercase hex)."""
+    return len(text) in (40, 64) and not text.strip("0123456789abcdef")
+
+
+def _packed(dot: Path, ref: str) -> str | None:
+    """The object id ``packed-refs`` gives ``ref``, or None."""
+    try:
+        text = (dot / "packed-refs").read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    for line in text.split("\n"):
+        sha, _, name = line.partition(" ")
+        if name == ref:
+            return sha
     return None
 
 

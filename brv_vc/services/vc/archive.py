@@ -17,7 +17,7 @@ from brv_vc.tree.links import first_link
 from brv_vc.tree.project import Project
 from brv_vc.tree.store import remove_empty_parents
 from brv_vc.vc import git
-from brv_vc.vc.archived import archived_at, archived_in_range
+from brv_vc.vc.archived import RangeWalk, archived_at, archived_in_range
 from brv_vc.vc.git_links import LINK_MODE, symlinks_at
 from brv_vc.vc.repo import KnowledgeRepo
 
@@ -89,7 +89,8 @@ def _changes(repo: KnowledgeRepo, old: str | None, new: str | None, raw: Raw | N
 
 def after_change(project: Project, repo: KnowledgeRepo, old: str | None, new: str | None,
                  now: datetime, *, also: Iterable[str] = (), manifest: bool = True,
-                 defer: bool = False, raw: Raw | None = None) -> AfterChange:
+                 defer: bool = False, raw: Raw | None = None,
+                 walk: RangeWalk | None = None) -> AfterChange:
     """Rebuilds archived entries from history and refreshes derived state.
 
     The archive is rebuilt for every entry archived by a commit in ``old..new``, and for
@@ -110,6 +111,7 @@ def after_change(project: Project, repo: KnowledgeRepo, old: str | None, new: st
         defer: queue the changed entries' abstracts instead of writing them (``brv vc pull``
             and ``merge``, as ``brv vc commit``: see ``services.derived.refresh``).
         raw: ``git.changed_entries`` of ``old..new``, when the caller has it already.
+        walk: ``archived.range_walk`` of ``old..new``, when the caller has it already.
     """
     paths, stored = _changes(repo, old, new, raw)
     changed = tuple(dict.fromkeys((*paths, *also)))
@@ -125,7 +127,7 @@ def after_change(project: Project, repo: KnowledgeRepo, old: str | None, new: st
     if new is not None:
         try:
             if old != new:
-                found.update(archived_in_range(repo, old, new))
+                found.update(archived_in_range(repo, old, new, walk))
             gone = [p for p in changed if p not in found and _left_tree(project, p)]
             found.update(archived_at(repo, new, gone))
         except Exception as exc:  # fail open: a pull must never fail on the archive step

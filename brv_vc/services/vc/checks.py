@@ -180,7 +180,10 @@ def _misplaced_problem(path: str, reason: str) -> StagedProblem:
 
 def blob_problem(path: str, data: bytes, kind: Kind) -> StagedProblem | None:
     """The problem of one knowledge file's bytes (conflict markers, format, schema), or None."""
-    marker = _CONFLICT.search(data)
+    # each alternative of _CONFLICT holds one of the three runs: substring searches (~1 us for
+    # 2 KB) spare the line-anchored scan (~13 us) of every file that has none of them
+    marker = (_CONFLICT.search(data) if b"<<<<<<<" in data or b">>>>>>>" in data
+              or b"|||||||" in data else None)
     if marker is not None:
         line = data.count(b"\n", 0, marker.start()) + 1
         return StagedProblem(

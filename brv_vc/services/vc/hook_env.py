@@ -10,6 +10,10 @@ imports: the hook fast path (``cli/fast.py``) reads these names before anything 
 PUSH_CHECKED_ENV = "BRV_PUSH_CHECKED"
 # the tree 'brv vc commit' validated (git write-tree of the index): pre-commit skips it
 COMMIT_CHECKED_ENV = "BRV_COMMIT_CHECKED"
+# ... and the index file whose cache-tree names that tree, under a second name beside it
+# (a hard link): while git hands the hook that very file ('[ index -ef link ]'), the shim
+# skips without asking git for the tree
+CHECKED_SUFFIX = ".brv-checked"
 # the post-change hooks (comma-separated) the running brv command does itself after git
 # returns (pull, merge and checkout run the post-change step in process): they do nothing
 REFRESHING_ENV = "BRV_REFRESHING"

@@ -60,7 +60,9 @@ _MARKERS = (re.compile(rb"^<<<<<<<", re.M), re.compile(rb"^=======", re.M),
 
 def _marker_triplet(data: bytes) -> bool:
     """What ``git grep -I --all-match -e ^<<<<<<< -e ^======= -e ^>>>>>>>`` finds in a file."""
-    if b"\0" in data[:8000]:  # binary, skipped as by grep -I
+    # no ^<<<<<<< without the seven characters: one substring search (~0.2 us for 2 KB)
+    # spares the line-anchored scans (~20 us) of every file that has none
+    if b"<<<<<<<" not in data or b"\0" in data[:8000]:  # binary, skipped as by grep -I
         return False
     return all(marker.search(data) for marker in _MARKERS)
 

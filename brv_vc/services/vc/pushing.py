@@ -11,7 +11,8 @@ import os
 
 from brv_vc.errors import GitError
 from brv_vc.record import NamedTuple
-from brv_vc.services.vc.gating import refuse_pending
+from brv_vc.services import review
+from brv_vc.services.vc.gating import project_of, refuse_pending
 from brv_vc.services.vc.hook_env import PUSH_CHECKED_ENV
 from brv_vc.services.vc.markers import (
     marker_files_in,
@@ -20,7 +21,8 @@ from brv_vc.services.vc.markers import (
     refuse_markers,
 )
 from brv_vc.vc import git
-from brv_vc.vc.repo import KnowledgeRepo, translate
+from brv_vc.vc.git_checked import checked
+from brv_vc.vc.repo import KnowledgeRepo, read_ref, read_whereabouts, translate
 
 
 class PushResult(NamedTuple):
@@ -49,7 +51,9 @@ def push(repo: KnowledgeRepo, remote: str | None = None, branch: str | None = No
     # here, not at the top: the pre-push hook imports this module for refuse_unpushable
     from brv_vc.services.vc.remotes import chosen
 
-    head, local, tracking, tracking_tip = _bearings(repo)
+    read = read_whereabouts(repo.workdir)
+    head, local, tracking, tracking_tip = (read[2], read[3], None, None) if read else _bearings(
+        repo)
     if head is None:
         raise GitError("nothing to push: no commits yet",
                        hint="commit first: brv vc add && brv vc commit -m \"...\"")
@@ -67,10 +71,19 @@ def push(repo: KnowledgeRepo, remote: str | None = None, branch: str | None = No
     target = branch or local
     # what the remote has already was checked when it was pushed: only the rest is
     ref = f"refs/remotes/{name}/{target}"
-    pushed = refuse_unpushable(repo, head, tracking_tip if tracking == ref else repo.rev(ref),
-                               remote=name)
+    # a plain repository's ref file says it (a remote-tracking ref: a commit fetch wrote)
+    tip = tracking_tip if tracking == ref else (read_ref(read[0], ref) if read else None)
+    base = tip or repo.rev(ref)
+    pushed: list[str] | None = None
+    # the one commit 'brv vc commit' checked, onto the remote's tip: its change was checked
+    if read is None or base is None or checked(read[1]) != (head, base):
+        pushed = refuse_unpushable(repo, head, base, remote=name)
     if not include_pending:
-        refuse_pending(repo, pushed, "push")
+        if pushed is None and review.is_enabled(project_of(repo)):
+            pushed = [rel for _, path, _, _ in git.changed_entries(
+                repo.workdir, base or "", head, repo.prefix or None)
+                if (rel := repo.tree_path(path)) is not None]
+        refuse_pending(repo, pushed or [], "push")
     args = ["push", "--porcelain", *(["-u"] if set_upstream else []), name,
             f"HEAD:refs/heads/{target}"]
     # checked here: the pre-push hook need not check this commit again

@@ -92,3 +92,30 @@ def test_no_link_for_an_index_whose_cache_tree_names_another_tree(tmp_path: Path
     assert not Path(f"{index}.brv-checked").exists()
     _link_checked(index, staged)
     assert Path(f"{index}.brv-checked").exists()
+
+
+def test_a_legacy_hook_that_rewrites_the_index_in_place_has_it_judged(tmp_path: Path) -> None:
+    """Not every index writer renames (isomorphic-git, a hook's ``cat saved > index``):
+    after a legacy hook ran, the same file is no proof of the same content; git is asked."""
+    project = standalone(tmp_path)
+    hooks = project.tree / ".git" / "hooks"
+    hooks.mkdir(exist_ok=True)
+    legacy = hooks / "pre-commit"
+    # stages a broken entry into a copy of the index, then writes the copy over the index
+    # file git hands the hook: same inode, new content
+    legacy.write_text(
+        "#!/bin/sh\nprintf '%s' \"$BROKEN\" > auth/jwt/late.md\n"
+        "cp \"$GIT_INDEX_FILE\" \"$GIT_INDEX_FILE.alt\"\n"
+        "GIT_INDEX_FILE=\"$GIT_INDEX_FILE.alt\" git add auth/jwt/late.md\n"
+        "cat \"$GIT_INDEX_FILE.alt\" > \"$GIT_INDEX_FILE\"\nrm -f \"$GIT_INDEX_FILE.alt\"\n",
+        encoding="utf-8")
+    legacy.chmod(0o755)
+    ok(_brv("hooks", "install", cwd=project.root))
+    write(project.tree, "auth/jwt/keys.md", entry_bytes("Keys"))
+    ok(_brv("vc", "add", cwd=project.root))
+    head = git("rev-parse", "HEAD", cwd=project.tree).stdout
+    refused = _brv("vc", "commit", "-m", "keys", cwd=project.root,
+                   env=git_env(BROKEN=BROKEN))
+    assert refused.returncode == 1, refused.stderr
+    assert "auth/jwt/late.md" in refused.stderr
+    assert git("rev-parse", "HEAD", cwd=project.tree).stdout == head

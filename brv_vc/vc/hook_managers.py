@@ -81,7 +81,7 @@ def hook_line(name: str, knowledge: str = ".brv/context-tree") -> str:
                    "found (no git config brv.python, no brv on PATH), so it cannot be checked. "
                    "Install brv-vc and run: brv hooks install (or commit with --no-verify)"
                    '" >&2; exit 1; ')
-    return (f'p=$(git config brv.python || :); if [ -n "$p" ] && "$p" -c "import brv_vc" '
+    return (f'p=$(git config brv.python || :); if [ -n "$p" ] && "$p" -P -c "import brv_vc" '
             f'2>/dev/null; then "$p" -P -c "from brv_vc.cli.entry import main; main()" {run} '
             f'|| exit $?; elif command -v brv '
             f">/dev/null 2>&1; then brv {run} || exit $?; {missing}fi  {LINE_TAG}")

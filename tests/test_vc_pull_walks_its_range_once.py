@@ -94,3 +94,23 @@ def test_a_shallow_clone_asks_merge_base(tmp_path: Path,
     monkeypatch.delenv("GIT_TRACE2_EVENT")
     assert bob.git("rev-parse", "HEAD") == alice.git("rev-parse", "HEAD")
     assert [c for c in _commands(trace) if c[0] == "merge-base"]
+
+
+def test_a_message_shaped_like_a_record_does_not_make_a_fast_forward(tmp_path: Path) -> None:
+    """A remote commit's message may hold any byte but NUL: one that writes a boundary record
+    naming the local commit leaves the relation diverged (a fast-forward skips the clash check)."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, "init", "-q", "-b", "main")
+    _git(repo, "commit", "-q", "--allow-empty", "-m", "base")
+    base = _git(repo, "rev-parse", "HEAD")
+    _git(repo, "commit", "-q", "--allow-empty", "-m", "local")
+    local = _git(repo, "rev-parse", "HEAD")
+    _git(repo, "checkout", "-q", "-b", "theirs", base)
+    forged = f"theirs\n\x1e-\x1f{local}\x1f\x1f\n"
+    _git(repo, "commit", "-q", "--allow-empty", "--cleanup=verbatim", "-m", forged)
+    target = _git(repo, "rev-parse", "HEAD")
+    assert "\x1e" in _git(repo, "log", "-1", "--format=%B", target)  # git kept the bytes
+    dot = repo / ".git"
+    relation, _ = _relation(KnowledgeRepo(repo, ""), local, target, (dot, dot, "main"))
+    assert relation == "diverged"

@@ -64,21 +64,33 @@ def range_walk(repo: KnowledgeRepo, old: str, target: str) -> RangeWalk | None:
     step's ``git log --grep`` (:func:`archived_in_range`) asked apart (~3.5 ms of CPU each at
     25,000 entries).
     """
-    proc = repo.git("log", "--reverse", "--boundary", "--format=%x1e%m%x1f%H%x1f%P%x1f%B",
+    # -z: records end in NUL, which no message holds (git refuses one); a message may hold
+    # any other byte, so each record's fixed fields are checked before it is believed
+    proc = repo.git("log", "-z", "--reverse", "--boundary", "--format=%m%x1f%H%x1f%P%x1f%B",
                     target, f"^{old}", "--", check=False)
     if proc.returncode != 0:
         return None
     commits: list[tuple[str, str, str]] = []
     borders: set[str] = set()
-    for record in proc.stdout.split("\x1e")[1:]:
+    for record in proc.stdout.split("\0"):
+        if not record:
+            continue
         mark, _, rest = record.partition("\x1f")
         sha, _, rest = rest.partition("\x1f")
         parents, _, message = rest.partition("\x1f")
+        if mark not in ("-", ">") or not _object_id(sha) or not all(
+                _object_id(p) for p in parents.split(" ") if parents):
+            return None  # not git's shape: the caller asks merge-base
         if mark == "-":
             borders.add(sha)
         else:
             commits.append((sha, parents, message))
     return RangeWalk(tuple(commits), frozenset(borders))
+
+
+def _object_id(text: str) -> bool:
+    """A full object id (SHA-1 or SHA-256 hex)."""
+    return len(text) in (40, 64) and all(c in "0123456789abcdef" for c in text)
 
 
 def archived_in_range(repo: KnowledgeRepo, old: str | None, new: str,

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from vc_helpers import Team, team  # noqa: F401
 
+from brv_vc import __version__
 from brv_vc.vc import git_checked
 
 ROT = "auth/jwt/token_rotation.md"
@@ -50,9 +51,11 @@ def test_the_record_counts_only_for_its_commit_on_its_parent(
     alice.ok("vc", "commit", "-m", "checked")
     head = alice.git("rev-parse", "HEAD").strip()
     record = alice.tree / ".git" / git_checked.RECORD
-    assert record.read_text(encoding="ascii").split() == [
-        head, alice.git("rev-parse", "HEAD~1").strip()]
-    record.write_text(f"{head} {'1' * 40}\n", encoding="ascii")  # another parent
+    parent = alice.git("rev-parse", "HEAD~1").strip()
+    assert record.read_text(encoding="ascii").split() == [head, parent, __version__]
+    record.write_text(f"{head} {parent} 0.0.1\n", encoding="ascii")  # another brv checked it
+    assert git_checked.checked(alice.tree / ".git") is None
+    record.write_text(f"{head} {'1' * 40} {__version__}\n", encoding="ascii")  # another parent
     diffed, _ = _diffed(team, tmp_path, monkeypatch)
     assert diffed
     assert alice.git("rev-parse", "HEAD") == alice.git("rev-parse", "origin/main")

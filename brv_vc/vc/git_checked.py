@@ -6,12 +6,15 @@ of ``vc push``, ``services/vc/markers.py``), a push of that one commit onto that
 would check the same change again (a ``git diff`` and every changed file read and hashed:
 ~5 ms of CPU for 100 entries at 25,000). The record holds ``<commit> <parent>``; it is
 written only when the commit object git wrote names the tree the command checked, and read
-only as that pair: any other push is checked in full.
+only as that pair: any other push is checked in full. The record names the brv that checked:
+a newer brv (new checks) checks the commit itself.
 """
 
 from __future__ import annotations
 
 import os
+
+from brv_vc import __version__
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -31,7 +34,7 @@ def record(common_dir: Path, commit: str, parent: str, tree: str) -> None:
             os.unlink(where)
             return
         with open(where, "w", encoding="ascii") as handle:
-            handle.write(f"{commit} {parent}\n")
+            handle.write(f"{commit} {parent} {__version__}\n")
     except (OSError, ValueError):
         pass
 
@@ -40,10 +43,10 @@ def checked(common_dir: Path) -> tuple[str, str] | None:
     """(commit, parent) of the last commit ``vc commit`` checked, or None."""
     try:
         with open(os.path.join(common_dir, RECORD), encoding="ascii") as handle:
-            commit, _, parent = handle.read().strip().partition(" ")
+            fields = handle.read().split()
     except (OSError, UnicodeDecodeError):
         return None
-    return (commit, parent) if commit and parent else None
+    return (fields[0], fields[1]) if len(fields) == 3 and fields[2] == __version__ else None
 
 
 def _loose_commit_tree(common_dir: Path, commit: str) -> str | None:

@@ -62,6 +62,12 @@ def test_what_the_files_cannot_say_is_asked_of_git(tmp_path: Path) -> None:
     assert read_whereabouts(repo) is None
     config.write_text(plain, encoding="utf-8")
     assert read_whereabouts(repo) == _asked(repo)
+    head = repo / ".git" / "HEAD"
+    head.unlink()
+    os.symlink("refs/heads/main", head)  # core.preferSymlinkRefs: HEAD names main by a link
+    assert read_whereabouts(repo) is None  # not a detached HEAD
+    assert KnowledgeRepo(repo, "").whereabouts() == _asked(repo)
+    assert _asked(repo)[3] == "main"
 
 
 def test_vc_commit_asks_git_no_rev_parse(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]

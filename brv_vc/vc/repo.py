@@ -346,6 +346,8 @@ def read_whereabouts(workdir: Path) -> tuple[Path, Path, str, str] | None:
             return None
         if "refstorage" in (dot / "config").read_text(encoding="utf-8").lower():
             return None
+        if os.path.islink(dot / "HEAD"):  # core.preferSymlinkRefs: a branch, read as an id
+            return None
         head = (dot / "HEAD").read_text(encoding="utf-8")
         git_dir = Path(os.path.realpath(dot))
         if _object_id(head.rstrip("\n")):

@@ -52,9 +52,12 @@ def _names_repo(pid: int, wanted: tuple[str, ...]) -> bool:
     """Whether the process's working folder, arguments or git variables point into ``wanted``.
 
     Arguments and variables count too: ``git --git-dir=X`` or ``GIT_DIR=X git`` run from
-    elsewhere still work here (being conservative keeps a live git's lock).
+    elsewhere still work here (being conservative keeps a live git's lock). A relative one is
+    the process's, read from ITS working folder: read from brv's, an in-project
+    ``git add -- .brv/context-tree`` of any other project named this repository.
     """
-    if _inside(os.readlink(f"/proc/{pid}/cwd"), wanted):
+    cwd = os.readlink(f"/proc/{pid}/cwd")
+    if _inside(cwd, wanted):
         return True
     with open(f"/proc/{pid}/cmdline", "rb") as handle:
         args = handle.read().decode("utf-8", "replace").split("\0")
@@ -66,7 +69,8 @@ def _names_repo(pid: int, wanted: tuple[str, ...]) -> bool:
     values = [a.split("=", 1)[-1] for a in args[1:]]
     values += [e.split("=", 1)[1] for e in env
                if e.startswith(("GIT_DIR=", "GIT_WORK_TREE=", "GIT_COMMON_DIR="))]
-    return any(v and _inside(os.path.realpath(v), wanted) for v in values if os.sep in v)
+    return any(v and _inside(os.path.realpath(os.path.join(cwd, v)), wanted)
+               for v in values if os.sep in v)
 
 
 def git_processes(folders: tuple[Path, ...]) -> tuple[int, ...]:
@@ -92,6 +96,16 @@ def git_processes(folders: tuple[Path, ...]) -> tuple[int, ...]:
         except (OSError, IndexError):
             continue
     return tuple(found)
+
+
+def wait_for_git(folders: tuple[Path, ...], wait: float = WAIT_FOR_GIT) -> tuple[int, ...]:
+    """:func:`git_processes`, waited for up to ``wait`` s to end; those still running."""
+    owners = git_processes(folders)
+    deadline = time.monotonic() + wait
+    while owners and time.monotonic() < deadline:
+        time.sleep(0.1)
+        owners = git_processes(folders)
+    return owners
 
 
 def _age(path: Path, now: float) -> float | None:
@@ -133,11 +147,7 @@ def git_locks(workdir: Path, git_dir: Path, common_dir: Path,
     paths = lock_paths(git_dir, common_dir, refs)
     if not paths:
         return ()
-    owners = git_processes((workdir, git_dir, common_dir))
-    deadline = time.monotonic() + wait
-    while owners and time.monotonic() < deadline:
-        time.sleep(0.1)
-        owners = git_processes((workdir, git_dir, common_dir))
+    owners = wait_for_git((workdir, git_dir, common_dir), wait)
     paths = [p for p in paths if p.exists()]  # the git that ended may have removed its own
     now = time.time()
     locks = []

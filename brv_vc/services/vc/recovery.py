@@ -183,19 +183,33 @@ def _restore(repo: KnowledgeRepo, old: str | None, paths: list[str]) -> None:
 def _remove_stale(repo: KnowledgeRepo) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Removes stale git locks and git's merge-driver temp files; returns both lists.
 
+    A git seen working in the repository without a lock (one started since the locks were
+    looked at; its temp files may be in use) is waited for as a lock's owner is: recover
+    never reports success with a stale lock left in place.
+
     Raises:
         ConflictError: a live git process works in the repository (nothing is removed).
     """
-    locks = _locks(repo, settle=True)
+    dirs = repo.git_dirs()
+    locks = _locks(repo, settle=True, dirs=dirs)
     live = tuple(lock for lock in locks if not lock.stale)
     if live:
         _refuse_live(live)
-    if git_lock.git_processes((repo.workdir, repo.git_dir())):
-        return (), ()  # a git runs (without a lock yet): its temp files may be in use
-    for lock in locks:
-        lock.path.unlink(missing_ok=True)
     temps = [p for p in git_lock.merge_temps(repo.workdir)
              if repo.git_ok("ls-files", "--error-unmatch", "--", p.name) is None]
+    if not locks and not temps:
+        return (), ()
+    running = git_lock.wait_for_git((repo.workdir, *dirs))
+    if running:
+        left = [str(lock.path) for lock in locks] + [str(p) for p in temps]
+        raise ConflictError(
+            f"another git process (pid {', '.join(map(str, running))}) is working in this "
+            f"repository: nothing was removed ({', '.join(left)} left in place)",
+            hint=f"wait for it to finish (if it hangs: kill {running[0]}), then run "
+                 "'brv vc recover' again",
+        )
+    for lock in locks:
+        lock.path.unlink(missing_ok=True)
     for path in temps:
         path.unlink(missing_ok=True)
     return tuple(str(lock.path) for lock in locks), tuple(p.name for p in temps)

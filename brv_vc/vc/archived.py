@@ -11,7 +11,7 @@ import re
 
 from brv_vc.pattern import lazy
 from brv_vc.record import NamedTuple
-from brv_vc.vc import git_objects
+from brv_vc.vc import git, git_objects
 from brv_vc.vc.repo import KnowledgeRepo
 
 TRAILER = "Brv-Archived"
@@ -78,19 +78,14 @@ def range_walk(repo: KnowledgeRepo, old: str, target: str) -> RangeWalk | None:
         mark, _, rest = record.partition("\x1f")
         sha, _, rest = rest.partition("\x1f")
         parents, _, message = rest.partition("\x1f")
-        if mark not in ("-", ">") or not _object_id(sha) or not all(
-                _object_id(p) for p in parents.split(" ") if parents):
+        if mark not in ("-", ">") or not git.object_id(sha) or not all(
+                git.object_id(p) for p in parents.split(" ") if parents):
             return None  # not git's shape: the caller asks merge-base
         if mark == "-":
             borders.add(sha)
         else:
             commits.append((sha, parents, message))
     return RangeWalk(tuple(commits), frozenset(borders))
-
-
-def _object_id(text: str) -> bool:
-    """A full object id (SHA-1 or SHA-256 hex)."""
-    return len(text) in (40, 64) and all(c in "0123456789abcdef" for c in text)
 
 
 def archived_in_range(repo: KnowledgeRepo, old: str | None, new: str,

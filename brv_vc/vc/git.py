@@ -475,7 +475,7 @@ def _loose_blobs(repo: Path, shas: Sequence[str]) -> dict[str, bytes]:
     objects = os.path.join(git_dir, "objects")
     found: dict[str, bytes] = {}
     for sha in shas:
-        if len(sha) not in (40, 64) or sha.strip("0123456789abcdef"):  # not an object id
+        if not object_id(sha):
             continue
         try:
             with open(os.path.join(objects, sha[:2], sha[2:]), "rb") as handle:
@@ -502,7 +502,12 @@ def loose_head(git_dir: Path, common_dir: Path, branch: str) -> str | None:
         value = where.read_text(encoding="ascii").strip()
     except (OSError, UnicodeDecodeError):
         return None
-    return value if len(value) in (40, 64) and not value.strip("0123456789abcdef") else None
+    return value if object_id(value) else None
+
+
+def object_id(text: str) -> bool:
+    """True for a full object id as git writes it (SHA-1 or SHA-256, lower-case hex)."""
+    return len(text) in (40, 64) and not text.strip("0123456789abcdef")
 
 
 def ignored_paths(repo: Path, paths: Sequence[str]) -> set[str]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 
 from brv_vc import __version__
+from brv_vc.vc.git import object_id
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -53,7 +54,7 @@ def _loose_commit_tree(common_dir: Path, commit: str) -> str | None:
     """The tree a loose commit object names (its first line), or None."""
     import zlib
 
-    if len(commit) not in (40, 64) or commit.strip("0123456789abcdef"):
+    if not object_id(commit):
         return None
     try:
         with open(os.path.join(common_dir, "objects", commit[:2], commit[2:]), "rb") as handle:

@@ -350,7 +350,7 @@ def read_whereabouts(workdir: Path) -> tuple[Path, Path, str, str] | None:
             return None
         head = (dot / "HEAD").read_text(encoding="utf-8")
         git_dir = Path(os.path.realpath(dot))
-        if _object_id(head.rstrip("\n")):
+        if git.object_id(head.rstrip("\n")):
             return git_dir, git_dir, head.rstrip("\n"), "HEAD"
         if not head.startswith("ref: refs/heads/") or not head.endswith("\n"):
             return None
@@ -373,12 +373,7 @@ def read_ref(git_dir: Path, ref: str) -> str | None:
         value = _packed(git_dir, ref) or ""
     except (OSError, UnicodeDecodeError):
         return None
-    return value if _object_id(value) else None
-
-
-def _object_id(text: str) -> bool:
-    """True for a full object id (SHA-1 or SHA-256, lowercase hex)."""
-    return len(text) in (40, 64) and not text.strip("0123456789abcdef")
+    return value if git.object_id(value) else None
 
 
 def _packed(dot: Path, ref: str) -> str | None:

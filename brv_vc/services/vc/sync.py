@@ -245,9 +245,7 @@ def _fetched(git_dir: Path) -> str | None:
             sha, _, rest = handle.readline().partition("\t")
     except (OSError, UnicodeDecodeError):
         return None
-    ok = len(sha) in (40, 64) and not rest.startswith("not-for-merge") and all(
-        c in "0123456789abcdef" for c in sha)
-    return sha if ok else None
+    return sha if git.object_id(sha) and not rest.startswith("not-for-merge") else None
 
 
 def merge(project: Project, repo: KnowledgeRepo, now: datetime, ref: str, *,

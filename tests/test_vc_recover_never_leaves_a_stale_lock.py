@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -35,9 +36,20 @@ def _stale(team: Team) -> Path:
 
 def _batch(cwd: Path, env: dict[str, str] | None = None,
            args: tuple[str, ...] = ()) -> subprocess.Popen[bytes]:
-    """A real git that runs until its stdin is closed."""
-    return subprocess.Popen(["git", *args, "cat-file", "--batch"], cwd=cwd, env=env,
+    """A real git that runs until its stdin is closed, once the kernel names it git.
+
+    Popen returns as exec closes the error pipe, a moment before the kernel renames the
+    process (``/proc/PID/comm`` still says python then): what recover sees is a git.
+    """
+    proc = subprocess.Popen(["git", *args, "cat-file", "--batch"], cwd=cwd, env=env,
                             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        with open(f"/proc/{proc.pid}/comm", encoding="utf-8") as handle:
+            if handle.read().strip() == "git":
+                break
+        time.sleep(0.001)
+    return proc
 
 
 @pytest.fixture

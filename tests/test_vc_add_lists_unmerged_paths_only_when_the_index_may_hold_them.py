@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import subprocess
 from pathlib import Path
 
 import pytest
-from vc_helpers import Team, team  # noqa: F401
+from vc_helpers import Team, git_commands, team  # noqa: F401
 
 from brv_vc.vc.git_index import committed_tree
 
@@ -16,12 +15,7 @@ ROT = "auth/jwt/token_rotation.md"
 
 def _ls_files_u(trace: Path) -> int:
     """How many ``git ls-files -u`` a GIT_TRACE2_EVENT file recorded."""
-    count = 0
-    for line in trace.read_text(encoding="utf-8").splitlines():
-        event = json.loads(line)
-        if event.get("event") == "start" and "ls-files" in event["argv"]:
-            count += "-u" in event["argv"]
-    return count
+    return sum(argv[:1] == ["ls-files"] and "-u" in argv for argv in git_commands(trace))
 
 
 def test_an_add_after_a_commit_asks_git_for_no_unmerged_paths(

@@ -13,6 +13,19 @@ from vc_helpers import Team, team  # noqa: F401
 ROT = "auth/jwt/token_rotation.md"
 
 
+def _last_line(script: str, cwd: Path) -> str:
+    """The last stderr line of ``script`` run by a fresh Python that imports this checkout."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("COVERAGE", "COV_CORE"))}
+    env["PYTHONPATH"] = str(REPO)
+    # compiling a module without its .pyc (PYTHONDONTWRITEBYTECODE, a fresh checkout) collects
+    # on its own: what is counted is the command's work, so the bytecode is there first
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(REPO / "brv_vc")],
+                   env=env, capture_output=True, check=False)
+    done = subprocess.run([sys.executable, "-c", script], cwd=cwd, text=True, env=env,
+                          capture_output=True, check=False)
+    return done.stderr.strip().splitlines()[-1]
+
+
 def collections(cwd: Path, *argv: str) -> tuple[int, int]:
     """(exit code, collections run once brv's entry point started), console-script style."""
     script = (f"import gc, re, sys; sys.argv = ['brv', *{list(argv)!r}]\n"
@@ -22,15 +35,7 @@ def collections(cwd: Path, *argv: str) -> tuple[int, int]:
               "except SystemExit as exc:\n    code = exc.code or 0\n"
               "after = sum(s['collections'] for s in gc.get_stats())\n"
               "print(code, after - before, file=sys.stderr)")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("COVERAGE", "COV_CORE"))}
-    env["PYTHONPATH"] = str(REPO)
-    # compiling a module without its .pyc (PYTHONDONTWRITEBYTECODE, a fresh checkout) collects
-    # on its own: what is counted is the command's work, so the bytecode is there first
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(REPO / "brv_vc")],
-                   env=env, capture_output=True, check=False)
-    done = subprocess.run([sys.executable, "-c", script], cwd=cwd, text=True, env=env,
-                          capture_output=True, check=False)
-    code, ran = done.stderr.strip().splitlines()[-1].split()
+    code, ran = _last_line(script, cwd).split()
     return int(code), int(ran)
 
 
@@ -52,8 +57,4 @@ def test_a_command_past_the_fast_paths_collects_as_python_does(tmp_path: Path) -
               "try:\n    main()\n"
               "except SystemExit:\n    pass\n"
               "print(gc.get_threshold() == default, file=sys.stderr)")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("COVERAGE", "COV_CORE"))}
-    env["PYTHONPATH"] = str(REPO)
-    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, text=True, env=env,
-                          capture_output=True, check=False)
-    assert done.stderr.strip().splitlines()[-1] == "True", done.stderr
+    assert _last_line(script, tmp_path) == "True"

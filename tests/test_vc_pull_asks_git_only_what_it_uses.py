@@ -7,7 +7,7 @@ from pathlib import Path
 
 import vc_helpers
 from conftest import brv_process
-from vc_helpers import Team
+from vc_helpers import Team, git_commands
 
 team = vc_helpers.team
 NEW = "auth/jwt/alice.md"
@@ -16,19 +16,6 @@ NEW = "auth/jwt/alice.md"
 def _alice_pushes(team: Team) -> None:
     team.alice.write(NEW, "Alice's lease", summary="Leases last an hour")
     team.alice.sync("alice")
-
-
-def _commands(trace: Path) -> list[list[str]]:
-    """The argv of every git process in a GIT_TRACE2_EVENT file (git's -C/-c left out)."""
-    commands = []
-    for line in trace.read_text(encoding="utf-8").splitlines():
-        event = json.loads(line)
-        if event.get("event") == "start":
-            argv = event["argv"][1:]
-            while argv and argv[0] in ("-C", "-c"):
-                argv = argv[2:]
-            commands.append(argv)
-    return commands
 
 
 def _pull(team: Team, trace: Path) -> dict[str, object]:
@@ -46,7 +33,7 @@ def test_a_pull_merges_without_a_diffstat_and_asks_no_head_after(team: Team,
     answer = _pull(team, trace)
     head = team.bob.git("rev-parse", "HEAD").strip()
     assert answer["new"] == head == team.alice.git("rev-parse", "HEAD").strip()
-    commands = _commands(trace)
+    commands = git_commands(trace)
     merges = [c for c in commands if c[0] == "merge"]
     assert len(merges) == 1, merges
     assert "--no-stat" in merges[0], merges
@@ -66,6 +53,6 @@ def test_a_ref_git_left_packed_is_asked_of_git(team: Team, tmp_path: Path) -> No
     assert not (team.bob.tree / ".git" / "refs" / "heads" / "main").exists()
     assert answer["new"] == team.bob.git("rev-parse", "HEAD").strip() == team.alice.git(
         "rev-parse", "HEAD").strip()
-    commands = _commands(trace)
+    commands = git_commands(trace)
     merge = next(i for i, c in enumerate(commands) if c[0] == "merge")
     assert [c for c in commands[merge + 1:] if c[0] == "rev-parse"]

@@ -8,12 +8,11 @@ identical to the incoming file is still dropped so the pull goes through.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import vc_helpers
 from conftest import brv_process, snapshot
-from vc_helpers import Team, entry_bytes
+from vc_helpers import Team, entry_bytes, git_commands
 
 team = vc_helpers.team
 NEW = "auth/jwt/alice.md"
@@ -25,30 +24,13 @@ def _alice_pushes(team: Team) -> bytes:
     return (team.alice.tree / NEW).read_bytes()
 
 
-def _git_commands(trace: Path) -> list[list[str]]:
-    """The argv of every git process a GIT_TRACE2_EVENT file recorded, from the command on.
-
-    git's own options before it (``-C DIR``, as ``vc/git.py`` starts git) are left out.
-    """
-    events = [json.loads(line) for line in trace.read_text(encoding="utf-8").splitlines()]
-    commands = []
-    for event in events:
-        if event.get("event") != "start":
-            continue
-        argv = event["argv"][1:]
-        while argv and argv[0] in ("-C", "-c"):
-            argv = argv[2:]
-        commands.append(argv)
-    return commands
-
-
 def test_a_fast_forward_pull_asks_git_for_no_status(team: Team, tmp_path: Path) -> None:
     incoming = _alice_pushes(team)
     trace = tmp_path / "trace.json"
     pulled = brv_process("vc", "pull", cwd=team.bob.root, env={"GIT_TRACE2_EVENT": str(trace)})
     assert pulled.exit_code == 0, pulled.stderr
     assert (team.bob.tree / NEW).read_bytes() == incoming
-    commands = _git_commands(trace)
+    commands = git_commands(trace)
     assert [c[0] for c in commands if c[0] in ("merge", "status")] == ["merge"]
     assert not [c for c in commands if any("FETCH_HEAD" in arg for arg in c)]
 

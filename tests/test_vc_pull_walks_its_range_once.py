@@ -3,29 +3,16 @@ diverged as git merge-base says, and the archive trailers of a fast-forward from
 
 from __future__ import annotations
 
-import json
 import subprocess
 from pathlib import Path
 
 import pytest
-from vc_helpers import start_team
+from vc_helpers import git_commands, start_team
 
 from brv_vc.services.vc.sync import _relation
 from brv_vc.vc.repo import KnowledgeRepo
 
 ROT = "auth/jwt/token_rotation.md"
-
-
-def _commands(trace: Path) -> list[list[str]]:
-    commands = []
-    for line in trace.read_text(encoding="utf-8").splitlines():
-        event = json.loads(line)
-        if event.get("event") == "start":
-            argv = event["argv"][1:]
-            while argv and argv[0] in ("-C", "-c"):
-                argv = argv[2:]
-            commands.append(argv)
-    return commands
 
 
 def test_a_fast_forward_pull_reads_its_archive_trailers_from_the_one_walk(
@@ -40,7 +27,7 @@ def test_a_fast_forward_pull_reads_its_archive_trailers_from_the_one_walk(
     monkeypatch.delenv("GIT_TRACE2_EVENT")
     assert (bob.tree / "_archived/auth/jwt/token_rotation.stub.md").is_file()
     assert not (bob.tree / ROT).exists()
-    commands = _commands(trace)
+    commands = git_commands(trace)
     assert not [c for c in commands if c[0] == "merge-base"]
     logs = [c for c in commands if c[0] == "log"]
     assert len(logs) == 1, logs
@@ -52,12 +39,17 @@ def _git(repo: Path, *args: str) -> str:
                           cwd=repo, check=True, capture_output=True, text=True).stdout.strip()
 
 
-def test_each_relation_is_what_merge_base_says(tmp_path: Path) -> None:
+def _first_commit(tmp_path: Path, message: str) -> tuple[Path, str]:
+    """A new repository on ``main`` with one empty commit, and that commit."""
     repo = tmp_path / "repo"
     repo.mkdir()
     _git(repo, "init", "-q", "-b", "main")
-    _git(repo, "commit", "-q", "--allow-empty", "-m", "one")
-    one = _git(repo, "rev-parse", "HEAD")
+    _git(repo, "commit", "-q", "--allow-empty", "-m", message)
+    return repo, _git(repo, "rev-parse", "HEAD")
+
+
+def test_each_relation_is_what_merge_base_says(tmp_path: Path) -> None:
+    repo, one = _first_commit(tmp_path, "one")
     _git(repo, "commit", "-q", "--allow-empty", "-m", "two")
     two = _git(repo, "rev-parse", "HEAD")
     _git(repo, "checkout", "-q", "-b", "side", one)
@@ -93,17 +85,13 @@ def test_a_shallow_clone_asks_merge_base(tmp_path: Path,
     bob.ok("vc", "pull")
     monkeypatch.delenv("GIT_TRACE2_EVENT")
     assert bob.git("rev-parse", "HEAD") == alice.git("rev-parse", "HEAD")
-    assert [c for c in _commands(trace) if c[0] == "merge-base"]
+    assert [c for c in git_commands(trace) if c[0] == "merge-base"]
 
 
 def test_a_message_shaped_like_a_record_does_not_make_a_fast_forward(tmp_path: Path) -> None:
     """A remote commit's message may hold any byte but NUL: one that writes a boundary record
     naming the local commit leaves the relation diverged (a fast-forward skips the clash check)."""
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    _git(repo, "init", "-q", "-b", "main")
-    _git(repo, "commit", "-q", "--allow-empty", "-m", "base")
-    base = _git(repo, "rev-parse", "HEAD")
+    repo, base = _first_commit(tmp_path, "base")
     _git(repo, "commit", "-q", "--allow-empty", "-m", "local")
     local = _git(repo, "rev-parse", "HEAD")
     _git(repo, "checkout", "-q", "-b", "theirs", base)

@@ -11,6 +11,7 @@ Import the fixtures into a test module with ``from vc_helpers import team  # noq
 
 from __future__ import annotations
 
+import json
 import socket
 import subprocess
 import time
@@ -35,6 +36,23 @@ def git(cwd: Path, *args: str, check: bool = True) -> str:
     if check and proc.returncode != 0:
         raise AssertionError(f"git {' '.join(args)} failed: {proc.stderr}")
     return proc.stdout
+
+
+def git_commands(trace: Path) -> list[list[str]]:
+    """The argv of every git process a GIT_TRACE2_EVENT file recorded, in order.
+
+    git's own options before the command (``-C DIR``, ``-c k=v``, as ``vc/git.py`` starts
+    git) are left out.
+    """
+    commands = []
+    for line in trace.read_text(encoding="utf-8").splitlines():
+        event = json.loads(line)
+        if event.get("event") == "start":
+            argv = event["argv"][1:]
+            while argv and argv[0] in ("-C", "-c"):
+                argv = argv[2:]
+            commands.append(argv)
+    return commands
 
 
 def entry_bytes(title: str, *, summary: str = "", tags: tuple[str, ...] = (),

@@ -14,12 +14,22 @@ import sqlite3
 import zlib
 
 LEVEL = 9  # written once per changed file, read for ten hits: the smallest is worth it
+# zlib's window is sized to the text (the stream names it: any zlib reads it, older 32 KB
+# blobs included): setting up the default 32 KB compressor (window, hash tables) cost more
+# than compressing a ~1.6 KB entry (2.3x the time). A window that covers the whole text
+# (zlib keeps 262 bytes of lookahead out of reach) loses no match: the same compressed size.
+_LOOKAHEAD = 262
 _SEP = "\0"  # never in indexed text (a NUL would have failed the entry's decode)
+
+
+def _wbits(size: int) -> int:
+    return min(15, max(9, (size + _LOOKAHEAD).bit_length()))
 
 
 def pack(content: str, keys: str) -> bytes:
     """The stored form of a document's indexed ``content`` and ``keys`` (title and path are in ``docs``)."""
-    return zlib.compress(f"{content}{_SEP}{keys}".encode(), LEVEL)
+    raw = f"{content}{_SEP}{keys}".encode()
+    return zlib.compress(raw, LEVEL, _wbits(len(raw)))
 
 
 def store(conn: sqlite3.Connection, rowid: int, content: str, keys: str) -> None:

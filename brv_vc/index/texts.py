@@ -14,11 +14,14 @@ import sqlite3
 import zlib
 
 LEVEL = 9  # written once per changed file, read for ten hits: the smallest is worth it
-# zlib's window is sized to the text (the stream names it: any zlib reads it, older 32 KB
-# blobs included): setting up the default 32 KB compressor (window, hash tables) cost more
-# than compressing a ~1.6 KB entry (2.3x the time). A window that covers the whole text
-# (zlib keeps 262 bytes of lookahead out of reach) loses no match: the same compressed size.
+# The compressor is sized to the text (the stream names its window: any zlib reads it, older
+# blobs included): setting up zlib.compress's 32 KB window and 64 KB hash table cost more
+# than compressing a ~1.6 KB entry. A window covering the whole text (zlib keeps 262 bytes
+# of lookahead out of reach) loses no match; a 4,096-slot hash table (memLevel 5) and
+# 2,048-symbol blocks cost the same bytes within a few per thousand. Measured on 100
+# entries of the 25,000-entry bench: 9.4 -> 3.9 ms, the same total size.
 _LOOKAHEAD = 262
+_MEM_LEVEL = 5
 _SEP = "\0"  # never in indexed text (a NUL would have failed the entry's decode)
 
 
@@ -29,7 +32,8 @@ def _wbits(size: int) -> int:
 def pack(content: str, keys: str) -> bytes:
     """The stored form of a document's indexed ``content`` and ``keys`` (title and path are in ``docs``)."""
     raw = f"{content}{_SEP}{keys}".encode()
-    return zlib.compress(raw, LEVEL, _wbits(len(raw)))
+    packer = zlib.compressobj(LEVEL, zlib.DEFLATED, _wbits(len(raw)), _MEM_LEVEL)
+    return packer.compress(raw) + packer.flush()
 
 
 def store(conn: sqlite3.Connection, rowid: int, content: str, keys: str) -> None:

@@ -39,7 +39,9 @@ def clean(raw: str) -> str | None:
     """
     text = raw.strip().split(" (", 1)[0].split(" - ", 1)[0].split(" — ", 1)[0].split(": ", 1)[0]
     text = text.strip().strip("`'\"<>()[]*").strip()
-    text = _LINE_SUFFIX.sub("", text.rstrip(".,;:"))
+    text = text.rstrip(".,;:")
+    if ":" in text or "#" in text:  # the suffix's fixed part: else the search tries every position
+        text = _LINE_SUFFIX.sub("", text)
     if not text or " " in text or "://" in text or len(text) > 300 or text in (".", "/"):
         return None
     if not _SEGMENTS.match(text):
@@ -62,7 +64,7 @@ def files_list(body: str) -> list[str]:
     found: list[str] = []
     inside = False
     for line in body.splitlines():
-        label = _LABEL.match(line)
+        label = _LABEL.match(line) if "**" in line else None  # most lines: no label to try
         if label:
             inside = label.group("label").strip().lower() == "files"
             if inside and label.group("rest").strip():

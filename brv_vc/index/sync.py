@@ -235,10 +235,11 @@ def sync(
     tree = project.tree
     if paths is not None:
         wanted = sorted({p for p in paths if is_indexed(p) or may_be_synthesis(p)})
+        base = str(tree) + os.sep  # plain strings: pathlib costs more than the stat itself
         listing: dict[str, Stat] = {
             p: st for p in wanted
-            if (is_indexed(p) or _synthesis(str(tree / p), p))
-            and (st := _stat(str(tree / p))) is not None
+            if (is_indexed(p) or _synthesis(base + p, p))
+            and (st := _stat(base + p)) is not None
         }
         stored = _stats_where(conn, "path", wanted)
         return _reconcile(conn, tree, "paths", listing, stored, {}, [], wall, progress)

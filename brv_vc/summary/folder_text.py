@@ -28,11 +28,16 @@ _TERMS = re.compile(r"Key terms: (.+?)\.\s*$")
 def key_terms(folder: FolderInput) -> list[str]:
     """The folder's most frequent tags/keywords (a sub-folder's terms weigh by their rank)."""
     weight: dict[str, float] = {}
+    get = weight.get
     for child in folder.children:
+        if child.name.endswith(".md"):  # an entry: each term weighs 1 (the common case, kept lean)
+            for term in child.terms:
+                key = term.lower()
+                weight[key] = get(key, 0.0) + 1.0
+            continue
         for rank, term in enumerate(child.terms):
             key = term.lower()
-            share = 1.0 if child.name.endswith(".md") else (KEY_TERMS - rank) * 0.5
-            weight[key] = weight.get(key, 0.0) + max(share, 0.5)
+            weight[key] = get(key, 0.0) + max((KEY_TERMS - rank) * 0.5, 0.5)
     return [t for t, _ in sorted(weight.items(), key=lambda kv: (-kv[1], kv[0]))[:KEY_TERMS]]
 
 

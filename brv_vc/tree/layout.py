@@ -80,7 +80,7 @@ def kind_of(relpath: str) -> Kind:
         if name.endswith(STUB_SUFFIX):
             return Kind.STUB
         return Kind.FULL if name.endswith(FULL_SUFFIX) else Kind.OTHER
-    if any(p.startswith(".") for p in parts):
+    if relpath.startswith(".") or "/." in relpath:  # a hidden part (no generator: ~9 calls a path)
         return Kind.OTHER
     if name == MANIFEST_FILE and len(parts) == 1:
         return Kind.MANIFEST

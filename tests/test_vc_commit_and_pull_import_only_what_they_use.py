@@ -1,0 +1,82 @@
+"""`brv vc commit` and `pull` skip what only an unusual case needs (vc.status, the ascii codec)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import REPO
+from vc_helpers import Team, team  # noqa: F401
+
+from brv_vc.vc import git_checked
+
+ROT = "auth/jwt/token_rotation.md"
+# brv_vc.vc.status: its Change names an unmerged path (commit) or a conflict (pull); the
+# encodings.ascii codec: loaded by a text file opened with encoding="ascii" (the HEAD ref,
+# the checked-commit record), where bytes decoded as ascii load nothing
+UNUSED = ("brv_vc.vc.status", "encodings.ascii")
+
+
+def _run(cwd: Path, *argv: str) -> tuple[int, list[str], str]:
+    """(exit code, which of UNUSED it imported, stderr) of a console-script style process."""
+    script = (f"import re, sys; sys.argv = ['brv', *{list(argv)!r}]\n"
+              "code = 0\n"
+              "try:\n    from brv_vc.cli.entry import main\n    main()\n"
+              "except SystemExit as exc:\n    code = exc.code or 0\n"
+              f"print(','.join(m for m in {UNUSED!r} if m in sys.modules), file=sys.stderr)\n"
+              "sys.exit(code)")
+    full = {k: v for k, v in os.environ.items()
+            if not k.startswith(("COVERAGE", "COV_CORE", "BRV_NOW"))}
+    full.update(PYTHONPATH=str(REPO), LC_ALL="C.UTF-8")
+    done = subprocess.run([sys.executable, "-c", script], cwd=cwd, text=True, env=full,
+                          capture_output=True, check=False)
+    *said, imported = done.stderr.rstrip("\n").split("\n")
+    return done.returncode, [m for m in imported.split(",") if m], "\n".join(said)
+
+
+def test_commit_push_and_pull_import_neither(team: Team) -> None:  # noqa: F811
+    team.alice.edit(ROT, summary="lean commit")
+    assert _run(team.alice.root, "vc", "add")[0] == 0
+    code, imported, said = _run(team.alice.root, "vc", "commit", "-m", "lean")
+    assert (code, imported) == (0, []), said
+    # the record vc commit wrote (bytes) is read back by push, which then skips its checks
+    assert git_checked.checked(team.alice.tree / ".git") is not None
+    code, imported, said = _run(team.alice.root, "vc", "push")
+    assert (code, imported) == (0, []), said
+    assert team.alice.git("rev-parse", "HEAD") == team.alice.git("rev-parse", "origin/main")
+    code, imported, said = _run(team.bob.root, "vc", "pull")
+    assert (code, imported) == (0, []), said
+    assert team.bob.text(ROT) == team.alice.text(ROT)
+
+
+def test_the_checked_commit_record_reads_as_before(tmp_path: Path) -> None:
+    """Bytes in, bytes out: the same three fields; a record that is not ascii is no record."""
+    from brv_vc import __version__
+
+    where = tmp_path / git_checked.RECORD
+    commit, parent = "a" * 40, "b" * 40
+    where.write_text(f"{commit} {parent} {__version__}\r\n", encoding="ascii")
+    assert git_checked.checked(tmp_path) == (commit, parent)
+    where.write_bytes(f"{commit} {parent} {__version__}\n".encode() + b"\xff")
+    assert git_checked.checked(tmp_path) is None
+    where.write_text(f"{commit} {parent} 0.0.0-other\n", encoding="ascii")
+    assert git_checked.checked(tmp_path) is None
+
+
+def test_a_loose_head_reads_as_before(tmp_path: Path) -> None:
+    """loose_head: the id in the ref file, None for anything that is not one object id."""
+    from brv_vc.vc.git import loose_head
+
+    heads = tmp_path / "refs" / "heads"
+    heads.mkdir(parents=True)
+    (heads / "main").write_bytes(b"c" * 40 + b"\n")
+    assert loose_head(tmp_path, tmp_path, "main") == "c" * 40
+    (tmp_path / "HEAD").write_bytes(b"d" * 64 + b"\r\n")
+    assert loose_head(tmp_path, tmp_path, "HEAD") == "d" * 64
+    (heads / "main").write_bytes(b"c" * 39 + b"\xe9\n")
+    assert loose_head(tmp_path, tmp_path, "main") is None
+    (heads / "main").write_bytes(b"ref: refs/heads/other\n")
+    assert loose_head(tmp_path, tmp_path, "main") is None
+    assert loose_head(tmp_path, tmp_path, "gone") is None

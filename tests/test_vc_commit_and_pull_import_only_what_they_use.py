@@ -1,4 +1,4 @@
-"""`brv vc commit` and `pull` skip what only an unusual case needs (vc.status, the ascii codec)."""
+"""`brv vc commit` and `pull` skip what only an unusual case needs (vc.status, the ascii codec...)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,9 @@ from brv_vc.vc import git_checked
 ROT = "auth/jwt/token_rotation.md"
 # brv_vc.vc.status: its Change names an unmerged path (commit) or a conflict (pull); the
 # encodings.ascii codec: loaded by a text file opened with encoding="ascii" (the HEAD ref,
-# the checked-commit record), where bytes decoded as ascii load nothing
-UNUSED = ("brv_vc.vc.status", "encodings.ascii")
+# the checked-commit record), where bytes decoded as ascii load nothing; code_notes: the
+# code a pull made stale is told in-project only
+UNUSED = ("brv_vc.vc.status", "encodings.ascii", "brv_vc.services.vc.code_notes")
 
 
 def _run(cwd: Path, *argv: str) -> tuple[int, list[str], str]:

@@ -15,7 +15,6 @@ from pathlib import Path
 from brv_vc.errors import ConflictError, GitError, NotFoundError
 from brv_vc.record import NamedTuple
 from brv_vc.services.vc.changes import status
-from brv_vc.services.vc.code_notes import pull_notices
 from brv_vc.services.vc.hook_env import REFRESHING_ENV
 from brv_vc.services.vc.remotes import chosen, mask_url
 from brv_vc.services.vc.settings_notice import settings_changes
@@ -27,6 +26,7 @@ from brv_vc.vc.repo import KnowledgeRepo, translate
 # Change: an annotation only, a pull without conflicts needs no vc.status (~0.5 ms of imports)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Collection
 
     from brv_vc.services.vc.archive import AfterChange
     from brv_vc.vc.archived import RangeWalk
@@ -163,9 +163,19 @@ def _merge(project: Project, repo: KnowledgeRepo, target: str, label: str, actio
                              walk=walk if forward else None)
         return SyncResult(action, old, new, False, (), after, label,
                           notices=(*settings_changes(project, repo, old, new, paths),
-                                   *pull_notices(project, repo, old, new, paths)))
+                                   *_pull_notices(project, repo, old, new, paths)))
     finally:
         intents.done(intent)
+
+
+def _pull_notices(project: Project, repo: KnowledgeRepo, old: str | None, new: str | None,
+                  paths: Collection[str] | None) -> tuple[str, ...]:
+    """``code_notes.pull_notices``: its module is imported only in-project (standalone: none)."""
+    if not repo.in_project:
+        return ()
+    from brv_vc.services.vc.code_notes import pull_notices
+
+    return pull_notices(project, repo, old, new, paths)
 
 
 def _relation(repo: KnowledgeRepo, old: str | None, target: str,

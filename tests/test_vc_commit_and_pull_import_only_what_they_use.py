@@ -16,8 +16,9 @@ ROT = "auth/jwt/token_rotation.md"
 # brv_vc.vc.status: its Change names an unmerged path (commit) or a conflict (pull); the
 # encodings.ascii codec: loaded by a text file opened with encoding="ascii" (the HEAD ref,
 # the checked-commit record), where bytes decoded as ascii load nothing; code_notes: the
-# code a pull made stale is told in-project only
-UNUSED = ("brv_vc.vc.status", "encodings.ascii", "brv_vc.services.vc.code_notes")
+# code a pull made stale is told in-project only; contextvars: for an index a resident
+# process (brv ui) lends, made when first named
+UNUSED = ("brv_vc.vc.status", "encodings.ascii", "brv_vc.services.vc.code_notes", "contextvars")
 
 
 def _run(cwd: Path, *argv: str) -> tuple[int, list[str], str]:
@@ -81,3 +82,37 @@ def test_a_loose_head_reads_as_before(tmp_path: Path) -> None:
     (heads / "main").write_bytes(b"ref: refs/heads/other\n")
     assert loose_head(tmp_path, tmp_path, "main") is None
     assert loose_head(tmp_path, tmp_path, "gone") is None
+
+
+def test_a_lent_index_is_used_and_its_variable_made_once() -> None:
+    """derived.RESIDENT, made at its first naming, is one variable; with_index uses what it lends."""
+    script = ("import sys\n"
+              "from brv_vc.services.derived import index\n"
+              "before = 'contextvars' in sys.modules\n"
+              "from brv_vc.services.derived import RESIDENT\n"
+              "print(before, RESIDENT is index.RESIDENT, 'contextvars' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", script], text=True, capture_output=True,
+                          env={**os.environ, "PYTHONPATH": str(REPO)}, check=True)
+    assert done.stdout.split() == ["False", "True", "True"]
+
+    from brv_vc.services.derived import index
+
+    project = object()
+
+    class Opened:
+        notes = ("lent",)
+
+    class Lent:
+        def __init__(self) -> None:
+            self.project = project
+            self.given = Opened()
+
+        def opened(self) -> Opened:
+            return self.given
+
+    lent = Lent()
+    token = index.RESIDENT.set(lent)
+    try:
+        assert index.with_index(project, lambda opened: opened) == (lent.given, ["lent"])  # type: ignore[arg-type]
+    finally:
+        index.RESIDENT.reset(token)

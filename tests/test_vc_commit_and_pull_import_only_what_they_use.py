@@ -17,8 +17,10 @@ ROT = "auth/jwt/token_rotation.md"
 # encodings.ascii codec: loaded by a text file opened with encoding="ascii" (the HEAD ref,
 # the checked-commit record), where bytes decoded as ascii load nothing; code_notes: the
 # code a pull made stale is told in-project only; contextvars: for an index a resident
-# process (brv ui) lends, made when first named
-UNUSED = ("brv_vc.vc.status", "encodings.ascii", "brv_vc.services.vc.code_notes", "contextvars")
+# process (brv ui) lends, made when first named; incoming: local changes an arriving path
+# would clash with, asked by a true merge (a fast-forward leaves that check to git's merge)
+UNUSED = ("brv_vc.vc.status", "encodings.ascii", "brv_vc.services.vc.code_notes", "contextvars",
+          "brv_vc.services.vc.incoming")
 
 
 def _run(cwd: Path, *argv: str) -> tuple[int, list[str], str]:

@@ -119,7 +119,6 @@ def _merge(project: Project, repo: KnowledgeRepo, target: str, label: str, actio
     HEAD read from the ref git just wrote (``git.loose_head``) rather than asked of git.
     """
     from brv_vc.services.vc.archive import after_change
-    from brv_vc.services.vc.incoming import refuse_clash
     from brv_vc.services.vc.recovery import begin_pull
 
     relation, walk = _relation(repo, old, target, where)
@@ -139,13 +138,13 @@ def _merge(project: Project, repo: KnowledgeRepo, target: str, label: str, actio
     # and the paths are named only when it refused. A true merge may leave an arriving path
     # as it is (both sides changed it alike): asked first, so 'vc recover' never resets one.
     git_checks = old is None or relation == "forward"
-    same = [] if git_checks else refuse_clash(repo, target, arriving, action)
+    same = [] if git_checks else _refuse_clash(repo, target, arriving, action)
     # intent first: a kill from here on is recognised and undone or finished (vc recover)
     intent = begin_pull(project, old, target, arriving)
     try:
         proc = _run_merge(repo, target, label, unrelated, same)
         if proc.returncode != 0 and git_checks:
-            same = refuse_clash(repo, target, arriving, action)
+            same = _refuse_clash(repo, target, arriving, action)
             if same:  # identical untracked copies git would not overwrite: dropped, merged
                 proc = _run_merge(repo, target, label, unrelated, same)
         if proc.returncode != 0:
@@ -176,6 +175,14 @@ def _pull_notices(project: Project, repo: KnowledgeRepo, old: str | None, new: s
     from brv_vc.services.vc.code_notes import pull_notices
 
     return pull_notices(project, repo, old, new, paths)
+
+
+def _refuse_clash(repo: KnowledgeRepo, target: str, arriving: list[str], action: str
+                  ) -> list[str]:
+    """``incoming.refuse_clash``, its module imported only when asked (a fast-forward: not)."""
+    from brv_vc.services.vc.incoming import refuse_clash
+
+    return refuse_clash(repo, target, arriving, action)
 
 
 def _relation(repo: KnowledgeRepo, old: str | None, target: str,

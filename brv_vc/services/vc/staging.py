@@ -16,7 +16,6 @@ from brv_vc.tree.links import first_link, odd_files
 from brv_vc.vc import git
 from brv_vc.vc.git_links import LINK_MODE
 from brv_vc.vc.repo import KnowledgeRepo
-from brv_vc.vc.status import conflict_marker_line
 
 
 class MarkerHit(NamedTuple):
@@ -294,6 +293,10 @@ def _with_markers(repo: KnowledgeRepo, paths: list[str]) -> tuple[MarkerHit, ...
     would refuse later. Outcome: the caller warns now, naming the line. Only these few
     files are read, never the whole staged set.
     """
+    if not paths:
+        return ()  # a plain 'vc add' names no file: vc.status is not imported (~0.3 ms)
+    from brv_vc.vc.status import conflict_marker_line
+
     hits: list[MarkerHit] = []
     for path in paths:
         try:

@@ -6,7 +6,6 @@ The result says what was staged, resolved or already unchanged.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from pathlib import Path
 
 from brv_vc.errors import GitError, InvalidPathError, NotFoundError
@@ -16,6 +15,10 @@ from brv_vc.tree.links import first_link, odd_files
 from brv_vc.vc import git
 from brv_vc.vc.git_links import LINK_MODE
 from brv_vc.vc.repo import KnowledgeRepo
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: vc add imports no collections.abc
+    from collections.abc import Callable
 
 
 class MarkerHit(NamedTuple):

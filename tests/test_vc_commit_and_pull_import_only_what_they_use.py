@@ -25,7 +25,9 @@ UNUSED = ("brv_vc.vc.status", "encodings.ascii", "brv_vc.services.vc.code_notes"
 
 # add and push hash nothing (brv_vc.digest loads a hash module at its first use); a plain
 # add names no file whose markers it reads (vc.status); collections.abc: annotations only
-ADD_PUSH_UNUSED = ("_sha1", "_sha256", "_sha2", "brv_vc.vc.status", "collections.abc")
+# warnings: pathlib's, for deprecated methods only (cli/entry.py)
+ADD_PUSH_UNUSED = ("_sha1", "_sha256", "_sha2", "brv_vc.vc.status", "collections.abc",
+                   "warnings")
 
 
 def _run(cwd: Path, *argv: str, unused: tuple[str, ...] = UNUSED) -> tuple[int, list[str], str]:
@@ -142,3 +144,36 @@ def test_the_conflict_marker_patterns_compile_at_the_first_file_with_markers() -
     done = subprocess.run([sys.executable, "-c", script], text=True, capture_output=True,
                           env={**os.environ, "PYTHONPATH": str(REPO)}, check=True)
     assert done.stdout.split() == ["False", "0", "True", "4", "True"]
+
+
+def test_pathlib_loaded_by_the_entry_still_warns_where_it_did() -> None:
+    """pathlib's warnings is a stand-in that hands over the real module's names, when asked."""
+    script = ("import sys\n"
+              "from brv_vc.cli.entry import _import_pathlib\n"
+              "_import_pathlib()\n"
+              "print('warnings' in sys.modules, end=' ')\n"
+              "from pathlib import Path\n"
+              "with Path('.'):\n"
+              "    pass\n"
+              "import warnings\n"
+              "print(warnings.warn is sys.modules['pathlib'].warnings.warn)")
+    done = subprocess.run([sys.executable, "-W", "always::DeprecationWarning", "-c", script]
+                          if sys.version_info < (3, 13) else [sys.executable, "-c", "print('x')"],
+                          text=True, capture_output=True, cwd=REPO,
+                          env={**os.environ, "PYTHONPATH": str(REPO)}, check=True)
+    if sys.version_info < (3, 13):  # Path.__enter__ warns until its removal in 3.13
+        # -W loads warnings at start: no stand-in, as before
+        assert done.stdout.split() == ["True", "True"]
+        assert "<string>:6: DeprecationWarning: pathlib.Path.__enter__()" in done.stderr
+    script = ("import sys\n"
+              "from brv_vc.cli.entry import _import_pathlib\n"
+              "_import_pathlib()\n"
+              "print('warnings' in sys.modules, end=' ')\n"
+              "import pathlib\n"
+              "pathlib.warnings.warn('told', UserWarning)\n"
+              "import warnings\n"
+              "print(warnings.warn is pathlib.warnings.warn, 'filters' in vars(warnings))")
+    done = subprocess.run([sys.executable, "-c", script], text=True, capture_output=True,
+                          cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)}, check=True)
+    assert done.stdout.split() == ["False", "True", "True"]
+    assert "<string>:6: UserWarning: told" in done.stderr

@@ -177,3 +177,35 @@ def test_pathlib_loaded_by_the_entry_still_warns_where_it_did() -> None:
                           cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)}, check=True)
     assert done.stdout.split() == ["False", "True", "True"]
     assert "<string>:6: UserWarning: told" in done.stderr
+
+
+def test_pathlib_loaded_by_the_entry_answers_windows_paths_as_before() -> None:
+    """nt and _winapi, failed at once while pathlib loads (None in sys.modules), are left unset."""
+    probe = ("import sys, ntpath, pathlib\n"
+             "w = pathlib.PureWindowsPath('C:/a/../b\\\\c.md')\n"
+             "print(w.parts, w.drive, w.as_posix(), ntpath.abspath('x\\\\y'), ntpath.normpath('a//b/..'),"
+             " ntpath.realpath('q'), 'nt' in sys.modules, '_winapi' in sys.modules)")
+    outputs = []
+    for first in ("", "from brv_vc.cli.entry import _import_pathlib\n_import_pathlib()\n"):
+        done = subprocess.run([sys.executable, "-c", first + probe], text=True, cwd=REPO,
+                              capture_output=True, env={**os.environ, "PYTHONPATH": str(REPO)},
+                              check=True)
+        outputs.append(done.stdout)
+    assert outputs[0] == outputs[1]
+    assert outputs[0].rstrip().endswith("False False")
+
+
+def test_pathlib_loaded_by_the_entry_searches_no_path_for_windows_modules() -> None:
+    script = ("import sys\n"
+              "asked = []\n"
+              "class Finder:\n"
+              "    @staticmethod\n"
+              "    def find_spec(name, path=None, target=None):\n"
+              "        asked.append(name)\n"
+              "sys.meta_path.insert(0, Finder)\n"
+              "from brv_vc.cli.entry import _import_pathlib\n"
+              "_import_pathlib()\n"
+              "print(sorted({n for n in asked if n in ('nt', '_winapi')}), 'pathlib' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", script], text=True, cwd=REPO, capture_output=True,
+                          env={**os.environ, "PYTHONPATH": str(REPO)}, check=True)
+    assert done.stdout.split() == ["[]", "True"]

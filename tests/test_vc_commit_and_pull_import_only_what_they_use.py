@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from conftest import REPO
-from vc_helpers import Team, team  # noqa: F401
+from vc_helpers import Team, in_project_app, team  # noqa: F401
 
 from brv_vc.vc import git_checked
 
@@ -61,6 +61,17 @@ def test_commit_push_and_pull_import_neither(team: Team) -> None:  # noqa: F811
     code, imported, said = _run(team.bob.root, "vc", "pull")
     assert (code, imported) == (0, []), said
     assert team.bob.text(ROT) == team.alice.text(ROT)
+
+
+def test_an_in_project_add_commit_and_push_import_none_of_them_either(tmp_path: Path) -> None:
+    """In-project (the code repository's own git), the same modules stay off the path."""
+    app = in_project_app(tmp_path, ROT)
+    app.edit(ROT, summary="lean in-project")
+    code, imported, said = _run(app.root, "vc", "add", unused=ADD_PUSH_UNUSED)
+    assert (code, imported) == (0, []), said
+    code, imported, said = _run(app.root, "vc", "commit", "-m", "lean in-project")
+    assert (code, imported) == (0, []), said
+    assert app.git("log", "-1", "--format=%s").strip() == "lean in-project"
 
 
 def test_the_checked_commit_record_reads_as_before(tmp_path: Path) -> None:

@@ -6,7 +6,7 @@ records, git blob ids). CPython's own ``_sha1`` and ``_sha256`` (``_sha2`` from 
 the same bytes with no such cost, but hash ~5-7x slower (3.2 ms a MB for SHA-256, 4.4 for
 SHA-1, against OpenSSL's ~0.6): a full index build hashing every entry would lose more than
 the import saves. So the built-in ones serve until this process has hashed :data:`SWITCH`
-bytes, and OpenSSL's from then on, or at once when ``hashlib`` is already loaded. SWITCH is
+bytes, and OpenSSL's from then on, or at once when OpenSSL's ``_hashlib`` is already loaded. SWITCH is
 where the slower hashing has cost what the import costs (~3 ms: 1.2 MB of SHA-256, 0.8 of
 SHA-1), the rule that never pays more than twice the better choice made in hindsight; at a
 quarter of it (256 KB, until 2026-11) a 100-entry commit (~0.9 MB: index rows and summary
@@ -36,18 +36,26 @@ def _builtin(name: str) -> Callable[..., _Hash] | None:
     return None
 
 
-_BUILTIN = {"sha1": _builtin("sha1"), "sha256": _builtin("sha256")}
+# filled at each algorithm's first use: a process that hashes nothing (vc add, vc push)
+# loads neither extension module (~0.3 ms)
+_BUILTIN: dict[str, Callable[..., _Hash] | None] = {}
 
 
 def _hasher(name: str, size: int) -> Callable[..., _Hash]:
     global _hashed
     _hashed += size
-    small = _BUILTIN[name]
-    if small is not None and _hashed <= SWITCH and "hashlib" not in sys.modules:
+    small = _BUILTIN[name] if name in _BUILTIN else _BUILTIN.setdefault(name, _builtin(name))
+    if small is not None and _hashed <= SWITCH and "_hashlib" not in sys.modules:
         return small
-    import hashlib
+    try:  # hashlib.sha256 is _hashlib.openssl_sha256: without hashlib's own set-up (~1 ms:
+        # every algorithm's constructor tried once, _blake2 loaded)
+        import _hashlib
 
-    return getattr(hashlib, name)  # type: ignore[no-any-return]
+        return getattr(_hashlib, f"openssl_{name}")  # type: ignore[no-any-return]
+    except (ImportError, AttributeError):  # a Python built without OpenSSL
+        import hashlib
+
+        return getattr(hashlib, name)  # type: ignore[no-any-return]
 
 
 def sha1(data: bytes = b"") -> _Hash:

@@ -499,7 +499,9 @@ def loose_head(git_dir: Path, common_dir: Path, branch: str) -> str | None:
     """
     where = git_dir / "HEAD" if branch == "HEAD" else common_dir / "refs" / "heads" / branch
     try:
-        value = where.read_text(encoding="ascii").strip()
+        # bytes decoded, not read_text(encoding="ascii"): a text file would import the
+        # encodings.ascii codec (~0.3 ms of every commit and pull)
+        value = where.read_bytes().decode("ascii").strip()
     except (OSError, UnicodeDecodeError):
         return None
     return value if object_id(value) else None

@@ -34,8 +34,9 @@ def record(common_dir: Path, commit: str, parent: str, tree: str) -> None:
         if _loose_commit_tree(common_dir, commit) != tree:
             os.unlink(where)
             return
-        with open(where, "w", encoding="ascii") as handle:
-            handle.write(f"{commit} {parent} {__version__}\n")
+        # bytes, not a text file with encoding="ascii": that would import the codec module
+        with open(where, "wb") as handle:
+            handle.write(f"{commit} {parent} {__version__}\n".encode("ascii"))
     except (OSError, ValueError):
         pass
 
@@ -43,8 +44,8 @@ def record(common_dir: Path, commit: str, parent: str, tree: str) -> None:
 def checked(common_dir: Path) -> tuple[str, str] | None:
     """(commit, parent) of the last commit ``vc commit`` checked, or None."""
     try:
-        with open(os.path.join(common_dir, RECORD), encoding="ascii") as handle:
-            fields = handle.read().split()
+        with open(os.path.join(common_dir, RECORD), "rb") as handle:
+            fields = handle.read().decode("ascii").split()
     except (OSError, UnicodeDecodeError):
         return None
     return (fields[0], fields[1]) if len(fields) == 3 and fields[2] == __version__ else None

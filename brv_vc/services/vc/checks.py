@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from brv_vc.errors import BrvError
 from brv_vc.format import frontmatter as fm
 from brv_vc.format.entry import canonical_frontmatter, decode, parse_entry
+from brv_vc.pattern import lazy
 from brv_vc.record import NamedTuple
 from brv_vc.tree.layout import Kind, is_derived, is_synthesis_file, kind_of, misplaced
 from brv_vc.tree.project import STATE_DIR
@@ -24,7 +25,8 @@ from brv_vc.vc.repo import KnowledgeRepo
 
 FRONTMATTER_SCHEMA = "frontmatter"
 # "=======" alone is also a markdown heading underline, so only the unambiguous markers count.
-_CONFLICT = re.compile(rb"^(<{7} |>{7} |\|{7} |<{7}$|>{7}$)", re.MULTILINE)
+# compiled at the first staged file that holds a run of markers (most commits have none)
+_CONFLICT = lazy(rb"^(<{7} |>{7} |\|{7} |<{7}$|>{7}$)", re.MULTILINE)
 
 
 class StagedProblem(NamedTuple):

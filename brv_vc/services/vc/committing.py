@@ -220,6 +220,8 @@ def _drop_checked_link(index: Path) -> None:
 def _unmerged_in(repo: KnowledgeRepo, listed: Sequence[tuple[str, str, str, str]]
                  ) -> list[Change]:
     """:func:`unmerged` read from a listing of the staged change (``git.staged_entries``)."""
+    if all(status != "U" for status, _, _, _ in listed):
+        return []  # the usual case: vc.status (~0.5 ms of imports) is not needed
     from brv_vc.vc.status import Change
 
     return [Change("unmerged", rel) for status, path, _, _ in listed

@@ -8,12 +8,14 @@ for plain git) overrides. With review disabled nothing is gated (a solo user).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from brv_vc.errors import ConflictError
 from brv_vc.services import review
 from brv_vc.tree.project import Project
 from brv_vc.vc.repo import KnowledgeRepo
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: vc push imports no collections.abc
+    from collections.abc import Sequence
 
 OVERRIDE_ENV = "BRV_INCLUDE_PENDING"
 

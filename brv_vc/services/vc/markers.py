@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from brv_vc.errors import ConflictError, GitError
+from brv_vc.pattern import lazy
 from brv_vc.vc import exclusions, git
 from brv_vc.vc.git_links import LINK_MODE
 
@@ -54,8 +55,8 @@ def refuse_marker_files(found: list[str], action: str) -> None:
         )
 
 
-_MARKERS = (re.compile(rb"^<<<<<<<", re.M), re.compile(rb"^=======", re.M),
-            re.compile(rb"^>>>>>>>", re.M))
+# compiled at the first file that holds <<<<<<< (most commits and pushes have none)
+_MARKERS = (lazy(rb"^<<<<<<<", re.M), lazy(rb"^=======", re.M), lazy(rb"^>>>>>>>", re.M))
 
 
 def _marker_triplet(data: bytes) -> bool:

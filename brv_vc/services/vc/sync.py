@@ -15,7 +15,6 @@ from pathlib import Path
 from brv_vc.errors import ConflictError, GitError, NotFoundError
 from brv_vc.record import NamedTuple
 from brv_vc.services.vc.changes import status
-from brv_vc.services.vc.code_notes import pull_notices
 from brv_vc.services.vc.hook_env import REFRESHING_ENV
 from brv_vc.services.vc.remotes import chosen, mask_url
 from brv_vc.services.vc.settings_notice import settings_changes
@@ -23,13 +22,15 @@ from brv_vc.tree import intents
 from brv_vc.tree.project import Project
 from brv_vc.vc import git
 from brv_vc.vc.repo import KnowledgeRepo, translate
-from brv_vc.vc.status import Change
 
+# Change: an annotation only, a pull without conflicts needs no vc.status (~0.5 ms of imports)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Collection
 
     from brv_vc.services.vc.archive import AfterChange
     from brv_vc.vc.archived import RangeWalk
+    from brv_vc.vc.status import Change
 
 
 
@@ -118,7 +119,6 @@ def _merge(project: Project, repo: KnowledgeRepo, target: str, label: str, actio
     HEAD read from the ref git just wrote (``git.loose_head``) rather than asked of git.
     """
     from brv_vc.services.vc.archive import after_change
-    from brv_vc.services.vc.incoming import refuse_clash
     from brv_vc.services.vc.recovery import begin_pull
 
     relation, walk = _relation(repo, old, target, where)
@@ -138,13 +138,13 @@ def _merge(project: Project, repo: KnowledgeRepo, target: str, label: str, actio
     # and the paths are named only when it refused. A true merge may leave an arriving path
     # as it is (both sides changed it alike): asked first, so 'vc recover' never resets one.
     git_checks = old is None or relation == "forward"
-    same = [] if git_checks else refuse_clash(repo, target, arriving, action)
+    same = [] if git_checks else _refuse_clash(repo, target, arriving, action)
     # intent first: a kill from here on is recognised and undone or finished (vc recover)
     intent = begin_pull(project, old, target, arriving)
     try:
         proc = _run_merge(repo, target, label, unrelated, same)
         if proc.returncode != 0 and git_checks:
-            same = refuse_clash(repo, target, arriving, action)
+            same = _refuse_clash(repo, target, arriving, action)
             if same:  # identical untracked copies git would not overwrite: dropped, merged
                 proc = _run_merge(repo, target, label, unrelated, same)
         if proc.returncode != 0:
@@ -162,9 +162,27 @@ def _merge(project: Project, repo: KnowledgeRepo, target: str, label: str, actio
                              walk=walk if forward else None)
         return SyncResult(action, old, new, False, (), after, label,
                           notices=(*settings_changes(project, repo, old, new, paths),
-                                   *pull_notices(project, repo, old, new, paths)))
+                                   *_pull_notices(project, repo, old, new, paths)))
     finally:
         intents.done(intent)
+
+
+def _pull_notices(project: Project, repo: KnowledgeRepo, old: str | None, new: str | None,
+                  paths: Collection[str] | None) -> tuple[str, ...]:
+    """``code_notes.pull_notices``: its module is imported only in-project (standalone: none)."""
+    if not repo.in_project:
+        return ()
+    from brv_vc.services.vc.code_notes import pull_notices
+
+    return pull_notices(project, repo, old, new, paths)
+
+
+def _refuse_clash(repo: KnowledgeRepo, target: str, arriving: list[str], action: str
+                  ) -> list[str]:
+    """``incoming.refuse_clash``, its module imported only when asked (a fast-forward: not)."""
+    from brv_vc.services.vc.incoming import refuse_clash
+
+    return refuse_clash(repo, target, arriving, action)
 
 
 def _relation(repo: KnowledgeRepo, old: str | None, target: str,

@@ -25,9 +25,7 @@ UNUSED = ("brv_vc.vc.status", "encodings.ascii", "brv_vc.services.vc.code_notes"
 
 # add and push hash nothing (brv_vc.digest loads a hash module at its first use); a plain
 # add names no file whose markers it reads (vc.status); collections.abc: annotations only
-# warnings: pathlib's, for deprecated methods only (cli/entry.py)
-ADD_PUSH_UNUSED = ("_sha1", "_sha256", "_sha2", "brv_vc.vc.status", "collections.abc",
-                   "warnings")
+ADD_PUSH_UNUSED = ("_sha1", "_sha256", "_sha2", "brv_vc.vc.status", "collections.abc")
 
 
 def _run(cwd: Path, *argv: str, unused: tuple[str, ...] = UNUSED) -> tuple[int, list[str], str]:
@@ -155,68 +153,3 @@ def test_the_conflict_marker_patterns_compile_at_the_first_file_with_markers() -
     done = subprocess.run([sys.executable, "-c", script], text=True, capture_output=True,
                           env={**os.environ, "PYTHONPATH": str(REPO)}, check=True)
     assert done.stdout.split() == ["False", "0", "True", "4", "True"]
-
-
-def test_pathlib_loaded_by_the_entry_still_warns_where_it_did() -> None:
-    """pathlib's warnings is a stand-in that hands over the real module's names, when asked."""
-    script = ("import sys\n"
-              "from brv_vc.cli.entry import _import_pathlib\n"
-              "_import_pathlib()\n"
-              "print('warnings' in sys.modules, end=' ')\n"
-              "from pathlib import Path\n"
-              "with Path('.'):\n"
-              "    pass\n"
-              "import warnings\n"
-              "print(warnings.warn is sys.modules['pathlib'].warnings.warn)")
-    done = subprocess.run([sys.executable, "-W", "always::DeprecationWarning", "-c", script]
-                          if sys.version_info < (3, 13) else [sys.executable, "-c", "print('x')"],
-                          text=True, capture_output=True, cwd=REPO,
-                          env={**os.environ, "PYTHONPATH": str(REPO)}, check=True)
-    if sys.version_info < (3, 13):  # Path.__enter__ warns until its removal in 3.13
-        # -W loads warnings at start: no stand-in, as before
-        assert done.stdout.split() == ["True", "True"]
-        assert "<string>:6: DeprecationWarning: pathlib.Path.__enter__()" in done.stderr
-    script = ("import sys\n"
-              "from brv_vc.cli.entry import _import_pathlib\n"
-              "_import_pathlib()\n"
-              "print('warnings' in sys.modules, end=' ')\n"
-              "import pathlib\n"
-              "pathlib.warnings.warn('told', UserWarning)\n"
-              "import warnings\n"
-              "print(warnings.warn is pathlib.warnings.warn, 'filters' in vars(warnings))")
-    done = subprocess.run([sys.executable, "-c", script], text=True, capture_output=True,
-                          cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)}, check=True)
-    assert done.stdout.split() == ["False", "True", "True"]
-    assert "<string>:6: UserWarning: told" in done.stderr
-
-
-def test_pathlib_loaded_by_the_entry_answers_windows_paths_as_before() -> None:
-    """nt and _winapi, failed at once while pathlib loads (None in sys.modules), are left unset."""
-    probe = ("import sys, ntpath, pathlib\n"
-             "w = pathlib.PureWindowsPath('C:/a/../b\\\\c.md')\n"
-             "print(w.parts, w.drive, w.as_posix(), ntpath.abspath('x\\\\y'), ntpath.normpath('a//b/..'),"
-             " ntpath.realpath('q'), 'nt' in sys.modules, '_winapi' in sys.modules)")
-    outputs = []
-    for first in ("", "from brv_vc.cli.entry import _import_pathlib\n_import_pathlib()\n"):
-        done = subprocess.run([sys.executable, "-c", first + probe], text=True, cwd=REPO,
-                              capture_output=True, env={**os.environ, "PYTHONPATH": str(REPO)},
-                              check=True)
-        outputs.append(done.stdout)
-    assert outputs[0] == outputs[1]
-    assert outputs[0].rstrip().endswith("False False")
-
-
-def test_pathlib_loaded_by_the_entry_searches_no_path_for_windows_modules() -> None:
-    script = ("import sys\n"
-              "asked = []\n"
-              "class Finder:\n"
-              "    @staticmethod\n"
-              "    def find_spec(name, path=None, target=None):\n"
-              "        asked.append(name)\n"
-              "sys.meta_path.insert(0, Finder)\n"
-              "from brv_vc.cli.entry import _import_pathlib\n"
-              "_import_pathlib()\n"
-              "print(sorted({n for n in asked if n in ('nt', '_winapi')}), 'pathlib' in sys.modules)")
-    done = subprocess.run([sys.executable, "-c", script], text=True, cwd=REPO, capture_output=True,
-                          env={**os.environ, "PYTHONPATH": str(REPO)}, check=True)
-    assert done.stdout.split() == ["[]", "True"]

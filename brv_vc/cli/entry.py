@@ -71,38 +71,13 @@ def _import_pathlib() -> None:
     stand_in = type(sys)("urllib.parse")
     stand_in.quote_from_bytes = _quote_from_bytes  # type: ignore[attr-defined]
     sys.modules["urllib.parse"] = stand_in
-    # warnings too (~0.2 ms): pathlib warns only from deprecated methods brv never calls;
-    # any name asked of this stand-in is the real module's, imported then
-    warnings = None if "warnings" in sys.modules else type(sys)("warnings")
-    if warnings is not None:
-        vars(warnings)["__getattr__"] = _real_warnings
-        sys.modules["warnings"] = warnings
-    # ntpath (PureWindowsPath) tries Windows' nt and _winapi 6 times, each a search of
-    # sys.path that fails (~0.2 ms); None in sys.modules fails them at once, as they would
-    absent = [] if sys.platform == "win32" else [n for n in ("nt", "_winapi")
-                                                  if n not in sys.modules]
-    sys.modules.update(dict.fromkeys(absent))  # type: ignore[arg-type]
     try:
         import pathlib  # noqa: F401
     except ImportError:  # the next command's own import loads it with the real module
         pass
     finally:
-        for name in absent:
-            if name in sys.modules and sys.modules[name] is None:
-                del sys.modules[name]
         if sys.modules.get("urllib.parse") is stand_in:
             del sys.modules["urllib.parse"]
-        if warnings is not None and sys.modules.get("warnings") is warnings:
-            del sys.modules["warnings"]
-
-
-def _real_warnings(name: str) -> object:
-    """A name of the real ``warnings`` module, imported at the first one asked."""
-    if "__getattr__" in vars(sys.modules.get("warnings", sys)):  # asked while pathlib loads
-        del sys.modules["warnings"]
-    import warnings
-
-    return getattr(warnings, name)
 
 
 def _quote_from_bytes(bs: bytes, safe: str = "/") -> str:

@@ -39,20 +39,33 @@ def _builtin(name: str) -> Callable[..., _Hash] | None:
 # filled at each algorithm's first use: a process that hashes nothing (vc add, vc push)
 # loads neither extension module (~0.3 ms)
 _BUILTIN: dict[str, Callable[..., _Hash] | None] = {}
+_OPENSSL: dict[str, Callable[..., _Hash]] = {}  # chosen once per algorithm (_openssl)
 
 
 def _hasher(name: str, size: int) -> Callable[..., _Hash]:
     global _hashed
     _hashed += size
-    small = _BUILTIN[name] if name in _BUILTIN else _BUILTIN.setdefault(name, _builtin(name))
-    if small is not None and _hashed <= SWITCH and "_hashlib" not in sys.modules:
-        return small
-    try:  # hashlib.sha256 is _hashlib.openssl_sha256: without hashlib's own set-up (~1 ms:
-        # every algorithm's constructor tried once, _blake2 loaded)
+    if _hashed <= SWITCH and "_hashlib" not in sys.modules:
+        small = _BUILTIN[name] if name in _BUILTIN else _BUILTIN.setdefault(name, _builtin(name))
+        if small is not None:
+            return small
+    return _OPENSSL[name] if name in _OPENSSL else _OPENSSL.setdefault(name, _openssl(name))
+
+
+def _openssl(name: str) -> Callable[..., _Hash]:
+    """OpenSSL's constructor for ``name``, as ``hashlib`` chooses it, without hashlib's set-up.
+
+    ``hashlib.sha256`` is ``_hashlib.openssl_sha256`` when OpenSSL will hash with it (hashlib
+    tries each constructor once, ~1 ms for every algorithm and ``_blake2``): tried once here
+    too. A Python without OpenSSL, or a policy refusing the digest: hashlib's own choice.
+    """
+    try:
         import _hashlib
 
-        return getattr(_hashlib, f"openssl_{name}")  # type: ignore[no-any-return]
-    except (ImportError, AttributeError):  # a Python built without OpenSSL
+        made = getattr(_hashlib, f"openssl_{name}")
+        made(usedforsecurity=False)
+        return made  # type: ignore[no-any-return]
+    except (ImportError, AttributeError, ValueError):
         import hashlib
 
         return getattr(hashlib, name)  # type: ignore[no-any-return]

@@ -104,16 +104,3 @@ def test_brv_vc_pull_reports_it_as_the_hook_would(tmp_path: Path) -> None:
     assert "this pull changed code that 1 entry describe; it may be stale:" in said
     assert f"  {ENTRY} ({CODE} changed)" in said
     assert said.count("may be stale") == 1  # the hook, skipped inside 'brv vc pull', is silent
-
-
-def test_brv_vc_pull_names_the_entry_too(tmp_path: Path) -> None:
-    """``brv vc pull`` (which runs the hook's step itself) tells the same, in-project."""
-    project = hooked_in_project(tmp_path)
-    clone = _hooked_clone(project, tmp_path)
-    write(project.root, CODE, "export const ttl = 1;\n")
-    git("commit", "-qam", "shorter tokens", cwd=project.root)
-    result = run_brv("vc", "pull", cwd=clone)
-    said = result.stdout + result.stderr
-    assert result.exit_code == 0, said
-    assert "this pull changed code that 1 entry describe; it may be stale:" in said
-    assert f"{ENTRY} ({CODE} changed)" in said

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from hooks_support import entry_bytes, git, git_env, standalone, write
 from manager_support import ok, run
+from vc_helpers import traced_gits
 
 from brv_vc.services.vc.committing import _link_checked
 
@@ -18,12 +19,6 @@ def _brv(*args: str, cwd: Path, env: dict[str, str] | None = None):  # type: ign
     return run(sys.executable, "-m", "brv_vc", *args, cwd=cwd, env=env)
 
 
-def _git_calls(trace: Path) -> list[str]:
-    """The git commands a GIT_TRACE file recorded (``built-in: git ...``)."""
-    return [line.split("built-in: git ", 1)[1] for line in
-            trace.read_text(encoding="utf-8").splitlines() if "built-in: git " in line]
-
-
 def test_vc_commit_tells_its_hook_the_index_file_and_no_git_starts_in_it(tmp_path: Path) -> None:
     project = standalone(tmp_path)
     ok(_brv("hooks", "install", cwd=project.root))
@@ -31,7 +26,7 @@ def test_vc_commit_tells_its_hook_the_index_file_and_no_git_starts_in_it(tmp_pat
     ok(_brv("vc", "add", cwd=project.root))
     trace = tmp_path / "trace"
     ok(_brv("vc", "commit", "-m", "keys", cwd=project.root, env=git_env(GIT_TRACE=str(trace))))
-    calls = _git_calls(trace)
+    calls = traced_gits(trace)
     assert len([c for c in calls if c.startswith("write-tree")]) == 1, calls  # vc commit's own
     assert git("show", "--name-only", "--format=", "HEAD",
                cwd=project.tree).stdout.split() == ["auth/jwt/keys.md"]

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from hooks_support import entry_bytes, git, git_env, head, in_project, log_lines, write
+from vc_helpers import traced_gits
 
 ENTRY = ".brv/context-tree/auth/jwt/sessions.md"
 
@@ -18,9 +19,7 @@ def _traced_commit(root: Path, trace: Path) -> subprocess.CompletedProcess[str]:
 
 def _hook_gits(trace: Path) -> list[str]:
     """The git commands the hooks ran (git commit's own and its maintenance left out)."""
-    lines = trace.read_text(encoding="utf-8").splitlines()
-    ran = [line.split("built-in: git ", 1)[1] for line in lines if "built-in: git " in line]
-    return [cmd for cmd in ran if not cmd.startswith(("commit ", "maintenance "))]
+    return [cmd for cmd in traced_gits(trace) if not cmd.startswith(("commit ", "maintenance "))]
 
 
 def test_an_entry_staged_as_the_work_tree_holds_it_needs_no_cat_file_nor_rev_parse(

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from test_vc_fast_paths_import_little import loaded
-from vc_helpers import Team, team  # noqa: F401
+from vc_helpers import Team, team, traced_gits  # noqa: F401
 
 ROT = "auth/jwt/token_rotation.md"
 
@@ -25,8 +25,7 @@ def test_push_imports_no_dataclasses_nor_typing(team: Team) -> None:  # noqa: F8
 
 def _git_commands(trace: Path) -> list[str]:
     """The git commands a ``GIT_TRACE`` file shows started, in order (``rev-parse``...)."""
-    return [line.split("built-in: git ", 1)[1].split()[0]
-            for line in trace.read_text(encoding="utf-8").splitlines() if "built-in: git " in line]
+    return [cmd.split()[0] for cmd in traced_gits(trace)]
 
 
 def test_push_reads_its_bearings_from_the_files(team: Team, tmp_path: Path,  # noqa: F811

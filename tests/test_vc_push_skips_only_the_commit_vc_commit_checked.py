@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from vc_helpers import Team, team  # noqa: F401
+from vc_helpers import Team, team, traced_gits  # noqa: F401
 
 from brv_vc import __version__
 from brv_vc.vc import git_checked
@@ -24,8 +24,7 @@ def _diffed(team: Team, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,  # noqa
     monkeypatch.setenv("GIT_TRACE", str(trace))
     done = team.alice.brv("vc", "push", *push)
     monkeypatch.delenv("GIT_TRACE")
-    ran = [line.split("built-in: git ", 1)[1].split()[0] for line in
-           trace.read_text(encoding="utf-8").splitlines() if "built-in: git " in line]
+    ran = [cmd.split()[0] for cmd in traced_gits(trace)]
     return "diff" in ran, done.stderr
 
 

@@ -55,6 +55,12 @@ def git_commands(trace: Path) -> list[list[str]]:
     return commands
 
 
+def traced_gits(trace: Path) -> list[str]:
+    """The git commands a ``GIT_TRACE`` file shows started, in order (``diff --raw ...``)."""
+    return [line.split("built-in: git ", 1)[1]
+            for line in trace.read_text(encoding="utf-8").splitlines() if "built-in: git " in line]
+
+
 def entry_bytes(title: str, *, summary: str = "", tags: tuple[str, ...] = (),
                 narrative: str = "", facts: list[str] | None = None,
                 relations: list[str] | None = None, created: str = T0,

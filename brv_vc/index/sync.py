@@ -78,6 +78,7 @@ class _Stored(NamedTuple):
     hash: str
     fp: int
     problem: str | None
+    title: str  # what its FTS5 row was indexed with (a delete must give it again)
 
 
 def _parent(relpath: str) -> str:
@@ -167,7 +168,8 @@ def _walk(tree: Path, start: str, dirs: dict[str, int], files: dict[str, Stat],
 
 def _stored(conn: sqlite3.Connection, where: str, args: list[str]) -> dict[str, _Stored]:
     rows = conn.execute(
-        f"SELECT path, id, mtime_ns, size, ctime_ns, hash, fp, problem FROM docs {where}", args
+        f"SELECT path, id, mtime_ns, size, ctime_ns, hash, fp, problem, title FROM docs {where}",
+        args
     )
     return {path: _Stored(*rest) for path, *rest in rows}
 
@@ -353,7 +355,7 @@ def _reconcile(
         if mode == "full":
             set_meta(conn, "full_walk_at", repr(wall))
         return SyncReport(mode)
-    from brv_vc.index.writer import Writer  # hashlib and the parsers load only on changes
+    from brv_vc.index.writer import Writer  # the parsers load only on changes
 
     conn.execute("BEGIN IMMEDIATE")
     try:

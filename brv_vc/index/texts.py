@@ -42,21 +42,3 @@ def load(conn: sqlite3.Connection, rowids: list[int]) -> dict[int, tuple[str, st
 def contents(conn: sqlite3.Connection, rowids: list[int]) -> dict[int, str]:
     """The indexed content of each document (what its excerpt is cut from)."""
     return {rowid: pair[0] for rowid, pair in load(conn, rowids).items()}
-
-
-def indexed(conn: sqlite3.Connection, rowids: list[int]) -> dict[int, tuple[str, str, str, str]]:
-    """(title, content, path, keys) each document was indexed with: what its FTS5 delete needs.
-
-    Read before its ``docs`` row changes (title and path are there). A document that failed to
-    parse was never put in the FTS5 table and has no text: it is not in the answer.
-    """
-    found: dict[int, tuple[str, str, str, str]] = {}
-    for start in range(0, len(rowids), 500):
-        marks = ",".join(str(int(r)) for r in rowids[start : start + 500])
-        rows = conn.execute(
-            "SELECT texts.id, docs.title, docs.path, texts.z FROM texts JOIN docs "
-            f"ON docs.id = texts.id WHERE texts.id IN ({marks})")
-        for rowid, title, path, blob in rows:
-            content, keys = _unpack(blob)
-            found[rowid] = (title, content, path, keys)
-    return found

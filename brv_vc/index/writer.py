@@ -71,10 +71,11 @@ class Writer:
     """Applies per-file changes inside the caller's transaction.
 
     Rows are staged per file and written a batch at a time (:meth:`flush`, called by
-    :meth:`finish`), one statement per table: the old values of changed and removed files
-    are read first (an FTS5 delete needs the old ``docs`` title and path), then the FTS5
-    rows, the old texts and links go, ``docs`` is written, then the new texts and links in
-    the order the files came (``codelinks`` keeps a Files: list's order).
+    :meth:`finish`), one statement per table: the old texts of changed and removed files
+    are read first (an FTS5 delete gives the values a row was indexed with: the stored text,
+    and the title and path the sync read with the file's row), then the FTS5 rows, the old
+    texts and links go, ``docs`` is written, then the new texts and links in the order the
+    files came (``codelinks`` keeps a Files: list's order).
     """
 
     def __init__(self, conn: sqlite3.Connection) -> None:
@@ -89,13 +90,14 @@ class Writer:
         self.new_words: set[str] = set()
         # first sight of entries carrying legacy lifecycle keys: path -> (keys, updatedAt)
         self.seeds: dict[str, tuple[tuple[tuple[str, object], ...], float | None]] = {}
-        self._dropped: list[tuple[str, int]] = []  # (path, id) whose indexed content goes
+        # (path, id, title) whose indexed content goes: an FTS5 delete gives the old values
+        self._dropped: list[tuple[str, int, str]] = []
         self._gone: list[tuple[int]] = []  # docs ids removed
         self._stats: list[tuple[int, int, int, int]] = []  # an unchanged file's new stat
         self._updates: list[tuple[Any, ...]] = []  # docs rows rewritten in place
-        # (id, drop its old FTS5 row, its new row): applied in id order, the old row first,
-        # so FTS5 keeps one pending batch (a smaller id than the last one makes it flush)
-        self._fts: list[tuple[int, bool, tuple[str, str, str, str] | None]] = []
+        # (id, its new FTS5 row): applied in id order, a dropped id's old row first, so
+        # FTS5 keeps one pending batch (a smaller id than the last one makes it flush)
+        self._fts: list[tuple[int, tuple[str, str, str, str] | None]] = []
         self._texts: list[tuple[int, bytes]] = []
         self._links: list[tuple[str, str, str | None]] = []
         self._code: list[tuple[str, str, str]] = []
@@ -122,7 +124,7 @@ class Writer:
             doc.title if doc else "", doc.updated if doc else None, problem,
         )
         if old is not None:
-            self._dropped.append((path, old.id))
+            self._dropped.append((path, old.id, old.title))
             self.fingerprint ^= old.fp
             self._updates.append((*values, old.id))
             row_id = old.id
@@ -139,8 +141,7 @@ class Writer:
             doc = None  # generated filler keeps its row (the sync needs it) but is never a hit
         if doc is not None and doc.legacy:  # the sidecar keeps a row it already has
             self.seeds[path] = (doc.legacy, doc.updated)
-        self._fts.append((row_id, old is not None,
-                          None if doc is None else (doc.title, doc.content, path, doc.keys)))
+        self._fts.append((row_id, None if doc is None else (doc.title, doc.content, path, doc.keys)))
         if doc is not None:
             if self.vocab_current:
                 self.new_words.update(_words(f"{doc.title} {doc.content} {path}"))
@@ -155,8 +156,8 @@ class Writer:
 
     def delete(self, path: str, old: Any) -> None:
         """Removes one file from the index."""
-        self._dropped.append((path, old.id))
-        self._fts.append((old.id, True, None))
+        self._dropped.append((path, old.id, old.title))
+        self._fts.append((old.id, None))
         self._gone.append((old.id,))
         self.fingerprint ^= old.fp
         self.files -= 1
@@ -168,20 +169,22 @@ class Writer:
         """Writes the staged rows (see the class)."""
         conn = self.conn
         if self._dropped:
-            dropped = [row_id for _, row_id in self._dropped]
-            old = texts.indexed(conn, dropped)  # before docs changes: the old title and path
-            for row_id, drop, new in sorted(self._fts, key=lambda op: op[0]):
-                if drop and (was := old.get(row_id)) is not None:
-                    conn.execute(_FTS_DELETE, (row_id, *was))
+            # a file that failed to parse was never put in the FTS5 table: it has no text
+            stored = texts.load(conn, [row_id for _, row_id, _ in self._dropped])
+            old = {row_id: (title, *stored[row_id], path)
+                   for path, row_id, title in self._dropped if row_id in stored}
+            for row_id, new in sorted(self._fts, key=lambda op: op[0]):
+                if (was := old.get(row_id)) is not None:  # title, content, keys, path
+                    conn.execute(_FTS_DELETE, (row_id, was[0], was[1], was[3], was[2]))
                 if new is not None:
                     conn.execute(_FTS_INSERT, (row_id, *new))
-            conn.execute(f"DELETE FROM texts WHERE id IN ({','.join(map(str, dropped))})")
-            sources = [path for path, _ in self._dropped]
-            links = _changed_rows(conn, "links", "target, raw", sources, self._links)
-            code = _changed_rows(conn, "codelinks", "path, how", sources, self._code)
+            conn.execute("DELETE FROM texts WHERE id IN "
+                         f"({','.join(str(row_id) for _, row_id, _ in self._dropped)})")
         else:  # new files only (a build): their ids only grow
-            conn.executemany(_FTS_INSERT, [(row_id, *new) for row_id, _, new in self._fts if new])
-            links, code = self._links, self._code
+            conn.executemany(_FTS_INSERT, [(row_id, *new) for row_id, new in self._fts if new])
+        sources = [path for path, _, _ in self._dropped]
+        links = _changed_rows(conn, "links", "target, raw", sources, self._links)
+        code = _changed_rows(conn, "codelinks", "path, how", sources, self._code)
         conn.executemany("DELETE FROM docs WHERE id = ?", self._gone)
         conn.executemany(
             "UPDATE docs SET mtime_ns = ?, size = ?, ctime_ns = ? WHERE id = ?", self._stats)

@@ -101,3 +101,21 @@ def test_an_interrupted_run_stops_git_and_reaps_it(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", INTERRUPTED], cwd=tmp_path, env=env, text=True,
                           capture_output=True, timeout=60, check=True)
     assert done.stdout.split() == ["stopped", "and", "reaped", "True"], done.stderr
+
+
+def test_each_git_started_lists_the_descriptors_once(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whether git can be spawned is found once a process; each start lists what to close."""
+    git("init", "-q", cwd=tmp_path)
+    vcgit.run(["rev-parse", "--git-dir"], tmp_path)  # the first answer is found here
+    listed: list[str] = []
+    real = git_spawn.os.listdir
+
+    def listdir(folder: str) -> list[str]:
+        listed.append(folder)
+        return real(folder)
+
+    monkeypatch.setattr(git_spawn.os, "listdir", listdir)
+    for _ in range(3):
+        assert vcgit.run(["rev-parse", "--git-dir"], tmp_path).stdout.strip() == ".git"
+    assert len(listed) == 3, listed

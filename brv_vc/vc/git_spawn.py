@@ -20,9 +20,14 @@ if TYPE_CHECKING:
 _CHUNK = 1 << 16
 
 
+_AVAILABLE: list[bool] = []  # available()'s answer, found once: it holds for the process
+
+
 def available() -> bool:
     """True where git can be started this way (POSIX, with its open descriptors listable)."""
-    return hasattr(os, "posix_spawnp") and _inherited() is not None
+    if not _AVAILABLE:  # each start lists the descriptors again; this needs it once
+        _AVAILABLE.append(hasattr(os, "posix_spawnp") and _inherited() is not None)
+    return _AVAILABLE[0]
 
 
 def _inherited() -> list[int] | None:

@@ -104,19 +104,20 @@ def commit(repo: KnowledgeRepo, message: str, *, include_pending: bool = False,
         rel for status, path, _, _ in changes
         if status == "D" and (rel := repo.tree_path(path)) is not None])
     full = message.rstrip("\n") + ("\n\n" + trailer_block(archived) if archived else "")
-    outside = len(listed) > len(staged) if repo.in_project else False
-    if outside and not merging:
+    # in-project with code staged too: committed from a temporary index (code stays staged)
+    apart = repo.in_project and len(listed) > len(staged) and not merging
+    if apart:
         _commit_only_knowledge(repo, full, env, parent)
     else:
         index = git_dir / "index"
         try:
-            _name_checked_tree(repo, env, None, tree, index)
+            _name_checked_tree(repo, env, index, tree)
             repo.git("commit", "-q", "-m", full, what="commit", env=env)
         finally:
             _drop_checked_link(index)
     # a commit moves HEAD, never the branch it is on; git wrote the ref file just now
     sha = git.loose_head(git_dir, common, branch) or repo.head() or ""
-    if parent and tree and sha and not (outside and not merging):
+    if parent and tree and sha and not apart:
         from brv_vc.vc.git_checked import record  # what vc push need not check again
 
         record(common, sha, parent, tree)
@@ -168,13 +169,14 @@ def _staged_tree(repo: KnowledgeRepo, index: Path | None = None) -> str | None:
     return tree if proc.returncode == 0 and tree else None
 
 
-def _name_checked_tree(repo: KnowledgeRepo, env: dict[str, str], index: Path | None,
-                       tree: str | None = None, index_path: Path | None = None) -> None:
+def _name_checked_tree(repo: KnowledgeRepo, env: dict[str, str], index: Path,
+                       tree: str | None = None) -> None:
     """Tells the pre-commit hook which tree was validated here, so it does not do it again.
 
-    ``tree``: the one :func:`_staged_tree` wrote already. ``index_path``: the index file
-    ``git commit`` will commit (``index`` when that is a temporary one): it gets a second
-    name, ``<index>.brv-checked``, once its cache-tree is seen to name ``tree``. The shim
+    ``index``: the index file ``git commit`` will commit (the repository's own, or a
+    temporary one). ``tree``: the one :func:`_staged_tree` wrote from it already (else it is
+    written here). The index gets a second name, ``<index>.brv-checked``, once its
+    cache-tree is seen to name ``tree``. The shim
     then knows, without a ``git write-tree`` (~6 ms of CPU at 25,000 entries), that the
     index git hands it is that very file (``[ index -ef link ]``): git replaces the index
     by a rename whenever it changes it (a refresh, a legacy hook that stages more), and any
@@ -185,9 +187,7 @@ def _name_checked_tree(repo: KnowledgeRepo, env: dict[str, str], index: Path | N
     if not tree:
         return
     env[COMMIT_CHECKED_ENV] = tree
-    where = index_path or index
-    if where is not None:
-        _link_checked(where, tree)
+    _link_checked(index, tree)
 
 
 def _link_checked(index: Path, tree: str) -> None:
@@ -257,7 +257,7 @@ def refuse_invalid(repo: KnowledgeRepo, staged: Sequence[tuple[str, str, str, st
                            "nothing was committed")
 
 
-def _commit_only_knowledge(repo: KnowledgeRepo, message: str, env: dict[str, str] | None,
+def _commit_only_knowledge(repo: KnowledgeRepo, message: str, env: dict[str, str],
                            parent: str | None) -> None:
     """Commits the staged knowledge while code changes staged by the user stay staged.
 
@@ -282,8 +282,7 @@ def _commit_only_knowledge(repo: KnowledgeRepo, message: str, env: dict[str, str
         entries = repo.git("ls-files", "-s", "-z", *spec).stdout
         if entries:
             repo.git("update-index", "-z", "--index-info", index_file=index, input=entries)
-        if env is not None:
-            _name_checked_tree(repo, env, index)
+        _name_checked_tree(repo, env, index)
         repo.git("commit", "-q", "-m", message, index_file=index, what="commit", env=env)
         repo.git("reset", "-q", "HEAD", *spec)
     finally:

@@ -126,8 +126,8 @@ def load_config(project: Project) -> Config:
     )
 
 
-# patterns, not compiled objects: re compiles (and caches) one when it is first used, and every
-# command imports this module (brv vc status among them, budgeted against git status)
+# compiled at first use (pattern.lazy): every command imports this module (brv vc status
+# among them, budgeted against git status)
 _LLM_KEY = lazy(r"(?m)^llm\s*:")
 
 

@@ -100,8 +100,8 @@ def kind_of(relpath: str) -> Kind:
 def archive_paths(relpath: str) -> tuple[str, str]:
     """The stub and full paths of an entry's archive.
 
-    Here, not in ``summary.archive`` (which re-exports it): the post-change step of every
-    pull needs the paths, not the archive writer and its imports.
+    Here, not in ``summary.archive``: the post-change step of every pull needs the paths,
+    not the archive writer and its imports.
     """
     stem = relpath[:-3] if relpath.endswith(".md") else relpath
     return f"{ARCHIVE_DIR}/{stem}{STUB_SUFFIX}", f"{ARCHIVE_DIR}/{stem}{FULL_SUFFIX}"

@@ -1,9 +1,12 @@
-"""Telling a ``context.md`` brv generated (filler) from one a person or agent wrote or edited.
+"""brv's generated ``context.md``: its text, and telling it from one a person edited.
 
-When a curate creates a domain, topic or subtopic it writes the folder's ``context.md`` from
-the names and the first entry (``services/curate/contexts.py``). That text is a placeholder,
-not knowledge: it must never be a search hit, count as an added entry in a diff, or feed a
-summary or a synthesis. Once someone edits the file, it is knowledge like any entry.
+When a curate creates a domain, topic or subtopic it writes the folder's ``context.md`` with
+seed 000's sections (:func:`context_text`). The text depends on the folder's path alone, never
+on the entry that created it: two clones that each create the same folder write the same bytes,
+so git's add/add of identical content is clean with or without brv's merge driver (a forge's
+merge button runs none). It is a placeholder, not knowledge: it must never be a search hit,
+count as an added entry in a diff, or feed a summary or a synthesis. Once someone edits the
+file, it is knowledge like any entry.
 
 How they are told apart, exactly and the same on every clone: the generator writes a one-key
 frontmatter ``generated: "brv <hash>"`` where ``<hash>`` is the first 16 hex digits of the
@@ -45,3 +48,51 @@ def is_generated(data: bytes) -> bool:
     if data[end : end + 7] != b'"\n---\n\n':
         return False
     return body_hash(data[end + 7 :]) == data[len(_HEAD) : end].decode("ascii", "replace")
+
+
+def _words(name: str) -> str:
+    return name.replace("_", " ").replace("-", " ").strip()
+
+
+def _body(segments: list[str]) -> str:
+    """The generated body of the folder ``segments`` (domain[/topic[/subtopic]])."""
+    folder, name = "/".join(segments), segments[-1]
+    if len(segments) == 1:
+        return (
+            f"# Domain: {name}\n\n"
+            f"## Purpose\nCovers the project's knowledge about {_words(name)}.\n\n"
+            f"## Scope\nIncluded in this domain: every topic under {folder}/.\n\n"
+            "## Ownership\nNot set yet: edit this file to name the owning team.\n\n"
+            f"## Usage\nReference when working on {_words(name)}.\n"
+        )
+    parent = _words(segments[-2])
+    if len(segments) == 2:
+        return (
+            f"# Topic: {name}\n\n"
+            f"## Overview\nKnowledge about {_words(name)} within {parent}.\n\n"
+            f"## Key Concepts\nNot listed yet: the entries under {folder}/ hold them; edit "
+            "this file to name the main ones.\n\n"
+            "## Related Topics\nNone listed yet: edit this file to name them (domain/topic).\n"
+        )
+    return (
+        f"# Subtopic: {name}\n\n"
+        f"## Focus\nKnowledge about {_words(name)} within {parent}.\n\n"
+        f"## Parent Relation\nPart of {segments[-2]}: covers {_words(name)}.\n"
+    )
+
+
+def context_text(folder: str) -> str:
+    """The marked ``context.md`` text brv generates for a tree folder.
+
+    Args:
+        folder: the folder's tree path, ``domain``, ``domain/topic`` or
+            ``domain/topic/subtopic``.
+
+    Raises:
+        ValueError: ``folder`` is not one to three segments deep.
+    """
+    segments = folder.strip("/").split("/")
+    if not 1 <= len(segments) <= 3 or not all(segments):
+        raise ValueError(f"no generated context.md for the folder {folder!r}")
+    return mark(_body(segments))
+

@@ -1,7 +1,8 @@
 """Curate stage 3, build: the bytes an operation writes, from its resolved :class:`Target`.
 
-Pure text work on entries (``content``, ``merge``, ``contexts``); the view is only read, for a
-new folder's ``context.md`` and for the entries a MERGE relinks.
+Pure text work on entries (``content``, ``merge``); the view is only read, for the folders an
+ADD creates (each gets the generated ``context.md`` of ``tree/generated.py``) and for the
+entries a MERGE relinks.
 """
 
 from __future__ import annotations
@@ -12,10 +13,10 @@ from typing import Any
 from brv_vc.errors import BrvError, FormatError
 from brv_vc.format.entry import Entry, serialize_entry
 from brv_vc.services.curate import content
-from brv_vc.services.curate.contexts import contexts_for, forgotten_in
 from brv_vc.services.curate.merge import merge_entries, relink
 from brv_vc.services.curate.plan import Plan, Target
 from brv_vc.services.curate.view import View
+from brv_vc.tree.generated import context_text
 from brv_vc.tree.layout import CONTEXT_FILE
 from brv_vc.tree.links import read_regular
 
@@ -37,9 +38,7 @@ def build(op: Mapping[str, Any], target: Target, view: View, now_iso: str) -> Pl
         return _merge(target, view, now_iso)
     rel = target.rel
     if target.kind == "delete_entry":
-        forget = forgotten_in(view, rel)  # context.md files that named the entry
-        return Plan("deleted", rel, writes=tuple(forget), deletes=(rel,),
-                    sidecar=(("delete", rel),), changed=(rel, *(p for p, _ in forget)))
+        return Plan("deleted", rel, deletes=(rel,), sidecar=(("delete", rel),), changed=(rel,))
     return Plan(
         "deleted",
         rel,
@@ -88,9 +87,10 @@ def _add(op: Mapping[str, Any], target: Target, view: View, now_iso: str) -> Pla
         **fields,
     )
     writes: list[tuple[str, bytes]] = []
-    for folder, text in contexts_for(target.segments, entry):
+    for depth in range(1, len(target.segments) + 1):
+        folder = "/".join(target.segments[:depth])
         if not view.is_dir(folder):
-            writes.append((f"{folder}/{CONTEXT_FILE}", text.encode("utf-8")))
+            writes.append((f"{folder}/{CONTEXT_FILE}", context_text(folder).encode("utf-8")))
     contexts = tuple(ctx for ctx, _ in writes)
     writes.append((rel, serialize_entry(entry)))
     return Plan(
@@ -152,7 +152,7 @@ def _merge(target: Target, view: View, now_iso: str) -> Plan:
     assert target.source_entry is not None
     merged = merge_entries(target.entry, target.source_entry, now_iso)
     merged = relink(relink(merged, source, None), into, None)  # no self or dangling link
-    relinked = [*_relinked(view, source, into), *forgotten_in(view, source)]
+    relinked = _relinked(view, source, into)
     return Plan(
         "merged",
         into,

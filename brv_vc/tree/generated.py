@@ -17,7 +17,9 @@ another frontmatter key) breaks the match, and the file counts as knowledge from
 Nothing lives in per-machine state, so clones, merges and rebases all agree, and a merge that
 combines an edit with the generated text yields an edited file.
 
-A ``context.md`` written before the marker existed has none and counts as knowledge.
+A ``context.md`` written before the marker existed has none and counts as knowledge. One
+written by an older brv holds text drawn from the folder's first entry (still marked, so still
+filler); :func:`merged` settles two of those, or one and a person's file, without a conflict.
 """
 
 from __future__ import annotations
@@ -96,3 +98,29 @@ def context_text(folder: str) -> str:
         raise ValueError(f"no generated context.md for the folder {folder!r}")
     return mark(_body(segments))
 
+
+def merged(base: bytes | None, ours: bytes, theirs: bytes, folder: str) -> bytes | None:
+    """The merge of a ``context.md`` when a generated side settles it, else None.
+
+    Trigger: two clones wrote different generated files for one folder (older brv drew the
+    text from each clone's first entry), or one side edited a file the other left generated.
+    Why: generated text is filler; only a person's words are knowledge. Outcome: two generated
+    sides give the folder's generated text of today; a generated side against a person's file
+    gives the person's file, unless the ancestor was a person's file too (then both sides
+    changed knowledge, and it is merged as knowledge: None).
+
+    Args:
+        base: the ancestor (None or empty when both sides added the file).
+        ours: our version.
+        theirs: their version.
+        folder: the folder's tree path.
+    """
+    ours_generated, theirs_generated = is_generated(ours), is_generated(theirs)
+    if ours_generated and theirs_generated:
+        try:
+            return context_text(folder).encode("utf-8")
+        except ValueError:
+            return None
+    if ours_generated == theirs_generated or (base and not is_generated(base)):
+        return None
+    return theirs if ours_generated else ours

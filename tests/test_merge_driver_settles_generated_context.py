@@ -159,3 +159,17 @@ def test_once_settled_files_people_edit_merge_by_section(team: Team) -> None:
     assert "Team A." in block
     assert "Team B." in block
     assert "Read before a refund." in clashed.replace(block, "")  # bob's section, no markers
+
+
+def test_the_driver_finds_the_folder_in_any_repository_path(tmp_path: Path) -> None:
+    """git's %P: standalone, in-project, and a project in a sub-folder of its repository."""
+    from brv_vc.services.vc import run_merge_driver
+
+    for prefix in ("", ".brv/context-tree/", "services/api/.brv/context-tree/"):
+        base, ours, theirs = (tmp_path / name for name in ("base", "ours", "theirs"))
+        base.write_bytes(b"")
+        ours.write_bytes(_old_topic("Numbering", "Numbers."))
+        theirs.write_bytes(_old_topic("Currency", "Currencies."))
+        result = run_merge_driver(base, ours, theirs, f"{prefix}{CONTEXT}")
+        assert (result.method, result.conflicts) == ("generated", ())
+        assert ours.read_text() == context_text(TOPIC)

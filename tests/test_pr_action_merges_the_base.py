@@ -152,3 +152,30 @@ def test_missing_branches_fail_with_a_clear_message(
                        merge_base="true")
     assert proc.returncode == 1
     assert "merge-base needs the base and head branches" in proc.stdout
+
+
+def test_a_standalone_knowledge_repository(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """The checkout is the knowledge repository itself (its root is the tree)."""
+    remote = tmp_path / "forge.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(remote))
+    dev = tmp_path / "dev"
+    dev.mkdir()
+    assert run_brv("vc", "init", "--no-hooks", cwd=dev).exit_code == 0
+    tree = dev / ".brv" / "context-tree"
+    git(tree, "checkout", "-q", "-B", "main")
+    git(tree, "remote", "add", "origin", str(remote))
+    _curate(dev, monkeypatch, "2026-01-05T09:00:00Z", "add", "payments/ledger",
+            "--title", "Double entry", "--content", "## Narrative\nPostings sum to zero.",
+            "--tags", "ledger,money")
+    _commit_push(tree, "main")
+    checkout = _pull_request((remote, tree), monkeypatch,
+                             feature=("update", ENTRY, "--tags", "ledger,money,audit"),
+                             base=("update", ENTRY, "--tags", "ledger,money,payouts"))
+    # _pull_request curated in the tree's own folder: brv finds the project above it
+    _, out, _ = _run(checkout, tmp_path)
+
+    assert out["result"] == "pushed"
+    merged = git(remote, "show", f"feature:{ENTRY}")
+    assert '"audit"' in merged
+    assert '"payouts"' in merged

@@ -19,6 +19,7 @@ clean or the files left in conflict.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import re
@@ -43,6 +44,7 @@ class Lab:
 
     def __init__(self, root: Path, rng: random.Random) -> None:
         self.root = root
+        self.work = root  # where brv and git run: the root, or one side's own clone
         self.rng = rng
         self.now = "2026-01-05T09:00:00Z"
 
@@ -55,7 +57,7 @@ class Lab:
         return env
 
     def run(self, *cmd: str, cwd: Path | None = None, check: bool = True) -> str:
-        done = subprocess.run(cmd, cwd=cwd or self.root, env=self.env(), capture_output=True,
+        done = subprocess.run(cmd, cwd=cwd or self.work, env=self.env(), capture_output=True,
                               text=True, check=False)
         if check and done.returncode:
             raise SystemExit(f"{' '.join(cmd)} failed:\n{done.stdout}{done.stderr}")
@@ -181,6 +183,57 @@ def _conflicts(lab: Lab, clone: Path) -> str:
     return "; ".join(out) or "conflict (no file)"
 
 
+def _block_lists(text: str) -> str:
+    """Idea: list fields in block style, one item a line, sorted (frontmatter lines only)."""
+    head, sep, body = text.partition("\n---\n")
+    out = []
+    for line in head.split("\n"):
+        key, colon, raw = line.partition(": ")
+        if colon and raw.startswith("["):
+            items = sorted(json.loads(raw))
+            out.append(f"{key}:" + "".join(f"\n  - {json.dumps(i)}" for i in items)
+                       if items else line)
+        else:
+            out.append(line)
+    return "\n".join(out) + sep + body
+
+
+def _same_updated_at(text: str) -> str:
+    """Hypothesis: both sides wrote the same updatedAt (what the timestamp alone costs)."""
+    return re.sub(r"(?m)^updatedAt: .*$", 'updatedAt: "2026-01-07T11:30:00Z"', text)
+
+
+IDEAS: list[tuple[str, Callable[[str], str]]] = [
+    ("as written", lambda text: text),
+    ("lists one item a line, sorted", _block_lists),
+    ("same updatedAt both sides", _same_updated_at),
+    ("both", lambda text: _same_updated_at(_block_lists(text))),
+]
+
+
+def ideas(lab: Lab, clone: Path) -> list[int]:
+    """Conflict blocks left by ``git merge-file`` in the files both sides modified, per idea.
+
+    The base, a and b blobs of each such file, rewritten as an idea would have written them.
+    """
+    status = lab.git("status", "--porcelain", "-z", "--untracked-files=no", cwd=clone)
+    paths = [item[3:] for item in filter(None, status.split("\0")) if item[:2] == "UU"]
+    counts = []
+    for _, transform in IDEAS:
+        total = 0
+        for path in paths:
+            files = []
+            for rev in ("a", "main", "b"):
+                blob = clone.parent / f"idea.{rev}"
+                blob.write_text(transform(lab.git("show", f"{rev}:{path}", cwd=clone)))
+                files.append(str(blob))
+            done = subprocess.run(["git", "merge-file", "-p", *files], capture_output=True,
+                                  text=True, check=False)
+            total += done.returncode
+        counts.append(total)
+    return counts
+
+
 def _merge(lab: Lab, clone: Path) -> tuple[bool, str]:
     lab.git("checkout", "-q", "a", cwd=clone)
     done = subprocess.run(["git", "merge", "--no-edit", "-q", "b"], cwd=clone, env=lab.env(),
@@ -190,7 +243,10 @@ def _merge(lab: Lab, clone: Path) -> tuple[bool, str]:
     return False, _conflicts(lab, clone)
 
 
-def measure(seed: int, work: Path) -> list[tuple[str, bool, str, bool, str]]:
+Row = tuple[str, bool, str, bool, str, list[int]]
+
+
+def measure(seed: int, work: Path) -> list[Row]:
     """Every pair's plain-git and brv-driver merge; rows of (name, clean, what, clean, what)."""
     rows = []
     for number, (name, side_a, side_b) in enumerate(PAIRS):
@@ -204,32 +260,47 @@ def measure(seed: int, work: Path) -> list[tuple[str, bool, str, bool, str]]:
         lab.git("commit", "-qm", "base")
         for branch, side, now in (("a", side_a, "2026-01-06T10:00:00Z"),
                                   ("b", side_b, "2026-01-07T11:30:00Z")):
-            lab.git("checkout", "-q", "-b", branch, "main")
+            # each side in its own clone, as two people: a folder one side made never
+            # lingers (ignored derived files keep it) in the other's work tree
+            lab.work = lab.root.parent / f"side_{branch}"
+            lab.git("clone", "-q", str(lab.root), str(lab.work), cwd=lab.root)
             lab.now = now
             side(lab)
             lab.git("add", "-A")
             lab.git("commit", "-qm", f"side {branch}")
+            lab.work = lab.root
+            lab.git("fetch", "-q", str(lab.root.parent / f"side_{branch}"), f"HEAD:{branch}")
         plain = lab.root.parent / "plain"
         lab.git("clone", "-q", str(lab.root), str(plain))
         lab.git("checkout", "-q", "-B", "a", "origin/a", cwd=plain)
         lab.git("branch", "-q", "-f", "b", "origin/b", cwd=plain)
+        lab.git("branch", "-q", "-f", "main", "origin/main", cwd=plain)
         plain_ok, plain_what = _merge(lab, plain)
+        tried = ideas(lab, plain) if not plain_ok else [0] * len(IDEAS)
         brv_ok, brv_what = _merge(lab, lab.root)  # brv vc init configured the drivers here
-        rows.append((name, plain_ok, plain_what, brv_ok, brv_what))
+        rows.append((name, plain_ok, plain_what, brv_ok, brv_what, tried))
     return rows
 
 
-def table(rows: list[tuple[str, bool, str, bool, str]]) -> str:
-    """The markdown table of :func:`measure`'s rows, with a count line."""
+def table(rows: list[Row]) -> str:
+    """The markdown tables of :func:`measure`'s rows, with count lines."""
     lines = ["| branch pair (both made by `brv curate`) | plain `git merge` (a forge) | "
              "brv's merge driver |", "| --- | --- | --- |"]
-    for name, plain_ok, plain_what, brv_ok, brv_what in rows:
+    for name, plain_ok, plain_what, brv_ok, brv_what, _ in rows:
         lines.append(f"| {name} | {'clean' if plain_ok else 'CONFLICT: ' + plain_what} | "
                      f"{'clean' if brv_ok else 'CONFLICT: ' + brv_what} |")
     clean_plain = sum(row[1] for row in rows)
     clean_brv = sum(row[3] for row in rows)
     lines.append(f"\n{clean_plain} of {len(rows)} pairs merge cleanly with plain git, "
-                 f"{clean_brv} of {len(rows)} with brv's driver.")
+                 f"{clean_brv} of {len(rows)} with brv's driver.\n")
+    lines.append("Conflict blocks plain git leaves in the entries both sides modified, "
+                 "with the same three versions written another way (`git merge-file`):\n")
+    lines.append("| branch pair | " + " | ".join(n for n, _ in IDEAS) + " |")
+    lines.append("| --- | " + " | ".join("---:" for _ in IDEAS) + " |")
+    for name, plain_ok, plain_what, *_, tried in rows:
+        if plain_ok or "modify/modify" not in plain_what:
+            continue
+        lines.append(f"| {name} | " + " | ".join(str(n) for n in tried) + " |")
     return "\n".join(lines)
 
 

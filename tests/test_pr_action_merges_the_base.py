@@ -122,10 +122,40 @@ def test_a_true_conflict_names_the_command_and_pushes_nothing(
 
     assert out["result"] == "conflict"
     assert git(remote, "rev-parse", "feature").strip() == old_feature
-    command = "brv vc checkout feature && brv vc pull && brv vc merge origin/main && brv vc push"
+    command = "brv vc pull origin main && brv vc push"
     assert command in summary
     assert f".brv/context-tree/{ENTRY}" in summary
     assert "::warning::" in stdout
+    # the command, run by a reviewer on the branch, stops on that conflict with brv's merge
+    person = tmp_path / "person"
+    git(tmp_path, "clone", "-q", "--branch", "feature", str(remote), str(person))
+    assert run_brv("vc", "init", "--in-project", "--no-hooks", cwd=person).exit_code == 0
+    done = run_brv(*command.split(" && ")[0].split()[1:], cwd=person)
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert git(person, "diff", "--name-only", "--diff-filter=U").split() == [
+        f".brv/context-tree/{ENTRY}"]
+    text = (person / ".brv/context-tree" / ENTRY).read_text()
+    assert text.count("<<<<<<<") == 1
+    assert text.index("<<<<<<<") > text.index("\n---\n", 3)  # the frontmatter merged
+
+
+def test_the_one_line_a_person_runs_merges_and_pushes(
+    forge: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/vc.md's one-liner on the pull request's branch: the forge can merge after it."""
+    remote, _ = forge
+    _pull_request(forge, monkeypatch, feature=("update", ENTRY, "--tags", "ledger,money,audit"),
+                  base=("update", ENTRY, "--tags", "ledger,money,payouts"))
+    person = tmp_path / "person"
+    git(tmp_path, "clone", "-q", "--branch", "feature", str(remote), str(person))
+    assert run_brv("vc", "init", "--in-project", "--no-hooks", cwd=person).exit_code == 0
+    for command in "brv vc pull origin main && brv vc push".split(" && "):
+        done = run_brv(*command.split()[1:], cwd=person)
+        assert done.exit_code == 0, done.stdout + done.stderr
+    merged = git(remote, "show", f"feature:.brv/context-tree/{ENTRY}")
+    assert '"audit"' in merged
+    assert '"payouts"' in merged
+    assert not _plain_merge_conflicts(remote, tmp_path, "after")
 
 
 def test_a_base_plain_git_merges_is_left_to_the_forge(

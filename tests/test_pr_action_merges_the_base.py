@@ -5,6 +5,7 @@ named in the job summary."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -63,7 +64,7 @@ def _pull_request(forge: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch,
 
 def _run(checkout: Path, tmp_path: Path) -> tuple[str, dict[str, str], str]:
     """The diff step (it finds the mode), then merge-base; (stdout, outputs, job summary)."""
-    main = git(checkout, "rev-parse", "origin/main").strip()
+    main = git(checkout, "ls-remote", "origin", "refs/heads/main").split()[0]
     proc, out = run_step("diff", checkout, tmp_path, base=main, head="HEAD")
     assert proc.returncode == 0, proc.stderr
     summary = tmp_path / "summary.md"
@@ -106,6 +107,25 @@ def test_knowledge_conflicts_are_merged_by_brv_and_pushed(
     assert "brv merged `main` into `feature`" in summary
     assert git(checkout, "rev-parse", "HEAD").strip() == before  # the checkout stays put
     assert not _plain_merge_conflicts(remote, tmp_path, "after")  # the forge can merge now
+
+
+def test_a_shallow_checkout_as_actions_checkout_leaves_it(
+    forge: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """actions/checkout fetches one commit by default: the step fetches the history it needs."""
+    remote, _ = forge
+    checkout = _pull_request(forge, monkeypatch,
+                             feature=("update", ENTRY, "--tags", "ledger,money,audit"),
+                             base=("update", ENTRY, "--tags", "ledger,money,payouts"))
+    shutil.rmtree(checkout)
+    git(tmp_path, "clone", "-q", "--depth", "1", "--branch", "feature", f"file://{remote}",
+        str(checkout))
+    assert git(checkout, "rev-parse", "--is-shallow-repository").strip() == "true"
+
+    _, out, _ = _run(checkout, tmp_path)
+
+    assert out["result"] == "pushed"
+    assert '"payouts"' in git(remote, "show", f"feature:.brv/context-tree/{ENTRY}")
 
 
 def test_a_true_conflict_names_the_command_and_pushes_nothing(

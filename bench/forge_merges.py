@@ -81,9 +81,13 @@ class Lab:
 
 
 def _base(lab: Lab) -> None:
-    """Three entries in one folder, each with the seed's three sections, tags and links."""
+    """Three entries in one folder, each with the seed's three sections, tags and links.
+
+    Double entry and Settlement link to Refunds, so a MERGE of Refunds into Double entry
+    relinks Settlement (a link fix: its updatedAt stays).
+    """
     for title, others in (("Double entry", "refunds.md"), ("Refunds", "settlement.md"),
-                          ("Settlement", "double_entry.md")):
+                          ("Settlement", "refunds.md")):
         body = (f"## Raw Concept\n**Task:**\n{lab.text(8)}\n\n**Files:**\n- src/ledger.py\n\n"
                 f"## Narrative\n{lab.text(30)}\n\n### Rules\n- {lab.text(6)}\n- {lab.text(6)}\n\n"
                 f"## Facts\n- **posting**: {lab.text(8)} [convention]\n- {lab.text(8)} [project]")
@@ -138,6 +142,11 @@ PAIRS: list[tuple[str, Side, Side]] = [
      _section("Rollout")),
     ("MERGE on one side, UPDATE of the source on the other", _merge_refunds,
      lambda lab: lab.update("refunds.md", "--content", f"## Rollout\n{lab.text(20)}")),
+    ("MERGE on one side (relinks a third entry), UPDATE of that entry's tags on the other",
+     _merge_refunds, lambda lab: lab.update("settlement.md", "--tags", "ledger,money,audit")),
+    ("MERGE on one side (relinks a third entry), a link added to it on the other",
+     _merge_refunds, lambda lab: lab.update(
+         "settlement.md", "--related", f"{FOLDER}/refunds.md,{FOLDER}/chargebacks.md")),
     ("DELETE of one entry, UPDATE of another", _delete_settlement, _section("Rollout")),
     ("UPDATE of different existing sections", _existing("Facts"), _existing("Raw Concept")),
     ("UPDATE of the same section two ways (a true conflict)", _existing("Narrative"),

@@ -127,7 +127,7 @@ def test_a_code_only_change_writes_nothing(in_project: Path, tmp_path: Path) -> 
     git(in_project, "commit", "-qam", "feature: code only")
     proc, out = run_step("diff", in_project, tmp_path, base="main", head="feature")
     assert proc.returncode == 0, proc.stderr
-    assert out == {"changed": "false"}
+    assert out == {"changed": "false", "mode": "in-project"}
     assert not list((tmp_path / "runner").iterdir())  # no comment file at all
 
 

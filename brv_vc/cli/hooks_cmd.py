@@ -28,6 +28,8 @@ _ACTIONS = {
     "created": "brv's line is in a new {config}/{name}",
     "appended": "brv's line was added to {config}/{name}",
     "managed": "",
+    "single": "brv's old hook ({name}.legacy) removed: pre-commit runs brv's part from its "
+              "config, once",
 }
 
 

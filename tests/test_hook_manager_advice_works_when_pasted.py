@@ -4,7 +4,8 @@ printed, it leaves brv's check running exactly once, and ``brv hooks status`` th
 Both install orders, with pip's real ``pre-commit``: the framework first (its bare ``pre-commit
 install`` installs 1 of brv's 6 hook types; the advice names the other 5), and brv first (the
 framework moved brv's shim to ``pre-commit.legacy``, so with brv's part in its config the
-check ran twice and the refusal was printed twice).
+check ran twice and the refusal was printed twice). lefthook (the real one from npm) in both
+orders too: every line brv advises is pasted until it advises nothing more.
 """
 
 from __future__ import annotations
@@ -14,11 +15,13 @@ import re
 import sys
 from pathlib import Path
 
+import test_hooks_managers_both_orders as both_orders
 from hooks_support import git, git_env, head, in_project, write
 from manager_support import BROKEN, TEAM_CONFIG, ok, pre_commit, run
 
 HOOKS = ("pre-commit", "commit-msg", "post-merge", "post-checkout", "post-rewrite", "pre-push")
 REFUSED = "auth/jwt/broken.md: malformed YAML"
+npm_bin = both_orders.npm_bin  # the fixture: the real lefthook from npm, once a session
 
 
 def _env(home: Path) -> dict[str, str]:
@@ -115,3 +118,53 @@ def test_brv_first_a_config_pasted_by_hand_is_told_and_fixed_by_the_advice(
     paste(f"{sys.executable} -m brv_vc hooks install", root, home)  # 'brv' off PATH here
     all_well(root, home)
     refused_once(root, home)
+
+
+LEFTHOOK_TEAM = "pre-commit:\n  commands:\n    lint:\n      run: echo lint  # the team's\n"
+
+
+def _with_npm(home: Path, tools: Path) -> dict[str, str]:
+    env = _env(home)
+    return {**env, "PATH": f"{tools}:{env['PATH']}"}
+
+
+def _follow_lefthook(root: Path, home: Path, tools: Path, said: str) -> None:
+    """Pastes every command brv advised, in order, until brv advises nothing more."""
+    for _ in range(4):
+        lines = advised(said)
+        if not lines:
+            return
+        for line in lines:
+            ok(run("bash", "-c", line, cwd=root, env=_with_npm(home, tools)))
+        said = ok(run(sys.executable, "-m", "brv_vc", "hooks", "status", cwd=root,
+                      env=_with_npm(home, tools))).stdout
+    raise AssertionError(f"brv kept advising: {said}")
+
+
+def _refused_once_lefthook(root: Path, home: Path, tools: Path) -> None:
+    before = head(root)
+    write(root, ".brv/context-tree/auth/jwt/broken.md", BROKEN)
+    git("add", ".brv", cwd=root)
+    proc = run("git", "commit", "-q", "-m", "broken", cwd=root, env=_with_npm(home, tools))
+    assert proc.returncode != 0
+    assert (proc.stdout + proc.stderr).count(REFUSED) == 1, proc.stdout + proc.stderr
+    assert head(root) == before
+
+
+def test_lefthook_both_orders_the_advice_works_when_pasted(tmp_path: Path,
+                                                           npm_bin: Path) -> None:
+    home, tools = tmp_path / "home", npm_bin
+    for order in ("brv-first", "lefthook-first"):
+        root = in_project(tmp_path, order).root
+        if order == "brv-first":
+            brv("hooks", "install", cwd=root, home=home)
+        write(root, "lefthook.yml", LEFTHOOK_TEAM)
+        ok(run(tools / "lefthook", "install", cwd=root, env=_with_npm(home, tools)))
+        said = (brv("vc", "status", cwd=root, home=home) if order == "brv-first"
+                else brv("hooks", "install", cwd=root, home=home))
+        assert advised(said) or "fix: brv hooks install --integrate" in said, said
+        if "fix: " in said and not advised(said):
+            said = f"run '{said.split('fix: ', 1)[1].splitlines()[0]}'"
+        _follow_lefthook(root, home, tools, said)
+        all_well(root, home)
+        _refused_once_lefthook(root, home, tools)

@@ -4,8 +4,8 @@ printed, it leaves brv's check running exactly once, and ``brv hooks status`` th
 Both install orders, with pip's real ``pre-commit``: the framework first (its bare ``pre-commit
 install`` installs 1 of brv's 6 hook types; the advice names the other 5), and brv first (the
 framework moved brv's shim to ``pre-commit.legacy``, so with brv's part in its config the
-check ran twice and the refusal was printed twice). lefthook (the real one from npm) in both
-orders too: every line brv advises is pasted until it advises nothing more.
+check ran twice and the refusal was printed twice). lefthook and husky (the real ones from npm) in
+both orders too: every line brv advises is pasted until it advises nothing more.
 """
 
 from __future__ import annotations
@@ -128,7 +128,7 @@ def _with_npm(home: Path, tools: Path) -> dict[str, str]:
     return {**env, "PATH": f"{tools}:{env['PATH']}"}
 
 
-def _follow_lefthook(root: Path, home: Path, tools: Path, said: str) -> None:
+def _follow(root: Path, home: Path, tools: Path, said: str) -> None:
     """Pastes every command brv advised, in order, until brv advises nothing more."""
     for _ in range(4):
         lines = advised(said)
@@ -141,7 +141,7 @@ def _follow_lefthook(root: Path, home: Path, tools: Path, said: str) -> None:
     raise AssertionError(f"brv kept advising: {said}")
 
 
-def _refused_once_lefthook(root: Path, home: Path, tools: Path) -> None:
+def _refused_once_npm(root: Path, home: Path, tools: Path) -> None:
     before = head(root)
     write(root, ".brv/context-tree/auth/jwt/broken.md", BROKEN)
     git("add", ".brv", cwd=root)
@@ -165,6 +165,23 @@ def test_lefthook_both_orders_the_advice_works_when_pasted(tmp_path: Path,
         assert advised(said) or "fix: brv hooks install --integrate" in said, said
         if "fix: " in said and not advised(said):
             said = f"run '{said.split('fix: ', 1)[1].splitlines()[0]}'"
-        _follow_lefthook(root, home, tools, said)
+        _follow(root, home, tools, said)
         all_well(root, home)
-        _refused_once_lefthook(root, home, tools)
+        _refused_once_npm(root, home, tools)
+
+
+def test_husky_both_orders_the_advice_works_when_pasted(tmp_path: Path, npm_bin: Path) -> None:
+    home, tools = tmp_path / "home", npm_bin
+    for order in ("brv-first", "husky-first"):
+        root = in_project(tmp_path, order).root
+        if order == "brv-first":
+            brv("hooks", "install", cwd=root, home=home)
+        ok(run(tools / "husky", cwd=root, env=_with_npm(home, tools)))  # .husky/_, hooksPath
+        write(root, ".husky/pre-commit", 'echo team-ran >> "$(git rev-parse --git-dir)/t"\n')
+        said = (brv("vc", "status", cwd=root, home=home) if order == "brv-first"
+                else brv("hooks", "install", cwd=root, home=home))
+        if "fix: " in said:
+            said = f"run '{said.split('fix: ', 1)[1].splitlines()[0]}'"
+        _follow(root, home, tools, said)
+        all_well(root, home)
+        _refused_once_npm(root, home, tools)

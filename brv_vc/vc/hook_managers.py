@@ -200,9 +200,8 @@ def install_command(manager: Manager, names: tuple[str, ...]) -> str:
     and the config snippet, it works when pasted as printed. A bare ``pre-commit install``
     installs only the pre-commit hook type; each other hook needs its ``--hook-type``.
     """
-    if manager.name == "pre-commit":
-        return "pre-commit install" + "".join(f" --hook-type {n}" for n in names)
-    return INSTALL.get(manager.name, "")
+    types = "".join(f" --hook-type {n}" for n in names) if manager.name == "pre-commit" else ""
+    return INSTALL[manager.name] + types if manager.name in INSTALL else ""
 
 
 def missing_hooks(manager: Manager, folder: Path, names: tuple[str, ...]) -> tuple[str, ...]:

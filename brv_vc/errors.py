@@ -58,6 +58,27 @@ class UsageError(BrvError):
     code = "usage"
 
 
+class OptionError(UsageError):
+    """One option's value is out of its range; each face names the option its own way.
+
+    The CLI says ``--limit must be between 1 and 50, got 500``; an MCP tool names its argument
+    (``limit must be ...``, :meth:`in_argument_words`). ``hint`` may hold ``{name}``.
+    """
+
+    def __init__(self, name: str, problem: str, *, hint: str = "") -> None:
+        self.name = name
+        self.problem = problem
+        self._hint = hint
+        super().__init__(f"--{name} {problem}", hint=hint.format(name=f"--{name}") or None)
+
+    def in_argument_words(self) -> dict[str, str]:
+        """The error object naming a tool's argument ``name`` (the MCP face)."""
+        out = {"code": self.code, "message": f"{self.name} {self.problem}", "key": self.name}
+        if self._hint:
+            out["hint"] = self._hint.format(name=self.name)
+        return out
+
+
 class NotInitializedError(BrvError):
     """No ``.brv/`` was found in this folder or any parent."""
 

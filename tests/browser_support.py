@@ -66,6 +66,11 @@ def missing() -> str | None:
     return None
 
 
+# read once at start: every test runs with CI unset (conftest.isolated_machine), as a
+# developer's machine, so that brv's advice for a clone is said
+UNDER_CI = os.environ.get("CI", "").lower() not in ("", "0", "false")
+
+
 def require() -> None:
     """Skips the calling test when the browser is missing, fails it under CI."""
     import pytest
@@ -73,7 +78,7 @@ def require() -> None:
     reason = missing()
     if reason is None:
         return
-    if os.environ.get("CI", "").lower() not in ("", "0", "false"):
+    if UNDER_CI:
         pytest.fail(f"browser tests must run in CI: {reason}")
     pytest.skip(reason)
 

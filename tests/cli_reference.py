@@ -7,6 +7,8 @@ the installed package.
 
 from __future__ import annotations
 
+import re
+import shlex
 from collections.abc import Iterator
 
 import click
@@ -62,3 +64,59 @@ def render() -> str:
         level = "#" * max(len(path) + 1, 2)
         lines += ["", f"{level} {title}", "", "```", help_text(path).rstrip("\n"), "```"]
     return "\n".join(lines) + "\n"
+
+
+# a here-document's operator and delimiter (``<<EOF``, ``<<-'EOF'``, ``<< "END"``)
+HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\1")
+
+
+def shell_lines(text: str) -> list[str]:
+    """The shell commands in ``text``, one per entry, in order (blank lines skipped).
+
+    A line ending in ``\\`` and a quote left open (a JSON literal over two lines) continue on
+    the next line; a here-document (``cat > ops.json <<'EOF'`` ... ``EOF``) is part of the
+    command that opens it, with its lines kept as written.
+    """
+    lines: list[str] = []
+    pending = ""
+    until = ""  # the delimiter that ends the open here-document
+    for line in text.splitlines():
+        if until:
+            pending += line + "\n"
+            if line.strip() == until:
+                lines.append(pending.rstrip("\n"))
+                pending, until = "", ""
+            continue
+        if not line.strip() and not pending:
+            continue
+        if line.rstrip().endswith("\\"):
+            pending += line.rstrip()[:-1] + " "
+            continue
+        pending += line
+        try:
+            shlex.split(pending, comments=True)
+        except ValueError:  # an open quote: the string goes on on the next line
+            pending += "\n"
+            continue
+        opened = HEREDOC.search(pending.split(" #", 1)[0])
+        if opened:
+            pending, until = pending.strip() + "\n", opened.group(2)
+            continue
+        lines.append(pending.strip())
+        pending = ""
+    assert not pending, f"unterminated command: {pending!r}"
+    return lines
+
+
+def example_lines(help_text: str) -> list[str]:
+    """The shell lines of the ``Example:`` block in a docstring (it ends at a blank line)."""
+    block: list[str] = []
+    in_block = False
+    for line in help_text.splitlines():
+        if line.strip() in ("Example:", "Examples:"):
+            in_block = True
+        elif in_block and not line.strip():
+            break
+        elif in_block:
+            block.append(line)
+    return shell_lines("\n".join(block))

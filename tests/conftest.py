@@ -55,7 +55,9 @@ def isolated_machine(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyte
     # whether or not brv is installed, so local runs exercise the hooks exactly as CI does
     paths = [str(REPO), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(dict.fromkeys(paths)))
-    for name in ("BRV_NOW", "GIT_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE", "EDITOR", "GIT_EDITOR"):
+    # CI and GITHUB_ACTIONS silence the advice meant for a developer's clone (hooks/health.py)
+    for name in ("BRV_NOW", "GIT_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE", "EDITOR", "GIT_EDITOR",
+                 "CI", "GITHUB_ACTIONS"):
         monkeypatch.delenv(name, raising=False)
     return home
 

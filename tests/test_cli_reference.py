@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 import pytest
-from cli_reference import render, walk
+from cli_reference import example_lines, render, walk
 from cogapp import Cog
 
 from brv_vc.cli.main import cli
@@ -80,38 +80,6 @@ def test_links_into_the_reference_resolve() -> None:
 
 CONTROL = {"|", "||", "&&", ";", "&"}
 REDIRECT = {">", ">>", "<"}
-
-
-def example_lines(help_text: str) -> list[str]:
-    """The shell lines of the ``Example:`` block in a docstring.
-
-    The block ends at the first blank line. A line ending in ``\\`` and a quote left open
-    (a JSON literal over two lines) continue on the next line.
-    """
-    lines: list[str] = []
-    pending = ""
-    in_block = False
-    for line in help_text.splitlines():
-        if line.strip() in ("Example:", "Examples:"):
-            in_block = True
-            continue
-        if not in_block:
-            continue
-        if not line.strip() and not pending:
-            break
-        if line.rstrip().endswith("\\"):
-            pending += line.rstrip()[:-1] + " "
-            continue
-        pending += line
-        try:
-            shlex.split(pending, comments=True)
-        except ValueError:  # an open quote: the string goes on on the next line
-            pending += "\n"
-            continue
-        lines.append(pending.strip())
-        pending = ""
-    assert not pending, f"unterminated example: {pending!r}"
-    return lines
 
 
 def brv_invocations(line: str) -> list[list[str]]:

@@ -11,7 +11,7 @@ from hooks_support import git, write
 
 from brv_vc.tree.project import Project
 
-REPORT = "brv: note: this pull changed code that 1 entry describe; it may be stale:"
+REPORT = "brv: note: this pull changed code that 1 entry describes; it may be stale:"
 
 
 def _clone(origin: Path, dest: Path) -> Path:
@@ -88,7 +88,7 @@ def test_a_pull_with_rebase_names_the_entry_too(tmp_path: Path) -> None:
     git("add", "README", cwd=clone)
     git("commit", "-qm", "local", cwd=clone)
     proc = git("pull", "-q", "--rebase", cwd=clone)
-    assert "brv: note: this rebase changed code that 1 entry describe; it may be stale:" in (
+    assert "brv: note: this rebase changed code that 1 entry describes; it may be stale:" in (
         proc.stderr)
     assert f"  {ENTRY} ({CODE} changed)" in proc.stderr
 
@@ -101,6 +101,6 @@ def test_brv_vc_pull_reports_it_as_the_hook_would(tmp_path: Path) -> None:
     done = run_brv("vc", "pull", cwd=clone)
     assert done.exit_code == 0, done.stderr
     said = done.stdout + done.stderr
-    assert "this pull changed code that 1 entry describe; it may be stale:" in said
+    assert "this pull changed code that 1 entry describes; it may be stale:" in said
     assert f"  {ENTRY} ({CODE} changed)" in said
     assert said.count("may be stale") == 1  # the hook, skipped inside 'brv vc pull', is silent

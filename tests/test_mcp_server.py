@@ -112,12 +112,12 @@ def test_bad_input_gets_the_clis_error_object(project: Project, tmp_path: Path) 
         escape = await s.call_tool("brv-hydrate", {"path": "../../etc"})
         assert escape.is_error
         for name, small, message in (
-                ("brv-hydrate", 99, "--budget 99 is too small"),
-                ("brv-brain", 199, "--budget 199 is too small for a brain")):
+                ("brv-hydrate", 99, "budget 99 is too small"),
+                ("brv-brain", 199, "budget 199 is too small for a brain")):
             refused = await s.call_tool(name, {"budget": small})
             assert refused.is_error
             assert payload(refused)["error"]["code"] == "usage"
-            assert payload(refused)["error"]["message"] == message  # the CLI's own words
+            assert payload(refused)["error"]["message"] == message  # the argument's name
         typed = await s.call_tool("brv-search", {"query": 5})
         assert typed.is_error  # the input schema refuses a number for a string
 

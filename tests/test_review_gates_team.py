@@ -74,6 +74,10 @@ def test_the_pre_commit_hook_refuses_plain_git_commit(team: Team):  # noqa: F811
                              capture_output=True, text=True, check=False)
     assert refused.returncode != 0
     assert "is waiting for review: #1 [dream/consolidate] Merged" in refused.stderr
+    # valid knowledge, only not approved yet: called pending, never "not valid knowledge"
+    assert "brv: commit refused: 1 staged file is pending: valid knowledge, still waiting " \
+           "for review" in refused.stderr
+    assert "not valid knowledge" not in refused.stderr
     assert git(alice.tree, "log", "-1", "--format=%s").strip() == "notes"
     env = {**os.environ, "BRV_INCLUDE_PENDING": "1"}
     done = subprocess.run(["git", "commit", "-q", "-m", "dream"], cwd=alice.tree, env=env,

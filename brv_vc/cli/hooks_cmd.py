@@ -14,6 +14,7 @@ from brv_vc.cli.render import emit, jsonable
 from brv_vc.errors import UsageError
 from brv_vc.services import hooks as svc
 from brv_vc.services import vc
+from brv_vc.words import agree, plural
 
 _ACTIONS = {
     "installed": "installed",
@@ -27,6 +28,8 @@ _ACTIONS = {
     "created": "brv's line is in a new {config}/{name}",
     "appended": "brv's line was added to {config}/{name}",
     "managed": "",
+    "single": "brv's old hook ({name}.legacy) removed: pre-commit runs brv's part from its "
+              "config, once",
 }
 
 
@@ -157,6 +160,13 @@ def _blocked_text(run: vc.HookRun) -> str:
             *(f"  {problem.file} {problem.message}" for problem in run.problems),
             f"  fix: {run.problems[0].hint}",
             "To commit anyway: git commit --no-verify"])
+    if run.problems[0].key == "review":  # services/vc/gating.PENDING_KEY
+        n = len(run.problems)
+        return "\n".join([
+            f"brv: commit refused: {plural(n, 'staged file')} {agree(n, 'is', 'are')} pending: "
+            f"valid knowledge, still waiting for review",
+            *(f"  {problem.file}: {problem.message}" for problem in run.problems),
+            f"  fix: {run.problems[0].hint}"])
     lines = [f"brv: commit refused: {len(run.problems)} staged file(s) are not valid knowledge"]
     for problem in run.problems:
         key = f" (key '{problem.key}')" if problem.key else ""

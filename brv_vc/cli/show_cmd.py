@@ -8,6 +8,7 @@ import click
 
 from brv_vc.cli.context import AppContext, json_option, pass_app
 from brv_vc.cli.render import emit, warn
+from brv_vc.words import plural
 
 
 def _show_text(r: Any) -> str:
@@ -21,7 +22,7 @@ def _show_text(r: Any) -> str:
     lines.append("")
     lines.append(
         f"Signals: importance {s.importance:.1f}, recency {s.recency:.2f}, {s.maturity}, "
-        f"{s.access_count} hits, {s.update_count} updates"
+        f"{plural(s.access_count, 'hit')}, {plural(s.update_count, 'update')}"
         + ("" if s.stored else " (defaults: never curated or searched)")
     )
     lines.append("Backlinks: " + (", ".join(r.backlinks) if r.backlinks else "none"))

@@ -15,10 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ResourceError
+from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp.types import CallToolResult, TextContent
+from pydantic import ValidationError
 
 from brv_vc import __version__
+from brv_vc.mcp import arguments as bad_arguments
 from brv_vc.mcp.stdio import serve_stdio
 from brv_vc.mcp.tools import ToolFailure, Tools
 
@@ -40,7 +42,11 @@ def _guard(run: Callable[[], dict[str, Any]]) -> Any:
     try:
         payload, failed = run(), False
     except ToolFailure as failure:
-        payload, failed = failure.payload, True
+        payload, failed = bad_arguments.in_tool_words(failure.payload, failure), True
+    return _result(payload, failed)
+
+
+def _result(payload: dict[str, Any], failed: bool) -> CallToolResult:
     # one json.dumps: the SDK's own conversion of a dict (pydantic, indented) cost ~5 ms a
     # search answer, as much as the search itself
     text = json.dumps(payload, ensure_ascii=False)
@@ -54,6 +60,29 @@ def _resource(run: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         raise ResourceError(json.dumps(failure.payload, ensure_ascii=False)) from None
 
 
+class _Server(MCPServer):
+    """The SDK's server, answering a call's bad arguments in brv's shape and words."""
+
+    _schemas: dict[str, dict[str, Any]] | None = None
+
+    async def call_tool(self, name: str, arguments: dict[str, Any],
+                        context: Any = None) -> Any:
+        """Runs tool ``name``; arguments it lacks or that miss its schema get brv's refusal."""
+        if self._schemas is None:
+            self._schemas = {t.name: t.input_schema for t in await self.list_tools()}
+        schema = self._schemas.get(name)
+        refused = bad_arguments.unknown(name, schema, arguments)
+        if refused is not None:
+            return _result(refused, True)
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as error:
+            if schema is None or not isinstance(error.__cause__, ValidationError):
+                raise
+            return _result(bad_arguments.invalid(name, schema, error.__cause__.errors()), True)
+
+
+
 def build_server(tools: Tools) -> MCPServer:
     """Builds the server with its tools and resources over ``tools``.
 
@@ -61,7 +90,7 @@ def build_server(tools: Tools) -> MCPServer:
     threads, and the resident SQLite connections of a search session belong to one thread.
     A stdio server has one client, so answering on the event loop's thread loses nothing.
     """
-    server: MCPServer = MCPServer("brv", version=__version__, instructions=INSTRUCTIONS)
+    server: MCPServer = _Server("brv", version=__version__, instructions=INSTRUCTIONS)
 
     @server.tool(name="brv-search", description="Ranked entries for a query, with excerpts "
                  "and backlinks (brv search --json). limit 1-50; scope a tree folder; "

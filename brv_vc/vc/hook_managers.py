@@ -17,6 +17,7 @@ nothing. So when one of these owns the hooks folder, brv joins it the way it exp
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -192,6 +193,23 @@ INSTALL = {"lefthook": "lefthook install", "pre-commit": "pre-commit install",
            "husky": "npx husky", "simple-git-hooks": "npx simple-git-hooks"}
 
 
+def install_command(manager: Manager, names: tuple[str, ...]) -> str:
+    """The command that makes ``manager`` install its git hooks ``names`` in this clone.
+
+    The one home of that advice: printed by ``brv hooks install|status``, the clone notice
+    and the config snippet, it works when pasted as printed. A bare ``pre-commit install``
+    installs only the pre-commit hook type; each other hook needs its ``--hook-type``.
+    """
+    types = "".join(f" --hook-type {n}" for n in names) if manager.name == "pre-commit" else ""
+    return INSTALL[manager.name] + types if manager.name in INSTALL else ""
+
+
+def missing_hooks(manager: Manager, folder: Path, names: tuple[str, ...]) -> tuple[str, ...]:
+    """The hooks of ``names`` the manager's config runs brv in but git has no script for."""
+    return tuple(n for n in names
+                 if not os.path.lexists(folder / n) and brv_in_config(manager, n))
+
+
 def merged_config(manager: Manager, names: tuple[str, ...], knowledge: str) -> str | None:
     """The manager's config file with brv's part in it (None: brv cannot edit this one)."""
     from brv_vc.vc import manager_config as mc
@@ -217,9 +235,7 @@ def snippet(manager: Manager, names: tuple[str, ...], knowledge: str = ".brv/con
     """
     merged = merged_config(manager, names, knowledge)
     if merged is not None:
-        then = ("pre-commit install" + "".join(
-            f" --hook-type {n}" for n in names) if manager.name == "pre-commit"
-            else "lefthook install")
+        then = install_command(manager, names)
         return "\n".join([f"# {manager.config.name} with brv's part merged in (or run "
                           "'brv hooks install --integrate' to write it), then: " + then,
                           merged.rstrip("\n")])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from brv_vc.words import plural
+
 TYPE_CHECKING = False  # typing costs ~2 ms to import, on the budgeted status path
 if TYPE_CHECKING:  # types only: 'vc status' must not import the sync services
     from typing import Any
@@ -20,9 +22,6 @@ _LABEL = {"added": "new file", "deleted": "deleted", "modified": "modified",
           "renamed": "renamed", "typechange": "typechange", "copied": "copied"}
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
 
 def status_text(r: StatusReport) -> str:
     """``git status``-like text."""
@@ -32,10 +31,10 @@ def status_text(r: StatusReport) -> str:
             lines.append(f"Your branch and '{r.upstream}' have diverged "
                          f"({r.ahead} and {r.behind} different commits); run 'brv vc pull'.")
         elif r.ahead:
-            lines.append(f"Your branch is ahead of '{r.upstream}' by {_plural(r.ahead, 'commit')}"
+            lines.append(f"Your branch is ahead of '{r.upstream}' by {plural(r.ahead, 'commit')}"
                          " (publish them with 'brv vc push').")
         elif r.behind:
-            lines.append(f"Your branch is behind '{r.upstream}' by {_plural(r.behind, 'commit')}"
+            lines.append(f"Your branch is behind '{r.upstream}' by {plural(r.behind, 'commit')}"
                          " (update with 'brv vc pull').")
         else:
             lines.append(f"Your branch is up to date with '{r.upstream}'.")
@@ -79,7 +78,7 @@ def init_text(r: InitResult) -> str:
         head = f"{verb} {r.mode} knowledge repository in {where}"
     hooks = [f"  git hook {line}" for line in r.hooks]
     if r.adopted:
-        hooks.append(f"  adopted: untracked {_plural(len(r.adopted), 'derived file')} in commit "
+        hooks.append(f"  adopted: untracked {plural(len(r.adopted), 'derived file')} in commit "
                      f"{(r.adopt_commit or '')[:7]} (the files stay on disk)")
     return "\n".join([head, *(f"  wrote {name}" for name in r.written), *hooks,
                       *(f"note: {note}" for note in r.notes)])
@@ -89,7 +88,7 @@ def commit_text(r: CommitResult) -> str:
     """``vc commit``."""
     subject = r.message.splitlines()[0]
     tail = f"\n  archived: {', '.join(r.archived)}" if r.archived else ""
-    return f"[{r.branch} {r.sha[:7]}] {subject}\n {_plural(r.files, 'file')} changed{tail}"
+    return f"[{r.branch} {r.sha[:7]}] {subject}\n {plural(r.files, 'file')} changed{tail}"
 
 
 def log_text(entries: tuple[LogEntry, ...]) -> str:
@@ -127,7 +126,7 @@ def _after_lines(after: Any) -> list[str]:
         return []
     lines = []
     if after.changed:
-        lines.append(f" {_plural(len(after.changed), 'knowledge file')} changed")
+        lines.append(f" {plural(len(after.changed), 'knowledge file')} changed")
     lines += [f" rebuilt archive: {p}" for p in after.archived]
     lines += [f" removed archive of restored entry: {p}" for p in after.unarchived]
     lines += [f" warning: {p}" for p in after.problems]

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from brv_vc.errors import UsageError
+from brv_vc.errors import OptionError
 from brv_vc.format.tokens import count_tokens
 from brv_vc.services.brain.items import Item, Pool, age_text, importance5
 from brv_vc.services.brain.pool import load_pool
@@ -191,9 +191,9 @@ def assemble(project: Project, now: datetime, *, budget: int = DEFAULT_BUDGET,
         UsageError: a budget under ``MIN_BUDGET`` tokens.
     """
     if budget < MIN_BUDGET:
-        raise UsageError(f"--budget {budget} is too small for a brain",
-                         hint=f"give at least {MIN_BUDGET} tokens (the default is "
-                              f"{DEFAULT_BUDGET})")
+        raise OptionError("budget", f"{budget} is too small for a brain",
+                          hint=f"give at least {MIN_BUDGET} tokens (the default is "
+                               f"{DEFAULT_BUDGET})")
     pool = load_pool(project, now)
     b0, b1, b2 = budgets(budget - RESERVE if budget < DEFAULT_BUDGET else budget)
     brief = _brief(pool, b0)

@@ -86,7 +86,8 @@ def problems(project: Project) -> tuple[tuple[str, ...], str]:
             pass  # the global hooks folder, said below
         elif not os.path.lexists(folder / "pre-commit") and hm.brv_in_config(manager,
                                                                              "pre-commit"):
-            fix = hm.INSTALL.get(manager.name, fix)
+            fix = hm.install_command(manager, hm.missing_hooks(manager, folder,
+                                                               hi.HOOK_NAMES)) or fix
             said.append(f"{manager.config} runs brv's check, but {manager.name} has not "
                         "installed its git hooks in this clone, so 'git commit' does not "
                         "check knowledge")

@@ -45,8 +45,20 @@ def _key(project: Project) -> str:
     return "|".join(parts)
 
 
+# Set by CI services (GitHub Actions sets both): a CI job's checkout is no developer's clone,
+# so the advice to install hooks there is noise in its log.
+CI_ENV = ("CI", "GITHUB_ACTIONS")
+
+
+def in_ci() -> bool:
+    """True in a CI job (``CI`` or ``GITHUB_ACTIONS`` set to anything but empty/false/0)."""
+    return any(os.environ.get(name, "").lower() not in ("", "0", "false") for name in CI_ENV)
+
+
 def notice(project: Project) -> str:
-    """The warning to print now ("" when all is well or it was already said)."""
+    """The warning to print now ("" when all is well, it was already said, or in CI)."""
+    if in_ci():
+        return ""
     path = project.state / NOTICE
     key = _key(project)
     try:

@@ -47,8 +47,14 @@ def _report(repo: KnowledgeRepo, folder: Path, hooks_path: str | None,
     if unhooked and manager is not None:
         # brv is in the manager's config: the manager's own hooks are what is missing
         notes = (*notes, f"{manager.config} runs brv's part, but {manager.name} has not "
-                         f"installed its hooks here: run '{hm.INSTALL.get(manager.name)}'")
+                         f"installed its hooks here: run "
+                         f"'{hm.install_command(manager, missing)}'")
         missing = ()
+    twice = managers.doubles(manager, folder) if manager is not None else ()
+    if twice:
+        notes = (*notes, f"brv's check runs twice in {', '.join(twice)} (pre-commit runs "
+                         "brv's old hook as its legacy hook and brv's part from its config): "
+                         "run 'brv hooks install' to keep the config's alone")
     text = hm.snippet(manager, missing, knowledge) if manager is not None and missing else ""
     if manager is not None and not unhooked:
         notes = (*notes, _manager_note(manager, folder, missing))

@@ -62,11 +62,46 @@ def join(manager: hm.Manager, folder: Path, python: str,
             done.append(replace(hi.status(folder, python, (name,))[0], action=action,
                                 runner="husky", brv_runs=True))
         return tuple(done)
+    dropped = drop_doubles(manager, folder)
     upgraded = hi.upgrade_in_place(folder, python)
     states = [truth(manager, folder, s) for s in hi.status(folder, python)]
+    if dropped:
+        return tuple(replace(s, action="single" if s.name in dropped else
+                             "upgraded" if s.name in upgraded or
+                             f"{s.name}{hi.LEGACY_SUFFIX}" in upgraded else "managed")
+                     for s in states)
     return tuple(replace(s, action="upgraded" if s.name in upgraded or
                          f"{s.name}{hi.LEGACY_SUFFIX}" in upgraded else "managed")
                  for s in states)
+
+
+def doubles(manager: hm.Manager, folder: Path) -> tuple[str, ...]:
+    """Hooks whose brv check runs twice under the pre-commit framework.
+
+    The framework runs brv's shim as its legacy hook (``<name>.legacy``, its migration
+    mode) and brv's part from its config as well.
+    """
+    if manager.name != "pre-commit":
+        return ()
+    return tuple(n for n in hi.HOOK_NAMES
+                 if hi.is_ours(folder / (n + hi.LEGACY_SUFFIX))
+                 and any(i in hm.head(folder / n) for i in hm.PRE_COMMIT_IDS)
+                 and hm.brv_in_config(manager, n))
+
+
+def drop_doubles(manager: hm.Manager, folder: Path) -> tuple[str, ...]:
+    """Removes brv's legacy shims the framework's config makes redundant; returns their hooks.
+
+    Trigger: brv's hooks were installed before the pre-commit framework (which moved each
+    shim it replaced to ``<name>.legacy``), then brv's part went into its config
+    (``--integrate``, or pasted). Why: the check ran twice and a refusal was printed twice.
+    Outcome: the config's part alone runs (nothing the shim chained is lost: a shim run as
+    a legacy hook never runs a legacy of its own).
+    """
+    found = doubles(manager, folder)
+    for name in found:
+        (folder / (name + hi.LEGACY_SUFFIX)).unlink()
+    return found
 
 
 def leave(manager: hm.Manager, folder: Path) -> tuple[hi.HookState, ...]:

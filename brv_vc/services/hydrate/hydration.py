@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from brv_vc.errors import UsageError
+from brv_vc.errors import OptionError
 from brv_vc.format.tokens import count_tokens, truncate_to_tokens
 from brv_vc.services.brain import Item, load_pools, project_brief
 from brv_vc.services.hydrate.nodes import (
@@ -125,8 +125,8 @@ def hydrate(project: Project, path: str, now: datetime, *,
         NotFoundError: no such folder.
     """
     if budget < MIN_BUDGET:
-        raise UsageError(f"--budget {budget} is too small",
-                         hint=f"give at least {MIN_BUDGET} tokens")
+        raise OptionError("budget", f"{budget} is too small",
+                          hint=f"give at least {MIN_BUDGET} tokens")
     rel = node_path(project, path)
     pool, local_pool = load_pools(project, now, ("", rel))
     room = _Budget(budget - count_tokens(f"# Context for {rel or '(root)'}\n\n"))

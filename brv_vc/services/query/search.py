@@ -7,7 +7,7 @@ import sqlite3
 from datetime import datetime
 from typing import NamedTuple
 
-from brv_vc.errors import UsageError
+from brv_vc.errors import OptionError
 from brv_vc.index.search import Hit, SearchOutcome, search
 from brv_vc.index.sync import sync
 from brv_vc.index.terms import query_terms
@@ -39,9 +39,8 @@ def check_limit(limit: int) -> int:
         UsageError: outside 1-50.
     """
     if not 1 <= limit <= MAX_LIMIT:
-        raise UsageError(
-            f"--limit must be between 1 and {MAX_LIMIT}, got {limit}", hint="try --limit 10"
-        )
+        raise OptionError("limit", f"must be between 1 and {MAX_LIMIT}, got {limit}",
+                          hint="try {name} 10")
     return limit
 
 

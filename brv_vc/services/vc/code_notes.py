@@ -16,6 +16,7 @@ from brv_vc.record import NamedTuple
 from brv_vc.tree.project import Project
 from brv_vc.vc import git
 from brv_vc.vc.repo import KnowledgeRepo
+from brv_vc.words import agree, plural
 
 TYPE_CHECKING = False
 
@@ -251,9 +252,9 @@ def pull_note(found: CodeKnowledge, what: str = "pull") -> str:
     for link in found.stale:
         for entry in link.entries:
             entries.setdefault(entry, []).append(f"{link.path} {_verb(link)}")
-    noun = "entry" if len(entries) == 1 else "entries"
-    lines = [f"this {what} changed code that {len(entries)} {noun} describe; "
-             f"{'it' if len(entries) == 1 else 'they'} may be stale:"]
+    n = len(entries)
+    lines = [f"this {what} changed code that {plural(n, 'entry', 'entries')} "
+             f"{agree(n, 'describes', 'describe')}; {agree(n, 'it', 'they')} may be stale:"]
     for entry in sorted(entries)[:SHOWN]:
         lines.append(f"{entry} ({'; '.join(entries[entry][:3])}"
                      f"{'; ...' if len(entries[entry]) > 3 else ''})")

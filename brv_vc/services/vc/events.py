@@ -167,14 +167,15 @@ def _pre_commit(project: Project, repo: KnowledgeRepo, index_file: str | None,
 
     if not include_pending and check.paths and review.is_enabled(project):
         from brv_vc.services.vc.checks import StagedProblem
-        from brv_vc.services.vc.gating import describe, pending_in
+        from brv_vc.services.vc.gating import PENDING_KEY, describe, pending_in
 
         waiting = pending_in(repo, check.paths)
         if waiting:
             hint = ("review them with 'brv review pending', or commit them anyway with "
                     "BRV_INCLUDE_PENDING=1 git commit ...")
             problems = tuple(StagedProblem(repo.repo_path(e.paths[0]),
-                                           f"is waiting for review: {line}", hint)
+                                           f"is waiting for review: {line}", hint,
+                                           PENDING_KEY)
                              for e, line in zip(waiting, describe(waiting), strict=True))
             return HookRun("pre-commit", blocked=True, problems=problems, checked=check.checked)
     _note_trailers(repo, index_file, list(check.deleted))

@@ -18,6 +18,9 @@ if TYPE_CHECKING:  # annotations only: vc push imports no collections.abc
     from collections.abc import Sequence
 
 OVERRIDE_ENV = "BRV_INCLUDE_PENDING"
+# The key of a hook's StagedProblem for a staged file waiting for review: valid knowledge,
+# only not approved yet (the refusal says pending, never "not valid knowledge").
+PENDING_KEY = "review"
 
 
 def project_of(repo: KnowledgeRepo) -> Project:

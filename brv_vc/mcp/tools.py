@@ -29,12 +29,17 @@ class ToolFailure(Exception):
 
 
 class Tools:
-    """The tools of one server: where it started and its clock."""
+    """The tools of one server: where it started and its clock.
+
+    A call's ``cwd`` may name a folder of the server's own project (the one it was started
+    in) or a project the user allowed (``tree/confine.py``), never another one.
+    """
 
     def __init__(self, start: Path, clock: Callable[[], datetime]) -> None:
         self.start = start
         self.clock = clock
         self._sessions: dict[Path, Any] = {}  # project root -> its resident SearchSession
+        self._own_root: Path | None = None
 
     def close(self) -> None:
         """Writes the sessions' pending hits and closes their connections."""
@@ -49,10 +54,26 @@ class Tools:
         """
         from brv_vc.services import recovery
 
-        project = find_project(Path(cwd) if cwd else self.start)
+        if cwd:
+            project = find_project(Path(cwd))
+            if project.root != self._own():
+                from brv_vc.tree.confine import refuse_foreign_cwd
+
+                refuse_foreign_cwd(self._own(), project.root, cwd)
+        else:
+            project = find_project(self.start)
         if recovery.left_behind(project):
             recovery.settle(project, self.clock())
         return project
+
+    def _own(self) -> Path | None:
+        """The root of the project the server was started in (None: outside any)."""
+        if self._own_root is None:  # found once it exists ('brv init' after the start)
+            try:
+                self._own_root = find_project(self.start).root
+            except BrvError:
+                return None
+        return self._own_root
 
     def _writing(self, cwd: str | None) -> Project:
         """The project a tool is about to change, its session's pending hits written first.

@@ -28,6 +28,15 @@ class ToolFailure(Exception):
         self.payload = payload
 
 
+def _scrubbed(doc: dict[str, Any]) -> dict[str, Any]:
+    """An error document with every credential its texts quote masked (``brv_vc.scrub``)."""
+    from brv_vc.scrub import scrub
+
+    error = {key: scrub(value) if isinstance(value, str) else value
+             for key, value in doc["error"].items()}
+    return versioned({**doc, "error": error})
+
+
 class Tools:
     """The tools of one server: where it started and its clock.
 
@@ -90,7 +99,7 @@ class Tools:
         try:
             result = body()
         except BrvError as error:
-            raise ToolFailure(versioned({"ok": False, "error": error.to_dict()})) from None
+            raise ToolFailure(_scrubbed({"ok": False, "error": error.to_dict()})) from None
         except Exception as exc:  # the SDK would answer only "Error executing tool"
             from brv_vc.tree.diskerrors import disk_error
 
@@ -101,7 +110,7 @@ class Tools:
                 "hint": "this is a bug in brv; the server keeps running, so the other tools "
                         "still answer; please report it with the call that caused it",
             }
-            raise ToolFailure(versioned({"ok": False, "error": found})) from None
+            raise ToolFailure(_scrubbed({"ok": False, "error": found})) from None
         payload = result if isinstance(result, dict) else jsonable(result)
         return versioned({"ok": True, **payload} if "ok" not in payload else payload)
 

@@ -29,7 +29,7 @@ def _cloned_with_link(tmp_path: Path, rel: str, target: str) -> Path:
     elif link.exists():
         link.unlink()
     os.symlink(target, link)
-    git(app.root, "add", "-A", ".")
+    git(app.root, "add", "-A", "-f", "--", rel)
     git(app.root, "commit", "-q", "--no-verify", "-m", "settings")  # no brv hooks there
     clone = tmp_path / "clone"
     git(tmp_path, "clone", "-q", str(app.root), str(clone))
@@ -89,6 +89,22 @@ def test_a_brv_linked_to_another_project_is_refused(tmp_path: Path) -> None:
         assert "is a symlink to" in result.stderr
         assert "allow_projects" in result.stderr  # how to allow it, if trusted
     assert snapshot(other) == before
+
+
+@pytest.mark.parametrize("part", [".brv/state", ".brv/context-tree"])
+def test_a_state_or_tree_linked_out_of_the_project_is_refused(tmp_path: Path,
+                                                             part: str) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "keep.md").write_text("not brv's\n")
+    before = snapshot(elsewhere)
+    clone = _cloned_with_link(tmp_path, part, str(elsewhere))
+    for args in COMMANDS:
+        result = run_brv(*args, cwd=clone)
+        assert result.exit_code == 1, (args, result.stdout + result.stderr)
+        assert f"'{part}' is a symlink that leads out of the project" in result.stderr
+    assert snapshot(elsewhere) == before
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["keep.md"]
 
 
 def test_a_config_linked_inside_the_project_is_read(tmp_path: Path) -> None:

@@ -71,8 +71,12 @@ def allow_hint(root: Path) -> str:
 def refuse_leaving_link(project_root: Path, rel: str) -> None:
     """Refuses ``<project_root>/<rel>`` when it is a symlink that leads out of the repository.
 
+    Args:
+        project_root: the project's root.
+        rel: the part of ``.brv/`` (``.brv/config.yaml``, ``.brv/state``...).
+
     Raises:
-        InvalidPathError: naming the file and the fix; never the target's content.
+        InvalidPathError: naming the file and the fix; never the target or its content.
     """
     path = project_root / rel
     try:
@@ -82,12 +86,14 @@ def refuse_leaving_link(project_root: Path, rel: str) -> None:
         return
     if stays(project_root, path):
         return
+    real = "a regular file (rm {p}, then 'brv init' writes the default settings), or copy in " \
+           "the settings you trust" if rel.endswith(".yaml") else \
+           "a real folder (rm {p}, then 'brv init')"
     raise InvalidPathError(
-        f"'{rel}' is a symlink that leads out of the project; brv does not read settings "
+        f"'{rel}' is a symlink that leads out of the project; brv does not read or write "
         "through it (nothing was read)",
         file=rel,
-        hint=f"replace it with a regular file (rm {rel}, then 'brv init' writes the default "
-             "settings), or copy in the settings you trust",
+        hint=f"replace it with {real.format(p=rel)}",
     )
 
 

@@ -176,10 +176,14 @@ def check_layout(project: Project) -> None:
     """Refuses a ``.brv/`` whose parts have the wrong kind (a file where a folder belongs).
 
     Trigger: every command. Why: otherwise the first read crashes with an OSError (exit 3).
-    Outcome: three stats; a clear error naming the path and the fix.
+    Outcome: three ``lstat`` calls; a clear error naming the path and the fix. A part that is
+    a symlink out of the repository (a committed ``.brv/state`` or ``.brv/context-tree``
+    would make brv write another project) is refused by the rule of
+    :mod:`brv_vc.tree.confine`.
 
     Raises:
         FormatError: context-tree or state is a file, or config.yaml is a folder.
+        InvalidPathError: one of them is a symlink that leads out of the repository.
     """
     for path, want_dir, fix in (
         (project.tree, True, "move it aside (mv {p} {p}.bak), then run 'brv init'"),
@@ -187,8 +191,17 @@ def check_layout(project: Project) -> None:
         (project.config_path, False,
          "move it aside (mv {p} {p}.bak), then run 'brv init' to write the default settings"),
     ):
-        if path.exists() and path.is_dir() != want_dir:
-            rel = path.relative_to(project.root).as_posix()
+        rel = f"{BRV_DIR}/{path.name}"
+        try:
+            mode = os.lstat(path).st_mode
+            if stat.S_ISLNK(mode):
+                from brv_vc.tree.confine import refuse_leaving_link
+
+                refuse_leaving_link(project.root, rel)
+                mode = os.stat(path).st_mode
+        except OSError:
+            continue
+        if stat.S_ISDIR(mode) != want_dir:
             what = "a file, not a folder" if want_dir else "a folder, not a file"
             raise FormatError(
                 f"{rel} is {what} (in {project.root})",

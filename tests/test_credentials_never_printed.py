@@ -107,3 +107,15 @@ def test_mcp_errors_and_the_crash_log_never_hold_a_credential(solo: Path) -> Non
     log = _log_internal(RuntimeError(f"Authorization: Bearer {PASSWORD}"))
     assert PASSWORD not in log.read_text()
     assert os.environ["BRV_LOG_DIR"] in str(log)
+
+
+def test_brv_ui_errors_never_hold_a_credential(tmp_path: Path) -> None:
+    from urllib.parse import quote
+
+    from ui_support import history_project, served
+
+    with served(history_project(tmp_path / "proj")) as client:
+        page = client.get("/entry?path=" + quote(f"auth/jwt/x.md?access_token={PASSWORD}"))
+        assert page.status == 404
+        assert "access_token=***" in page.body
+        assert PASSWORD not in page.body

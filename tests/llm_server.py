@@ -96,3 +96,11 @@ class ChatServer:
         self._server.shutdown()
         self._server.server_close()
         self._thread.join(timeout=5)
+
+
+def approve_provider(project: Any) -> None:
+    """``brv llm approve`` on this test machine: the provider the project's config.yaml names
+    is trusted for it (a project's provider is used only once approved: tree/llm_trust.py)."""
+    from brv_vc.services.provider_trust import approve
+
+    approve(project)

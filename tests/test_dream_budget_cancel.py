@@ -12,7 +12,7 @@ import time
 
 from conftest import REPO, brv_process
 from dream_support import NOW, add, age
-from llm_server import ChatServer, reply
+from llm_server import ChatServer, approve_provider, reply
 
 from brv_vc.errors import BrvError
 from brv_vc.services import dream
@@ -111,6 +111,7 @@ def _slow_provider(project):
     server = ChatServer(handler)
     with project.config_path.open("a") as out:
         out.write(f"llm:\n  base_url: {server.base_url}\n  model: m\n")
+    approve_provider(project)
     return server
 
 

@@ -14,6 +14,7 @@ RANKS = {
     "record": 0,  # the typing-free NamedTuple every layer's records may use
     "digest": 0,
     "words": 0,  # counted nouns and agreeing verbs (1 entry describes, 2 entries describe)
+    "scrub": 0,  # the one credential-masking rule every output edge applies
     "pattern": 0,  # a regular expression compiled on first use  # SHA-1 / SHA-256 without hashlib's OpenSSL import
     # the package's __init__ holds only __version__ and a lazy door to the Python API (api)
     "__init__": 8,

@@ -107,14 +107,16 @@ def test_the_users_own_settings_win_over_the_repository(app: Member, tmp_path: P
         assert configured_llm(Project(app.root)) == LlmSettings(mine.base_url, "m", None, 5.0)
 
 
-def test_a_project_outside_any_git_work_tree_needs_no_approval(
+def test_a_project_outside_any_git_work_tree_needs_approval_too(
         project: Any, monkeypatch: pytest.MonkeyPatch, brv: Any) -> None:
     monkeypatch.setenv("CLOUD_TOKEN", SECRET)
     with ChatServer(lambda r: reply("ok")) as server:
-        provider(project.root, server.base_url)
-        refused = brv("llm", "approve", cwd=project.root)
-        assert refused.exit_code == 0  # allowed, though not needed
+        provider(project.root, server.base_url)  # an archive or a copy: no .git anywhere
+        with pytest.raises(ProviderError, match="not approved"):
+            configured_llm(project)
+        assert brv("llm", "approve", cwd=project.root).exit_code == 0
         assert configured_llm(project) is not None
+        assert server.requests == []
 
 
 def test_approve_without_a_provider_is_a_clear_refusal(app: Member) -> None:

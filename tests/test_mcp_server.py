@@ -131,11 +131,23 @@ def test_bad_input_gets_the_clis_error_object(project: Project, tmp_path: Path) 
             result = await s.call_tool(name, args)
             assert result.is_error
             assert "not a brv project" in payload(result)["error"]["message"]
-        # a client without a workspace names the project itself
+        # a server started outside any project serves no project through cwd unasked
+        refused = await s.call_tool("brv-search", {"query": "anything",
+                                                   "cwd": str(project.root)})
+        assert refused.is_error
+        assert "allow_projects" in payload(refused)["error"]["hint"]
+
+    with_server(nowhere, outside)
+    # a client without a workspace names a project the user allowed in their own settings
+    user = Path(os.environ["XDG_CONFIG_HOME"]) / "brv"
+    user.mkdir(parents=True, exist_ok=True)
+    (user / "config.yaml").write_text(f"allow_projects:\n  - {project.root}\n")
+
+    async def allowed(s: ClientSession) -> None:
         found = await s.call_tool("brv-search", {"query": "anything", "cwd": str(project.root)})
         assert not found.is_error
 
-    with_server(nowhere, outside)
+    with_server(nowhere, allowed)
 
 
 def test_search_with_record_false_only_looks(project: Project) -> None:

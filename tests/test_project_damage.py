@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -48,6 +49,11 @@ def test_a_worktree_pointer_is_followed_to_the_main_project(tmp_path: Path, brv,
                                                              target: str) -> None:
     main, linked = tmp_path / "main", tmp_path / "linked"
     main.mkdir()
+    # a ByteRover linked worktree: another git worktree of the main checkout's repository
+    # (a pointer may lead out of its own folder only within its repository: tree/confine.py)
+    for args in (("init", "-q"), ("commit", "-q", "--allow-empty", "-m", "start"),
+                 ("worktree", "add", "-q", str(linked))):
+        subprocess.run(["git", *args], cwd=main, check=True, capture_output=True)
     (linked / "src").mkdir(parents=True)
     assert brv("init", cwd=main).exit_code == 0
     added = brv("curate", "add", "auth/jwt", "--title", "Token rotation", "--content",

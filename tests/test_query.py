@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from conftest import snapshot
-from llm_server import ChatServer, reply, tool_call
+from llm_server import ChatServer, approve_provider, reply, tool_call
 from retrieval_util import filler, write_entry
 
 from brv_vc.index import sync as syncmod
@@ -58,6 +58,7 @@ def use_provider(project: Project, server: ChatServer, timeout: float = 5) -> No
         f"version: 1\nllm:\n  base_url: {server.base_url}\n  model: m\n"
         f"  timeout_seconds: {timeout}\n"
     )
+    approve_provider(project)
 
 
 def make_core(project: Project, path: str) -> None:
@@ -310,6 +311,7 @@ def test_an_unset_key_variable_keeps_the_tier2_answer_and_names_it(
             f"version: 1\nllm:\n  base_url: {server.base_url}\n  model: m\n"
             "  api_key_env: AUDIT_KEY\n"
         )
+        approve_provider(tree)
         result = ask(tree, "refresh token rotation")
         cli = brv("query", "refresh token rotation", cwd=tree.root)
         data = brv("query", "refresh token rotation", "--json", cwd=tree.root).json()
@@ -340,6 +342,7 @@ def test_the_key_never_appears_in_query_output(
             f"version: 1\nllm:\n  base_url: {server.base_url}\n  model: m\n"
             "  api_key_env: AUDIT_KEY\n"
         )
+        approve_provider(tree)
         text = brv("query", "refresh token rotation", cwd=tree.root)
         as_json = brv("query", "refresh token rotation", "--json", cwd=tree.root)
         assert server.headers[0]["Authorization"] == "Bearer sk-secret-123"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from llm_server import ChatServer, reply
+from llm_server import ChatServer, approve_provider, reply
 from summary_support import write_entry
 
 from brv_vc.services.derived.refreshing import refresh
@@ -26,6 +26,7 @@ def _configure(project: Project, base_url: str, timeout: float = 5) -> None:
     project.config_path.write_text(
         f"version: 1\nllm:\n  base_url: {base_url}\n  model: m\n  timeout_seconds: {timeout}\n"
     )
+    approve_provider(project)
 
 
 def _model(request: dict[str, Any]) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
-from llm_server import ChatServer
+from llm_server import ChatServer, approve_provider
 from summary_support import write_entry
 
 from brv_vc.format.tokens import count_tokens
@@ -49,6 +49,7 @@ def _configure(project: Project, base_url: str) -> None:
     project.config_path.write_text(
         f"version: 1\nllm:\n  base_url: {base_url}\n  model: m\n  timeout_seconds: 5\n"
     )
+    approve_provider(project)
 
 
 def test_llm_engine_writes_provider_text_at_temperature_zero(project: Project) -> None:
@@ -106,6 +107,7 @@ def test_an_unset_key_variable_is_a_provider_failure_like_any_other(
             f"version: 1\nllm:\n  base_url: {server.base_url}\n  model: m\n"
             "  api_key_env: AUDIT_KEY\n  timeout_seconds: 5\n"
         )
+        approve_provider(project)
         no_key = summarize(project, NOW, sleep=lambda s: None)
         sent = list(server.requests)
     no_key_abstract = (project.tree / "a/b/one.abstract.md").read_text()

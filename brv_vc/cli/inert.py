@@ -11,6 +11,10 @@ bidirectional overrides and isolates that reorder what is displayed (Trojan Sour
 ``\uXXXX`` is also a JSON escape, and these characters only ever appear inside JSON strings
 (``json.dumps`` writes the rest in ASCII), so ``--json`` output stays the same valid JSON.
 
+The same boundary masks credentials (``brv_vc.scrub``): a password in a remote's URL that
+git's message quotes, a token in a query string, an ``Authorization`` value, whatever
+produced the text.
+
 Click-free and cheap to import: the cold search path (``cli/fast.py``) prints through it.
 """
 
@@ -21,6 +25,7 @@ import re
 import sys
 
 from brv_vc.pattern import lazy
+from brv_vc.scrub import scrub
 
 # typing costs ~5 ms to import and this module is on the cold search path
 TYPE_CHECKING = False
@@ -66,10 +71,13 @@ class InertStream(io.TextIOBase):
         self.raw = raw
 
     def write(self, text: str) -> int:  # type: ignore[override]
-        """Writes ``text`` escaped; click's probe ``write(b"")`` fails, as on any text stream."""
+        """Writes ``text`` escaped and its credentials masked (``brv_vc.scrub``).
+
+        click's probe ``write(b"")`` fails, as on any text stream.
+        """
         if not isinstance(text, str):
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
-        self.raw.write(inert(text))
+        self.raw.write(inert(scrub(text)))
         return len(text)
 
     def flush(self) -> None:

@@ -55,8 +55,6 @@ _SOURCES = {
     "project-approved": "the project's config.yaml, approved on this machine",
     "project-unapproved": "the project's config.yaml, NOT approved on this machine: nothing "
                           "is sent until 'brv llm approve'",
-    "project-local": "the project's config.yaml (the project is in no git work tree, so it "
-                     "cannot come from a pull)",
     "none": "no provider is configured: brv works offline (search, deterministic summaries)",
 }
 

@@ -158,9 +158,11 @@ def _log_internal(exc: BaseException) -> Path:
     folder = Path(os.environ.get("BRV_LOG_DIR") or tempfile.gettempdir())
     folder.mkdir(parents=True, exist_ok=True)
     log = folder / "brv-crash.log"
+    from brv_vc.scrub import scrub  # the log is shared in bug reports: no credential in it
+
     with log.open("a", encoding="utf-8", errors="backslashreplace") as handle:
-        handle.write(f"brv {__version__} {' '.join(sys.argv)}\n")
-        handle.write("".join(traceback.format_exception(exc)))
+        handle.write(scrub(f"brv {__version__} {' '.join(sys.argv)}\n"))
+        handle.write(scrub("".join(traceback.format_exception(exc))))
         handle.write("\n")
     return log
 

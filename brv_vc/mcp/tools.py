@@ -28,13 +28,27 @@ class ToolFailure(Exception):
         self.payload = payload
 
 
+def _scrubbed(doc: dict[str, Any]) -> dict[str, Any]:
+    """An error document with every credential its texts quote masked (``brv_vc.scrub``)."""
+    from brv_vc.scrub import scrub
+
+    error = {key: scrub(value) if isinstance(value, str) else value
+             for key, value in doc["error"].items()}
+    return versioned({**doc, "error": error})
+
+
 class Tools:
-    """The tools of one server: where it started and its clock."""
+    """The tools of one server: where it started and its clock.
+
+    A call's ``cwd`` may name a folder of the server's own project (the one it was started
+    in) or a project the user allowed (``tree/confine.py``), never another one.
+    """
 
     def __init__(self, start: Path, clock: Callable[[], datetime]) -> None:
         self.start = start
         self.clock = clock
         self._sessions: dict[Path, Any] = {}  # project root -> its resident SearchSession
+        self._own_root: Path | None = None
 
     def close(self) -> None:
         """Writes the sessions' pending hits and closes their connections."""
@@ -49,10 +63,26 @@ class Tools:
         """
         from brv_vc.services import recovery
 
-        project = find_project(Path(cwd) if cwd else self.start)
+        if cwd:
+            project = find_project(Path(cwd))
+            if project.root != self._own():
+                from brv_vc.tree.confine import refuse_foreign_cwd
+
+                refuse_foreign_cwd(self._own(), project.root, cwd)
+        else:
+            project = find_project(self.start)
         if recovery.left_behind(project):
             recovery.settle(project, self.clock())
         return project
+
+    def _own(self) -> Path | None:
+        """The root of the project the server was started in (None: outside any)."""
+        if self._own_root is None:  # found once it exists ('brv init' after the start)
+            try:
+                self._own_root = find_project(self.start).root
+            except BrvError:
+                return None
+        return self._own_root
 
     def _writing(self, cwd: str | None) -> Project:
         """The project a tool is about to change, its session's pending hits written first.
@@ -69,7 +99,7 @@ class Tools:
         try:
             result = body()
         except BrvError as error:
-            raise ToolFailure(versioned({"ok": False, "error": error.to_dict()})) from None
+            raise ToolFailure(_scrubbed({"ok": False, "error": error.to_dict()})) from None
         except Exception as exc:  # the SDK would answer only "Error executing tool"
             from brv_vc.tree.diskerrors import disk_error
 
@@ -80,7 +110,7 @@ class Tools:
                 "hint": "this is a bug in brv; the server keeps running, so the other tools "
                         "still answer; please report it with the call that caused it",
             }
-            raise ToolFailure(versioned({"ok": False, "error": found})) from None
+            raise ToolFailure(_scrubbed({"ok": False, "error": found})) from None
         payload = result if isinstance(result, dict) else jsonable(result)
         return versioned({"ok": True, **payload} if "ok" not in payload else payload)
 

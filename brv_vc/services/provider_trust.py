@@ -11,6 +11,7 @@ from brv_vc.errors import NotFoundError
 from brv_vc.tree import llm_trust
 from brv_vc.tree.config import load_config
 from brv_vc.tree.project import Project
+from brv_vc.tree.user_config import user_dir
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,7 @@ def approve(project: Project) -> Approval:
 class ProviderStatus:
     """Which provider brv would use here, and why (never the key's value)."""
 
-    source: str  # user | project-approved | project-unapproved | project-local | none
+    source: str  # user | project-approved | project-unapproved | none
     base_url: str | None
     model: str | None
     api_key_env: str | None
@@ -64,7 +65,7 @@ def status(project: Project) -> ProviderStatus:
 
     user = llm_trust.user_llm()
     own = load_config(project).llm
-    where = str(llm_trust.user_dir() / llm_trust.APPROVALS)
+    where = str(user_dir() / llm_trust.APPROVALS)
     source = llm_trust.source(project, user, own)
     if source == "user":
         key = user.get("api_key_env")

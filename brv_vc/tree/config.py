@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from brv_vc.errors import FormatError
+from brv_vc.errors import BrvError, FormatError
 from brv_vc.pattern import lazy
 from brv_vc.record import NamedTuple
 from brv_vc.tree.project import CONFIG_FILE, Project
@@ -23,8 +23,8 @@ version: 1
 #   base_url: http://127.0.0.1:11434/v1
 #   model: llama3.1
 #   api_key_env: OPENAI_API_KEY   # hosted APIs only; leave out for a keyless local server
-# When this file is committed (in-project mode), base_url and api_key_env are used only after
-# 'brv llm approve' on each machine; your own llm: in ~/.config/brv/config.yaml needs none.
+# base_url and api_key_env are used only after 'brv llm approve' on each machine (this file may
+# come from someone else); your own llm: in ~/.config/brv/config.yaml needs none.
 #   timeout_seconds: 30
 """
 
@@ -62,6 +62,18 @@ def _too_large(size: int) -> FormatError:
     )
 
 
+def _refuse_link_out(project: Project) -> None:
+    """A config.yaml that is a symlink out of the project is never read (tree/confine.py).
+
+    One ``lstat`` when it is no link. A linked ``/etc/passwd`` or a token file would
+    otherwise be quoted by the parse error (and the PR Action copies errors into its log).
+    """
+    if project.config_path.is_symlink():
+        from brv_vc.tree.confine import refuse_leaving_link
+
+        refuse_leaving_link(project.root, _FILE)
+
+
 def _read(project: Project) -> Any:
     """The parsed YAML of config.yaml: None when the file is missing, {} when it is empty.
 
@@ -74,6 +86,7 @@ def _read(project: Project) -> Any:
     from brv_vc.format.frontmatter import load_yaml
     from brv_vc.tree.links import read_regular
 
+    _refuse_link_out(project)
     try:
         data = read_regular(project.config_path, file=_FILE, limit=MAX_CONFIG_BYTES, follow=True)
         if len(data) > MAX_CONFIG_BYTES:
@@ -132,7 +145,14 @@ _LLM_KEY = lazy(r"(?m)^llm\s*:")
 
 
 def names_llm(project: Project) -> bool:
-    """True when config.yaml has an ``llm:`` key (a text check: no YAML parsing)."""
+    """True when config.yaml has an ``llm:`` key (a text check: no YAML parsing).
+
+    A symlink out of the project counts as naming one: :func:`load_config` then refuses it.
+    """
+    try:
+        _refuse_link_out(project)
+    except BrvError:
+        return True
     try:
         with open(project.config_path, "rb") as handle:
             head = handle.read(MAX_CONFIG_BYTES + 1)
@@ -145,8 +165,8 @@ def configured_llm(project: Project) -> LlmSettings | None:
     """The optional provider's settings that may be used here, or None when none is configured.
 
     The URL and the key's variable come from the user's own settings when they name a
-    provider, else from the project's config.yaml only when that cannot come from a pull or
-    the user approved it on this machine (:mod:`brv_vc.tree.llm_trust`).
+    provider, else from the project's config.yaml only when the user approved them for this
+    project on this machine (:mod:`brv_vc.tree.llm_trust`).
 
     Trigger: search, query and every git hook ask this. Why: validating the config imports
     PyYAML and jsonschema (~100 ms). Outcome: the file is parsed only when it names ``llm:``.
@@ -156,6 +176,7 @@ def configured_llm(project: Project) -> LlmSettings | None:
         ProviderError: the project's provider is not approved on this machine.
     """
     from brv_vc.tree import llm_trust
+    from brv_vc.tree.user_config import user_config_path
 
     user = llm_trust.user_llm()
     own = load_config(project).llm if names_llm(project) else None
@@ -166,7 +187,7 @@ def configured_llm(project: Project) -> LlmSettings | None:
             raise FormatError(
                 f"{llm_trust.ENV_URL} names a provider but no model is set",
                 hint=f"export {llm_trust.ENV_MODEL}=<model>, or set llm.model in "
-                     f"{llm_trust.user_config_path()}", key="llm.model")
+                     f"{user_config_path()}", key="llm.model")
         timeout = user.get("timeout_seconds") or (own.timeout_seconds if own else 30.0)
         return LlmSettings(str(user["base_url"]), str(model), user.get("api_key_env"),
                            float(timeout))
@@ -191,8 +212,13 @@ def code_links_on_commit(project: Project) -> tuple[str, str | None]:
     50 ms and validating the config imports PyYAML and jsonschema (~100 ms). Outcome: a text
     check; YAML is parsed only when ``code_links:`` is written in a style the check does not
     read. A bad value falls back to ``warn`` (a hook never breaks git over a setting) with a
-    warning naming the key; every other command refuses it (the schema's enum).
+    warning naming the key; every other command refuses it (the schema's enum), as it
+    refuses a config.yaml that links out of the project.
     """
+    try:
+        _refuse_link_out(project)
+    except BrvError:
+        return "warn", None
     try:
         with open(project.config_path, "rb") as handle:
             text = handle.read(MAX_CONFIG_BYTES + 1).decode("utf-8", "replace")
@@ -238,6 +264,7 @@ def ensure_valid_config(project: Project) -> tuple[str, ...]:
     Raises:
         FormatError: config.yaml is malformed or breaks the schema outside ``llm:``.
     """
+    _refuse_link_out(project)
     try:
         info = project.config_path.stat()
     except OSError:

@@ -1,18 +1,20 @@
 """Whose provider settings to trust: the user's own, or a project's only once approved here.
 
-In in-project mode ``.brv/config.yaml`` is committed, so a teammate's commit can set
-``llm.base_url`` to any server and ``llm.api_key_env`` to any variable (``GITHUB_TOKEN``, a
-cloud key); trusting it would send that variable as a bearer token to that server on the next
-``brv query`` of everyone who pulls. So, as direnv and git's ``safe.directory`` do:
+A project's ``.brv/config.yaml`` can always come from someone else: a teammate's commit in
+in-project mode, a clone, a checkout made with ``git --git-dir=X --work-tree=Y`` (no ``.git``
+in sight), a ``git archive``, a forge's "Download ZIP", a copied folder. Trusting it would
+send ``llm.api_key_env``'s variable (``GITHUB_TOKEN``, a cloud key) as a bearer token to any
+``llm.base_url`` on the next ``brv query``. So, as git's ``safe.directory`` and direnv's
+``allow`` do, whatever way the project arrived:
 
 - the user's own settings win: ``llm:`` in ``$XDG_CONFIG_HOME/brv/config.yaml`` (default
   ``~/.config/brv/config.yaml``), or ``BRV_LLM_BASE_URL`` / ``BRV_LLM_MODEL`` /
   ``BRV_LLM_API_KEY_ENV``; the URL and the key's variable then come from there alone (the
   project may still name the model and the timeout);
-- a project's own ``base_url``/``api_key_env`` pair is used as it is when the project lies in
-  no git work tree (its config.yaml cannot come from a pull), and otherwise only after
-  ``brv llm approve`` stored its hash for this project in ``$XDG_CONFIG_HOME/brv/approved.json``
-  (outside every repository); a pull that changes the pair needs a new approval.
+- a project's own ``base_url``/``api_key_env`` pair is used only after ``brv llm approve``
+  stored its digest for this project's path in ``$XDG_CONFIG_HOME/brv/approved.json``
+  (outside every repository); a pull, a copy or an edit that changes the pair needs a new
+  approval, and so does the same project at another path.
 """
 
 from __future__ import annotations
@@ -22,8 +24,9 @@ import os
 from pathlib import Path
 
 from brv_vc.digest import sha256
-from brv_vc.errors import FormatError, ProviderError
-from brv_vc.tree.project import Project, git_top
+from brv_vc.errors import ProviderError
+from brv_vc.tree.project import Project
+from brv_vc.tree.user_config import user_config_path, user_dir, user_settings
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -33,18 +36,6 @@ if TYPE_CHECKING:
 
 APPROVALS = "approved.json"
 ENV_URL, ENV_MODEL, ENV_KEY = "BRV_LLM_BASE_URL", "BRV_LLM_MODEL", "BRV_LLM_API_KEY_ENV"
-_USER_LIMIT = 256 * 1024
-
-
-def user_dir() -> Path:
-    """``$XDG_CONFIG_HOME/brv`` (``~/.config/brv`` when the variable is unset)."""
-    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
-    return Path(base) / "brv"
-
-
-def user_config_path() -> Path:
-    """The user's own settings file."""
-    return user_dir() / "config.yaml"
 
 
 def user_llm() -> dict[str, Any]:
@@ -53,45 +44,19 @@ def user_llm() -> dict[str, Any]:
     Raises:
         FormatError: the user's config.yaml is malformed or its ``llm:`` breaks the schema.
     """
-    path = user_config_path()
     found: dict[str, Any] = {}
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read(_USER_LIMIT + 1)
-    except OSError:
-        raw = b""
-    if b"llm" in raw:
-        import yaml
-
-        from brv_vc.format.frontmatter import load_yaml
+    llm = user_settings(b"llm").get("llm")
+    if llm is not None:
         from brv_vc.format.validate import validate
 
-        shown = str(path)
-        if len(raw) > _USER_LIMIT:
-            raise FormatError(f"{shown} is larger than {_USER_LIMIT:,} bytes", file=shown)
-        try:
-            data = load_yaml(raw.decode("utf-8")) or {}
-        except (yaml.YAMLError, UnicodeDecodeError) as exc:
-            raise FormatError(f"{shown} cannot be read: {exc}", file=shown,
-                              hint="fix the YAML syntax") from None
-        llm = data.get("llm") if isinstance(data, dict) else None
-        if llm is not None:
-            validate({"version": 1, "llm": llm}, "config", file=shown)
-            found = dict(llm)
+        validate({"version": 1, "llm": llm}, "config", file=str(user_config_path()))
+        found = dict(llm)
     for key, name in (("base_url", ENV_URL), ("model", ENV_MODEL), ("api_key_env", ENV_KEY)):
         if os.environ.get(name):
             found[key] = os.environ[name]
     if ENV_URL in os.environ and ENV_KEY not in os.environ:
         found.pop("api_key_env", None)  # a URL from the environment: its key variable too
     return found
-
-
-def in_work_tree(project: Project) -> bool:
-    """Whether the project lies in a git work tree (config.yaml may then come from a pull).
-
-    A filesystem check (the tree layer runs no git): a ``.git`` at the root or above.
-    """
-    return git_top(project.root.resolve()) is not None
 
 
 def source(project: Project, user: dict[str, Any], own: LlmSettings | None) -> str:
@@ -103,15 +68,12 @@ def source(project: Project, user: dict[str, Any], own: LlmSettings | None) -> s
         own: the project's own ``llm:`` settings (None: config.yaml names none).
 
     Returns:
-        ``user``, ``none``, ``project-local`` (in no git work tree), ``project-approved`` or
-        ``project-unapproved``.
+        ``user``, ``none``, ``project-approved`` or ``project-unapproved``.
     """
     if user.get("base_url"):
         return "user"
     if own is None:
         return "none"
-    if not in_work_tree(project):
-        return "project-local"
     if approved(project, own.base_url, own.api_key_env):
         return "project-approved"
     return "project-unapproved"
@@ -165,7 +127,7 @@ def unapproved(base_url: str, api_key_env: str | None) -> ProviderError:
     """The refusal of a project's provider settings that were not approved here."""
     key = f" and the key variable {api_key_env}" if api_key_env else ""
     return ProviderError(
-        f"the LLM provider in .brv/config.yaml ({base_url}{key}) comes from the repository "
+        f"the LLM provider in .brv/config.yaml ({base_url}{key}) comes with the project "
         "and is not approved on this machine; nothing was sent to it",
         hint="check the URL and the variable, then run 'brv llm approve' (or set your own "
              f"llm: in {user_config_path()})",

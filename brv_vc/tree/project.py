@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import os
+import stat
 from functools import cached_property
 from pathlib import Path
 
 from brv_vc.errors import FormatError, NotInitializedError
+
+# re-exported: callers found the git walk here before it had its own module
+from brv_vc.tree.gitwalk import git_folder as git_folder
+from brv_vc.tree.gitwalk import git_top as git_top
 
 BRV_DIR = ".brv"
 TREE_DIR = "context-tree"
@@ -90,6 +95,8 @@ def read_pointer(marker: Path) -> Path:
     Raises:
         FormatError: the file is not such a pointer.
         NotInitializedError: the folder it names holds no ``.brv/`` folder.
+        InvalidPathError: it names a folder out of its repository that the user did not
+            allow (:mod:`brv_vc.tree.confine`).
     """
     import json  # only this rare case pays for it
 
@@ -113,55 +120,55 @@ def read_pointer(marker: Path) -> Path:
             hint=f"fix '{POINTER_KEY}' in {marker} to name the main project, or move the "
                  "file aside and run 'brv init'",
         )
+    _confined(marker, root, f"{marker} names {root} ({POINTER_KEY})")
     return root
+
+
+def _confined(marker: Path, target: Path, what: str) -> None:
+    """Refuses a ``.brv`` pointer or symlink that leads out of its repository, unallowed."""
+    from brv_vc.tree import confine  # only a pointer or a link pays for the rule
+
+    if not confine.stays(marker.parent, target):
+        from brv_vc.errors import InvalidPathError
+
+        raise InvalidPathError(
+            f"{what}, out of the repository that holds it; brv does not follow it (nothing "
+            "was read or written there)",
+            file=str(marker),
+            hint=f"{confine.allow_hint(target)}\nor move {marker} aside and run 'brv init' "
+                 "for a project of its own",
+        )
 
 
 def find_root(start: Path) -> Path | None:
     """Returns the nearest folder at or above ``start`` that holds ``.brv/``, or None.
 
-    A ``.brv`` file on the way is a worktree pointer: the folder it names is returned.
+    A ``.brv`` file on the way is a worktree pointer: the folder it names is returned. A
+    pointer or a ``.brv`` symlink may lead only within its repository
+    (:mod:`brv_vc.tree.confine`).
 
     Raises:
         FormatError, NotInitializedError: a ``.brv`` file that is no valid pointer.
+        InvalidPathError: a pointer or a ``.brv`` symlink that leads out of its repository.
     """
     current = start.resolve()
     for folder in (current, *current.parents):
         marker = folder / BRV_DIR
-        if marker.is_dir():
+        try:
+            mode = os.lstat(marker).st_mode  # one call a folder, as the stat it replaced
+        except OSError:
+            continue
+        if stat.S_ISLNK(mode):
+            real = Path(os.path.realpath(marker))
+            _confined(marker, real, f"{marker} is a symlink to {real}")
+            try:
+                mode = os.stat(marker).st_mode
+            except OSError:
+                continue
+        if stat.S_ISDIR(mode):
             return folder
-        if marker.is_file():
+        if stat.S_ISREG(mode):
             return read_pointer(marker)
-    return None
-
-
-def git_top(start: Path) -> Path | None:
-    """The nearest folder at or above ``start`` holding ``.git`` (a folder or a worktree's file).
-
-    A filesystem walk, no git process (the cold paths and the tree layer run none): what
-    ``git rev-parse --show-toplevel`` finds in the common case.
-    """
-    folder = Path(os.path.abspath(start))
-    for candidate in (folder, *folder.parents):
-        if (candidate / ".git").exists():
-            return candidate
-    return None
-
-
-def git_folder(top: Path) -> Path | None:
-    """The git folder of the work tree at ``top`` (None when it cannot be read).
-
-    Its ``.git`` folder, or the gitdir a ``.git`` file names (a linked worktree, a submodule).
-    """
-    dot = top / ".git"
-    if dot.is_dir():
-        return dot
-    try:
-        with open(dot, encoding="utf-8") as handle:
-            line = handle.read().strip()
-    except OSError:
-        return None
-    if line.startswith("gitdir:"):
-        return Path(os.path.normpath(os.path.join(top, line[7:].strip())))
     return None
 
 
@@ -169,10 +176,14 @@ def check_layout(project: Project) -> None:
     """Refuses a ``.brv/`` whose parts have the wrong kind (a file where a folder belongs).
 
     Trigger: every command. Why: otherwise the first read crashes with an OSError (exit 3).
-    Outcome: three stats; a clear error naming the path and the fix.
+    Outcome: three ``lstat`` calls; a clear error naming the path and the fix. A part that is
+    a symlink out of the repository (a committed ``.brv/state`` or ``.brv/context-tree``
+    would make brv write another project) is refused by the rule of
+    :mod:`brv_vc.tree.confine`.
 
     Raises:
         FormatError: context-tree or state is a file, or config.yaml is a folder.
+        InvalidPathError: one of them is a symlink that leads out of the repository.
     """
     for path, want_dir, fix in (
         (project.tree, True, "move it aside (mv {p} {p}.bak), then run 'brv init'"),
@@ -180,8 +191,17 @@ def check_layout(project: Project) -> None:
         (project.config_path, False,
          "move it aside (mv {p} {p}.bak), then run 'brv init' to write the default settings"),
     ):
-        if path.exists() and path.is_dir() != want_dir:
-            rel = path.relative_to(project.root).as_posix()
+        rel = f"{BRV_DIR}/{path.name}"
+        try:
+            mode = os.lstat(path).st_mode
+            if stat.S_ISLNK(mode):
+                from brv_vc.tree.confine import refuse_leaving_link
+
+                refuse_leaving_link(project.root, rel)
+                mode = os.stat(path).st_mode
+        except OSError:
+            continue
+        if stat.S_ISDIR(mode) != want_dir:
             what = "a file, not a folder" if want_dir else "a folder, not a file"
             raise FormatError(
                 f"{rel} is {what} (in {project.root})",

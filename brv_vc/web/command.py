@@ -39,6 +39,7 @@ def ui(app: AppContext, port: int, no_open: bool, as_json: bool) -> None:
     import secrets
     import sys
 
+    from brv_vc.cli.inert import inert, raw_stream
     from brv_vc.errors import StateError
 
     if _missing():
@@ -52,13 +53,16 @@ def ui(app: AppContext, port: int, no_open: bool, as_json: bool) -> None:
     token = secrets.token_urlsafe(24)
     sock = server.bind(port)
     url = server.url_of(sock, token)
+    # the URL carries this run's own token, which the user needs: written under the boundary
+    # that masks credentials in everything else brv prints (cli/inert.py, brv_vc.scrub)
+    out = raw_stream(sys.stdout)
     if as_json:
         click.echo(json.dumps({"ok": True, "version": 1, "url": url,
-                               "port": sock.getsockname()[1]}))
+                               "port": sock.getsockname()[1]}), file=out)
     else:
-        click.echo(f"brv ui: serving {project.root} at {url}")
+        click.echo(f"brv ui: serving {inert(str(project.root))} at {url}", file=out)
         click.echo("brv ui: press Ctrl-C to stop", err=True)
-    sys.stdout.flush()  # a program reading the URL from a pipe gets it now, not at exit
+    out.flush()  # a program reading the URL from a pipe gets it now, not at exit
     if not no_open:
         import webbrowser
 

@@ -22,6 +22,7 @@ from starlette.routing import Route
 
 from brv_vc.clock import utcnow
 from brv_vc.errors import BrvError, ConflictError, NotFoundError
+from brv_vc.scrub import scrub
 from brv_vc.tree.project import Project
 from brv_vc.web.guard import Guard
 from brv_vc.web.html import Markup, error_page
@@ -133,12 +134,14 @@ def guarded(site: Site, run: Handler) -> Handler:
                             else None)
         try:
             return await run(request)
-        except BrvError as error:
+        except BrvError as error:  # errors quote git, HTTP libraries: credentials masked
             status = _status(error)
             if request.url.path.startswith("/api/"):
-                return JSONResponse({"ok": False, "version": 1, "error": error.to_dict()},
+                shown = {key: scrub(value) for key, value in error.to_dict().items()}
+                return JSONResponse({"ok": False, "version": 1, "error": shown},
                                     status_code=status)
-            return html(error_page(status, error.message, error.hint), status)
+            return html(error_page(status, scrub(error.message),
+                                   scrub(error.hint) if error.hint else None), status)
         except Exception as exc:  # a bug: say so on the page, keep serving the others
             from brv_vc.tree.diskerrors import disk_error
 
@@ -146,7 +149,7 @@ def guarded(site: Site, run: Handler) -> Handler:
             if disk is not None:
                 return html(error_page(500, disk.message, disk.hint), 500)
             log.exception("brv ui: internal error on %s", request.url.path)
-            return html(error_page(500, f"internal error: {type(exc).__name__}: {exc}",
+            return html(error_page(500, scrub(f"internal error: {type(exc).__name__}: {exc}"),
                                    "this is a bug in brv; the traceback is in the terminal "
                                    "running brv ui"), 500)
         finally:

@@ -38,13 +38,20 @@ class LogRow:
 
 
 def append(conn: sqlite3.Connection, rows: Iterable[LogRow]) -> None:
-    """Appends rows in one transaction (or in the caller's, when one is open)."""
+    """Appends rows in one transaction (or in the caller's, when one is open).
+
+    The reason and the message are scrubbed of credentials (``brv_vc.scrub``): an error's
+    text can quote a URL with a password, and the log outlives the run.
+    """
+    from brv_vc.scrub import scrub
+
     conn.execute(_SCHEMA)
     with sidecar.write_lock(conn):
         conn.executemany(
             "INSERT INTO curate_log (time, type, path, status, reason, message)"
             " VALUES (?, ?, ?, ?, ?, ?)",
-            [(r.time, r.type, r.path, r.status, r.reason, r.message) for r in rows],
+            [(r.time, r.type, r.path, r.status, scrub(r.reason), scrub(r.message))
+             for r in rows],
         )
 
 

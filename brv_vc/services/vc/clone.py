@@ -10,8 +10,8 @@ import shutil
 from pathlib import Path
 
 from brv_vc.errors import BrvError, ConflictError
+from brv_vc.scrub import mask_url
 from brv_vc.services.vc.configure import register_drivers
-from brv_vc.services.vc.remotes import mask_url
 from brv_vc.services.vc.setup import (
     DEFAULT_BRANCH,
     InitResult,

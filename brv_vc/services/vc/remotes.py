@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-import re
-
 from brv_vc.errors import ConflictError, GitError, NotFoundError, UsageError
 from brv_vc.record import NamedTuple
+from brv_vc.scrub import mask_url
 from brv_vc.services.vc.configure import prepare
 from brv_vc.tree.project import Project
 from brv_vc.vc.repo import KnowledgeRepo
-
-
-def mask_url(url: str) -> str:
-    """Hides a password in ``https://user:secret@host/...``."""
-    return re.sub(r"(://[^/:@]+):[^/@]+@", r"\1:***@", url)
 
 
 class RemoteResult(NamedTuple):

@@ -84,8 +84,10 @@ def _approved(project: Project, url: str, key: str | None) -> bool:
     """Whether the new provider is used as it is (the user's own settings win, or approved)."""
     from brv_vc.errors import BrvError
     from brv_vc.tree import llm_trust
+    from brv_vc.tree.config import LlmSettings
 
-    try:
-        return bool(llm_trust.user_llm().get("base_url")) or llm_trust.approved(project, url, key)
+    try:  # the one rule (tree/llm_trust.source), asked of the pulled pair
+        whose = llm_trust.source(project, llm_trust.user_llm(), LlmSettings(url, "", key))
     except BrvError:
         return False
+    return whose != "project-unapproved"

@@ -14,9 +14,10 @@ from pathlib import Path
 
 from brv_vc.errors import ConflictError, GitError, NotFoundError
 from brv_vc.record import NamedTuple
+from brv_vc.scrub import mask_url
 from brv_vc.services.vc.changes import status
 from brv_vc.services.vc.hook_env import REFRESHING_ENV
-from brv_vc.services.vc.remotes import chosen, mask_url
+from brv_vc.services.vc.remotes import chosen
 from brv_vc.services.vc.settings_notice import settings_changes
 from brv_vc.tree import intents
 from brv_vc.tree.project import Project

@@ -263,6 +263,28 @@ def _exec(args: Sequence[str], cwd: Path, env: dict[str, str], data: bytes | Non
         ) from None
 
 
+def refuse_branch_name(cwd: Path, name: str) -> None:
+    """Refuses a name that is no branch name: the one home of that rule in brv.
+
+    ``git check-ref-format --branch`` decides (``HEAD``, a leading ``-``, ``..``, spaces,
+    ``~^:?*[``, ``.lock``...), and a name it rewrites (``@{-1}`` names the previous branch) is
+    refused too. ``@`` alone passes git's check, but every revision git reads takes it for
+    HEAD: a branch of that name could never be named again.
+
+    Raises:
+        GitError: naming the name and what git accepts.
+    """
+    code, out, _ = _exec(["check-ref-format", "--branch", name], cwd, no_git_env(), None)
+    if code == 0 and out.decode("utf-8", "replace").strip() == name and name != "@":
+        return
+    why = ("git reads '@' alone as HEAD" if name == "@" else
+           "git check-ref-format --branch refuses it" if code else
+           "git reads it as another reference, not a name")
+    raise GitError(f"{name!r} is not a valid branch name ({why}); nothing was changed",
+                   hint="use letters, digits, '-', '_', '.' and '/' (no leading '-', no '..', "
+                        "not HEAD or @), e.g. 'feature/auth-notes'")
+
+
 def toplevel(start: Path) -> Path | None:
     """Returns the top folder of the work tree holding ``start``, or None outside git."""
     proc = run(["rev-parse", "--show-toplevel"], start, check=False)

@@ -21,9 +21,11 @@ def checkout(project: Project, repo: KnowledgeRepo, now: datetime, name: str, *,
 
     Raises:
         NotFoundError: an unknown branch.
+        GitError: a name that is no branch name (vc/git.py: refuse_branch_name).
         ConflictError: local changes would be overwritten (as ``pull`` says it).
         GitError: a bad branch name.
     """
+    git.refuse_branch_name(repo.workdir, name)  # HEAD would be "switched to branch 'HEAD'"
     refuse_merging(repo)
     old = repo.head()
     if not create and repo.rev(name) is None:
@@ -87,6 +89,7 @@ def branch(repo: KnowledgeRepo, name: str | None = None, *, delete: bool = False
             raise translate(["branch", "-d"], proc, what=f"deleting branch '{name}'")
         action = "delete"
     elif name:
+        git.refuse_branch_name(repo.workdir, name)
         if repo.head() is None:
             raise GitError(f"cannot create branch '{name}' before the first commit",
                            hint="commit first, or start on it with 'brv vc checkout -b NAME'")

@@ -159,6 +159,8 @@ def clean_relpath(path: str, *, what: str = "path") -> str:
                 f"{what} '{path}' has a hidden or invalid segment '{part}'",
                 hint="use letters, digits, '_' and '-' in names",
             )
+        if not part.isascii():
+            _refuse_invisible(part, path, what)
         if len(part.encode("utf-8", "surrogatepass")) > MAX_SEGMENT_BYTES:
             raise InvalidPathError(
                 f"{what} '{path[:60]}...' has a name of {len(part):,} characters; no file "
@@ -166,6 +168,29 @@ def clean_relpath(path: str, *, what: str = "path") -> str:
                 hint=f"use names of at most {MAX_NAME} characters, such as api_design",
             )
     return "/".join(parts)
+
+
+def _refuse_invisible(part: str, path: str, what: str) -> None:
+    """Refuses a segment holding a control or format character (Unicode Cc, Cf).
+
+    Trigger: a bidi override (U+202E), an isolate, a zero-width space, a BOM in a name. Why:
+    :func:`snake` drops them, so ``api<U+202E>`` was silently folded into the existing
+    ``api`` folder, and shown raw such a name reorders or hides text. Outcome: refused,
+    naming the segment and the character (ASCII segments never pay the check).
+    """
+    import unicodedata
+
+    for char in part:
+        if unicodedata.category(char) in ("Cc", "Cf"):
+            code = f"U+{ord(char):04X}"
+            name = unicodedata.name(char, "a control character")
+            shown = part.encode("unicode_escape").decode("ascii")
+            raise InvalidPathError(
+                f"{what} segment '{shown}' holds the invisible character {code} ({name}); "
+                "brv would drop it and fold the name into another",
+                key="path",
+                hint=f"remove {code} from the name (retype it, or copy it from plain text)",
+            )
 
 
 def windows_problem(name: str) -> str | None:

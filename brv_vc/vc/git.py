@@ -251,6 +251,11 @@ def _exec(args: Sequence[str], cwd: Path, env: dict[str, str], data: bytes | Non
 
     if args and args[0] in _NETWORK_VERBS:
         args = [*_NO_HANGING_TRANSPORTS, *args]
+    held = next((a for a in args if "\0" in a), None)
+    if held is not None:  # no git name can hold one, and spawning would raise ValueError
+        shown = held.replace("\0", "\\0")
+        raise GitError(f"'{shown}' holds a NUL character, which no git name or ref can hold; "
+                       "nothing was run", hint="give the name without the NUL character")
     try:
         if git_spawn.available():
             return git_spawn.run_bytes(["git", "-C", str(cwd), *args], env, data)
@@ -261,28 +266,6 @@ def _exec(args: Sequence[str], cwd: Path, env: dict[str, str], data: bytes | Non
         raise GitError(
             "git is not installed or not on PATH", hint="install git (https://git-scm.com)"
         ) from None
-
-
-def refuse_branch_name(cwd: Path, name: str) -> None:
-    """Refuses a name that is no branch name: the one home of that rule in brv.
-
-    ``git check-ref-format --branch`` decides (``HEAD``, a leading ``-``, ``..``, spaces,
-    ``~^:?*[``, ``.lock``...), and a name it rewrites (``@{-1}`` names the previous branch) is
-    refused too. ``@`` alone passes git's check, but every revision git reads takes it for
-    HEAD: a branch of that name could never be named again.
-
-    Raises:
-        GitError: naming the name and what git accepts.
-    """
-    code, out, _ = _exec(["check-ref-format", "--branch", name], cwd, no_git_env(), None)
-    if code == 0 and out.decode("utf-8", "replace").strip() == name and name != "@":
-        return
-    why = ("git reads '@' alone as HEAD" if name == "@" else
-           "git check-ref-format --branch refuses it" if code else
-           "git reads it as another reference, not a name")
-    raise GitError(f"{name!r} is not a valid branch name ({why}); nothing was changed",
-                   hint="use letters, digits, '-', '_', '.' and '/' (no leading '-', no '..', "
-                        "not HEAD or @), e.g. 'feature/auth-notes'")
 
 
 def toplevel(start: Path) -> Path | None:

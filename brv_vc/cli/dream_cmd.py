@@ -77,7 +77,24 @@ def _run(app: AppContext, force: bool, budget: float | None, as_json: bool, drea
         signal.signal(signal.SIGINT, previous)
     for problem in result.problems:
         warn(problem)
-    emit(result, as_json, dream_text)
+    failed = [op for op in result.operations if op.get("status") == "failed"]
+    if decisions is None or not failed:
+        emit(result, as_json, dream_text)
+        return
+    # an agent's decision that failed is a failed command (exit 1), as a failed curate op is
+    first = failed[0]
+    error = {"code": "decisions_failed",
+             "message": f"{len(failed)} of {len(decisions)} decision(s) failed (first: "
+                        f"{first.get('action')}: {first.get('message')})",
+             "hint": "see each operation's message; the others were applied ('brv dream --undo' "
+                     "reverts them)"}
+    if as_json:
+        click.echo(json.dumps(versioned({"ok": False, **jsonable(result), "error": error}),
+                              indent=2, ensure_ascii=False))
+    else:
+        emit(result, as_json, dream_text)
+        click.echo(f"brv: error: {error['message']}\nhint: {error['hint']}", err=True)
+    raise click.exceptions.Exit(1)
 
 
 def _detach(app: AppContext, force: bool, budget: float | None, as_json: bool) -> None:

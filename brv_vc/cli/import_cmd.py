@@ -33,6 +33,12 @@ def _text(r: Any) -> str:
     lines += [f"  {u.source}: [[{u.link}]]" for u in r.unresolved[:10]]
     if len(r.unresolved) > 10:
         lines.append(f"  ... and {len(r.unresolved) - 10} more")
+    if r.links:
+        lines.append(f"skipped {len(r.links)} symbolic link(s): brv never follows a link in an "
+                     "import (copy the notes in to import them)")
+        lines += [f"  {link}" for link in r.links[:50]]
+        if len(r.links) > 50:
+            lines.append(f"  ... and {len(r.links) - 50} more (--json lists all)")
     return "\n".join(lines)
 
 

@@ -49,8 +49,12 @@ def read_source(source: str, what: str, limit: int = MAX_OPS_BYTES) -> bytes:
     """
     if source == "-":
         stream = getattr(sys.stdin, "buffer", None)
-        data = (stream.read(limit + 1) if stream is not None
-                else sys.stdin.read(limit + 1).encode())
+        try:
+            data = (stream.read(limit + 1) if stream is not None
+                    else sys.stdin.read(limit + 1).encode())
+        except OSError as exc:  # stdin redirected from a folder or from /proc/self/mem
+            raise FormatError(f"{what} from stdin cannot be read: {exc.strerror or exc}",
+                              file="<stdin>", hint="pipe a regular file into it") from None
         if len(data) > limit:
             raise _too_big(what, "<stdin>", limit, f"more than {_size(limit)}")
         return data
@@ -64,7 +68,8 @@ def read_source(source: str, what: str, limit: int = MAX_OPS_BYTES) -> bytes:
     except OSError as exc:
         raise FormatError(f"{what} file '{source}' cannot be read: {exc.strerror}",
                           file=source, hint="check the path and its permissions") from None
-    with os.fdopen(fd, "rb") as handle:
+    try:
+        # fstat before fdopen: fdopen of a folder's descriptor raises IsADirectoryError
         info = os.fstat(fd)
         for test, kind in _KINDS:
             if test(info.st_mode):
@@ -77,7 +82,16 @@ def read_source(source: str, what: str, limit: int = MAX_OPS_BYTES) -> bytes:
         if info.st_size > limit:
             raise _too_big(what, source, limit, f"{info.st_size:,} bytes")
         os.set_blocking(fd, True)
-        data = handle.read(limit + 1)  # it may have grown since the stat
+        with os.fdopen(fd, "rb") as handle:
+            fd = -1  # closed with the handle
+            data = handle.read(limit + 1)  # it may have grown since the stat
+    except OSError as exc:  # /proc/self/mem: a regular file of size 0 whose read fails (EIO)
+        raise FormatError(f"{what} file '{source}' cannot be read: {exc.strerror or exc}",
+                          file=source, hint="give a regular file you can read, or '-' for "
+                          "stdin") from None
+    finally:
+        if fd >= 0:
+            os.close(fd)
     if len(data) > limit:
         raise _too_big(what, source, limit, f"more than {_size(limit)}")
     return data

@@ -65,6 +65,17 @@ def _loader() -> Any:
             finally:
                 self._depth -= 1
 
+        def construct_yaml_int(self, node: Any) -> Any:
+            # int() of more than 4,300 digits raises ValueError (int_max_str_digits): exit 3
+            try:
+                return super().construct_yaml_int(node)
+            except ValueError:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"an integer of {len(node.value):,} digits is too long to read",
+                    node.start_mark) from None
+
+    Loader.add_constructor("tag:yaml.org,2002:int", Loader.construct_yaml_int)
+
     Loader.yaml_implicit_resolvers = {
         first: [(tag, regexp) for tag, regexp in resolvers
                 if tag != "tag:yaml.org,2002:timestamp"]

@@ -8,6 +8,7 @@ Both are refused here with a :class:`FormatError` naming the file and the fix.
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 from brv_vc.errors import FormatError
@@ -42,6 +43,15 @@ def no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
+class NotJsonNumber(Exception):
+    """``NaN``, ``Infinity`` or ``-Infinity``: Python's json reads them, JSON has no such number."""
+
+
+def no_constants(name: str) -> Any:
+    """``json.loads``'s ``parse_constant``: refuses NaN and the infinities."""
+    raise NotJsonNumber(name)
+
+
 def _depth(value: Any) -> int:
     """The nesting depth of a parsed value (iterative: no recursion limit)."""
     deepest, stack = 0, [(value, 1)]
@@ -73,7 +83,7 @@ def loads_strict(text: str, *, what: str, file: str, example: str) -> Any:
         f"the {what} nest too deeply to be read (JSON arrays or objects more than {MAX_DEPTH} "
         "levels inside each other)", file=file, hint=f"give a flat {hint.removeprefix('give a ')}")
     try:
-        parsed = json.loads(text, object_pairs_hook=no_duplicates)
+        parsed = json.loads(text, object_pairs_hook=no_duplicates, parse_constant=no_constants)
     except RecursionError:
         raise too_deep from None
     except DuplicateKey as dup:
@@ -81,10 +91,20 @@ def loads_strict(text: str, *, what: str, file: str, example: str) -> Any:
             f"the {what} repeat the key {dup.key!r} in one JSON object; {LAST_WINS}; nothing "
             "was applied",
             file=file, key=dup.key, hint=f"give each key once per object, as in {example}") from None
+    except NotJsonNumber as constant:
+        raise FormatError(
+            f"the {what} hold {constant}, which is not a JSON number; nothing was applied",
+            file=file, hint=f"write a finite number or a string; {hint}") from None
     except json.JSONDecodeError as exc:
         raise FormatError(
             f"the {what} are not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})",
             file=file, hint=hint) from None
+    except ValueError:  # the one other ValueError: an integer over int_max_str_digits
+        digits = sys.get_int_max_str_digits()
+        raise FormatError(
+            f"the {what} hold an integer of more than {digits:,} digits, too long to read; "
+            "nothing was applied",
+            file=file, hint=f"write numbers of at most {digits:,} digits; {hint}") from None
     if _depth(parsed) > MAX_DEPTH:
         raise too_deep
     return parsed

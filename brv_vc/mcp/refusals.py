@@ -5,8 +5,9 @@ an answer that never comes. :func:`refusal_of` runs the SDK's own validation fir
 a line it would drop, gives the JSON-RPC error to send: -32700 (parse error) for text that
 is not JSON, holds a lone surrogate or nests too deeply, -32600 (invalid request) for JSON
 that is not a JSON-RPC 2.0 message, -32602 (invalid params) for a tool call repeating a
-key in one object (its arguments, or an object inside them such as a curate operation).
-The id is the request's when it can be read, else null.
+key in one object (its arguments, or an object inside them such as a curate operation),
+and -32600 for a request whose id is no string or integer (the SDK would take it for a
+notification). The id is the request's when it can be read, else null.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ _TOOL_CALL = "tools/call"
 # a \\uD800-\\uDBFF escape not followed by a low one, or a low one not after a high one
 _LONE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
                    r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}")
-_ID = re.compile(r'^\s*\{[^{}\[\]]*?"id"\s*:\s*(-?\d{1,18}|"(?:[^"\\]|\\.){0,200}")')
+# the whole number only: the first 18 digits of a 5,000-digit id are another request's id
+_ID = re.compile(r'^\s*\{[^{}\[\]]*?"id"\s*:\s*(-?\d{1,18}(?![\d.eE])|"(?:[^"\\]|\\.){0,200}")')
 
 
 def oversized() -> tuple[int, str]:
@@ -42,6 +44,39 @@ def _request_id(line: str, parsed: Any) -> Any:
         return found if isinstance(found, (int, str)) and not isinstance(found, bool) else None
     match = _ID.match(line)  # JSON too deep to parse: the id usually comes first
     return json.loads(match.group(1)) if match else None
+
+
+def _valid_id(value: Any) -> bool:
+    """MCP's RequestId: a string or an integer (JSON-RPC 2.0 allows null; MCP does not)."""
+    return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, float):
+        return "NaN" if value != value else "infinite" if abs(value) == float("inf") else (
+            f"the fraction {value!r}")
+    kinds = {dict: "an object", list: "an array", bool: "a boolean", type(None): "null"}
+    return kinds.get(type(value), type(value).__name__)
+
+
+def _read_request(line: str) -> tuple[Any, int, str] | None:
+    """A request the SDK reads but would never answer, or a tool call repeating a key.
+
+    Trigger: a line with a ``method`` and an ``id`` that is no string or integer (an object,
+    an array, a boolean, a fraction, NaN, null). Why: the SDK takes it for a notification
+    (it has no valid id) and answers nothing, so the client waits forever. Outcome: an
+    invalid-request error with ``id: null``, as JSON-RPC 2.0 says when the id cannot be read.
+    """
+    try:
+        parsed = json.loads(line, object_pairs_hook=no_duplicates)
+    except DuplicateKey:
+        return _repeated_key(line)
+    if isinstance(parsed, dict) and "method" in parsed and "id" in parsed \
+            and not _valid_id(parsed["id"]):
+        return (None, INVALID_REQUEST,
+                f"the request's id is {_describe(parsed['id'])}, but an id is a string or an "
+                "integer; the request was not run: send it again with such an id")
+    return None
 
 
 def _repeated_key(line: str) -> tuple[Any, int, str] | None:
@@ -67,7 +102,7 @@ def refusal_of(line: str) -> tuple[Any, int, str] | None:
     except Exception as exc:  # pydantic's ValidationError, whatever its shape
         problem = str(exc).splitlines()[1:2] or [str(exc)]
     else:
-        return _repeated_key(line)  # ~12 us a search call: no text test an escape would dodge
+        return _read_request(line)  # ~12 us a search call: no text test an escape would dodge
     lone = _LONE.search(line)
     parsed: Any = None
     try:

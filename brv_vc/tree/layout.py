@@ -31,6 +31,10 @@ RESERVED_STEMS = frozenset({"context", "_index", "_manifest", "_archived", "read
 # The longest file name most file systems take (NAME_MAX, in bytes): a longer segment cannot
 # exist, so it is refused before any stat (a 300-character segment once ended in exit 3).
 MAX_SEGMENT_BYTES = 255
+# A tree path is at most four such segments (domain/topic/subtopic/entry); a longer one cannot
+# name anything, and past PATH_MAX (4,096 bytes with the project's own path) the first stat
+# failed with ENAMETOOLONG (exit 3): refused from its length.
+MAX_PATH_CHARS = 2_048
 # Names a Windows clone cannot check out (the device names, with any extension, any case).
 WINDOWS_RESERVED = frozenset({"con", "prn", "aux", "nul", *(f"com{i}" for i in "0123456789"),
                               *(f"lpt{i}" for i in "0123456789"), "com¹", "com²", "com³",
@@ -145,6 +149,11 @@ def clean_relpath(path: str, *, what: str = "path") -> str:
             f"{what} '{path}' is absolute; paths are relative to the context tree",
             hint="write it as domain/topic or domain/topic/entry.md",
         )
+    if len(raw) > MAX_PATH_CHARS:  # every segment may be short and the whole too long
+        raise InvalidPathError(
+            f"{what} '{path[:60]}...' is {len(raw):,} characters long; the limit is "
+            f"{MAX_PATH_CHARS:,} (no file system opens a longer path)",
+            hint="give a path such as domain/topic/entry.md")
     parts = [p for p in raw.split("/") if p not in ("", ".")]
     if not parts:
         raise InvalidPathError(f"{what} is empty", hint="give a path such as domain/topic")
@@ -159,6 +168,8 @@ def clean_relpath(path: str, *, what: str = "path") -> str:
                 f"{what} '{path}' has a hidden or invalid segment '{part}'",
                 hint="use letters, digits, '_' and '-' in names",
             )
+        if not part.isascii():
+            _refuse_invisible(part, path, what)
         if len(part.encode("utf-8", "surrogatepass")) > MAX_SEGMENT_BYTES:
             raise InvalidPathError(
                 f"{what} '{path[:60]}...' has a name of {len(part):,} characters; no file "
@@ -166,6 +177,29 @@ def clean_relpath(path: str, *, what: str = "path") -> str:
                 hint=f"use names of at most {MAX_NAME} characters, such as api_design",
             )
     return "/".join(parts)
+
+
+def _refuse_invisible(part: str, path: str, what: str) -> None:
+    """Refuses a segment holding a control or format character (Unicode Cc, Cf).
+
+    Trigger: a bidi override (U+202E), an isolate, a zero-width space, a BOM in a name. Why:
+    :func:`snake` drops them, so ``api<U+202E>`` was silently folded into the existing
+    ``api`` folder, and shown raw such a name reorders or hides text. Outcome: refused,
+    naming the segment and the character (ASCII segments never pay the check).
+    """
+    import unicodedata
+
+    for char in part:
+        if unicodedata.category(char) in ("Cc", "Cf"):
+            code = f"U+{ord(char):04X}"
+            name = unicodedata.name(char, "a control character")
+            shown = part.encode("unicode_escape").decode("ascii")
+            raise InvalidPathError(
+                f"{what} segment '{shown}' holds the invisible character {code} ({name}); "
+                "brv would drop it and fold the name into another",
+                key="path",
+                hint=f"remove {code} from the name (retype it, or copy it from plain text)",
+            )
 
 
 def windows_problem(name: str) -> str | None:

@@ -225,6 +225,16 @@ def _git_bytes(
     return out
 
 
+# git's transports that a brv command must never run, whatever the remote's configuration:
+# 'fd::N' talks over descriptor N of the process, which in brv is its own (a lock, a pipe)
+# and hung 'brv vc push' forever; 'ext::CMD' runs a command. git's own protocol.<name>.allow
+# refuses them (git help config: protocol.allow); repo.translate words the refusal.
+REFUSED_TRANSPORTS = ("fd", "ext")
+_NO_HANGING_TRANSPORTS = tuple(x for name in REFUSED_TRANSPORTS
+                               for x in ("-c", f"protocol.{name}.allow=never"))
+_NETWORK_VERBS = frozenset({"push", "fetch", "pull", "clone", "ls-remote"})
+
+
 def _exec(args: Sequence[str], cwd: Path, env: dict[str, str], data: bytes | None
           ) -> tuple[int, bytes, bytes]:
     """Runs ``git <args>`` in ``cwd``: (exit code, stdout, stderr), ``data`` on its stdin.
@@ -239,6 +249,13 @@ def _exec(args: Sequence[str], cwd: Path, env: dict[str, str], data: bytes | Non
     """
     from brv_vc.vc import git_spawn
 
+    if args and args[0] in _NETWORK_VERBS:
+        args = [*_NO_HANGING_TRANSPORTS, *args]
+    held = next((a for a in args if "\0" in a), None)
+    if held is not None:  # no git name can hold one, and spawning would raise ValueError
+        shown = held.replace("\0", "\\0")
+        raise GitError(f"'{shown}' holds a NUL character, which no git name or ref can hold; "
+                       "nothing was run", hint="give the name without the NUL character")
     try:
         if git_spawn.available():
             return git_spawn.run_bytes(["git", "-C", str(cwd), *args], env, data)

@@ -244,6 +244,10 @@ def _local_identity(workdir: Path) -> dict[str, str] | None:
 _LOCK_HELD = r"Unable to create '([^']+\.lock)': File exists"  # compiled when a git run fails
 
 
+_TRANSPORT_RISKS = {"fd": "it reads and writes the brv process's own file descriptors, and "
+                          "can hang", "ext": "it runs a command the URL names"}
+
+
 def translate(
     args: tuple[str, ...] | list[str], proc: git.Proc | git.Completed, *,
     what: str | None = None,
@@ -259,6 +263,14 @@ def translate(
                         "one that was killed)\n" + words,
                         hint="if no other git runs here, run 'brv vc recover' (it removes a "
                              "stale lock only), then try again")
+    refused = re.search(r"transport '([\w+-]+)' not allowed", words)
+    if refused:
+        name = refused.group(1)
+        return GitError(
+            f"{label} refused: the remote's URL uses git's '{name}::' transport, which brv "
+            "never runs (" + _TRANSPORT_RISKS.get(name, "git's protocol.allow forbids it") + ")",
+            hint="point the remote at a URL (ssh, https, a path): brv vc remote set-url NAME "
+                 "URL; for this transport, use plain git")
     if kind == "identity":
         return GitError(f"{label} failed: git does not know who you are (user.name/user.email "
                         "are not set)", hint=IDENTITY_HINT)

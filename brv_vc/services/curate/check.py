@@ -2,8 +2,9 @@
 
 Refused here, so a failed operation changes nothing and ``--atomic`` and ``--dry-run`` see it:
 a file standing where a new entry's folder belongs (or a folder where its ``context.md``
-belongs), an entry over seed 002's size cap, and text every reader would take for an
-unresolved merge conflict.
+belongs), an entry over seed 002's size cap, text every reader would take for an unresolved
+merge conflict, and an entry ``brv validate`` would reject (a field such as
+``createdAt: "2024-13-45T00:00:00Z"`` passes the operations' schema pattern but is no date).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from brv_vc.format.entry import conflict_block_line
 from brv_vc.services.curate.obstacles import check_folders
 from brv_vc.services.curate.plan import Plan, Target
 from brv_vc.services.curate.view import View
+from brv_vc.services.vc import entry_check
+from brv_vc.tree.layout import Kind
 
 MAX_CHARS = 40_000  # seed 002 Table 7: max chars per file
 
@@ -29,6 +32,20 @@ def check(target: Target, plan: Plan, view: View) -> None:
     if plan.entry is not None:
         _check_size(plan.file, plan.entry.body)
     _refuse_marker_blocks(plan)
+    _refuse_unreadable(plan)
+
+
+def _refuse_unreadable(plan: Plan) -> None:
+    """Refuses an entry that brv could not read back, by the rules of ``brv validate``.
+
+    Trigger: the operation's entry as it would be written. Why: a field the operations'
+    schema lets through (a 13th month, a 45th day) was written and then rejected by
+    ``brv show`` and ``brv validate`` and skipped by the index. Outcome: the operation fails
+    with validate's own message (file, key, fix) and nothing is written.
+    """
+    for rel, data in plan.writes:
+        if rel == plan.file and plan.entry is not None:
+            entry_check(data, rel, Kind.ENTRY)
 
 
 def _check_size(rel: str, body: str) -> None:

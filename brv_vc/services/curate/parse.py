@@ -16,6 +16,10 @@ from brv_vc.format.validate import errors_of
 from brv_vc.services.curate.textcheck import refuse_bad_text
 
 SCHEMA = "curate-ops"
+# Each operation is resolved, built and checked on the tree its predecessors leave: 20,000
+# took over 20 s before the answer. 5,000 is far past a real batch (the 16 MiB file cap holds
+# 400 full-size entries) and keeps one within seconds; brv import plans its own batch.
+MAX_OPS = 5_000
 
 
 def load_ops(data: bytes | str, *, file: str = "<ops>") -> list[dict[str, Any]]:
@@ -51,6 +55,11 @@ def validate_ops(ops: Sequence[Any], *, file: str = "<ops>") -> None:
     Raises:
         FormatError: the first problem, with the count of the others.
     """
+    if len(ops) > MAX_OPS:
+        raise FormatError(
+            f"the batch holds {len(ops):,} operations; one curate takes at most {MAX_OPS:,}; "
+            "nothing was applied", file=file, key="operations",
+            hint=f"split it into batches of at most {MAX_OPS:,} operations, run one after another")
     problems = errors_of(list(ops), SCHEMA)
     if not problems:
         refuse_bad_text(ops, file=file)

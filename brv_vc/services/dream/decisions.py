@@ -30,6 +30,11 @@ def preview(project: Project, rel: str, chars: int) -> str:
     except (OSError, UnicodeDecodeError):
         return ""
 
+# Each decision is gated, logged with its backups and may queue a review: 50,000 took over
+# 20 s before the first was refused. 5,000 is more than any scan's suggestions for one
+# folder and keeps an apply within seconds; larger answers go in several applies.
+MAX_DECISIONS = 5_000
+
 ALLOWED = {
     "consolidate": ("MERGE", "TEMPORAL_UPDATE", "CROSS_REFERENCE", "SKIP"),
     "synthesize": ("CREATE", "SKIP"),
@@ -62,6 +67,12 @@ def load_decisions(data: str, *, file: str = "<decisions>") -> list[dict[str, An
     if not isinstance(parsed, list):
         raise FormatError("the decisions must be a JSON array of operations", file=file,
                           hint='wrap them as [...] or {"operations": [...]}')
+    if len(parsed) > MAX_DECISIONS:
+        raise FormatError(
+            f"the file holds {len(parsed):,} decisions; one 'brv dream apply' takes at most "
+            f"{MAX_DECISIONS:,}; nothing was applied", file=file,
+            hint=f"split them into files of at most {MAX_DECISIONS:,} decisions and apply "
+            "them one after another")
     return [_check(op, i, file) for i, op in enumerate(parsed)]
 
 

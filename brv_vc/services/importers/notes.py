@@ -88,21 +88,42 @@ def _first(meta: dict[str, Any], *keys: str) -> str:
     return next((d for key in keys if (d := _date(meta.get(key)))), "")
 
 
-def note_files(root: Path) -> list[Path]:
-    """Markdown files under ``root``, sorted; hidden and tool folders and links left out."""
-    found = []
+def note_files(root: Path) -> tuple[list[Path], list[str]]:
+    """Markdown files under ``root``, sorted, and the symbolic links left out (their paths).
+
+    Hidden and tool folders are left out silently; a link (to a file or a folder) is never
+    followed, and named, so the person knows which notes did not come in.
+    """
+    found: list[Path] = []
+    links: list[str] = []
     for folder, dirs, files in os.walk(root):
+        base = Path(folder)
         dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
+        for name in [d for d in dirs if (base / d).is_symlink()]:  # never walked into
+            links.append(shown((base / name).relative_to(root).as_posix()) + "/")
+            dirs.remove(name)
         for name in sorted(files):
-            path = Path(folder) / name
-            if name.endswith(".md") and not name.startswith(".") and not path.is_symlink():
+            path = base / name
+            if not name.endswith(".md") or name.startswith("."):
+                continue
+            if path.is_symlink():
+                links.append(shown(path.relative_to(root).as_posix()))
+            else:
                 found.append(path)
-    return found
+    return found, sorted(links)
+
+
+def shown(rel: str) -> str:
+    r"""A path as it can be printed: bytes that are not UTF-8 as ``\xff`` escapes."""
+    return rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def read_note(root: Path, path: Path, flavour: str) -> Note | Unreadable:
     """Reads one note; the reason it cannot be imported otherwise."""
     rel = path.relative_to(root).as_posix()
+    if shown(rel) != rel:  # os.walk gave the name's undecodable bytes as surrogates
+        return Unreadable(shown(rel), "its name is not UTF-8 text; rename it to UTF-8, or move "
+                          "it out of the folder")
     try:
         if not stat.S_ISREG(path.lstat().st_mode):
             return Unreadable(rel, "not a regular file")

@@ -69,6 +69,7 @@ class ImportResult:
     curate: CurateResult | None
     dry_run: bool
     unresolved: tuple[Unresolved, ...] = ()
+    links: tuple[str, ...] = ()  # symbolic links left out (never followed), "dir/" for folders
 
     @property
     def ok(self) -> bool:
@@ -127,7 +128,7 @@ def import_notes(project: Project, folder: Path, now: datetime, *, flavour: str 
     placed: list[tuple[Note, str]] = []
     taken: dict[str, str] = {}
     titled: dict[tuple[str, str], tuple[str, str]] = {}
-    files = note_files(root)
+    files, links = note_files(root)
     for done, file in enumerate(files):
         if progress is not None and done % 100 == 0:
             progress(done, len(files))
@@ -175,7 +176,7 @@ def import_notes(project: Project, folder: Path, now: datetime, *, flavour: str 
     curate = (run_batch(project, ops, now, atomic=True, dry_run=dry_run or bool(skipped))
               if ops else None)
     return ImportResult(str(folder), flavour, len(placed) + len(skipped), tuple(imported),
-                        tuple(skipped), curate, dry_run, tuple(unresolved))
+                        tuple(skipped), curate, dry_run, tuple(unresolved), tuple(links))
 
 
 def _resolve(link: str, index: dict[str, str], project: Project) -> str | None:

@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from brv_vc.services.vc.archive import AfterChange, after_change
     from brv_vc.services.vc.branches import BranchResult, branch, checkout
     from brv_vc.services.vc.changes import StatusReport, status
-    from brv_vc.services.vc.checks import StagedCheck, StagedProblem, check_staged
+    from brv_vc.services.vc.checks import StagedCheck, StagedProblem, check_staged, entry_check
     from brv_vc.services.vc.clone import clone_repo
     from brv_vc.services.vc.code_notes import CodeKnowledge, code_knowledge
     from brv_vc.services.vc.committing import CommitResult, LogEntry, commit, log
@@ -43,6 +43,7 @@ _HOMES = {
     "AfterChange": "archive", "after_change": "archive",
     "BranchResult": "branches", "branch": "branches", "checkout": "branches",
     "StagedCheck": "checks", "StagedProblem": "checks", "check_staged": "checks",
+    "entry_check": "checks",
     "clone_repo": "clone", "CodeKnowledge": "code_notes", "code_knowledge": "code_notes",
     "CommitResult": "committing", "LogEntry": "committing", "archived_deletions": "trailers",
     "commit": "committing", "log": "committing",
@@ -62,7 +63,7 @@ _HOMES = {
 __all__ = ["AfterChange", "BranchResult", "CodeKnowledge", "CommitResult", "DiffReport", "HookRun", "InitResult", "LogEntry",
            "PushResult", "RecoverResult", "RemoteResult", "StagedCheck", "StagedProblem", "StatusReport",
            "SyncResult", "Validation", "add", "after_change", "archived_deletions", "branch", "check_staged",
-           "checkout", "clone_repo", "code_knowledge", "commit", "fetch", "framework_invocation", "init_repo",
+           "checkout", "clone_repo", "code_knowledge", "commit", "entry_check", "fetch", "framework_invocation", "init_repo",
            "log", "merge", "merge_abort", "merge_continue", "nothing_to_trail", "prepare", "pull", "push", "recover", "remote",
            "render_textconv", "reset", "run_hook", "run_merge_driver", "semantic_diff", "status",
            "validate_tree"]

@@ -12,6 +12,7 @@ from brv_vc.services.vc.hook_env import REFRESHING_ENV
 from brv_vc.services.vc.sync import SyncResult, refuse_merging
 from brv_vc.tree.project import Project
 from brv_vc.vc import git
+from brv_vc.vc.branch_names import refuse_branch_name
 from brv_vc.vc.repo import KnowledgeRepo, translate
 
 
@@ -21,9 +22,11 @@ def checkout(project: Project, repo: KnowledgeRepo, now: datetime, name: str, *,
 
     Raises:
         NotFoundError: an unknown branch.
+        GitError: a name that is no branch name (vc/branch_names.py).
         ConflictError: local changes would be overwritten (as ``pull`` says it).
         GitError: a bad branch name.
     """
+    refuse_branch_name(repo.workdir, name)  # HEAD would be "switched to branch 'HEAD'"
     refuse_merging(repo)
     old = repo.head()
     if not create and repo.rev(name) is None:
@@ -87,6 +90,7 @@ def branch(repo: KnowledgeRepo, name: str | None = None, *, delete: bool = False
             raise translate(["branch", "-d"], proc, what=f"deleting branch '{name}'")
         action = "delete"
     elif name:
+        refuse_branch_name(repo.workdir, name)
         if repo.head() is None:
             raise GitError(f"cannot create branch '{name}' before the first commit",
                            hint="commit first, or start on it with 'brv vc checkout -b NAME'")

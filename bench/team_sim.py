@@ -131,13 +131,6 @@ def table(rows: list[dict[str, object]]) -> str:
     return "\n".join([line, *body])
 
 
-def simulate(clones: int, rounds: int, mode: str, kills: bool, seed: int,
-             workdir: Path) -> list[dict[str, object]]:
-    """Runs each mode asked (``both``: standalone, then in-project)."""
-    modes = MODES if mode == "both" else (mode,)
-    return [run_mode(m, clones, rounds, kills, seed, workdir) for m in modes]
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clones", type=int, default=8)
@@ -149,19 +142,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print every figure as JSON")
     args = parser.parse_args(argv)
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="brv-team-sim-"))
-    rows = simulate(args.clones, args.rounds, args.mode, args.kills, args.seed, workdir)
+    if not args.json:
+        print(f"team simulation: {args.clones} clones x {args.rounds} rounds, seed {args.seed}, "
+              f"kills {'on' if args.kills else 'off'} (work in {workdir})", flush=True)
+    rows = []
+    for mode in MODES if args.mode == "both" else (args.mode,):
+        row = run_mode(mode, args.clones, args.rounds, args.kills, args.seed, workdir)
+        rows.append(row)
+        (workdir / f"{mode}.json").write_text(json.dumps(row, indent=2))
+        if not args.json:
+            print(table([row]), flush=True)
     if args.json:
         print(json.dumps(rows, indent=2))
-    else:
-        print(f"team simulation: {args.clones} clones x {args.rounds} rounds, seed {args.seed}, "
-              f"kills {'on' if args.kills else 'off'} (work in {workdir})")
-        print(table(rows))
-        for row in rows:
-            print(f"\n{row['mode']}: events")
-            for key, value in dict(row["events"]).items():  # type: ignore[call-overload]
-                print(f"  {key}: {value}")
-            for example in row["examples"]:  # type: ignore[attr-defined]
-                print(f"  lost: {example}")
+        return 0
+    print(table(rows))
+    for row in rows:
+        print(f"\n{row['mode']}: events")
+        for key, value in dict(row["events"]).items():  # type: ignore[call-overload]
+            print(f"  {key}: {value}")
+        for example in row["examples"]:  # type: ignore[attr-defined]
+            print(f"  lost: {example}")
+        for example in row["unfound"]:  # type: ignore[attr-defined]
+            print(f"  not found by brv search: {example}")
     return 0
 
 

@@ -38,8 +38,10 @@ class Ledger:
             if not ok:
                 return
             self.writes += 1
-            path = str(result.get("file") or op["path"])
             kind = op["type"]
+            # a MERGE's answer names its target, a DELETE's its path: the op says which
+            path = str(op["path"] if kind in ("MERGE", "DELETE") else result.get("file")
+                       or op["path"])
             if kind == "DELETE":
                 self.alive[path] = False
                 self.sections.pop(path, None)

@@ -105,16 +105,17 @@ def lost(ledger: Ledger, files: dict[str, str]) -> tuple[int, int, list[str]]:
     return missing, back, examples
 
 
-def search_misses(world: World, clone: Clone, ledger: Ledger) -> int:
+def search_misses(world: World, clone: Clone, ledger: Ledger) -> list[str]:
+    """``brv search TOKEN`` in ``clone`` for each live entry: the entries it did not find."""
     pairs = sorted((next(iter(toks)), path) for path, secs in ledger.sections.items()
                    if ledger.alive.get(path) for toks in secs.values() if toks)
     ran = world.run([sys.executable, "-c", SEARCH, str(clone.root)], clone.root,
                     stdin=json.dumps(pairs), env=world.clone_env(clone))
     try:
-        return len(json.loads(ran.out))
+        return [f"c{clone.index}: {path} ({token})" for token, path in json.loads(ran.out)]
     except ValueError:
         world.add("search check failed to run")
-        return len(pairs)
+        return [f"c{clone.index}: {path} ({token})" for token, path in pairs]
 
 
 def audit_mismatches(clone: Clone, ledger: Ledger) -> int:
@@ -146,6 +147,7 @@ def check(world: World, ledger: Ledger) -> dict[str, object]:
     entry_left = sum(1 for s in snaps for p, t in s.items()
                      if p.rsplit("/", 1)[-1] not in GENERATED and _marked(t))
     stats = world.stats
+    unfound = [miss for c in world.clones for miss in search_misses(world, c, ledger)]
     return {
         "mode": world.mode,
         "writes": ledger.writes,
@@ -155,10 +157,11 @@ def check(world: World, ledger: Ledger) -> dict[str, object]:
         + gen_left,
         "true conflicts": stats["entry conflicts"] + stats["forge conflicts (entry)"],
         "markers left": entry_left,
-        "search misses": sum(search_misses(world, c, ledger) for c in world.clones),
+        "search misses": len(unfound),
         "audit mismatches": sum(audit_mismatches(c, ledger) for c in world.clones),
         "kills": stats["kills"],
         "final passes": passes,
         "examples": examples[:12],
+        "unfound": unfound[:12],
         "events": dict(sorted(stats.items())),
     }

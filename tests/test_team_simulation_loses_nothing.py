@@ -31,17 +31,24 @@ def _ledger() -> Ledger:
                       "_token": "zqgone"}, {"status": "success", "file": "a/b/y.md"})
     ledger.record(0, {"type": "DELETE", "path": "a/b/y.md", "reason": "sim c0 n4"},
                   {"status": "success", "file": "a/b/y.md"})
+    ledger.record(0, {"type": "ADD", "path": "a/c", "reason": "sim c0 n5", "_section": "Agent 0",
+                      "_token": "zqsource"}, {"status": "success", "file": "a/c/s.md"})
+    # a MERGE's answer names the target
+    ledger.record(0, {"type": "MERGE", "path": "a/c/s.md", "target": "a/b/x.md",
+                      "reason": "sim c0 n6"}, {"status": "success", "file": "a/b/x.md"})
     return ledger
 
 
 def test_the_loss_check_counts_only_what_was_reported_and_not_superseded() -> None:
     ledger = _ledger()
-    assert lost(ledger, {"a/b/x.md": "## Agent 0\nzqnew\n"})[:2] == (0, 0)
-    assert lost(ledger, {"a/b/x.md": "## Agent 0\nzqold\n"})[:2] == (1, 0)
-    assert lost(ledger, {})[:2] == (1, 0)
-    assert lost(ledger, {"a/b/x.md": "zqnew", "a/b/y.md": "zqgone"})[:2] == (0, 1)
-    assert ledger.reported == {0: {"sim c0 n1": True, "sim c0 n2": True, "sim c0 n3": True,
-                                   "sim c0 n4": True}, 1: {"sim c1 n1": False}}
+    assert lost(ledger, {"a/b/x.md": "## Agent 0\nzqnew\n\nzqsource\n"})[:2] == (0, 0)
+    assert lost(ledger, {"a/b/x.md": "## Agent 0\nzqold\nzqsource\n"})[:2] == (1, 0)
+    assert lost(ledger, {"a/b/x.md": "## Agent 0\nzqnew\n", "a/c/s.md": "zqsource"})[:2] == (
+        1, 1)
+    assert lost(ledger, {})[:2] == (2, 0)
+    assert lost(ledger, {"a/b/x.md": "zqnew zqsource", "a/b/y.md": "zqgone"})[:2] == (0, 1)
+    assert ledger.reported[0] == {f"sim c0 n{i}": True for i in range(1, 7)}
+    assert ledger.reported[1] == {"sim c1 n1": False}
 
 
 def test_a_persons_resolution_keeps_both_bodies_and_our_frontmatter() -> None:

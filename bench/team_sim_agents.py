@@ -188,9 +188,14 @@ def agent_turn(world: World, agent: Agent, ledger: Ledger, round_no: int) -> Non
     applied = (curate_mcp if use_mcp else curate_cli)(world, agent.clone, ops)
     if applied is None:
         world.add("writes killed (outcome unknown)", len(ops))
+        for op in ops:
+            world.note(agent.clone, f"killed {op['type']} {op['path']} {op.get('_token', '')}")
         ledger.forget(ops)
         return
     for op, result in zip(ops, applied, strict=False):
+        world.note(agent.clone, f"{'mcp' if use_mcp else 'cli'} {op['type']} {op['path']} "
+                                f"{op.get('_section', '')} {op.get('_token', '')} "
+                                f"-> {result.get('status')} {result.get('file', '')}")
         if result.get("status") != "success":
             world.add(f"ops failed ({op['type']}: {result.get('code') or 'no answer'})")
         ledger.record(agent.clone.index, op, result)

@@ -4,6 +4,8 @@ branches with plain git (no merge drivers), as GitHub's merge button does."""
 
 from __future__ import annotations
 
+import re
+
 from bench.team_sim_world import TREE, Clone, World, kind_of, recover, settle
 
 ACTIONS = {  # action: weight
@@ -19,14 +21,23 @@ def _vc(world: World, clone: Clone, *args: str) -> bool:
         recover(world, clone)
         return False
     if ran.code != 0 and args[0] in ("pull", "sync", "merge"):
-        why = "conflict" if "conflict" in ran.out + ran.err else "failed"
+        why = "conflict" if "Automatic merge failed" in ran.out or "Sync stopped" in ran.out \
+            else f"failed: {gist(ran.err)}"
         world.add(f"brv vc {args[0]} {why}")
         if "gave up" in ran.err:
             world.add("brv vc sync gave up")
         settle(world, clone, f"brv vc {args[0]}")
     elif ran.code != 0 and args[0] == "push":
-        world.add("brv vc push rejected" if "rejected" in ran.err else "brv vc push failed")
+        world.add("brv vc push rejected" if "rejected" in ran.err
+                  else f"brv vc push failed: {gist(ran.err)}")
     return ran.code == 0
+
+
+def gist(err: str) -> str:
+    """The first error line, its paths and numbers blurred, to count failures by kind."""
+    line = next((x for x in err.splitlines() if x.startswith("brv: error:")), err.strip()[:80])
+    line = re.sub(r"'[^']*'|\S*/\S*|\d+", "_", line.removeprefix("brv: error: "))
+    return line[:90]
 
 
 def commit(world: World, clone: Clone, message: str) -> None:

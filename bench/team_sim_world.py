@@ -87,6 +87,11 @@ class World:
         with self.lock:
             self.stats[key] += n
 
+    def note(self, clone: Clone, text: str) -> None:
+        """One line of ``journal.log`` (to trace a loss back to what happened around it)."""
+        with self.lock, (self.base / "journal.log").open("a", encoding="utf-8") as out:
+            out.write(f"{time.monotonic():.3f} c{clone.index} {text}\n")
+
     def run(self, argv: list[str], cwd: Path, *, stdin: str | None = None,
             kill_after: float | None = None, env: dict[str, str] | None = None) -> Ran:
         """Runs ``argv``; ``kill_after`` seconds: ``kill -9`` of its whole group if still running."""
@@ -110,13 +115,18 @@ class World:
             kill_after = clone.rng.uniform(0.05, 1.5)
         ran = self.run([sys.executable, "-m", "brv_vc", *args], clone.root, stdin=stdin,
                        kill_after=kill_after, env=self.clone_env(clone))
+        self.note(clone, f"brv {' '.join(args)[:80]} -> {'KILLED' if ran.killed else ran.code}")
         if ran.killed:
             self.add("kills")
             self.add(f"kills: brv {' '.join(args[:2])}")
         return ran
 
     def git(self, clone: Clone, *args: str) -> Ran:
-        return self.run(["git", *args], clone.work, env=self.clone_env(clone))
+        ran = self.run(["git", *args], clone.work, env=self.clone_env(clone))
+        if args[0] not in ("diff", "rev-parse", "status", "ls-files", "stash") or (
+                args[0] == "stash" and args[1:2] != ("list",)):
+            self.note(clone, f"git {' '.join(args)[:80]} -> {ran.code}")
+        return ran
 
     def clone_env(self, clone: Clone) -> dict[str, str]:
         name = f"agent{clone.index}"

@@ -105,10 +105,15 @@ def lost(ledger: Ledger, files: dict[str, str]) -> tuple[int, int, list[str]]:
     return missing, back, examples
 
 
-def search_misses(world: World, clone: Clone, ledger: Ledger) -> list[str]:
-    """``brv search TOKEN`` in ``clone`` for each live entry: the entries it did not find."""
-    pairs = sorted((next(iter(toks)), path) for path, secs in ledger.sections.items()
-                   if ledger.alive.get(path) for toks in secs.values() if toks)
+def search_misses(world: World, clone: Clone, ledger: Ledger,
+                  files: dict[str, str]) -> list[str]:
+    """``brv search TOKEN`` in ``clone``: the live entries it did not find by a token they hold.
+
+    Only tokens in the converged ``files``: a lost one is counted as lost, not again here.
+    """
+    pairs = sorted((token, path) for path, secs in ledger.sections.items()
+                   if ledger.alive.get(path) for toks in secs.values()
+                   for token in sorted(toks)[:1] if token in files.get(path, ""))
     ran = world.run([sys.executable, "-c", SEARCH, str(clone.root)], clone.root,
                     stdin=json.dumps(pairs), env=world.clone_env(clone))
     try:
@@ -147,7 +152,7 @@ def check(world: World, ledger: Ledger) -> dict[str, object]:
     entry_left = sum(1 for s in snaps for p, t in s.items()
                      if p.rsplit("/", 1)[-1] not in GENERATED and _marked(t))
     stats = world.stats
-    unfound = [miss for c in world.clones for miss in search_misses(world, c, ledger)]
+    unfound = [miss for c in world.clones for miss in search_misses(world, c, ledger, snaps[0])]
     return {
         "mode": world.mode,
         "writes": ledger.writes,

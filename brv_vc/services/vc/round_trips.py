@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
     from brv_vc.vc.status import Change
 
+
 class RoundTrip(NamedTuple):
     """``brv vc sync``: what arrived, what left, and how many pushes it took."""
 

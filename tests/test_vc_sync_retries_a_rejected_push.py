@@ -160,3 +160,27 @@ def test_backoff_doubles_up_to_the_longest_wait_with_a_random_half() -> None:
         assert all(ceiling / 2 <= w <= ceiling for w in waits)
         assert len(set(waits)) > 1  # jittered: rivals drift apart
     assert backoff(3, 0.0, rng) == 0.0
+
+
+def test_a_push_the_remote_refuses_because_its_branch_moved_is_retried(team: Team) -> None:
+    """The remote's branch moves after it advertised it and before it updates it (a push
+    that landed in between): git says 'remote rejected ... is at X but expected Y'."""
+    hook = team.remote / "hooks" / "pre-receive"
+    done = team.remote / "moved-once"
+    hook.write_text(
+        "#!/bin/sh\n"
+        "cat >/dev/null\n"
+        f'[ -e "{done}" ] && exit 0\n'
+        f'touch "{done}"\n'
+        "unset GIT_QUARANTINE_PATH GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES\n"
+        "old=$(git rev-parse refs/heads/main)\n"
+        'new=$(git commit-tree -p "$old" -m rival "$old^{tree}")\n'
+        'git update-ref refs/heads/main "$new" "$old"\n'
+    )
+    hook.chmod(hook.stat().st_mode | stat.S_IXUSR)
+    commit = _commit_alice(team)
+    payload = team.alice.ok("vc", "sync", "--max-wait", "0", "--json").json()
+    assert done.exists()
+    assert payload["tries"] == 2
+    assert _on_remote(team, commit)
+    assert git(team.remote, "log", "-1", "--format=%s", "main^2").strip() == "rival"

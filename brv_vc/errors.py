@@ -121,6 +121,13 @@ class GitError(BrvError):
     code = "git"
 
 
+class PushRejected(GitError):
+    """The remote refused a push that is not a fast-forward (a teammate pushed first).
+
+    Apart from other git failures: ``brv vc sync`` pulls and pushes again on this one only.
+    """
+
+
 class ProviderError(BrvError):
     """The optional LLM provider failed (timeout, HTTP error, garbage reply)."""
 

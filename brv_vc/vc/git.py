@@ -130,7 +130,11 @@ def failure_kind(words: str) -> str:
         "empty ident name" in low
     ):
         return "identity"
-    if "[rejected]" in low or "non-fast-forward" in low or "fetch first" in low:
+    # the remote's branch moved between its advertisement and its update (a teammate's push
+    # landed in between): "! [remote rejected] main -> main (cannot lock ref ...: is at X
+    # but expected Y)"; as a non-fast-forward, a pull and a new push settle it
+    moved = "[remote rejected]" in low and "but expected" in low
+    if "[rejected]" in low or "non-fast-forward" in low or "fetch first" in low or moved:
         return "rejected"
     if "would be overwritten" in low:
         return "overwrite"

@@ -12,7 +12,7 @@ import os
 import re
 from pathlib import Path
 
-from brv_vc.errors import GitError, NotInitializedError
+from brv_vc.errors import GitError, NotInitializedError, PushRejected
 from brv_vc.record import NamedTuple
 from brv_vc.tree.project import Project
 from brv_vc.vc import git
@@ -279,7 +279,7 @@ def translate(
                         hint="check the URL ('brv vc remote'), your network and your git "
                              "credentials, then try again")
     if kind == "rejected":
-        return GitError(f"{label} was rejected: the remote has commits you do not have",
+        return PushRejected(f"{label} was rejected: the remote has commits you do not have",
                         hint="pull first ('brv vc pull'), then push again; nothing was lost")
     return GitError(f"{label} failed: {words}")
 

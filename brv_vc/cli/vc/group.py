@@ -58,6 +58,6 @@ def warn_hooks(cwd: Path) -> None:
 for _command in (
     setup.init, setup.clone, commits.status, diffs.diff, commits.add, commits.commit,
     commits.log, branches.branch, branches.checkout, branches.merge, sync.fetch, sync.pull,
-    sync.push, setup.remote, commits.reset, diffs.textconv, recover.recover,
+    sync.push, sync.sync_cmd, setup.remote, commits.reset, diffs.textconv, recover.recover,
 ):
     vc.add_command(_command)

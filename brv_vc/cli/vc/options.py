@@ -14,7 +14,10 @@ from brv_vc.cli.vc import render as txt
 from brv_vc.services import vc
 
 if TYPE_CHECKING:
-    from brv_vc.services.vc import SyncResult
+    from collections.abc import Callable
+    from typing import Any
+
+    from brv_vc.services.vc import RoundTrip, SyncResult
     from brv_vc.vc.repo import KnowledgeRepo
 
 
@@ -32,12 +35,13 @@ def repo_of(app: AppContext) -> KnowledgeRepo:
     return vc.prepare(app.project())
 
 
-def emit_sync(result: SyncResult, as_json: bool) -> None:
-    """Prints a pull/merge result; conflicts give ``"ok": false`` and exit 1 (as git does)."""
+def emit_sync(result: SyncResult | RoundTrip, as_json: bool,
+              text: Callable[[Any], str] = txt.sync_text) -> None:
+    """Prints a pull/merge/sync result; conflicts give ``"ok": false`` and exit 1 (as git does)."""
     if as_json and result.conflicts:
         click.echo(json.dumps(versioned({"ok": False, **jsonable(result)}), indent=2,
                               ensure_ascii=False))
     else:
-        emit(result, as_json, txt.sync_text)
+        emit(result, as_json, text)
     if result.conflicts:
         raise click.exceptions.Exit(1)

@@ -14,6 +14,7 @@ if TYPE_CHECKING:  # types only: 'vc status' must not import the sync services
         InitResult,
         LogEntry,
         PushResult,
+        RoundTrip,
         StatusReport,
         SyncResult,
     )
@@ -162,6 +163,27 @@ def push_text(r: PushResult) -> str:
     if r.set_upstream:
         tail = f"\nbranch '{r.branch}' set up to track '{r.remote}/{r.branch}'."
     return f"Pushed to {r.remote}/{r.branch}.{tail}"
+
+
+def round_trip_text(r: RoundTrip) -> str:
+    """``vc sync``: what arrived, what left, how many tries; or the conflicts that stopped it."""
+    where = f"{r.remote}/{r.branch}"
+    if r.conflicts:
+        rows = "\n".join(f"\t{c.change}:   {c.path}" for c in r.conflicts)
+        return (f"Sync stopped: pulling {where} met true conflicts (the same field or section "
+                f"changed two ways); nothing was pushed:\n{rows}\nResolve each <<<<<<< block, "
+                "'brv vc add' the files and 'brv vc merge --continue', then run 'brv vc sync' "
+                "again (or give the merge up with 'brv vc merge --abort').")
+    lines = [f"Pulled {_plural(len(r.arrived), 'file')} from {where}: {', '.join(r.arrived)}"
+             if r.arrived else f"Nothing new from {where}."]
+    if r.commits:
+        lines.append(f"Pushed {_plural(r.commits, 'commit')} ({_plural(len(r.left), 'file')}) "
+                     f"to {where}.")
+    else:
+        lines.append("Nothing to push.")
+    if r.tries > 1:
+        lines.append(f"Took {r.tries} tries (teammates pushed first; {r.waited:.1f} s waited).")
+    return "\n".join(lines)
 
 
 def branch_text(r: BranchResult) -> str:

@@ -1,4 +1,4 @@
-"""``brv vc fetch``, ``pull`` and ``push``: sharing knowledge with a remote."""
+"""``brv vc fetch``, ``pull``, ``push`` and ``sync``: sharing knowledge with a remote."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from brv_vc.cli.render import emit
 from brv_vc.cli.vc import render as txt
 from brv_vc.cli.vc.options import emit_sync, repo_of, unrelated_option
 from brv_vc.services import vc
+from brv_vc.services.vc import retry
 
 
 @click.command()
@@ -70,3 +71,28 @@ def push(app: AppContext, remote: str | None, branch_name: str | None, set_upstr
     result = vc.push(repo_of(app), remote, branch_name, set_upstream=set_upstream,
                      include_pending=include_pending)
     emit(result, as_json, txt.push_text)
+
+
+@click.command(name="sync")
+@click.option("--tries", type=click.IntRange(min=1), default=retry.TRIES, show_default=True,
+              help="Pushes at most, each after a pull (a teammate's push may beat yours).")
+@click.option("--max-wait", type=click.FloatRange(min=0), default=retry.MAX_WAIT,
+              show_default=True, help="Longest wait between two tries, in seconds.")
+@json_option
+@pass_app
+def sync_cmd(app: AppContext, tries: int, max_wait: float, as_json: bool) -> None:
+    """Pull, then push; a push a teammate beat is pulled and pushed again.
+
+    Waits between tries grow (doubling, jittered) up to --max-wait. Stops with exit 1 on
+    a true conflict (resolve, 'brv vc merge --continue', sync again) or when every try
+    was rejected (nothing is lost: sync again).
+
+    \b
+    Example:
+      brv vc sync
+      brv vc sync --tries 20 --max-wait 10 --json
+    """
+    project = app.project()
+    result = vc.round_trip(project, vc.prepare(project), app.now, tries=tries,
+                           max_wait=max_wait)
+    emit_sync(result, as_json, txt.round_trip_text)

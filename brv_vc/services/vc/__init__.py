@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from brv_vc.services.vc.recovery import RecoverResult, recover
     from brv_vc.services.vc.remotes import RemoteResult, remote
     from brv_vc.services.vc.resetting import reset
+    from brv_vc.services.vc.round_trips import RoundTrip, round_trip
     from brv_vc.services.vc.setup import InitResult, init_repo
     from brv_vc.services.vc.staging import add
     from brv_vc.services.vc.sync import (
@@ -52,7 +53,7 @@ _HOMES = {
     "HookRun": "events", "framework_invocation": "events", "run_hook": "events",
     "nothing_to_trail": "hook_env",
     "RecoverResult": "recovery", "recover": "recovery",
-    "reset": "resetting",
+    "reset": "resetting", "RoundTrip": "round_trips", "round_trip": "round_trips",
     "InitResult": "setup", "init_repo": "setup", "prepare": "configure",
     "RemoteResult": "remotes", "remote": "remotes",
     "StatusReport": "changes", "status": "changes",
@@ -61,10 +62,10 @@ _HOMES = {
     "Validation": "validate", "validate_tree": "validate",
 }
 __all__ = ["AfterChange", "BranchResult", "CodeKnowledge", "CommitResult", "DiffReport", "HookRun", "InitResult", "LogEntry",
-           "PushResult", "RecoverResult", "RemoteResult", "StagedCheck", "StagedProblem", "StatusReport",
+           "PushResult", "RecoverResult", "RemoteResult", "RoundTrip", "StagedCheck", "StagedProblem", "StatusReport",
            "SyncResult", "Validation", "add", "after_change", "archived_deletions", "branch", "check_staged",
            "checkout", "clone_repo", "code_knowledge", "commit", "entry_check", "fetch", "framework_invocation", "init_repo",
            "log", "merge", "merge_abort", "merge_continue", "nothing_to_trail", "prepare", "pull", "push", "recover", "remote",
-           "render_textconv", "reset", "run_hook", "run_merge_driver", "semantic_diff", "status",
+           "render_textconv", "reset", "round_trip", "run_hook", "run_merge_driver", "semantic_diff", "status",
            "validate_tree"]
 __getattr__ = lazy(__name__, _HOMES)

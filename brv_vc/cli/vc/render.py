@@ -174,10 +174,10 @@ def round_trip_text(r: RoundTrip) -> str:
                 f"changed two ways); nothing was pushed:\n{rows}\nResolve each <<<<<<< block, "
                 "'brv vc add' the files and 'brv vc merge --continue', then run 'brv vc sync' "
                 "again (or give the merge up with 'brv vc merge --abort').")
-    lines = [f"Pulled {_plural(len(r.arrived), 'file')} from {where}: {', '.join(r.arrived)}"
+    lines = [f"Pulled {plural(len(r.arrived), 'file')} from {where}: {', '.join(r.arrived)}"
              if r.arrived else f"Nothing new from {where}."]
     if r.commits:
-        lines.append(f"Pushed {_plural(r.commits, 'commit')} ({_plural(len(r.left), 'file')}) "
+        lines.append(f"Pushed {plural(r.commits, 'commit')} ({plural(len(r.left), 'file')}) "
                      f"to {where}.")
     else:
         lines.append("Nothing to push.")

@@ -23,8 +23,7 @@ import fcntl
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 
 from brv_vc.errors import StateError
 from brv_vc.tree.project import Project
@@ -108,9 +107,11 @@ def _acquire(project: Project, fd: int, wait: bool) -> bool:
     )
 
 
-@contextmanager
-def hold(project: Project, *, wait: bool = True, settle: bool = True) -> Iterator[bool]:
+class hold:  # a function to its callers: with writelock.hold(project): ...
     """Holds the write lock for the ``with`` block.
+
+    A class rather than a ``contextlib`` generator: ``brv vc pull`` takes it, and its
+    process imports no contextlib (tests/test_vc_fast_paths_import_little.py).
 
     Args:
         project: the project.
@@ -126,19 +127,26 @@ def hold(project: Project, *, wait: bool = True, settle: bool = True) -> Iterato
     Raises:
         StateError: the lock cannot be opened, or ``wait`` ran out.
     """
-    key = _key(project)
-    if key in _held:
-        _held[key][1] += 1
+
+    def __init__(self, project: Project, *, wait: bool = True, settle: bool = True) -> None:
+        self._project, self._wait, self._settle = project, wait, settle
+        self._key = _key(project)
+        self._fd = -1  # the descriptor this hold opened (-1: none, or an inner hold)
+
+    def __enter__(self) -> bool:
+        key = self._key
+        if key in _held:
+            _held[key][1] += 1
+            return True
+        fd = _open(self._project)
         try:
-            yield True
-        finally:
-            _held[key][1] -= 1
-        return
-    fd = _open(project)
-    try:
-        if not _acquire(project, fd, wait):
-            yield False
-            return
+            if not _acquire(self._project, fd, self._wait):
+                os.close(fd)
+                return False
+        except BaseException:
+            os.close(fd)
+            raise
+        self._fd = fd
         _held[key] = [fd, 1]
         try:
             os.ftruncate(fd, 0)
@@ -146,10 +154,21 @@ def hold(project: Project, *, wait: bool = True, settle: bool = True) -> Iterato
         except OSError:
             pass
         try:
-            for settler in _settlers if settle else ():
-                settler(project)
-            yield True
-        finally:
-            del _held[key]
-    finally:
+            for settler in _settlers if self._settle else ():
+                settler(self._project)
+        except BaseException:
+            self._release()
+            raise
+        return True
+
+    def __exit__(self, *exc: object) -> None:
+        if self._fd < 0:
+            if self._key in _held:  # an inner hold (a hold that was refused never counted)
+                _held[self._key][1] -= 1
+            return
+        self._release()
+
+    def _release(self) -> None:
+        del _held[self._key]
+        fd, self._fd = self._fd, -1
         os.close(fd)  # closing the descriptor releases the lock

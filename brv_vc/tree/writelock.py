@@ -13,6 +13,14 @@ lock, and the kernel drops the lock the moment its holder dies (a ``kill -9`` in
 So a process that holds the lock and finds an intent record knows its writer is gone,
 whatever its pid says: a reused pid cannot hide an abandoned batch.
 
+git is a writer too: the ``brv vc`` commands that make git rewrite the work tree (pull,
+merge, checkout, reset --hard, recover) hold this lock for their git work, and a writer
+holds git's own ``index.lock`` while it reads and writes entries (``vc/git_index_lock.py``;
+plain git knows nothing of this lock). The hooks git runs inside those commands (the merge
+driver, post-merge, post-checkout) write derived files only and never take this lock, so
+none waits for the command that started it; a command's start-up settling tries it without
+waiting.
+
 Reentrant within a thread (a dream's MERGE runs a curate batch). POSIX only, as
 ``tree/dreamstate.py``.
 """

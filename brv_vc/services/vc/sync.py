@@ -220,10 +220,10 @@ def pull(project: Project, repo: KnowledgeRepo, now: datetime, remote: str | Non
 
     Under the project's write lock (tree/writelock.py), from the look for an interrupted
     git to the end of the post-change step: no brv writer reads an entry that git then
-    merges into, nor renames its copy over git's result (a writer's own hold of git's
-    ``index.lock`` is never taken for a killed git's). git's hooks inside the merge take no
-    write lock (the merge driver and the post-change step write no knowledge): none waits
-    for this one.
+    merges into, nor renames its copy over git's result; and the look for a killed git's
+    locks never finds a writer's ``index.lock`` (vc/git_index_lock.py). git's hooks take no
+    write lock inside the merge (the merge driver and the post-change step write no
+    knowledge): none waits for this one.
 
     Raises:
         GitError: no remote, no upstream, unreachable remote, unrelated histories.

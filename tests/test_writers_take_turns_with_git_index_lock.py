@@ -2,7 +2,8 @@
 
 A writer waits for a live git holding the lock and then writes; a git started while a writer
 holds it fails with git's own message and changes nothing; a lock left by a killed writer
-blocks no later writer and ``brv vc recover`` removes it.
+blocks no later writer and ``brv vc recover`` removes it; ``brv vc add`` and ``commit``
+wait for a writer rather than fail on its lock.
 """
 
 from __future__ import annotations
@@ -136,3 +137,31 @@ def test_a_killed_writers_lock_blocks_no_writer_and_recover_removes_it(
     git(bob.tree, "pull", "-q", "--no-rebase")
     assert "## LATER" in bob.text(ENTRY)
     assert "alice's change" in bob.text(ENTRY)
+
+
+def test_brv_vc_add_and_commit_wait_for_a_writer_instead_of_failing(
+        team: Team) -> None:  # noqa: F811
+    """brv's own git work takes the write lock first: it waits out a writer's index.lock."""
+    bob = team.bob
+    bob.edit(ENTRY, summary="staged after the write")
+    project = Project(bob.root)
+    with writelock.hold(project), git_index_lock.holding(project):
+        adding = subprocess.Popen([sys.executable, "-m", "brv_vc", "vc", "add"], cwd=bob.root,
+                                  env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True)
+        for _ in range(10):  # waiting, not failing on the lock
+            time.sleep(0.1)
+            assert adding.poll() is None, adding.communicate()
+    _, err = adding.communicate(timeout=300)
+    assert adding.returncode == 0, err
+    assert git(bob.tree, "diff", "--cached", "--name-only").split() == [ENTRY]
+    with writelock.hold(project), git_index_lock.holding(project):
+        committing = subprocess.Popen([sys.executable, "-m", "brv_vc", "vc", "commit", "-m",
+                                       "waited"], cwd=bob.root, env=_env(),
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(10):
+            time.sleep(0.1)
+            assert committing.poll() is None, committing.communicate()
+    _, err = committing.communicate(timeout=300)
+    assert committing.returncode == 0, err
+    assert git(bob.tree, "log", "-1", "--format=%s").strip() == "waited"

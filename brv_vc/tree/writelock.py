@@ -29,13 +29,16 @@ from __future__ import annotations
 
 import fcntl
 import os
-import threading
 import time
-from collections.abc import Callable
+from _thread import get_ident  # threading's, without importing threading (vc add)
 
 from brv_vc.errors import StateError
-from brv_vc.tree.project import Project
-from brv_vc.tree.statedb import ensure_state_dir
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: vc add imports no collections.abc
+    from collections.abc import Callable
+
+    from brv_vc.tree.project import Project
 
 LOCK_FILE = "write.lock"
 WAIT_SECONDS = 600.0  # BRV_LOCK_WAIT overrides: how long a writer waits for another
@@ -53,7 +56,7 @@ def on_take(settle: Callable[[Project], None]) -> None:
 
 def _key(project: Project) -> str:
     # per thread: another thread opens its own descriptor, and flock makes it wait
-    return f"{project.state}\0{threading.get_ident()}"
+    return f"{project.state}\0{get_ident()}"
 
 
 def held(project: Project) -> bool:
@@ -62,9 +65,14 @@ def held(project: Project) -> bool:
 
 
 def _open(project: Project) -> int:
-    ensure_state_dir(project.state)
     try:
-        return os.open(project.state / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            return os.open(project.state / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+        except FileNotFoundError:  # no state folder yet: made as every state write makes it
+            from brv_vc.tree.statedb import ensure_state_dir  # sqlite3: not on vc add's path
+
+            ensure_state_dir(project.state)
+            return os.open(project.state / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:
         raise StateError(
             f"cannot open the write lock {project.state / LOCK_FILE}: {exc.strerror}",

@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from conftest import REPO
 from vc_helpers import Member, git, in_project_app, start_team
 
@@ -25,6 +26,7 @@ ENTRY = "auth/jwt/token_rotation.md"
 COUNT = 30
 ROUNDS, EACH = 5, 6  # the teammate pushes its 30 UPDATEs in 5 commits of 6
 TURN = threading.Lock()  # one person's git commands (commit, pull) run one at a time
+PROGRESS = threading.Event()  # set by a curate: the next pull has something to meet
 
 
 def _env() -> dict[str, str]:
@@ -46,6 +48,7 @@ def _curate(member: Member, tags: list[str]) -> int:
     ops.write_text(json.dumps([{"type": "UPDATE", "path": ENTRY, "reason": "beside a pull",
                                 "content": f"## {tag}\n\nline {tag}"} for tag in tags]))
     done = _brv(member.root, "curate", "--ops", str(ops), "--json")
+    PROGRESS.set()
     assert done.returncode == 0, done.stderr
     return int(json.loads(done.stdout)["summary"]["updated"])
 
@@ -87,13 +90,14 @@ def _race(writer: Callable[[], None], mate: Callable[[], None],
         thread.start()
     pulls = 0
     while any(t.is_alive() for t in threads) and pulls < 2000:  # bounded: no wait on time
+        PROGRESS.wait(timeout=5)  # one pull per curate or so, while the next one runs
+        PROGRESS.clear()
         with TURN:
             done = pull()
         words = done.stderr + done.stdout
         assert done.returncode == 0 or any(w in words for w in (
             "index.lock", "overwrit", "holds", "is held")), words
         pulls += 1
-        time.sleep(0.3)  # the writers' turn at the CPU
     for thread in threads:
         thread.join(timeout=600)
     assert not errors, errors
@@ -106,6 +110,7 @@ def _mate_rounds(mate: Member, commit_push: Callable[[int], None]) -> None:
         commit_push(r)
 
 
+@pytest.mark.slow
 def test_standalone_curates_beside_brv_vc_pull_keep_every_update(tmp_path: Path) -> None:
     team = start_team(tmp_path)
     bob, alice = team.bob, team.alice
@@ -135,6 +140,7 @@ def test_standalone_curates_beside_brv_vc_pull_keep_every_update(tmp_path: Path)
     assert _sections(committed, "") == _sections(text, "")  # and all of it in history
 
 
+@pytest.mark.slow
 def test_in_project_curates_beside_plain_git_pull_keep_every_update(tmp_path: Path) -> None:
     app = in_project_app(tmp_path, ENTRY)
     bare = tmp_path / "app.git"

@@ -13,6 +13,14 @@ lock, and the kernel drops the lock the moment its holder dies (a ``kill -9`` in
 So a process that holds the lock and finds an intent record knows its writer is gone,
 whatever its pid says: a reused pid cannot hide an abandoned batch.
 
+git is a writer too: the ``brv vc`` commands that make git rewrite the work tree (pull,
+merge, checkout, reset --hard, recover) hold this lock for their git work, and a writer
+holds git's own ``index.lock`` while it reads and writes entries (``vc/git_index_lock.py``;
+plain git knows nothing of this lock). The hooks git runs inside those commands (the merge
+driver, post-merge, post-checkout) write derived files only and never take this lock, so
+none waits for the command that started it; a command's start-up settling tries it without
+waiting.
+
 Reentrant within a thread (a dream's MERGE runs a curate batch). POSIX only, as
 ``tree/dreamstate.py``.
 """
@@ -21,14 +29,16 @@ from __future__ import annotations
 
 import fcntl
 import os
-import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from _thread import get_ident  # threading's, without importing threading (vc add)
 
 from brv_vc.errors import StateError
-from brv_vc.tree.project import Project
-from brv_vc.tree.statedb import ensure_state_dir
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: vc add imports no collections.abc
+    from collections.abc import Callable
+
+    from brv_vc.tree.project import Project
 
 LOCK_FILE = "write.lock"
 WAIT_SECONDS = 600.0  # BRV_LOCK_WAIT overrides: how long a writer waits for another
@@ -46,7 +56,7 @@ def on_take(settle: Callable[[Project], None]) -> None:
 
 def _key(project: Project) -> str:
     # per thread: another thread opens its own descriptor, and flock makes it wait
-    return f"{project.state}\0{threading.get_ident()}"
+    return f"{project.state}\0{get_ident()}"
 
 
 def held(project: Project) -> bool:
@@ -55,9 +65,14 @@ def held(project: Project) -> bool:
 
 
 def _open(project: Project) -> int:
-    ensure_state_dir(project.state)
     try:
-        return os.open(project.state / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            return os.open(project.state / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+        except FileNotFoundError:  # no state folder yet: made as every state write makes it
+            from brv_vc.tree.statedb import ensure_state_dir  # sqlite3: not on vc add's path
+
+            ensure_state_dir(project.state)
+            return os.open(project.state / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:
         raise StateError(
             f"cannot open the write lock {project.state / LOCK_FILE}: {exc.strerror}",
@@ -108,9 +123,11 @@ def _acquire(project: Project, fd: int, wait: bool) -> bool:
     )
 
 
-@contextmanager
-def hold(project: Project, *, wait: bool = True, settle: bool = True) -> Iterator[bool]:
+class hold:  # a function to its callers: with writelock.hold(project): ...
     """Holds the write lock for the ``with`` block.
+
+    A class rather than a ``contextlib`` generator: ``brv vc pull`` takes it, and its
+    process imports no contextlib (tests/test_vc_fast_paths_import_little.py).
 
     Args:
         project: the project.
@@ -126,19 +143,26 @@ def hold(project: Project, *, wait: bool = True, settle: bool = True) -> Iterato
     Raises:
         StateError: the lock cannot be opened, or ``wait`` ran out.
     """
-    key = _key(project)
-    if key in _held:
-        _held[key][1] += 1
+
+    def __init__(self, project: Project, *, wait: bool = True, settle: bool = True) -> None:
+        self._project, self._wait, self._settle = project, wait, settle
+        self._key = _key(project)
+        self._fd = -1  # the descriptor this hold opened (-1: none, or an inner hold)
+
+    def __enter__(self) -> bool:
+        key = self._key
+        if key in _held:
+            _held[key][1] += 1
+            return True
+        fd = _open(self._project)
         try:
-            yield True
-        finally:
-            _held[key][1] -= 1
-        return
-    fd = _open(project)
-    try:
-        if not _acquire(project, fd, wait):
-            yield False
-            return
+            if not _acquire(self._project, fd, self._wait):
+                os.close(fd)
+                return False
+        except BaseException:
+            os.close(fd)
+            raise
+        self._fd = fd
         _held[key] = [fd, 1]
         try:
             os.ftruncate(fd, 0)
@@ -146,10 +170,21 @@ def hold(project: Project, *, wait: bool = True, settle: bool = True) -> Iterato
         except OSError:
             pass
         try:
-            for settler in _settlers if settle else ():
-                settler(project)
-            yield True
-        finally:
-            del _held[key]
-    finally:
+            for settler in _settlers if self._settle else ():
+                settler(self._project)
+        except BaseException:
+            self._release()
+            raise
+        return True
+
+    def __exit__(self, *exc: object) -> None:
+        if self._fd < 0:
+            if self._key in _held:  # an inner hold (a hold that was refused never counted)
+                _held[self._key][1] -= 1
+            return
+        self._release()
+
+    def _release(self) -> None:
+        del _held[self._key]
+        fd, self._fd = self._fd, -1
         os.close(fd)  # closing the descriptor releases the lock

@@ -259,8 +259,8 @@ def translate(
     held = re.search(_LOCK_HELD, words)
     if held:
         name = os.path.basename(held.group(1))
-        return GitError(f"{label} failed: git's {name} is held (another git process, or "
-                        "one that was killed)\n" + words,
+        return GitError(f"{label} failed: git's {name} is held (another git process, a brv "
+                        "write in progress, or one that was killed)\n" + words,
                         hint="if no other git runs here, run 'brv vc recover' (it removes a "
                              "stale lock only), then try again")
     refused = re.search(r"transport '([\w+-]+)' not allowed", words)

@@ -35,6 +35,7 @@ from brv_vc.services.curate.resolve import resolve
 from brv_vc.services.curate.view import View
 from brv_vc.tree import statedb, writelock
 from brv_vc.tree.project import Project
+from brv_vc.vc import git_index_lock
 
 _VERBS = {"added": "add", "updated": "update", "merged": "merge", "deleted": "delete"}
 _COUNTED = {"added": "added", "updated": "updated", "merged": "merged", "deleted": "deleted"}
@@ -76,10 +77,32 @@ def run_batch(
 
 def _run(project: Project, ops: Sequence[Mapping[str, Any]], now: datetime, atomic: bool,
          dry_run: bool, review: bool) -> CurateResult:
+    if dry_run:  # reads only: git may go on
+        results = _plan_and_apply(project, ops, now, atomic, dry_run, review, [])
+        return _result(results, atomic, [], dry_run)
+    applied: list[Plan] = []
+    # git's index.lock from the first read to the last rename (vc/git_index_lock.py): a git
+    # command that rewrites the work tree runs before or after, never in between
+    with git_index_lock.holding(project):
+        results = _plan_and_apply(project, ops, now, atomic, dry_run, review, applied)
+    return _result(results, atomic, record(project, results, applied, now), dry_run)
+
+
+def _result(results: list[OpResult], atomic: bool, problems: list[str],
+            dry_run: bool) -> CurateResult:
+    return CurateResult(
+        not any(r.status == "failed" for r in results), tuple(results), _summary(results),
+        atomic, tuple(problems), dry_run,
+    )
+
+
+def _plan_and_apply(project: Project, ops: Sequence[Mapping[str, Any]], now: datetime,
+                    atomic: bool, dry_run: bool, review: bool,
+                    applied: list[Plan]) -> list[OpResult]:
+    """Plans every operation, then writes the plans (``applied`` receives those written)."""
     view = View(project)
     planned = _plan_all(view, ops, format_iso(now))
     failures = [i for i, p in enumerate(planned) if isinstance(p, BrvError)]
-    applied: list[Plan] = []
     if atomic and failures:
         skipped = f"not applied: the batch is atomic and operation {failures[0]} failed"
         results = [
@@ -97,11 +120,7 @@ def _run(project: Project, ops: Sequence[Mapping[str, Any]], now: datetime, atom
         watched = reviewing.watch(project, ops, planned) if review else []
         results = _apply(view, ops, planned, applied)
         reviewing.record(project, watched, applied, now)
-    problems = [] if dry_run else record(project, results, applied, now)
-    return CurateResult(
-        not any(r.status == "failed" for r in results), tuple(results), _summary(results),
-        atomic, tuple(problems), dry_run,
-    )
+    return results
 
 
 def _plan_all(

@@ -19,6 +19,7 @@ from brv_vc.summary.archive import (
 )
 from brv_vc.tree import writelock
 from brv_vc.tree.project import Project
+from brv_vc.vc import git_index_lock
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,8 @@ def archive(project: Project, path: str, now: datetime) -> ArchiveResult:
         NotFoundError: no such entry.
     """
     with writelock.hold(project):  # one writer at a time
-        record = archive_entry(project, path, now)
+        with git_index_lock.holding(project):  # and no git rewriting the tree meanwhile
+            record = archive_entry(project, path, now)
         report: RefreshReport = refresh(project, _paths(record), now)
     return ArchiveResult(record, report.problems)
 
@@ -66,6 +68,7 @@ def restore(project: Project, path: str, now: datetime) -> ArchiveResult:
         ConflictError: an entry exists at the original path.
     """
     with writelock.hold(project):
-        record = restore_entry(project, path, now)
+        with git_index_lock.holding(project):
+            record = restore_entry(project, path, now)
         report = refresh(project, _paths(record), now)
     return ArchiveResult(record, report.problems)

@@ -27,6 +27,7 @@ from brv_vc.tree.fault import point
 from brv_vc.tree.layout import Kind, archive_paths, clean_relpath, kind_of
 from brv_vc.tree.project import Project
 from brv_vc.tree.store import read_entry, write_atomic
+from brv_vc.vc import git_index_lock
 
 Op = dict[str, Any]
 _UNDOABLE = ("MERGE", "TEMPORAL_UPDATE", "CROSS_REFERENCE", "CREATE", "ARCHIVE")
@@ -94,9 +95,10 @@ def apply_op(ctx: Context, op: Op) -> Op:
     """Carries out one operation; returns it with status, message, changes and review id.
 
     Under the project's write lock (tree/writelock.py): the operation reads and writes the
-    entries as the curate batches before it left them, and none runs in between.
+    entries as the curate batches before it left them, and none runs in between; nor does a
+    git command that rewrites the work tree (vc/git_index_lock.py).
     """
-    with writelock.hold(ctx.project):
+    with writelock.hold(ctx.project), git_index_lock.holding(ctx.project):
         try:
             return _apply_op(ctx, op)
         except Exception:

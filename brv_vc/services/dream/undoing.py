@@ -18,8 +18,9 @@ from brv_vc.clock import format_iso
 from brv_vc.errors import ConflictError, NotFoundError
 from brv_vc.services import derived, review
 from brv_vc.services.dream import dreamlog, lock
-from brv_vc.tree import dreamstate
+from brv_vc.tree import dreamstate, writelock
 from brv_vc.tree.project import Project
+from brv_vc.vc import git_index_lock
 
 
 @dataclass(frozen=True)
@@ -69,11 +70,13 @@ def undo(project: Project, now: datetime, dream_id: str | None = None) -> UndoRe
             and op.get("reviewId") not in rejected]
     changes = _changes(live)
     store = dreamlog.store(project)
-    review.check_chain(project, changes, store)
     restored: list[str] = []
-    for op in reversed(live):
-        ops_changes = [review.FileChange.from_dict(c) for c in op.get("changes", [])]
-        restored.extend(review.revert(project, ops_changes, store))
+    # a writer like the others: one at a time, and no git rewriting the tree in between
+    with writelock.hold(project), git_index_lock.holding(project):
+        review.check_chain(project, changes, store)
+        for op in reversed(live):
+            ops_changes = [review.FileChange.from_dict(c) for c in op.get("changes", [])]
+            restored.extend(review.revert(project, ops_changes, store))
     problems = list(derived.refresh(project, restored, now).problems)
     dismissed = review.dismiss(project, now, wanted)
     _restore_state(project, log)

@@ -27,6 +27,7 @@ from brv_vc.services.review.settings import is_enabled
 from brv_vc.tree import writelock
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import open_state
+from brv_vc.vc import git_index_lock
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -201,10 +202,12 @@ def reject(project: Project, now: datetime, ids: Sequence[int] = (), *,
                     )
             # newest first: each entry's "after" is what the next newer one found as "before"
             ordered = sorted(chosen, key=lambda e: -e.id)
-            check_chain(project, [c for e in reversed(ordered) for c in e.changes], store)  # oldest first
             restored: list[str] = []
-            for entry in ordered:
-                restored.extend(revert(project, entry.changes, store))
+            with git_index_lock.holding(project):  # no git rewriting the tree in between
+                check_chain(project, [c for e in reversed(ordered) for c in e.changes],
+                            store)  # oldest first
+                for entry in ordered:
+                    restored.extend(revert(project, entry.changes, store))
             rows.decide(conn, [e.id for e in chosen], rows.REJECTED, format_iso(now))
         finally:
             conn.close()

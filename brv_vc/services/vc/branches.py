@@ -10,6 +10,7 @@ from brv_vc.errors import ConflictError, GitError, NotFoundError, UsageError
 from brv_vc.services.vc.archive import after_change
 from brv_vc.services.vc.hook_env import REFRESHING_ENV
 from brv_vc.services.vc.sync import SyncResult, refuse_merging
+from brv_vc.tree import writelock
 from brv_vc.tree.project import Project
 from brv_vc.vc import git
 from brv_vc.vc.branch_names import refuse_branch_name
@@ -37,6 +38,12 @@ def checkout(project: Project, repo: KnowledgeRepo, now: datetime, name: str, *,
     if create and old is None:
         repo.git("checkout", "-q", "-b", name)
         return SyncResult("checkout", None, None, False, source=name)
+    with writelock.hold(project):  # git rewrites the work tree: no brv writer meanwhile
+        return _checkout(project, repo, now, name, create, old)
+
+
+def _checkout(project: Project, repo: KnowledgeRepo, now: datetime, name: str, create: bool,
+              old: str | None) -> SyncResult:
     # the post-change step runs below, in this process: the post-checkout hook skips it
     proc = repo.git("checkout", "-q", *(["-b"] if create else []), name, check=False,
                     env={**os.environ, REFRESHING_ENV: "post-checkout"})

@@ -59,7 +59,9 @@ def commit(repo: KnowledgeRepo, message: str, *, include_pending: bool = False,
     ``include_pending`` (the pre-commit hook is then told so too). The derived state of the
     committed paths is refreshed here, in this process, as the pre-commit hook would (the
     hooks see the tree validated here and start no Python: ``hook_env.COMMIT_CHECKED_ENV``);
-    ``now`` is its clock (default: now).
+    ``now`` is its clock (default: now). Under the project's write lock: a brv writer's
+    moment on git's index.lock (vc/git_index_lock.py) is waited for, not failed on; the
+    hooks git runs meanwhile take no write lock.
 
     Raises:
         UsageError: an empty message.
@@ -69,6 +71,14 @@ def commit(repo: KnowledgeRepo, message: str, *, include_pending: bool = False,
     """
     if not message.strip():
         raise UsageError("the commit message is empty", hint='give one: brv vc commit -m "..."')
+    from brv_vc.tree import writelock
+
+    with writelock.hold(project_of(repo)):
+        return _commit(repo, message, include_pending, now)
+
+
+def _commit(repo: KnowledgeRepo, message: str, include_pending: bool,
+            now: datetime | None) -> CommitResult:
     from brv_vc.services.vc.checks import in_check_scope  # YAML + schema: only on commit
 
     # the git dir (for MERGE_HEAD), the parent and the branch: read from the files, or one

@@ -20,7 +20,7 @@ from pathlib import Path
 from brv_vc.errors import ConflictError
 from brv_vc.record import NamedTuple
 from brv_vc.services.vc.archive import AfterChange, after_change, processed_head, record_head
-from brv_vc.tree import intents
+from brv_vc.tree import intents, writelock
 from brv_vc.tree.project import Project
 from brv_vc.vc import git, git_lock
 from brv_vc.vc.git_lock import GitLock
@@ -228,9 +228,17 @@ def recover(project: Project, repo: KnowledgeRepo, now: datetime) -> RecoverResu
     HEAD never moves back: a merge commit git made is kept (its leftover merge state is
     removed); a merge not yet committed is undone on the paths it brought in.
 
+    Under the project's write lock: no brv writer holds git's ``index.lock`` meanwhile
+    (vc/git_index_lock.py), so every lock found with no git running is a killed git's.
+
     Raises:
         ConflictError: a live git process holds a lock (nothing is changed).
     """
+    with writelock.hold(project):
+        return _recover(project, repo, now)
+
+
+def _recover(project: Project, repo: KnowledgeRepo, now: datetime) -> RecoverResult:
     notes: list[str] = []
     removed, temps = _remove_stale(repo)
     merge = ""

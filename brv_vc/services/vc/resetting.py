@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from brv_vc.errors import ConflictError, NotFoundError, UsageError
 from brv_vc.services.vc.staging import names_knowledge, repo_paths
+from brv_vc.tree import writelock
 from brv_vc.tree.project import Project
 from brv_vc.vc.repo import KnowledgeRepo
 
@@ -75,6 +76,15 @@ def reset(repo: KnowledgeRepo, paths: tuple[str, ...] = (), *, mode: str = "unst
     if mode == "soft" and repo.merging():
         raise ConflictError("cannot soft-reset during a merge",
                             hint="finish with 'brv vc merge --continue' or '--abort'")
+    if mode == "hard" and project is not None:
+        with writelock.hold(project):  # git rewrites the work tree: no brv writer meanwhile
+            return _move(repo, mode, target, project, now)
+    return _move(repo, mode, target, project, now)
+
+
+def _move(repo: KnowledgeRepo, mode: str, target: str, project: Project | None,
+          now: datetime | None) -> ResetResult:
+    """``git reset --<mode> target``, then (hard) the after-change step."""
     old = repo.head()
     discarded = _uncommitted_paths(repo, target) if mode == "hard" else ()
     repo.git("reset", "-q", f"--{mode}", target)

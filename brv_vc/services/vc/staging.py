@@ -154,6 +154,9 @@ def add(repo: KnowledgeRepo, paths: tuple[str, ...] = (), cwd: Path | None = Non
         ) -> AddResult:
     """Stages knowledge files (new, changed and deleted); the default is the whole tree.
 
+    Under the project's write lock: a brv writer holds git's index.lock for a moment
+    (vc/git_index_lock.py), and the add waits for it rather than fail on it.
+
     Args:
         repo: the knowledge repository.
         paths: what to stage (see :func:`tree_relpath` for the accepted forms).
@@ -164,6 +167,14 @@ def add(repo: KnowledgeRepo, paths: tuple[str, ...] = (), cwd: Path | None = Non
         NotFoundError: a path that matches no file.
         GitError: git refused (e.g. an excluded path named explicitly).
     """
+    from brv_vc.services.vc.gating import project_of
+    from brv_vc.tree import writelock
+
+    with writelock.hold(project_of(repo)):
+        return _add(repo, paths, cwd)
+
+
+def _add(repo: KnowledgeRepo, paths: tuple[str, ...], cwd: Path | None) -> AddResult:
     targets = repo_paths(repo, paths, cwd)
     conflicted = _unmerged(repo)
     with _IndexKept(repo) as restore:

@@ -19,7 +19,7 @@ from brv_vc.services.vc.changes import status
 from brv_vc.services.vc.hook_env import REFRESHING_ENV
 from brv_vc.services.vc.remotes import chosen
 from brv_vc.services.vc.settings_notice import settings_changes
-from brv_vc.tree import intents
+from brv_vc.tree import intents, writelock
 from brv_vc.tree.project import Project
 from brv_vc.vc import git
 from brv_vc.vc.repo import KnowledgeRepo, translate
@@ -118,6 +118,7 @@ def _merge(project: Project, repo: KnowledgeRepo, target: str, label: str, actio
 
     ``where``: the git dir, the common dir and the branch (``repo.whereabouts``), for the new
     HEAD read from the ref git just wrote (``git.loose_head``) rather than asked of git.
+    The caller holds the project's write lock (:func:`pull`, :func:`merge`).
     """
     from brv_vc.services.vc.archive import after_change
     from brv_vc.services.vc.recovery import begin_pull
@@ -218,10 +219,23 @@ def pull(project: Project, repo: KnowledgeRepo, now: datetime, remote: str | Non
 
     ``allow_unrelated`` joins histories with no common commit (refused otherwise).
 
+    Under the project's write lock (tree/writelock.py), from the look for an interrupted
+    git to the end of the post-change step: no brv writer reads an entry that git then
+    merges into, nor renames its copy over git's result; and the look for a killed git's
+    locks never finds a writer's ``index.lock`` (vc/git_index_lock.py). git's hooks take no
+    write lock inside the merge (the merge driver and the post-change step write no
+    knowledge): none waits for this one.
+
     Raises:
         GitError: no remote, no upstream, unreachable remote, unrelated histories.
         ConflictError: a merge in progress, or local changes the pull would overwrite.
     """
+    with writelock.hold(project):
+        return _pull(project, repo, now, remote, branch, allow_unrelated)
+
+
+def _pull(project: Project, repo: KnowledgeRepo, now: datetime, remote: str | None,
+          branch: str | None, allow_unrelated: bool) -> SyncResult:
     # imported here: push, fetch and the branch commands never need the post-change step
     from brv_vc.services.vc.recovery import catch_up, refuse_interrupted
 
@@ -278,6 +292,12 @@ def merge(project: Project, repo: KnowledgeRepo, now: datetime, ref: str, *,
         GitError: unrelated histories without ``allow_unrelated``.
         ConflictError: a merge in progress or local changes in the way.
     """
+    with writelock.hold(project):  # as pull
+        return _merge_ref(project, repo, now, ref, allow_unrelated)
+
+
+def _merge_ref(project: Project, repo: KnowledgeRepo, now: datetime, ref: str,
+               allow_unrelated: bool) -> SyncResult:
     # imported here: push, fetch and the branch commands never need the post-change step
     from brv_vc.services.vc.recovery import catch_up, refuse_interrupted
 
@@ -300,10 +320,18 @@ def merge_abort(repo: KnowledgeRepo, project: Project | None = None,
     Raises:
         ConflictError: no merge is in progress, or git was interrupted (names vc recover).
     """
-    from brv_vc.services.vc.recovery import RECOVER_HINT, committed_merge, refuse_interrupted
+    from brv_vc.services.vc.recovery import refuse_interrupted
 
-    if project is not None and now is not None:
+    if project is None or now is None:
+        return _abort(repo)
+    with writelock.hold(project):  # git rewrites the work tree: no brv writer meanwhile
         refuse_interrupted(project, repo, now, refs=_branch_ref(repo.branch()))
+        return _abort(repo)
+
+
+def _abort(repo: KnowledgeRepo) -> SyncResult:
+    from brv_vc.services.vc.recovery import RECOVER_HINT, committed_merge
+
     merged = committed_merge(repo)
     if merged is not None:  # 'git merge --abort' would keep HEAD on the merge commit
         raise ConflictError(
@@ -323,12 +351,18 @@ def merge_continue(project: Project, repo: KnowledgeRepo, now: datetime) -> Sync
     Raises:
         ConflictError: no merge in progress, unmerged paths or conflict markers remain.
     """
+    from brv_vc.services.vc.recovery import refuse_interrupted
+
+    with writelock.hold(project):  # as pull: no brv writer while git reads the index
+        refuse_interrupted(project, repo, now, refs=_branch_ref(repo.branch()))
+        return _continue(project, repo, now)
+
+
+def _continue(project: Project, repo: KnowledgeRepo, now: datetime) -> SyncResult:
     from brv_vc.services.vc.archive import after_change
     from brv_vc.services.vc.committing import refuse_unmerged
     from brv_vc.services.vc.markers import marker_files_in, refuse_marker_files
-    from brv_vc.services.vc.recovery import refuse_interrupted
 
-    refuse_interrupted(project, repo, now, refs=_branch_ref(repo.branch()))
     if not repo.merging():
         raise ConflictError("there is no merge to continue", hint="see 'brv vc status'")
     st = status(repo)

@@ -293,7 +293,12 @@ def _hook(args: list[str]) -> int | None:
     if not args or "--json" in args or "--help" in args:
         return None
     name, rest = args[0], tuple(args[1:])
-    if name in os.environ.get("BRV_REFRESHING", "").split(","):  # hook_env.REFRESHING_ENV
+    from brv_vc.services.vc import hook_env  # no imports of its own
+
+    if name == "refresh":  # the pre-commit framework's entry: the hook it stands for
+        name, rest = hook_env.framework_invocation(os.environ)
+    refreshing = os.environ.get(hook_env.REFRESHING_ENV)
+    if hook_env.done_by_command(name, refreshing):  # before the services are imported
         return 0
     index_file = os.environ.get("GIT_INDEX_FILE")
     index_file = os.path.abspath(index_file) if index_file else None
@@ -310,13 +315,11 @@ def _hook(args: list[str]) -> int | None:
         return None
     from pathlib import Path
 
-    from brv_vc.services.vc import framework_invocation, run_hook
+    from brv_vc.services.vc import run_hook
 
     if name not in ("pre-commit", "commit-msg", "post-merge", "post-checkout", "post-rewrite",
                     "pre-push", "refresh"):  # events._HOOKS; click reports another name
         return None
-    if name == "refresh":
-        name, rest = framework_invocation(os.environ)
     reads = name in ("post-rewrite", "pre-push")
     stdin = sys.stdin.read() if reads and not sys.stdin.isatty() else ""
     if name == "pre-push" and not stdin and os.environ.get("PRE_COMMIT_TO_REF"):
@@ -326,7 +329,7 @@ def _hook(args: list[str]) -> int | None:
         run = run_hook(Path.cwd(), name, rest, now, stdin=stdin, index_file=index_file,
                        include_pending=os.environ.get("BRV_INCLUDE_PENDING") == "1",
                        push_checked=os.environ.get("BRV_PUSH_CHECKED"),
-                       commit_checked=os.environ.get("BRV_COMMIT_CHECKED"))
+                       commit_checked=os.environ.get("BRV_COMMIT_CHECKED"), refreshing=refreshing)
     except Exception as exc:  # fail open: a bug in brv must not block or break git
         sys.stderr.write(f"brv: warning: the {name} hook failed ({type(exc).__name__}: {exc}); "
                          "git went ahead without it. This is a bug in brv; please report it.\n")

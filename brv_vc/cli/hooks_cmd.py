@@ -199,7 +199,8 @@ def hook_impl(app: AppContext, name: str, args: tuple[str, ...], as_json: bool) 
                            index_file=os.path.abspath(index_file) if index_file else None,
                            include_pending=os.environ.get("BRV_INCLUDE_PENDING") == "1",
                            push_checked=os.environ.get("BRV_PUSH_CHECKED"),
-                           commit_checked=os.environ.get("BRV_COMMIT_CHECKED"))
+                           commit_checked=os.environ.get("BRV_COMMIT_CHECKED"),
+                           refreshing=os.environ.get("BRV_REFRESHING"))
     except UsageError:
         raise
     except Exception as exc:  # fail open: a bug in brv must not block or break git

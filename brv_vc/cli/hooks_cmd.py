@@ -9,8 +9,10 @@ import sys
 import click
 
 from brv_vc.cli.context import AppContext, json_option, pass_app
+from brv_vc.cli.hook_text import blocked_text
 from brv_vc.cli.plain import versioned
 from brv_vc.cli.render import emit, jsonable
+from brv_vc.cli.start import hooks_notice
 from brv_vc.errors import UsageError
 from brv_vc.services import hooks as svc
 from brv_vc.services import vc
@@ -144,30 +146,6 @@ def status(app: AppContext, as_json: bool) -> None:
     emit(report, as_json, lambda r: _text(r, "git hooks in"))
 
 
-def _blocked_text(run: vc.HookRun) -> str:
-    if run.hook == "pre-push":
-        problem = run.problems[0]
-        return (f"brv: push refused: {problem.message}\n  hint: {problem.hint}\n"
-                "Fix it, commit, and push again; to push anyway (not recommended): "
-                "git push --no-verify")
-    if run.problems[0].key == "code_links.on_commit":  # services/vc/code_notes.BLOCK_KEY
-        return "\n".join([
-            f"brv: commit refused: {len(run.problems)} staged code file(s) changed without the "
-            "knowledge that describes them (code_links.on_commit: block)",
-            *(f"  {problem.file} {problem.message}" for problem in run.problems),
-            f"  fix: {run.problems[0].hint}",
-            "To commit anyway: git commit --no-verify"])
-    lines = [f"brv: commit refused: {len(run.problems)} staged file(s) are not valid knowledge"]
-    for problem in run.problems:
-        key = f" (key '{problem.key}')" if problem.key else ""
-        lines.append(f"  {problem.file}{key}: {problem.message}")
-        if problem.hint:
-            lines.append(f"    fix: {problem.hint}")
-    lines.append("Fix the files and commit again; to commit anyway (not recommended): "
-                 "git commit --no-verify")
-    return "\n".join(lines)
-
-
 @click.command("hook-impl", hidden=True,
                context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
 @click.argument("name")
@@ -215,10 +193,8 @@ def hook_impl(app: AppContext, name: str, args: tuple[str, ...], as_json: bool) 
     for note in () if as_json else run.notes:
         click.echo(f"brv: note: {note}", err=True)
     if name == "post-checkout" and not as_json:
-        from brv_vc.cli.fast import clone_notice
-
-        clone_notice(app.cwd)
+        hooks_notice(app.cwd, lambda text: click.echo(text, err=True))
     if run.blocked:
         if not as_json:
-            click.echo(_blocked_text(run), err=True)
+            click.echo(blocked_text(run), err=True)
         click.get_current_context().exit(1)

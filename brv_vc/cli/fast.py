@@ -74,8 +74,11 @@ def _parse(argv: list[str]) -> tuple[str, str | None, str, dict[str, Any], bool]
                 options[key] = int(options[key])
             except ValueError:
                 return None
-    if options.get("max_iterations") is not None and not 1 <= options["max_iterations"] <= 50:
-        return None
+    if options.get("max_iterations") is not None:
+        from brv_vc.services.query import MAX_ITERATIONS  # click's IntRange: one bound
+
+        if not 1 <= options["max_iterations"] <= MAX_ITERATIONS:
+            return None
     return command, directory, texts[0], options, as_json
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from conftest import run_brv
 from vc_helpers import Team, in_project_app, make_member, team  # noqa: F401
 
-from brv_vc.vc.status import conflict_marker_line
+from brv_vc.format.conflicts import conflict_line_in as conflict_marker_line
 
 ROT = "auth/jwt/token_rotation.md"
 

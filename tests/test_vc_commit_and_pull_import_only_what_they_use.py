@@ -144,20 +144,3 @@ def test_a_lent_index_is_used_and_its_variable_made_once() -> None:
     finally:
         index.RESIDENT.reset(token)
 
-
-def test_the_conflict_marker_patterns_compile_at_the_first_file_with_markers() -> None:
-    """vc commit / push import checks and markers: their patterns wait for a file with markers."""
-    script = ("from brv_vc.services.vc import checks, markers\n"
-              "from brv_vc.tree.layout import Kind\n"
-              "lazies = [checks._CONFLICT, *markers._MARKERS]\n"
-              "clean = b'---\\ntitle: T\\n---\\nbody\\n'\n"
-              "print(markers._marker_triplet(clean), end=' ')\n"
-              "checks.blob_problem('a/b/c.md', clean, Kind.ENTRY)\n"
-              "print(sum(p._compiled is not None for p in lazies), end=' ')\n"
-              "both = b'x\\n<<<<<<< ours\\na\\n=======\\nb\\n>>>>>>> theirs\\n'\n"
-              "print(markers._marker_triplet(both), end=' ')\n"
-              "problem = checks.blob_problem('a/b/c.md', both, Kind.ENTRY)\n"
-              "print(sum(p._compiled is not None for p in lazies), 'line 2' in str(problem))")
-    done = subprocess.run([sys.executable, "-c", script], text=True, capture_output=True,
-                          env={**os.environ, "PYTHONPATH": str(REPO)}, check=True)
-    assert done.stdout.split() == ["False", "0", "True", "4", "True"]

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import click
 
+from brv_vc.cli.start import begin, open_project
 from brv_vc.clock import parse_iso, utcnow
 from brv_vc.errors import UsageError
-from brv_vc.tree.config import ensure_valid_config
-from brv_vc.tree.project import Project, find_project
+from brv_vc.tree.project import Project
 
 
 @dataclass
@@ -29,16 +29,8 @@ class AppContext:
             NotInitializedError: no project here.
             FormatError: .brv/config.yaml is invalid, or a part of .brv/ has the wrong kind.
         """
-        project = find_project(self.cwd)
-        for warning in ensure_valid_config(project):
-            click.echo(f"brv: warning: {warning}", err=True)
-        from brv_vc.services.recovery import settle
-
-        settled = settle(project, self.now)
-        for line in settled.steps:
-            click.echo(f"brv: note: {line}", err=True)
-        for line in settled.problems:
-            click.echo(f"brv: warning: {line}", err=True)
+        project, warnings = open_project(self.cwd)
+        begin(project, self.now, warnings, say)  # the fast paths' start too (cli/start.py)
         return project
 
 
@@ -61,6 +53,11 @@ def make_context(directory: str | None) -> AppContext:
     if not cwd.is_dir():
         raise UsageError(f"-C {directory}: no such folder")
     return AppContext(cwd=cwd, now=now)
+
+
+def say(line: str) -> None:
+    """Says one line of a command's start or end on stderr (``cli/start.py``)."""
+    click.echo(line, err=True)
 
 
 pass_app = click.make_pass_decorator(AppContext)

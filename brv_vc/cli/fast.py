@@ -7,9 +7,11 @@ process then does not pay ~20-30 ms for importing click and dispatching through 
 of CPU for ``review pending``, a fifth of it).
 
 It understands exactly the documented options; anything else (``--help``, an unknown or
-malformed option, a domain error to report) returns None and the regular click entry point
-runs instead, so behaviour and messages stay those of ``brv_vc.cli.main``. Domain errors
-here are all raised before anything is written, so running again through click is safe.
+malformed option, a project or a config it cannot open) returns None before anything is said
+and the regular click entry point runs instead. Once started, a command starts and ends as
+click's does (``cli/start.py``: config warnings, the recovery of what killed writers left,
+the hooks notice after ``vc status``), and its failure is reported by the CLI's one error
+boundary (``cli.main.report_failure``), never by running it again through click.
 """
 
 from __future__ import annotations
@@ -21,7 +23,6 @@ import sys
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from datetime import datetime
-    from pathlib import Path
     from typing import Any
 
     from brv_vc.tree.project import Project
@@ -73,8 +74,11 @@ def _parse(argv: list[str]) -> tuple[str, str | None, str, dict[str, Any], bool]
                 options[key] = int(options[key])
             except ValueError:
                 return None
-    if options.get("max_iterations") is not None and not 1 <= options["max_iterations"] <= 50:
-        return None
+    if options.get("max_iterations") is not None:
+        from brv_vc.services.query import MAX_ITERATIONS  # click's IntRange: one bound
+
+        if not 1 <= options["max_iterations"] <= MAX_ITERATIONS:
+            return None
     return command, directory, texts[0], options, as_json
 
 
@@ -140,18 +144,16 @@ def _open(directory: str | None, *, scan: bool = False) -> tuple[Project, tuple[
     try:
         from pathlib import Path
 
-        from brv_vc.tree.project import find_project
+        from brv_vc.cli.start import open_project
 
-        project = find_project(Path(directory).resolve() if directory else Path.cwd())
-        if scan:
-            from brv_vc.index.scan import start
-
-            start(project.tree, project.state)
-        from brv_vc.tree.config import ensure_valid_config
-
-        return project, ensure_valid_config(project)
+        return open_project(Path(directory).resolve() if directory else Path.cwd(), scan=scan)
     except Exception:
         return None
+
+
+def _say(line: str) -> None:
+    """Writes one line of notes or warnings to stderr (``cli/start.py``'s ``say``)."""
+    sys.stderr.write(line + "\n")
 
 
 def try_fast(argv: list[str]) -> int | None:
@@ -188,7 +190,9 @@ def try_fast(argv: list[str]) -> int | None:
     if started is None:
         return None
     now, project, config_notes = started
-    config_notes = (*config_notes, *_settle(project, now))
+    from brv_vc.cli.start import begin
+
+    begin(project, now, config_notes, _say)  # as click's start: said once, at once
     from brv_vc.cli.index_notice import install
 
     install()  # a long build of a missing index shows a counter on a terminal
@@ -198,15 +202,15 @@ def try_fast(argv: list[str]) -> int | None:
             from brv_vc.services.query import search_tree
 
             result: Any = search_tree(project, text, now=now, **options)
-            warnings = [*config_notes, *result.notes]
+            warnings = list(result.notes)
         else:
             from brv_vc.cli.retrieval_text import query_text as render
             from brv_vc.services.query import query_tree
 
             result = query_tree(project, text, now=now, **options)
-            warnings = [*config_notes, *result.notes, *([result.error] if result.error else [])]
-    except Exception:  # the click path runs it again behind the one error boundary
-        return None
+            warnings = [*result.notes, *([result.error] if result.error else [])]
+    except (Exception, KeyboardInterrupt) as exc:  # started: the one error boundary reports
+        return _failed(exc, as_json, argv)
     for note in warnings:
         sys.stderr.write(f"brv: warning: {note}\n")
     sys.stdout.write(_json(result) if as_json else render(result) + "\n")
@@ -214,29 +218,15 @@ def try_fast(argv: list[str]) -> int | None:
     return 0
 
 
-def _settle(project: Project, now: datetime | None) -> tuple[str, ...]:
-    """What a killed writer left (a restore half done...), settled before the tree is read.
+def _failed(exc: BaseException, as_json: bool, argv: list[str]) -> int:
+    """Reports a started command's failure through the CLI's one error boundary.
 
-    Listings of ``.brv/state``, its ``pending`` and ``tmp`` when nothing was
-    (``tree.leftovers``); the recovery module (services/recovery.py) is imported only when
-    something was. Its notes are printed at once; its problems are returned as warnings.
-    ``now`` None (:func:`untimed_start`): the clock, read only then.
+    Never by running it again through click: its start (config warnings, settled leftovers)
+    was said already, and would be said twice.
     """
-    from brv_vc.tree.leftovers import anything_left
+    from brv_vc.cli.main import report_failure
 
-    if not anything_left(project.state):
-        return ()
-    from brv_vc.services.recovery import settle
-
-    if now is None:
-        from brv_vc.clock import utcnow
-
-        now = utcnow()
-
-    settled = settle(project, now)  # never raises
-    for line in settled.steps:
-        sys.stderr.write(f"brv: note: {line}\n")
-    return settled.problems
+    return report_failure(exc, as_json, argv)
 
 
 def _vc_status(argv: list[str]) -> int | None:
@@ -247,24 +237,21 @@ def _vc_status(argv: list[str]) -> int | None:
     directory, args = _directory(argv)
     if args not in (["vc", "status"], ["vc", "status", "--json"]):
         return None
-    from pathlib import Path
+    from brv_vc.services.vc import prepare, status  # imported while git status runs
 
-    from brv_vc.services.vc import prepare, status
-    from brv_vc.tree.project import find_project
-
-    cwd = Path(directory).resolve() if directory else Path.cwd()
-    try:
-        # prepare is idempotent: if it or status fails, click runs both again and reports
-        project = find_project(cwd)
-        from brv_vc.tree.config import ensure_valid_config
-
-        config_notes = ensure_valid_config(project)
-        report = status(prepare(project))
-    except Exception:  # the click path runs it again behind the one error boundary
+    started = untimed_start(directory)
+    if started is None:  # nothing said yet: click runs it and reports
         return None
-    for note in config_notes:
-        sys.stderr.write(f"brv: warning: {note}\n")
-    if args[-1] == "--json":
+    now, project, config_notes = started
+    from brv_vc.cli.start import begin, hooks_notice
+
+    begin(project, now, config_notes, _say)
+    as_json = args[-1] == "--json"
+    try:
+        report = status(prepare(project))
+    except (Exception, KeyboardInterrupt) as exc:  # started: the one error boundary reports
+        return _failed(exc, as_json, argv)
+    if as_json:
         sys.stdout.write(_json(report))
     else:
         from brv_vc.cli.vc.render import status_text
@@ -272,14 +259,7 @@ def _vc_status(argv: list[str]) -> int | None:
         text = status_text(report)
         sys.stdout.write(text + "\n" if text else "")
     sys.stdout.flush()
-    try:  # brv's commit checks inactive here (husky, lefthook, a plain clone): said once
-        from brv_vc.services.hooks import notice
-
-        said = notice(project)
-    except Exception:  # never turns a done status into a failure
-        said = ""
-    if said:
-        sys.stderr.write(said + "\n")
+    hooks_notice(project.root, _say)  # as after every click vc command
     return 0
 
 
@@ -293,7 +273,12 @@ def _hook(args: list[str]) -> int | None:
     if not args or "--json" in args or "--help" in args:
         return None
     name, rest = args[0], tuple(args[1:])
-    if name in os.environ.get("BRV_REFRESHING", "").split(","):  # hook_env.REFRESHING_ENV
+    from brv_vc.services.vc import hook_env  # no imports of its own
+
+    if name == "refresh":  # the pre-commit framework's entry: the hook it stands for
+        name, rest = hook_env.framework_invocation(os.environ)
+    refreshing = os.environ.get(hook_env.REFRESHING_ENV)
+    if hook_env.done_by_command(name, refreshing):  # before the services are imported
         return 0
     index_file = os.environ.get("GIT_INDEX_FILE")
     index_file = os.path.abspath(index_file) if index_file else None
@@ -310,13 +295,11 @@ def _hook(args: list[str]) -> int | None:
         return None
     from pathlib import Path
 
-    from brv_vc.services.vc import framework_invocation, run_hook
+    from brv_vc.services.vc import run_hook
 
     if name not in ("pre-commit", "commit-msg", "post-merge", "post-checkout", "post-rewrite",
                     "pre-push", "refresh"):  # events._HOOKS; click reports another name
         return None
-    if name == "refresh":
-        name, rest = framework_invocation(os.environ)
     reads = name in ("post-rewrite", "pre-push")
     stdin = sys.stdin.read() if reads and not sys.stdin.isatty() else ""
     if name == "pre-push" and not stdin and os.environ.get("PRE_COMMIT_TO_REF"):
@@ -326,7 +309,7 @@ def _hook(args: list[str]) -> int | None:
         run = run_hook(Path.cwd(), name, rest, now, stdin=stdin, index_file=index_file,
                        include_pending=os.environ.get("BRV_INCLUDE_PENDING") == "1",
                        push_checked=os.environ.get("BRV_PUSH_CHECKED"),
-                       commit_checked=os.environ.get("BRV_COMMIT_CHECKED"))
+                       commit_checked=os.environ.get("BRV_COMMIT_CHECKED"), refreshing=refreshing)
     except Exception as exc:  # fail open: a bug in brv must not block or break git
         sys.stderr.write(f"brv: warning: the {name} hook failed ({type(exc).__name__}: {exc}); "
                          "git went ahead without it. This is a bug in brv; please report it.\n")
@@ -336,38 +319,22 @@ def _hook(args: list[str]) -> int | None:
     for note in run.notes:
         sys.stderr.write(f"brv: note: {note}\n")
     if name == "post-checkout":  # a clone's first checkout too: what it lacks, said once
-        from pathlib import Path as _Path
+        from brv_vc.cli.start import hooks_notice
 
-        clone_notice(_Path.cwd())
+        hooks_notice(Path.cwd(), _say)
     if run.blocked:
-        from brv_vc.cli.hooks_cmd import _blocked_text  # click only when a hook refuses
+        from brv_vc.cli.hook_text import blocked_text
 
-        sys.stderr.write(_blocked_text(run) + "\n")
+        sys.stderr.write(blocked_text(run) + "\n")
         return 1
     return 0
-
-
-def clone_notice(cwd: Path) -> None:
-    """After a checkout (a clone's first one too): what this clone lacks, said once.
-
-    Stat-only while nothing changed (``health.notice``); the click hook-impl calls it too.
-    """
-    try:
-        from brv_vc.services.hooks import notice
-        from brv_vc.tree.project import find_project
-
-        text = notice(find_project(cwd))
-    except Exception:  # outside a brv project, or unreadable: a hook must not fail for it
-        return
-    if text:
-        sys.stderr.write(text + "\n")
 
 
 def _review_pending(argv: list[str]) -> int | None:
     """``brv [-C DIR] review pending [--all] [--json]``, with the same start as any command.
 
-    As ``AppContext.project`` does: the config checked, then what killed processes left
-    settled (its notes printed at once, so a failure after it, handed to click, loses none).
+    As ``AppContext.project`` does (``cli/start.py``): the config checked, then what killed
+    processes left settled, said at once.
     """
     directory, args = _directory(argv)
     flags = args[2:]
@@ -378,21 +345,15 @@ def _review_pending(argv: list[str]) -> int | None:
     if started is None:
         return None
     now, project, config_notes = started
-    from brv_vc.services.recovery import settle
+    from brv_vc.cli.start import begin
 
-    settled = settle(project, now)  # never raises
-    for note in config_notes:
-        sys.stderr.write(f"brv: warning: {note}\n")
-    for line in settled.steps:
-        sys.stderr.write(f"brv: note: {line}\n")
-    for line in settled.problems:
-        sys.stderr.write(f"brv: warning: {line}\n")
+    begin(project, now, config_notes, _say)
     try:
         from brv_vc.services.review import pending
 
         result = pending(project, all_entries="--all" in flags)
-    except Exception:  # the click path reports it (settled already: nothing left to do)
-        return None
+    except (Exception, KeyboardInterrupt) as exc:  # started: the one error boundary reports
+        return _failed(exc, "--json" in flags, argv)
     if "--json" in flags:
         sys.stdout.write(_json(result))
     else:

@@ -16,10 +16,8 @@ import sys
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from datetime import datetime
     from typing import Any
 
-    from brv_vc.tree.project import Project
 
 _COMMANDS = ("add", "commit", "push", "pull", "fetch")
 
@@ -70,10 +68,10 @@ def run(argv: list[str], directory: str | None, start: Callable[[str | None], An
     if started is None:
         return None
     now, project, config_notes = started
-    for note in config_notes:
-        sys.stderr.write(f"brv: warning: {note}\n")
+    from brv_vc.cli.start import begin, hooks_notice
+
+    begin(project, now, config_notes, _say)  # click's start (cli/start.py)
     try:
-        _settle(project, now)
         if command in ("commit", "pull"):  # the two that refresh the index (add, push: ~0.4 ms)
             from brv_vc.cli.index_notice import install
 
@@ -89,42 +87,39 @@ def run(argv: list[str], directory: str | None, start: Callable[[str | None], An
             result: Any = vc.add(repo, tuple(options["paths"]), cwd)
             for message in txt.add_warnings(result):
                 sys.stderr.write(f"brv: warning: {message}\n")
-            return _emit(result, options["json"], txt.add_text)
-        if command == "commit":
+            code = _emit(result, options["json"], txt.add_text)
+        elif command == "commit":
             result = vc.commit(repo, options["message"],
                                include_pending=options["include_pending"], now=now)
-            return _emit(result, options["json"], txt.commit_text)
-        if command == "push":
+            code = _emit(result, options["json"], txt.commit_text)
+        elif command == "push":
             result = vc.push(repo, None, None, set_upstream=False,
                              include_pending=options["include_pending"])
-            return _emit(result, options["json"], txt.push_text)
-        if command == "fetch":
-            return _emit(vc.fetch(repo), options["json"], txt.fetch_text)
-        result = vc.pull(project, repo, now, None, None, allow_unrelated=False)
-        if result.conflicts:  # as 'emit_sync': the click path's rendering of a conflict
-            from contextlib import suppress
+            code = _emit(result, options["json"], txt.push_text)
+        elif command == "fetch":
+            code = _emit(vc.fetch(repo), options["json"], txt.fetch_text)
+        else:
+            result = vc.pull(project, repo, now, None, None, allow_unrelated=False)
+            if result.conflicts:  # as 'emit_sync': the click path's rendering of a conflict
+                from contextlib import suppress
 
-            from brv_vc.cli.vc.options import emit_sync
+                from brv_vc.cli.vc.options import emit_sync
 
-            with suppress(Exception):  # click's Exit(1), raised after printing
-                emit_sync(result, options["json"])
-            return 1
-        return _emit(result, options["json"], txt.sync_text)
+                with suppress(Exception):  # click's Exit(1), raised after printing
+                    emit_sync(result, options["json"])
+                return 1  # click's Exit(1): no result callback, no notice
+            code = _emit(result, options["json"], txt.sync_text)
     except (Exception, KeyboardInterrupt) as exc:  # the CLI's one error boundary reports it
         from brv_vc.cli.main import report_failure
 
         return report_failure(exc, options["json"], argv)
+    hooks_notice(project.root, _say)  # click's vc group says it after a command that succeeded
+    return code
 
 
-def _settle(project: Project, now: datetime | None) -> None:
-    """What killed processes left, settled as every command's start does (notes printed).
-
-    ``cli.fast._settle``: a listing of three folders when nothing was left.
-    """
-    from brv_vc.cli.fast import _settle as settle
-
-    for line in settle(project, now):
-        sys.stderr.write(f"brv: warning: {line}\n")
+def _say(line: str) -> None:
+    """Writes one line of notes or warnings to stderr (``cli/start.py``'s ``say``)."""
+    sys.stderr.write(line + "\n")
 
 
 def _emit(result: Any, as_json: bool, text: Callable[[Any], str]) -> int:

@@ -9,12 +9,13 @@ import sys
 import click
 
 from brv_vc.cli.context import AppContext, json_option, pass_app
+from brv_vc.cli.hook_text import blocked_text
 from brv_vc.cli.plain import versioned
 from brv_vc.cli.render import emit, jsonable
+from brv_vc.cli.start import hooks_notice
 from brv_vc.errors import UsageError
 from brv_vc.services import hooks as svc
 from brv_vc.services import vc
-from brv_vc.words import agree, plural
 
 _ACTIONS = {
     "installed": "installed",
@@ -147,37 +148,6 @@ def status(app: AppContext, as_json: bool) -> None:
     emit(report, as_json, lambda r: _text(r, "git hooks in"))
 
 
-def _blocked_text(run: vc.HookRun) -> str:
-    if run.hook == "pre-push":
-        problem = run.problems[0]
-        return (f"brv: push refused: {problem.message}\n  hint: {problem.hint}\n"
-                "Fix it, commit, and push again; to push anyway (not recommended): "
-                "git push --no-verify")
-    if run.problems[0].key == "code_links.on_commit":  # services/vc/code_notes.BLOCK_KEY
-        return "\n".join([
-            f"brv: commit refused: {len(run.problems)} staged code file(s) changed without the "
-            "knowledge that describes them (code_links.on_commit: block)",
-            *(f"  {problem.file} {problem.message}" for problem in run.problems),
-            f"  fix: {run.problems[0].hint}",
-            "To commit anyway: git commit --no-verify"])
-    if run.problems[0].key == "review":  # services/vc/gating.PENDING_KEY
-        n = len(run.problems)
-        return "\n".join([
-            f"brv: commit refused: {plural(n, 'staged file')} {agree(n, 'is', 'are')} pending: "
-            f"valid knowledge, still waiting for review",
-            *(f"  {problem.file}: {problem.message}" for problem in run.problems),
-            f"  fix: {run.problems[0].hint}"])
-    lines = [f"brv: commit refused: {len(run.problems)} staged file(s) are not valid knowledge"]
-    for problem in run.problems:
-        key = f" (key '{problem.key}')" if problem.key else ""
-        lines.append(f"  {problem.file}{key}: {problem.message}")
-        if problem.hint:
-            lines.append(f"    fix: {problem.hint}")
-    lines.append("Fix the files and commit again; to commit anyway (not recommended): "
-                 "git commit --no-verify")
-    return "\n".join(lines)
-
-
 @click.command("hook-impl", hidden=True,
                context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
 @click.argument("name")
@@ -209,7 +179,8 @@ def hook_impl(app: AppContext, name: str, args: tuple[str, ...], as_json: bool) 
                            index_file=os.path.abspath(index_file) if index_file else None,
                            include_pending=os.environ.get("BRV_INCLUDE_PENDING") == "1",
                            push_checked=os.environ.get("BRV_PUSH_CHECKED"),
-                           commit_checked=os.environ.get("BRV_COMMIT_CHECKED"))
+                           commit_checked=os.environ.get("BRV_COMMIT_CHECKED"),
+                           refreshing=os.environ.get("BRV_REFRESHING"))
     except UsageError:
         raise
     except Exception as exc:  # fail open: a bug in brv must not block or break git
@@ -224,10 +195,8 @@ def hook_impl(app: AppContext, name: str, args: tuple[str, ...], as_json: bool) 
     for note in () if as_json else run.notes:
         click.echo(f"brv: note: {note}", err=True)
     if name == "post-checkout" and not as_json:
-        from brv_vc.cli.fast import clone_notice
-
-        clone_notice(app.cwd)
+        hooks_notice(app.cwd, lambda text: click.echo(text, err=True))
     if run.blocked:
         if not as_json:
-            click.echo(_blocked_text(run), err=True)
+            click.echo(blocked_text(run), err=True)
         click.get_current_context().exit(1)

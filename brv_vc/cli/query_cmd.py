@@ -7,12 +7,13 @@ import click
 from brv_vc.cli.context import AppContext, json_option, pass_app
 from brv_vc.cli.render import emit, warn
 from brv_vc.cli.retrieval_text import query_text
+from brv_vc.services.query import MAX_ITERATIONS
 
 
 @click.command()
 @click.argument("question")
 @click.option(
-    "--max-iterations", type=click.IntRange(1, 50), default=10, show_default=True,
+    "--max-iterations", type=click.IntRange(1, MAX_ITERATIONS), default=10, show_default=True,
     help="Bound on LLM calls in tier 4 (the agentic loop).",
 )
 @json_option

@@ -7,11 +7,12 @@ import click
 from brv_vc.cli.context import AppContext, json_option, pass_app
 from brv_vc.cli.render import emit, warn
 from brv_vc.cli.retrieval_text import search_text
+from brv_vc.services.query import MAX_LIMIT
 
 
 @click.command()
 @click.argument("query")
-@click.option("--limit", "-n", type=int, default=10, show_default=True, help="Results (1-50).")
+@click.option("--limit", "-n", type=int, default=10, show_default=True, help=f"Results (1-{MAX_LIMIT}).")
 @click.option("--scope", metavar="PREFIX", help="Only entries under this tree path.")
 @click.option(
     "--no-record",

@@ -19,6 +19,7 @@ from brv_vc.clock import parse_iso
 from brv_vc.errors import FormatError
 from brv_vc.format import body as bodymod
 from brv_vc.format import frontmatter as fm
+from brv_vc.format.conflicts import START, conflict_line
 from brv_vc.format.limits import MAX_ENTRY_BYTES
 from brv_vc.pattern import lazy
 from brv_vc.record import NamedTuple
@@ -121,32 +122,13 @@ def parse_entry(data: bytes | str, *, file: str | None = None, stem: str = "") -
             markers included); its message names the file, the key and the fix.
     """
     text = decode(data, file=file) if isinstance(data, bytes) else data
-    if "<<<<<<<" in text:  # a substring test: free for the files that have none
+    if START in text:  # a substring test: free for the files that have none
         _refuse_conflict(text, file)
     return _parse_canonical(text) or _parse_yaml(text, file, stem)
 
 
-def conflict_block_line(text: str) -> int | None:
-    """The 1-based line of the first ``<<<<<<<`` opening a whole conflict block, or None.
-
-    A block is ``<<<<<<<``, ``=======`` and ``>>>>>>>`` at line starts, in that order; a lone
-    marker line (a code sample about git) does not count.
-    """
-    start = None
-    middle = False
-    for number, line in enumerate(text.splitlines(), 1):
-        if start is None:
-            if line.startswith("<<<<<<<") and line[7:8] in ("", " "):
-                start = number
-        elif not middle:
-            middle = line.rstrip() == "======="
-        elif line.startswith(">>>>>>>") and line[7:8] in ("", " "):
-            return start
-    return None
-
-
 def _refuse_conflict(text: str, file: str | None) -> None:
-    """Raises when ``text`` holds a whole conflict block (see :func:`conflict_block_line`).
+    """Raises when ``text`` holds a whole conflict block (the rule: ``format/conflicts.py``).
 
     Trigger: a merge or pull stopped on this file. Why: otherwise a conflict inside the
     frontmatter reads as "malformed YAML", and one in the body as valid knowledge with both
@@ -155,7 +137,7 @@ def _refuse_conflict(text: str, file: str | None) -> None:
     Raises:
         FormatError: the file has unresolved conflict markers.
     """
-    start = conflict_block_line(text)
+    start = conflict_line(text)
     if start is not None:
         name = file or "the file"
         raise FormatError(

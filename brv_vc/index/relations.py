@@ -10,6 +10,7 @@ from __future__ import annotations
 import sqlite3
 from typing import NamedTuple
 
+from brv_vc.format.relations import target_key
 from brv_vc.index.db import chunks, marks
 
 TYPE_CHECKING = False
@@ -74,14 +75,15 @@ def backlinks_of(conn: sqlite3.Connection, paths: list[str]) -> dict[str, list[s
 def naming(conn: sqlite3.Connection, path: str) -> list[str]:
     """Files whose relations name ``path`` in any letter case, sorted, unique.
 
-    What a MERGE relinks (``services/curate/merge.relink`` compares lowercased), so unlike
-    :func:`backlinks` only the form with ``.md``. The letter case is folded in Python:
-    SQLite's ``lower`` folds ASCII only. One pass over the links table (tens of
-    milliseconds at 25,000 entries).
+    What a MERGE relinks: the targets whose key (``format/relations.target_key``, which
+    ``services/curate/merge.relink`` compares) is ``path``'s, so unlike :func:`backlinks`
+    only the form with ``.md``. The letter case is folded in Python: SQLite's ``lower``
+    folds ASCII only. One pass over the links table (tens of milliseconds at 25,000
+    entries).
     """
-    wanted = path.lower()
+    wanted = target_key(path)
     rows = conn.execute("SELECT source, target FROM links")
-    return sorted({source for source, target in rows if target.lower() == wanted})
+    return sorted({source for source, target in rows if target_key(target) == wanted})
 
 
 def resolves(conn: sqlite3.Connection, target: str) -> bool:

@@ -11,6 +11,7 @@ import sqlite3
 import unicodedata
 
 from brv_vc.digest import sha1
+from brv_vc.format.relations import target_path
 from brv_vc.index import texts
 from brv_vc.index.db import chunks, get_meta, marks, set_meta
 from brv_vc.index.docs import extract
@@ -37,14 +38,6 @@ def fingerprint_part(path: str, digest: str) -> int:
     """The 64-bit share of one file in the tree fingerprint."""
     raw = sha1(f"{path}\0{digest}".encode()).digest()[:8]
     return int.from_bytes(raw, "big", signed=True)
-
-
-def normalize_target(raw: str) -> str:
-    """A relation target as a tree path: no ``@``, no leading ``./`` or ``/``, no trailing ``/``."""
-    target = raw.strip().lstrip("@").strip()
-    while target.startswith(("./", "/")):
-        target = target[1:] if target.startswith("/") else target[2:]
-    return target.rstrip("/")
 
 
 _WORD = lazy(r"[^\W_]+")
@@ -147,7 +140,7 @@ class Writer:
                 self.new_words.update(_words(f"{doc.title} {doc.content} {path}"))
             self._texts.append((row_id, texts.pack(doc.content, doc.keys)))
             self._links.extend((path, t, None if r == t else r)  # raw only when written otherwise
-                               for r in doc.relations if (t := normalize_target(r)))
+                               for r in doc.relations if (t := target_path(r)))
             self._code.extend((path, ref, how) for ref, how in doc.code)
         self.fts_changed = True
         if len(self._fts) >= BATCH:

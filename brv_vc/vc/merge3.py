@@ -16,10 +16,10 @@ from typing import Any
 from brv_vc.errors import FormatError
 from brv_vc.format import frontmatter as fm
 from brv_vc.format.body import split_sections
+from brv_vc.format.conflicts import END, MIDDLE, START
 from brv_vc.format.entry import decode, parse_entry
 
-OURS, THEIRS = "<<<<<<< ours\n", ">>>>>>> theirs\n"
-MID = "=======\n"
+OURS, MID, THEIRS = f"{START} ours\n", f"{MIDDLE}\n", f"{END} theirs\n"
 _MISSING = object()
 
 

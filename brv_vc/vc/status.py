@@ -112,25 +112,3 @@ def parse_porcelain(raw: str, to_tree: Callable[[str], str | None]) -> ParsedSta
         untracked=tuple(untracked),
         conflicts=tuple(conflicts),
     )
-
-
-MARKER_START = "<<<<<<< "
-MARKER_END = ">>>>>>> "
-
-
-def has_conflict_markers(data: bytes) -> bool:
-    """True when a file holds a whole marker triplet (``<<<<<<<``, ``=======``, ``>>>>>>>``).
-
-    Requiring all three, each at a line start, keeps a setext heading or a lone ``=======``
-    rule in prose from being mistaken for a conflict.
-    """
-    return conflict_marker_line(data) is not None
-
-
-def conflict_marker_line(data: bytes) -> int | None:
-    """The 1-based line of the first ``<<<<<<<`` opening a whole marker triplet, or None."""
-    if b"<<<<<<<" not in data:
-        return None
-    from brv_vc.format.entry import conflict_block_line  # only for files that have markers
-
-    return conflict_block_line(data.decode("utf-8", "replace"))

@@ -6,11 +6,10 @@ for the use case it runs ('brv vc status' must not import merge, diff and sync).
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
-from brv_vc.cli.context import AppContext
+from brv_vc.cli.context import AppContext, say
+from brv_vc.cli.start import hooks_notice
 from brv_vc.cli.vc import branches, commits, diffs, recover, setup, sync
 
 
@@ -39,20 +38,7 @@ def _hooks_notice(*_: object, **__: object) -> None:
     app = ctx.find_object(AppContext)
     if ctx.invoked_subcommand in _QUIET or app is None:
         return
-    warn_hooks(app.cwd)
-
-
-def warn_hooks(cwd: Path) -> None:
-    """Prints the hooks notice for the project at ``cwd`` (never fails the command)."""
-    try:
-        from brv_vc.services.hooks import notice
-        from brv_vc.tree.project import find_project
-
-        text = notice(find_project(cwd))
-    except Exception:  # a notice must never turn a done command into a failure
-        return
-    if text:
-        click.echo(text, err=True)
+    hooks_notice(app.cwd, say)  # the fast paths' end too (cli/start.py)
 
 
 for _command in (

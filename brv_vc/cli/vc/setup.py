@@ -69,6 +69,11 @@ def clone(app: AppContext, url: str, no_hooks: bool, as_json: bool) -> None:
     project, repo, result = vc.clone_repo(app.cwd, url, hooks=not no_hooks)
     after = vc.after_change(project, repo, None, repo.head(), app.now)
     notes = (*result.notes, *(f"warning: {p}" for p in after.problems))
+    from brv_vc.services.hooks import acknowledge
+
+    # its notes say which hooks it installed: the vc commands after it (the fast pull too,
+    # cli/start.hooks_notice) only stat, until the situation changes
+    acknowledge(project)
     emit(replace(result, notes=notes), as_json, txt.init_text)
 
 

@@ -10,7 +10,7 @@ merge conflict, and an entry ``brv validate`` would reject (a field such as
 from __future__ import annotations
 
 from brv_vc.errors import FormatError
-from brv_vc.format.entry import conflict_block_line
+from brv_vc.format.conflicts import conflict_line
 from brv_vc.services.curate.obstacles import check_folders
 from brv_vc.services.curate.plan import Plan, Target
 from brv_vc.services.curate.view import View
@@ -62,12 +62,12 @@ def _check_size(rel: str, body: str) -> None:
 def _refuse_marker_blocks(plan: Plan) -> None:
     """Refuses content that every reader would take for an unresolved merge conflict.
 
-    Trigger: the text holds ``<<<<<<<``, ``=======`` and ``>>>>>>>`` at line starts (a git
-    how-to, say). Why: ``parse_entry`` refuses such a file, so it would be written and then
+    Trigger: the text holds a conflict block (``format/conflicts.py``: ``<<<<<<<``,
+    ``=======`` and ``>>>>>>>`` lines, in order; a git how-to, say). Why: ``parse_entry`` refuses such a file, so it would be written and then
     be unreadable. Outcome: nothing is written; the hint says how to keep the example.
     """
     for rel, data in plan.writes:
-        line = conflict_block_line(data.decode("utf-8", "replace"))
+        line = conflict_line(data.decode("utf-8", "replace"))
         if line is not None:
             raise FormatError(
                 f"line {line} of {rel} would open a merge-conflict block (<<<<<<< ======= "

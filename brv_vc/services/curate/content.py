@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from brv_vc.format import body as bodymod
+from brv_vc.format.relations import written
 from brv_vc.tree.layout import clean_relpath
 
 # Raw Concept labels, in the order brv writes them. Inline labels hold one short value on the
@@ -29,12 +30,15 @@ _FENCE_RE = re.compile(r"^\s{0,3}(```|~~~)")
 def normalise_related(values: Iterable[str]) -> tuple[str, ...]:
     """Normalises relation targets: ``@`` stripped, lowercase, spaces to ``_``, unique, in order.
 
+    Each result is its own ``format.relations.target_path`` (``./`` is dropped by
+    ``clean_relpath``), so the index and a MERGE read it as written.
+
     Raises:
         InvalidPathError: a target that is absolute or leaves the tree (``..``).
     """
     out = []
     for value in values:
-        text = value.strip().lstrip("@").strip().lower().replace(" ", "_").rstrip("/")
+        text = written(value).lower().replace(" ", "_").rstrip("/")
         if text:
             out.append(clean_relpath(text, what="related target"))
     return tuple(dict.fromkeys(out))

@@ -21,6 +21,7 @@ import re
 from brv_vc.clock import parse_iso
 from brv_vc.format import body as bodymod
 from brv_vc.format.entry import Entry
+from brv_vc.format.relations import target_key
 from brv_vc.services.curate import content
 
 _FENCE = ("```", "~~~")
@@ -178,8 +179,7 @@ def _fold(text: str) -> str:
 _RELATION_LINE = re.compile(r"^(?P<head>\s*(?:[-*]\s+)?@)(?P<path>[^\s@]+)(?P<tail>.*)$")
 
 
-def _norm(path: str) -> str:
-    return path.strip().lstrip("@").strip().lower().rstrip("/")
+_norm = target_key  # the one key (format/relations.py): the index finds links by it too
 
 
 def relink(entry: Entry, old: str, new: str | None) -> Entry:

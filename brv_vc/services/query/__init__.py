@@ -8,12 +8,13 @@ from brv_vc.services.face import lazy
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from brv_vc.services.query.answer import OUT_OF_SCOPE, QueryResult, query_tree
+    from brv_vc.services.query.bounds import MAX_ITERATIONS, MAX_LIMIT
     from brv_vc.services.query.search import SearchResult, search_tree
     from brv_vc.services.query.session import SearchSession
 
-__all__ = ["OUT_OF_SCOPE", "QueryResult", "SearchResult", "SearchSession", "query_tree",
-           "search_tree"]
+__all__ = ["MAX_ITERATIONS", "MAX_LIMIT", "OUT_OF_SCOPE", "QueryResult", "SearchResult",
+           "SearchSession", "query_tree", "search_tree"]
 __getattr__ = lazy(__name__, {
-    "OUT_OF_SCOPE": "answer", "QueryResult": "answer", "query_tree": "answer",
+    "MAX_ITERATIONS": "bounds", "MAX_LIMIT": "bounds", "OUT_OF_SCOPE": "answer", "QueryResult": "answer", "query_tree": "answer",
     "SearchResult": "search", "search_tree": "search", "SearchSession": "session",
 })

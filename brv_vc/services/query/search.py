@@ -12,11 +12,10 @@ from brv_vc.index.search import Hit, SearchOutcome, search
 from brv_vc.index.sync import sync
 from brv_vc.index.terms import query_terms
 from brv_vc.services.derived import OpenIndex, with_index
+from brv_vc.services.query.bounds import MAX_LIMIT
 from brv_vc.services.query.marks import linked, stale_of
 from brv_vc.tree.layout import clean_relpath
 from brv_vc.tree.project import Project
-
-MAX_LIMIT = 50
 
 
 class SearchResult(NamedTuple):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from brv_vc.errors import GitError
 from brv_vc.record import NamedTuple
 from brv_vc.vc import git, git_prefetch
 from brv_vc.vc.repo import KnowledgeRepo, translate
@@ -61,7 +62,8 @@ def status(repo: KnowledgeRepo) -> StatusReport:
         args = list(git_prefetch.STATUS_ARGS)
     running = git_prefetch.take_prefetched(args, repo.workdir) or git.start([args], repo.workdir)
     # imported while git works: these imports overlap with the git process
-    from brv_vc.vc.status import has_conflict_markers, parse_porcelain
+    from brv_vc.format.conflicts import has_conflict
+    from brv_vc.vc.status import parse_porcelain
 
     (proc,) = running.wait()
     if proc.returncode != 0:
@@ -75,7 +77,7 @@ def status(repo: KnowledgeRepo) -> StatusReport:
     markers = []
     for path in changed:
         try:
-            if has_conflict_markers((repo.tree / path).read_bytes()):
+            if has_conflict((repo.tree / path).read_bytes()):
                 markers.append(path)
         except (FileNotFoundError, IsADirectoryError, PermissionError):
             continue
@@ -99,7 +101,7 @@ _INCREMENTAL_LIMIT = 2000  # more changed paths than this: grep the whole HEAD i
 
 
 def _committed_markers(repo: KnowledgeRepo, oid: str) -> list[str]:
-    """Tracked knowledge files whose text at HEAD holds a conflict marker triplet.
+    """Tracked knowledge files whose text at HEAD holds a conflict block.
 
     Trigger: markers committed with plain git (no hooks, or --no-verify). Why: status would
     call such a tree clean. Outcome: the answer is cached per HEAD in the git directory
@@ -127,7 +129,10 @@ def _committed_markers(repo: KnowledgeRepo, oid: str) -> list[str]:
             gone = {repo.tree_path(p) for p in changed}
             kept = [p for p in known if p not in gone]
             scope = ["--", *changed] if changed else []
-    found = _grep_markers(repo, oid, scope) if scope else []
+    try:
+        found = _grep_markers(repo, oid, scope) if scope else []
+    except GitError:  # status still reports what git status says; nothing cached, asked again
+        return kept
     result = sorted(set(kept + found))
     try:  # noqa: SIM105 - contextlib is not loaded on the 'vc status' path (~0.5 ms)
         cache.write_text(oid + "\n" + "".join(p + "\n" for p in result), encoding="utf-8")
@@ -137,9 +142,12 @@ def _committed_markers(repo: KnowledgeRepo, oid: str) -> list[str]:
 
 
 def _grep_markers(repo: KnowledgeRepo, oid: str, scope: list[str]) -> list[str]:
-    proc = git.run(["grep", "-l", "-I", "--all-match", "-e", "^<<<<<<<", "-e", "^=======",
-                    "-e", "^>>>>>>>", oid, *scope], repo.workdir, check=False)
-    if proc.returncode not in (0, 1):
-        return []
-    names = [line.split(":", 1)[1] for line in proc.stdout.splitlines() if ":" in line]
+    """The tree paths under ``scope`` whose text at ``oid`` holds a conflict block.
+
+    Raises:
+        GitError: ``git grep`` failed.
+    """
+    from brv_vc.vc.conflict_grep import files_with_conflicts
+
+    names = files_with_conflicts(repo.workdir, oid, scope)
     return [p for p in (repo.tree_path(n) for n in names) if p]

@@ -15,7 +15,7 @@ Every run that refreshes appends one JSON line to ``.brv/state/hooks.log`` (per 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 
@@ -23,6 +23,7 @@ from brv_vc.clock import format_iso
 from brv_vc.errors import BrvError, UsageError
 from brv_vc.record import NamedTuple
 from brv_vc.services.derived import refresh
+from brv_vc.services.vc.hook_env import done_by_command
 from brv_vc.tree.project import Project, find_root
 from brv_vc.tree.statedb import ensure_state_dir
 from brv_vc.vc import git
@@ -56,22 +57,6 @@ class HookRun(NamedTuple):
     notes: tuple[str, ...] = ()  # told, never blocking: knowledge about changed code
 
 
-def framework_invocation(env: Mapping[str, str]) -> tuple[str, tuple[str, ...]]:
-    """Maps the pre-commit framework's environment to the git hook it stands for.
-
-    The framework runs one ``brv-refresh`` entry for three stages and passes git's hook
-    arguments as ``PRE_COMMIT_*`` variables instead of arguments.
-    """
-    if env.get("PRE_COMMIT_CHECKOUT_TYPE"):
-        return "post-checkout", (env.get("PRE_COMMIT_FROM_REF", ""),
-                                 env.get("PRE_COMMIT_TO_REF", ""), env["PRE_COMMIT_CHECKOUT_TYPE"])
-    if env.get("PRE_COMMIT_IS_SQUASH_MERGE"):
-        return "post-merge", (env["PRE_COMMIT_IS_SQUASH_MERGE"],)
-    if env.get("PRE_COMMIT_REWRITE_COMMAND"):
-        return "post-rewrite", (env["PRE_COMMIT_REWRITE_COMMAND"],)
-    return "refresh", ()
-
-
 def run_hook(
     start: Path,
     name: str,
@@ -83,6 +68,7 @@ def run_hook(
     include_pending: bool = False,
     push_checked: str | None = None,
     commit_checked: str | None = None,
+    refreshing: str | None = None,
 ) -> HookRun:
     """Runs hook ``name`` as git would, from the folder git runs it in.
 
@@ -98,6 +84,8 @@ def run_hook(
             pre-push does not check it again.
         commit_checked: the tree ``brv vc commit`` already validated
             (``BRV_COMMIT_CHECKED``); pre-commit does not validate it again.
+        refreshing: the hooks the running brv command does itself (``BRV_REFRESHING``:
+            ``hook_env.done_by_command``); such a hook does nothing.
 
     Returns:
         The run; ``blocked`` means the commit must be refused.
@@ -109,6 +97,8 @@ def run_hook(
         from brv_vc.vc import hooks_install as hi  # the installer's module: only for the hint
 
         raise UsageError(f"unknown hook {name!r}", hint=f"use one of {', '.join(hi.HOOK_NAMES)}")
+    if done_by_command(name, refreshing):
+        return HookRun(name, skipped="done by the running brv command")
     try:
         root = find_root(start)
     except BrvError as error:  # a .brv file that is no valid pointer: not a project to judge

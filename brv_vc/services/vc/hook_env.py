@@ -6,6 +6,12 @@ it. A plain git command sets none of these, and its hook does the whole job. Kep
 imports: the hook fast path (``cli/fast.py``) reads these names before anything else.
 """
 
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
 # the commit 'brv vc push' checked with refuse_unpushable: its pre-push hook skips that one
 PUSH_CHECKED_ENV = "BRV_PUSH_CHECKED"
 # the tree 'brv vc commit' validated (git write-tree of the index): pre-commit skips it
@@ -17,6 +23,33 @@ CHECKED_SUFFIX = ".brv-checked"
 # the post-change hooks (comma-separated) the running brv command does itself after git
 # returns (pull, merge and checkout run the post-change step in process): they do nothing
 REFRESHING_ENV = "BRV_REFRESHING"
+
+
+def done_by_command(name: str, refreshing: str | None) -> bool:
+    """True when the running brv command does hook ``name``'s work itself: the hook skips.
+
+    ``refreshing``: the value of :data:`REFRESHING_ENV` (None or "" when unset). The one
+    rule: ``run_hook`` asks it for every caller (the shims, the pre-commit framework's
+    ``refresh`` once mapped to the hook it stands for, ``brv hook-impl``), and the shell
+    shim's ``case ",$BRV_REFRESHING," in *",$HOOK,"*`` is checked against it by a test.
+    """
+    return refreshing is not None and name in refreshing.split(",")
+
+
+def framework_invocation(env: Mapping[str, str]) -> tuple[str, tuple[str, ...]]:
+    """Maps the pre-commit framework's environment to the git hook it stands for.
+
+    The framework runs one ``brv-refresh`` entry for three stages and passes git's hook
+    arguments as ``PRE_COMMIT_*`` variables instead of arguments.
+    """
+    if env.get("PRE_COMMIT_CHECKOUT_TYPE"):
+        return "post-checkout", (env.get("PRE_COMMIT_FROM_REF", ""),
+                                 env.get("PRE_COMMIT_TO_REF", ""), env["PRE_COMMIT_CHECKOUT_TYPE"])
+    if env.get("PRE_COMMIT_IS_SQUASH_MERGE"):
+        return "post-merge", (env["PRE_COMMIT_IS_SQUASH_MERGE"],)
+    if env.get("PRE_COMMIT_REWRITE_COMMAND"):
+        return "post-rewrite", (env["PRE_COMMIT_REWRITE_COMMAND"],)
+    return "refresh", ()
 
 # pre-commit leaves this next to the index git commits (GIT_INDEX_FILE), so commit-msg,
 # which git runs as a second process, knows there is nothing for it to do without starting

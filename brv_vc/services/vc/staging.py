@@ -309,7 +309,7 @@ def _with_markers(repo: KnowledgeRepo, paths: list[str]) -> tuple[MarkerHit, ...
     """
     if not paths:
         return ()  # a plain 'vc add' names no file: vc.status is not imported (~0.3 ms)
-    from brv_vc.vc.status import conflict_marker_line
+    from brv_vc.format.conflicts import conflict_line_in
 
     hits: list[MarkerHit] = []
     for path in paths:
@@ -317,7 +317,7 @@ def _with_markers(repo: KnowledgeRepo, paths: list[str]) -> tuple[MarkerHit, ...
             data = (repo.tree / path).read_bytes()
         except OSError:  # a staged deletion, or a folder
             continue
-        line = conflict_marker_line(data)
+        line = conflict_line_in(data)
         if line is not None:
             hits.append(MarkerHit(path, line))
     return tuple(hits)

@@ -52,7 +52,8 @@ def test_temporal_update_links_the_newer_entry_and_leaves_the_text(project):
     before = _entry(project, old)
     # issue 37: the relation is a link; a line appended to the text filled search excerpts
     assert new in before.related
-    assert "Newer knowledge" not in before.body and "### Update" not in before.body
+    assert "Newer knowledge" not in before.body
+    assert "### Update" not in before.body
 
 
 def test_cross_reference_links_related_entries_both_ways(project):

@@ -71,7 +71,7 @@ def test_templated_sections_of_different_packages_are_not_merged_or_updated(proj
 
 def test_a_true_duplicate_in_other_words_is_merged(project):
     paths = _templated(project)
-    fn, what = PACKAGES["vary"]
+    _, what = PACKAGES["vary"]
     again = add(project, "npm/vary", "Usage of vary",
                 "The `vary.append(req, res)` function " + what + ". Invalid arguments are "
                 "reported through the returned value; it returns the value and never "
@@ -98,6 +98,7 @@ def test_relations_are_links_and_the_text_stays_as_it_was(project):
     assert {"TEMPORAL_UPDATE", "CROSS_REFERENCE"} <= actions
     after = {p: parse_entry((project.tree / p).read_bytes()) for p in before}
     assert new in after[old].related
-    assert b in after[a].related and a in after[b].related
+    assert b in after[a].related
+    assert a in after[b].related
     for path, entry in before.items():
         assert after[path].body == entry.body, path  # no line appended, ever

@@ -115,7 +115,7 @@ def steps(project: Project, entries: Sequence[str], changed: Sequence[str],
         for p, entry in own.items():
             counted = words(entry)
             vocab.count(p, counted)
-            subjects.count(p, counted)
+            subjects.count(p, entry, counted)
         for first in range(0, len(changed_here), CHUNK):
             mine = changed_here[first:first + CHUNK]
             hits: set[str] = set()

@@ -52,11 +52,16 @@ def _nameable(word: str) -> bool:
     return not word.isdigit() and word not in STOPWORDS
 
 
-def names(path: str, entry: Entry) -> frozenset[str]:
-    """The words that name what an entry is about: path below the domain, title, code."""
-    below = path.removesuffix(".md").split("/", 1)[-1]
+def names(path: str, entry: Entry) -> tuple[frozenset[str], frozenset[str]]:
+    """The words that name what an entry is about: (its folders and code, its label).
+
+    The label is its file name and title (less the first set's words).
+    """
+    parts = path.removesuffix(".md").split("/")
     code = " ".join(m.group(2) or m.group(3) or "" for m in _CODE.finditer(entry.body))
-    return frozenset(w for w in tokens(f"{below} {entry.title} {code}") if _nameable(w))
+    subject = frozenset(w for w in tokens(f"{' '.join(parts[1:-1])} {code}") if _nameable(w))
+    label = frozenset(w for w in tokens(f"{parts[-1]} {entry.title}") if _nameable(w))
+    return subject, label - subject
 
 
 @dataclass(frozen=True)
@@ -92,17 +97,22 @@ class Subjects:
         self._spread: dict[str, int] = {}
         self._last: dict[str, int] = {}  # word -> the number of the last folder it was in
         self._folders: dict[str, int] = {}  # folder -> its number
-        self._known: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+        self._labels: dict[str, int] = {}  # the same, of the words of file names and titles
+        self._last_label: dict[str, int] = {}
+        self._known: dict[str, _Known] = {}
 
-    def count(self, path: str, words: list[str]) -> None:
-        """One domain entry's words (a word counts once a folder)."""
+    def count(self, path: str, entry: Entry, words: list[str]) -> None:
+        """One domain entry's words and label words (a word counts once a folder)."""
         folders = self._folders
         now = folders.setdefault(path.rsplit("/", 1)[0], len(folders))
-        spread, last = self._spread, self._last
-        for word in words:
-            if last.get(word) != now:
-                last[word] = now
-                spread[word] = spread.get(word, 0) + 1
+        for spread, last, found in (
+                (self._spread, self._last, words),
+                (self._labels, self._last_label, tokens(f"{path.rsplit('/', 1)[-1][:-3]} "
+                                                        f"{entry.title}"))):
+            for word in found:
+                if last.get(word) != now:
+                    last[word] = now
+                    spread[word] = spread.get(word, 0) + 1
 
     @property
     def limit(self) -> int:
@@ -117,23 +127,44 @@ class Subjects:
         """Drops the entries' names and word sets (the domain's spread stays)."""
         self._known.clear()
 
-    def _of(self, path: str, entry: Entry) -> tuple[frozenset[str], frozenset[str]]:
+    def _of(self, path: str, entry: Entry) -> _Known:
         made = self._known.get(path)
         if made is None:
-            mine = names(path, entry)
-            used = frozenset(_stem(w) for w in {*words(entry), *mine})
-            made = self._known[path] = (mine, used)
+            subject, label = names(path, entry)
+            named = frozenset(_stem(w) for w in subject | label)
+            used = frozenset(_stem(w) for w in words(entry)) | named
+            made = self._known[path] = _Known(subject, label, named, used)
         return made
 
     def evidence(self, a: tuple[str, Entry], b: tuple[str, Entry]) -> Evidence:
-        """The evidence of a pair, each side given as (path, entry)."""
-        names_a, used_a = self._of(*a)
-        names_b, used_b = self._of(*b)
+        """The evidence of a pair, each side given as (path, entry).
+
+        A folder or code name is the side's own when the other never uses the word; a
+        label word (file name, title: "update" of ``brv curate update``), when the other's
+        names do not hold it (its text may well say "update": ``upsert`` does).
+        """
+        one, two = self._of(*a), self._of(*b)
         own_a: list[str] = []
         own_b: list[str] = []
         shared: list[str] = []
-        for mine, theirs, own in ((names_a, used_b, own_a), (names_b, used_a, own_b)):
-            for word in sorted(mine):
+        for mine, theirs, own in ((one, two, own_a), (two, one, own_b)):
+            for word in sorted(mine.subject):
                 if self.specific(word):
-                    (shared if _stem(word) in theirs else own).append(word)
+                    (shared if _stem(word) in theirs.used else own).append(word)
+            for word in sorted(mine.label):
+                if self._labels.get(word, 0) <= self.limit:
+                    if _stem(word) in theirs.used:
+                        shared.append(word)
+                    if _stem(word) not in theirs.named:
+                        own.append(word)
         return Evidence(tuple(own_a), tuple(own_b), tuple(dict.fromkeys(shared)))
+
+
+@dataclass(frozen=True)
+class _Known:
+    """One entry's names (folders and code; label), their stems, and every word it uses."""
+
+    subject: frozenset[str]
+    label: frozenset[str]
+    named: frozenset[str]
+    used: frozenset[str]

@@ -52,16 +52,18 @@ def _nameable(word: str) -> bool:
     return not word.isdigit() and word not in STOPWORDS
 
 
-def names(path: str, entry: Entry) -> tuple[frozenset[str], frozenset[str]]:
-    """The words that name what an entry is about: (its folders and code, its label).
+def names(path: str, entry: Entry) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """The words that name what an entry is about: its folders, its code, its label.
 
-    The label is its file name and title (less the first set's words).
+    Folders below the domain; code spans and blocks (less the folders' words); the label
+    is its file name and title (less the others' words).
     """
     parts = path.removesuffix(".md").split("/")
     code = " ".join(m.group(2) or m.group(3) or "" for m in _CODE.finditer(entry.body))
-    subject = frozenset(w for w in tokens(f"{' '.join(parts[1:-1])} {code}") if _nameable(w))
+    folders = frozenset(w for w in tokens(" ".join(parts[1:-1])) if _nameable(w))
+    coded = frozenset(w for w in tokens(code) if _nameable(w)) - folders
     label = frozenset(w for w in tokens(f"{parts[-1]} {entry.title}") if _nameable(w))
-    return subject, label - subject
+    return folders, coded, label - folders - coded
 
 
 @dataclass(frozen=True)
@@ -130,10 +132,10 @@ class Subjects:
     def _of(self, path: str, entry: Entry) -> _Known:
         made = self._known.get(path)
         if made is None:
-            subject, label = names(path, entry)
-            named = frozenset(_stem(w) for w in subject | label)
+            folders, coded, label = names(path, entry)
+            named = frozenset(_stem(w) for w in folders | coded | label)
             used = frozenset(_stem(w) for w in words(entry)) | named
-            made = self._known[path] = _Known(subject, label, named, used)
+            made = self._known[path] = _Known(folders, coded, label, named, used)
         return made
 
     def evidence(self, a: tuple[str, Entry], b: tuple[str, Entry]) -> Evidence:
@@ -141,16 +143,21 @@ class Subjects:
 
         A folder or code name is the side's own when the other never uses the word; a
         label word (file name, title: "update" of ``brv curate update``), when the other's
-        names do not hold it (its text may well say "update": ``upsert`` does).
+        names do not hold it (its text may well say "update": ``upsert`` does). A folder's
+        word is its subject's name however many folders use it (gnupg-l10n and libaom3:
+        "gnupg" names five packages' folders); code and label words must be specific.
         """
         one, two = self._of(*a), self._of(*b)
         own_a: list[str] = []
         own_b: list[str] = []
         shared: list[str] = []
         for mine, theirs, own in ((one, two, own_a), (two, one, own_b)):
-            for word in sorted(mine.subject):
-                if self.specific(word):
-                    (shared if _stem(word) in theirs.used else own).append(word)
+            for word in sorted(mine.folders | mine.coded):
+                if _stem(word) not in theirs.used:
+                    if word in mine.folders or self.specific(word):
+                        own.append(word)
+                elif self.specific(word):
+                    shared.append(word)
             for word in sorted(mine.label):
                 if self._labels.get(word, 0) <= self.limit:
                     if _stem(word) in theirs.used:
@@ -162,9 +169,10 @@ class Subjects:
 
 @dataclass(frozen=True)
 class _Known:
-    """One entry's names (folders and code; label), their stems, and every word it uses."""
+    """One entry's names (folders, code, label), their stems, and every word it uses."""
 
-    subject: frozenset[str]
+    folders: frozenset[str]
+    coded: frozenset[str]
     label: frozenset[str]
     named: frozenset[str]
     used: frozenset[str]

@@ -60,7 +60,7 @@ def names(path: str, entry: Entry) -> tuple[frozenset[str], frozenset[str], froz
     """
     parts = path.removesuffix(".md").split("/")
     code = " ".join(m.group(2) or m.group(3) or "" for m in _CODE.finditer(entry.body))
-    folders = frozenset(w for w in tokens(" ".join(parts[1:-1])) if _nameable(w))
+    folders = frozenset(w for w in tokens(" ".join(parts[1:-1])) if not w.isdigit())
     coded = frozenset(w for w in tokens(code) if _nameable(w)) - folders
     label = frozenset(w for w in tokens(f"{parts[-1]} {entry.title}") if _nameable(w))
     return folders, coded, label - folders - coded
@@ -141,23 +141,27 @@ class Subjects:
     def evidence(self, a: tuple[str, Entry], b: tuple[str, Entry]) -> Evidence:
         """The evidence of a pair, each side given as (path, entry).
 
-        A folder or code name is the side's own when the other never uses the word; a
+        A code name is the side's own when the other never uses the word; a folder or
         label word (file name, title: "update" of ``brv curate update``), when the other's
-        names do not hold it (its text may well say "update": ``upsert`` does). A folder's
-        word is its subject's name however many folders use it (gnupg-l10n and libaom3:
-        "gnupg" names five packages' folders); code and label words must be specific.
+        names do not hold it (its text may well say "update": ``upsert`` does; curl's
+        changelog names libcurl3-nss, its twin package). A folder's word is its subject's
+        name however many folders use it, stop word or not (gnupg-l10n and libaom3: "gnupg"
+        names five packages' folders; the man page of ``who``); code and label words must
+        be specific.
         """
         one, two = self._of(*a), self._of(*b)
         own_a: list[str] = []
         own_b: list[str] = []
         shared: list[str] = []
         for mine, theirs, own in ((one, two, own_a), (two, one, own_b)):
-            for word in sorted(mine.folders | mine.coded):
-                if _stem(word) not in theirs.used:
-                    if word in mine.folders or self.specific(word):
-                        own.append(word)
-                elif self.specific(word):
+            for word in sorted(mine.folders):
+                if _stem(word) not in theirs.named:
+                    own.append(word)
+                if _stem(word) in theirs.used and self.specific(word):
                     shared.append(word)
+            for word in sorted(mine.coded):
+                if self.specific(word):
+                    (shared if _stem(word) in theirs.used else own).append(word)
             for word in sorted(mine.label):
                 if self._labels.get(word, 0) <= self.limit:
                     if _stem(word) in theirs.used:

@@ -11,8 +11,9 @@ such as "Installation", boilerplate code such as ``npm install``): those say wha
 section an entry is, not whose. Folders, not entries: a package's name is in every one of
 its own sections (one folder), a template word in every package's.
 
-For a pair, each side's own names are its specific names that the other never uses
-(anywhere in its text or path, stemmed). Then:
+For a pair, each side's own names are its folder words and specific label words that the
+other's names lack, and its specific code words that the other's text never uses (stemmed;
+see :meth:`Subjects.evidence`). Then:
 
 - both sides have own names: two subjects (a template filled twice), however alike the
   rest is: no MERGE, no TEMPORAL_UPDATE;

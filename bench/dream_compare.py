@@ -69,8 +69,10 @@ def measured(code: Path, root: Path, *args: str) -> tuple[float, float, dict[str
     env = {**os.environ, "PYTHONPATH": str(code), "BRV_NOW": NOW}
     start = time.perf_counter()
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        # cwd: ``-m`` puts the working folder first on sys.path, before PYTHONPATH, so run
+        # from the repository it would import this checkout's brv_vc for the old code too
         proc = subprocess.Popen([sys.executable, "-m", "brv_vc", "-C", str(root), *args],
-                                env=env, stdout=out, stderr=err, text=True)
+                                env=env, stdout=out, stderr=err, text=True, cwd=root)
         _, status, usage = os.wait4(proc.pid, 0)
         proc.returncode = os.waitstatus_to_exitcode(status)
         seconds = time.perf_counter() - start

@@ -38,7 +38,7 @@ def test_merge_goes_through_curate_and_records_lineage(project):
     assert {c["path"] for c in merge["changes"]} == {a, b, linker}
 
 
-def test_temporal_update_notes_the_newer_entry(project):
+def test_temporal_update_links_the_newer_entry_and_leaves_the_text(project):
     old = add(project, "api/retry", "Retry policy",
               "Clients retry failed requests three times with exponential backoff and jitter.")
     new = add(project, "api/retry", "Retry policy for uploads",
@@ -49,8 +49,11 @@ def test_temporal_update_notes_the_newer_entry(project):
     assert update["file"] == old
     assert update["newer"] == new
     assert update["needsReview"] == (update["confidence"] < 0.7)
-    body = _entry(project, old).body
-    assert "### Update 2025-03-02\nNewer knowledge on this subject: " + new in body
+    before = _entry(project, old)
+    # issue 37: the relation is a link; a line appended to the text filled search excerpts
+    assert new in before.related
+    assert "Newer knowledge" not in before.body
+    assert "### Update" not in before.body
 
 
 def test_cross_reference_links_related_entries_both_ways(project):

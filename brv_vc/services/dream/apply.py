@@ -75,8 +75,9 @@ def needs_review(ctx: Context, op: Op) -> bool:
 
 _SUMMARIES = {
     "MERGE": lambda op: f"Merged {' and '.join(op['sources'])} into {op['target']}",
-    "TEMPORAL_UPDATE": lambda op: f"Updated {op['file']} with newer context from "
-                                  f"{op.get('newer', 'this dream')}",
+    "TEMPORAL_UPDATE": lambda op: (f"Updated {op['file']} with newer context from "
+                                   f"{op.get('newer', 'this dream')}" if op.get("note") else
+                                   f"Linked {op['file']} to its newer {op.get('newer')}"),
     "CROSS_REFERENCE": lambda op: f"Linked {' and '.join(op['files'])}",
     "CREATE": lambda op: f"Generated cross-domain synthesis: {op['title']}",
     "ARCHIVE": lambda op: f"Archived {op['file']}",
@@ -203,7 +204,11 @@ def _act(ctx: Context, op: Op) -> str:
         return summary_of(op)
     if action == "TEMPORAL_UPDATE":
         entry = read_entry(project, op["file"])
-        updated = edits.with_note(entry, str(op["note"]), stamp[:10], stamp)
+        updated = entry
+        if op.get("newer"):  # the relation is a link (issue 37: never a line of its text)
+            updated = edits.with_links(updated, [str(op["newer"])])
+        if op.get("note"):  # an agent's or a provider's own words on what changed
+            updated = edits.with_note(updated, str(op["note"]), stamp[:10], stamp)
         write_atomic(project.path_of(op["file"]), serialize_entry(updated))
         _refresh(ctx, [op["file"]])
         return summary_of(op)

@@ -4,15 +4,17 @@ For each domain with a changed entry, every entry of the domain (plus the change
 ``related`` entries and their FTS5 hits elsewhere in the tree) goes into one rank-bm25
 corpus (see ``similarity``). For each changed entry, its nearest entries decide:
 
-- MERGE: same domain and symmetric similarity >= 0.85; the older entry (``createdAt``,
-  then path) is the target. Always reviewed.
-- TEMPORAL_UPDATE: same domain, similarity >= 0.5 and the same subject (one title contains
-  the other): the older entry gets a note pointing at the newer one; confidence is the
-  similarity, reviewed below 0.7.
-- CROSS_REFERENCE: similarity >= 0.5 either way and not linked yet: ``related`` both ways.
-- SKIP: nothing close enough (logged with its reason, no change).
+- MERGE: same domain, symmetric similarity >= 0.85 and no evidence of two subjects (see
+  ``subject``: each naming something the other never mentions); the older entry
+  (``createdAt``, then path) is the target. Always reviewed.
+- TEMPORAL_UPDATE: same domain, similarity >= 0.5, one title contains the other and no
+  evidence of two subjects: the older entry's ``related`` gains the newer one (never a line
+  in its text); confidence is the similarity, reviewed below 0.7.
+- CROSS_REFERENCE: similarity >= 0.5 either way, a name of one used by the other, and not
+  linked yet: ``related`` both ways.
+- SKIP: nothing close enough, or alike in words only (logged with its reason, no change).
 A ``pendingMerges`` hint from the last prune becomes a MERGE when one of the pair is at
-least 0.5 alike to the other (the prune's own test).
+least 0.5 alike to the other (the prune's own test) and they are not two subjects.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import Any
 from brv_vc.errors import BrvError
 from brv_vc.format.entry import Entry, parse_entry
 from brv_vc.services.dream.similarity import LINK_AT, MERGE_AT, Corpus, Vocab, words
+from brv_vc.services.dream.subject import Evidence, Subjects
 from brv_vc.tree.project import Project
 
 Op = dict[str, Any]
@@ -108,8 +111,11 @@ def steps(project: Project, entries: Sequence[str], changed: Sequence[str],
         own = vocab = None  # the last domain's go before this one's are read (memory)
         own = _load(project, by_domain[domain])
         vocab = Vocab()  # the domain's words counted once for all its groups, none kept
+        subjects = Subjects()
         for p, entry in own.items():
-            vocab.count(p, words(entry))
+            counted = words(entry)
+            vocab.count(p, counted)
+            subjects.count(p, entry, counted)
         for first in range(0, len(changed_here), CHUNK):
             mine = changed_here[first:first + CHUNK]
             hits: set[str] = set()
@@ -127,11 +133,12 @@ def steps(project: Project, entries: Sequence[str], changed: Sequence[str],
                             loaded.update(_load(project, [target]))
             paths = sorted(loaded)
             corpus = None  # the last group's goes first (memory)
+            subjects.forget()
             corpus = Corpus(paths, [None if p in vocab else words(loaded[p]) for p in paths],
                             vocab)
             where = {p: i for i, p in enumerate(paths)}
             for hint in hints if first == 0 else ():
-                found = _hint(hint, where, corpus, loaded, consumed, decided)
+                found = _hint(hint, where, corpus, loaded, subjects, consumed, decided)
                 if found:
                     yield None, found
             for path in mine:
@@ -139,20 +146,25 @@ def steps(project: Project, entries: Sequence[str], changed: Sequence[str],
                     return
                 if path not in where or path in consumed:
                     continue
-                yield path, _for_entry(path, paths, where, corpus, loaded, consumed, decided)
+                yield path, _for_entry(path, paths, where, corpus, loaded, subjects, consumed,
+                                       decided)
 
 
 def _for_entry(path: str, paths: list[str], where: dict[str, int], corpus: Corpus,
-               loaded: dict[str, Entry], consumed: set[str],
+               loaded: dict[str, Entry], subjects: Subjects, consumed: set[str],
                decided: set[frozenset[str]]) -> list[Op]:
     ops: list[Op] = []
+    apart: list[str] = []  # alike in words, about other subjects (the SKIP's reason)
     for j, score in corpus.nearest(where[path], NEAREST):
         other = paths[j]
         key = frozenset((path, other))
         if other in consumed or key in decided:
             continue
-        op = _decide(path, other, where, corpus, loaded, score)
+        evidence = subjects.evidence((path, loaded[path]), (other, loaded[other]))
+        op = _decide(path, other, where, corpus, loaded, score, evidence)
         if op is None:
+            if score >= LINK_AT and not evidence.shared:
+                apart.append(f"{other}: {evidence.why()}")
             continue
         decided.add(key)
         ops.append(op)
@@ -160,17 +172,21 @@ def _for_entry(path: str, paths: list[str], where: dict[str, int], corpus: Corpu
             consumed.update(op["sources"])
             break
     if not ops:
+        reason = (f"alike in words only: {'; '.join(apart[:3])}" if apart else
+                  f"no entry at least {LINK_AT} similar needs a change")
         ops.append({"operation": "consolidate", "action": "SKIP", "files": [path],
-                    "reason": f"no entry at least {LINK_AT} similar needs a change"})
+                    "reason": reason})
     return ops
 
 
 def _decide(path: str, other: str, where: dict[str, int], corpus: Corpus,
-            loaded: dict[str, Entry], score: float) -> Op | None:
+            loaded: dict[str, Entry], score: float, evidence: Evidence) -> Op | None:
+    """The pair's decision: word overlap proposes, the subject evidence decides (issue 37)."""
     a, b = loaded[path], loaded[other]
     same_domain = _domain(path) == _domain(other)
+    one_subject = not evidence.two_subjects
     pair = corpus.pair(where[path], where[other])
-    if same_domain and pair >= MERGE_AT:
+    if same_domain and pair >= MERGE_AT and one_subject:
         target, _ = _older((path, a), (other, b))
         source = other if target == path else path
         return {"operation": "consolidate", "action": "MERGE", "target": target,
@@ -179,27 +195,31 @@ def _decide(path: str, other: str, where: dict[str, int], corpus: Corpus,
     best = max(score, corpus.sim(where[other], where[path]))
     if best < LINK_AT:
         return None
-    if same_domain and _same_subject(a, b):
+    if same_domain and one_subject and _same_subject(a, b):
         old_path, _ = _older((path, a), (other, b))
         newer = other if old_path == path else path
+        # the relation goes in ``related``: a line in the text would fill search excerpts
         return {"operation": "consolidate", "action": "TEMPORAL_UPDATE", "file": old_path,
                 "newer": newer, "confidence": round(best, 2),
-                "note": f"Newer knowledge on this subject: {newer}"
-                        + (f" ({loaded[newer].summary})" if loaded[newer].summary else ""),
                 "reason": f"{newer} revisits the subject of {old_path} ({best:.2f} similar)"}
-    if _linked(a, other) and _linked(b, path):
-        return None
+    if not evidence.shared or (_linked(a, other) and _linked(b, path)):
+        return None  # alike in words only (no name of one in the other), or linked
     return {"operation": "consolidate", "action": "CROSS_REFERENCE",
             "files": sorted([path, other]), "confidence": round(best, 2),
             "reason": f"related but distinct ({best:.2f} similar)"}
 
 
 def _hint(hint: dict[str, Any], where: dict[str, int], corpus: Corpus,
-          loaded: dict[str, Entry], consumed: set[str], decided: set[frozenset[str]]) -> list[Op]:
+          loaded: dict[str, Entry], subjects: Subjects, consumed: set[str],
+          decided: set[frozenset[str]]) -> list[Op]:
     source, target = str(hint.get("file", "")), str(hint.get("target", ""))
     if source not in where or target not in where or source in consumed or target in consumed:
         return []
     decided.add(frozenset((source, target)))
+    evidence = subjects.evidence((source, loaded[source]), (target, loaded[target]))
+    if evidence.two_subjects:
+        return [{"operation": "consolidate", "action": "SKIP", "files": [source, target],
+                 "reason": f"pending merge hint not followed: {evidence.why()}"}]
     # the prune's own test: one direction at least 0.5 (see prune._closest_sibling)
     pair = max(corpus.sim(where[source], where[target]), corpus.sim(where[target], where[source]))
     if pair < LINK_AT:

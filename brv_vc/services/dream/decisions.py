@@ -43,7 +43,7 @@ ALLOWED = {
 # action -> required fields (beyond operation, action and reason) and their kinds
 _FIELDS: dict[str, dict[str, str]] = {
     "MERGE": {"target": "path", "sources": "paths"},
-    "TEMPORAL_UPDATE": {"file": "path", "note": "text"},
+    "TEMPORAL_UPDATE": {"file": "path"},  # and a note, a newer entry or both (_check)
     "CROSS_REFERENCE": {"files": "paths"},
     "SKIP": {},
     "CREATE": {"title": "text", "content": "text", "sources": "strings"},
@@ -106,6 +106,14 @@ def _check(op: Any, i: int, file: str) -> dict[str, Any]:
             if kind == "paths":
                 for v in value:
                     _path(v, i, key, file)
+    if action == "TEMPORAL_UPDATE":
+        if op.get("newer") is not None:
+            _path(op["newer"], i, "newer", file)
+        elif not (isinstance(op.get("note"), str) and op["note"].strip()):
+            raise _bad(i, "note", "a non-empty note, or a newer entry to link, is required",
+                       file)
+        if op.get("note") is not None and not isinstance(op["note"], str):
+            raise _bad(i, "note", "must be a string", file)
     if action == "CROSS_REFERENCE" and len(op["files"]) < 2:
         raise _bad(i, "files", "name at least two entries to link", file)
     confidence = op.get("confidence", 1.0)

@@ -1,0 +1,183 @@
+"""Whether two alike entries are about the same subject: the evidence of a MERGE or a link.
+
+Word overlap cannot tell "the same subject said twice" from "the same template filled for
+two subjects": the Installation sections of two npm packages, the COPYRIGHT sections of two
+man pages or the help of two commands share nearly every word and differ exactly in the
+words that name their subject (issue 37). So an entry's **names** are the words that say
+what it is about: its path below the domain (topic, subtopic, file name), its title, and
+its code (backtick spans and fenced blocks: commands, packages, identifiers). A name is
+**specific** unless entries of many folders of the domain use the word (a template heading
+such as "Installation", boilerplate code such as ``npm install``): those say what kind of
+section an entry is, not whose. Folders, not entries: a package's name is in every one of
+its own sections (one folder), a template word in every package's.
+
+For a pair, each side's own names are its folder words and specific label words that the
+other's names lack, and its specific code words that the other's text never uses (stemmed;
+see :meth:`Subjects.evidence`). Then:
+
+- both sides have own names: two subjects (a template filled twice), however alike the
+  rest is: no MERGE, no TEMPORAL_UPDATE;
+- a shared name (a specific name of one that the other uses): the two are about one
+  subject, or one names the other's: a CROSS_REFERENCE needs it.
+
+Cheap per pair: an entry's names and stemmed word set are made once, on its first pair (a
+set lookup per name after that); the domain's word spread is counted from the words the
+similarity counts anyway.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+from brv_vc.format.entry import Entry
+from brv_vc.index.terms import STOPWORDS, stem, tokens
+from brv_vc.services.dream.similarity import words
+
+# Why: a word used in at most this many folders of a domain, or this share of them, can
+# name a subject (a package's name is in its own folder and a mention or two elsewhere);
+# more, and it names a kind of section (every package has "Installation", every README
+# "npm install"). Counted in entries, a package with four sections lost its name (issue 37).
+SPECIFIC_MIN = 2
+SPECIFIC_SHARE = 0.01
+_CODE = re.compile(r"^(```|~~~)[^\n]*\n(.*?)^\1|`([^`\n]+)`", re.MULTILINE | re.DOTALL)
+
+
+@functools.lru_cache(maxsize=65536)
+def _stem(word: str) -> str:
+    return stem(word)
+
+
+def _nameable(word: str) -> bool:
+    return not word.isdigit() and word not in STOPWORDS
+
+
+def names(path: str, entry: Entry) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """The words that name what an entry is about: its folders, its code, its label.
+
+    Folders below the domain; code spans and blocks (less the folders' words); the label
+    is its file name and title (less the others' words).
+    """
+    parts = path.removesuffix(".md").split("/")
+    code = " ".join(m.group(2) or m.group(3) or "" for m in _CODE.finditer(entry.body))
+    folders = frozenset(w for w in tokens(" ".join(parts[1:-1])) if not w.isdigit())
+    coded = frozenset(w for w in tokens(code) if _nameable(w)) - folders
+    label = frozenset(w for w in tokens(f"{parts[-1]} {entry.title}") if _nameable(w))
+    return folders, coded, label - folders - coded
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What a pair's names say: each side's own names and the names they share."""
+
+    own_a: tuple[str, ...]
+    own_b: tuple[str, ...]
+    shared: tuple[str, ...]
+
+    @property
+    def two_subjects(self) -> bool:
+        """Each names something the other never mentions: a template filled twice."""
+        return bool(self.own_a and self.own_b)
+
+    def why(self) -> str:
+        """A reason line: the names that tell the two subjects apart."""
+        return (f"different subjects ({', '.join(self.own_a[:3])} / "
+                f"{', '.join(self.own_b[:3])})")
+
+
+class Subjects:
+    """The domain's word spread, and the names and word sets of the entries asked about.
+
+    ``count`` is given each domain entry's path and words once
+    (consolidate counts them anyway); ``limit`` is the most folders a specific word may be
+    used in. An entry's names and word set
+    are made on first use (only entries in a candidate pair are ever asked) and kept until
+    :meth:`forget` (consolidate forgets them with each group's corpus: memory).
+    """
+
+    def __init__(self) -> None:
+        self._spread: dict[str, int] = {}
+        self._last: dict[str, int] = {}  # word -> the number of the last folder it was in
+        self._folders: dict[str, int] = {}  # folder -> its number
+        self._labels: dict[str, int] = {}  # the same, of the words of file names and titles
+        self._last_label: dict[str, int] = {}
+        self._known: dict[str, _Known] = {}
+
+    def count(self, path: str, entry: Entry, words: list[str]) -> None:
+        """One domain entry's words and label words (a word counts once a folder)."""
+        folders = self._folders
+        now = folders.setdefault(path.rsplit("/", 1)[0], len(folders))
+        for spread, last, found in (
+                (self._spread, self._last, words),
+                (self._labels, self._last_label, tokens(f"{path.rsplit('/', 1)[-1][:-3]} "
+                                                        f"{entry.title}"))):
+            for word in found:
+                if last.get(word) != now:
+                    last[word] = now
+                    spread[word] = spread.get(word, 0) + 1
+
+    @property
+    def limit(self) -> int:
+        """The most folders of the domain a specific word may be used in."""
+        return max(SPECIFIC_MIN, int(len(self._folders) * SPECIFIC_SHARE))
+
+    def specific(self, word: str) -> bool:
+        """Used in few enough of the domain's folders to name a subject."""
+        return self._spread.get(word, 0) <= self.limit
+
+    def forget(self) -> None:
+        """Drops the entries' names and word sets (the domain's spread stays)."""
+        self._known.clear()
+
+    def _of(self, path: str, entry: Entry) -> _Known:
+        made = self._known.get(path)
+        if made is None:
+            folders, coded, label = names(path, entry)
+            named = frozenset(_stem(w) for w in folders | coded | label)
+            used = frozenset(_stem(w) for w in words(entry)) | named
+            made = self._known[path] = _Known(folders, coded, label, named, used)
+        return made
+
+    def evidence(self, a: tuple[str, Entry], b: tuple[str, Entry]) -> Evidence:
+        """The evidence of a pair, each side given as (path, entry).
+
+        A code name is the side's own when the other never uses the word; a folder or
+        label word (file name, title: "update" of ``brv curate update``), when the other's
+        names do not hold it (its text may well say "update": ``upsert`` does; curl's
+        changelog names libcurl3-nss, its twin package). A folder's word is its subject's
+        name however many folders use it, stop word or not (gnupg-l10n and libaom3: "gnupg"
+        names five packages' folders; the man page of ``who``); code and label words must
+        be specific.
+        """
+        one, two = self._of(*a), self._of(*b)
+        own_a: list[str] = []
+        own_b: list[str] = []
+        shared: list[str] = []
+        for mine, theirs, own in ((one, two, own_a), (two, one, own_b)):
+            for word in sorted(mine.folders):
+                if _stem(word) not in theirs.named:
+                    own.append(word)
+                if _stem(word) in theirs.used and self.specific(word):
+                    shared.append(word)
+            for word in sorted(mine.coded):
+                if self.specific(word):
+                    (shared if _stem(word) in theirs.used else own).append(word)
+            for word in sorted(mine.label):
+                if self._labels.get(word, 0) <= self.limit:
+                    if _stem(word) in theirs.used:
+                        shared.append(word)
+                    if _stem(word) not in theirs.named:
+                        own.append(word)
+        return Evidence(tuple(own_a), tuple(own_b), tuple(dict.fromkeys(shared)))
+
+
+@dataclass(frozen=True)
+class _Known:
+    """One entry's names (folders, code, label), their stems, and every word it uses."""
+
+    folders: frozenset[str]
+    coded: frozenset[str]
+    label: frozenset[str]
+    named: frozenset[str]
+    used: frozenset[str]

@@ -128,14 +128,18 @@ def about(project: Project, paths: Iterable[str]) -> About:
     asked = [_asked(code, p) for p in paths]
 
     former = former_names(project.state, asked)
+    shallow = git.is_shallow(code.top)
+    # a path the repository never had names no file: "and/or" or "TCP/IP" in prose is no link
+    never = {p for p in asked if not p.startswith("../") and p != ".." and not shallow
+             and not (code.top / p).exists() and not _had(code, p)}
 
     def work(opened: object) -> tuple[PathAbout, ...]:
         conn = opened.conn  # type: ignore[attr-defined]
         plan: list[tuple[str, bool, list[tuple[str, str, str]], list[tuple[str, str, str]]]] = []
         for path in asked:
             outside = path.startswith("../") or path == ".."
-            if outside:
-                plan.append((path, True, [], []))
+            if outside or path in never:
+                plan.append((path, outside, [], []))
                 continue
             direct = [(e, how, path) for e, how in linkrows.direct(conn, code, [path])[path]]
             for old in former.get(path, ()):  # entries still naming a former path of the file
@@ -165,15 +169,23 @@ def about(project: Project, paths: Iterable[str]) -> About:
                 items.append(AboutEntry(entry, titles.get(entry, entry), how, linked, fresh))
             exists = (code.top / path).exists() and not outside
             note = "outside the repository" if outside else (
-                None if exists else "not in the work tree (deleted, renamed, or never there)")
+                "never in the repository's history" if path in never else
+                None if exists else "not in the work tree (deleted or renamed)")
             out.append(PathAbout(path, exists, tuple(items[:len(direct)]),
                                  tuple(items[len(direct):]), note))
         return tuple(out)
 
     found, notes = with_index(project, work)
-    if git.is_shallow(code.top):
+    if shallow:
         notes = [*notes, "shallow clone: commit counts cover only the history this clone has"]
     return About(str(code.top), code.mode, found, tuple(notes))
+
+
+def _had(code: CodeRepo, path: str) -> bool:
+    """True when a commit of HEAD's history touched ``path`` (a file, or a folder's files)."""
+    proc = git.run(["--literal-pathspecs", "log", "-1", "--format=%H", "HEAD", "--", path],
+                   code.top, check=False)
+    return bool(proc.stdout.strip())
 
 
 def _asked(code: CodeRepo, path: str) -> str:

@@ -41,8 +41,11 @@ class FileFate(NamedTuple):
 class Timeline:
     """The walk indexed by path, with the "after the entry was written" test."""
 
-    def __init__(self, rows: list[CommitRow], head_blobs: dict[str, str]) -> None:
+    def __init__(self, rows: list[CommitRow], head_blobs: dict[str, str],
+                 shallow: bool = False) -> None:
         self.rows = rows
+        # a shallow clone's boundary commits: an ancestry that reaches one is cut there
+        self.cut = [row.sha for row in rows if not row.parents] if shallow else []
         self.head = head_blobs
         self.marks: dict[str, int] = {}
         self.bits: dict[str, int] = {}
@@ -80,6 +83,10 @@ class Timeline:
             if written.sha not in self.marks:
                 self.mark({*self.marks, written.sha})
             bit, bits, rows = self.marks[written.sha], self.bits, self.rows
+            if written.time is not None and any(bits.get(c, 0) & bit for c in self.cut):
+                # its history is cut: a commit the clone cannot place must also be newer
+                time = written.time
+                return lambda i: not bits.get(rows[i].sha, 0) & bit and rows[i].time > time
             return lambda i: not bits.get(rows[i].sha, 0) & bit  # not an ancestor of it
         if written.time is not None:
             time, rows = written.time, self.rows

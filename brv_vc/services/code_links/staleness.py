@@ -149,7 +149,8 @@ def stale(project: Project, since: str | None = None) -> StaleReport:
     if shallow:  # a boundary commit lists every file as added: not changes, missing history
         rows = [row._replace(changes=()) if not row.parents else row for row in rows]
     blobs = git.tree_blobs(code.top) if head else {}
-    timeline = Timeline(rows, {path: blob[:history.BLOB_CHARS] for path, blob in blobs.items()})
+    timeline = Timeline(rows, {path: blob[:history.BLOB_CHARS] for path, blob in blobs.items()},
+                        shallow)
     counted = -1  # every row; with --since, the rows REV does not hold
     if base is not None and rows:
         held = descendants_of(rows, {base: 1})

@@ -14,8 +14,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from brv_vc.index.code_refs import FILES
-from brv_vc.services.code_links.history import RENAMES
 
+RENAMES = "code-renames.bin"  # .brv/state: new path -> former path, cached by brv stale
 _CHUNK = 500  # SQLite's bound on parameters, with room
 
 

@@ -77,7 +77,7 @@ def test_paths_are_read_from_the_current_folder_and_json_follows_the_schema(
     gone = body["paths"][1]
     assert gone["exists"] is False
     assert gone["direct"] == []
-    assert "not in the work tree" in gone["note"]
+    assert gone["note"] == "never in the repository's history"  # gone.py never existed
 
 
 def test_a_path_outside_the_repository_is_answered_with_a_note(repo: Repo, brv) -> None:
@@ -87,10 +87,12 @@ def test_a_path_outside_the_repository_is_answered_with_a_note(repo: Repo, brv) 
 
 
 def test_linked_entries_reads_the_index_only(repo: Repo) -> None:
+    # the folder's entry too: its Files: list names src/auth, around both files
     found = code_links.linked_entries(repo.project, ["src/auth/jwt.py", "src/auth/keys.py",
                                                      "nothing.py"])
-    assert found == {"src/auth/jwt.py": ("auth/jwt/tokens.md",),
-                     "src/auth/keys.py": ("auth/jwt/mention.md",), "nothing.py": ()}
+    assert found == {"src/auth/jwt.py": ("auth/jwt/module.md", "auth/jwt/tokens.md"),
+                     "src/auth/keys.py": ("auth/jwt/mention.md", "auth/jwt/module.md"),
+                     "nothing.py": ()}
 
 
 def test_no_git_repository_is_a_clear_error(project, brv) -> None:  # type: ignore[no-untyped-def]

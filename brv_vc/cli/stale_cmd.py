@@ -21,7 +21,9 @@ def stale_text(report: Any) -> str:
                      f"was written; last: {last.sha[:9]} {last.date[:10]} {last.subject})")
         for path in item.files:
             new = item.renamed_to.get(path)
-            lines.append(f"  {path}" + (f" -> {new}" if new else ""))
+            own = item.file_reasons.get(path, item.reason)  # several files: each its own
+            lines.append(f"  {path}" + (f" -> {new}" if new else "")
+                         + (f"  ({own})" if len(item.files) > 1 else ""))
     for out in report.outside:
         lines.append(f"not linked: {out.entry} names {out.path}, outside the repository")
     if report.missing_history:

@@ -27,24 +27,41 @@ _URL = lazy(r"\b[a-z][a-z0-9+.-]*://\S+|\bwww\.\S+", re.IGNORECASE)
 # a plain path: segments of word characters, dots and dashes joined by at least one slash
 _PLAIN = re.compile(r"(?<![\w/.@:~$-])(\./[\w.-]*\w|(?:\.{1,2}/|/)?(?:[\w.-]+/)+[\w.-]*[\w-])(?![\w/])")
 _SEGMENTS = re.compile(r"^(?:\.{1,2}/|/)?[\w.@+-]+(?:/[\w.@+-]+)*/?$")
+# the same with spaces inside a name: only for a path quoted, backticked or escaped ("\ ")
+_SPACED = lazy(r"^(?:\.{1,2}/|/)?[\w.@+-][\w.@+ -]*(?:/[\w.@+-][\w.@+ -]*)*/?$")
+_WHOLE = lazy(r"^([`\"'])([^`\"'\n]{1,300})\1")  # a quoted item, a note may follow
+_ESCAPED = lazy(r"(?<![\w/.\\])(?:\.{0,2}/)?(?:[\w.@+-]|\\ )+(?:/(?:[\w.@+-]|\\ )+)+")
+_QUOTED = lazy(r"\"([^\"\n]{1,300})\"")
 _LINE_SUFFIX = re.compile(r"(?::\d+(?:[-:]\d+)?|#L\d+(?:-L?\d+)?)$")
 
 
-def clean(raw: str) -> str | None:
+def clean(raw: str, quoted: bool = False) -> str | None:
     """One named path as the index stores it, or None when it is not a path.
 
     Backticks, quotes and a ``:12`` or ``#L12`` line suffix are dropped, ``./`` and repeated
     slashes folded; ``../`` and absolute paths are kept as written (the service tells which
-    lie outside the repository).
+    lie outside the repository). A name may hold spaces only where the writer marked the
+    path's ends: quoted or backticked (``quoted``: the caller took the quotes off) or each
+    space escaped (a backslash before it).
     """
-    text = raw.strip().split(" (", 1)[0].split(" - ", 1)[0].split(" — ", 1)[0].split(": ", 1)[0]
+    text = raw.strip()
+    if not quoted and ("\\ " in text or (" " in text and text.lstrip("*<>()[] ")[:1] in "`\"'")):
+        probe = text.strip("*<>()[]").strip()
+        whole = _WHOLE.match(probe) if probe[:1] in "`\"'" else None
+        escaped = None if whole else _ESCAPED.match(probe)
+        if whole and " " in whole.group(2):
+            text, quoted = whole.group(2), True
+        elif escaped and "\\ " in escaped.group(0):
+            text, quoted = escaped.group(0).replace("\\ ", " "), True
+    if not quoted:
+        text = text.split(" (", 1)[0].split(" - ", 1)[0].split(" — ", 1)[0].split(": ", 1)[0]
     text = text.strip().strip("`'\"<>()[]*").strip()
     text = text.rstrip(".,;:")
     if ":" in text or "#" in text:  # the suffix's fixed part: else the search tries every position
         text = _LINE_SUFFIX.sub("", text)
-    if not text or " " in text or "://" in text or len(text) > 300 or text in (".", "/"):
+    if not text or "://" in text or len(text) > 300 or text in (".", "/"):
         return None
-    if not _SEGMENTS.match(text):
+    if not (_SPACED if quoted and " " in text else _SEGMENTS).match(text):
         return None
     absolute = text.startswith("/")
     normal = posixpath.normpath(text)
@@ -101,10 +118,24 @@ def extract(body: str) -> tuple[tuple[str, str], ...]:
     text = _URL.sub(" ", body) if "://" in body or "www." in body.lower() else body
     if "`" in text:
         for match in _TICKED.finditer(text):
-            path = clean(match.group(1))
+            path = clean(match.group(1), quoted=True)
             if path and _is_candidate(match.group(1).strip()):
                 refs.setdefault(path, TEXT)
         text = _TICKED.sub(" ", text)
+    if '"' in text:  # a quoted path may hold spaces: read whole, then out of the plain scan
+        for match in _QUOTED.finditer(text):
+            inner = match.group(1)
+            path = clean(inner, quoted=True) if " " in inner and "/" in inner else None
+            if path:
+                refs.setdefault(path, TEXT)
+        text = _QUOTED.sub(lambda m: " " if " " in m.group(1) and "/" in m.group(1)
+                           else m.group(0), text)
+    if "\\ " in text:  # escaped spaces: src/with\\ space/f.py
+        for match in _ESCAPED.finditer(text):
+            path = clean(match.group(0)) if "\\ " in match.group(0) else None
+            if path:
+                refs.setdefault(path, TEXT)
+        text = _ESCAPED.sub(lambda m: " " if "\\ " in m.group(0) else m.group(0), text)
     for match in _plain_paths(text):
         path = clean(match.group(1))
         if path and _is_candidate(match.group(1)):

@@ -19,7 +19,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-SCHEMA_VERSION = "8"  # 8: codelinks (issue 27: repository paths entries name)
+SCHEMA_VERSION = "9"  # 8: codelinks (issue 27); 9: quoted/escaped paths with spaces link
 # (7: contentless FTS5 + texts, no prefix indexes (issue 24: size); 6: toplists; 4 came twice, stemming + keys and ctime; 5 was both)
 
 # Porter stemming (SQLite's built-in tokenizer, measured against Snowball in

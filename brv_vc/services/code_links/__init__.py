@@ -10,6 +10,7 @@ from brv_vc.services.face import lazy
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from brv_vc.services.code_links.concern import concerned
     from brv_vc.services.code_links.lookup import about, linked_entries
     from brv_vc.services.code_links.model import (
         About,
@@ -25,11 +26,12 @@ if TYPE_CHECKING:
     from brv_vc.services.code_links.staleness import stale, stale_entries
 
 __all__ = ["STALE_TAG", "About", "AboutEntry", "Commit", "Freshness", "Outside", "PathAbout",
-           "StaleEntry", "StaleReport", "about", "linked_entries", "stale", "stale_entries",
-           "stale_operations"]
+           "StaleEntry", "StaleReport", "about", "concerned", "linked_entries", "stale",
+           "stale_entries", "stale_operations"]
 __getattr__ = lazy(__name__, {
     "About": "model", "AboutEntry": "model", "Commit": "model", "Freshness": "model",
     "Outside": "model", "PathAbout": "model", "StaleEntry": "model", "StaleReport": "model",
-    "about": "lookup", "linked_entries": "lookup", "stale": "staleness", "stale_entries": "staleness",
+    "concerned": "concern", "about": "lookup", "linked_entries": "lookup",
+    "stale": "staleness", "stale_entries": "staleness",
     "STALE_TAG": "ops", "stale_operations": "ops",
 })

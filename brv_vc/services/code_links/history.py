@@ -17,11 +17,11 @@ import os
 from pathlib import Path
 from typing import NamedTuple
 
+from brv_vc.services.code_links.concern import RENAMES  # beside CACHE: new -> former path
 from brv_vc.vc import git, git_log
 from brv_vc.vc.git_log import Change
 
 CACHE = "code-history.bin"
-RENAMES = "code-renames.bin"  # beside it: new path -> former path, for brv about (small)
 _VERSION = 3
 BLOB_CHARS = 16  # of each blob id kept: they only tell two versions of one path apart
 

@@ -7,6 +7,7 @@ unversioned trees: the code's commits are compared by committer time).
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -40,12 +41,16 @@ class FileFate(NamedTuple):
 class Timeline:
     """The walk indexed by path, with the "after the entry was written" test."""
 
-    def __init__(self, rows: list[CommitRow], head_blobs: dict[str, str]) -> None:
+    def __init__(self, rows: list[CommitRow], head_blobs: dict[str, str],
+                 shallow: bool = False) -> None:
         self.rows = rows
+        # a shallow clone's boundary commits: an ancestry that reaches one is cut there
+        self.cut = [row.sha for row in rows if not row.parents] if shallow else []
         self.head = head_blobs
         self.marks: dict[str, int] = {}
         self.bits: dict[str, int] = {}
         self._fates: dict[tuple[Written, str], FileFate | None] = {}
+        self._paths: list[str] | None = None  # every known path, sorted: a folder's files
         self.touches: dict[str, list[tuple[int, Change]]] = {}
         self.position = {row.sha: i for i, row in enumerate(rows)}
         for i, row in enumerate(rows):
@@ -58,6 +63,15 @@ class Timeline:
         """Every path at HEAD or changed in the walk (what a text link may resolve to)."""
         return {*self.head, *self.touches}
 
+    def files_under(self, folder: str) -> list[str]:
+        """The paths at HEAD or in the walk inside ``folder`` (empty: not a folder of either)."""
+        if self._paths is None:
+            self._paths = sorted(self.known())
+        low = folder.rstrip("/") + "/"
+        start = bisect.bisect_left(self._paths, low)
+        end = bisect.bisect_left(self._paths, low[:-1] + "0", start)  # "0" follows "/"
+        return self._paths[start:end]
+
     def mark(self, shas: set[str]) -> None:
         """Prepares the ancestry test for the entries' last commits (in-project mode)."""
         self.marks = {sha: 1 << n for n, sha in enumerate(sorted(shas & set(self.position)))}
@@ -69,6 +83,10 @@ class Timeline:
             if written.sha not in self.marks:
                 self.mark({*self.marks, written.sha})
             bit, bits, rows = self.marks[written.sha], self.bits, self.rows
+            if written.time is not None and any(bits.get(c, 0) & bit for c in self.cut):
+                # its history is cut: a commit the clone cannot place must also be newer
+                time = written.time
+                return lambda i: not bits.get(rows[i].sha, 0) & bit and rows[i].time > time
             return lambda i: not bits.get(rows[i].sha, 0) & bit  # not an ancestor of it
         if written.time is not None:
             time, rows = written.time, self.rows
@@ -86,8 +104,32 @@ class Timeline:
         """:meth:`fate`, remembered per (written, path): entries written together share it."""
         key = (written, path)
         if key not in self._fates:
-            self._fates[key] = self.fate(path, self.after(written))
+            if path in self.head or path in self.touches:
+                self._fates[key] = self.fate(path, self.after(written))
+            else:  # a folder (or a path no commit knows: no files, no fate)
+                self._fates[key] = self.folder_fate(path, written)
         return self._fates[key]
+
+    def folder_fate(self, folder: str, written: Written) -> FileFate | None:
+        """A folder's fate: its files' (a file added, changed, renamed or deleted in it).
+
+        The folder changed while it still has a file at HEAD; gone, it was renamed when
+        every file that left it went to one new folder, else deleted.
+        """
+        files = self.files_under(folder)
+        fates = [f for p in files if (f := self.fate_of(p, written))]
+        if not fates:
+            return None
+        commits = 0
+        for fate in fates:
+            commits |= fate.commits
+        if any(p in self.head for p in files):
+            return FileFate(folder, CHANGED, None, commits)
+        moved = {_new_folder(folder, f.path, f.new_path) if f.reason == RENAMED else None
+                 for f in fates}
+        if len(moved) == 1 and None not in moved:
+            return FileFate(folder, RENAMED, moved.pop(), commits)
+        return FileFate(folder, DELETED, None, commits)
 
     def fate(self, path: str, after: Callable[[int], bool]) -> FileFate | None:
         """What happened to ``path`` since; None when it is as it was (or never changed).
@@ -124,6 +166,14 @@ class Timeline:
         if current != path and current in self.head:
             return FileFate(path, RENAMED, current, ordered)
         return FileFate(path, DELETED, None, ordered)
+
+
+def _new_folder(folder: str, old: str, new: str | None) -> str | None:
+    """``src/a`` for a file moved from ``src/auth/x/f.py`` to ``src/a/x/f.py`` (else None)."""
+    rest = old[len(folder):]  # "/x/f.py"
+    if new is None or not new.endswith(rest) or len(new) == len(rest):
+        return None
+    return new[:-len(rest)]
 
 
 def _bits(rows: list[int]) -> int:

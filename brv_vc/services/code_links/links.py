@@ -56,10 +56,9 @@ def resolve_all(conn: sqlite3.Connection, code: CodeRepo, known: Collection[str]
 
 def variants(code: CodeRepo, path: str) -> list[str]:
     """The ways an entry may name a repository path (what the index is asked for)."""
-    forms = [path, str(code.top / path)]
-    if code.base and path.startswith(code.base + "/"):
-        forms.append(path[len(code.base) + 1:])
-    return forms
+    from brv_vc.services.code_links.concern import forms
+
+    return forms(code.top, code.base, path)
 
 
 def direct(conn: sqlite3.Connection, code: CodeRepo, paths: Iterable[str]

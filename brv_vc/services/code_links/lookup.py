@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from brv_vc.services.code_links import links as linkrows
+from brv_vc.services.code_links.concern import concerned, folders, former_names
 from brv_vc.services.code_links.model import About, AboutEntry, Commit, Freshness, PathAbout
 from brv_vc.services.code_links.where import IN_PROJECT, STANDALONE, CodeRepo, locate
 from brv_vc.tree.project import Project
@@ -22,14 +23,14 @@ from brv_vc.vc import git, git_log
 
 
 def linked_entries(project: Project, paths: Iterable[str]) -> dict[str, tuple[str, ...]]:
-    """The entries that link each repository path directly (``Files:`` or text).
+    """The entries a change to each repository path concerns (:func:`concern.concerned`).
 
     Args:
         project: the project.
         paths: repository-relative POSIX paths (as ``git diff --name-only`` prints them).
 
     Returns:
-        Each asked path -> the tree-relative paths of the entries linking it, sorted
+        Each asked path -> the tree-relative paths of the entries concerned, sorted
         (an empty tuple when none do). Reads the index only: no git process.
     """
     from brv_vc.services.derived import with_index
@@ -40,8 +41,8 @@ def linked_entries(project: Project, paths: Iterable[str]) -> dict[str, tuple[st
         return {path: () for path in asked}
 
     def work(opened: object) -> dict[str, tuple[str, ...]]:
-        found = linkrows.direct(opened.conn, code, asked)  # type: ignore[attr-defined]
-        return {path: tuple(sorted(e for e, _ in found[path])) for path in asked}
+        return concerned(opened.conn, code.top, code.base,  # type: ignore[attr-defined]
+                         project.state, asked)
 
     return with_index(project, work)[0]
 
@@ -105,11 +106,6 @@ def _fresh(code: CodeRepo, written: _Log | None, linked: tuple[str, ...], log: l
     return Freshness(written.commit, len(since), since[0].commit if since else None)
 
 
-def _ancestors(path: str) -> list[str]:
-    parts = path.split("/")
-    return ["/".join(parts[:i]) for i in range(len(parts) - 1, 0, -1)]
-
-
 def about(project: Project, paths: Iterable[str]) -> About:
     """What the tree knows about each path: direct links first, then entries about its folders.
 
@@ -131,15 +127,19 @@ def about(project: Project, paths: Iterable[str]) -> About:
     code = require(project)
     asked = [_asked(code, p) for p in paths]
 
-    former = _former_names(project, asked)
+    former = former_names(project.state, asked)
+    shallow = git.is_shallow(code.top)
+    # a path the repository never had names no file: "and/or" or "TCP/IP" in prose is no link
+    never = {p for p in asked if not p.startswith("../") and p != ".." and not shallow
+             and not (code.top / p).exists() and not _had(code, p)}
 
     def work(opened: object) -> tuple[PathAbout, ...]:
         conn = opened.conn  # type: ignore[attr-defined]
         plan: list[tuple[str, bool, list[tuple[str, str, str]], list[tuple[str, str, str]]]] = []
         for path in asked:
             outside = path.startswith("../") or path == ".."
-            if outside:
-                plan.append((path, True, [], []))
+            if outside or path in never:
+                plan.append((path, outside, [], []))
                 continue
             direct = [(e, how, path) for e, how in linkrows.direct(conn, code, [path])[path]]
             for old in former.get(path, ()):  # entries still naming a former path of the file
@@ -147,7 +147,7 @@ def about(project: Project, paths: Iterable[str]) -> About:
             is_dir = (code.top / path).is_dir()
             if is_dir:
                 direct += [(e, how, p) for e, how, p in linkrows.under(conn, code, path)]
-            folder = [(e, "folder", a) for a in _ancestors(path)
+            folder = [(e, "folder", a) for a in folders(path)
                       for e, _ in linkrows.direct(conn, code, [a])[a]]
             plan.append((path, outside, _unique(direct), _unique(folder, direct)))
         entries = sorted({e for _, _, d, f in plan for e, _, _ in [*d, *f]})
@@ -169,42 +169,23 @@ def about(project: Project, paths: Iterable[str]) -> About:
                 items.append(AboutEntry(entry, titles.get(entry, entry), how, linked, fresh))
             exists = (code.top / path).exists() and not outside
             note = "outside the repository" if outside else (
-                None if exists else "not in the work tree (deleted, renamed, or never there)")
+                "never in the repository's history" if path in never else
+                None if exists else "not in the work tree (deleted or renamed)")
             out.append(PathAbout(path, exists, tuple(items[:len(direct)]),
                                  tuple(items[len(direct):]), note))
         return tuple(out)
 
     found, notes = with_index(project, work)
-    if git.is_shallow(code.top):
+    if shallow:
         notes = [*notes, "shallow clone: commit counts cover only the history this clone has"]
     return About(str(code.top), code.mode, found, tuple(notes))
 
 
-def _former_names(project: Project, paths: list[str]) -> dict[str, list[str]]:
-    """Each path's former names, newest first, from the walk ``brv stale`` cached (if any).
-
-    No git process: without the cache (``brv stale`` never ran here) a renamed file's older
-    entries are found by ``brv stale``, which reports them as renamed.
-    """
-    import marshal
-
-    from brv_vc.services.code_links.history import RENAMES
-
-    try:
-        into = marshal.loads((project.state / RENAMES).read_bytes())
-    except (OSError, ValueError, EOFError, TypeError):
-        return {}
-    if not isinstance(into, dict):
-        return {}
-    out: dict[str, list[str]] = {}
-    for path in paths:
-        seen, name = [], path
-        while name in into and into[name] not in seen and into[name] != path:
-            name = into[name]
-            seen.append(name)
-        if seen:
-            out[path] = seen
-    return out
+def _had(code: CodeRepo, path: str) -> bool:
+    """True when a commit of HEAD's history touched ``path`` (a file, or a folder's files)."""
+    proc = git.run(["--literal-pathspecs", "log", "-1", "--format=%H", "HEAD", "--", path],
+                   code.top, check=False)
+    return bool(proc.stdout.strip())
 
 
 def _asked(code: CodeRepo, path: str) -> str:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from brv_vc.errors import NotFoundError
 from brv_vc.services.code_links import history
+from brv_vc.services.code_links.history import descendants_of
 from brv_vc.services.code_links.judge import STRENGTH, Timeline, Written, newest
 from brv_vc.services.code_links.links import resolve_all
 from brv_vc.services.code_links.model import Commit, Outside, StaleEntry, StaleReport
@@ -133,7 +134,7 @@ def stale(project: Project, since: str | None = None) -> StaleReport:
 
     code = require(project)
     head = git.commit_of(code.top, "HEAD")
-    revs = ["HEAD"]
+    base: str | None = None
     if since is not None:
         base = git.commit_of(code.top, since)
         if base is None:
@@ -141,18 +142,19 @@ def stale(project: Project, since: str | None = None) -> StaleReport:
                 f"unknown revision {since!r} in the code repository {code.top}",
                 hint="pass a commit, branch or tag git knows there (git log --oneline)",
             )
-        revs.append("^" + base)
-    if not head:
-        rows = []
-    elif since is None:
-        rows = history.walk_head(code.top, head, project.state)
-    else:
-        rows = history.walk(code.top, revs)
+    # --since REV judges as plain stale does (the content the entry saw), then counts only
+    # the commits REV does not hold: a change after REV that a later commit undid is no change
+    rows = history.walk_head(code.top, head, project.state) if head else []
     shallow = bool(rows) and git.is_shallow(code.top)
     if shallow:  # a boundary commit lists every file as added: not changes, missing history
         rows = [row._replace(changes=()) if not row.parents else row for row in rows]
     blobs = git.tree_blobs(code.top) if head else {}
-    timeline = Timeline(rows, {path: blob[:history.BLOB_CHARS] for path, blob in blobs.items()})
+    timeline = Timeline(rows, {path: blob[:history.BLOB_CHARS] for path, blob in blobs.items()},
+                        shallow)
+    counted = -1  # every row; with --since, the rows REV does not hold
+    if base is not None and rows:
+        held = descendants_of(rows, {base: 1})
+        counted = sum(1 << i for i, row in enumerate(rows) if row.sha not in held)
 
     def work(opened: object) -> tuple[list[StaleEntry], list[Outside], int, int, str]:
         conn = opened.conn  # type: ignore[attr-defined]
@@ -177,7 +179,8 @@ def stale(project: Project, since: str | None = None) -> StaleReport:
                     when, code, judge_shallow, rows, since):
                 unknown += 1
                 continue
-            fates = [f for p in paths if (f := timeline.fate_of(p, when))]
+            fates = [f._replace(commits=f.commits & counted) for p in paths
+                     if (f := timeline.fate_of(p, when)) and f.commits & counted]
             if not fates:
                 continue
             commits = fates[0].commits

@@ -92,12 +92,14 @@ def linked_entries(project: Project, workdir: Path, paths: list[str]
     Trigger: every commit that stages code. Why: the face's ``with_index`` checks the whole
     tree for changes first (~0.5 s at 25,000 entries), against the note's 50 ms; the hooks
     refresh the entries a commit or a pull changes before asking. Outcome: one query of the
-    index's links table (``codelinks``: the paths entries name, as named: from the project
-    root, or absolute) for all the paths; with no index yet, the face (which builds it).
+    index's links table for all the paths, by the rule ``brv about`` follows
+    (``code_links.concern``: the paths, their former names, Files: folders around them);
+    with no index yet, the face (which builds it).
     """
     import os
     import sqlite3
 
+    from brv_vc.services.code_links import concerned
     from brv_vc.tree.statedb import index_db_path
 
     db = index_db_path(project)
@@ -107,25 +109,11 @@ def linked_entries(project: Project, workdir: Path, paths: list[str]
         return code_links.linked_entries(project, paths)
     top = workdir.resolve()
     base = Path(os.path.relpath(project.root.resolve(), top)).as_posix()
-    forms: dict[str, str] = {}  # as an entry may name it -> the repository path
-    for path in paths:
-        forms[path] = forms[str(top / path)] = path
-        if base != "." and path.startswith(base + "/"):
-            forms[path[len(base) + 1:]] = path
-    found: dict[str, set[str]] = {path: set() for path in paths}
     conn = sqlite3.connect(db)
     try:
-        names = list(forms)
-        for start in range(0, len(names), 500):  # SQLite's bound on parameters
-            chunk = names[start:start + 500]
-            for named, entry in conn.execute(
-                    "SELECT c.path, c.source FROM codelinks c JOIN docs d ON d.path = c.source "
-                    f"WHERE d.kind = 'entry' AND c.path IN ({','.join('?' * len(chunk))})",
-                    chunk):
-                found[forms[named]].add(entry)
+        return concerned(conn, top, "" if base == "." else base, project.state, paths)
     finally:
         conn.close()
-    return {path: tuple(sorted(found[path])) for path in paths}
 
 
 def _verb(link: CodeLink) -> str:

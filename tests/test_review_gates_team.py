@@ -14,7 +14,10 @@ from brv_vc.tree.project import Project
 
 def _pending_merge(member):
     member.ok("review", "--enable")
-    member.write("auth/jwt/rotation_notes.md", "Rotation notes", summary="How tokens rotate",
+    # the duplicate's title repeats the original's names (a subject-aware dream refuses a
+    # MERGE when each title names something the other's never does: issue 37)
+    member.write("auth/jwt/token_rotation_notes.md", "Token rotation notes",
+                 summary="How tokens rotate",
                  tags=("auth", "jwt"), narrative="Refresh tokens rotate on every use.",
                  facts=["refresh tokens are single-use"])
     member.ok("vc", "add")

@@ -59,17 +59,7 @@ def test_a_persons_resolution_keeps_both_bodies_and_our_frontmatter() -> None:
     assert resolve_text(text, generated=True) == "---\ntitle: \"A\"\n---\n\n## Status\nzqa\n"
 
 
-# Known causes, fixed on other branches (issue 35): a curate write that lands while git
-# rewrites the work tree (a 'git rebase --abort', stash, merge) is overwritten after brv
-# reported it (branch 'lock'); two clones that create one folder conflict on its generated
-# context.md (branch 'generated'), and a forge's plain-git merge of curate edits conflicts
-# (branch 'forge'). Turn strict on once those are merged.
-KNOWN = ("lock: brv writes vs git's work-tree rewrites; generated: context.md add/add; "
-         "forge: plain-git merges of curate edits")
-
-
 @pytest.mark.slow
-@pytest.mark.xfail(strict=False, reason=KNOWN)
 @pytest.mark.parametrize(("mode", "kills"), [("standalone", True), ("in-project", False)],
                          ids=["standalone-kills", "in-project"])
 def test_a_team_at_once_loses_nothing_and_converges(tmp_path: Path, mode: str,

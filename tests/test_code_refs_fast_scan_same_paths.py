@@ -10,7 +10,11 @@ from brv_vc.index.code_refs import FILES, MAX_REFS, TEXT, clean, files_list
 
 
 def _reference(body: str) -> tuple[tuple[str, str], ...]:
-    """The scan as it was: every pattern run over the whole text."""
+    """The scan run over the whole text: every pattern at every position, no prefilter.
+
+    The passes are extract's (ticked, quoted and escaped paths may hold spaces: issue 38);
+    only the skips by fixed parts and the slash-word split of the plain scan are left out.
+    """
     refs: dict[str, str] = {}
     for item in files_list(body):
         path = clean(item)
@@ -18,10 +22,23 @@ def _reference(body: str) -> tuple[tuple[str, str], ...]:
             refs.setdefault(path, FILES)
     text = code_refs._URL.sub(" ", body)
     for match in code_refs._TICKED.finditer(text):
-        path = clean(match.group(1))
+        path = clean(match.group(1), quoted=True)
         if path and "/" in match.group(1).strip():
             refs.setdefault(path, TEXT)
-    for match in code_refs._PLAIN.finditer(code_refs._TICKED.sub(" ", text)):
+    text = code_refs._TICKED.sub(" ", text)
+    for match in code_refs._QUOTED.finditer(text):
+        inner = match.group(1)
+        path = clean(inner, quoted=True) if " " in inner and "/" in inner else None
+        if path:
+            refs.setdefault(path, TEXT)
+    text = code_refs._QUOTED.sub(
+        lambda m: " " if " " in m.group(1) and "/" in m.group(1) else m.group(0), text)
+    for match in code_refs._ESCAPED.finditer(text):
+        path = clean(match.group(0)) if "\\ " in match.group(0) else None
+        if path:
+            refs.setdefault(path, TEXT)
+    text = code_refs._ESCAPED.sub(lambda m: " " if "\\ " in m.group(0) else m.group(0), text)
+    for match in code_refs._PLAIN.finditer(text):
         path = clean(match.group(1))
         if path and "/" in match.group(1):
             refs.setdefault(path, TEXT)
@@ -33,7 +50,7 @@ def _reference(body: str) -> tuple[tuple[str, str], ...]:
 _PIECES = st.sampled_from([
     "src", "a", "/", "./", "../", ".", "-", "_", "@", ":", "~", "$", "`", " ", "\n", "\t",
     "\u00a0", "\u2003", "é", "WWW.", "www.", "http://", "HTTPS://x", "://", ":12", "#L3",
-    "**Files:**", "- ", ",", "(", ")", "*", "'", '"', "x.py", "and/or", "\x1c",
+    "**Files:**", "- ", ",", "(", ")", "*", "'", '"', "x.py", "and/or", "\x1c", "\\ ",
 ])
 
 

@@ -28,7 +28,8 @@ _URL = lazy(r"\b[a-z][a-z0-9+.-]*://\S+|\bwww\.\S+", re.IGNORECASE)
 _PLAIN = re.compile(r"(?<![\w/.@:~$-])(\./[\w.-]*\w|(?:\.{1,2}/|/)?(?:[\w.-]+/)+[\w.-]*[\w-])(?![\w/])")
 _SEGMENTS = re.compile(r"^(?:\.{1,2}/|/)?[\w.@+-]+(?:/[\w.@+-]+)*/?$")
 # the same with spaces inside a name: only for a path quoted, backticked or escaped ("\ ")
-_SPACED = lazy(r"^(?:\.{1,2}/|/)?[\w.@+-][\w.@+ -]*(?:/[\w.@+-][\w.@+ -]*)*/?$")
+_SPACED = lazy(r"^(?:\.{1,2}/|/)?[\w.@+-](?:[\w.@+ -]*[\w.@+-])?"
+               r"(?:/[\w.@+-](?:[\w.@+ -]*[\w.@+-])?)*/?$")  # spaces inside a name, never at its ends
 _WHOLE = lazy(r"^([`\"'])([^`\"'\n]{1,300})\1")  # a quoted item, a note may follow
 _ESCAPED = lazy(r"(?<![\w/.\\])(?:\.{0,2}/)?(?:[\w.@+-]|\\ )+(?:/(?:[\w.@+-]|\\ )+)+")
 _QUOTED = lazy(r"\"([^\"\n]{1,300})\"")

@@ -174,29 +174,7 @@ def test_use_cases_depend_on_each_other_without_a_circle() -> None:
 
 def _module_graph(package: str) -> dict[str, set[str]]:
     """Edges between the modules of one use-case package (``__init__`` is the face)."""
-    prefix = f"brv_vc.services.{package}"
-    modules = {p.stem for p in (SERVICES / package).glob("*.py")}
-    graph: dict[str, set[str]] = {}
-    for path in (SERVICES / package).glob("*.py"):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            names: list[str] = []
-            if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                # from brv_vc.services.curate import content: the module content, else the face
-                names = [f"{node.module}.{alias.name}" if node.module == prefix
-                         and alias.name in modules else node.module for alias in node.names]
-            for name in names:
-                if name == prefix:
-                    target = "__init__"
-                elif name.startswith(prefix + "."):
-                    target = name.removeprefix(prefix + ".").split(".")[0]
-                else:
-                    continue
-                if target != path.stem:
-                    graph.setdefault(path.stem, set()).add(target)
-    return graph
+    return _folder_graph(SERVICES / package)
 
 
 def _circle(graph: dict[str, set[str]]) -> list[str]:

@@ -122,7 +122,18 @@ class World:
         return ran
 
     def git(self, clone: Clone, *args: str) -> Ran:
-        ran = self.run(["git", *args], clone.work, env=self.clone_env(clone))
+        """Plain git in ``clone``, run again as a person does when it met a brv write.
+
+        A brv writer holds git's ``index.lock`` for the milliseconds of its write
+        (vc/git_index_lock.py); a git started meanwhile stops at once with "index.lock':
+        File exists" and changes nothing. A person reads that and runs the command again.
+        """
+        for _ in range(GIT_RETRIES):
+            ran = self.run(["git", *args], clone.work, env=self.clone_env(clone))
+            if ran.code == 0 or "index.lock': File exists" not in ran.err:
+                break
+            self.add("git met a brv write (index.lock), run again")
+            time.sleep(clone.rng.uniform(0.05, 0.3))
         if args[0] not in ("diff", "rev-parse", "status", "ls-files", "stash") or (
                 args[0] == "stash" and args[1:2] != ("list",)):
             self.note(clone, f"git {' '.join(args)[:80]} -> {ran.code}")
@@ -132,6 +143,9 @@ class World:
         name = f"agent{clone.index}"
         return {**self.env, "GIT_AUTHOR_NAME": name, "GIT_COMMITTER_NAME": name,
                 "GIT_AUTHOR_EMAIL": f"{name}@sim.test", "GIT_COMMITTER_EMAIL": f"{name}@sim.test"}
+
+
+GIT_RETRIES = 10  # a person runs a git command again after "index.lock exists"
 
 
 def base_env(base: Path) -> dict[str, str]:

@@ -37,6 +37,21 @@ print(json.dumps(misses))
 """
 
 
+def back_on_main(world: World, clone: Clone) -> None:
+    """A clone left on a side branch (its person was stopped mid-way) merges it into main.
+
+    What the person does on coming back: the branch's work (committed just before) goes
+    into main, the branch is deleted; the final sync then shares it.
+    """
+    branch = world.git(clone, "rev-parse", "--abbrev-ref", "HEAD").out.strip()
+    if branch in ("main", "HEAD", ""):
+        return
+    world.add("back on main (a side branch left mid-way)")
+    if world.git(clone, "checkout", "-q", "main").code == 0:
+        world.git(clone, "merge", "-q", "--no-edit", branch)
+        world.git(clone, "branch", "-q", "-D", branch)
+
+
 def converge(world: World, passes: int = 8) -> int:
     """Each clone commits what is left and syncs, in turn, until a pass changes nothing."""
     for done in range(1, passes + 1):
@@ -49,6 +64,7 @@ def converge(world: World, passes: int = 8) -> int:
                 world.add("stashes left at the end")
             world.brv(clone, "vc", "add", killable=False)
             world.brv(clone, "vc", "commit", "-m", "final", killable=False)
+            back_on_main(world, clone)
             ran = world.brv(clone, "vc", "sync", "--max-wait", "0.5", killable=False)
             if ran.code != 0:
                 world.add("final sync stopped")

@@ -50,7 +50,7 @@ def clean(raw: str, quoted: bool = False) -> str | None:
         probe = text.strip("*<>()[]").strip()
         whole = _WHOLE.match(probe) if probe[:1] in "`\"'" else None
         escaped = None if whole else _ESCAPED.match(probe)
-        if whole and " " in whole.group(2):
+        if whole and " " in whole.group(2).strip():
             text, quoted = whole.group(2), True
         elif escaped and "\\ " in escaped.group(0):
             text, quoted = escaped.group(0).replace("\\ ", " "), True

@@ -70,7 +70,7 @@ class InertStream(io.TextIOBase):
         super().__init__()
         self.raw = raw
 
-    def write(self, text: str) -> int:  # type: ignore[override]
+    def write(self, text: str) -> int:  # type: ignore[override, unused-ignore]
         """Writes ``text`` escaped and its credentials masked (``brv_vc.scrub``).
 
         click's probe ``write(b"")`` fails, as on any text stream.

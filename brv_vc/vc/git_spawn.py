@@ -65,7 +65,7 @@ def start(argv: Sequence[str], env: Mapping[str, str], with_input: bool = False
         FileNotFoundError: the program is not on PATH.
     """
     # the numbers from the C module: ``signal`` builds its enums at import (~0.8 ms)
-    from _signal import SIGPIPE, SIGXFSZ  # type: ignore[import-not-found]
+    from _signal import SIGPIPE, SIGXFSZ  # type: ignore[import-not-found, unused-ignore]
 
     out_r, out_w = os.pipe()  # both ends close on exec; dup2 gives the child its own
     err_r, err_w = os.pipe()
@@ -134,7 +134,7 @@ def drain(pid: int, out_r: int, err_r: int, in_w: int = -1, data: bytes = b""
                     os.close(fd)
                     reading.discard(fd)
     except BaseException:
-        from _signal import SIGTERM  # type: ignore[import-not-found]
+        from _signal import SIGTERM  # type: ignore[import-not-found, unused-ignore]
 
         os.kill(pid, SIGTERM)
         reap(pid)
@@ -208,7 +208,7 @@ class Spawned:
     def terminate(self) -> None:
         """Sends SIGTERM (nothing when the process is already reaped)."""
         if self.returncode is None:
-            from _signal import SIGTERM  # type: ignore[import-not-found]
+            from _signal import SIGTERM  # type: ignore[import-not-found, unused-ignore]
 
             os.kill(self.pid, SIGTERM)
 

@@ -219,6 +219,12 @@ def resolve_text(text: str, generated: bool) -> str:
     return "".join(out)
 
 
+def dirty(world: World, clone: Clone) -> bool:
+    """Whether the tree has changes git has not committed."""
+    spec = TREE.as_posix() if clone.in_project else "."
+    return bool(world.git(clone, "status", "--porcelain", "--", spec).out.strip())
+
+
 def git_dir_of(world: World, clone: Clone) -> Path:
     return Path(world.git(clone, "rev-parse", "--absolute-git-dir").out.strip())
 

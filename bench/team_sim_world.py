@@ -12,13 +12,11 @@ import os
 import random
 import re
 import signal
-import socket
 import subprocess
 import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -159,36 +157,6 @@ def base_env(base: Path) -> dict[str, str]:
     env.update(HOME=str(home), GIT_CONFIG_NOSYSTEM="1", GIT_TERMINAL_PROMPT="0",
                PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")])))
     return env
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@contextlib.contextmanager
-def git_daemon(served: Path, env: dict[str, str]) -> Iterator[str]:
-    """``git daemon`` on a free loopback port serving ``served``; yields its base URL."""
-    port = free_port()
-    proc = subprocess.Popen(
-        ["git", "daemon", "--listen=127.0.0.1", f"--port={port}", f"--base-path={served}",
-         "--export-all", "--enable=receive-pack", "--reuseaddr", str(served)],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline or proc.poll() is not None:
-                    raise RuntimeError("git daemon did not start") from None
-                time.sleep(0.05)
-        yield f"git://127.0.0.1:{port}"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
 
 
 def unmerged(world: World, clone: Clone) -> list[str]:

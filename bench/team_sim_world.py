@@ -220,8 +220,15 @@ def settle(world: World, clone: Clone, why: str) -> bool:
         else:
             world.git(clone, "rm", "-q", "--cached", "--ignore-unmatch", "--", path)
     if rebasing:
-        done = world.run(["git", "-c", "core.editor=true", "rebase", "--continue"], clone.work,
-                         env=world.clone_env(clone))
+        done = _continue_rebase(world, clone)
+        if done.code != 0 and "You must edit all merge conflicts" in done.out + done.err:
+            # the agent wrote while the rebase stood at the conflict: git will not go on
+            # with unstaged changes, and 'rebase --abort' would reset them away. The person
+            # adds them to the commit being replayed (git's own advice), then goes on
+            world.add("rebase went on with the agent's writes added")
+            spec = TREE.as_posix() if clone.in_project else "."
+            world.git(clone, "add", "-A", "--", spec)
+            done = _continue_rebase(world, clone)
         if done.code != 0:
             world.add("stuck (rebase aborted)")
             world.git(clone, "rebase", "--abort")
@@ -237,6 +244,11 @@ def settle(world: World, clone: Clone, why: str) -> bool:
     world.git(clone, "reset", "-q")  # a stash pop's conflicts: resolved, left unstaged
     world.git(clone, "stash", "drop", "-q")
     return True
+
+
+def _continue_rebase(world: World, clone: Clone) -> Ran:
+    return world.run(["git", "-c", "core.editor=true", "rebase", "--continue"], clone.work,
+                     env=world.clone_env(clone))
 
 
 def recover(world: World, clone: Clone) -> None:

@@ -139,8 +139,8 @@ def _take(dirs: tuple[Path, Path, Path], lock: Path) -> tuple[int, int] | None:
     deadline = 0.0
     looked = 0.0
     pause = 0.002
-    seen: set[int] = set()
     while True:
+        seen: set[int] = set()  # this try's first look: its second reads only newer processes
         if not _between_steps(dirs, seen):
             try:
                 fd = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)

@@ -30,10 +30,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.git_server import git_daemon
 from bench.team_sim_agents import Agent, Ledger, agent_turn
 from bench.team_sim_checks import check
 from bench.team_sim_people import person_turn
-from bench.team_sim_world import Clone, World, base_env, git_daemon
+from bench.team_sim_world import Clone, World, base_env
 
 MODES = ("standalone", "in-project")
 SEED_OPS = [

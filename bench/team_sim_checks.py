@@ -16,7 +16,8 @@ import sqlite3
 import sys
 
 from bench.team_sim_agents import Ledger
-from bench.team_sim_world import GENERATED, MARK, TREE, Clone, World, recover, settle
+from bench.team_sim_people import back_on_main, leftover_branches, merge_branch
+from bench.team_sim_world import GENERATED, MARK, TREE, Clone, World, dirty, recover, settle
 
 SEARCH = """
 import json, sys
@@ -37,21 +38,6 @@ print(json.dumps(misses))
 """
 
 
-def back_on_main(world: World, clone: Clone) -> None:
-    """A clone left on a side branch (its person was stopped mid-way) merges it into main.
-
-    What the person does on coming back: the branch's work (committed just before) goes
-    into main, the branch is deleted; the final sync then shares it.
-    """
-    branch = world.git(clone, "rev-parse", "--abbrev-ref", "HEAD").out.strip()
-    if branch in ("main", "HEAD", ""):
-        return
-    world.add("back on main (a side branch left mid-way)")
-    if world.git(clone, "checkout", "-q", "main").code == 0:
-        world.git(clone, "merge", "-q", "--no-edit", branch)
-        world.git(clone, "branch", "-q", "-D", branch)
-
-
 def converge(world: World, passes: int = 8) -> int:
     """Each clone commits what is left and syncs, in turn, until a pass changes nothing."""
     for done in range(1, passes + 1):
@@ -65,6 +51,9 @@ def converge(world: World, passes: int = 8) -> int:
             world.brv(clone, "vc", "add", killable=False)
             world.brv(clone, "vc", "commit", "-m", "final", killable=False)
             back_on_main(world, clone)
+            for branch in leftover_branches(world, clone):
+                world.add("leftover branch merged")
+                merge_branch(world, clone, branch)
             ran = world.brv(clone, "vc", "sync", "--max-wait", "0.5", killable=False)
             if ran.code != 0:
                 world.add("final sync stopped")
@@ -76,11 +65,6 @@ def converge(world: World, passes: int = 8) -> int:
                for c in world.clones):
             return done
     return passes + 1
-
-
-def dirty(world: World, clone: Clone) -> bool:
-    spec = TREE.as_posix() if clone.in_project else "."
-    return bool(world.git(clone, "status", "--porcelain", "--", spec).out.strip())
 
 
 def snapshot(world: World, clone: Clone) -> dict[str, str]:

@@ -12,13 +12,11 @@ import os
 import random
 import re
 import signal
-import socket
 import subprocess
 import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -161,36 +159,6 @@ def base_env(base: Path) -> dict[str, str]:
     return env
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@contextlib.contextmanager
-def git_daemon(served: Path, env: dict[str, str]) -> Iterator[str]:
-    """``git daemon`` on a free loopback port serving ``served``; yields its base URL."""
-    port = free_port()
-    proc = subprocess.Popen(
-        ["git", "daemon", "--listen=127.0.0.1", f"--port={port}", f"--base-path={served}",
-         "--export-all", "--enable=receive-pack", "--reuseaddr", str(served)],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline or proc.poll() is not None:
-                    raise RuntimeError("git daemon did not start") from None
-                time.sleep(0.05)
-        yield f"git://127.0.0.1:{port}"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-
-
 def unmerged(world: World, clone: Clone) -> list[str]:
     """Repository paths git holds in conflict."""
     out = world.git(clone, "diff", "--name-only", "--diff-filter=U", "-z").out
@@ -217,6 +185,12 @@ def resolve_text(text: str, generated: bool) -> str:
         if side in (None, "ours") or (side == "theirs" and not generated and not in_front):
             out.append(line)
     return "".join(out)
+
+
+def dirty(world: World, clone: Clone) -> bool:
+    """Whether the tree has changes git has not committed."""
+    spec = TREE.as_posix() if clone.in_project else "."
+    return bool(world.git(clone, "status", "--porcelain", "--", spec).out.strip())
 
 
 def git_dir_of(world: World, clone: Clone) -> Path:
@@ -246,8 +220,15 @@ def settle(world: World, clone: Clone, why: str) -> bool:
         else:
             world.git(clone, "rm", "-q", "--cached", "--ignore-unmatch", "--", path)
     if rebasing:
-        done = world.run(["git", "-c", "core.editor=true", "rebase", "--continue"], clone.work,
-                         env=world.clone_env(clone))
+        done = _continue_rebase(world, clone)
+        if done.code != 0 and "You must edit all merge conflicts" in done.out + done.err:
+            # the agent wrote while the rebase stood at the conflict: git will not go on
+            # with unstaged changes, and 'rebase --abort' would reset them away. The person
+            # adds them to the commit being replayed (git's own advice), then goes on
+            world.add("rebase went on with the agent's writes added")
+            spec = TREE.as_posix() if clone.in_project else "."
+            world.git(clone, "add", "-A", "--", spec)
+            done = _continue_rebase(world, clone)
         if done.code != 0:
             world.add("stuck (rebase aborted)")
             world.git(clone, "rebase", "--abort")
@@ -263,6 +244,11 @@ def settle(world: World, clone: Clone, why: str) -> bool:
     world.git(clone, "reset", "-q")  # a stash pop's conflicts: resolved, left unstaged
     world.git(clone, "stash", "drop", "-q")
     return True
+
+
+def _continue_rebase(world: World, clone: Clone) -> Ran:
+    return world.run(["git", "-c", "core.editor=true", "rebase", "--continue"], clone.work,
+                     env=world.clone_env(clone))
 
 
 def recover(world: World, clone: Clone) -> None:

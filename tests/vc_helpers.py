@@ -12,9 +12,7 @@ Import the fixtures into a test module with ``from vc_helpers import team  # noq
 from __future__ import annotations
 
 import json
-import socket
 import subprocess
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +21,8 @@ from typing import Any
 import pytest
 from conftest import Result, run_brv
 
+from bench.git_server import free_port  # noqa: F401 (the tests import it from here)
+from bench.git_server import git_daemon as serve
 from brv_vc.format.body import build_body
 from brv_vc.format.entry import Entry, parse_entry, serialize_entry
 from brv_vc.tree.store import write_atomic
@@ -190,15 +190,10 @@ def team(tmp_path: Path) -> Team:
     return start_team(tmp_path)
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture
 def git_daemon(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    """A real ``git daemon`` on loopback serving a bare repository (push enabled).
+    """A real ``git daemon`` on loopback serving a bare repository (push enabled;
+    ``bench/git_server.py``).
 
     Yields:
         (the git:// URL, the bare repository's path).
@@ -206,23 +201,5 @@ def git_daemon(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     base = tmp_path / "served"
     base.mkdir()
     git(base, "init", "-q", "--bare", "-b", "main", "knowledge.git")
-    port = free_port()
-    proc = subprocess.Popen(
-        ["git", "daemon", "--listen=127.0.0.1", f"--port={port}", f"--base-path={base}",
-         "--export-all", "--enable=receive-pack", "--reuseaddr", str(base)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline or proc.poll() is not None:
-                    raise RuntimeError("git daemon did not start") from None
-                time.sleep(0.05)
-        yield f"git://127.0.0.1:{port}/knowledge.git", base / "knowledge.git"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+    with serve(base) as root:
+        yield f"{root}/knowledge.git", base / "knowledge.git"

@@ -10,7 +10,9 @@ UPDATEs beside a plain ``git pull`` kept 23. Every git command that rewrites the
 ``<git dir>/index.lock`` with ``O_EXCL`` and removes it when done. Outcome: the writer creates
 the same file the same way, so git and brv take turns: a git started meanwhile fails at once
 with its own "index.lock': File exists" and changes nothing; a writer that finds git's lock
-waits for it (up to :data:`WAIT_SECONDS`), then refuses with nothing changed.
+waits for it (up to :data:`WAIT_SECONDS`), then refuses with nothing changed. A git command
+that takes the lock step after step (:data:`MULTI_STEP`: ``stash``, ``rebase``...) is waited
+for as long as its process runs, even between two steps.
 
 Three locks a writer does not wait for:
 - one a git process holds while it runs this very writer (a hook of that git: it waits for
@@ -40,6 +42,11 @@ if TYPE_CHECKING:
 LOCK_NAME = "index.lock"
 WAIT_SECONDS = 120.0  # BRV_GIT_WAIT overrides: a merge with a driver per file takes seconds
 _LOOK_EVERY = 0.5  # how often a waiter asks /proc whether git's lock is still git's
+# git commands that rewrite the work tree in several steps, each taking and dropping
+# index.lock: 'stash push' snapshots the tree, then 'git add', 'diff-index' and 'apply -R' (or
+# 'reset --hard') put it back to HEAD, so a write between two steps was in neither the stash
+# nor the tree (a curate told "updated", its text gone); a rebase picks commit after commit
+MULTI_STEP = frozenset({"stash", "rebase", "cherry-pick", "revert", "am"})
 _held: dict[Path, int] = {}  # locks this process made -> depth (a dream's MERGE runs a batch)
 
 
@@ -112,22 +119,41 @@ def _stale(dirs: tuple[Path, Path, Path], lock: Path) -> bool:
     return age >= SETTLE and not git_processes(dirs)
 
 
+def _between_steps(dirs: tuple[Path, Path, Path], seen: set[int]) -> bool:
+    """Whether a git command of :data:`MULTI_STEP` runs in the repository (not this one's git).
+
+    ``seen``: the processes already looked at and found to be none (only new ones are read).
+    """
+    from brv_vc.vc.git_lock import git_processes
+
+    return bool(git_processes(dirs, MULTI_STEP, seen)) and not run_by_git()
+
+
 def _take(dirs: tuple[Path, Path, Path], lock: Path) -> tuple[int, int] | None:
-    """Creates ``lock`` as git does; (device, inode) of the file made, None when not taken."""
+    """Creates ``lock`` as git does; (device, inode) of the file made, None when not taken.
+
+    A multi-step git is looked for before the lock is made (its next step must not meet it)
+    and again, among the processes started since, once it is made (one started later stops
+    on the lock at its first step).
+    """
     deadline = 0.0
     looked = 0.0
     pause = 0.002
     while True:
-        try:
-            fd = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        except FileExistsError:
-            pass
-        except OSError:
-            return None  # git's folder is not writable: no git can write there either
-        else:
-            made = os.fstat(fd)
-            os.close(fd)
-            return made.st_dev, made.st_ino
+        seen: set[int] = set()  # this try's first look: its second reads only newer processes
+        if not _between_steps(dirs, seen):
+            try:
+                fd = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            except FileExistsError:
+                pass
+            except OSError:
+                return None  # git's folder is not writable: no git can write there either
+            else:
+                made = os.fstat(fd)
+                os.close(fd)
+                if not _between_steps(dirs, seen):
+                    return made.st_dev, made.st_ino
+                _release(lock, (made.st_dev, made.st_ino))
         now = time.monotonic()
         if not deadline:
             if run_by_git():

@@ -73,8 +73,30 @@ def _names_repo(pid: int, wanted: tuple[str, ...]) -> bool:
                for v in values if os.sep in v)
 
 
-def git_processes(folders: tuple[Path, ...]) -> tuple[int, ...]:
-    """Pids of running git processes working in one of ``folders``."""
+def subcommand(pid: int) -> str:
+    """The command a ``git`` process runs (``stash`` of ``git -c x=y stash push``); "" if none."""
+    with open(f"/proc/{pid}/cmdline", "rb") as handle:
+        args = handle.read().decode("utf-8", "replace").split("\0")[1:]
+    takes_value = False
+    for arg in args:
+        if takes_value:
+            takes_value = False
+        elif arg in ("-c", "-C", "--git-dir", "--work-tree", "--namespace", "--exec-path",
+                     "--config-env", "--super-prefix"):
+            takes_value = True
+        elif arg and not arg.startswith("-"):
+            return arg
+    return ""
+
+
+def git_processes(folders: tuple[Path, ...], commands: frozenset[str] | None = None,
+                  seen: set[int] | None = None) -> tuple[int, ...]:
+    """Pids of running git processes working in one of ``folders``.
+
+    ``commands``: only the processes running one of those git commands (:func:`subcommand`).
+    ``seen``: pids looked at before and found to be none of them, skipped; those found to be
+    none now are added (a waiter looking again reads only the processes started since).
+    """
     wanted = tuple(os.path.realpath(f) for f in folders)
     found = []
     try:
@@ -82,19 +104,19 @@ def git_processes(folders: tuple[Path, ...]) -> tuple[int, ...]:
     except OSError:
         return ()
     for pid in pids:
-        if pid == os.getpid():
+        if pid == os.getpid() or (seen is not None and pid in seen):
             continue
         try:
             with open(f"/proc/{pid}/comm", encoding="utf-8") as handle:
                 name = handle.read().strip()
-            if not name.startswith("git"):
-                continue
-            if not alive(pid):
-                continue  # killed, not yet reaped: it holds nothing
-            if _names_repo(pid, wanted):
+            if (name.startswith("git") and (commands is None or subcommand(pid) in commands)
+                    and alive(pid) and _names_repo(pid, wanted)):  # a zombie holds nothing
                 found.append(pid)
+                continue
         except (OSError, IndexError):
             continue
+        if seen is not None:
+            seen.add(pid)
     return tuple(found)
 
 

@@ -80,14 +80,14 @@
     cy.batch(function () {
       cy.nodes().forEach(n => n.toggleClass("off", !keeps(n)));
     });
-    const shown = cy.nodes(":visible");
+    const shown = cy.nodes().not(".off");
     count.textContent = shown.length + " of " + cy.nodes().length + " nodes";
     if (shown.length) { cy.fit(shown, 30); }
   }
 
   function search() {
     const words = find.value.trim().toLowerCase();
-    const found = words ? cy.nodes(":visible").filter(n =>
+    const found = words ? cy.nodes().not(".off").filter(n =>
       n.data("label").toLowerCase().includes(words) || n.id().toLowerCase().includes(words))
       : cy.collection();
     cy.batch(function () {
@@ -97,11 +97,14 @@
         cy.elements().not(found).not(found.connectedEdges()).addClass("dim");
       }
     });
-    if (found.length) {
-      cy.animate({ center: { eles: found.first() }, zoom: Math.max(cy.zoom(), 1.2) },
+    if (found.length) {  // the node itself in the middle (its label hangs below it)
+      const zoom = Math.max(cy.zoom(), 1.2);
+      const at = found.first().position();
+      cy.animate({ zoom: zoom, pan: { x: holder.clientWidth / 2 - at.x * zoom,
+                                      y: holder.clientHeight / 2 - at.y * zoom } },
                  { duration: 200 });
     }
-    count.textContent = words ? found.length + " found" : cy.nodes(":visible").length +
+    count.textContent = words ? found.length + " found" : cy.nodes().not(".off").length +
       " of " + cy.nodes().length + " nodes";
     return found;
   }
@@ -120,7 +123,8 @@
     renderedPosition: { x: holder.clientWidth / 2, y: holder.clientHeight / 2 } });
   document.getElementById("graph-in").addEventListener("click", () => zoomBy(1.25));
   document.getElementById("graph-out").addEventListener("click", () => zoomBy(0.8));
-  document.getElementById("graph-fit").addEventListener("click", () => cy.fit(cy.nodes(":visible"), 30));
+  document.getElementById("graph-fit").addEventListener("click",
+    () => cy.fit(cy.nodes().not(".off"), 30));
   cy.on("tap", "node", event => open(event.target));
   cy.on("mouseover", "node", () => { holder.classList.add("pointing"); });
   cy.on("mouseout", "node", () => { holder.classList.remove("pointing"); });

@@ -5,7 +5,6 @@ with none picked still submits to the search page, as it does without script."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest

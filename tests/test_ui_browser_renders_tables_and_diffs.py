@@ -6,7 +6,6 @@ after each (each coloured line was a block followed by a newline)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest

@@ -101,7 +101,7 @@ def render(project: Project, entry: str | None, domain: str | None, now: datetim
         notes.append(tag("p", f"{live.more} more left off (the most linked are drawn).",
                          class_="hint"))
     paths = [n.path for n in live.nodes if n.kind == "entry"]
-    data = _data(live, link_graph.facets(project, paths, now))
+    data = _data(live, link_graph.facets_of(project, paths, now))
     still = tag("div", Markup(link_graph.render_svg(picture)), class_="graph")
     body = join([head, hint, *notes, _tools(data),
                  tag("div", "", id="graph", class_="graph-live", hidden=True), _block(data),

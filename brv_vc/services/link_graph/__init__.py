@@ -9,7 +9,7 @@ from brv_vc.services.face import lazy
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from brv_vc.services.link_graph.facets import facets
+    from brv_vc.services.link_graph.facets import facets_of
     from brv_vc.services.link_graph.graph import (
         LIMIT,
         WHOLE,
@@ -29,14 +29,14 @@ __all__ = [
     "Node",
     "default_link",
     "entry_graph",
-    "facets",
+    "facets_of",
     "folder_graph",
     "render_svg",
     "whole_graph",
 ]
 __getattr__ = lazy(__name__, {
     "LIMIT": "graph", "WHOLE": "graph", "entry_graph": "graph", "folder_graph": "graph",
-    "whole_graph": "graph", "facets": "facets",
+    "whole_graph": "graph", "facets_of": "facets",
     "Edge": "model", "Facet": "model", "Graph": "model", "Node": "model",
     "default_link": "svg", "render_svg": "svg",
 })

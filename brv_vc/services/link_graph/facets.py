@@ -14,7 +14,7 @@ from brv_vc.services.link_graph.model import Facet
 from brv_vc.tree.project import Project
 
 
-def facets(project: Project, paths: Sequence[str], now: datetime) -> dict[str, Facet]:
+def facets_of(project: Project, paths: Sequence[str], now: datetime) -> dict[str, Facet]:
     """Domain, tags and maturity of each entry of ``paths`` (an unreadable one has no tags)."""
     from brv_vc.errors import BrvError
     from brv_vc.format.entry import parse_entry

@@ -33,7 +33,7 @@ def test_typing_in_the_header_shows_results_without_enter(tab: Any, served: Serv
     first = tab.locator("#quick-results li:not(.all) a").first
     first.wait_for()
     tab.wait_for_function("() => document.querySelector('#quick-results a')"
-                          ".textContent.startsWith('Signing Keys')")
+                          "?.textContent.startsWith('Signing Keys')")
     assert tab.url == served.base + "/?path=security"  # nothing submitted
     assert tab.locator("#quick-results").is_visible()
     tab.locator(QUICK).press("ArrowDown")
@@ -51,4 +51,4 @@ def test_enter_without_a_pick_opens_the_search_page(tab: Any, served: Served) ->
     assert tab.locator("#results li").count() >= 1
     tab.locator(QUICK).fill("zzzqqq")  # a word no entry has: the list says so
     tab.wait_for_function("() => document.querySelector('#quick-results li.all a')"
-                          ".textContent === 'no result'")
+                          "?.textContent === 'no result'")

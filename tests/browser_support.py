@@ -246,3 +246,24 @@ def browser() -> Iterator[Any]:
     require()
     with chromium() as launched:
         yield launched
+
+
+def graph_nodes(page: Any) -> set[str]:
+    """The paths of the nodes the graph page shows (after its script has drawn them)."""
+    page.wait_for_selector("#graph[data-ready='1']")
+    return set(page.evaluate("() => brvGraph.nodes(':visible').map(n => n.id())"))
+
+
+def node_point(page: Any, path: str) -> tuple[float, float]:
+    """Where on the page the graph draws the node of ``path`` (its centre, in CSS pixels)."""
+    page.wait_for_selector("#graph[data-ready='1']")
+    page.wait_for_function("() => !brvGraph.animated()")
+    at = page.evaluate("(id) => brvGraph.getElementById(id).renderedPosition()", path)
+    box = page.locator("#graph").bounding_box()
+    return box["x"] + at["x"], box["y"] + at["y"]
+
+
+def click_node(page: Any, path: str) -> None:
+    """Clicks the node of ``path`` in the graph, as a person does."""
+    x, y = node_point(page, path)
+    page.mouse.click(x, y)

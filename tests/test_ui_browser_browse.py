@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import EVIL, Served, brv_ui, build_project, opened
+from browser_support import EVIL, Served, brv_ui, build_project, click_node, graph_nodes, opened
 
 pytestmark = pytest.mark.slow
 
@@ -37,9 +37,8 @@ def test_the_tree_opens_with_its_domains_and_folds_into_a_topic(page: Any) -> No
     # the domain's picture: its entries as nodes, each opening its entry
     main.get_by_role("link", name="Graph of its links").click()
     page.wait_for_url("**/graph?domain=authentication")
-    drawn = {a.get_attribute("data-path") for a in page.locator("svg.link-graph a.node").all()}
-    assert "authentication/jwt_implementation/signing_keys.md" in drawn
-    page.get_by_role("link", name="Signing Keys").first.click()
+    assert "authentication/jwt_implementation/signing_keys.md" in graph_nodes(page)
+    click_node(page, "authentication/jwt_implementation/signing_keys.md")
     page.wait_for_url("**/entry?path=*signing_keys*")
 
 

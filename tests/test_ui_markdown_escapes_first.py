@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from brv_vc.web.markdown import render
 
 OURS = re.compile(
-    r"</?(h[1-6]|p|ul|ol|li|pre|code|strong|em|blockquote|hr)>"
-    r'|<p class="relation">'
+    r"</?(h[1-6]|p|ul|ol|li|pre|code|strong|em|blockquote|hr|table|thead|tbody|tr|th|td)>"
+    r'|<p class="relation">|<code class="language-[^"<>]*">|<t[hd] class="al-(left|center|right)">'
     r'|<a (class="wiki" )?href="[^"<>]*"( rel="noopener noreferrer nofollow")?>|</a>')
 
 
@@ -34,10 +34,10 @@ def test_the_blocks_and_inlines_entries_use() -> None:
     assert "<strong>bold</strong>" in html
     assert "<em>em</em>" in html
     assert "<code>&lt;code&gt;</code>" in html
-    assert "<ul>\n<li>one</li>\n<ul>\n<li>two</li>" in html
+    assert "<ul>\n<li>one\n<ul>\n<li>two</li>\n</ul>\n</li>" in html  # nested inside its item
     assert "<ol>\n<li>first</li>" in html
-    assert "<pre><code>&lt;b&gt;kept&lt;/b&gt;</code></pre>" in html
-    assert "<blockquote>quoted</blockquote>" in html
+    assert "<pre><code>&lt;b&gt;kept&lt;/b&gt;\n</code></pre>" in html
+    assert "<blockquote>\n<p>quoted</p>\n</blockquote>" in html
     assert "<hr>" in html
     assert '@<a href="/entry?path=auth/jwt/keys.md">auth/jwt/keys.md</a>' in html
 

@@ -12,6 +12,13 @@ from brv_vc.vc.semdiff import EntryDiff, FieldChange
 _ORDER = ("added", "modified", "renamed", "removed")
 CONTENT_LINES = 60  # lines of an added/removed entry shown in a PR comment, all sections
 SECTION_LINES = 25  # of those, at most this many per section
+_OBJECT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")  # a full SHA-1 or SHA-256 commit id
+SHORT_ID = 9  # characters of a commit id a comment shows (as 'brv about' and 'brv stale')
+
+
+def _ref(name: str) -> str:
+    """A revision as a comment names it: a full commit id shortened, a branch or tag as is."""
+    return name[:SHORT_ID] if _OBJECT_ID.fullmatch(name) else name
 
 
 def _value(value: Any) -> str:
@@ -118,6 +125,7 @@ def render_markdown(entries: Sequence[EntryDiff], base: str, target: str,
     """
     lines = ["## Knowledge changes", ""]
     section = code_section(*code)
+    base, target = _ref(base), _ref(target)  # the Action passes two 40-character ids
     if not entries:
         return "\n".join([*lines, f"No knowledge changes between `{base}` and `{target}`.",
                           *section]) + ("\n" if section else "")

@@ -11,7 +11,8 @@ def _missing() -> bool:
     import importlib.util
 
     try:
-        return any(importlib.util.find_spec(name) is None for name in ("starlette", "uvicorn"))
+        return any(importlib.util.find_spec(name) is None for name in ("starlette", "uvicorn",
+                                                                    "markdown_it"))
     except (ImportError, ValueError):  # blocked, or a broken half-installed package
         return True
 
@@ -43,7 +44,8 @@ def ui(app: AppContext, port: int, no_open: bool, as_json: bool) -> None:
     from brv_vc.errors import StateError
 
     if _missing():
-        raise StateError("brv ui needs starlette and uvicorn, which are not installed",
+        raise StateError("brv ui needs starlette, uvicorn and markdown-it-py, which are not "
+                         "all installed",
                          hint="install the extra: pip install 'brv-vc[ui]' (from a checkout: "
                               "'.[ui]')")
     from brv_vc.web import app as web_app

@@ -33,7 +33,11 @@ def _field(change: FieldChange) -> Markup:
 
 
 def _lines(lines: Sequence[str], whole: str | None = None) -> Markup:
-    """Diff lines (``+``/``-`` coloured), or a whole added/removed text (``whole``)."""
+    """Diff lines (``+``/``-`` coloured), or a whole added/removed text (``whole``).
+
+    Each line is its own block (``ui.css``), with no newline between: a coloured line was
+    a block followed by the newline, which showed a blank line after every line.
+    """
     shown = list(lines[:SECTION_LINES])
     rows = []
     for line in shown:
@@ -43,7 +47,7 @@ def _lines(lines: Sequence[str], whole: str | None = None) -> Markup:
     more = len(lines) - len(shown)
     if more > 0:
         rows.append(tag("span", f"… {more} more line(s)", class_="hint"))
-    return tag("pre", join(rows, "\n"))
+    return tag("pre", join(rows))
 
 
 def render_diff(entry: EntryDiff, *, linked: bool = True) -> Markup:

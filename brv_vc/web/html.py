@@ -8,7 +8,7 @@ these pages need.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from html import escape
 from urllib.parse import urlencode
 
@@ -66,15 +66,19 @@ NAV = (("/", "Tree"), ("/search", "Search"), ("/review", "Review"), ("/dreams", 
        ("/vc", "Changes"), ("/graph", "Graph"))
 
 
-def page(title: str, body: object, *, active: str = "") -> Markup:
-    """A whole page: head with our stylesheet and script, the navigation, then ``body``."""
+def page(title: str, body: object, *, active: str = "", scripts: Sequence[str] = ()) -> Markup:
+    """A whole page: head with our stylesheet and script, the navigation, then ``body``.
+
+    ``scripts``: more of our static files the page runs (after ``ui.js``, in order).
+    """
+    more = "".join(f'<script src="/static/{esc(name)}" defer></script>' for name in scripts)
     nav = join(link(href, label, class_="on" if href == active else None) for href, label in NAV)
     return Markup(
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
         f"<title>{esc(title)} · brv</title>"
         "<link rel=\"stylesheet\" href=\"/static/ui.css\">"
-        "<script src=\"/static/ui.js\" defer></script></head><body>"
+        f"<script src=\"/static/ui.js\" defer></script>{more}</head><body>"
         f"<header><span class=\"brand\">brv</span><nav>{nav}</nav>"
         f"<form class=\"quick\" action=\"/search\" method=\"get\">"
         f"<input name=\"q\" placeholder=\"Search\" aria-label=\"Search\"></form></header>"

@@ -1,33 +1,41 @@
-"""A small markdown renderer of our own, safe by construction: text is escaped first.
+"""An entry's markdown as HTML: CommonMark with GitHub's tables (markdown-it-py), raw HTML off.
 
-Every line of an entry is HTML-escaped before any markdown rule looks at it, so an entry
-holding ``<script>`` or ``<img onerror=...>`` shows those characters as text; the rules then
-add only the tags they own (headings, lists, quotes, code, emphasis, links). Link targets
-are checked after escaping: ``http(s)`` and ``mailto`` links leave the page; a relative link
-or a ``[[wiki]]`` link opens that entry of the tree; anything else (``javascript:``,
-``data:``) is shown as text. Enough for knowledge entries; not CommonMark.
+markdown-it-py parses; brv's own rules are hooked into its parser and renderer, never
+applied to the HTML afterwards:
+
+- raw HTML is text (``html=False``): an entry holding ``<script>`` or ``<img onerror=...>``
+  shows those characters; every text and attribute is escaped by the renderer.
+- links: ``http(s)`` and ``mailto`` links leave the page (``rel="noopener noreferrer
+  nofollow"``); a relative link or a ``[[wiki]]`` link opens that entry of the tree; a
+  link of another scheme (``javascript:``, ``data:``), a network path (``//host``) or one
+  that leaves the tree stays text, as written. Images are not fetched: ``![a](b)`` reads as
+  ``!`` and a link, as before.
+- an ``@path`` line (a relation) links its entry.
+- a table cell's alignment is a class, not a ``style`` attribute (the page's
+  Content-Security-Policy refuses inline styles).
 """
 
 from __future__ import annotations
 
 import posixpath
 import re
-from html import escape, unescape
+from collections.abc import Sequence
+from functools import cache
+from typing import Any
 from urllib.parse import quote
+
+from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
+from markdown_it.rules_block import StateBlock
+from markdown_it.rules_core import StateCore
+from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
 
 from brv_vc.web.html import Markup
 
-_FENCE = re.compile(r"^\s*(```|~~~)")
-_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
-_BULLET = re.compile(r"^(\s*)[-*+]\s+(.*)$")
-_NUMBERED = re.compile(r"^(\s*)\d{1,9}[.)]\s+(.*)$")
-_RULE = re.compile(r"^\s*([-*_])(\s*\1){2,}\s*$")
-_CODE = re.compile(r"`([^`]+)`")
-_WIKI = re.compile(r"\[\[([^\]|]+)(?:\|([^\]]+))?\]\]")
-_LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
-_BOLD = re.compile(r"\*\*(.+?)\*\*|__(.+?)__")
-_EM = re.compile(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?!\w)|(?<![\w_])_(?!\s)(.+?)(?<!\s)_(?!\w)")
 _RELATION = re.compile(r"^@([\w./-]+)$")
+_EXTERNAL = ("http://", "https://", "mailto:")
+_REL = "noopener noreferrer nofollow"
 
 
 def entry_url(target: str) -> str:
@@ -35,13 +43,18 @@ def entry_url(target: str) -> str:
     return "/entry?path=" + quote(target, safe="/")
 
 
-def _href(raw: str, base: str) -> str | None:
-    """Where a link may go, or None when it must stay text. ``raw`` is escaped text."""
-    target = unescape(raw)
-    lowered = target.lower()
-    if lowered.startswith(("http://", "https://", "mailto:")):
+def _may_link(target: str) -> bool:
+    """Whether ``target`` may become a link at all (its scheme; the tree check comes later)."""
+    if target.lower().startswith(_EXTERNAL):
+        return True
+    return not (":" in target.split("/")[0] or target.startswith(("//", "\\")))
+
+
+def _href(target: str, base: str) -> str | None:
+    """Where a link may go, or None when it must stay text."""
+    if target.lower().startswith(_EXTERNAL):
         return target
-    if ":" in target.split("/")[0] or target.startswith(("//", "\\")):
+    if not _may_link(target):
         return None  # another scheme (javascript:, data:) or a network path
     if target.startswith("#"):
         return target
@@ -50,112 +63,119 @@ def _href(raw: str, base: str) -> str | None:
     return None if joined.startswith("..") else entry_url(joined)
 
 
-def _inline(text: str, base: str) -> str:
-    """Inline rules over escaped ``text``.
+def _wiki(state: StateInline, silent: bool) -> bool:
+    """``[[target]]`` or ``[[target|label]]``: a link to that entry of the tree."""
+    src, start = state.src, state.pos
+    if not src.startswith("[[", start):
+        return False
+    end = src.find("]]", start + 2)
+    inner = src[start + 2:end] if end > 0 else ""
+    target, _, label = inner.partition("|")
+    if not target.strip() or "[" in inner or "]" in inner or "\n" in inner:
+        return False
+    href = _href(target.strip(), "")
+    if href is None:
+        return False
+    if not silent:
+        opened = state.push("link_open", "a", 1)
+        opened.attrs = {"class": "wiki", "href": href}
+        opened.meta = {"checked": True}
+        state.push("text", "", 0).content = label or target
+        state.push("link_close", "a", -1)
+    state.pos = end + 2
+    return True
 
-    Code spans are set aside first, so their content is never read as emphasis or a link.
-    """
-    held: list[str] = []
 
-    def hold(html: str) -> str:
-        held.append(html)
-        return f"\x00{len(held) - 1}\x00"
+def _relation(state: StateBlock, line: int, end: int, silent: bool) -> bool:
+    """A line that is only ``@path``: a relation to that entry."""
+    if state.sCount[line] - state.blkIndent >= 4:
+        return False
+    text = state.src[state.bMarks[line] + state.tShift[line]:state.eMarks[line]].strip()
+    found = _RELATION.match(text)
+    if found is None:
+        return False
+    if not silent:
+        token = state.push("relation", "", 0)
+        token.content = found.group(1)
+        token.map = [line, line + 1]
+    state.line = line + 1
+    return True
 
-    text = _CODE.sub(lambda m: hold(f"<code>{m.group(1)}</code>"), text)
 
-    def wiki(m: re.Match[str]) -> str:
-        target = unescape(m.group(1)).strip()
-        href = _href(escape(target), "")
-        label = m.group(2) or m.group(1)
-        if href is None:
-            return m.group(0)
-        return hold(f'<a class="wiki" href="{escape(href)}">{label}</a>')
+def _text(content: str) -> Token:
+    token = Token("text", "", 0)
+    token.content = content
+    return token
 
-    def link(m: re.Match[str]) -> str:
-        href = _href(m.group(2), base)
-        if href is None:
-            return m.group(0)
-        external = href.startswith(("http://", "https://", "mailto:"))
-        rel = ' rel="noopener noreferrer nofollow"' if external else ""
-        return hold(f'<a href="{escape(href)}"{rel}>{m.group(1)}</a>')
 
-    text = _WIKI.sub(wiki, text)
-    text = _LINK.sub(link, text)
-    text = _BOLD.sub(lambda m: f"<strong>{m.group(1) or m.group(2)}</strong>", text)
-    text = _EM.sub(lambda m: f"<em>{m.group(1) or m.group(2)}</em>", text)
-    return re.sub(r"\x00(\d+)\x00", lambda m: held[int(m.group(1))], text)
+def _check_links(state: StateCore) -> None:
+    """Each link's address as brv allows it; a link that may not go where it says stays text."""
+    base = state.env.get("base", "")
+    for block in state.tokens:
+        if block.type != "inline" or not block.children:
+            continue
+        out: list[Token] = []
+        stack: list[str | None] = []  # per open link: the text its close becomes, or None
+        for token in block.children:
+            if token.type == "link_open" and not token.meta.get("checked"):
+                raw = str(token.attrs.get("href", ""))
+                href = _href(raw, base)
+                if href is None:
+                    out.append(_text("["))
+                    stack.append(f"]({raw})")
+                    continue
+                token.attrs["href"] = href
+                if href.lower().startswith(_EXTERNAL):
+                    token.attrs["rel"] = _REL
+                stack.append(None)
+            elif token.type == "link_open":
+                stack.append(None)
+            elif token.type == "link_close" and stack:
+                closing = stack.pop()
+                if closing is not None:
+                    out.append(_text(closing))
+                    continue
+            out.append(token)
+        block.children = out
+
+
+def _aligned(renderer: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
+    """A table cell: its alignment as a class (inline ``style`` is refused by the CSP)."""
+    token = tokens[idx]
+    style = str(token.attrs.pop("style", ""))
+    if style.startswith("text-align:"):
+        token.attrs["class"] = "al-" + style.split(":", 1)[1].strip()
+    return f"<{token.tag}{_attrs(token)}>"
+
+
+def _attrs(token: Token) -> str:
+    return "".join(f' {k}="{escapeHtml(str(v))}"' for k, v in token.attrs.items())
+
+
+def _relation_html(renderer: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
+    target = tokens[idx].content
+    return (f'<p class="relation">@<a href="{escapeHtml(entry_url(target))}">'
+            f"{escapeHtml(target)}</a></p>\n")
+
+
+@cache
+def _parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": False, "xhtmlOut": False, "linkify": False,
+                                   "typographer": False})
+    md.enable("table")
+    md.disable("image")  # nothing is fetched: an image reads as '!' and a link
+    md.validateLink = _may_link  # type: ignore[method-assign,assignment]
+    md.normalizeLink = lambda url: url  # type: ignore[method-assign]  # _href quotes paths
+    md.inline.ruler.before("link", "wiki", _wiki)
+    md.block.ruler.before("paragraph", "relation", _relation, {"alt": ["paragraph"]})
+    md.core.ruler.after("inline", "brv_links", _check_links)
+    md.add_render_rule("th_open", _aligned)
+    md.add_render_rule("td_open", _aligned)
+    md.add_render_rule("relation", _relation_html)
+    return md
 
 
 def render(source: str, path: str = "") -> Markup:
     """``source`` (an entry's body) as HTML; ``path`` is the entry's tree path (for links)."""
-    base = posixpath.dirname(path)
-    out: list[str] = []
-    para: list[str] = []
-    lists: list[str] = []  # open list tags, innermost last
-    fence: str | None = None
-    code: list[str] = []
-
-    def close_para() -> None:
-        if para:
-            out.append(f"<p>{_inline(' '.join(para), base)}</p>")
-            para.clear()
-
-    def close_lists() -> None:
-        while lists:
-            out.append(f"</{lists.pop()}>")
-
-    for raw in source.replace("\r\n", "\n").split("\n"):
-        line = escape(raw, quote=True)
-        if fence is not None:
-            if raw.strip().startswith(fence):
-                out.append(f"<pre><code>{chr(10).join(code)}</code></pre>")
-                fence, code = None, []
-            else:
-                code.append(line)
-            continue
-        if (m := _FENCE.match(raw)) is not None:
-            close_para()
-            close_lists()
-            fence = m.group(1)
-            continue
-        if not raw.strip():
-            close_para()
-            close_lists()
-            continue
-        if (m := _HEADING.match(line)) is not None:
-            close_para()
-            close_lists()
-            level = len(m.group(1))
-            out.append(f"<h{level}>{_inline(m.group(2), base)}</h{level}>")
-        elif _RULE.match(raw):
-            close_para()
-            close_lists()
-            out.append("<hr>")
-        elif (m := _BULLET.match(line) or _NUMBERED.match(line)) is not None:
-            close_para()
-            kind = "ul" if _BULLET.match(line) else "ol"
-            depth = len(m.group(1).expandtabs(4)) // 2 + 1
-            while len(lists) > depth or (lists and len(lists) == depth and lists[-1] != kind):
-                out.append(f"</{lists.pop()}>")
-            while len(lists) < depth:
-                lists.append(kind)
-                out.append(f"<{kind}>")
-            out.append(f"<li>{_inline(m.group(2), base)}</li>")
-        elif line.startswith("&gt;"):
-            close_para()
-            close_lists()
-            out.append(f"<blockquote>{_inline(line[4:].strip(), base)}</blockquote>")
-        elif (m := _RELATION.match(raw.strip())) is not None:
-            close_para()
-            close_lists()
-            target = m.group(1)
-            out.append(f'<p class="relation">@<a href="{escape(entry_url(target))}">'
-                       f"{escape(target)}</a></p>")
-        else:
-            close_lists()
-            para.append(line.strip())
-    if fence is not None:  # an unclosed fence: show what it held
-        out.append(f"<pre><code>{chr(10).join(code)}</code></pre>")
-    close_para()
-    close_lists()
-    return Markup("\n".join(out))
+    html = _parser().render(source, {"base": posixpath.dirname(path)})
+    return Markup(html.rstrip("\n"))

@@ -32,7 +32,10 @@ if TYPE_CHECKING:
     from brv_vc.services.tree_view import FolderNode
 
 log = logging.getLogger("brv_vc.web")
-STATIC = {"ui.css": "text/css; charset=utf-8", "ui.js": "text/javascript; charset=utf-8"}
+STATIC = {"ui.css": "text/css; charset=utf-8", "ui.js": "text/javascript; charset=utf-8",
+          "graph.js": "text/javascript; charset=utf-8",
+          # vendored, never fetched at run time: static/README.md says which and whence
+          "cytoscape.min.js": "text/javascript; charset=utf-8"}
 Handler = Callable[[Request], Awaitable[Response]]
 
 

@@ -9,22 +9,34 @@ from brv_vc.services.face import lazy
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from brv_vc.services.link_graph.graph import LIMIT, entry_graph, folder_graph
-    from brv_vc.services.link_graph.model import Edge, Graph, Node
+    from brv_vc.services.link_graph.facets import facets_of
+    from brv_vc.services.link_graph.graph import (
+        LIMIT,
+        WHOLE,
+        entry_graph,
+        folder_graph,
+        whole_graph,
+    )
+    from brv_vc.services.link_graph.model import Edge, Facet, Graph, Node
     from brv_vc.services.link_graph.svg import default_link, render_svg
 
 __all__ = [
     "LIMIT",
+    "WHOLE",
     "Edge",
+    "Facet",
     "Graph",
     "Node",
     "default_link",
     "entry_graph",
+    "facets_of",
     "folder_graph",
     "render_svg",
+    "whole_graph",
 ]
 __getattr__ = lazy(__name__, {
-    "LIMIT": "graph", "entry_graph": "graph", "folder_graph": "graph",
-    "Edge": "model", "Graph": "model", "Node": "model",
+    "LIMIT": "graph", "WHOLE": "graph", "entry_graph": "graph", "folder_graph": "graph",
+    "whole_graph": "graph", "facets_of": "facets",
+    "Edge": "model", "Facet": "model", "Graph": "model", "Node": "model",
     "default_link": "svg", "render_svg": "svg",
 })

@@ -10,10 +10,12 @@ from brv_vc.services.link_graph.folders import folder_nodes, tree_nodes
 from brv_vc.services.link_graph.layout import radial
 from brv_vc.services.link_graph.model import Edge, Graph, Node
 from brv_vc.services.link_graph.neighbourhood import entry_nodes
+from brv_vc.services.link_graph.whole import whole_nodes
 from brv_vc.tree.layout import clean_relpath
 from brv_vc.tree.project import Project
 
 LIMIT = 40  # nodes a person can still read in one picture
+WHOLE = 200  # entries the interactive graph draws of the whole tree (zoom and filters read it)
 Found = tuple[list[Node], list[Edge], int]
 # pictures by (tree fingerprint, what was asked): the fingerprint hashes every indexed file's
 # path and content, so it changes whenever a link can; brv ui is one resident process, and the
@@ -102,3 +104,18 @@ def folder_graph(project: Project, folder: str = "", *, limit: int = LIMIT) -> G
 
     found, notes = with_index(project, work)
     return _laid_out(name, "folder" if name else "tree", found, notes)
+
+
+def whole_graph(project: Project, *, limit: int = WHOLE) -> Graph:
+    """The tree's ``limit`` most linked entries and the relations among them (scope "whole").
+
+    Not laid out: the page's graph library places them (every node at 0, 0).
+    """
+    limit = _bounded(limit)
+
+    def work(opened: OpenIndex) -> Found:
+        return _cached(opened, (str(project.root), "whole", limit),
+                       lambda: whole_nodes(opened.conn, limit=limit))
+
+    (nodes, edges, more), notes = with_index(project, work)
+    return Graph("", "whole", tuple(nodes), tuple(edges), more, tuple(notes))

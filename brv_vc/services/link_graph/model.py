@@ -65,3 +65,18 @@ class Graph:
     edges: tuple[Edge, ...]
     more: int
     notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Facet:
+    """What the graph's filters read of one entry.
+
+    Attributes:
+        domain: its top-level folder.
+        tags: its frontmatter tags.
+        maturity: ``draft``, ``validated`` or ``core``, decayed to now.
+    """
+
+    domain: str
+    tags: tuple[str, ...]
+    maturity: str

@@ -19,12 +19,15 @@ def _detail(r: svc.ReviewDetail) -> str:
     return "\n".join([*head, render_text(r.diffs, "before", "after")])
 
 
+_VERBS = {"approved": "approve", "rejected": "reject"}
+
+
 def _entries(n: int) -> str:
     return f"{n} review entr{'y' if n == 1 else 'ies'}"
 
 
 def _decision(r: svc.Decision) -> str:
-    verb = f"would {r.action[:-1]}" if r.dry_run else r.action
+    verb = f"would {_VERBS.get(r.action, r.action)}" if r.dry_run else r.action
     lines = [f"{verb} {_entries(len(r.entries))}"]
     lines.extend(f"  {e.id:>4}  {e.line()}" for e in r.entries)
     if r.also:

@@ -111,7 +111,8 @@ def test_a_first_dream_queues_a_bounded_best_first_group(tmp_path: Path) -> None
     assert len(applied) + sum(op["action"] == "MERGE" for op in waiting) == len(PACKAGES)
     for op in merges:  # one subject each: the package's own two usage sections
         assert len({_package(p) for p in [op["target"], *op["sources"]]}) == 1, op
-        assert op["target"].endswith("/usage.md") and "/usage_of_" in op["sources"][0], op
+        assert op["target"].endswith("/usage.md"), op
+        assert "/usage_of_" in op["sources"][0], op
     # best first: the queue's order is the order of confidence, none waiting above it
     confidence = [op["confidence"] for op in first["operations"]
                   if op.get("reviewId") is not None and op["status"] == "applied"

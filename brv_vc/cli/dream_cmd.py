@@ -63,7 +63,8 @@ def _bar(phase: str, done: int, total: int) -> None:
 
 
 def _run(app: AppContext, force: bool, budget: float | None, as_json: bool, dream_id: str | None,
-         decisions: list[dict[str, Any]] | None = None, trigger: str = "cli") -> None:
+         decisions: list[dict[str, Any]] | None = None, trigger: str = "cli",
+         max_proposals: int | None = None) -> None:
     project = app.project()
     stop = _Interrupts()
     previous = signal.signal(signal.SIGINT, stop)
@@ -72,7 +73,8 @@ def _run(app: AppContext, force: bool, budget: float | None, as_json: bool, drea
                            should_stop=lambda: stop.asked, decisions=decisions,
                            progress=_bar if stderr_is_tty() and not as_json else None,
                            dream_id=dream_id, trigger=trigger,
-                           llm=configured_llm(project) if decisions is None else None)
+                           llm=configured_llm(project) if decisions is None else None,
+                           max_proposals=max_proposals)
     finally:
         signal.signal(signal.SIGINT, previous)
     for problem in result.problems:
@@ -97,14 +99,16 @@ def _run(app: AppContext, force: bool, budget: float | None, as_json: bool, drea
     raise click.exceptions.Exit(1)
 
 
-def _detach(app: AppContext, force: bool, budget: float | None, as_json: bool) -> None:
+def _detach(app: AppContext, force: bool, budget: float | None, as_json: bool,
+            max_proposals: int | None) -> None:
     project = app.project()
     dream_id = svc.new_id()
     out = project.state / "dream-log" / f"{dream_id}.out"
     out.parent.mkdir(parents=True, exist_ok=True)
     args = [sys.executable, "-m", "brv_vc", "-C", str(project.root), "dream", "--id", dream_id,
             "--json", *(["--force"] if force else []),
-            *(["--budget", str(budget)] if budget is not None else [])]
+            *(["--budget", str(budget)] if budget is not None else []),
+            *(["--max-proposals", str(max_proposals)] if max_proposals is not None else [])]
     with open(out, "wb") as sink:
         child = subprocess.Popen(args, stdout=sink, stderr=subprocess.STDOUT,
                                  stdin=subprocess.DEVNULL, start_new_session=True)
@@ -124,18 +128,23 @@ def _detach(app: AppContext, force: bool, budget: float | None, as_json: bool) -
               help="List the dream logs, or print one.")
 @click.option("--budget", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
               help="Time budget (default: dream.budget_seconds in config.yaml, else 300).")
+@click.option("--max-proposals", type=click.IntRange(min=1), metavar="N",
+              help="With review on: changes queued for review per dream, most confident "
+                   "first; the rest wait for the next dream (default: dream.max_proposals in "
+                   "config.yaml, else 20).")
 @click.option("--id", "dream_id", hidden=True)
 @json_option
 @click.pass_context
 def dream(ctx: click.Context, force: bool, detach: bool, cancel_id: str | None,
           undo_id: str | None, log_id: str | None, budget: float | None,
-          dream_id: str | None, as_json: bool) -> None:
+          max_proposals: int | None, dream_id: str | None, as_json: bool) -> None:
     """Consolidate, synthesize and prune the context tree (seed 001), reviewably.
 
     Runs when 12 hours and 3 curations have passed since the last dream and no
     summary work is queued (--force skips those three gates, never the lock). Every
     change is logged with backups; with review enabled, merges, archives and
-    low-confidence changes wait in 'brv review pending'. Ctrl-C once stops after the
+    low-confidence changes wait in 'brv review pending', at most 20 a dream (most
+    confident first; the rest wait for the next dream). Ctrl-C once stops after the
     current operation; twice exits at once (130).
 
     \b
@@ -164,9 +173,9 @@ def dream(ctx: click.Context, force: bool, detach: bool, cancel_id: str | None,
     elif log_id is not None:
         emit(svc.logs(app.project(), log_id or None), as_json, logs_text)
     elif detach:
-        _detach(app, force, budget, as_json)
+        _detach(app, force, budget, as_json, max_proposals)
     else:
-        _run(app, force, budget, as_json, dream_id)
+        _run(app, force, budget, as_json, dream_id, max_proposals=max_proposals)
 
 
 @dream.command("scan")

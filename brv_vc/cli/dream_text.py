@@ -17,7 +17,7 @@ def dream_text(r: svc.DreamResult) -> str:
         lines[0] += f": stopped because {_STOPPED.get(r.stopped, r.stopped)}; finished work kept"
     lines.append(r.line)
     for op in r.operations:
-        if op.get("status") == "skipped":
+        if op.get("status") in ("skipped", "waiting"):
             continue
         mark = " [review]" if op.get("needsReview") else ""
         lines.append(f"  {op['operation']:<11} {op['action']:<15} {op['message']}{mark}"
@@ -25,7 +25,12 @@ def dream_text(r: svc.DreamResult) -> str:
     flagged = r.summary.get("flaggedForReview", 0)
     if flagged:
         lines.append(f"{flagged} operation{'s' if flagged != 1 else ''} flagged for review "
-                     "(brv review pending)")
+                     "(brv review pending; a group at once: brv review approve --dream "
+                     f"{r.id})")
+    if r.waiting:
+        lines.append(f"{r.waiting} more proposal{'s' if r.waiting != 1 else ''} wait for the "
+                     f"next dream (at most {r.max_proposals} a dream, most confident first: "
+                     "dream.max_proposals or --max-proposals)")
     lines.append("undo with: brv dream --undo")
     return "\n".join(lines)
 

@@ -19,11 +19,26 @@ def _detail(r: svc.ReviewDetail) -> str:
     return "\n".join([*head, render_text(r.diffs, "before", "after")])
 
 
+_VERBS = {"approved": "approve", "rejected": "reject"}
+
+
+def _entries(n: int) -> str:
+    return f"{n} review entr{'y' if n == 1 else 'ies'}"
+
+
 def _decision(r: svc.Decision) -> str:
-    lines = [f"{r.action} {len(r.entries)} review entr{'y' if len(r.entries) == 1 else 'ies'}"]
+    verb = f"would {_VERBS.get(r.action, r.action)}" if r.dry_run else r.action
+    lines = [f"{verb} {_entries(len(r.entries))}"]
     lines.extend(f"  {e.id:>4}  {e.line()}" for e in r.entries)
+    if r.also:
+        lines.append(f"{'would undo' if r.dry_run else 'undid'} {_entries(len(r.also))} "
+                     "that built on them too:")
+        lines.extend(f"  {p.entry.id:>4}  {p.entry.line()} ({p.was}, built on {p.on})"
+                     for p in r.also)
     if r.restored:
         lines.append("restored: " + ", ".join(r.restored))
+    if r.dry_run:
+        lines.append("nothing changed (--dry-run)")
     return "\n".join(lines)
 
 
@@ -96,13 +111,24 @@ def _decide(name: str, help_text: str) -> click.Command:
     @click.argument("ids", nargs=-1, type=int, metavar="[ID]...")
     @click.option("--file", "files", multiple=True, metavar="PATH",
                   help="Every pending entry that touched PATH (repeatable).")
+    @click.option("--kind", metavar="KIND",
+                  help="Every pending entry of one kind (MERGE, ARCHIVE, CROSS_REFERENCE, "
+                       "TEMPORAL_UPDATE, CREATE, DELETE...).")
+    @click.option("--domain", metavar="DOMAIN",
+                  help="Every pending entry about a file of one domain.")
+    @click.option("--dream", "task", metavar="ID",
+                  help="Every pending entry of one dream (its id: drm-...).")
     @click.option("--all", "everything", is_flag=True, help="Every pending entry.")
+    @click.option("--dry-run", is_flag=True, help="List what would be decided; change nothing.")
     @json_option
     @pass_app
     def command(app: AppContext, ids: tuple[int, ...], files: tuple[str, ...],
-                everything: bool, as_json: bool) -> None:
+                kind: str | None, domain: str | None, task: str | None, everything: bool,
+                dry_run: bool, as_json: bool) -> None:
         action = svc.approve if name == "approve" else svc.reject
-        result = action(app.project(), app.now, ids, files=files, everything=everything)
+        group = svc.Group(kind=kind, domain=domain, task=task)
+        result = action(app.project(), app.now, ids, files=files, everything=everything,
+                        group=group, dry_run=dry_run)
         for problem in result.problems:
             warn(problem)
         emit(result, as_json, _decision)
@@ -112,18 +138,25 @@ def _decide(name: str, help_text: str) -> click.Command:
 
 review.add_command(_decide("approve", """Keep changes: mark them approved and drop their backups.
 
+    Name entries by id, by file, or a group at once: --kind, --domain and
+    --dream (together they narrow each other), or --all. --dry-run lists them.
+
     \b
     Example:
       brv review approve 12 13
-      brv review approve --all
+      brv review approve --kind CROSS_REFERENCE --dry-run
+      brv review approve --dream drm-1764400000000
     """))
 review.add_command(_decide("reject", """Undo changes: restore their backups byte for byte.
 
-    An added file is removed; derived files are refreshed. A change that a later
-    change built on is refused, naming that one (reject it first).
+    An added file is removed; derived files are refreshed. Later changes that
+    built on a rejected one (touched the same files after it), pending or
+    already approved, are undone with it, and the answer names them; --dry-run
+    lists them first.
 
     \b
     Example:
       brv review reject 12
+      brv review reject --kind MERGE --domain api --dry-run
       brv review reject --file api/auth/oauth.md
     """))

@@ -35,7 +35,10 @@ def defaults() -> dict[str, Any]:
             # the last ``brv dream scan``: {"from": the cursor it began at, "wall": the
             # lastDreamWall it read, "to": the cursor its candidates reach}; ``brv dream
             # apply`` of its decisions moves the cursor there
-            "scanCursor": None}
+            "scanCursor": None,
+            # entries whose proposals waited past a dream's bound (services/dream/proposals):
+            # the next dream decides them again
+            "waitingFiles": []}
 
 
 def read_state(project: Project) -> dict[str, Any]:
@@ -57,6 +60,9 @@ def read_state(project: Project) -> dict[str, Any]:
         state["consolidateCursor"] = None  # unreadable: a new pass from lastDreamWall
     if not isinstance(state["scanCursor"], dict):
         state["scanCursor"] = None
+    if not (isinstance(state["waitingFiles"], list)
+            and all(isinstance(f, str) for f in state["waitingFiles"])):
+        state["waitingFiles"] = []
     return state
 
 

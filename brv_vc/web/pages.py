@@ -76,7 +76,9 @@ async def review_queue(site: Site, request: Request) -> Response:
     done = request.query_params.get("done")
     return html(review_page.render_queue(
         site.settled(), everything=request.query_params.get("all") == "1", done=done,
-        done_id=int_param(request, "id", 0) or None))
+        done_id=int_param(request, "id", 0) or None,
+        count=int_param(request, "count", -1) if "count" in request.query_params else None,
+        also=int_param(request, "also", 0) or None))
 
 
 async def review_one(site: Site, request: Request) -> Response:
@@ -94,7 +96,27 @@ async def review_decide(site: Site, request: Request) -> Response:
     decide = review.approve if request.url.path.endswith("/approve") else review.reject
     site.flush()  # a pending search hit must not bring back a restored path's signals
     decision = decide(site.settled(), site.clock(), [entry_id])
-    return see_other(url("/review", done=decision.action, id=entry_id))
+    return see_other(url("/review", done=decision.action, id=entry_id,
+                         also=len(decision.also) or None))
+
+
+async def review_group(site: Site, request: Request) -> Response:
+    """``POST /review/group/approve|reject?kind=K&domain=D&dream=ID``: one group at once.
+
+    As ``brv review approve|reject --kind K --domain D --dream ID`` (one filter at least).
+    """
+    from brv_vc.errors import UsageError
+    from brv_vc.services import review
+    params = request.query_params
+    kind, domain, task = (params.get(field) or None for field in ("kind", "domain", "dream"))
+    if kind is None and domain is None and task is None:
+        raise UsageError("which group? /review/group/approve?kind=MERGE (or domain=, dream=)",
+                         hint="use the group buttons of the review page")
+    decide = review.approve if request.url.path.endswith("/approve") else review.reject
+    site.flush()  # a pending search hit must not bring back a restored path's signals
+    decision = decide(site.settled(), site.clock(), group=review.Group(kind=kind, domain=domain, task=task))
+    return see_other(url("/review", done=decision.action, count=len(decision.entries),
+                         also=len(decision.also) or None))
 
 
 async def dreams(site: Site, request: Request) -> Response:
@@ -148,6 +170,8 @@ ROUTES: list[tuple[str, Page, list[str]]] = [
     ("/review/{id:int}", review_one, ["GET"]),
     ("/review/{id:int}/approve", review_decide, ["POST"]),
     ("/review/{id:int}/reject", review_decide, ["POST"]),
+    ("/review/group/approve", review_group, ["POST"]),
+    ("/review/group/reject", review_group, ["POST"]),
     ("/dreams", dreams, ["GET"]),
     ("/dreams/{id}", dream_log, ["GET"]),
     ("/dreams/{id}/undo", dream_undo, ["POST"]),

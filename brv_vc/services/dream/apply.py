@@ -138,7 +138,7 @@ def _apply_op(ctx: Context, op: Op) -> Op:
                     store.put(data)
         review_id = review.record(ctx.project, ctx.now, SOURCES[op["operation"]],
                                   summary_of(op), str(op.get("reason", "")), ctx.dream_id,
-                                  changes, pending=flagged)
+                                  changes, pending=flagged, kind=op["action"])
         if ctx.intent is not None:
             interrupted.reviewed(ctx.intent, review_id)
     point("dream-acted")  # acted and reviewed, its journal line not written yet

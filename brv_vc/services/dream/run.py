@@ -24,11 +24,12 @@ from brv_vc.services.dream import (
     gates,
     lock,
     passes,
+    proposals,
     provider,
     prune,
     synthesize,
 )
-from brv_vc.services.dream.apply import Context, Op, apply_op, logged
+from brv_vc.services.dream.apply import Context, Op, apply_op, logged, needs_review
 from brv_vc.tree import dreamstate, writelock
 from brv_vc.tree.config import LlmSettings
 from brv_vc.tree.project import Project
@@ -50,6 +51,8 @@ class DreamResult:
     operations: tuple[dict[str, Any], ...] = ()
     stopped: str = ""  # budget | cancelled | "" (ran to the end)
     problems: tuple[str, ...] = ()
+    waiting: int = 0  # proposals past the bound, left for the next dream
+    max_proposals: int | None = None  # the bound (None: not bounded)
 
     @property
     def line(self) -> str:
@@ -67,7 +70,7 @@ def dream(project: Project, now: datetime, *, force: bool = False,
           progress: Progress | None = None, decisions: Sequence[Op] | None = None,
           dream_id: str | None = None, trigger: str = "cli",
           clock: Callable[[], float] = time.monotonic,
-          llm: LlmSettings | None = None) -> DreamResult:
+          llm: LlmSettings | None = None, max_proposals: int | None = None) -> DreamResult:
     """Runs one dream if the gates allow (see the module docstring).
 
     Args:
@@ -82,6 +85,8 @@ def dream(project: Project, now: datetime, *, force: bool = False,
         trigger: cli | agent | detach, kept in the log.
         clock: monotonic seconds, for the budget.
         llm: the provider: it decides on the detectors' candidates (see ``provider``).
+        max_proposals: proposals queued for review per dream (default: the config's
+            ``dream.max_proposals``, else 20); the rest wait (see ``proposals``).
     """
     state = dreamstate.read_state(project)
     checked = [] if force else gates.check(project, state, now)
@@ -97,7 +102,7 @@ def dream(project: Project, now: datetime, *, force: bool = False,
     try:
         _recover(project)
         return _run(project, now, state, dream_id, trigger, budget, should_stop, progress,
-                    decisions, clock, (*checked, gates.Gate("lock", True)), llm)
+                    decisions, clock, (*checked, gates.Gate("lock", True)), llm, max_proposals)
     finally:
         lock.release(project)
 
@@ -119,7 +124,8 @@ def _recover(project: Project) -> None:
 def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, trigger: str,
          budget: float, should_stop: Callable[[], bool], progress: Progress | None,
          decisions: Sequence[Op] | None, clock: Callable[[], float],
-         passed: tuple[gates.Gate, ...], llm: LlmSettings | None) -> DreamResult:
+         passed: tuple[gates.Gate, ...], llm: LlmSettings | None,
+         max_proposals: int | None) -> DreamResult:
     start = clock()
     log: dict[str, Any] = {
         "id": dream_id, "trigger": trigger, "status": dreamlog.PROCESSING,
@@ -133,6 +139,10 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
     dreamlog.write(project, {**log, dreamlog.JOURNAL: True})  # operations: the journal
     opened = derived.open_synced(project)
     ctx = Context(project, now, dream_id, opened.conn, review.is_enabled(project))
+    limit = None
+    if ctx.review_on and decisions is None:
+        limit = proposals.configured_max(project) if max_proposals is None else max_proposals
+    bound = proposals.Bound(limit, lambda op: needs_review(ctx, op))
     stopped = ""
     problems: list[str] = []
 
@@ -141,11 +151,13 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
             return "cancelled"
         return "budget" if clock() - start > budget else ""
 
-    def run_all(phase: str, ops: Sequence[Op]) -> str:
-        if llm is not None and decisions is None:
+    def run_all(phase: str, ops: Sequence[Op], held: bool = True) -> str:
+        if llm is not None and decisions is None and held:
             ops = provider.refine(llm, project, phase, ops, problems)
             if should_stop():  # cancelled while the provider was thinking
                 return "cancelled"
+        if held:
+            ops = bound.hold(ops)
         try:
             number = 0
             while number < len(ops):
@@ -171,6 +183,20 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
         finally:
             problems.extend(ctx.flush())
 
+    def settle(phase: str, why: str) -> str:
+        """The phase's held proposals: the best applied, the rest logged waiting."""
+        best = bound.take(bool(why))
+        if best:
+            before = len(log["operations"])
+            why = run_all(phase, best, held=False)
+            bound.wait(best[len(log["operations"]) - before:])  # cut by the budget
+        waiting = bound.unlogged()
+        if waiting:
+            with writelock.hold(project):
+                log["operations"].extend(waiting)
+                dreamlog.append(project, dream_id, *waiting, durable=False)
+        return why
+
     cursor: dict[str, Any] | None = state.get("consolidateCursor")
     moved = decisions is None  # the consolidate pass went on (an agent's: after its scan)
     try:
@@ -180,18 +206,21 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
         else:
             hints = list(state.get("pendingMerges", []))
             entries = entry_paths(project)
-            changed = passes.changed_entries(project, entries, state, hints)
+            again = [*hints, *({"file": f} for f in state.get(proposals.STATE_KEY, []))]
+            changed = passes.changed_entries(project, entries, state, again)
             stopped, cursor = passes.consolidate_pass(
                 project, entries, changed, hints, opened.conn, over, run_all, cursor, state,
                 llm is not None, lambda: len(log["operations"]))
+            stopped = settle("consolidate", stopped)
             # each detector reads the whole tree: it stops when the budget runs out
             if not stopped:
                 found = synthesize.detect(project, opened.conn, lambda: bool(over()))
-                stopped = run_all("synthesize", found) if found else over()
+                stopped = settle("synthesize", run_all("synthesize", found) if found else over())
             if not stopped:
                 stale = prune.candidates(project, entry_paths(project), now, ctx.touched,
                                          opened.conn, lambda: bool(over()))
-                stopped = over() or run_all("prune", prune.decide(project, opened.conn, stale))
+                stopped = settle("prune", over() or run_all(
+                    "prune", prune.decide(project, opened.conn, stale)))
     finally:
         opened.close()
     ops = log["operations"]
@@ -205,13 +234,13 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
                elapsedSeconds=round(clock() - start, 3))
     dreamlog.write(project, log)
     _finish_state(project, now, dream_id, state, ctx.curations, decisions is None, cursor,
-                  moved)
+                  moved, bound.files() if decisions is None else None)
     dreamlog.store(project).keep_only(
         h for op in ops for c in op.get("changes", []) for h in (c["before"], c["after"]) if h)
     problems.extend(f"{op['action']} failed: {op['message']}" for op in ops
                     if op.get("status") == "failed")
     return DreamResult(status, dream_id, None, passed, summary, tuple(ops), stopped,
-                       tuple(problems))
+                       tuple(problems), len(bound.waiting), limit)
 
 
 def _summary(ops: Sequence[Op]) -> dict[str, int]:
@@ -222,13 +251,18 @@ def _summary(ops: Sequence[Op]) -> dict[str, int]:
         "pruned": sum(op["operation"] == "prune" for op in applied),
         "flaggedForReview": sum(bool(op.get("needsReview")) for op in applied),
         "errors": sum(op.get("status") == "failed" for op in ops),
+        "waiting": sum(op.get("status") == "waiting" for op in ops),
     }
 
 
 def _finish_state(project: Project, now: datetime, dream_id: str, before: dict[str, Any],
                   own_curations: int, consumed_hints: bool,
-                  cursor: dict[str, Any] | None, moved: bool) -> None:
+                  cursor: dict[str, Any] | None, moved: bool,
+                  waiting: list[str] | None) -> None:
     def change(state: dict[str, Any]) -> None:
+        if waiting is not None:  # a pass cut short still owes the last dream's waiting ones
+            owed = state[proposals.STATE_KEY] if cursor is not None else []
+            state[proposals.STATE_KEY] = sorted({*owed, *waiting})
         state["consolidateCursor"] = cursor
         state[passes.SCAN_KEY] = None  # a scan before this dream no longer tells
         seen = int(before.get("curationsSinceDream", 0)) + own_curations

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
         review_store,
     )
     from brv_vc.services.review.entries import ReviewEntry
+    from brv_vc.services.review.groups import Group, Pulled
     from brv_vc.services.review.queue import (
         Decision,
         ReviewDetail,
@@ -40,7 +41,7 @@ _HOMES = {
     "BlobStore": "backups", "FileChange": "backups", "Snapshot": "backups",
     "capture": "backups", "changes_since": "backups", "check_chain": "backups",
     "digest": "backups", "review_store": "backups", "revert": "backups",
-    "ReviewEntry": "entries",
+    "ReviewEntry": "entries", "Group": "groups", "Pulled": "groups",
     "Decision": "queue", "ReviewDetail": "queue", "ReviewList": "queue", "approve": "queue", "dismiss": "queue",
     "pending": "queue", "pending_for": "queue", "record": "queue", "reject": "queue",
     "show": "queue", "withdraw": "queue",
@@ -50,6 +51,8 @@ __all__ = [
     "BlobStore",
     "Decision",
     "FileChange",
+    "Group",
+    "Pulled",
     "ReviewDetail",
     "ReviewEntry",
     "ReviewList",

@@ -27,11 +27,12 @@ CREATE TABLE IF NOT EXISTS review (
     task TEXT NOT NULL,
     status TEXT NOT NULL,
     decided TEXT,
-    changes TEXT NOT NULL
+    changes TEXT NOT NULL,
+    kind TEXT
 );
 CREATE INDEX IF NOT EXISTS review_status ON review (status, id);
 """
-_COLUMNS = "id, created, source, summary, reason, task, status, decided, changes"
+_COLUMNS = "id, created, source, summary, reason, task, status, decided, changes, kind"
 
 
 @dataclass(frozen=True)
@@ -47,11 +48,17 @@ class ReviewEntry:
     status: str
     decided: str | None
     changes: tuple[FileChange, ...]
+    kind: str = ""  # MERGE | TEMPORAL_UPDATE | CROSS_REFERENCE | CREATE | ARCHIVE | DELETE...
 
     @property
     def paths(self) -> tuple[str, ...]:
         """The tree paths it touched."""
         return tuple(c.path for c in self.changes)
+
+    @property
+    def domain(self) -> str:
+        """The domain of the file it is about (its first file: a merge's target)."""
+        return self.paths[0].split("/", 1)[0] if self.changes else ""
 
     def line(self) -> str:
         """Seed 001's listing: ``[dream/consolidate] Merged a and b — reason``."""
@@ -59,37 +66,53 @@ class ReviewEntry:
         return f"[{self.source}] {self.summary}{reason}"
 
 
+def default_kind(source: str) -> str:
+    """The kind a source names itself (``curate/DELETE``: DELETE) when none was given."""
+    return source.rsplit("/", 1)[-1].upper()
+
+
 def ensure_schema(conn: sqlite3.Connection) -> None:
-    """Creates the table when missing."""
+    """Creates the table when missing (and its ``kind`` column, added in issue 37)."""
     conn.executescript(_SCHEMA)
+    if not any(row[1] == "kind" for row in conn.execute("PRAGMA table_info(review)")):
+        with conn:
+            conn.execute("ALTER TABLE review ADD COLUMN kind TEXT")
 
 
 def _entry(row: Sequence[object]) -> ReviewEntry:
     changes = tuple(FileChange.from_dict(c) for c in json.loads(str(row[8])))
-    return ReviewEntry(int(str(row[0])), str(row[1]), str(row[2]), str(row[3]), str(row[4]),
-                       str(row[5]), str(row[6]), None if row[7] is None else str(row[7]), changes)
+    source = str(row[2])
+    kind = str(row[9]) if row[9] else default_kind(source)  # a row from before the column
+    return ReviewEntry(int(str(row[0])), str(row[1]), source, str(row[3]), str(row[4]),
+                       str(row[5]), str(row[6]), None if row[7] is None else str(row[7]), changes,
+                       kind)
 
 
 def insert(conn: sqlite3.Connection, created: str, source: str, summary: str, reason: str,
-           task: str, status: str, changes: Sequence[FileChange]) -> int:
+           task: str, status: str, changes: Sequence[FileChange], kind: str = "") -> int:
     """Adds a row and returns its id."""
     ensure_schema(conn)
     with conn:
         cursor = conn.execute(
             "INSERT INTO review (created, source, summary, reason, task, status, decided, "
-            "changes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "changes, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (created, source, summary, reason, task, status,
              created if status != PENDING else None,
-             json.dumps([c.to_dict() for c in changes])),
+             json.dumps([c.to_dict() for c in changes]),
+             kind or default_kind(source)),
         )
     return int(cursor.lastrowid or 0)
 
 
 def select(conn: sqlite3.Connection, *, status: str | None = None,
-           ids: Sequence[int] | None = None, task: str | None = None) -> list[ReviewEntry]:
-    """Rows by status, ids or task, oldest first."""
+           ids: Sequence[int] | None = None, task: str | None = None,
+           since: int | None = None) -> list[ReviewEntry]:
+    """Rows by status, ids, task or from an id on (``since``), oldest first."""
     ensure_schema(conn)
     where, args = [], []
+    if since is not None:
+        where.append("id >= ?")
+        args.append(str(since))
     if status is not None:
         where.append("status = ?")
         args.append(status)
@@ -103,15 +126,6 @@ def select(conn: sqlite3.Connection, *, status: str | None = None,
     if where:
         sql += " WHERE " + " AND ".join(where)
     return [_entry(row) for row in conn.execute(sql + " ORDER BY id", args)]
-
-
-def later_touching(conn: sqlite3.Connection, entry: ReviewEntry) -> list[ReviewEntry]:
-    """Entries after ``entry``, not rejected, that touched one of its files."""
-    ensure_schema(conn)
-    mine = set(entry.paths)
-    rows = conn.execute(f"SELECT {_COLUMNS} FROM review WHERE id > ? AND status != ? "
-                        "ORDER BY id", (entry.id, REJECTED))
-    return [e for e in map(_entry, rows) if mine & set(e.paths)]
 
 
 def decide(conn: sqlite3.Connection, ids: Sequence[int], status: str, when: str) -> None:

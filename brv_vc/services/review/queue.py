@@ -2,8 +2,11 @@
 
 Recording keeps a backup of every replaced file; approving keeps the change and drops its
 backups; rejecting restores the backups byte for byte (or removes an added file) and
-refreshes derived files. A change that a later change built on (a later entry touching the
-same file) is refused, naming the later one: reject that one first.
+refreshes derived files. A decision names entries, files or a group (kind, domain, dream;
+see ``groups``). Rejecting a change that later changes built on (later entries touching the
+same files, pending or approved) undoes those too, newest first, and the answer names them:
+any pending change can be rejected (issue 37: "reject 49 first" when 49 was approved was a
+dead end).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from brv_vc.services.review.backups import (
     review_store,
 )
 from brv_vc.services.review.entries import PENDING, ReviewEntry
+from brv_vc.services.review.groups import Group, Pulled, dependents, still_needed
 from brv_vc.services.review.settings import is_enabled
 from brv_vc.tree import writelock
 from brv_vc.tree.project import Project
@@ -52,16 +56,22 @@ class ReviewDetail:
 
 @dataclass(frozen=True)
 class Decision:
-    """What approve / reject did."""
+    """What approve / reject did (``dry_run``: would do; nothing changed).
+
+    ``entries`` are the ones named (by id, file or group); ``also`` the later ones a reject
+    undid with them because they built on one of them.
+    """
 
     action: str  # approved | rejected
     entries: tuple[ReviewEntry, ...]
     restored: tuple[str, ...] = ()
     problems: tuple[str, ...] = ()
+    also: tuple[Pulled, ...] = ()
+    dry_run: bool = False
 
 
 def record(project: Project, now: datetime, source: str, summary: str, reason: str, task: str,
-           changes: Sequence[FileChange], *, pending: bool = True) -> int | None:
+           changes: Sequence[FileChange], *, pending: bool = True, kind: str = "") -> int | None:
     """Adds a change to the queue when review is enabled (else records nothing).
 
     The changes' backups must already be in :func:`review_store` (``changes_since`` with it).
@@ -74,7 +84,8 @@ def record(project: Project, now: datetime, source: str, summary: str, reason: s
     conn = open_state(project)
     try:
         status = PENDING if pending else rows.APPROVED
-        return rows.insert(conn, format_iso(now), source, summary, reason, task, status, changes)
+        return rows.insert(conn, format_iso(now), source, summary, reason, task, status, changes,
+                           kind)
     finally:
         conn.close()
 
@@ -135,19 +146,23 @@ def show(project: Project, entry_id: int) -> ReviewDetail:
     return ReviewDetail(entry, tuple(diffs))
 
 
-def _select(project: Project, ids: Sequence[int], files: Sequence[str],
-            everything: bool) -> list[ReviewEntry]:
-    if not ids and not files and not everything:
-        raise UsageError("name the entries: ID..., --file PATH or --all",
+def _select(project: Project, group: Group) -> list[ReviewEntry]:
+    if group.empty:
+        raise UsageError("name the entries: ID..., --file PATH, --kind, --domain, --dream or --all",
                          hint="see them with 'brv review pending'")
-    chosen = _get(project, ids) if ids else []
-    if files or everything:
+    chosen = _get(project, group.ids) if group.ids else []
+    if group.files or group.everything or group.filtered:
         for entry in pending(project).entries:
-            if everything or set(files) & set(entry.paths):
+            if set(group.files) & set(entry.paths) or (
+                    (group.everything or group.filtered) and group.matches(entry)):
                 chosen.append(entry)
-    if files and not everything and not any(set(files) & set(e.paths) for e in chosen):
-        raise NotFoundError(f"no pending review entry touches {', '.join(files)}",
+    if group.files and not any(set(group.files) & set(e.paths) for e in chosen):
+        raise NotFoundError(f"no pending review entry touches {', '.join(group.files)}",
                             hint="see them with 'brv review pending'")
+    if group.filtered and not group.ids and not group.files and not chosen:
+        raise NotFoundError(f"no pending review entry in the group ({group.describe()})",
+                            hint="see them with 'brv review pending' (kinds, domains and "
+                                 "dream ids are in its --json)")
     unique = {e.id: e for e in chosen}
     decided = [e for e in unique.values() if e.status != PENDING]
     if decided:
@@ -157,16 +172,26 @@ def _select(project: Project, ids: Sequence[int], files: Sequence[str],
     return [unique[i] for i in sorted(unique)]
 
 
+def _group(ids: Sequence[int], files: Sequence[str], everything: bool,
+           group: Group | None) -> Group:
+    named = group or Group()
+    return Group(tuple(ids) + named.ids, tuple(files) + named.files,
+                 everything or named.everything, named.kind, named.domain, named.task)
+
+
 def approve(project: Project, now: datetime, ids: Sequence[int] = (), *,
-            files: Sequence[str] = (), everything: bool = False) -> Decision:
+            files: Sequence[str] = (), everything: bool = False, group: Group | None = None,
+            dry_run: bool = False) -> Decision:
     """Keeps the changes and drops backups nothing else needs.
 
     Raises:
-        UsageError: nothing named.  NotFoundError: an unknown id.
+        UsageError: nothing named.  NotFoundError: an unknown id, an empty group.
         ConflictError: an entry is not pending.
     """
     with writelock.hold(project):  # one writer at a time
-        chosen = _select(project, ids, files, everything)
+        chosen = _select(project, _group(ids, files, everything, group))
+        if dry_run:
+            return Decision("approved", tuple(chosen), dry_run=True)
         conn = open_state(project)
         try:
             rows.decide(conn, [e.id for e in chosen], rows.APPROVED, format_iso(now))
@@ -177,43 +202,41 @@ def approve(project: Project, now: datetime, ids: Sequence[int] = (), *,
 
 
 def reject(project: Project, now: datetime, ids: Sequence[int] = (), *,
-           files: Sequence[str] = (), everything: bool = False) -> Decision:
-    """Restores every file of the entries byte for byte, newest entry first, then refreshes.
+           files: Sequence[str] = (), everything: bool = False, group: Group | None = None,
+           dry_run: bool = False) -> Decision:
+    """Restores the files of the entries and of later ones that built on them, byte for byte.
+
+    Newest entry first, then refreshes derived files.
 
     Raises:
         UsageError, NotFoundError: as :func:`approve`.
-        ConflictError: a later change built on one of them, or a file changed since.
+        ConflictError: a file changed since outside the queue (nothing is changed).
         StateError: a backup is missing (nothing is changed).
     """
     with writelock.hold(project):  # one writer at a time
-        chosen = _select(project, ids, files, everything)
-        chosen_ids = {e.id for e in chosen}
-        store = review_store(project)
+        chosen = _select(project, _group(ids, files, everything, group))
         conn = open_state(project)
         try:
-            for entry in chosen:
-                later = [e for e in rows.later_touching(conn, entry) if e.id not in chosen_ids]
-                if later:
-                    raise ConflictError(
-                        f"cannot reject review entry {entry.id}: entry {later[0].id} "
-                        f"({later[0].line()}) built on it",
-                        file=sorted(set(entry.paths) & set(later[0].paths))[0],
-                        hint=f"reject entry {later[0].id} first (brv review reject {later[0].id})",
-                    )
+            pulled = dependents(rows.select(conn, since=chosen[0].id), chosen)
+            if dry_run:
+                return Decision("rejected", tuple(chosen), also=tuple(pulled), dry_run=True)
+            going = [*chosen, *(p.entry for p in pulled)]
+            store = review_store(project)
             # newest first: each entry's "after" is what the next newer one found as "before"
-            ordered = sorted(chosen, key=lambda e: -e.id)
+            ordered = sorted(going, key=lambda e: -e.id)
             restored: list[str] = []
             with git_index_lock.holding(project):  # no git rewriting the tree in between
                 check_chain(project, [c for e in reversed(ordered) for c in e.changes],
                             store)  # oldest first
                 for entry in ordered:
                     restored.extend(revert(project, entry.changes, store))
-            rows.decide(conn, [e.id for e in chosen], rows.REJECTED, format_iso(now))
+            rows.decide(conn, [e.id for e in going], rows.REJECTED, format_iso(now))
         finally:
             conn.close()
         problems = refresh(project, restored, now).problems
         _collect(project)
-        return Decision("rejected", tuple(chosen), tuple(dict.fromkeys(restored)), problems)
+        return Decision("rejected", tuple(chosen), tuple(dict.fromkeys(restored)), problems,
+                        tuple(pulled))
 
 
 def dismiss(project: Project, now: datetime, task: str) -> tuple[int, ...]:
@@ -243,11 +266,11 @@ def withdraw(project: Project, now: datetime, ids: Sequence[int]) -> None:
 
 
 def _collect(project: Project) -> None:
-    """Drops backups that no pending entry needs any more."""
+    """Drops backups that no reject can need any more (see ``groups.still_needed``)."""
     conn = open_state(project)
     try:
-        keep = {h for e in rows.select(conn, status=PENDING) for c in e.changes
-                for h in (c.before, c.after) if h}
+        waiting = rows.select(conn, status=PENDING)
+        keep = still_needed(rows.select(conn, since=waiting[0].id)) if waiting else set()
     finally:
         conn.close()
     review_store(project).keep_only(keep)

@@ -35,7 +35,10 @@ def defaults() -> dict[str, Any]:
             # the last ``brv dream scan``: {"from": the cursor it began at, "wall": the
             # lastDreamWall it read, "to": the cursor its candidates reach}; ``brv dream
             # apply`` of its decisions moves the cursor there
-            "scanCursor": None}
+            "scanCursor": None,
+            # the wall clock when the last dream whose synthesize pass ran to the end ended:
+            # a pattern needs an entry modified after it (a tidied tree proposes nothing)
+            "synthesizedWall": None}
 
 
 def read_state(project: Project) -> dict[str, Any]:
@@ -57,6 +60,8 @@ def read_state(project: Project) -> dict[str, Any]:
         state["consolidateCursor"] = None  # unreadable: a new pass from lastDreamWall
     if not isinstance(state["scanCursor"], dict):
         state["scanCursor"] = None
+    if not isinstance(state["synthesizedWall"], (int, float)):
+        state["synthesizedWall"] = None
     return state
 
 

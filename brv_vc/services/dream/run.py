@@ -35,6 +35,7 @@ from brv_vc.tree.project import Project
 from brv_vc.tree.store import entry_paths
 
 DEFAULT_BUDGET = 300.0
+SYNTHESIZED = "synthesizedWall"  # dream state: when the last whole synthesize pass ended
 Progress = Callable[[str, int, int], None]
 
 
@@ -172,6 +173,7 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
             problems.extend(ctx.flush())
 
     cursor: dict[str, Any] | None = state.get("consolidateCursor")
+    synthesized = False  # the synthesize pass ran to the end
     moved = decisions is None  # the consolidate pass went on (an agent's: after its scan)
     try:
         if decisions is not None:
@@ -186,8 +188,10 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
                 llm is not None, lambda: len(log["operations"]))
             # each detector reads the whole tree: it stops when the budget runs out
             if not stopped:
-                found = synthesize.detect(project, opened.conn, lambda: bool(over()))
+                found = synthesize.detect(project, opened.conn, lambda: bool(over()),
+                                          since=state.get(SYNTHESIZED))
                 stopped = run_all("synthesize", found) if found else over()
+                synthesized = not stopped
             if not stopped:
                 stale = prune.candidates(project, entry_paths(project), now, ctx.touched,
                                          opened.conn, lambda: bool(over()))
@@ -205,7 +209,7 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
                elapsedSeconds=round(clock() - start, 3))
     dreamlog.write(project, log)
     _finish_state(project, now, dream_id, state, ctx.curations, decisions is None, cursor,
-                  moved)
+                  moved, synthesized)
     dreamlog.store(project).keep_only(
         h for op in ops for c in op.get("changes", []) for h in (c["before"], c["after"]) if h)
     problems.extend(f"{op['action']} failed: {op['message']}" for op in ops
@@ -227,7 +231,7 @@ def _summary(ops: Sequence[Op]) -> dict[str, int]:
 
 def _finish_state(project: Project, now: datetime, dream_id: str, before: dict[str, Any],
                   own_curations: int, consumed_hints: bool,
-                  cursor: dict[str, Any] | None, moved: bool) -> None:
+                  cursor: dict[str, Any] | None, moved: bool, synthesized: bool) -> None:
     def change(state: dict[str, Any]) -> None:
         state["consolidateCursor"] = cursor
         state[passes.SCAN_KEY] = None  # a scan before this dream no longer tells
@@ -236,6 +240,8 @@ def _finish_state(project: Project, now: datetime, dream_id: str, before: dict[s
         state["lastDreamAt"] = format_iso(now)
         if moved:  # else the entries the pass owes still count from when they did
             state["lastDreamWall"] = time.time()
+        if synthesized:  # patterns of entries modified before now were all weighed
+            state[SYNTHESIZED] = time.time()
         state["lastDreamLogId"] = dream_id
         state["totalDreams"] += 1
         if consumed_hints:  # seed 001: consolidate clears them, acted on or not

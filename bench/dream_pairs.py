@@ -7,14 +7,17 @@ import would (``brv import`` of ``<corpus>/<subject>/<section>.md``: domain, top
 then a day later a second agent curates some sections again in other words (true
 duplicates: sentences reordered, one dropped, words of one changed, another heading; seeded,
 the rewriting rules in bench/data/dream_pairs.json). One ``brv dream --force`` runs with the
-old code (``git archive`` of a ref, default main's 406a9e1) and with this one, each on its
+old code (``git archive`` of a ref, default main's 7cc6393) and with this one, each on its
 own copy, and its decisions are scored against the labels:
 
 - MERGE and TEMPORAL_UPDATE are right when the pair is a true duplicate;
 - CROSS_REFERENCE is right when its entries are about one subject (one topic folder);
 - recall: the share of the true duplicates that got a MERGE or a TEMPORAL_UPDATE.
 
-Usage: python bench/dream_pairs.py [--old REF|--no-old] [--keep DIR] [--only man,docs]
+``--keep DIR`` builds in DIR and keeps it (the labels in ``DIR/pairs.json``); ``--reuse DIR``
+dreams again on copies of that project, without building it again.
+
+Usage: python bench/dream_pairs.py [--old REF|--no-old] [--keep DIR | --reuse DIR] [--only man,docs]
 """
 
 from __future__ import annotations
@@ -216,20 +219,27 @@ def report(label: str, scored: dict[str, dict[str, Any]]) -> None:
 def main() -> None:
     """Builds the corpora, dreams with each version, prints the scores."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--old", default="406a9e1", help="the code to compare with")
+    parser.add_argument("--old", default="7cc6393", help="the code to compare with")
     parser.add_argument("--no-old", action="store_true", help="score this code only")
     parser.add_argument("--keep", help="build in this folder and keep it")
+    parser.add_argument("--reuse", help="a folder --keep left: dream on it again")
     parser.add_argument("--only", default="", help="corpora, comma-separated")
     parser.add_argument("--show", action="store_true", help="print the wrong decisions")
     args = parser.parse_args()
     global SHOW
     SHOW = args.show
-    base = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="brv-dream-pairs-"))
+    kept = args.reuse or args.keep
+    base = Path(kept) if kept else Path(tempfile.mkdtemp(prefix="brv-dream-pairs-"))
     root = base / "proj"
-    if root.exists():
-        shutil.rmtree(root)
-    root.mkdir(parents=True)
-    pairs, sizes = build(root, {c for c in args.only.split(",") if c})
+    if args.reuse:
+        labels = json.loads((base / "pairs.json").read_text())
+        pairs, sizes = [(a, b) for a, b in labels["pairs"]], labels["sizes"]
+    else:
+        if root.exists():
+            shutil.rmtree(root)
+        root.mkdir(parents=True)
+        pairs, sizes = build(root, {c for c in args.only.split(",") if c})
+        (base / "pairs.json").write_text(json.dumps({"pairs": pairs, "sizes": sizes}))
     print(f"tree: {root} ({sum(sizes.values())} entries: {sizes}; "
           f"{len(pairs)} true duplicates)")
     versions = [] if args.no_old else [(f"old ({args.old})", old_source(args.old))]
@@ -243,7 +253,7 @@ def main() -> None:
         kinds = Counter(op["action"] for op in answer.get("operations", []))
         report(f"{label}: {seconds:.1f} s, peak {peak:.0f} MB, operations {dict(kinds)}",
                _score(answer, pairs, sizes))
-    if not args.keep:
+    if not kept:
         shutil.rmtree(base, ignore_errors=True)
 
 

@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+from dataclasses import replace
 from typing import Any
 
 import click
@@ -81,7 +82,11 @@ def _run(app: AppContext, force: bool, budget: float | None, as_json: bool, drea
         warn(problem)
     failed = [op for op in result.operations if op.get("status") == "failed"]
     if decisions is None or not failed:
-        emit(result, as_json, dream_text)
+        if as_json:  # the operations as they are: plain JSON values already, no copy
+            _stream(versioned({"ok": True, **jsonable(replace(result, operations=())),
+                               "operations": result.operations}))
+        else:
+            emit(result, as_json, dream_text)
         return
     # an agent's decision that failed is a failed command (exit 1), as a failed curate op is
     first = failed[0]
@@ -197,11 +202,18 @@ def scan_cmd(app: AppContext, budget: float | None, as_json: bool) -> None:
     if not as_json:
         emit(found, as_json, scan_text)
         return
-    # Why streamed: a first scan at 100,000 entries hands ~80,000 candidates; the answer as
-    # one string, built from its pieces, took the process from ~200 MB to ~440 MB
-    # (issue 24: <= 300 MB). The same text, written as it is encoded.
     payload = versioned({"ok": True, **jsonable(found)})
     del found
+    _stream(payload)
+
+
+def _stream(payload: dict[str, Any]) -> None:
+    """Prints a --json answer as it is encoded (the text ``json.dumps`` gives, indented).
+
+    Why: a first scan at 100,000 entries hands ~80,000 candidates, a first dream's answer
+    holds 100,000 operations; as one string, built from its pieces, the answer took the
+    process from ~200 MB to ~440 MB (issues 24 and 37: <= 300 MB).
+    """
     pieces: list[str] = []  # a write per piece costs ~25 s for 80,000 candidates
     for piece in json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(payload):
         pieces.append(piece)

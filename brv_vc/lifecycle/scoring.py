@@ -136,6 +136,20 @@ def on_update(signals: Signals, now: float) -> Signals:
     )
 
 
+def on_kept(signals: Signals, now: float) -> Signals:
+    """A dream's prune keeps the entry: importance below the default starts again there.
+
+    Other entries still link to it, so the dream keeps it; its importance starts again as
+    the file's mtime restarts the staleness clock. Why (issue 37): a kept entry whose importance had decayed stayed a candidate, so every
+    dream kept the same twenty again and never weighed the next.
+    """
+    current = at(signals, now)
+    if current.importance >= DEFAULT_IMPORTANCE:
+        return current
+    return current._replace(importance=DEFAULT_IMPORTANCE,
+                            maturity=next_maturity(current.maturity, DEFAULT_IMPORTANCE))
+
+
 def merged(a: Signals, b: Signals, now: float) -> Signals:
     """Signals of two entries merged into one: max importance, summed counts, higher tier."""
     x, y = at(a, now), at(b, now)

@@ -147,6 +147,16 @@ def record_updates(conn: sqlite3.Connection, paths: Iterable[str], now: float) -
         _bump(conn, rows, stored, "update_count", dict.fromkeys(paths, 1))
 
 
+def record_kept(conn: sqlite3.Connection, paths: Iterable[str], now: float) -> None:
+    """Applies a prune's KEEP (``scoring.on_kept``) to each path, under the write lock."""
+    paths = list(dict.fromkeys(paths))
+    ensure_schema(conn)
+    with write_lock(conn):
+        stored = get_many(conn, paths)
+        rows = {p: scoring.on_kept(stored.get(p) or scoring.fresh(now), now) for p in paths}
+        _bump(conn, rows, stored, "update_count", dict.fromkeys(paths, 0))
+
+
 def record_hits(
     conn: sqlite3.Connection,
     paths: Iterable[str],

@@ -38,7 +38,10 @@ def defaults() -> dict[str, Any]:
             "scanCursor": None,
             # entries whose proposals waited past a dream's bound (services/dream/proposals):
             # the next dream decides them again
-            "waitingFiles": []}
+            "waitingFiles": [],
+            # the wall clock when the last dream whose synthesize pass ran to the end ended:
+            # a pattern needs an entry modified after it (a tidied tree proposes nothing)
+            "synthesizedWall": None}
 
 
 def read_state(project: Project) -> dict[str, Any]:
@@ -63,6 +66,8 @@ def read_state(project: Project) -> dict[str, Any]:
     if not (isinstance(state["waitingFiles"], list)
             and all(isinstance(f, str) for f in state["waitingFiles"])):
         state["waitingFiles"] = []
+    if not isinstance(state["synthesizedWall"], (int, float)):
+        state["synthesizedWall"] = None
     return state
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import errno
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from brv_vc.errors import NotFoundError
@@ -41,8 +41,12 @@ def temp_name(pid: int | None = None) -> str:
     return f"{os.getpid() if pid is None else pid}.{_counter[0]}.tmp"
 
 
-def write_atomic(path: Path, data: bytes, *, durable: bool = True) -> bool:
+def write_atomic(path: Path, data: bytes | Iterable[bytes], *, durable: bool = True) -> bool:
     """Writes ``data`` to ``path`` atomically (temp file + rename), creating parent folders.
+
+    ``data`` may come in pieces, written as they come: a large document encoded as it is
+    written is never held whole (a dream log of 100,000 operations: ~160 MB as one
+    string); such a write always writes.
 
     A reader never sees half a file. ``durable=False`` skips the ``fsync``: right for derived
     files, which any refresh can write again, so a 25,000-entry ``brv summarize`` does not
@@ -61,10 +65,12 @@ def write_atomic(path: Path, data: bytes, *, durable: bool = True) -> bool:
     places = _tree_places(path)
     if places is not None:
         refuse_links(places[0], places[1])
+    whole = data if isinstance(data, bytes) else None
     try:
-        old = read_regular(path, file=places[1]) if places else path.read_bytes()
-        if old == data:
-            return False
+        if whole is not None:
+            old = read_regular(path, file=places[1]) if places else path.read_bytes()
+            if old == whole:
+                return False
     except (FileNotFoundError, NotADirectoryError):
         pass
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -78,7 +84,9 @@ def write_atomic(path: Path, data: bytes, *, durable: bool = True) -> bool:
             pass  # a read-only state folder: beside the target, as before
     try:
         with open(tmp, "wb") as handle:
-            handle.write(data)
+            pieces: Iterable[bytes] = (data,) if isinstance(data, bytes) else data
+            for piece in pieces:
+                handle.write(piece)
             if durable:
                 handle.flush()
                 os.fsync(handle.fileno())
@@ -87,9 +95,10 @@ def write_atomic(path: Path, data: bytes, *, durable: bool = True) -> bool:
         except OSError as exc:
             if exc.errno != errno.EXDEV or tmp.parent == path.parent:
                 raise
+            moved = whole if whole is not None else tmp.read_bytes()
             tmp.unlink(missing_ok=True)
             tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")  # state on another disk
-            tmp.write_bytes(data)
+            tmp.write_bytes(moved)
             os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)

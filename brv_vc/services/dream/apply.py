@@ -19,6 +19,7 @@ from brv_vc.clock import format_iso
 from brv_vc.errors import BrvError, ConflictError
 from brv_vc.format.entry import serialize_entry
 from brv_vc.index.relations import backlinks
+from brv_vc.lifecycle import sidecar
 from brv_vc.services import curate, derived, review
 from brv_vc.services.dream import dreamlog, edits, interrupted, synthesize
 from brv_vc.services.dream.prune import maturities
@@ -26,6 +27,7 @@ from brv_vc.tree import dreamstate, intents, writelock
 from brv_vc.tree.fault import point
 from brv_vc.tree.layout import Kind, archive_paths, clean_relpath, kind_of
 from brv_vc.tree.project import Project
+from brv_vc.tree.statedb import open_state
 from brv_vc.tree.store import read_entry, write_atomic
 from brv_vc.vc import git_index_lock
 
@@ -236,6 +238,11 @@ def _act(ctx: Context, op: Op) -> str:
     if action == "KEEP":
         read_entry(project, op["file"])  # must still be an entry
         os.utime(project.path_of(op["file"]), (now.timestamp(), now.timestamp()))
+        state = open_state(project)
+        try:  # and its decayed importance: kept, it is no candidate of the next dream
+            sidecar.record_kept(state, [op["file"]], now.timestamp())
+        finally:
+            state.close()
         return summary_of(op)
     if action == "MERGE_INTO":
         read_entry(project, op["file"])

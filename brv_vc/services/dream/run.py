@@ -36,6 +36,7 @@ from brv_vc.tree.project import Project
 from brv_vc.tree.store import entry_paths
 
 DEFAULT_BUDGET = 300.0
+SYNTHESIZED = "synthesizedWall"  # dream state: when the last whole synthesize pass ended
 Progress = Callable[[str, int, int], None]
 
 
@@ -198,6 +199,7 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
         return why
 
     cursor: dict[str, Any] | None = state.get("consolidateCursor")
+    synthesized = False  # the synthesize pass ran to the end
     moved = decisions is None  # the consolidate pass went on (an agent's: after its scan)
     try:
         if decisions is not None:
@@ -214,8 +216,11 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
             stopped = settle("consolidate", stopped)
             # each detector reads the whole tree: it stops when the budget runs out
             if not stopped:
-                found = synthesize.detect(project, opened.conn, lambda: bool(over()))
+                found = synthesize.detect(project, opened.conn, lambda: bool(over()),
+                                          since=state.get(SYNTHESIZED))
                 stopped = settle("synthesize", run_all("synthesize", found) if found else over())
+                # a proposal left waiting for the next dream is not done: detect it again then
+                synthesized = not stopped and not bound.files()
             if not stopped:
                 stale = prune.candidates(project, entry_paths(project), now, ctx.touched,
                                          opened.conn, lambda: bool(over()))
@@ -234,7 +239,7 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
                elapsedSeconds=round(clock() - start, 3))
     dreamlog.write(project, log)
     _finish_state(project, now, dream_id, state, ctx.curations, decisions is None, cursor,
-                  moved, bound.files() if decisions is None else None)
+                  moved, bound.files() if decisions is None else None, synthesized)
     dreamlog.store(project).keep_only(
         h for op in ops for c in op.get("changes", []) for h in (c["before"], c["after"]) if h)
     problems.extend(f"{op['action']} failed: {op['message']}" for op in ops
@@ -258,7 +263,7 @@ def _summary(ops: Sequence[Op]) -> dict[str, int]:
 def _finish_state(project: Project, now: datetime, dream_id: str, before: dict[str, Any],
                   own_curations: int, consumed_hints: bool,
                   cursor: dict[str, Any] | None, moved: bool,
-                  waiting: list[str] | None) -> None:
+                  waiting: list[str] | None, synthesized: bool) -> None:
     def change(state: dict[str, Any]) -> None:
         if waiting is not None:  # a pass cut short still owes the last dream's waiting ones
             owed = state[proposals.STATE_KEY] if cursor is not None else []
@@ -270,6 +275,8 @@ def _finish_state(project: Project, now: datetime, dream_id: str, before: dict[s
         state["lastDreamAt"] = format_iso(now)
         if moved:  # else the entries the pass owes still count from when they did
             state["lastDreamWall"] = time.time()
+        if synthesized:  # patterns of entries modified before now were all weighed
+            state[SYNTHESIZED] = time.time()
         state["lastDreamLogId"] = dream_id
         state["totalDreams"] += 1
         if consumed_hints:  # seed 001: consolidate clears them, acted on or not

@@ -17,6 +17,11 @@ see :meth:`Subjects.evidence`). Then:
 
 - both sides have own names: two subjects (a template filled twice), however alike the
   rest is: no MERGE, no TEMPORAL_UPDATE;
+- two sibling folders of a domain (neither holds the other) and one of them named by a
+  word the other's names lack: two subjects too. A folder names its subject, and
+  ``libxmlsec1-openssl`` is another package than ``libxmlsec1`` although every word of
+  the one is in the other (a subfolder is a part of its parent: ``auth`` and
+  ``auth/tokens`` still need own names on both sides);
 - a shared name (a specific name of one that the other uses): the two are about one
   subject, or one names the other's: a CROSS_REFERENCE needs it.
 
@@ -74,16 +79,21 @@ class Evidence:
     own_a: tuple[str, ...]
     own_b: tuple[str, ...]
     shared: tuple[str, ...]
+    siblings: bool = False  # sibling folders of one domain, one named by a word of its own
 
     @property
     def two_subjects(self) -> bool:
-        """Each names something the other never mentions: a template filled twice."""
-        return bool(self.own_a and self.own_b)
+        """Two subjects: a template filled twice, or sibling folders naming two things.
+
+        Each side names something the other never mentions, or the two sit in sibling
+        folders of a domain that name different things.
+        """
+        return bool(self.own_a and self.own_b) or self.siblings
 
     def why(self) -> str:
         """A reason line: the names that tell the two subjects apart."""
-        return (f"different subjects ({', '.join(self.own_a[:3])} / "
-                f"{', '.join(self.own_b[:3])})")
+        return (f"different subjects ({', '.join(self.own_a[:3]) or 'its folder'} / "
+                f"{', '.join(self.own_b[:3]) or 'its folder'})")
 
 
 class Subjects:
@@ -169,7 +179,19 @@ class Subjects:
                         shared.append(word)
                     if _stem(word) not in theirs.named:
                         own.append(word)
-        return Evidence(tuple(own_a), tuple(own_b), tuple(dict.fromkeys(shared)))
+        named_apart = _siblings(a[0], b[0]) and any(
+            _stem(w) not in theirs.named for mine, theirs in ((one, two), (two, one))
+            for w in mine.folders)
+        return Evidence(tuple(own_a), tuple(own_b), tuple(dict.fromkeys(shared)), named_apart)
+
+
+def _siblings(a: str, b: str) -> bool:
+    """Two folders of one domain, neither of which holds the other."""
+    one, two = a.split("/")[:-1], b.split("/")[:-1]
+    if one[:1] != two[:1]:
+        return False
+    depth = min(len(one), len(two))
+    return one[:depth] != two[:depth]
 
 
 @dataclass(frozen=True)

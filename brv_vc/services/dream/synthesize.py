@@ -7,6 +7,8 @@ rests on (``sources`` and ``related``), lists each with its summary, and reads a
 person would write ("Refresh token in api and auth"). At most three a dream; a candidate
 resting on the same entries as a better one, or at least 0.5 alike (BM25, as seed 001 says)
 to an existing synthesis, is dropped. Fewer than two domains: nothing to synthesize.
+After a dream whose synthesize pass ran to the end, a pattern needs an entry modified
+since (``since``): a dream on a tree nothing changed in proposes no synthesis.
 
 Confidence is honest: the offline engine matches words, it does not understand them, so an
 offline synthesis is a proposal, 0.5 to 0.65, always under the review threshold (0.7): with
@@ -60,22 +62,42 @@ def existing(project: Project) -> dict[str, list[str]]:
 
 
 def detect(project: Project, conn: sqlite3.Connection | None = None,
-           should_stop: Callable[[], bool] = lambda: False) -> list[Op]:
+           should_stop: Callable[[], bool] = lambda: False,
+           since: float | None = None) -> list[Op]:
     """CREATE operations for new cross-domain patterns (none with fewer than two domains).
 
     ``conn`` is an open, synced index; without one the index is opened here.
     ``should_stop`` (the budget) is polled between batches of entries: none then.
+    ``since``: the wall clock (epoch s) of the last whole synthesize pass; a pattern then
+    needs an entry modified after it (see :func:`fresh`). None: every pattern counts.
     """
     if conn is None:
         from brv_vc.services.derived import with_index
 
-        ops, _ = with_index(project, lambda opened: _detect(project, opened.conn, should_stop))
+        ops, _ = with_index(project, lambda opened: _detect(project, opened.conn, should_stop,
+                                                            since))
         return ops
-    return _detect(project, conn, should_stop)
+    return _detect(project, conn, should_stop, since)
+
+
+def fresh(conn: sqlite3.Connection, since: float | None) -> set[str] | None:
+    """The entries modified after ``since`` (None: no bound, every entry is new).
+
+    Why (issue 37): a dream writes its best few syntheses and weighs the rest; the next
+    dream on a tree nothing changed in found the next three on other words. A pattern is
+    proposed again only when an entry it rests on changed since that weighing.
+    """
+    if since is None:
+        return None
+    return {p for (p,) in conn.execute(
+        "SELECT path FROM docs WHERE kind = 'entry' AND mtime_ns > ?", (int(since * 1e9),))}
 
 
 def _detect(project: Project, conn: sqlite3.Connection,
-            should_stop: Callable[[], bool]) -> list[Op]:
+            should_stop: Callable[[], bool], since: float | None) -> list[Op]:
+    new = fresh(conn, since)
+    if new is not None and not new:
+        return []  # nothing changed since every pattern was weighed
     counted = patterns.census(conn, DOMAIN, should_stop)
     if counted is None or len(counted[0].domains) < 2:
         return []
@@ -90,6 +112,8 @@ def _detect(project: Project, conn: sqlite3.Connection,
         if len(ops) == MAX_SYNTHESES:
             break
         paths = set(term.paths)
+        if new is not None and new.isdisjoint(paths):
+            continue  # weighed by an earlier dream, and none of its entries changed since
         if any(len(paths & t) / len(paths | t) > _SAME_EVIDENCE for t in taken):
             continue
         op = _candidate(term, titles, openings)

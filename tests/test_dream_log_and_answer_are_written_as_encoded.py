@@ -1,0 +1,53 @@
+"""A dream's log and its --json answer are written as they are encoded, never held whole.
+
+Issue 37: a first dream at 100,000 entries ends with 100,000 operations (mostly SKIPs); its
+log written as one string, then its bytes, and its answer built the same way took the
+process from ~260 MB to over 400 MB in its last seconds. The text is the same as before
+(``json.dumps(..., indent=2)``), and the memory it takes to write stays a small part of it.
+"""
+
+from __future__ import annotations
+
+import json
+import tracemalloc
+
+from dream_support import add
+
+from brv_vc.services.dream import dreamlog
+
+OPS = 20_000
+
+
+def _log() -> dict[str, object]:
+    ops = [{"operation": "consolidate", "action": "SKIP", "files": [f"d/t/entry_{i}.md"],
+            "reason": "no entry at least 0.5 similar needs a change — é", "status": "skipped",
+            "message": f"Skipped d/t/entry_{i}.md", "changes": []} for i in range(OPS)]
+    return {"id": "drm-1", "status": "completed", "operations": ops, "summary": {"pruned": 0}}
+
+
+def test_the_log_is_the_same_text_written_in_pieces(project) -> None:
+    log = _log()
+    tracemalloc.start()
+    try:
+        dreamlog.write(project, log)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    written = (dreamlog.folder(project) / "drm-1.json").read_bytes()
+    assert written == (json.dumps(log, indent=2, ensure_ascii=False) + "\n").encode()
+    assert len(written) > 4_000_000
+    assert peak < len(written) / 4  # as one string and its bytes: over twice its size
+    assert dreamlog.read(project, "drm-1") == log
+
+
+def test_the_json_answer_of_a_dream_is_whole_and_versioned(project, brv) -> None:
+    for n in range(3):
+        add(project, f"notes/n{n}", f"Note {n}", f"Text of note {n} about fax machines.")
+    answer = brv("dream", "--force", "--json", cwd=project.root)
+    data = answer.json()
+    assert list(data)[:3] == ["ok", "version", "status"]
+    assert data["ok"] is True
+    assert data["status"] == "completed"
+    assert data["operations"]
+    assert all(op["status"] in ("applied", "skipped") for op in data["operations"])
+    assert answer.stdout.endswith("}\n")

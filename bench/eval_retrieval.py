@@ -8,8 +8,14 @@ real processes); every question is then searched with ``--limit 10`` through the
 CLI uses (``--processes``: ``python -m brv_vc search --json`` per question, slower), twice:
 **fresh** (the scoring state is put back to its just-curated copy before each question) and
 **in sequence** (all questions in order in one project, every search recording its hits as a
-user's would). The baseline is rank-bm25's BM25Okapi over the same documents (title + text,
-lowercased words, nothing else), computed in the same run. Reported per set and mode:
+user's would). The baselines are rank-bm25's BM25Okapi over the same documents (title + text,
+lowercased words, nothing else) and the stemmed BM25 of issue 37 (bm25s: Snowball's English
+stemmer, stop words, k1 1.5, b 0.75), computed in the same run; the end of the report gives
+each set's brv fresh / stemmed BM25 ratio (nDCG@10, R@10) and the worst set's. The sets
+(``SHAPES``, one place) are of every shape: conversations (locomo), command pages (tldr),
+project docs, FAQs (pyfaq, rustfaq), short records (debian), long documents (manpages) and
+code (pycode); ``bench/tune_ranking.py`` chooses the ranking parameters on them leave-one-
+set-out. Reported per set and mode:
 recall@5, recall@10 (share of a question's evidence found), nDCG@10 (binary gains), MRR; and
 the out-of-domain flag's false-positive rate on answerable questions (fresh) and its
 true-positive rate on unanswerable ones (our set's own, plus 100 questions of each public set
@@ -53,8 +59,16 @@ from bench.eval_sets import (  # noqa: E402
 )
 from bench.eval_sets_faq import MISSING as FAQ_MISSING  # noqa: E402
 from bench.eval_sets_faq import pyfaq, rustfaq  # noqa: E402
+from bench.eval_sets_shapes import MISSING as SHAPES_MISSING  # noqa: E402
+from bench.eval_sets_shapes import debian, manpages, pycode  # noqa: E402
 
-SETS = "locomo,tldr,project,pyfaq,rustfaq"
+# Every set and its shape, in one place (bench/tune_ranking.py and the semantic lane's bench
+# load them through :func:`load`): conversations, short command pages, project docs, FAQs,
+# short records, long documents, code.
+SHAPES = {"locomo": "conversations", "tldr": "command pages", "project": "project docs",
+          "pyfaq": "FAQ", "rustfaq": "FAQ", "debian": "short records",
+          "manpages": "long documents", "pycode": "code"}
+SETS = ",".join(SHAPES)
 
 K = 10
 BATCH = 1000
@@ -335,10 +349,15 @@ def load(name: str, args: argparse.Namespace) -> tuple[list[EvalProject], list[s
             return pyfaq(data), []
         if name == "rustfaq":
             return rustfaq(data), []
-        return project_knowledge()
+        if name in ("debian", "manpages", "pycode"):
+            return {"debian": debian, "manpages": manpages, "pycode": pycode}[name](data), []
+        if name == "project":
+            return project_knowledge()
+        raise SystemExit(f"unknown set {name!r}; the sets are {SETS}")
     except DataMissing as exc:
         raise SystemExit(f"{exc} under {data}; fetch it with:\n  "
-                         + {**MISSING, **FAQ_MISSING}[name].format(data=data)) from None
+                         + {**MISSING, **FAQ_MISSING, **SHAPES_MISSING}[name].format(data=data)
+                         ) from None
 
 
 def main() -> None:
@@ -420,6 +439,7 @@ def main() -> None:
               f"  long (> {LONG_TERMS} terms): answerable {la[0]}/{la[1]} flagged, "
               f"cross {lu[0]}/{lu[1]}")
     curves()
+    worst_set(report)
     (fa, na), (fu, nu) = LONG["answerable"], LONG["unanswerable"]
     print(f"long questions (> {LONG_TERMS} terms) flagged out of domain: answerable {fa} of {na}, "
           f"unanswerable (own and cross) {fu} of {nu}")
@@ -447,6 +467,24 @@ def cross_ood(built: dict[str, list[Built]], specs: dict[str, tuple[list[EvalPro
             report[name]["ood_tpr_cross"] = hit / total
             report[name]["ood_long_cross"] = [LONG["unanswerable"][i] - long_before[i]
                                               for i in (0, 1)]
+
+
+def worst_set(report: dict[str, dict[str, object]]) -> None:
+    """Each set's brv fresh over the stemmed BM25 (bm25s: Snowball, stop words, k1 1.5,
+    b 0.75) computed in the same run, nDCG@10 and R@10, and the worst set's (issue 37: >= 1)."""
+    ratios: dict[str, dict[str, float]] = {}
+    for name, r in report.items():
+        brv, stemmed = r.get("brv fresh"), r.get("bm25s+stem")
+        if isinstance(brv, dict) and isinstance(stemmed, dict):
+            ratios[name] = {m: brv[m] / max(stemmed[m], 1e-9) for m in ("nDCG@10", "R@10")}
+            r["ratio_to_stemmed"] = ratios[name]
+    if not ratios:
+        return
+    print("brv fresh / stemmed BM25 (same run): "
+          + "; ".join(f"{n} x{v['nDCG@10']:.3f} / x{v['R@10']:.3f}" for n, v in ratios.items()))
+    for m in ("nDCG@10", "R@10"):
+        name = min(ratios, key=lambda n: ratios[n][m])
+        print(f"  worst-set {m} ratio: x{ratios[name][m]:.3f} ({name}, {SHAPES.get(name, '?')})")
 
 
 def tune(item: str) -> None:

@@ -3,14 +3,16 @@
 OR-semantics BM25 (porter-stemmed, every term also a prefix, unknown words replaced by fuzzy
 alternatives, words of one porter stem counted once) over title, content, path and
 tags/keywords, each term ranked alone and summed (``term_scores``, ``postings``), the
-candidates re-scored with BM25's k1 2 and b 1 (``lengths``); documents holding more of the query's weight get a bounded coverage boost,
-never a filter, and those whose title names it a bounded title boost. The boosted BM25 over
+candidates re-scored with ``lengths``' k1 and b (FTS5's own since issue 37: none is); documents
+holding more of the query's weight get a bounded coverage boost, never a filter, and those
+whose title names it a title boost (off since issue 37). The boosted BM25 over
 the best one's decides the order; the lifecycle signals (importance, recency, maturity) can
 move it by at most ``TIE``, so they only reorder results within 3% of the top score of each
 other, never clearly more relevant ones. Each hit's ``relevance`` is s/(1+s) and its
 ``score`` seed 002's compound score (Eq. 5: 0.6 relevance + 0.2 importance + 0.2 recency,
-x maturity, +0.1 local), used only by ``brv query``'s tier gates. Weights and boosts were
-chosen on bench/eval_retrieval.py, on all its sets at once.
+x maturity, +0.1 local), used only by ``brv query``'s tier gates. Weights, boosts, k1 and b
+are chosen by bench/tune_ranking.py, leave-one-set-out over bench/eval_retrieval.py's sets of
+every shape (conversations, command pages, docs, FAQs, short records, long documents, code).
 """
 
 from __future__ import annotations
@@ -35,16 +37,18 @@ from brv_vc.lifecycle.sidecar import get_many
 __all__ = ["WORST", "Hit", "SearchOutcome", "TermHits", "default_signals", "defaults_for",
            "ranked_paths", "search"]
 
-# title, content, path, tags+keywords (bench/eval_retrieval.py; seed 002 used 5, 1, 1.5).
-# Path 1.5 (seed 002's): a folder named after the question's word counts more than a passing
-# mention (against 1: project R@5 0.905 -> 0.914, locomo 0.603 -> 0.605, tldr the same)
-FIELD_WEIGHTS = (3.0, 1.0, 1.5, 3.0)
+# title, content, path, tags+keywords (seed 002 used 5, 1, 1.5). Title 1, not 3, since issue
+# 37 (bench/tune_ranking.py, leave-one-set-out over sets of every shape): a record titled with
+# its own name (a package, a function) matched the question's words in other records' names
+# (debian nDCG@10 over the stemmed BM25 0.955 -> 0.980, project 1.097 -> 1.073). Path 1.5
+# (seed 002's): a folder named after the question's word counts more than a passing mention.
+FIELD_WEIGHTS = (1.0, 1.0, 1.5, 3.0)
 POOL = 50  # BM25's best candidates that the boosts re-rank (100 measured the same, ~15% slower)
 COVER = 0.5  # question's BM25 x (1 + COVER x idf-weighted share of its terms a document holds)
-# x (1 + TITLE x idf-weighted share of the query terms the title holds). 0.25, not 0.5: on the
-# FAQ sets a tutorial section headed with the question's words beat the short answer titled by
-# its topic (pyfaq nDCG@10 0.550 -> 0.569; project R@5/R@10 the same, nDCG within 0.002)
-TITLE = 0.25
+# x (1 + TITLE x idf-weighted share of the query terms the title holds). Off since issue 37
+# (bench/tune_ranking.py, with the title weight 1): 0.25 lifted project 1.057 -> 1.073 but
+# cost pyfaq 1.077 -> 1.038 (nDCG@10 over the stemmed BM25; 0.5: pyfaq 1.018). Issue 26 had it at 0.25 on the FAQ sets with the title weight 3.
+TITLE = 0.0
 TIE = 0.03  # the most the lifecycle signals can add to the ranking key
 # Weight of the pseudo-relevance-feedback words (index/feedback.py). Off since issue 26: on the
 # documentation sets the words the first results share pull in their neighbours ("great" and
@@ -214,7 +218,7 @@ def search(
     total = sum(weight) + sum(idf(0, n) for _ in unmatched)
     pool = heapq.nlargest(max(POOL, limit), both, key=both.__getitem__)
     cover = {r: coverage_of(r, lists, weight, total) for r in pool}
-    raw.update(lengths.rescored(conn, pool, lists, average))  # BM25 with k1 2, b 1 (index/lengths.py)
+    raw.update(lengths.rescored(conn, pool, lists, average))  # lengths.K1 and B (index/lengths.py)
     rows = rows_of(conn, pool)
     signals = get_many(state, [path for path, *_ in rows.values()]) if state else {}
     scored: list[Scored] = []

@@ -146,3 +146,19 @@ def test_an_edit_re_embeds_that_entry_alone_and_a_new_model_re_embeds_lazily(
     server.requests.clear()
     _search(brv, tree)
     assert len(server.inputs()) == 3 + 1
+
+
+def test_the_resident_session_of_mcp_and_the_web_view_says_which_lanes_answered(
+        tree: Project, server: EmbedServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    from brv_vc.clock import utcnow
+    from brv_vc.services.query import SearchSession
+
+    session = SearchSession(tree)
+    try:
+        assert session.search(QUESTION, now=utcnow(), record=False).lanes == ("lexical",)
+        _user_endpoint(monkeypatch, server)
+        found = session.search(QUESTION, now=utcnow(), record=False)
+    finally:
+        session.close()
+    assert found.lanes == ("lexical", "semantic")
+    assert found.results[0].path == "team/notes/car_fixing.md"

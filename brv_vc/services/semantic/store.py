@@ -17,6 +17,11 @@ from brv_vc.services.semantic.models import embed, text_of
 from brv_vc.tree.embed_config import EmbedSettings
 from brv_vc.tree.project import Project
 
+# A resident process (brv mcp, brv ui) searches again and again: it keeps the vectors read and
+# the matrix built while vectors.db's files are unchanged (reading 25,000 blobs a search was
+# most of a warm search with the lane: p50 3.2 s at load 25, bench/bench_semantic.py)
+_KEPT: dict[tuple[str, str], tuple[tuple[int, ...], dict[str, bytes]]] = {}
+_MATRIX: dict[tuple[str, str], tuple[tuple[int, ...], tuple[str, ...], Any]] = {}
 SEARCH_BUDGET = 256  # entries a search embeds before answering (about 1 s offline)
 CHUNK = 512  # entries embedded and stored at once by embed_all
 
@@ -53,6 +58,19 @@ def _embed_some(index: Any, conn: Any, settings: EmbedSettings,
     have.update((digest, blob) for digest, _, blob in rows)
 
 
+def _stamp(state: Any) -> tuple[int, ...]:
+    import os
+
+    out: list[int] = []
+    for name in ("vectors.db", "vectors.db-wal"):
+        try:
+            info = os.stat(state / name)
+            out += [info.st_mtime_ns, info.st_size]
+        except OSError:
+            out += [0, 0]
+    return tuple(out)
+
+
 def vectors_for(project: Project, index: Any, settings: EmbedSettings, *,
                 scope: str | None = None, budget: int = SEARCH_BUDGET) -> Vectors:
     """The entries' vectors, embedding at most ``budget`` missing ones first.
@@ -63,25 +81,39 @@ def vectors_for(project: Project, index: Any, settings: EmbedSettings, *,
     import numpy as np
 
     rows = entries(index, scope)
+    key = (str(project.state), settings.key)
     conn = open_vectors(project.state)
     try:
-        have = stored(conn, settings.key)
+        stamp = _stamp(project.state)  # before the read: a write after it shows as a change
+        kept_before = _KEPT.get(key)
+        if kept_before is not None and kept_before[0] == stamp:
+            have = kept_before[1]
+        else:
+            have = stored(conn, settings.key)
         todo = _missing(rows, have)
         done = todo[:budget]
         if done:
             _embed_some(index, conn, settings, done, have)
+            stamp = (-1,)  # our own write: read again next time rather than guess
     finally:
         conn.close()
+    _KEPT[key] = (stamp, have)
     kept = [row for row in rows if row[2] in have]
-    if not kept:
+    hashes = tuple(row[2] for row in kept)
+    built = _MATRIX.get(key)
+    if built is not None and built[0] == stamp and built[1] == hashes:
+        matrix = built[2]
+    elif not kept:
         matrix = np.zeros((0, 0), dtype=np.float32)
     else:
         dims = {len(have[row[2]]) for row in kept}
         if len(dims) > 1:  # an endpoint changed its model's size under one name
             size = max(dims, key=lambda d: sum(len(have[r[2]]) == d for r in kept))
             kept = [row for row in kept if len(have[row[2]]) == size]
-        matrix = np.frombuffer(b"".join(have[row[2]] for row in kept),
+            hashes = tuple(row[2] for row in kept)
+        matrix = np.frombuffer(b"".join(have[h] for h in hashes),
                                dtype=np.float32).reshape(len(kept), -1)
+        _MATRIX[key] = (stamp, hashes, matrix)
     return Vectors([r[0] for r in kept], [r[1] for r in kept], [r[3] for r in kept], matrix,
                    len(todo) - len(done), len(done))
 

@@ -24,9 +24,10 @@ def test_a_strong_lexical_match_keeps_its_place_against_the_semantic_lane() -> N
     lexical, semantic = ["exact", "b"], ["x", "y", "b"]
     assert fuse(lexical, semantic, weight=1.5)[0] != "exact"
     assert fuse(lexical, semantic, weight=1.5, guarded=True)[0] == "exact"
-    assert strong(1.0, 0.9)
-    assert not strong(0.8, 0.9)
-    assert not strong(1.0, 0.2)
+    assert strong(1.0, 0.9, 0.6)
+    assert not strong(0.8, 0.9, 0.6)
+    assert not strong(1.0, 0.2, 0.6)
+    assert not strong(1.0, 1.0)  # shipped off: the bench found no set it helped at WEIGHT
 
 
 def test_a_model_without_an_endpoint_that_is_not_offline_turns_the_lane_off_with_a_note(

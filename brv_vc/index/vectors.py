@@ -22,6 +22,7 @@ CREATE TABLE IF NOT EXISTS vectors (
     v BLOB NOT NULL,
     PRIMARY KEY (hash, model)
 );
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
 """
 # A rowid table, not WITHOUT ROWID: a vector (1 KB at 256 dimensions) is past the ~1,000
 # bytes an index b-tree keeps in its page, so every row spilled into an overflow page of
@@ -53,12 +54,24 @@ def stored(conn: sqlite3.Connection, model: str) -> dict[str, bytes]:
             conn.execute("SELECT hash, v FROM vectors WHERE model = ?", (model,))}
 
 
+def version(conn: sqlite3.Connection) -> int:
+    """A counter every write raises: a process that kept what it read knows when to read again."""
+    row = conn.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
+    return int(row[0]) if row else 0
+
+
+def _bump(conn: sqlite3.Connection) -> None:
+    conn.execute("INSERT INTO meta (key, value) VALUES ('version', 1) "
+                 "ON CONFLICT(key) DO UPDATE SET value = value + 1")
+
+
 def put(conn: sqlite3.Connection, model: str, rows: list[tuple[str, int, bytes]]) -> None:
     """Keeps (hash, dim, blob) rows for ``model`` (one transaction)."""
     conn.execute("BEGIN IMMEDIATE")
     try:
         conn.executemany("INSERT OR REPLACE INTO vectors (hash, model, dim, v) VALUES (?, ?, ?, ?)",
                          [(h, model, d, v) for h, d, v in rows])
+        _bump(conn)
     except BaseException:
         conn.execute("ROLLBACK")
         raise
@@ -71,5 +84,6 @@ def prune(conn: sqlite3.Connection, model: str, keep: set[str]) -> int:
             if h not in keep]
     conn.execute("BEGIN IMMEDIATE")
     conn.executemany("DELETE FROM vectors WHERE hash = ? AND model = ?", [(h, model) for h in gone])
+    _bump(conn)
     conn.execute("COMMIT")
     return len(gone)

@@ -12,13 +12,13 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from brv_vc.index.texts import contents
-from brv_vc.index.vectors import entries, open_vectors, put, stored
+from brv_vc.index.vectors import entries, open_vectors, put, stored, version
 from brv_vc.services.semantic.models import embed, text_of
 from brv_vc.tree.embed_config import EmbedSettings
 from brv_vc.tree.project import Project
 
 # A resident process (brv mcp, brv ui) searches again and again: it keeps the vectors read and
-# the matrix built while vectors.db's files are unchanged (reading 25,000 blobs a search was
+# the matrix built until vectors.db's version changes (reading 25,000 blobs a search was
 # most of a warm search with the lane: p50 3.2 s at load 25, bench/bench_semantic.py)
 _KEPT: dict[tuple[str, str], tuple[tuple[int, ...], dict[str, bytes]]] = {}
 _MATRIX: dict[tuple[str, str], tuple[tuple[int, ...], tuple[str, ...], Any]] = {}
@@ -58,19 +58,6 @@ def _embed_some(index: Any, conn: Any, settings: EmbedSettings,
     have.update((digest, blob) for digest, _, blob in rows)
 
 
-def _stamp(state: Any) -> tuple[int, ...]:
-    import os
-
-    out: list[int] = []
-    for name in ("vectors.db", "vectors.db-wal"):
-        try:
-            info = os.stat(state / name)
-            out += [info.st_mtime_ns, info.st_size]
-        except OSError:
-            out += [0, 0]
-    return tuple(out)
-
-
 def vectors_for(project: Project, index: Any, settings: EmbedSettings, *,
                 scope: str | None = None, budget: int = SEARCH_BUDGET) -> Vectors:
     """The entries' vectors, embedding at most ``budget`` missing ones first.
@@ -84,7 +71,7 @@ def vectors_for(project: Project, index: Any, settings: EmbedSettings, *,
     key = (str(project.state), settings.key)
     conn = open_vectors(project.state)
     try:
-        stamp = _stamp(project.state)  # before the read: a write after it shows as a change
+        stamp: tuple[int, ...] = (version(conn),)  # every write raises it
         kept_before = _KEPT.get(key)
         if kept_before is not None and kept_before[0] == stamp:
             have = kept_before[1]

@@ -42,9 +42,12 @@ def _verbose_text(result: Any) -> str:
 @click.command()
 @click.option("--rebuild", is_flag=True, help="Drop the index and build it again from the tree.")
 @click.option("--verbose", "-v", is_flag=True, help="List every added, updated, removed path.")
+@click.option("--embed", is_flag=True,
+              help="Also embed every entry the semantic lane has no vector for yet "
+                   "(needs an embeddings: model; docs/semantic.md).")
 @json_option
 @pass_app
-def index(app: AppContext, rebuild: bool, verbose: bool, as_json: bool) -> None:
+def index(app: AppContext, rebuild: bool, verbose: bool, embed: bool, as_json: bool) -> None:
     """Bring the search index (.brv/state/index.db) up to date with the tree.
 
     Every command that reads the index does this cheaply by itself; run it after large
@@ -57,6 +60,7 @@ def index(app: AppContext, rebuild: bool, verbose: bool, as_json: bool) -> None:
       brv index
       brv index --rebuild --json
       brv index --verbose --json
+      brv index --embed
     """
     from brv_vc.cli.render import stderr_is_tty
     from brv_vc.services.derived import index_project
@@ -78,7 +82,31 @@ def index(app: AppContext, rebuild: bool, verbose: bool, as_json: bool) -> None:
         # the same rule as `brv summarize` (docs/derived.md): the rest is indexed, exit 0
         warn(f"{len(result.problems)} file(s) could not be parsed and are not searchable; "
              "fix them and run 'brv index' again")
+    embedded = _embed(app) if embed else None
     if as_json:
-        emit(_shown(result, verbose), True, index_text)
+        shown = _shown(result, verbose)
+        if embedded is not None:
+            shown["embedded"] = embedded._asdict()
+        emit(shown, True, index_text)
     else:
         emit(result, False, _verbose_text if verbose else index_text)
+        if embedded is not None:
+            click.echo(f"Embedded {embedded.embedded} of {embedded.entries} entries with "
+                       f"{embedded.model}.")
+
+
+def _embed(app: AppContext) -> Any:
+    """``--embed``: every entry without a vector, with a progress bar on a terminal."""
+    from brv_vc.cli.render import stderr_is_tty
+    from brv_vc.services.semantic import embed_tree
+
+    if not stderr_is_tty():
+        return embed_tree(app.project())
+    bar_of: Any = click.progressbar
+    with bar_of(length=1, label="Embedding", file=raw_stream(sys.stderr)) as bar:
+
+        def step(done: int, total: int) -> None:
+            bar.length = max(total, 1)
+            bar.update(done - bar.pos)
+
+        return embed_tree(app.project(), progress=step)

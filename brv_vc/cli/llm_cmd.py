@@ -32,22 +32,30 @@ def _text(result: Any) -> str:
     return "\n".join(lines)
 
 
+_EMBEDDINGS = click.option(
+    "--embeddings", is_flag=True,
+    help="The semantic lane's embeddings: endpoint instead of the llm: provider.")
+
+
 @llm.command("approve")
+@_EMBEDDINGS
 @json_option
 @pass_app
-def approve(app: AppContext, as_json: bool) -> None:
+def approve(app: AppContext, embeddings: bool, as_json: bool) -> None:
     """Approve the provider .brv/config.yaml names (its base_url and api_key_env).
 
     Check the URL and the variable first: brv sends that variable's value as a bearer
-    token to that URL.
+    token to that URL. --embeddings approves the embeddings: endpoint (docs/semantic.md)
+    by the same rule; one approval never covers the other.
 
     \b
     Example:
       brv llm approve
+      brv llm approve --embeddings
     """
     from brv_vc.services.provider_trust import approve as run
 
-    emit(run(app.project()), as_json, _text)
+    emit(run(app.project(), "embeddings" if embeddings else "llm"), as_json, _text)
 
 
 _SOURCES = {
@@ -88,9 +96,10 @@ def status(app: AppContext, as_json: bool) -> None:
 
 
 @llm.command("revoke")
+@_EMBEDDINGS
 @json_option
 @pass_app
-def revoke(app: AppContext, as_json: bool) -> None:
+def revoke(app: AppContext, embeddings: bool, as_json: bool) -> None:
     """Withdraw this machine's approval of the project's provider.
 
     After it, brv sends nothing to the provider .brv/config.yaml names until the next
@@ -102,7 +111,7 @@ def revoke(app: AppContext, as_json: bool) -> None:
     """
     from brv_vc.services.provider_trust import revoke as run
 
-    revoked = run(app.project())
+    revoked = run(app.project(), "embeddings" if embeddings else "llm")
     emit({"revoked": revoked}, as_json,
          lambda _: "approval withdrawn on this machine" if revoked
          else "nothing to withdraw: this project's provider was not approved here")

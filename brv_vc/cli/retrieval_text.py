@@ -30,12 +30,18 @@ def search_text(result: Any) -> str:
     if any(hit.stale for hit in result.results):
         lines.append("[stale]: the code the entry describes changed since it was written "
                      "(brv stale)")
+    lanes = getattr(result, "lanes", ("lexical",))
+    if "semantic" in lanes:  # said only when the lane is on: without it, output as before
+        lines.append(f"Lanes: {' + '.join(lanes)}")
     return "\n".join(lines).rstrip()
 
 
 def query_text(result: Any) -> str:
     """The answer, then one line: tier, time and top score."""
-    tail = f"[tier {result.tier} · {result.duration_ms} ms · top score {result.top_score:.2f}]"
+    lanes = getattr(result, "lanes", ("lexical",))
+    shown = f" · lanes {' + '.join(lanes)}" if "semantic" in lanes else ""
+    tail = (f"[tier {result.tier} · {result.duration_ms} ms · top score "
+            f"{result.top_score:.2f}{shown}]")
     parts = [result.answer.rstrip()]
     if result.note:
         parts.append(f"Note: {result.note}")

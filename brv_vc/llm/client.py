@@ -45,7 +45,7 @@ class Completion:
     tool_calls: tuple[ToolCall, ...]
 
 
-class _Retry(Exception):
+class Retry(Exception):
     """A transient failure; ``reason`` is safe to show."""
 
     def __init__(self, reason: str) -> None:
@@ -53,12 +53,11 @@ class _Retry(Exception):
         self.reason = reason
 
 
-def _endpoint(settings: LlmSettings) -> str:
-    return settings.base_url.rstrip("/") + "/chat/completions"
+def api_key(settings: LlmSettings, section: str = "llm") -> str | None:
+    """The key from the variable ``<section>.api_key_env`` names; None when no variable is named.
 
-
-def api_key(settings: LlmSettings) -> str | None:
-    """The key from the variable ``llm.api_key_env`` names; None when no variable is named.
+    ``section``: the settings' section (``llm``, or ``embeddings`` for the semantic lane),
+    named in the messages.
 
     Raises:
         ProviderError: the variable is unset, empty, or holds a line break (which no HTTP
@@ -72,17 +71,17 @@ def api_key(settings: LlmSettings) -> str | None:
     if not key:
         state = "is not set" if raw is None else "is empty"
         raise ProviderError(
-            f"the environment variable {name} named by llm.api_key_env {state}; "
-            "export it or remove llm: from .brv/config.yaml",
-            hint="a local server that needs no key: leave api_key_env out of llm:",
-            key="llm.api_key_env",
+            f"the environment variable {name} named by {section}.api_key_env {state}; "
+            f"export it or remove {section}: from .brv/config.yaml",
+            hint=f"a local server that needs no key: leave api_key_env out of {section}:",
+            key=f"{section}.api_key_env",
         )
     if any(ord(c) < 32 or ord(c) == 127 for c in key):
         raise ProviderError(
-            f"the environment variable {name} named by llm.api_key_env holds a control "
+            f"the environment variable {name} named by {section}.api_key_env holds a control "
             "character (a line break?) and cannot be sent as a key",
             hint=f"export {name} again with the key alone",
-            key="llm.api_key_env",
+            key=f"{section}.api_key_env",
         )
     return key
 
@@ -115,34 +114,43 @@ def _opener() -> Any:
     return urllib.request.build_opener(_KeyStaysHome)
 
 
-def _post(settings: LlmSettings, payload: bytes, key: str | None) -> bytes:
+def post(settings: LlmSettings, payload: bytes, key: str | None, *,
+         path: str = "/chat/completions", who: str = "LLM provider") -> bytes:
+    """POSTs JSON to ``base_url + path``; the key only in the header, only to that origin.
+
+    Raises:
+        Retry: a transient failure (timeout, connection, HTTP 429 or 5xx).
+        ProviderError: another HTTP error (the reply quoted, the key scrubbed), or a reply
+            over 4 MB.
+    """
     import urllib.error
     import urllib.request
 
     headers = {"Content-Type": "application/json", "Accept": "application/json"}
     if key:
         headers["Authorization"] = f"Bearer {key}"
-    request = urllib.request.Request(_endpoint(settings), data=payload, headers=headers)
+    url = settings.base_url.rstrip("/") + path
+    request = urllib.request.Request(url, data=payload, headers=headers)
     try:
         with _opener().open(request, timeout=settings.timeout_seconds) as response:
             body: bytes = response.read(_MAX_BODY + 1)
     except urllib.error.HTTPError as exc:
         if exc.code == 429 or exc.code >= 500:
-            raise _Retry(f"HTTP {exc.code}") from None
+            raise Retry(f"HTTP {exc.code}") from None
         # read past the shown part so a key straddling the cut is still scrubbed whole
         detail = _quote(exc.read(64 * 1024).decode("utf-8", "replace"), key, 300)
         raise ProviderError(
-            f"the LLM provider refused the request: HTTP {exc.code} {exc.reason}"
+            f"the {who} refused the request: HTTP {exc.code} {exc.reason}"
             + (f": {detail}" if detail else ""),
             hint="check llm.base_url and llm.model in .brv/config.yaml and the API key variable",
         ) from None
     except TimeoutError:
-        raise _Retry(f"no answer within {settings.timeout_seconds:g} s") from None
+        raise Retry(f"no answer within {settings.timeout_seconds:g} s") from None
     except (urllib.error.URLError, ConnectionError, OSError) as exc:
         reason = getattr(exc, "reason", exc)
-        raise _Retry(f"cannot connect ({reason})") from None
+        raise Retry(f"cannot connect ({reason})") from None
     if len(body) > _MAX_BODY:
-        raise ProviderError("the LLM provider's reply is larger than 4 MB")
+        raise ProviderError(f"the {who}'s reply is larger than 4 MB")
     return body
 
 
@@ -273,8 +281,8 @@ def complete(
         if attempt:
             sleep(BACKOFF[attempt - 1])
         try:
-            return parse_completion(_post(settings, body, key), key)
-        except _Retry as retry:
+            return parse_completion(post(settings, body, key), key)
+        except Retry as retry:
             last = retry.reason
     raise ProviderError(
         f"the LLM provider at {settings.base_url} failed"

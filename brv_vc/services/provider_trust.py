@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from brv_vc.errors import NotFoundError
 from brv_vc.tree import llm_trust
-from brv_vc.tree.config import load_config
+from brv_vc.tree.config import LlmSettings, load_config
 from brv_vc.tree.project import Project
 from brv_vc.tree.user_config import user_dir
 
@@ -26,21 +26,41 @@ class Approval:
     user_settings_win: bool
 
 
-def approve(project: Project) -> Approval:
-    """Approves the provider ``.brv/config.yaml`` names (its URL and key variable).
+def _own(project: Project, section: str) -> LlmSettings | None:
+    """The project's own settings of ``section`` that an approval would cover."""
+    if section == "llm":
+        return load_config(project).llm
+    values = dict(load_config(project).raw).get(section)
+    if not isinstance(values, dict):
+        return None
+    if not values.get("base_url"):
+        raise NotFoundError(
+            f"the {section}: section of .brv/config.yaml names the offline model "
+            f"{values.get('model')!r}: nothing leaves this machine, so there is nothing to approve")
+    return LlmSettings(str(values["base_url"]), str(values.get("model") or ""),
+                       values.get("api_key_env"))
+
+
+def approve(project: Project, section: str = "llm") -> Approval:
+    """Approves the endpoint ``.brv/config.yaml`` names in ``section`` (URL and key variable).
+
+    Args:
+        project: the project.
+        section: ``llm`` (the provider) or ``embeddings`` (the semantic lane's endpoint).
 
     Raises:
-        NotFoundError: config.yaml names no provider (nothing to approve).
+        NotFoundError: config.yaml names no endpoint there (nothing to approve).
         FormatError: config.yaml is invalid.
     """
-    own = load_config(project).llm
+    own = _own(project, section)
     if own is None:
-        raise NotFoundError("there is no llm: section in .brv/config.yaml; nothing to approve",
-                            hint="docs/retrieval.md shows the llm: settings")
-    already = llm_trust.approved(project, own.base_url, own.api_key_env)
-    path = llm_trust.approve(project, own.base_url, own.api_key_env)
+        raise NotFoundError(f"there is no {section}: section in .brv/config.yaml; nothing to approve",
+                            hint="docs/retrieval.md shows the llm: settings, docs/semantic.md "
+                                 "the embeddings: ones")
+    already = llm_trust.approved(project, own.base_url, own.api_key_env, section)
+    path = llm_trust.approve(project, own.base_url, own.api_key_env, section)
     return Approval(own.base_url, own.api_key_env, own.model, str(path), already,
-                    bool(llm_trust.user_llm().get("base_url")))
+                    bool(llm_trust.user_section(section).get("base_url")))
 
 
 @dataclass(frozen=True)
@@ -79,6 +99,6 @@ def status(project: Project) -> ProviderStatus:
                           bool(key and os.environ.get(key)), where)
 
 
-def revoke(project: Project) -> bool:
-    """Withdraws this machine's approval of the project's provider; True when there was one."""
-    return llm_trust.revoke(project)
+def revoke(project: Project, section: str = "llm") -> bool:
+    """Withdraws this machine's approval of the project's ``section``; True when there was one."""
+    return llm_trust.revoke(project, section)

@@ -15,6 +15,12 @@ send ``llm.api_key_env``'s variable (``GITHUB_TOKEN``, a cloud key) as a bearer 
   stored its digest for this project's path in ``$XDG_CONFIG_HOME/brv/approved.json``
   (outside every repository); a pull, a copy or an edit that changes the pair needs a new
   approval, and so does the same project at another path.
+
+The semantic lane's ``embeddings:`` endpoint (:mod:`brv_vc.tree.embed_config`) follows the
+same rule, section by section: ``embeddings:`` in the user's file or ``BRV_EMBED_BASE_URL`` /
+``BRV_EMBED_MODEL`` / ``BRV_EMBED_API_KEY_ENV``, else the project's pair once
+``brv llm approve --embeddings`` stored its own approval (one approval never covers the
+other section).
 """
 
 from __future__ import annotations
@@ -36,6 +42,38 @@ if TYPE_CHECKING:
 
 APPROVALS = "approved.json"
 ENV_URL, ENV_MODEL, ENV_KEY = "BRV_LLM_BASE_URL", "BRV_LLM_MODEL", "BRV_LLM_API_KEY_ENV"
+ENV_NAMES = {
+    "llm": (ENV_URL, ENV_MODEL, ENV_KEY),
+    "embeddings": ("BRV_EMBED_BASE_URL", "BRV_EMBED_MODEL", "BRV_EMBED_API_KEY_ENV"),
+}
+
+
+def user_section(section: str) -> dict[str, Any]:
+    """The user's own ``<section>:`` settings (file, then environment variables over it).
+
+    Args:
+        section: ``llm`` or ``embeddings``.
+
+    Returns:
+        The settings; {} when none.
+
+    Raises:
+        FormatError: the user's config.yaml is malformed or the section breaks the schema.
+    """
+    found: dict[str, Any] = {}
+    own = user_settings(section.encode()).get(section)
+    if own is not None:
+        from brv_vc.format.validate import validate
+
+        validate({"version": 1, section: own}, "config", file=str(user_config_path()))
+        found = dict(own)
+    url, model, key_env = ENV_NAMES[section]
+    for key, name in (("base_url", url), ("model", model), ("api_key_env", key_env)):
+        if os.environ.get(name):
+            found[key] = os.environ[name]
+    if url in os.environ and key_env not in os.environ:
+        found.pop("api_key_env", None)  # a URL from the environment: its key variable too
+    return found
 
 
 def user_llm() -> dict[str, Any]:
@@ -44,28 +82,18 @@ def user_llm() -> dict[str, Any]:
     Raises:
         FormatError: the user's config.yaml is malformed or its ``llm:`` breaks the schema.
     """
-    found: dict[str, Any] = {}
-    llm = user_settings(b"llm").get("llm")
-    if llm is not None:
-        from brv_vc.format.validate import validate
-
-        validate({"version": 1, "llm": llm}, "config", file=str(user_config_path()))
-        found = dict(llm)
-    for key, name in (("base_url", ENV_URL), ("model", ENV_MODEL), ("api_key_env", ENV_KEY)):
-        if os.environ.get(name):
-            found[key] = os.environ[name]
-    if ENV_URL in os.environ and ENV_KEY not in os.environ:
-        found.pop("api_key_env", None)  # a URL from the environment: its key variable too
-    return found
+    return user_section("llm")
 
 
-def source(project: Project, user: dict[str, Any], own: LlmSettings | None) -> str:
+def source(project: Project, user: dict[str, Any], own: LlmSettings | None,
+           section: str = "llm") -> str:
     """Whose provider settings a call would use here (the rule above, said once).
 
     Args:
         project: the project.
-        user: :func:`user_llm`'s answer.
-        own: the project's own ``llm:`` settings (None: config.yaml names none).
+        user: :func:`user_section`'s answer for ``section``.
+        own: the project's own settings of the section (None: config.yaml names none).
+        section: ``llm`` or ``embeddings``.
 
     Returns:
         ``user``, ``none``, ``project-approved`` or ``project-unapproved``.
@@ -74,7 +102,7 @@ def source(project: Project, user: dict[str, Any], own: LlmSettings | None) -> s
         return "user"
     if own is None:
         return "none"
-    if approved(project, own.base_url, own.api_key_env):
+    if approved(project, own.base_url, own.api_key_env, section):
         return "project-approved"
     return "project-unapproved"
 
@@ -93,43 +121,52 @@ def _approvals() -> dict[str, str]:
     return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
 
 
-def approved(project: Project, base_url: str, api_key_env: str | None) -> bool:
-    """Whether the user approved this pair for this project on this machine."""
-    key = str(project.root.resolve())
-    return _approvals().get(key) == fingerprint(base_url, api_key_env)
+def _key(project: Project, section: str) -> str:
+    """The approvals file's key: the project's path (``#embeddings`` added for that section)."""
+    root = str(project.root.resolve())
+    return root if section == "llm" else f"{root}#{section}"
 
 
-def approve(project: Project, base_url: str, api_key_env: str | None) -> Path:
+def approved(project: Project, base_url: str, api_key_env: str | None,
+             section: str = "llm") -> bool:
+    """Whether the user approved this pair of ``section`` for this project on this machine."""
+    return _approvals().get(_key(project, section)) == fingerprint(base_url, api_key_env)
+
+
+def approve(project: Project, base_url: str, api_key_env: str | None,
+            section: str = "llm") -> Path:
     """Stores the approval of the pair for this project; returns the approvals file."""
     from brv_vc.tree.store import write_atomic
 
     approvals = _approvals()
-    approvals[str(project.root.resolve())] = fingerprint(base_url, api_key_env)
+    approvals[_key(project, section)] = fingerprint(base_url, api_key_env)
     path = user_dir() / APPROVALS
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(path, json.dumps(approvals, indent=1, sort_keys=True).encode("utf-8"))
     return path
 
 
-def revoke(project: Project) -> bool:
-    """Removes this project's approval; True when there was one."""
+def revoke(project: Project, section: str = "llm") -> bool:
+    """Removes this project's approval of ``section``; True when there was one."""
     from brv_vc.tree.store import write_atomic
 
     approvals = _approvals()
-    if approvals.pop(str(project.root.resolve()), None) is None:
+    if approvals.pop(_key(project, section), None) is None:
         return False
     write_atomic(user_dir() / APPROVALS,
                  json.dumps(approvals, indent=1, sort_keys=True).encode("utf-8"))
     return True
 
 
-def unapproved(base_url: str, api_key_env: str | None) -> ProviderError:
+def unapproved(base_url: str, api_key_env: str | None, section: str = "llm") -> ProviderError:
     """The refusal of a project's provider settings that were not approved here."""
     key = f" and the key variable {api_key_env}" if api_key_env else ""
+    what, flag = (("LLM provider", "") if section == "llm"
+                  else ("embeddings endpoint", f" --{section}"))
     return ProviderError(
-        f"the LLM provider in .brv/config.yaml ({base_url}{key}) comes with the project "
+        f"the {what} in .brv/config.yaml ({base_url}{key}) comes with the project "
         "and is not approved on this machine; nothing was sent to it",
-        hint="check the URL and the variable, then run 'brv llm approve' (or set your own "
-             f"llm: in {user_config_path()})",
-        key="llm.base_url",
+        hint=f"check the URL and the variable, then run 'brv llm approve{flag}' (or set your "
+             f"own {section}: in {user_config_path()})",
+        key=f"{section}.base_url",
     )

@@ -21,8 +21,9 @@ from brv_vc.index.terms import content_words, normalize, query_terms
 from brv_vc.services.derived import OpenIndex, with_index
 from brv_vc.services.query.direct import direct_answer, indexed_texts, is_direct
 from brv_vc.services.query.marks import linked, stale_of
-from brv_vc.services.query.search import record_hits, run_search, stale_paths
+from brv_vc.services.query.search import lane_search, record_hits, stale_paths
 from brv_vc.tree.config import configured_llm, names_llm
+from brv_vc.tree.embed_config import named
 from brv_vc.tree.project import Project
 
 TYPE_CHECKING = False
@@ -59,6 +60,7 @@ class QueryResult(NamedTuple):
     note: str = ""
     error: str | None = None
     notes: tuple[str, ...] = ()
+    lanes: tuple[str, ...] = ("lexical",)  # and "semantic" when the lane answered too
 
 
 def _matched(hits: tuple[Hit, ...] | list[Hit]) -> tuple[MatchedDoc, ...]:
@@ -136,7 +138,8 @@ def _answer(
 ) -> QueryResult:
     conn = opened.conn
     # answers differ with and without a provider: switching it on or off starts afresh
-    tag = ANSWER_FORMAT + ("+llm" if names_llm(project) else "")
+    # and with and without the semantic lane
+    tag = ANSWER_FORMAT + ("+llm" if names_llm(project) else "") + ("+sem" if named(project) else "")
     fingerprint = (get_meta(conn, "fingerprint") or "0") + tag
     hit = cache.exact(conn, key, fingerprint)
     if hit is not None and _from_cache(project, opened, hit) is not None:
@@ -144,9 +147,11 @@ def _answer(
     similar = cache.similar(conn, tokens, fingerprint)
     if similar is not None and _from_cache(project, opened, similar[0]) is not None:
         return _cached(query, similar[0], 1, f"similar to a cached query ({similar[1]:.2f})")
-    outcome = run_search(project, opened, terms, now, limit=10, scope=None)
+    outcome, lanes, lane_notes = lane_search(project, opened, query, terms, now, limit=10,
+                                             scope=None)
     fingerprint = (get_meta(conn, "fingerprint") or "0") + tag  # a result may have been re-read
     result = _tiers(project, opened, query, outcome, max_iterations, sleep, now)
+    result = result._replace(lanes=lanes, notes=(*result.notes, *lane_notes))
     if result.error is None:
         stored = {
             "answer": result.answer,
@@ -155,6 +160,7 @@ def _answer(
             "out_of_domain": result.out_of_domain,
             "note": result.note,
             "matched": [m._asdict() for m in result.matched],  # marked after: never cached
+            "lanes": list(lanes),
         }
         cache.put(conn, key, tokens, fingerprint, stored, time.time())
     return result
@@ -171,6 +177,7 @@ def _cached(query: str, answer: dict[str, Any], tier: int, note: str) -> QueryRe
         out_of_domain=answer["out_of_domain"],
         matched=tuple(MatchedDoc(**m) for m in answer["matched"]),
         note=note or f"cached answer from tier {answer['tier']}",
+        lanes=tuple(answer.get("lanes") or ("lexical",)),
     )
 
 

@@ -29,6 +29,7 @@ class SearchResult(NamedTuple):
     fuzzy: dict[str, tuple[str, ...]]
     notes: tuple[str, ...] = ()
     coverage: float = 0.0
+    lanes: tuple[str, ...] = ("lexical",)  # and "semantic" when the lane answered too
 
 
 def check_limit(limit: int) -> int:
@@ -100,6 +101,47 @@ def run_search(
             state.close()
 
 
+def lane_search(
+    project: Project,
+    opened: OpenIndex,
+    query: str,
+    terms: list[str],
+    now: datetime,
+    *,
+    limit: int,
+    scope: str | None,
+    state: sqlite3.Connection | None = None,
+    recheck: bool = True,
+) -> tuple[SearchOutcome, tuple[str, ...], list[str]]:
+    """:func:`run_search`, fused with the semantic lane when it is on (``services.semantic``).
+
+    Trigger: every search, query, MCP and web search. Why: a tree without the lane keeps
+    its cold budget. Outcome: a text check of the settings (``embed_config.named``); numpy
+    and the model are imported only when a setting names the lane.
+
+    Returns:
+        The outcome, the lanes that answered and notes for the user.
+    """
+    from brv_vc.tree.embed_config import named
+
+    if not named(project):
+        outcome = run_search(project, opened, terms, now, limit=limit, scope=scope,
+                             state=state, recheck=recheck)
+        return outcome, ("lexical",), []
+    from brv_vc.services import semantic
+
+    settings, refused = semantic.lane_settings(project)
+    notes = [refused] if refused else []
+    depth = limit if settings is None else max(limit, semantic.POOL)
+    outcome = run_search(project, opened, terms, now, limit=depth, scope=scope, state=state,
+                         recheck=recheck)
+    if settings is None:
+        return outcome, ("lexical",), notes
+    fused = semantic.hybrid(project, opened.conn, query, outcome, settings, limit=limit,
+                            scope=scope)
+    return fused.outcome, fused.lanes, [*notes, *fused.notes]
+
+
 def record_hits(project: Project, opened: OpenIndex, paths: list[str], now: datetime,
                 state: sqlite3.Connection | None = None) -> None:
     """+3 importance per returned entry: one batched sidecar write per command.
@@ -153,14 +195,16 @@ def search_tree(
     terms = query_terms(query, letters=True)
     clean_scope = clean_relpath(scope, what="scope") if scope else None
     found: list[frozenset[str]] = []  # results that link code (marks.linked)
+    answered: list[tuple[tuple[str, ...], list[str]]] = []  # lanes and their notes
 
     def work(opened: OpenIndex) -> SearchOutcome:
         from brv_vc.tree.statedb import open_state
 
         state = open_state(project)  # one brv.db connection for the search and its hits
         try:
-            outcome = run_search(project, opened, terms, now, limit=limit, scope=clean_scope,
-                                 state=state)
+            outcome, lanes, lane_notes = lane_search(project, opened, query, terms, now,
+                                                     limit=limit, scope=clean_scope, state=state)
+            answered.append((lanes, lane_notes))
             if record:
                 record_hits(project, opened, [h.path for h in outcome.hits], now, state)
             found.append(linked(opened.conn, [h.path for h in outcome.hits]))
@@ -169,11 +213,14 @@ def search_tree(
             state.close()
 
     outcome, notes = with_index(project, work)
-    return result_of(query, outcome, notes, stale_of(project, found[-1] if found else frozenset()))
+    lanes, lane_notes = answered[-1] if answered else (("lexical",), [])
+    return result_of(query, outcome, [*notes, *lane_notes],
+                     stale_of(project, found[-1] if found else frozenset()), lanes)
 
 
 def result_of(query: str, outcome: SearchOutcome, notes: list[str],
-              stale: frozenset[str] = frozenset()) -> SearchResult:
+              stale: frozenset[str] = frozenset(),
+              lanes: tuple[str, ...] = ("lexical",)) -> SearchResult:
     """The service's result of one search (``search_tree`` and the resident session).
 
     Results in ``stale`` (their linked code changed since: ``marks.stale_of``) are marked.
@@ -190,4 +237,5 @@ def result_of(query: str, outcome: SearchOutcome, notes: list[str],
         fuzzy=outcome.fuzzy,
         notes=tuple(notes),
         coverage=outcome.coverage,
+        lanes=lanes,
     )

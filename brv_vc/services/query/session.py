@@ -27,9 +27,9 @@ from brv_vc.services.query.marks import known_stale, linked
 from brv_vc.services.query.search import (
     SearchResult,
     check_limit,
+    lane_search,
     record_hits,
     result_of,
-    run_search,
 )
 from brv_vc.tree.layout import clean_relpath
 from brv_vc.tree.project import Project
@@ -130,9 +130,9 @@ class SearchSession:
         for attempt in (0, 1):
             try:
                 opened = self._open(rebuild=attempt == 1)
-                outcome = run_search(self.project, opened, terms, now, limit=limit,
-                                     scope=clean_scope, state=self._state,
-                                     recheck=self._watch is None)
+                outcome, lanes, lane_notes = lane_search(
+                    self.project, opened, query, terms, now, limit=limit, scope=clean_scope,
+                    state=self._state, recheck=self._watch is None)
                 break
             except sqlite3.DatabaseError:
                 if attempt:
@@ -148,7 +148,7 @@ class SearchSession:
             if self._clock() - self._flushed >= FLUSH_SECONDS:
                 self.flush()
         links = linked(opened.conn, [h.path for h in outcome.hits])
-        return result_of(query, outcome, list(opened.notes), self._stale(links))
+        return result_of(query, outcome, [*opened.notes, *lane_notes], self._stale(links), lanes)
 
     def _stale(self, links: frozenset[str]) -> frozenset[str]:
         """``marks.stale_of``, its answer kept for STALE_SECONDS (file reads while HEAD stays)."""

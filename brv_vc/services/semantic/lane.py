@@ -1,0 +1,106 @@
+"""A search with the semantic lane: the lexical outcome, the entries' cosine ranking, fused.
+
+Any failure of the model (an endpoint down mid-search, a reply that is not embeddings, the
+offline package missing) leaves the lexical outcome as it was, with a note: the lane can
+add results, never take a search away.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from brv_vc.errors import BrvError
+from brv_vc.index.search import Hit, SearchOutcome
+from brv_vc.services.semantic.fusion import fuse, strong
+from brv_vc.tree.embed_config import EmbedSettings, configured_embeddings
+from brv_vc.tree.project import Project
+
+POOL = 30  # results taken from each lane into the fusion
+LEXICAL = ("lexical",)
+BOTH = ("lexical", "semantic")
+
+
+class Hybrid(NamedTuple):
+    """The fused outcome, the lanes that answered and what to tell the user."""
+
+    outcome: SearchOutcome
+    lanes: tuple[str, ...]
+    notes: tuple[str, ...]
+
+
+def lane_settings(project: Project) -> tuple[EmbedSettings | None, str | None]:
+    """The model a search here embeds with (None: lexical only) and a note when it is refused.
+
+    A project's endpoint that is not approved here, or invalid ``embeddings:`` settings,
+    turn the lane off for this search with a note; they never fail the search.
+    """
+    try:
+        return configured_embeddings(project), None
+    except BrvError as refused:
+        hint = f" ({refused.hint})" if getattr(refused, "hint", None) else ""
+        return None, f"semantic lane off: {refused.message}{hint}"
+
+
+def _excerpts(index: Any, rowids: list[int]) -> dict[int, str]:
+    from brv_vc.index.texts import contents
+
+    return {rowid: " ".join(text.split())[:300] for rowid, text in contents(index, rowids).items()}
+
+
+def hybrid(project: Project, index: Any, query: str, outcome: SearchOutcome,
+           settings: EmbedSettings, *, limit: int, scope: str | None = None) -> Hybrid:
+    """Fuses ``outcome`` (the lexical ranking, ``POOL`` deep) with the semantic one.
+
+    Args:
+        project: the project.
+        index: the open ``index.db`` connection.
+        query: the user's text (embedded as is).
+        outcome: the lexical search's outcome.
+        settings: the model.
+        limit: results to return.
+        scope: the search's path prefix.
+
+    Returns:
+        The fused outcome (lexical hits keep their fields; an entry only the semantic lane
+        found gets its cosine as relevance), the lanes and notes.
+    """
+    from brv_vc.services.semantic.store import vectors_for
+
+    notes: list[str] = []
+    try:
+        import numpy as np
+
+        from brv_vc.services.semantic.models import embed
+
+        vectors = vectors_for(project, index, settings, scope=scope)
+        query_vector = embed(settings, [query])[0] if len(vectors.paths) else None
+    except (BrvError, ImportError, OSError) as failed:
+        message = getattr(failed, "message", str(failed))
+        return Hybrid(outcome._replace(hits=outcome.hits[:limit]), LEXICAL,
+                      (f"the semantic lane failed ({message}); these are the lexical results",))
+    if vectors.pending:
+        notes.append(f"{vectors.pending} entries have no vector for {settings.model} yet; "
+                     "run 'brv index --embed' to embed them all")
+    if query_vector is None or vectors.matrix.shape[1] != query_vector.shape[0]:
+        return Hybrid(outcome._replace(hits=outcome.hits[:limit]), LEXICAL, tuple(notes))
+    cosine = vectors.matrix @ query_vector
+    depth = min(POOL, len(cosine))
+    best = np.argpartition(-cosine, depth - 1)[:depth]
+    best = best[np.argsort(-cosine[best], kind="stable")]
+    semantic = [vectors.paths[i] for i in best]
+    top = outcome.hits[0].relevance if outcome.hits else 0.0
+    order = fuse([h.path for h in outcome.hits], semantic,
+                 guarded=strong(outcome.coverage, top))[:limit]
+    lexical = {h.path: h for h in outcome.hits}
+    only = {vectors.paths[i]: i for i in best if vectors.paths[i] not in lexical}
+    texts = _excerpts(index, [vectors.rowids[only[p]] for p in order if p in only])
+    hits = []
+    for path in order:
+        if path in lexical:
+            hits.append(lexical[path])
+            continue
+        i = only[path]
+        similarity = round(max(0.0, float(cosine[i])), 4)
+        hits.append(Hit(path, vectors.titles[i], "entry", 0.6 * similarity, similarity,
+                        texts.get(vectors.rowids[i], "")))
+    return Hybrid(outcome._replace(hits=tuple(hits)), BOTH, tuple(notes))

@@ -105,3 +105,24 @@ def scrub(text: str) -> str:
 def mask_url(url: str) -> str:
     """A URL with its password and token parameters masked (what ``brv vc remote`` shows)."""
     return scrub(url)
+
+
+def scrub_values(value: object) -> object:
+    """``value`` (JSON-like: dicts, lists, strings, numbers) with every string scrubbed.
+
+    For structures written as JSON (an MCP tool's answer, a log): masking the JSON text
+    instead could cut an escaped quote in two and break the JSON.
+
+    Returns:
+        The same object when nothing in it holds a credential.
+    """
+    if isinstance(value, str):
+        return scrub(value)
+    if isinstance(value, dict):
+        items = {key: scrub_values(item) for key, item in value.items()}
+        same = all(items[key] is item for key, item in value.items())
+        return value if same else items
+    if isinstance(value, (list, tuple)):
+        found = [scrub_values(item) for item in value]
+        return value if all(a is b for a, b in zip(found, value, strict=True)) else found
+    return value

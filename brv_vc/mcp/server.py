@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
@@ -23,6 +23,7 @@ from brv_vc import __version__
 from brv_vc.mcp import arguments as bad_arguments
 from brv_vc.mcp.stdio import serve_stdio
 from brv_vc.mcp.tools import ToolFailure, Tools
+from brv_vc.scrub import scrub_values
 
 INSTRUCTIONS = (
     "brv is this project's memory: a context tree of markdown knowledge. Read the "
@@ -48,14 +49,15 @@ def _guard(run: Callable[[], dict[str, Any]]) -> Any:
 
 def _result(payload: dict[str, Any], failed: bool) -> CallToolResult:
     # one json.dumps: the SDK's own conversion of a dict (pydantic, indented) cost ~5 ms a
-    # search answer, as much as the search itself
-    text = json.dumps(payload, ensure_ascii=False)
+    # search answer, as much as the search itself. Every answer is scrubbed of credentials
+    # (brv_vc.scrub), as the CLI's output is: results quote git, remotes and knowledge too.
+    text = json.dumps(scrub_values(payload), ensure_ascii=False)
     return CallToolResult(content=[TextContent(type="text", text=text)], is_error=failed)
 
 
 def _resource(run: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     try:
-        return run()
+        return cast("dict[str, Any]", scrub_values(run()))
     except ToolFailure as failure:
         raise ResourceError(json.dumps(failure.payload, ensure_ascii=False)) from None
 

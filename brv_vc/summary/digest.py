@@ -8,7 +8,7 @@ summary: it is listed by its name.
 from __future__ import annotations
 
 from brv_vc.errors import FormatError
-from brv_vc.format.entry import decode, parse_entry
+from brv_vc.format.entry import Entry, decode, parse_entry
 from brv_vc.record import NamedTuple
 
 
@@ -30,7 +30,11 @@ def strict_digest(text: str, *, stem: str, file: str | None = None) -> Digest:
     Raises:
         FormatError: the file is not a valid knowledge file.
     """
-    entry = parse_entry(text, file=file, stem=stem)  # canonical files skip PyYAML
+    return entry_digest(parse_entry(text, file=file, stem=stem))  # canonical: no PyYAML
+
+
+def entry_digest(entry: Entry) -> Digest:
+    """The digest of an entry already parsed."""
     return Digest(
         title=entry.title,
         summary=entry.summary,

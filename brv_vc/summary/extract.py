@@ -16,7 +16,10 @@ from brv_vc.format.tokens import CHARS_PER_TOKEN, count_tokens
 from brv_vc.pattern import lazy
 from brv_vc.summary.documents import Document
 
-_FENCE_BLOCK = lazy(r"^\s{0,3}(```|~~~).*?^\s{0,3}\1[^\n]*$", re.MULTILINE | re.DOTALL)
+# a fence left open runs to the end of the text (CommonMark): none of it is prose
+_FENCE_BLOCK = lazy(r"^\s{0,3}(```|~~~).*?(?:^\s{0,3}\1[^\n]*$|\Z)", re.MULTILINE | re.DOTALL)
+_TABLE_ROW = lazy(r"^[ \t]{0,3}\|.*$", re.MULTILINE)  # a table's cells are not sentences
+_ITEM_START = lazy(r"\n(?=[ \t]*(?:[-*+]|\d+[.)])[ \t])")
 _CODE_BLOCK = lazy(r"^\s{0,3}(?:```|~~~)[^\n]*\n(.*?)^\s{0,3}(?:```|~~~)", re.M | re.S)
 _MARKUP = lazy(r"(\*\*|__|`|^#+\s+|^\s*[-*+]\s+|^\s*\d+\.\s+)", re.MULTILINE)
 _SENTENCE_END = lazy(r"(?<=[.!?])\s+(?=[A-Z0-9`*\"'(])")
@@ -39,15 +42,23 @@ def plain(text: str) -> str:
     Headings go because a heading names a section; it is not a sentence of it.
     """
     text = _FENCE_BLOCK.sub(" ", text)
+    text = _TABLE_ROW.sub(" ", text)
     text = _HEADING.sub(" ", text)
     text = _LABEL.sub(" ", text)
     return " ".join(_MARKUP.sub("", text).split())
 
 
 def sentences(text: str) -> list[str]:
-    """Splits prose into sentences (after :func:`plain`)."""
-    flat = plain(text)
-    return [s.strip() for s in _SENTENCE_END.split(flat) if s.strip()] if flat else []
+    """Splits prose into sentences (after :func:`plain`); each list item is one at least.
+
+    Code blocks and tables are never part of one (issue 38: an export carried a JSON
+    block's ``{`` as a fact).
+    """
+    found: list[str] = []
+    for block in _ITEM_START.split(_FENCE_BLOCK.sub(" ", text)):
+        flat = plain(block)
+        found.extend(s.strip() for s in _SENTENCE_END.split(flat) if s.strip())
+    return found
 
 
 def clip(text: str, limit: int = ITEM_CHARS) -> str:

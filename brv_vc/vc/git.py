@@ -237,6 +237,21 @@ REFUSED_TRANSPORTS = ("fd", "ext")
 _NO_HANGING_TRANSPORTS = tuple(x for name in REFUSED_TRANSPORTS
                                for x in ("-c", f"protocol.{name}.allow=never"))
 _NETWORK_VERBS = frozenset({"push", "fetch", "pull", "clone", "ls-remote"})
+# git reads 'NAME::ADDRESS' as remote helper NAME when NAME is RFC 3986 unreserved characters
+# but '_' (transport.c, transport_get)
+_HELPER_NAME = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-.~")
+
+
+def refused_transport(url: str) -> str | None:
+    """The transport of :data:`REFUSED_TRANSPORTS` a remote URL names (``fd`` for ``fd::3``).
+
+    The same rule as the ``protocol.<name>.allow=never`` every network verb runs with, asked
+    of a URL before it is stored (``brv vc remote add``, ``set-url``, ``clone``).
+    """
+    name, sep, _ = url.partition("::")
+    if sep and name in REFUSED_TRANSPORTS and set(name) <= _HELPER_NAME:
+        return name
+    return None
 
 
 def _exec(args: Sequence[str], cwd: Path, env: dict[str, str], data: bytes | None

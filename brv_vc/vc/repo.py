@@ -248,6 +248,31 @@ _TRANSPORT_RISKS = {"fd": "it reads and writes the brv process's own file descri
                           "can hang", "ext": "it runs a command the URL names"}
 
 
+def transport_refusal(name: str, label: str, *, stored: bool = True) -> GitError:
+    """The refusal of a URL that names git's ``name::`` transport (``git.REFUSED_TRANSPORTS``).
+
+    ``stored``: the URL is a remote's already (a push, a fetch), else one being given.
+    """
+    whose = "the remote's URL uses" if stored else "the URL uses"
+    return GitError(
+        f"{label} refused: {whose} git's '{name}::' transport, which brv never runs ("
+        + _TRANSPORT_RISKS.get(name, "git's protocol.allow forbids it") + ")",
+        hint=("point the remote at a URL (ssh, https, a path): brv vc remote set-url NAME URL"
+              if stored else "give a URL (ssh, https, a path)")
+        + "; for this transport, use plain git")
+
+
+def refuse_transport(url: str, label: str) -> None:
+    """Refuses a URL being given (remote add, set-url, clone) that names a refused transport.
+
+    Raises:
+        GitError: it does (nothing is stored or run).
+    """
+    name = git.refused_transport(url)
+    if name is not None:
+        raise transport_refusal(name, label, stored=False)
+
+
 def translate(
     args: tuple[str, ...] | list[str], proc: git.Proc | git.Completed, *,
     what: str | None = None,
@@ -265,12 +290,7 @@ def translate(
                              "stale lock only), then try again")
     refused = re.search(r"transport '([\w+-]+)' not allowed", words)
     if refused:
-        name = refused.group(1)
-        return GitError(
-            f"{label} refused: the remote's URL uses git's '{name}::' transport, which brv "
-            "never runs (" + _TRANSPORT_RISKS.get(name, "git's protocol.allow forbids it") + ")",
-            hint="point the remote at a URL (ssh, https, a path): brv vc remote set-url NAME "
-                 "URL; for this transport, use plain git")
+        return transport_refusal(refused.group(1), label)
     if kind == "identity":
         return GitError(f"{label} failed: git does not know who you are (user.name/user.email "
                         "are not set)", hint=IDENTITY_HINT)

@@ -14,9 +14,12 @@ importance/50), recency falls from 1.0 for the newest ``updatedAt`` in the tree 
 180 days before it, and an entry whose tags or folders name a kind (decision, convention,
 architecture, bug, todo) counts 1.5x. Entries are then written best first until the token
 budget (default 1,000) is spent: first up to five in each kind section (Stack, Decisions,
-Conventions, Known issues, Pending tasks), then the rest under "Key knowledge"; budget
-left over carries what the chosen entries say (up to three facts or lines each, best
-entries first). A tree with entries never gets an empty block.
+Conventions, Known issues, Pending tasks), then the rest under "Key knowledge". An entry
+comes with its key facts or it is left out (issue 38: on large trees the block was a list
+of titles): its line and its first two key points (the summary engine's ``key_points``:
+facts, then the opening sentences of its prose, never a code block's or a table's lines)
+are placed together or not at all; budget left over carries a third point, best entries
+first. A tree with entries never gets an empty block.
 """
 
 from __future__ import annotations
@@ -29,6 +32,10 @@ from brv_vc.format.entry import Entry, legacy_signals, parse_entry
 from brv_vc.format.tokens import count_tokens
 from brv_vc.services.brain.items import kind_of
 from brv_vc.services.derived import OpenIndex, with_index
+from brv_vc.summary.budgets import INPUT_CHARS
+from brv_vc.summary.digest import entry_digest
+from brv_vc.summary.documents import Document
+from brv_vc.summary.extract import clip, key_points
 from brv_vc.tree.project import Project
 from brv_vc.tree.store import write_atomic
 
@@ -41,6 +48,8 @@ DAY = 86_400.0
 SECTIONS = (("architecture", "Stack"), ("decision", "Decisions"),
             ("convention", "Conventions"), ("bug", "Known issues"), ("todo", "Pending tasks"))
 PER_SECTION = 5
+POINTS = 2  # key points placed with an entry's line (a third one when budget is left)
+POINT_CHARS = 160
 MATURITY = {"core": 1.5, "validated": 1.2}
 
 
@@ -62,17 +71,15 @@ class _Item:
     summary: str
     kind: str
     score: float
-    points: tuple[str, ...] = ()  # its facts, else its first lines of prose
+    points: tuple[str, ...] = ()  # its key points (facts, then its prose's first sentences)
 
 
-def _points(entry: Entry) -> tuple[str, ...]:
-    """Up to three short lines of an entry's knowledge: its facts, else its prose."""
-    found = [" ".join(f.statement.split()) for f in entry.facts()]
-    if not found:
-        found = [" ".join(ln.lstrip("-* ").split()) for ln in entry.body.splitlines()
-                 if ln.strip() and not ln.startswith(("#", "|", "```", "@", "<"))]
-    return tuple(p if len(p) <= 160 else p[:159].rsplit(" ", 1)[0] + "…"
-                 for p in found if p and p != entry.summary)[:3]
+def _points(entry: Entry, path: str) -> tuple[str, ...]:
+    """Up to three key points of an entry that its summary does not already say."""
+    doc = Document(path, entry_digest(entry)._replace(body=entry.body[:INPUT_CHARS]), "")
+    summary = " ".join(entry.summary.split()).lower()
+    return tuple(clip(p, POINT_CHARS) for p in key_points(doc)
+                 if p.lower().rstrip(".") not in summary)[:3]
 
 
 def recency(updated: float | None, newest: float) -> float:
@@ -112,7 +119,7 @@ def _ranked(project: Project) -> tuple[list[_Item], int]:
         score = ((1 + min(links.get(path, 0), 10)) * weight * recency(updated, newest)
                  * (1.5 if kind != "fact" else 1.0))
         items.append(_Item(path, entry.title, " ".join(entry.summary.split()), kind, score,
-                           _points(entry)))
+                           _points(entry, path)))
     items.sort(key=lambda i: (-i.score, i.path))
     return items, len(rows)
 
@@ -137,15 +144,20 @@ def digest_text(project: Project, budget: int) -> str:
     tail = [END]
     used = count_tokens("\n".join(head + tail) + "\n")
     chosen: dict[str, list[_Item]] = {}
+    shown: dict[str, int] = {}  # path -> key points shown
 
-    def fits(section: str, item: _Item) -> bool:
+    def unit(item: _Item, points: int) -> list[str]:
+        return [_line(item), *(f"  - {p}" for p in item.points[:points])]
+
+    def fits(section: str, item: _Item, points: int = POINTS) -> bool:
         nonlocal used
         heading = 0 if section in chosen else count_tokens(f"### {section}\n\n")
-        cost = heading + count_tokens(_line(item) + "\n")
+        cost = heading + count_tokens("\n".join(unit(item, points)) + "\n")
         if used + cost > budget:
             return False
         used += cost
         chosen.setdefault(section, []).append(item)
+        shown[item.path] = min(points, len(item.points))
         return True
 
     placed: set[str] = set()
@@ -156,30 +168,31 @@ def digest_text(project: Project, budget: int) -> str:
     for item in items:
         if item.path not in placed and fits("Key knowledge", item):
             placed.add(item.path)
-    # budget left: what the chosen entries say, best entries first (an agent reads the
-    # knowledge itself, not only where it is)
-    said: dict[str, list[str]] = {}
+    if items and not placed:  # a tiny budget: the best entry's line rather than nothing
+        fits("Key knowledge", items[0], 0)
+        placed.add(items[0].path)
+    # budget left: a further point of each chosen entry, best entries first
     for item in sorted((i for i in items if i.path in placed), key=lambda i: (-i.score, i.path)):
-        for point in item.points:
+        for point in item.points[POINTS:]:
             cost = count_tokens(f"  - {point}\n")
-            if used + cost <= budget:
-                used += cost
-                said.setdefault(item.path, []).append(point)
+            if used + cost > budget:
+                break
+            used += cost
+            shown[item.path] += 1
     while True:
         body: list[str] = []
         for title in [t for _, t in SECTIONS] + ["Key knowledge"]:
             if chosen.get(title):
                 body += [f"### {title}"]
                 for item in chosen[title]:
-                    body += [_line(item), *(f"  - {p}" for p in said.get(item.path, []))]
+                    body += unit(item, shown[item.path])
                 body.append("")
         text = "\n".join(head + body + tail) + "\n"
         if count_tokens(text) <= budget or not body:
             return text
         last = next(t for t in ["Key knowledge", *(t for _, t in reversed(SECTIONS))]
                     if chosen.get(t))
-        dropped = chosen[last].pop()  # the estimate was short: drop the least important
-        said.pop(dropped.path, None)
+        chosen[last].pop()  # the estimate was short: drop the least important
 
 
 def _replace_block(current: str, block: str, file: str) -> str:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from brv_vc.errors import NotFoundError
+from brv_vc.scrub import scrub_values
 from brv_vc.services.review import BlobStore
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import ensure_state_dir
@@ -29,6 +30,17 @@ LOG_DIR = "dream-log"
 PROCESSING, COMPLETED, PARTIAL, ERROR, UNDONE = (
     "processing", "completed", "partial", "error", "undone")
 JOURNAL = "journal"  # the log's key while its operations are in the journal
+# the words of a log and its operations (an agent's reasons, a provider's or git's errors):
+# scrubbed of credentials (brv_vc.scrub) when written; paths and hashes, which --undo
+# follows, are kept as they are
+_WORDS = ("reason", "message", "note", "notes", "error", "title", "summary", "content")
+
+
+def _scrubbed(record: dict[str, Any]) -> dict[str, Any]:
+    found = {key: scrub_values(record[key]) for key in _WORDS if key in record}
+    if "operations" in record:
+        found["operations"] = [_scrubbed(op) for op in record["operations"]]
+    return {**record, **found} if found else record
 
 
 def folder(project: Project) -> Path:
@@ -52,7 +64,7 @@ def write(project: Project, log: dict[str, Any]) -> None:
     other log is whole, and its journal, if one is left, is deleted after the write.
     """
     ensure_state_dir(project.state)
-    write_atomic(folder(project) / f"{log['id']}.json", encoded(log))
+    write_atomic(folder(project) / f"{log['id']}.json", encoded(_scrubbed(log)))
     if not log.get(JOURNAL):
         _journal(project, str(log["id"])).unlink(missing_ok=True)
 
@@ -79,8 +91,8 @@ def append(project: Project, dream_id: str, *ops: dict[str, Any], durable: bool)
     ``durable``: flush them to disk (an operation that changed files: ``--undo`` needs it
     even after a power cut; a skipped one is only a record).
     """
-    lines = "".join(json.dumps(op, ensure_ascii=False, separators=(",", ":")) + "\n"
-                    for op in ops)
+    lines = "".join(json.dumps(_scrubbed(op), ensure_ascii=False, separators=(",", ":"))
+                    + "\n" for op in ops)
     with _journal(project, dream_id).open("a", encoding="utf-8") as handle:
         handle.write(lines)
         if durable:

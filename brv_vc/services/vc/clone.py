@@ -22,7 +22,7 @@ from brv_vc.services.vc.setup import (
 )
 from brv_vc.tree.project import Project
 from brv_vc.vc import exclusions, git
-from brv_vc.vc.repo import KnowledgeRepo, translate
+from brv_vc.vc.repo import KnowledgeRepo, refuse_transport, translate
 
 
 def clone_repo(cwd: Path, url: str, *, hooks: bool = True
@@ -31,8 +31,10 @@ def clone_repo(cwd: Path, url: str, *, hooks: bool = True
 
     Raises:
         ConflictError: the tree already holds a repository or files.
-        GitError: the clone failed (unreachable remote, bad URL); nothing is left behind.
+        GitError: the clone failed (unreachable remote, bad URL) or the URL names a
+            transport brv never runs (``fd::``, ``ext::``); nothing is left behind.
     """
+    refuse_transport(url, "brv vc clone")
     project = project_at(cwd)
     tree = project.tree
     if (tree / ".git").exists():
@@ -49,7 +51,7 @@ def clone_repo(cwd: Path, url: str, *, hooks: bool = True
     had_brv = project.brv_dir.exists()
     create_brv(project)
     tree.rmdir()  # empty (checked above); git clone wants to create it
-    proc = git.run(["clone", "-q", url, str(tree)], project.brv_dir, check=False)
+    proc = git.run(["clone", "-q", "--", url, str(tree)], project.brv_dir, check=False)
     if proc.returncode != 0:
         _roll_back_clone(project, had_brv)
         raise translate(["clone", url], proc, what=f"clone of {mask_url(url)}")

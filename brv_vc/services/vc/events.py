@@ -22,6 +22,7 @@ from pathlib import Path
 from brv_vc.clock import format_iso
 from brv_vc.errors import BrvError, UsageError
 from brv_vc.record import NamedTuple
+from brv_vc.scrub import scrub
 from brv_vc.services.derived import refresh
 from brv_vc.services.vc.hook_env import done_by_command
 from brv_vc.tree.project import Project, find_root
@@ -422,7 +423,8 @@ def _logged(project: Project, run: HookRun, now: datetime) -> HookRun:
 
 def _log(project: Project, run: HookRun, now: datetime) -> None:
     line = json.dumps({"at": format_iso(now), "hook": run.hook, "refreshed": list(run.refreshed),
-                       "full_scan": run.full_scan, "warnings": list(run.warnings)})
+                       "full_scan": run.full_scan,
+                       "warnings": [scrub(w) for w in run.warnings]})  # git's words: no password
     path = project.state / LOG_FILE
     try:
         ensure_state_dir(project.state)

@@ -7,7 +7,7 @@ from brv_vc.record import NamedTuple
 from brv_vc.scrub import mask_url
 from brv_vc.services.vc.configure import prepare
 from brv_vc.tree.project import Project
-from brv_vc.vc.repo import KnowledgeRepo
+from brv_vc.vc.repo import KnowledgeRepo, refuse_transport
 
 
 class RemoteResult(NamedTuple):
@@ -26,7 +26,15 @@ def remote(project: Project, action: str = "list", name: str | None = None,
         UsageError: a missing name or URL.
         NotFoundError: ``set-url``/``remove`` of an unknown remote.
         ConflictError: ``add`` of an existing remote.
+        GitError: a URL naming a transport brv never runs (``fd::``, ``ext::``); nothing
+            is stored.
     """
+    if name and name.startswith("-"):  # git would read it as an option of push and fetch
+        raise GitError(f"remote name '{name}' starts with '-' (git would read it as an "
+                       "option); nothing was changed",
+                       hint="name it without a leading '-', e.g. origin")
+    if action in ("add", "set-url") and url:
+        refuse_transport(url, f"brv vc remote {action} {name}")
     repo = prepare(project)
     current = list_remotes(repo)
     if action != "list":
@@ -40,9 +48,9 @@ def remote(project: Project, action: str = "list", name: str | None = None,
         if action in ("set-url", "remove") and name not in current:
             raise NotFoundError(f"no remote named '{name}'",
                                 hint="list remotes with 'brv vc remote'")
-        args = {"add": ["remote", "add", name, url or ""],
-                "set-url": ["remote", "set-url", name, url or ""],
-                "remove": ["remote", "remove", name]}[action]
+        args = {"add": ["remote", "add", "--", name, url or ""],  # '-f' is a name, not fetch
+                "set-url": ["remote", "set-url", "--", name, url or ""],
+                "remove": ["remote", "remove", "--", name]}[action]
         repo.git(*args)
     return RemoteResult({k: mask_url(v) for k, v in list_remotes(repo).items()}, action, name)
 

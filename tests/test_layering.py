@@ -225,6 +225,17 @@ hint = "use UPDATE or UPSERT, or DELETE the entry"
         ".execute(...)", "a statement"]
 
 
+# -- no module over 400 lines (issue 39): a longer one is split along a real seam -------------
+
+MAX_LINES = 400
+
+
+def test_no_module_is_over_400_lines() -> None:
+    long = {path.relative_to(PACKAGE).as_posix(): n for path in _modules()
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert long == {}, "split these along a seam (STYLE.md)"
+
+
 # -- use-case packages (STYLE.md "Our own shape"): one face each, no circles ---------------
 
 SERVICES = PACKAGE / "services"

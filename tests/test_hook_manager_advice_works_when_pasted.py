@@ -107,7 +107,8 @@ def test_brv_first_a_config_pasted_by_hand_is_told_and_fixed_by_the_advice(
     report = json.loads(brv("hooks", "install", "--json", cwd=root, home=home))
     assert report["snippet"] == ""  # brv's part runs (as the legacy hook): nothing to add yet
     merged = run(sys.executable, "-c", "from pathlib import Path; import sys; "
-                 "from brv_vc.vc.hook_managers import Manager, merged_config; "
+                 "from brv_vc.vc.hook_managers import Manager; "
+                 "from brv_vc.vc.manager_config import merged_config; "
                  "print(merged_config(Manager('pre-commit', Path(sys.argv[1])), "
                  "('pre-commit',), '.brv/context-tree'), end='')",
                  str(root / ".pre-commit-config.yaml"), cwd=root, env=_env(home)).stdout

@@ -1,5 +1,5 @@
 """DESIGN.md "Layers": each package imports only the layers above it, and only the git
-adapters (vc/git*.py) talk to git. Parsed with ast, so an import hidden in a function counts too."""
+adapters (the vc/git/ package, vc/git_*.py) talk to git. Parsed with ast, so an import hidden in a function counts too."""
 
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ def test_layers_import_only_layers_above() -> None:
 
 # the git adapters and what each may use to reach git: the binary, or objects through dulwich
 GIT_ADAPTERS = {
-    "vc/git.py": {"subprocess"},
+    "vc/git/process.py": {"subprocess"},
     "vc/git_prefetch.py": {"subprocess"},
     "vc/git_objects.py": {"dulwich"},
 }
@@ -96,6 +96,144 @@ def test_only_the_git_adapters_talk_to_git() -> None:
 
 def test_each_git_adapter_exists() -> None:
     assert all((PACKAGE / rel).is_file() for rel in GIT_ADAPTERS)
+
+
+# -- git argv only in vc/ (issue 39): outside it, typed questions (git.touches, git.compare) --
+
+# what starts a git command from an argv the caller builds
+_GIT_RUNNERS = {"run", "start", "stream", "_git_bytes"}
+# the modules outside vc/ that still build git argv, each to be moved behind a typed question
+# in vc/git/ (largest first); none may be added, and one that no longer does leaves the list
+GIT_ARGV_NOT_MOVED = {
+    "services/vc/committing.py", "services/vc/sync.py", "services/vc/adopt.py",
+    "services/vc/staging.py", "services/vc/setup.py", "services/vc/recovery.py",
+    "services/vc/pushing.py", "services/vc/branches.py", "services/vc/resetting.py",
+    "services/vc/clone.py", "services/vc/remotes.py", "services/vc/changes.py",
+    "cli/demo_cmd.py",
+}
+
+
+def _git_argv(tree: ast.AST) -> list[str]:
+    """Where a module builds git argv: ``repo.git(...)``/``git_ok(...)``, a runner of the git
+    package called with argv (``git.run([...])``), or a list or tuple starting with "git"."""
+    runners = {alias.asname or alias.name for node in ast.walk(tree)
+               if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("brv_vc.vc.git")
+               for alias in node.names if alias.name in _GIT_RUNNERS}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Attribute) and (func.attr in {"git", "git_ok"} or (
+                    func.attr in _GIT_RUNNERS and isinstance(func.value, ast.Name)
+                    and func.value.id == "git")):
+                found.append(f"{ast.unparse(func)}(...) on line {node.lineno}")
+            elif isinstance(func, ast.Name) and func.id in runners:
+                found.append(f"{func.id}(...) on line {node.lineno}")
+        elif isinstance(node, (ast.List, ast.Tuple)) and node.elts and isinstance(
+                node.elts[0], ast.Constant) and node.elts[0].value == "git":
+            found.append(f"a ['git', ...] argv on line {node.lineno}")
+    return found
+
+
+def test_git_argv_is_built_only_in_vc() -> None:
+    built = {}
+    for path in _modules():
+        rel = path.relative_to(PACKAGE).as_posix()
+        if not rel.startswith("vc/") and (
+                found := _git_argv(ast.parse(path.read_text(encoding="utf-8")))):
+            built[rel] = found
+    new = {rel: found for rel, found in built.items() if rel not in GIT_ARGV_NOT_MOVED}
+    assert new == {}, "ask a typed question of brv_vc.vc.git instead (add one there)"
+    moved = GIT_ARGV_NOT_MOVED - set(built)
+    assert moved == set(), "these build no git argv any more: take them off GIT_ARGV_NOT_MOVED"
+
+
+def test_the_git_argv_finder_sees_each_door() -> None:
+    source = """
+from brv_vc.vc.git import run as go
+repo.git("log", "-1")
+repo.git_ok("rev-parse", "HEAD")
+git.run(["status"], top)
+go(["fetch"], top)
+argv = ["git", "log"]
+git.touches(top, paths)
+"""
+    assert [f.split(" on line")[0] for f in _git_argv(ast.parse(source))] == [
+        "repo.git(...)", "repo.git_ok(...)", "git.run(...)", "go(...)", "a ['git', ...] argv"]
+
+
+# -- no SQL in services/ (issue 39): index/ owns the tables' statements -----------------------
+
+_SQL = None  # the pattern of a statement, compiled on first use
+
+
+def _sql(tree: ast.AST) -> list[str]:
+    """Where a module runs SQL: an ``execute*`` call, or a string holding a statement."""
+    global _SQL
+    if _SQL is None:
+        import re
+
+        _SQL = re.compile(r"\bSELECT\b.+\bFROM\b|\bINSERT\s+(OR\s+\w+\s+)?INTO\b|"
+                          r"\bUPDATE\s+\w+\s+SET\b|\bDELETE\s+FROM\b|\bCREATE\s+"
+                          r"(TABLE|INDEX|VIRTUAL|TRIGGER|VIEW)\b|\bDROP\s+(TABLE|INDEX)\b|"
+                          r"\bPRAGMA\s+\w+", re.DOTALL)
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
+                node.func.attr in {"execute", "executemany", "executescript"}):
+            found.append(f".{node.func.attr}(...) on line {node.lineno}")
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and _SQL.search(
+                node.value):
+            found.append(f"a statement on line {node.lineno}")
+    return found
+
+
+# the services that still write SQL, each to move behind functions in index/ (or their own
+# store's module there); none may be added, and one that no longer does leaves the list
+SQL_NOT_MOVED = {
+    "services/brain/exports.py", "services/brain/items.py", "services/code_links/concern.py",
+    "services/code_links/links.py", "services/code_links/lookup.py",
+    "services/code_links/staleness.py", "services/curate/journal.py", "services/curate/log.py",
+    "services/derived/index.py", "services/dream/evidence.py", "services/dream/hits.py",
+    "services/dream/patterns.py", "services/dream/prune.py", "services/glance.py",
+    "services/hydrate/stats.py", "services/query/direct.py", "services/query/marks.py",
+    "services/query/search.py", "services/review/entries.py", "services/show.py",
+}
+
+
+def test_services_write_no_sql() -> None:
+    written = {}
+    for path in _modules():
+        rel = path.relative_to(PACKAGE).as_posix()
+        if rel.startswith("services/") and (
+                found := _sql(ast.parse(path.read_text(encoding="utf-8")))):
+            written[rel] = found
+    new = {rel: found for rel, found in written.items() if rel not in SQL_NOT_MOVED}
+    assert new == {}, "ask a function of index/ instead (add one there)"
+    moved = SQL_NOT_MOVED - set(written)
+    assert moved == set(), "these write no SQL any more: take them off SQL_NOT_MOVED"
+
+
+def test_the_sql_finder_sees_statements_not_words() -> None:
+    source = """
+conn.execute(query)
+rows = f"SELECT path FROM docs WHERE path IN ({marks})"
+kind = "UPDATE"
+hint = "use UPDATE or UPSERT, or DELETE the entry"
+"""
+    assert [f.split(" on line")[0] for f in _sql(ast.parse(source))] == [
+        ".execute(...)", "a statement"]
+
+
+# -- no module over 400 lines (issue 39): a longer one is split along a real seam -------------
+
+MAX_LINES = 400
+
+
+def test_no_module_is_over_400_lines() -> None:
+    long = {path.relative_to(PACKAGE).as_posix(): n for path in _modules()
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert long == {}, "split these along a seam (STYLE.md)"
 
 
 # -- use-case packages (STYLE.md "Our own shape"): one face each, no circles ---------------
@@ -221,11 +359,11 @@ def test_the_curate_stages_call_only_the_stages_below_them() -> None:
 # -- every package: its modules import each other without a circle (issue 39) ---------------
 
 # The circles still there, each to be cut along its seam; none may be added. (cli/fast <->
-# fast_vc <-> hooks_cmd was cut: their shared start and texts are cli/start.py, cli/hook_text.py)
+# fast_vc <-> hooks_cmd was cut: their shared start and texts are cli/start.py, cli/hook_text.py;
+# vc/hook_managers <-> manager_config too: the config merge and its snippet are manager_config's)
 KNOWN_CIRCLES = {
     "summary": {"archive", "archive_recovery"},
     "tree": {"config", "llm_trust"},
-    "vc": {"hook_managers", "manager_config"},
     "web": {"pages", "site"},
 }
 

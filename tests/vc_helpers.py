@@ -41,7 +41,7 @@ def git(cwd: Path, *args: str, check: bool = True) -> str:
 def git_commands(trace: Path) -> list[list[str]]:
     """The argv of every git process a GIT_TRACE2_EVENT file recorded, in order.
 
-    git's own options before the command (``-C DIR``, ``-c k=v``, as ``vc/git.py`` starts
+    git's own options before the command (``-C DIR``, ``-c k=v``, as ``vc/git/process.py`` starts
     git) are left out.
     """
     commands = []

@@ -15,9 +15,9 @@ from __future__ import annotations
 import json
 import re
 
-from brv_vc.clock import parse_iso
 from brv_vc.errors import FormatError
 from brv_vc.format import body as bodymod
+from brv_vc.format import field_types as fields
 from brv_vc.format import frontmatter as fm
 from brv_vc.format.conflicts import START, conflict_line
 from brv_vc.format.limits import MAX_ENTRY_BYTES
@@ -165,11 +165,11 @@ def _parse_yaml(text: str, file: str | None, stem: str) -> Entry:
     extra: list[tuple[str, Any]] = []
     for raw in fm.load(source, file=file):
         if raw.key in STRING_FIELDS:
-            values[raw.key] = _string(raw, file)
+            values[raw.key] = fields.string(raw, file)
         elif raw.key in LIST_FIELDS:
-            values[raw.key] = _string_list(raw, file)
+            values[raw.key] = fields.string_list(raw, file)
         elif raw.key in TIME_FIELDS:
-            values[raw.key] = _timestamp(raw, file)
+            values[raw.key] = fields.timestamp(raw, file)
         else:
             extra.append((raw.key, raw.value))
     if not values.get("title"):
@@ -294,7 +294,7 @@ def _read_canonical(text: str) -> tuple[dict[str, Any], str] | None:
         if key in LIST_FIELDS:
             if not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
                 return None
-        elif not isinstance(value, str) or (key in TIME_FIELDS and value and not _is_iso(value)):
+        elif not isinstance(value, str) or (key in TIME_FIELDS and value and not fields.is_iso(value)):
             return None
         values[key] = value
     if not values.get("title"):
@@ -342,14 +342,6 @@ def _entry(values: dict[str, Any], body: str, extra: tuple[tuple[str, Any], ...]
     )
 
 
-def _is_iso(text: str) -> bool:
-    try:
-        parse_iso(text)
-    except ValueError:
-        return False
-    return True
-
-
 def serialize_entry(entry: Entry) -> bytes:
     """Returns the canonical bytes of an entry (all seven fields, in seed order)."""
     lines = [
@@ -363,50 +355,3 @@ def serialize_entry(entry: Entry) -> bytes:
     ]
     lines.extend(fm.dump_any(key, value) for key, value in entry.extra)
     return ("---\n" + "".join(lines) + "---\n" + entry.body).encode("utf-8")
-
-
-def _describe(value: Any) -> str:
-    kind = {dict: "a mapping", list: "a list", bool: "a boolean", int: "a number", float: "a number"}
-    return kind.get(type(value), type(value).__name__)
-
-
-def _string(raw: fm.RawField, file: str | None) -> str:
-    if raw.value is None:
-        return ""
-    if not isinstance(raw.text, str) or isinstance(raw.value, (dict, list)):
-        raise FormatError(
-            f"field '{raw.key}' must be a string, got {_describe(raw.value)}",
-            file=file,
-            key=raw.key,
-            hint=f'write it as {raw.key}: "some text"',
-        )
-    return raw.text
-
-
-def _string_list(raw: fm.RawField, file: str | None) -> tuple[str, ...]:
-    if raw.value is None:
-        return ()
-    if not isinstance(raw.value, list) or not isinstance(raw.text, tuple):
-        got = _describe(raw.value) if not isinstance(raw.value, list) else "a list of non-strings"
-        raise FormatError(
-            f"field '{raw.key}' must be a list of strings, got {got}",
-            file=file,
-            key=raw.key,
-            hint=f'write it as {raw.key}: ["first", "second"]',
-        )
-    return raw.text
-
-
-def _timestamp(raw: fm.RawField, file: str | None) -> str:
-    text = _string(raw, file)
-    if text:
-        try:
-            parse_iso(text)
-        except ValueError:
-            raise FormatError(
-                f"field '{raw.key}' is not an ISO 8601 timestamp: {text!r}",
-                file=file,
-                key=raw.key,
-                hint=f'write it as {raw.key}: "2025-03-18T10:00:00Z"',
-            ) from None
-    return text

@@ -122,3 +122,52 @@ def dangling(conn: sqlite3.Connection, source: str | None = None) -> list[Link]:
     ).fetchall()
     known = resolve(conn, (row[1] for row in rows))
     return [Link(*row) for row in rows if row[1] not in known]
+
+
+def degrees(conn: sqlite3.Connection, paths: Iterable[str]) -> dict[str, int]:
+    """Links out of and into each entry (into: named with or without ``.md``)."""
+    wanted = sorted(set(paths))
+    count = dict.fromkeys(wanted, 0)
+    for chunk in chunks(wanted):
+        for source, n in conn.execute(
+            f"SELECT source, count(*) FROM links WHERE source IN ({marks(chunk)}) GROUP BY source",
+            chunk,
+        ):
+            count[source] += n
+        owner = forms(chunk)
+        named = list(owner)
+        for target, n in conn.execute(
+            f"SELECT target, count(*) FROM links WHERE target IN ({marks(named)}) GROUP BY target",
+            named,
+        ):
+            count[owner[target]] += n
+    return count
+
+
+def leaving(conn: sqlite3.Connection, low: str, high: str) -> list[tuple[str, str]]:
+    """``(source, target)`` of the links whose source is in ``[low, high)`` (a folder's)."""
+    return conn.execute(
+        "SELECT source, target FROM links WHERE source >= ? AND source < ?", (low, high)
+    ).fetchall()
+
+
+def entering(conn: sqlite3.Connection, low: str, high: str) -> list[tuple[str, str]]:
+    """``(source, target)`` of the links whose target is in ``[low, high)`` (as written)."""
+    return conn.execute(
+        "SELECT source, target FROM links WHERE target >= ? AND target < ?", (low, high)
+    ).fetchall()
+
+
+def between_domains(conn: sqlite3.Connection) -> list[tuple[str, str, int]]:
+    """``(source's domain, target's first part, links)``: the links counted per pair, in SQL."""
+    return conn.execute(
+        "SELECT substr(source, 1, instr(source, '/') - 1) AS a, "
+        "CASE WHEN instr(target, '/') > 0 THEN substr(target, 1, instr(target, '/') - 1) "
+        "ELSE target END AS b, count(*) FROM links GROUP BY a, b"
+    ).fetchall()
+
+
+def link_counts(conn: sqlite3.Connection) -> list[tuple[str, str, int]]:
+    """Every (source, target as written, how many links) of the ``links`` table, one scan."""
+    return [(s, t, n) for s, t, n in conn.execute(
+        "SELECT source, target, count(*) FROM links GROUP BY source, target")]

@@ -13,7 +13,8 @@ from dataclasses import dataclass, replace
 from brv_vc.errors import BrvError
 from brv_vc.tree.layout import clean_relpath
 from brv_vc.tree.project import Project
-from brv_vc.vc import git_log, git_objects
+from brv_vc.vc import git, git_objects
+from brv_vc.vc.git_log import Change
 from brv_vc.vc.repo import KnowledgeRepo, locate
 from brv_vc.vc.semdiff import EntryDiff, diff_entry
 
@@ -52,9 +53,9 @@ class _Commit:
     old_path: str | None
 
 
-def _parse(out: str) -> list[_Commit]:
+def _parse(records: list[tuple[list[str], list[Change]]]) -> list[_Commit]:
     commits = []
-    for fields, changes in git_log.records(out, 5):
+    for fields, changes in records:
         sha, parents, author, date, subject = fields[:5]
         if changes:  # a path-limited log: the path's one change
             status, _, path, old_sha, new_sha = changes[0]
@@ -67,9 +68,8 @@ def _renamed_from(repo: KnowledgeRepo, commit: _Commit) -> _Commit | None:
     """The commit as a rename when it added ``commit.path`` by moving another file."""
     if commit.parent is None:
         return None
-    out = repo.git("diff", "--raw", "-z", "-M", "--no-abbrev", "--diff-filter=R",
-                   commit.parent, commit.sha, check=False).stdout
-    for status, old_path, path, old_sha, _ in git_log.changes(out.split("\0")):
+    for status, old_path, path, old_sha, _ in git.compare(
+            repo.workdir, "--diff-filter=R", commit.parent, commit.sha, check=False):
         if status == "R" and path == commit.path and old_sha:
             return replace(commit, old_sha=old_sha, status="R", old_path=old_path)
     return None
@@ -85,9 +85,7 @@ def _commits(repo: KnowledgeRepo, path: str, limit: int) -> list[_Commit]:
     found: list[_Commit] = []
     start, current = "HEAD", path
     while len(found) < limit:
-        batch = _parse(repo.git("log", "--no-abbrev", "--raw", "-z", f"-n{limit - len(found)}",
-                                "--format=%x01%H%x00%P%x00%an%x00%aI%x00%s", start, "--",
-                                current, check=False).stdout)
+        batch = _parse(git.path_commits(repo.workdir, start, current, limit - len(found)))
         found += batch
         if not batch or batch[-1].status != "A":
             break

@@ -36,10 +36,7 @@ def init_root_for(cwd: Path) -> Path:
     existing = find_root(cwd)
     if existing is not None:
         return existing
-    proc = git.run(["rev-parse", "--show-toplevel"], cwd, check=False)
-    if proc.returncode == 0 and proc.stdout.strip():
-        return Path(proc.stdout.strip())
-    return cwd.resolve()
+    return git.toplevel(cwd) or cwd.resolve()
 
 
 def init_project(root: Path) -> InitResult:

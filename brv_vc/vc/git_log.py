@@ -2,7 +2,7 @@
 
 A log record starts with a 0x01 byte and its format's fields, NUL-separated; its raw changes
 follow (``:old_mode new_mode old_blob new_blob status`` then one path, or two for a rename
-or copy). Text only: the git adapters (``vc/git.py``, ``KnowledgeRepo.git``) run git.
+or copy). Text only: the git adapters (``vc/git/``, ``KnowledgeRepo.git``) run git.
 """
 
 from __future__ import annotations

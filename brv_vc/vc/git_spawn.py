@@ -4,7 +4,7 @@
 on this machine); the vc commands and the hooks, budgeted against git itself (DESIGN.md), paid
 that in every process. ``os.posix_spawnp`` starts git, and one poll loop feeds stdin and
 drains stdout and stderr side by side, so no pipe fills up and stalls git. The one runner of
-``vc/git.py`` (``run``, the bytes runner, ``start``) and of the early ``git status`` (``git_prefetch``).
+``vc/git/process.py`` (``run``, the bytes runner, ``start``) and of the early ``git status`` (``git_prefetch``).
 As ``subprocess`` (``close_fds``), the child gets only stdin, stdout and stderr. Where
 ``posix_spawnp`` is missing, :func:`available` is False and callers use ``subprocess``.
 """

@@ -4,7 +4,8 @@ Why text edits and not a YAML dump: a dump would drop the team's comments, key o
 quoting. So brv inserts its lines where they belong and then checks, by parsing both, that
 the result is valid YAML holding exactly the old document plus brv's part; anything it
 cannot place that way (flow style, lefthook ``jobs:``, TOML/JSON configs) is left to the
-printed snippet. Running it again changes nothing (``merged`` returns the text unchanged).
+printed snippet (:func:`snippet`, what the team adds for any manager). Running it again
+changes nothing (``merged`` returns the text unchanged).
 
 The commands reach brv without PATH (``hook_managers.hook_line``): the interpreter that ran
 ``brv hooks install`` on this machine, recorded as ``git config brv.python``.
@@ -185,3 +186,44 @@ def framework_merged(text: str, knowledge: str) -> str | None:
           and {k: v for k, v in new.items() if k != "repos"}
           == {k: v for k, v in old.items() if k != "repos"})
     return new_text if ok else None
+
+
+def merged_config(manager: hm.Manager, names: tuple[str, ...], knowledge: str) -> str | None:
+    """The manager's config file with brv's part in it (None: brv cannot edit this one)."""
+    if manager.name not in ("lefthook", "pre-commit") or manager.config.suffix not in (
+            ".yml", ".yaml"):
+        return None
+    try:
+        text = manager.config.read_text(encoding="utf-8") if manager.config.is_file() else ""
+    except OSError:
+        return None
+    if manager.name == "lefthook":
+        return lefthook_merged(text, names, knowledge)
+    return framework_merged(text, knowledge)
+
+
+def snippet(manager: hm.Manager, names: tuple[str, ...], knowledge: str = ".brv/context-tree"
+            ) -> str:
+    """What the team adds to the manager's configuration so that brv's part runs.
+
+    For lefthook and the pre-commit framework: the whole config file with brv's part merged
+    in, valid as printed (``brv hooks install --integrate`` writes exactly this).
+    """
+    merged = merged_config(manager, names, knowledge)
+    if merged is not None:
+        then = hm.install_command(manager, names)
+        return "\n".join([f"# {manager.config.name} with brv's part merged in (or run "
+                          "'brv hooks install --integrate' to write it), then: " + then,
+                          merged.rstrip("\n")])
+    if manager.name == "lefthook":
+        return (f"# {manager.config.name}: brv cannot merge into this file; add to each hook "
+                "a command running: " + hm.hook_line("pre-commit", knowledge))
+    if manager.name == "simple-git-hooks":
+        pairs = ", ".join(f'"{n}": "brv hook-impl {n}"' for n in names)
+        return (f'# {manager.config.name}: "simple-git-hooks": {{{pairs}}}\n'
+                "# (join with && to a command already there), then: npx simple-git-hooks")
+    if manager.name == "pre-commit":
+        return (f"# {manager.config.name} is not YAML brv can edit; add brv's hooks from "
+                f"https://github.com/<org>/brv-vc at rev: {hm.RELEASE} (docs/hooks.md)")
+    return "\n".join([f"# add this line to {manager.config / n} (an executable sh script):\n"
+                      f"{hm.hook_line(n, knowledge)}" for n in names])

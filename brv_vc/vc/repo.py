@@ -9,19 +9,22 @@ ask this value for the pathspec and for path conversions.
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
-from brv_vc.errors import GitError, NotInitializedError, PushRejected
+from brv_vc.errors import NotInitializedError
 from brv_vc.record import NamedTuple
 from brv_vc.tree.project import Project
 from brv_vc.vc import git
+from brv_vc.vc.git.errors import IDENTITY_HINT as IDENTITY_HINT
+from brv_vc.vc.git.errors import refuse_transport as refuse_transport
+from brv_vc.vc.git.errors import translate as translate
+from brv_vc.vc.git.errors import transport_refusal as transport_refusal
+from brv_vc.vc.git.files import _local_identity
+from brv_vc.vc.git.files import plain_top as plain_top
+from brv_vc.vc.git.files import read_ref as read_ref
+from brv_vc.vc.git.files import read_whereabouts as read_whereabouts
 
 PROJECT_FILES = ("config.yaml", ".gitignore")
-IDENTITY_HINT = (
-    'tell git who you are: git config --global user.email "you@example.com" && '
-    'git config --global user.name "Your Name"'
-)
 
 
 # git commands that write commits: in standalone mode they borrow the project's identity
@@ -198,112 +201,6 @@ def _identity(folder: Path, *scope: str) -> dict[str, str]:
     return found
 
 
-_NOT_PLAIN = "\ufeff\x0b\x0c\x1c\x1d\x1e\x1f\x85\u2028\u2029"
-
-
-def _local_identity(workdir: Path) -> dict[str, str] | None:
-    """:func:`_identity` of the repository's own config file, read without a git process.
-
-    Trigger: every standalone commit asks whether the nested repository names its own
-    identity. Why: a git process for a file brv reads anyway (``configure.register_drivers``).
-    Outcome: the ``[user]`` values when the file is plain ``key = value`` lines; None (git
-    reads it) for anything this does not follow: a ``.git`` file (a worktree), an include,
-    quotes, escapes, continued lines, a comment or key on a section line.
-    """
-    try:
-        text = (workdir / ".git" / "config").read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None
-    # git reads a byte-order mark as nothing and these as plain characters (not line ends,
-    # nor, but \v and \f, whitespace): such a file is git's to read
-    if "include" in text.lower() or any(c in text for c in _NOT_PLAIN):
-        return None
-    found: dict[str, str] = {}
-    section = None
-    for raw in text.split("\n"):
-        line = raw.strip()
-        if line.endswith("\\"):
-            return None
-        if not line or line[0] in "#;":
-            continue
-        if line.startswith("["):
-            if not line.endswith("]"):
-                return None
-            section = line[1:-1].strip().lower()
-            continue
-        key, _, value = line.partition("=")
-        if section != "user" or key.strip().lower() not in ("name", "email"):
-            continue
-        if any(c in value for c in '"\\;#'):
-            return None
-        if value.strip():  # the last non-empty value wins, as in _identity
-            found[key.strip().lower()] = value.strip()
-    return found
-
-
-_LOCK_HELD = r"Unable to create '([^']+\.lock)': File exists"  # compiled when a git run fails
-
-
-_TRANSPORT_RISKS = {"fd": "it reads and writes the brv process's own file descriptors, and "
-                          "can hang", "ext": "it runs a command the URL names"}
-
-
-def transport_refusal(name: str, label: str, *, stored: bool = True) -> GitError:
-    """The refusal of a URL that names git's ``name::`` transport (``git.REFUSED_TRANSPORTS``).
-
-    ``stored``: the URL is a remote's already (a push, a fetch), else one being given.
-    """
-    whose = "the remote's URL uses" if stored else "the URL uses"
-    return GitError(
-        f"{label} refused: {whose} git's '{name}::' transport, which brv never runs ("
-        + _TRANSPORT_RISKS.get(name, "git's protocol.allow forbids it") + ")",
-        hint=("point the remote at a URL (ssh, https, a path): brv vc remote set-url NAME URL"
-              if stored else "give a URL (ssh, https, a path)")
-        + "; for this transport, use plain git")
-
-
-def refuse_transport(url: str, label: str) -> None:
-    """Refuses a URL being given (remote add, set-url, clone) that names a refused transport.
-
-    Raises:
-        GitError: it does (nothing is stored or run).
-    """
-    name = git.refused_transport(url)
-    if name is not None:
-        raise transport_refusal(name, label, stored=False)
-
-
-def translate(
-    args: tuple[str, ...] | list[str], proc: git.Proc | git.Completed, *,
-    what: str | None = None,
-) -> GitError:
-    """Turns a failed git run into a GitError that says what to do next."""
-    words = "\n".join(x for x in (proc.stderr.strip(), proc.stdout.strip()) if x)
-    kind = git.failure_kind(words)
-    label = what or f"git {' '.join(args[:2])}"
-    held = re.search(_LOCK_HELD, words)
-    if held:
-        name = os.path.basename(held.group(1))
-        return GitError(f"{label} failed: git's {name} is held (another git process, a brv "
-                        "write in progress, or one that was killed)\n" + words,
-                        hint="if no other git runs here, run 'brv vc recover' (it removes a "
-                             "stale lock only), then try again")
-    refused = re.search(r"transport '([\w+-]+)' not allowed", words)
-    if refused:
-        return transport_refusal(refused.group(1), label)
-    if kind == "identity":
-        return GitError(f"{label} failed: git does not know who you are (user.name/user.email "
-                        "are not set)", hint=IDENTITY_HINT)
-    if kind == "network":
-        return GitError(f"{label} failed: the remote cannot be reached\n{words}",
-                        hint="check the URL ('brv vc remote'), your network and your git "
-                             "credentials, then try again")
-    if kind == "rejected":
-        return PushRejected(f"{label} was rejected: the remote has commits you do not have",
-                        hint="pull first ('brv vc pull'), then push again; nothing was lost")
-    return GitError(f"{label} failed: {words}")
-
-
 def of_tree(project: Project, top: Path | None) -> KnowledgeRepo | None:
     """The repository holding the tree, the work tree around it being ``top`` (None: none).
 
@@ -320,120 +217,6 @@ def of_tree(project: Project, top: Path | None) -> KnowledgeRepo | None:
         if not prefix.startswith(".."):
             return KnowledgeRepo(root, prefix)
     return None
-
-
-def plain_top(start: Path) -> Path | None:
-    """The work tree git finds from ``start``, read from the files when nothing can differ.
-
-    Trigger: every in-project vc command locates its repository (``brv vc status`` is
-    budgeted against ``git status`` itself). Why: ``git rev-parse --show-toplevel`` costs a
-    process (~2 ms of CPU) to say what the nearest ``.git`` folder says in the plain case.
-    Outcome: the nearest folder at or above ``start`` holding a ``.git`` folder with a
-    ``HEAD``, ``objects`` and ``refs``, both owned by this user (git's safe.directory check),
-    on ``start``'s file system (git stops at a mount), whose config names no ``worktree``, no
-    ``include`` and no ``bare`` other than ``bare = false``, with no
-    ``GIT_CEILING_DIRECTORIES``. None for anything else (a linked worktree's or a
-    submodule's ``.git`` file, a moved work tree...): ask git.
-    """
-    euid = getattr(os, "geteuid", None)
-    if euid is None or os.environ.get("GIT_CEILING_DIRECTORIES"):
-        return None
-    try:
-        folder = Path(os.path.realpath(start))
-        device = os.stat(folder).st_dev
-        for candidate in (folder, *folder.parents):
-            here = os.stat(candidate)
-            if here.st_dev != device:
-                return None
-            dot = candidate / ".git"
-            try:
-                found = os.lstat(dot)
-            except FileNotFoundError:
-                continue
-            if not _plain_git_dir(dot, found, here, euid()):
-                return None
-            return candidate
-    except (OSError, UnicodeDecodeError):
-        return None
-    return None
-
-
-def read_whereabouts(workdir: Path) -> tuple[Path, Path, str, str] | None:
-    """:meth:`KnowledgeRepo.whereabouts` read from the files, when nothing can differ.
-
-    Trigger: every ``vc commit``, ``pull`` and ``merge``. Why: the ``git rev-parse`` they
-    asked (~1.3 ms of CPU; ~2.3 in a pull, whose tip is packed) says what ``.git/HEAD`` and
-    the branch's ref say in the plain case. Outcome: the git dir (resolved, as
-    ``--absolute-git-dir``) is also the common dir; HEAD names a branch whose ref is a
-    loose file or a ``packed-refs`` line holding one object id (git writes only commits to
-    branches), or HEAD holds the id itself (detached: branch ``HEAD``). None (git answers)
-    for anything else: a ``.git`` file (a linked worktree, a submodule), a folder
-    :func:`_plain_git_dir` would not take, reftable, a branch not born yet, a symbolic ref.
-    """
-    dot = workdir / ".git"
-    euid = getattr(os, "geteuid", None)
-    try:
-        found = os.lstat(dot)
-        if euid is None or not _plain_git_dir(dot, found, os.stat(workdir), euid()):
-            return None
-        if "refstorage" in (dot / "config").read_text(encoding="utf-8").lower():
-            return None
-        if os.path.islink(dot / "HEAD"):  # core.preferSymlinkRefs: a branch, read as an id
-            return None
-        head = (dot / "HEAD").read_text(encoding="utf-8")
-        git_dir = Path(os.path.realpath(dot))
-        if git.object_id(head.rstrip("\n")):
-            return git_dir, git_dir, head.rstrip("\n"), "HEAD"
-        if not head.startswith("ref: refs/heads/") or not head.endswith("\n"):
-            return None
-        branch = head[len("ref: refs/heads/"):-1]
-    except (OSError, UnicodeDecodeError):
-        return None
-    value = read_ref(dot, f"refs/heads/{branch}")
-    return (git_dir, git_dir, value, branch) if value else None
-
-
-def read_ref(git_dir: Path, ref: str) -> str | None:
-    """The object id a full ref name (``refs/remotes/origin/main``) holds, read from the files.
-
-    For a plain repository (:func:`read_whereabouts` answered): the loose file, else its
-    ``packed-refs`` line. None when neither holds one: git then says whether it exists.
-    """
-    try:
-        value = (git_dir / ref).read_text(encoding="utf-8").rstrip("\n")
-    except FileNotFoundError:
-        value = _packed(git_dir, ref) or ""
-    except (OSError, UnicodeDecodeError):
-        return None
-    return value if git.object_id(value) else None
-
-
-def _packed(dot: Path, ref: str) -> str | None:
-    """The object id ``packed-refs`` gives ``ref``, or None."""
-    try:
-        text = (dot / "packed-refs").read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None
-    for line in text.split("\n"):
-        sha, _, name = line.partition(" ")
-        if name == ref:
-            return sha
-    return None
-
-
-def _plain_git_dir(dot: Path, found: os.stat_result, top: os.stat_result, euid: int) -> bool:
-    """True when ``dot`` is a ``.git`` folder whose work tree is plainly its parent."""
-    import stat
-
-    if not stat.S_ISDIR(found.st_mode) or found.st_uid != euid or top.st_uid != euid:
-        return False
-    if not ((dot / "HEAD").is_file() and (dot / "objects").is_dir() and (dot / "refs").is_dir()):
-        return False  # not a repository to git (setup.c is_git_directory): it looks further up
-    config = (dot / "config").read_text(encoding="utf-8").lower()
-    if "worktree" in config or "include" in config:
-        return False
-    return all(line.split() == ["bare", "=", "false"]
-               for line in config.splitlines() if line.strip().startswith("bare"))
 
 
 def locate(project: Project) -> KnowledgeRepo:

@@ -19,7 +19,7 @@ from brv_vc.services.code_links.concern import concerned, folders, former_names
 from brv_vc.services.code_links.model import About, AboutEntry, Commit, Freshness, PathAbout
 from brv_vc.services.code_links.where import IN_PROJECT, STANDALONE, CodeRepo, locate
 from brv_vc.tree.project import Project
-from brv_vc.vc import git, git_log
+from brv_vc.vc import git
 
 
 def linked_entries(project: Project, paths: Iterable[str]) -> dict[str, tuple[str, ...]]:
@@ -54,10 +54,8 @@ class _Log(NamedTuple):
 
 def _log(code: CodeRepo, paths: tuple[str, ...], revs: str = "HEAD") -> list[_Log]:
     """The commits of ``revs`` that touched ``paths`` (files or folders), newest first."""
-    proc = git.run(["log", "-z", "--format=%x01%H%x00%ct%x00%cI%x00%s", revs, "--", *paths],
-                   code.top, check=False)
     return [_Log(int(time), Commit(sha, date, subject))
-            for (sha, time, date, subject, *_), _ in git_log.records(proc.stdout, 4)]
+            for sha, time, date, subject in git.touches(code.top, paths, revs)]
 
 
 def _written(project: Project, code: CodeRepo, entries: list[str], conn: sqlite3.Connection
@@ -131,7 +129,7 @@ def about(project: Project, paths: Iterable[str]) -> About:
     shallow = git.is_shallow(code.top)
     # a path the repository never had names no file: "and/or" or "TCP/IP" in prose is no link
     never = {p for p in asked if not p.startswith("../") and p != ".." and not shallow
-             and not (code.top / p).exists() and not _had(code, p)}
+             and not (code.top / p).exists() and not git.had_path(code.top, p)}
 
     def work(opened: object) -> tuple[PathAbout, ...]:
         conn = opened.conn  # type: ignore[attr-defined]
@@ -179,13 +177,6 @@ def about(project: Project, paths: Iterable[str]) -> About:
     if shallow:
         notes = [*notes, "shallow clone: commit counts cover only the history this clone has"]
     return About(str(code.top), code.mode, found, tuple(notes))
-
-
-def _had(code: CodeRepo, path: str) -> bool:
-    """True when a commit of HEAD's history touched ``path`` (a file, or a folder's files)."""
-    proc = git.run(["--literal-pathspecs", "log", "-1", "--format=%H", "HEAD", "--", path],
-                   code.top, check=False)
-    return bool(proc.stdout.strip())
 
 
 def _asked(code: CodeRepo, path: str) -> str:

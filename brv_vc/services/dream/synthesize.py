@@ -23,6 +23,7 @@ from typing import Any
 
 from brv_vc.errors import BrvError
 from brv_vc.format import frontmatter as fm
+from brv_vc.index.entries import entries_modified_after
 from brv_vc.index.terms import tokens
 from brv_vc.services.dream import evidence, patterns
 from brv_vc.services.dream.similarity import LINK_AT, best_against, words
@@ -89,8 +90,7 @@ def fresh(conn: sqlite3.Connection, since: float | None) -> set[str] | None:
     """
     if since is None:
         return None
-    return {p for (p,) in conn.execute(
-        "SELECT path FROM docs WHERE kind = 'entry' AND mtime_ns > ?", (int(since * 1e9),))}
+    return entries_modified_after(conn, int(since * 1e9))
 
 
 def _detect(project: Project, conn: sqlite3.Connection,

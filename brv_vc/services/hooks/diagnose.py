@@ -17,6 +17,7 @@ from brv_vc.services.hooks.gitconfig import config_files
 from brv_vc.tree.project import Project, git_top
 from brv_vc.vc import hook_managers as hm
 from brv_vc.vc import hooks_install as hi
+from brv_vc.vc import manager_config as mc
 from brv_vc.vc import repo
 
 
@@ -104,7 +105,7 @@ def problems(project: Project) -> tuple[tuple[str, ...], str]:
                     f"{manager.name} manages git's hooks here (not installed in this clone)")
             said.append(f"{runs} and brv's check is not in {where}, so 'git commit' does not "
                         "check knowledge")
-            if hm.merged_config(manager, ("pre-commit",), ".") is not None:
+            if mc.merged_config(manager, ("pre-commit",), ".") is not None:
                 fix = "brv hooks install --integrate"
         if elsewhere:
             said.append(f"core.hooksPath = {hooks_path} is set in {source}, so git runs every "

@@ -15,6 +15,7 @@ from brv_vc.tree.project import Project
 from brv_vc.vc import exclusions, git
 from brv_vc.vc import hook_managers as hm
 from brv_vc.vc import hooks_install as hi
+from brv_vc.vc import manager_config as mc
 from brv_vc.vc.repo import KnowledgeRepo, locate
 
 HookState = hi.HookState  # part of the face: a report's hooks
@@ -55,10 +56,10 @@ def _report(repo: KnowledgeRepo, folder: Path, hooks_path: str | None,
         notes = (*notes, f"brv's check runs twice in {', '.join(twice)} (pre-commit runs "
                          "brv's old hook as its legacy hook and brv's part from its config): "
                          "run 'brv hooks install' to keep the config's alone")
-    text = hm.snippet(manager, missing, knowledge) if manager is not None and missing else ""
+    text = mc.snippet(manager, missing, knowledge) if manager is not None and missing else ""
     if manager is not None and not unhooked:
         notes = (*notes, _manager_note(manager, folder, missing))
-    can = bool(missing) and manager is not None and hm.merged_config(
+    can = bool(missing) and manager is not None and mc.merged_config(
         manager, missing, knowledge) is not None
     return HooksReport(_mode(repo), str(repo.workdir), str(folder), hooks_path, states,
                        notes, manager.name if manager else None,
@@ -74,7 +75,7 @@ def _manager_note(manager: hm.Manager, folder: Path, missing: tuple[str, ...]) -
     fix = ("run 'brv hooks install' to add them, or add the lines below yourself"
            if manager.name == "husky" else
            f"run 'brv hooks install --integrate', or make {manager.config} what is below"
-           if hm.merged_config(manager, missing, ".") is not None
+           if mc.merged_config(manager, missing, ".") is not None
            else f"add the snippet below to {manager.config}")
     return (f"{manager.name} manages the hooks in {folder}; {own}; brv's part does not run in "
             f"{', '.join(missing)}: {fix}")
@@ -121,7 +122,7 @@ def install_hooks(project: Project, *, python: str | None = None,
     python = python or interpreter()
     # the lines in a manager's files reach this brv through it, without PATH (per clone)
     if git.config_value(repo.workdir, "brv.python") != python:
-        git.run(["config", "--local", "brv.python", python], repo.workdir)
+        git.set_config(repo.workdir, "brv.python", python)
     integrated = ""
     if manager is not None and integrate:
         integrated = managers.integrate(manager, repo.prefix or ".")

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from brv_vc.vc import hook_managers as hm
 from brv_vc.vc import hooks_install as hi
+from brv_vc.vc import manager_config as mc
 
 # What husky v9 writes into .husky/_/<hook> (husky/index.js): restored over an old brv shim.
 HUSKY_STUB = '#!/usr/bin/env sh\n. "$(dirname "$0")/h"'
@@ -41,7 +42,7 @@ def integrate(manager: hm.Manager, knowledge: str) -> str:
 
     Idempotent: a config that already runs brv is left as it is.
     """
-    merged = hm.merged_config(manager, hi.HOOK_NAMES, knowledge)
+    merged = mc.merged_config(manager, hi.HOOK_NAMES, knowledge)
     if merged is None:
         return ""
     old = manager.config.read_text(encoding="utf-8") if manager.config.is_file() else ""

@@ -11,9 +11,10 @@ from __future__ import annotations
 import sqlite3
 from collections import Counter
 
-from brv_vc.index.relations import forms, resolve
+from brv_vc.index.entries import domain_sizes, entries_between, titles
+from brv_vc.index.relations import between_domains, entering, forms, leaving, resolve
 from brv_vc.services.link_graph.model import Edge, Node
-from brv_vc.services.link_graph.neighbourhood import edges_among, titles
+from brv_vc.services.link_graph.neighbourhood import edges_among
 
 _OUTSIDE = 8  # neighbouring folders drawn at most (the rest are counted in "more")
 _STRONGEST = 2  # lines each domain keeps to the domains it links with most
@@ -33,17 +34,10 @@ def folder_nodes(
 ) -> tuple[list[Node], list[Edge], int]:
     """A folder's most linked entries, the relations among them, and the folders it links with."""
     low, high = folder + "/", _upper(folder + "/")
-    entries = [row[0] for row in conn.execute(
-        "SELECT path FROM docs WHERE path >= ? AND path < ? AND kind IN ('entry', 'context')",
-        (low, high),
-    )]
+    entries = entries_between(conn, low, high)
     degree = Counter(dict.fromkeys(entries, 0))
-    outgoing = conn.execute(
-        "SELECT source, target FROM links WHERE source >= ? AND source < ?", (low, high)
-    ).fetchall()
-    incoming = conn.execute(
-        "SELECT source, target FROM links WHERE target >= ? AND target < ?", (low, high)
-    ).fetchall()
+    outgoing = leaving(conn, low, high)
+    incoming = entering(conn, low, high)
     depth = folder.count("/") + 1
     # a target inside the folder is one of its entries (named with or without .md) or no
     # entry at all; only targets outside need the index to tell a folder from a dangling name
@@ -77,15 +71,8 @@ def folder_nodes(
 
 def tree_nodes(conn: sqlite3.Connection, *, limit: int) -> tuple[list[Node], list[Edge], int]:
     """The tree's domains (top-level folders) and the links between them, counted in SQL."""
-    counts = dict(conn.execute(
-        "SELECT substr(path, 1, instr(path, '/') - 1) AS d, count(*) FROM docs "
-        "WHERE kind IN ('entry', 'context') AND instr(path, '/') > 0 GROUP BY d"
-    ).fetchall())
-    pairs = conn.execute(
-        "SELECT substr(source, 1, instr(source, '/') - 1) AS a, "
-        "CASE WHEN instr(target, '/') > 0 THEN substr(target, 1, instr(target, '/') - 1) "
-        "ELSE target END AS b, count(*) FROM links GROUP BY a, b"
-    ).fetchall()
+    counts = domain_sizes(conn)
+    pairs = between_domains(conn)
     ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
     shown = {d for d, _ in ranked[: max(0, limit - 1)]}
     nodes = [Node("", "all domains", "folder", 0, sum(counts.values()))]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from brv_vc.errors import NotFoundError, UsageError
+from brv_vc.index.entries import is_file, is_folder
 from brv_vc.services.derived import OpenIndex, with_index
 from brv_vc.services.link_graph.folders import folder_nodes, tree_nodes
 from brv_vc.services.link_graph.layout import radial
@@ -65,8 +66,8 @@ def entry_graph(project: Project, path: str, *, limit: int = LIMIT, hops: int = 
 
     def work(opened: OpenIndex) -> Found:
         conn = opened.conn
-        found = [candidate for candidate in (relpath, relpath + ".md") if conn.execute(
-            "SELECT 1 FROM docs WHERE path = ?", (candidate,)).fetchone()]
+        found = [candidate for candidate in (relpath, relpath + ".md")
+                 if is_file(conn, candidate)]
         if not found:
             raise NotFoundError(f"no entry at '{relpath}'", file=relpath,
                                 hint="find one with 'brv search' or pick it on the tree page")
@@ -97,7 +98,7 @@ def folder_graph(project: Project, folder: str = "", *, limit: int = LIMIT) -> G
         key = (str(project.root), "folder", name, limit)
         if not name:
             return _cached(opened, key, lambda: tree_nodes(conn, limit=limit))
-        if not conn.execute("SELECT 1 FROM dirs WHERE path = ?", (name,)).fetchone():
+        if not is_folder(conn, name):
             raise NotFoundError(f"no folder '{name}' in the tree", file=name,
                                 hint="pick a domain or topic on the tree page")
         return _cached(opened, key, lambda: folder_nodes(conn, name, limit=limit))

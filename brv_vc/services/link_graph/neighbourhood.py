@@ -9,43 +9,11 @@ tree always gives the same picture.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable
 
-from brv_vc.index.db import chunks, marks
-from brv_vc.index.relations import backlinks, forms, forward, forward_of, resolve
+from brv_vc.index.entries import siblings as siblings_of
+from brv_vc.index.entries import titles
+from brv_vc.index.relations import backlinks, degrees, forward, forward_of, resolve
 from brv_vc.services.link_graph.model import Edge, Node
-
-_ENTRY_KINDS = ("entry", "context")
-
-
-def titles(conn: sqlite3.Connection, paths: Iterable[str]) -> dict[str, str]:
-    """The indexed titles of entries (a path without a title keeps its file name)."""
-    wanted = sorted(set(paths))
-    out: dict[str, str] = {}
-    for chunk in chunks(wanted):
-        out.update(conn.execute(
-            f"SELECT path, title FROM docs WHERE path IN ({marks(chunk)})", chunk).fetchall())
-    return {path: out.get(path) or path.rsplit("/", 1)[-1].removesuffix(".md") for path in wanted}
-
-
-def degrees(conn: sqlite3.Connection, paths: Iterable[str]) -> dict[str, int]:
-    """Links out of and into each entry (into: named with or without ``.md``)."""
-    wanted = sorted(set(paths))
-    count = dict.fromkeys(wanted, 0)
-    for chunk in chunks(wanted):
-        for source, n in conn.execute(
-            f"SELECT source, count(*) FROM links WHERE source IN ({marks(chunk)}) GROUP BY source",
-            chunk,
-        ):
-            count[source] += n
-        owner = forms(chunk)
-        named = list(owner)
-        for target, n in conn.execute(
-            f"SELECT target, count(*) FROM links WHERE target IN ({marks(named)}) GROUP BY target",
-            named,
-        ):
-            count[owner[target]] += n
-    return count
 
 
 def neighbours(conn: sqlite3.Connection, path: str) -> set[tuple[str, str]]:
@@ -104,10 +72,8 @@ def entry_nodes(
     if folder in chosen and chosen[folder][0] == "folder":
         edges.append(Edge(folder, path, "in"))
         if len(chosen) < min(limit, 8):
-            siblings = [row[0] for row in conn.execute(
-                "SELECT path FROM docs WHERE dir = ? AND kind IN (?, ?) AND path != ? "
-                "ORDER BY path LIMIT ?", (folder, *_ENTRY_KINDS, path, min(limit, 8) - len(chosen)),
-            ) if row[0] not in chosen]
+            siblings = [p for p in siblings_of(conn, folder, path, min(limit, 8) - len(chosen))
+                        if p not in chosen]
             for sibling in siblings:
                 chosen[sibling] = ("entry", 2, 0)
                 edges.append(Edge(folder, sibling, "in"))

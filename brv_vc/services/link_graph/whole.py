@@ -11,19 +11,17 @@ from __future__ import annotations
 import sqlite3
 from collections import Counter
 
-from brv_vc.index.relations import resolve
+from brv_vc.index.entries import entry_paths, titles
+from brv_vc.index.relations import link_counts, resolve
 from brv_vc.services.link_graph.model import Edge, Node
-from brv_vc.services.link_graph.neighbourhood import edges_among, titles
+from brv_vc.services.link_graph.neighbourhood import edges_among
 
 
 def whole_nodes(conn: sqlite3.Connection, *, limit: int) -> tuple[list[Node], list[Edge], int]:
     """The ``limit`` most linked entries (links in and out), the relations among them."""
-    degree: Counter[str] = Counter(dict.fromkeys(
-        (row[0] for row in conn.execute("SELECT path FROM docs WHERE kind = 'entry'")), 0))
+    degree: Counter[str] = Counter(dict.fromkeys(entry_paths(conn), 0))
     targets = Counter[str]()
-    for source, target, n in conn.execute(
-        "SELECT source, target, count(*) FROM links GROUP BY source, target"
-    ):
+    for source, target, n in link_counts(conn):
         if source in degree:
             degree[source] += n
         targets[target] += n

@@ -19,8 +19,9 @@ if TYPE_CHECKING:
     from brv_vc.services.vc.configure import prepare
     from brv_vc.services.vc.diff import DiffReport, semantic_diff
     from brv_vc.services.vc.driver import render_textconv, run_merge_driver
-    from brv_vc.services.vc.events import HookRun, run_hook
+    from brv_vc.services.vc.events import run_hook
     from brv_vc.services.vc.hook_env import framework_invocation, nothing_to_trail
+    from brv_vc.services.vc.hook_refresh import HookRun
     from brv_vc.services.vc.pushing import PushResult, push
     from brv_vc.services.vc.recovery import RecoverResult, recover
     from brv_vc.services.vc.remotes import RemoteResult, remote
@@ -50,7 +51,7 @@ _HOMES = {
     "commit": "committing", "log": "committing",
     "DiffReport": "diff", "semantic_diff": "diff",
     "render_textconv": "driver", "run_merge_driver": "driver",
-    "HookRun": "events", "run_hook": "events",
+    "HookRun": "hook_refresh", "run_hook": "events",
     "framework_invocation": "hook_env", "nothing_to_trail": "hook_env",
     "RecoverResult": "recovery", "recover": "recovery",
     "reset": "resetting", "RoundTrip": "round_trips", "round_trip": "round_trips",

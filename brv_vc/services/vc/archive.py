@@ -77,8 +77,8 @@ def _changes(repo: KnowledgeRepo, old: str | None, new: str | None, raw: Raw | N
     if new is None or old == new:
         return (), set()
     if old is None:
-        out = repo.git("ls-tree", "-r", "-z", "--name-only", new, *repo.pathspec()).stdout
-        return tuple(p for p in (repo.tree_path(x) for x in out.split("\0") if x) if p), None
+        listed = git.tree_paths(repo.workdir, new, *repo.pathspec())
+        return tuple(p for p in (repo.tree_path(x) for x in listed) if p), None
     if raw is None:
         raw = git.changed_entries(repo.workdir, old, new, repo.prefix or None)
     paths = tuple(p for p in (repo.tree_path(x) for _, x, _, _ in raw) if p)

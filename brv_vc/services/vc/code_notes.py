@@ -185,22 +185,11 @@ def changed_code(workdir: Path, old: str, new: str) -> tuple[dict[str, str], dic
                                                               set[str]]:
     """(code path -> letter, renames old -> new, all changed repository paths) of old..new.
 
-    One ``git diff --name-status -M``: a rename's old path is marked ``R`` (its entries
+    One ``git diff --raw -M``: a rename's old path is marked ``R`` (its entries
     name it), the new one ``A``.
     """
-    out = git.run(["diff", "--name-status", "-z", "-M", "--no-ext-diff", old, new],
-                  workdir).stdout
-    fields = out.split("\0")
-    moves: Moves = []
-    i = 0
-    while i < len(fields) and fields[i]:
-        letter = fields[i][:1]
-        if letter in "RC":
-            moves.append((letter, fields[i + 2], "", "", fields[i + 1]))
-            i += 3
-        else:
-            moves.append((letter, fields[i + 1], "", "", ""))
-            i += 2
+    moves: Moves = [(letter, path, "", "", source if letter in "RC" else "")
+                    for letter, source, path, _, _ in git.compare(workdir, old, new)]
     return _by_letter(moves)
 
 

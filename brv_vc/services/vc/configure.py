@@ -12,7 +12,7 @@ from pathlib import Path
 import brv_vc
 from brv_vc.interpreter import interpreter
 from brv_vc.tree.project import Project
-from brv_vc.vc import exclusions, git_prefetch
+from brv_vc.vc import exclusions, git, git_prefetch
 from brv_vc.vc.repo import KnowledgeRepo, locate
 
 # what shlex.quote leaves bare (its [^\w@%+=:,./-], ASCII); shlex (with its regex) is not
@@ -93,12 +93,11 @@ def register_drivers(repo: KnowledgeRepo) -> list[str]:
         text = config.read_text(encoding="utf-8", errors="replace")
         if all(f"= {config_file_form(value)}\n" in text for value in driver_config().values()):
             return []
-    out = repo.git_ok("config", "--local", "--get-regexp", r"^(merge|diff)\.brv\.") or ""
-    current = dict(line.split(" ", 1) for line in out.splitlines() if " " in line)
+    current = dict(git.config_values(repo.workdir, r"^(merge|diff)\.brv\.", "--local"))
     written = []
     for key, value in driver_config().items():
         if current.get(key) != value:
-            repo.git("config", "--local", key, value)
+            git.set_config(repo.workdir, key, value)
             written.append(key)
     return written
 

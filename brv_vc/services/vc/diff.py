@@ -45,32 +45,14 @@ class _Raw:
     old_path: str | None
 
 
-def _parse_raw(out: str) -> list[_Raw]:
-    records = out.split("\0")
-    rows: list[_Raw] = []
-    i = 0
-    while i < len(records):
-        head = records[i]
-        i += 1
-        if not head.startswith(":"):
-            continue
-        _, _, old_sha, new_sha, status = head[1:].split(" ")
-        if status[0] in "RC":
-            rows.append(_Raw(status[0], old_sha, new_sha, records[i + 1], records[i]))
-            i += 2
-        else:
-            rows.append(_Raw(status[0], old_sha, new_sha, records[i], None))
-            i += 1
-    return rows
-
-
 def _resolve(repo: KnowledgeRepo, spec: str | None, staged: bool) -> tuple[list[str], str, str]:
     if spec and staged:
         raise UsageError("--staged compares HEAD with the index; it takes no REF",
                          hint="use 'brv vc diff --staged' or 'brv vc diff REF'")
     if spec is None:
         if staged:
-            return ["--cached", "HEAD" if repo.head() else _empty_tree(repo)], "HEAD", "index"
+            base = "HEAD" if repo.head() else git.empty_tree(repo.workdir)
+            return ["--cached", base], "HEAD", "index"
         return [], "index", "working tree"
     if "..." in spec:
         raise UsageError(f"'{spec}': three-dot ranges are not supported",
@@ -82,10 +64,6 @@ def _resolve(repo: KnowledgeRepo, spec: str | None, staged: bool) -> tuple[list[
         return [a or "HEAD", b or "HEAD"], a or "HEAD", b or "HEAD"
     _check(repo, spec)
     return [spec], spec, "working tree"
-
-
-def _empty_tree(repo: KnowledgeRepo) -> str:
-    return repo.git("hash-object", "-t", "tree", "/dev/null").stdout.strip()
 
 
 def _check(repo: KnowledgeRepo, ref: str) -> None:
@@ -109,9 +87,10 @@ def semantic_diff(repo: KnowledgeRepo, spec: str | None = None, *,
         UsageError: a three-dot range, or ``--staged`` with a REF.
     """
     args, base, target = _resolve(repo, spec, staged)
-    out = repo.git("diff", "--raw", "-z", "-M", "--no-abbrev", "--no-ext-diff",
-                   *args, *repo.pathspec()).stdout
-    rows = [r for r in _parse_raw(out) if (tp := repo.tree_path(r.path)) and not is_excluded(tp)]
+    rows = [_Raw(status, old_sha, new_sha, path, old if status in "RC" else None)
+            for status, old, path, old_sha, new_sha
+            in git.compare(repo.workdir, *args, *repo.pathspec())
+            if (tp := repo.tree_path(path)) and not is_excluded(tp)]
     rows = _pair_same_content(rows)
     blobs = git.read_blobs(repo.workdir, [s for r in rows for s in (r.old_sha, r.new_sha)])
 

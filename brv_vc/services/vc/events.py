@@ -9,53 +9,33 @@ Installing them is ``services.hooks``.
 - post-merge, post-checkout, post-rewrite: refresh derived state for the paths that changed.
   git ignores (or merely forwards) their exit status, so they fail open: problems are
   reported as warnings and the hook exits 0.
-Every run that refreshes appends one JSON line to ``.brv/state/hooks.log`` (per machine).
+Every run that refreshes appends one JSON line to ``.brv/state/hooks.log`` (per machine):
+``hook_refresh``, with :class:`HookRun`, what a run did.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 
-from brv_vc.clock import format_iso
 from brv_vc.errors import BrvError, UsageError
-from brv_vc.record import NamedTuple
-from brv_vc.scrub import scrub
-from brv_vc.services.derived import refresh
 from brv_vc.services.vc.hook_env import done_by_command
+from brv_vc.services.vc.hook_refresh import HookRun as HookRun
+from brv_vc.services.vc.hook_refresh import refresh_between, refresh_paths, tree_paths
 from brv_vc.tree.project import Project, find_root
-from brv_vc.tree.statedb import ensure_state_dir
 from brv_vc.vc import git
 from brv_vc.vc.repo import KnowledgeRepo, locate
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
 
-    from brv_vc.services.vc.checks import StagedProblem
+    pass
 
-LOG_FILE = "hooks.log"
 # the hooks run_hook knows (hooks_install.HOOK_NAMES and the framework's "refresh"), kept
 # here so a hook does not import the installer
 _HOOKS = ("pre-commit", "commit-msg", "post-merge", "post-checkout", "post-rewrite",
           "pre-push", "refresh")
-_LOG_LIMIT = 256 * 1024  # keep the log small: halve it when it grows past this
-
-
-class HookRun(NamedTuple):
-    """What one hook run did."""
-
-    hook: str
-    skipped: str = ""  # why nothing was done ("" when it ran)
-    blocked: bool = False
-    problems: tuple[StagedProblem, ...] = ()
-    refreshed: tuple[str, ...] = ()  # tree paths handed to refresh
-    trailers: tuple[str, ...] = ()  # commit-msg: archived paths named in Brv-Archived trailers
-    full_scan: bool = False  # refresh was asked to find the changes itself
-    checked: int = 0
-    warnings: tuple[str, ...] = ()
-    notes: tuple[str, ...] = ()  # told, never blocking: knowledge about changed code
 
 
 def run_hook(
@@ -171,7 +151,7 @@ def _pre_commit(project: Project, repo: KnowledgeRepo, index_file: str | None,
             return HookRun("pre-commit", blocked=True, problems=problems, checked=check.checked)
     _note_trailers(repo, index_file, list(check.deleted))
     # inside 'git commit': abstracts and the manifest wait for the next refresh
-    return _code_noted(project, repo.workdir, index_file, repo.prefix or None, lambda: _refresh(
+    return _code_noted(project, repo.workdir, index_file, repo.prefix or None, lambda: refresh_paths(
         project, "pre-commit", check.paths, now, checked=check.checked, defer=True), moves)
 
 
@@ -232,11 +212,9 @@ def _note_trailers(repo: KnowledgeRepo, index_file: str | None, deleted: list[st
 def _index_tree(repo: KnowledgeRepo, index_file: str | None) -> str | None:
     """The tree id of the index git is about to commit (None when git cannot say)."""
     try:
-        out = git.run(["write-tree"], repo.workdir,
-                      index_file=Path(index_file) if index_file else None)
-    except BrvError:
+        return git.write_tree(repo.workdir, Path(index_file) if index_file else None)
+    except BrvError:  # git is missing
         return None
-    return out.stdout.strip() or None
 
 
 def _pre_push(repo: KnowledgeRepo, stdin: str, checked: str | None = None,
@@ -303,7 +281,7 @@ def _post(project: Project, repo: KnowledgeRepo, name: str, args: tuple[str, ...
         return any(p.exists() for p in git.git_paths(top, "rebase-merge", "rebase-apply"))
 
     if name == "refresh":
-        return _refresh(project, name, None, now)
+        return refresh_paths(project, name, None, now)
     if name == "post-checkout":
         old, new, flag = (*args, "", "", "")[:3]
         if flag == "0":
@@ -311,21 +289,21 @@ def _post(project: Project, repo: KnowledgeRepo, name: str, args: tuple[str, ...
         if rebasing():  # post-rewrite refreshes once when the rebase ends
             return HookRun(name, skipped="rebase in progress")
         if not old or old == git.NULL_SHA:  # clone or worktree add: everything is new
-            return _refresh(project, name, None, now)
-        return _refresh_between(project, repo, name, old, new, now)
+            return refresh_paths(project, name, None, now)
+        return refresh_between(project, repo, name, old, new, now)
     if name == "post-merge":
         if args[:1] == ("1",):  # squash: HEAD did not move, the changes are staged
             staged = [p for _, p, _ in git.staged_files(top)]
-            return _refresh(project, name, _tree_paths(repo, staged), now)
+            return refresh_paths(project, name, tree_paths(repo, staged), now)
         orig, head = git.commits_of(top, "ORIG_HEAD", "HEAD")
         if orig is None:  # the first pull into an empty branch
-            return _refresh(project, name, None, now)
+            return refresh_paths(project, name, None, now)
         # one diff of the whole change: the refresh's, and (no config, no code in it) the
         # settings and stale-knowledge reports need no diff of their own
         raw = _whole_change(top, orig, head)
         touched = None if raw is None else {p for _, p, _, _ in raw}
-        run = _settings_noticed(_refresh_between(project, repo, name, orig, head or "HEAD",
-                                                 now, known=head is not None, raw=raw),
+        run = _settings_noticed(refresh_between(project, repo, name, orig, head or "HEAD",
+                                                now, known=head is not None, raw=raw),
                                 project, repo, orig, head, touched)
         if not repo.in_project or (touched is not None and all(
                 p.startswith(".brv/") or "/.brv/" in p for p in touched)):  # no code_notes.is_code
@@ -336,18 +314,18 @@ def _post(project: Project, repo: KnowledgeRepo, name: str, args: tuple[str, ...
         return HookRun(name, skipped="rebase in progress")
     orig = git.commit_of(top, "ORIG_HEAD") if command == "rebase" else None
     if orig is not None:  # 'git pull --rebase' too: its report as post-merge's
-        run = _refresh_between(project, repo, name, orig, "HEAD", now)
+        run = refresh_between(project, repo, name, orig, "HEAD", now)
         return _pull_noted(run, project, top, repo.prefix, orig, "rebase") if (
             repo.in_project) else run
     pairs = [line.split()[:2] for line in stdin.splitlines() if len(line.split()) >= 2]
     if not pairs:
         previous = git.commit_of(top, "HEAD@{1}")  # pre-commit framework: no stdin
-        return (_refresh_between(project, repo, name, previous, "HEAD", now) if previous
-                else _refresh(project, name, None, now))
+        return (refresh_between(project, repo, name, previous, "HEAD", now) if previous
+                else refresh_paths(project, name, None, now))
     changed: set[str] = set()
     for old, new in pairs:
         changed.update(git.changed_between(top, old, new, repo.prefix or None))
-    return _refresh(project, name, _tree_paths(repo, sorted(changed)), now)
+    return refresh_paths(project, name, tree_paths(repo, sorted(changed)), now)
 
 
 def _whole_change(top: Path, orig: str, head: str | None
@@ -374,64 +352,3 @@ def _settings_noticed(run: HookRun, project: Project, repo: KnowledgeRepo,
     return run._replace(warnings=(*run.warnings, *notices)) if notices else run
 
 
-def _tree_paths(repo: KnowledgeRepo, paths: Sequence[str]) -> tuple[str, ...]:
-    return tuple(rel for p in paths if (rel := repo.tree_path(p)) is not None)
-
-
-def _refresh_between(project: Project, repo: KnowledgeRepo, name: str, old: str, new: str,
-                     now: datetime, *, known: bool = False,
-                     raw: list[tuple[str, str, str, str]] | None = None) -> HookRun:
-    """Rebuilds archives named by commit trailers in old..new, then refreshes the changed paths.
-
-    This is the very step ``brv vc pull`` runs, so a plain ``git pull`` gets it too.
-    """
-    # Imported here: the archive step reads history with dulwich, which pre-commit never needs.
-    from brv_vc.services.vc.archive import after_change
-
-    # known: both are commit ids git just named (post-merge asked for them in one call)
-    old_id, new_id = (old, new) if known else (repo.rev(old), repo.rev(new))
-    if old_id is None or new_id is None:
-        missing = old if old_id is None else new
-        return _logged(project, HookRun(name, warnings=(
-            f"{name} hook could not run: git does not know commit {missing}",)), now)
-    try:
-        after = after_change(project, repo, old_id, new_id, now, manifest=False, raw=raw)
-    except Exception as exc:  # fail open: derived state can always be rebuilt later
-        return _logged(project, HookRun(name, warnings=(
-            f"refreshing derived state failed: {type(exc).__name__}: {exc}",)), now)
-    return _logged(project, HookRun(name, refreshed=after.changed, warnings=after.problems), now)
-
-
-def _refresh(project: Project, name: str, paths: Sequence[str] | None, now: datetime,
-             *, checked: int = 0, defer: bool = False) -> HookRun:
-    warnings: list[str] = []
-    try:
-        # known paths: the manifest (a whole-tree scan) waits for its next reader
-        report = refresh(project, paths, now, defer=defer, manifest=paths is None)
-        warnings.extend(report.problems)
-    except Exception as exc:  # fail open: derived state can always be rebuilt later
-        warnings.append(f"refreshing derived state failed: {type(exc).__name__}: {exc}")
-    run = HookRun(name, refreshed=tuple(paths or ()), full_scan=paths is None, checked=checked,
-                  warnings=tuple(warnings))
-    return _logged(project, run, now)
-
-
-def _logged(project: Project, run: HookRun, now: datetime) -> HookRun:
-    _log(project, run, now)
-    return run
-
-
-def _log(project: Project, run: HookRun, now: datetime) -> None:
-    line = json.dumps({"at": format_iso(now), "hook": run.hook, "refreshed": list(run.refreshed),
-                       "full_scan": run.full_scan,
-                       "warnings": [scrub(w) for w in run.warnings]})  # git's words: no password
-    path = project.state / LOG_FILE
-    try:
-        ensure_state_dir(project.state)
-        if path.exists() and path.stat().st_size > _LOG_LIMIT:
-            kept = path.read_bytes()[-_LOG_LIMIT // 2:]
-            path.write_bytes(kept[kept.find(b"\n") + 1:])
-        with path.open("a", encoding="utf-8") as handle:
-            handle.write(line + "\n")
-    except OSError:
-        pass  # the log is a convenience; never fail a hook over it

@@ -7,7 +7,7 @@ git's own check does not cover them (a true merge) or after git refused (a fast-
 from __future__ import annotations
 
 from brv_vc.errors import ConflictError
-from brv_vc.vc import git_objects
+from brv_vc.vc import git, git_objects
 from brv_vc.vc.repo import KnowledgeRepo
 
 _DIRTY_SPEC_LIMIT = 1000  # more incoming paths than this: one status of the whole work tree
@@ -44,11 +44,8 @@ def _dirty(repo: KnowledgeRepo, paths: list[str]) -> set[str]:
         return set()
     specs = _status_specs(repo, paths)
     spec = ["--", *specs] if len(specs) <= _DIRTY_SPEC_LIMIT else []
-    out = repo.git("status", "--porcelain", "-z", "--untracked-files=all",
-                   "--no-renames", *spec).stdout
     wanted = set(paths)
-    return {p for p in (record[3:] for record in out.split("\0") if len(record) > 3)
-            if p in wanted}
+    return {p for p in git.work_changes(repo.workdir, *spec[1:]) if p in wanted}
 
 
 def _same_as_incoming(repo: KnowledgeRepo, target: str, path: str) -> bool:
@@ -58,7 +55,7 @@ def _same_as_incoming(repo: KnowledgeRepo, target: str, path: str) -> bool:
     remote's identical copies arrive. Why: git refuses to overwrite untracked files. Outcome:
     the identical local copy is dropped and the pull goes through.
     """
-    if repo.git_ok("ls-files", "--error-unmatch", "--", path) is not None:
+    if git.is_tracked(repo.workdir, path):
         return False
     local = repo.workdir / path
     try:

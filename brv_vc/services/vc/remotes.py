@@ -7,6 +7,7 @@ from brv_vc.record import NamedTuple
 from brv_vc.scrub import mask_url
 from brv_vc.services.vc.configure import prepare
 from brv_vc.tree.project import Project
+from brv_vc.vc import git
 from brv_vc.vc.repo import KnowledgeRepo, refuse_transport
 
 
@@ -62,13 +63,7 @@ def read_config(repo: KnowledgeRepo) -> dict[str, str]:
     pull and fetch run on every change). Section and key names come lowercased, the
     subsection (a branch's or remote's name) as written.
     """
-    out = repo.git_ok("config", "-z", "--get-regexp", r"^(branch|remote)\.") or ""
-    found = {}
-    for item in out.split("\0"):
-        key, _, value = item.partition("\n")
-        if key:
-            found[key] = value
-    return found
+    return dict(git.config_values(repo.workdir, r"^(branch|remote)\."))
 
 
 def remotes_of(config: dict[str, str]) -> dict[str, str]:

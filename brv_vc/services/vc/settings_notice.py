@@ -12,6 +12,7 @@ import os
 from collections.abc import Collection
 
 from brv_vc.tree.project import Project
+from brv_vc.vc import git
 from brv_vc.vc.repo import KnowledgeRepo
 
 TYPE_CHECKING = False
@@ -26,7 +27,7 @@ _WATCHED = (("llm", "base_url", "the LLM provider URL"),
 def _settings(repo: KnowledgeRepo, rev: str | None, rel: str) -> dict[str, Any]:
     if rev is None:
         return {}
-    text = repo.git_ok("show", f"{rev}:{rel}")
+    text = git.file_at(repo.workdir, rev, rel)
     if not text:
         return {}
     import yaml
@@ -58,7 +59,7 @@ def settings_changes(project: Project, repo: KnowledgeRepo, old: str | None,
     rel = rel.replace(os.sep, "/")
     if changed is not None and rel not in changed:
         return ()
-    if old is not None and repo.git_ok("diff", "--quiet", old, new, "--", rel) is not None:
+    if old is not None and git.same_at(repo.workdir, old, new, rel):
         return ()
     before, after = _settings(repo, old, rel), _settings(repo, new, rel)
     lines = []

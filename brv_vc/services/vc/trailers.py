@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from brv_vc.tree.layout import ARCHIVE_DIR
+from brv_vc.vc import git
 from brv_vc.vc.repo import KnowledgeRepo
 
 
@@ -22,9 +23,8 @@ def archived_deletions(repo: KnowledgeRepo, index_file: Path | None = None,
     listed them already.
     """
     if deleted is None:
-        out = repo.git("diff", "--cached", "--name-only", "-z", "--no-renames",
-                       "--diff-filter=D", *repo.pathspec(), index_file=index_file).stdout
-        deleted = [p for p in (repo.tree_path(x) for x in out.split("\0") if x) if p]
+        out = git.staged_deletions(repo.workdir, repo.pathspec(), index_file)
+        deleted = [p for p in (repo.tree_path(x) for x in out) if p]
     return [p for p in deleted if archived_locally(repo, p)]
 
 

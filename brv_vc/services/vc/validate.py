@@ -105,10 +105,8 @@ def _walk(folder: Path, tree: Path) -> list[str]:
 
 def _tracked(tree: Path) -> set[str] | None:
     """Files git tracks under the tree (tree-relative), or None when it is in no repository."""
-    proc = git.run(["ls-files", "-z", "--", "."], tree, check=False)  # paths relative to tree
-    if proc.returncode != 0:
-        return None
-    return {p for p in proc.stdout.split("\0") if p}
+    files = git.tracked(tree)  # paths relative to tree
+    return None if files is None else set(files)
 
 
 def _judge(tree: Path, rel: str, shown: str, tracked: set[str] | None
@@ -148,9 +146,8 @@ def _state_problems(project: Project) -> list[StagedProblem]:
     state = project.root / ".brv" / STATE_DIR
     if not state.is_dir():
         return []
-    proc = git.run(["ls-files", "-z", "--", "."], state, check=False)
-    files = [p for p in proc.stdout.split("\0") if p and p != ".gitignore"]
-    if proc.returncode != 0 or not files:
+    files = [p for p in git.tracked(state) or () if p != ".gitignore"]
+    if not files:
         return []
     return [StagedProblem(
         f".brv/{STATE_DIR}/{files[0]}",

@@ -1,0 +1,66 @@
+"""Reads of the ``docs`` and ``dirs`` tables by path: titles, a folder's entries, domains.
+
+Each query is bounded by what it is asked (a range of ``docs.path``, a chunk of paths, one
+folder), never by the tree; services ask these instead of writing SQL (tests/test_layering.py).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+
+from brv_vc.index.db import chunks, marks
+
+ENTRY_KINDS = ("entry", "context")  # what a picture of the tree draws as entries
+
+
+def titles(conn: sqlite3.Connection, paths: Iterable[str]) -> dict[str, str]:
+    """The indexed titles of entries (a path without a title keeps its file name)."""
+    wanted = sorted(set(paths))
+    out: dict[str, str] = {}
+    for chunk in chunks(wanted):
+        out.update(conn.execute(
+            f"SELECT path, title FROM docs WHERE path IN ({marks(chunk)})", chunk).fetchall())
+    return {path: out.get(path) or path.rsplit("/", 1)[-1].removesuffix(".md") for path in wanted}
+
+
+def is_file(conn: sqlite3.Connection, path: str) -> bool:
+    """True when the index holds a file at ``path``."""
+    return conn.execute("SELECT 1 FROM docs WHERE path = ?", (path,)).fetchone() is not None
+
+
+def is_folder(conn: sqlite3.Connection, path: str) -> bool:
+    """True when the index holds a folder at ``path``."""
+    return conn.execute("SELECT 1 FROM dirs WHERE path = ?", (path,)).fetchone() is not None
+
+
+def entries_between(conn: sqlite3.Connection, low: str, high: str) -> list[str]:
+    """The entries (and context files) whose path is in ``[low, high)``: a folder's range."""
+    return [row[0] for row in conn.execute(
+        "SELECT path FROM docs WHERE path >= ? AND path < ? AND kind IN (?, ?)",
+        (low, high, *ENTRY_KINDS))]
+
+
+def siblings(conn: sqlite3.Connection, folder: str, but: str, limit: int) -> list[str]:
+    """Up to ``limit`` entries directly in ``folder`` other than ``but``, by path."""
+    return [row[0] for row in conn.execute(
+        "SELECT path FROM docs WHERE dir = ? AND kind IN (?, ?) AND path != ? "
+        "ORDER BY path LIMIT ?", (folder, *ENTRY_KINDS, but, limit))]
+
+
+def domain_sizes(conn: sqlite3.Connection) -> dict[str, int]:
+    """Each domain (top-level folder) -> the entries under it, counted in SQL."""
+    return dict(conn.execute(
+        "SELECT substr(path, 1, instr(path, '/') - 1) AS d, count(*) FROM docs "
+        "WHERE kind IN (?, ?) AND instr(path, '/') > 0 GROUP BY d", ENTRY_KINDS).fetchall())
+
+
+def entry_paths(conn: sqlite3.Connection) -> list[str]:
+    """Every indexed entry's path (no context files): the whole tree's picture (``brv ui``)."""
+    return [row[0] for row in conn.execute("SELECT path FROM docs WHERE kind = 'entry'")]
+
+
+def entries_modified_after(conn: sqlite3.Connection, mtime_ns: int) -> set[str]:
+    """The indexed entries whose file changed after ``mtime_ns`` (nanoseconds)."""
+    return {row[0] for row in conn.execute(
+        "SELECT path FROM docs WHERE kind = 'entry' AND mtime_ns > ?", (mtime_ns,))}

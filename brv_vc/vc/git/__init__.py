@@ -1,0 +1,117 @@
+"""git, the one package that knows its commands, formats and files (DESIGN.md "Layers").
+
+Its modules, one seam each:
+
+- ``process``: the one place git is started (environment, refused transports, NUL refusal);
+- ``errors``: what a failure means and brv's words for it (``translate``);
+- ``refs``: names git resolves (top folder, git paths, commits, config, ancestry);
+- ``diff``: what changed, read from ``git diff --raw -z``;
+- ``blobs``: blobs read where cheapest (work tree, loose object, ``cat-file``);
+- ``files``: git's own files read without a process, in the plain case only;
+- ``listing``: the files of a commit, the work tree's changes, what is ignored;
+- ``log``: the log formats and the walks that read them.
+
+Every public name is importable from ``brv_vc.vc.git``; a name's module is imported on first
+use, so ``brv vc status`` (which prefetches git status before the CLI is imported: only
+``process``) loads no more than it did as one module.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from brv_vc.vc.git.blobs import _loose_blobs as _loose_blobs
+    from brv_vc.vc.git.blobs import changed_blobs as changed_blobs
+    from brv_vc.vc.git.blobs import read_blobs as read_blobs
+    from brv_vc.vc.git.blobs import worktree_blobs as worktree_blobs
+    from brv_vc.vc.git.diff import NULL_SHA as NULL_SHA
+    from brv_vc.vc.git.diff import changed_between as changed_between
+    from brv_vc.vc.git.diff import changed_entries as changed_entries
+    from brv_vc.vc.git.diff import compare as compare
+    from brv_vc.vc.git.diff import staged_entries as staged_entries
+    from brv_vc.vc.git.diff import staged_files as staged_files
+    from brv_vc.vc.git.diff import staged_moves as staged_moves
+    from brv_vc.vc.git.diff import unrenamed as unrenamed
+    from brv_vc.vc.git.errors import IDENTITY_HINT as IDENTITY_HINT
+    from brv_vc.vc.git.errors import failure_kind as failure_kind
+    from brv_vc.vc.git.errors import refuse_transport as refuse_transport
+    from brv_vc.vc.git.errors import translate as translate
+    from brv_vc.vc.git.errors import transport_refusal as transport_refusal
+    from brv_vc.vc.git.files import _local_identity as _local_identity
+    from brv_vc.vc.git.files import loose_head as loose_head
+    from brv_vc.vc.git.files import object_id as object_id
+    from brv_vc.vc.git.files import plain_top as plain_top
+    from brv_vc.vc.git.files import read_ref as read_ref
+    from brv_vc.vc.git.files import read_whereabouts as read_whereabouts
+    from brv_vc.vc.git.listing import ignored_paths as ignored_paths
+    from brv_vc.vc.git.listing import is_tracked as is_tracked
+    from brv_vc.vc.git.listing import staged_deletions as staged_deletions
+    from brv_vc.vc.git.listing import tracked as tracked
+    from brv_vc.vc.git.listing import tree_blobs as tree_blobs
+    from brv_vc.vc.git.listing import tree_paths as tree_paths
+    from brv_vc.vc.git.listing import work_changes as work_changes
+    from brv_vc.vc.git.listing import write_tree as write_tree
+    from brv_vc.vc.git.log import ENTRY_FORMAT as ENTRY_FORMAT
+    from brv_vc.vc.git.log import HISTORY_FORMAT as HISTORY_FORMAT
+    from brv_vc.vc.git.log import TOUCH_FORMAT as TOUCH_FORMAT
+    from brv_vc.vc.git.log import had_path as had_path
+    from brv_vc.vc.git.log import history as history
+    from brv_vc.vc.git.log import last_touches as last_touches
+    from brv_vc.vc.git.log import path_commits as path_commits
+    from brv_vc.vc.git.log import touches as touches
+    from brv_vc.vc.git.process import REFUSED_TRANSPORTS as REFUSED_TRANSPORTS
+    from brv_vc.vc.git.process import Completed as Completed
+    from brv_vc.vc.git.process import Proc as Proc
+    from brv_vc.vc.git.process import Running as Running
+    from brv_vc.vc.git.process import _git_bytes as _git_bytes
+    from brv_vc.vc.git.process import merge_file as merge_file
+    from brv_vc.vc.git.process import no_git_env as no_git_env
+    from brv_vc.vc.git.process import refused_transport as refused_transport
+    from brv_vc.vc.git.process import run as run
+    from brv_vc.vc.git.process import start as start
+    from brv_vc.vc.git.process import stream as stream
+    from brv_vc.vc.git.refs import commit_of as commit_of
+    from brv_vc.vc.git.refs import commits_of as commits_of
+    from brv_vc.vc.git.refs import config_value as config_value
+    from brv_vc.vc.git.refs import config_values as config_values
+    from brv_vc.vc.git.refs import empty_tree as empty_tree
+    from brv_vc.vc.git.refs import file_at as file_at
+    from brv_vc.vc.git.refs import git_path as git_path
+    from brv_vc.vc.git.refs import git_paths as git_paths
+    from brv_vc.vc.git.refs import is_ancestor as is_ancestor
+    from brv_vc.vc.git.refs import is_shallow as is_shallow
+    from brv_vc.vc.git.refs import same_at as same_at
+    from brv_vc.vc.git.refs import set_config as set_config
+    from brv_vc.vc.git.refs import toplevel as toplevel
+
+# each public name's module
+_MODULES = {
+    "process": ("no_git_env", "run", "merge_file", "Completed", "Proc", "Running", "start",
+        "REFUSED_TRANSPORTS", "refused_transport", "stream", "_git_bytes"),
+    "errors": ("IDENTITY_HINT", "failure_kind", "translate", "transport_refusal",
+        "refuse_transport"),
+    "refs": ("toplevel", "git_path", "git_paths", "commits_of", "config_value", "commit_of",
+        "is_shallow", "is_ancestor", "empty_tree", "config_values", "set_config", "file_at",
+        "same_at"),
+    "diff": ("NULL_SHA", "changed_between", "staged_files", "staged_entries", "staged_moves",
+        "unrenamed", "changed_entries", "compare"),
+    "blobs": ("read_blobs", "changed_blobs", "worktree_blobs", "_loose_blobs"),
+    "files": ("object_id", "loose_head", "plain_top", "read_whereabouts", "read_ref",
+        "_local_identity"),
+    "listing": ("tree_blobs", "work_changes", "ignored_paths", "tree_paths", "tracked",
+        "is_tracked", "staged_deletions", "write_tree"),
+    "log": ("HISTORY_FORMAT", "TOUCH_FORMAT", "ENTRY_FORMAT", "path_commits", "history", "last_touches", "touches",
+        "had_path"),
+}
+_HOMES = {name: home for home, names in _MODULES.items() for name in names}
+
+
+def __getattr__(name: str) -> object:
+    """A public name, imported from its module on first use (PEP 562)."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    # __import__, not importlib: the importlib package costs 'vc status' an import
+    value = getattr(__import__(f"{__name__}.{home}", fromlist=[name]), name)
+    globals()[name] = value  # later reads skip this function
+    return value

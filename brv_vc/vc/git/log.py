@@ -1,0 +1,119 @@
+"""git's history read through ``git log``: the one home of brv's log formats.
+
+Each walk names its format here and parses its records with the one ``--raw`` reader
+(``vc/git_log.py``); services ask typed questions (:func:`history`, :func:`last_touches`)
+instead of building ``git log`` argv.
+"""
+
+from __future__ import annotations
+
+from brv_vc.vc.git.process import _git_bytes, run, stream
+from brv_vc.vc.git_log import records
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from pathlib import Path
+
+    from brv_vc.vc.git_log import Change
+
+HISTORY_FORMAT = "%x01%H%x00%P%x00%ct%x00%cI%x00%s"
+# a commit of one entry's history: sha, parents, author, ISO author date, subject
+ENTRY_FORMAT = "%x01%H%x00%P%x00%an%x00%aI%x00%s"
+# a commit that touched paths: sha, committer time, ISO date, subject
+TOUCH_FORMAT = "%x01%H%x00%ct%x00%cI%x00%s"
+
+
+def history(repo: Path, revs: Sequence[str]) -> bytes:
+    """One walk of history with each commit's changes, renames detected (``log --raw -M``).
+
+    Each commit starts with a 0x01 byte and :data:`HISTORY_FORMAT` (sha, parents, committer
+    time, ISO date, subject); its raw changes follow, NUL-separated (full blob ids). Merges
+    list no changes of their own: what they bring is listed by the commits they bring.
+
+    Raises:
+        GitError: a revision git does not know (the caller names it).
+    """
+    args = ["log", "-z", "--raw", "-M", "--no-abbrev", "--no-ext-diff", "--no-color",
+            "--topo-order", f"--format={HISTORY_FORMAT}", *revs, "--"]
+    return _git_bytes(args, repo)
+
+
+def last_touches(repo: Path, paths: Sequence[str]) -> dict[str, tuple[str, str, str, str]]:
+    """The newest commit that touched each path: ``(sha, committer time, ISO date, subject)``.
+
+    One ``git log -- PATHS`` read as it comes and stopped once every path was seen: entries
+    are usually committed recently, so this rarely walks far (``brv about``'s freshness).
+    Paths never committed are absent.
+    """
+    wanted = set(paths)
+    found: dict[str, tuple[str, str, str, str]] = {}
+    if not wanted:
+        return found
+    proc = stream(["log", "--no-renames", "--name-only", "-z", f"--format={TOUCH_FORMAT}",
+                   "--", *paths], repo)
+    assert proc.stdout is not None
+    head: tuple[str, str, str, str] | None = None
+    buffer = ""
+    try:
+        while len(found) < len(wanted):
+            chunk = proc.stdout.read(65536)
+            if not chunk:
+                break
+            buffer += chunk
+            records = buffer.split("\x01")
+            buffer = records.pop()  # maybe incomplete
+            for record in records:
+                head = _touch(record, head, wanted, found)
+        if buffer and len(found) < len(wanted):
+            _touch(buffer, head, wanted, found)
+    finally:
+        proc.kill()  # done early: git need not finish the walk
+        proc.wait()
+    return found
+
+
+def _touch(record: str, head: tuple[str, str, str, str] | None, wanted: set[str],
+           found: dict[str, tuple[str, str, str, str]]) -> tuple[str, str, str, str] | None:
+    fields = record.split("\0")
+    if len(fields) < 4:
+        return head
+    head = (fields[0], fields[1], fields[2], fields[3].split("\n", 1)[0])
+    for name in fields[4:]:
+        name = name.strip("\n")
+        if name in wanted and name not in found:
+            found[name] = head
+    return head
+
+
+def touches(repo: Path, paths: Sequence[str], revs: str = "HEAD"
+            ) -> list[tuple[str, str, str, str]]:
+    """Every commit of ``revs`` that touched ``paths`` (files or folders), newest first.
+
+    Each as ``(sha, committer time, ISO date, subject)``; none when ``revs`` is unknown.
+    """
+    proc = run(["log", "-z", f"--format={TOUCH_FORMAT}", revs, "--", *paths], repo, check=False)
+    return [(sha, time, date, subject)
+            for (sha, time, date, subject, *_), _ in records(proc.stdout, 4)]
+
+
+def had_path(repo: Path, path: str) -> bool:
+    """True when a commit of HEAD's history touched ``path`` (a file, or a folder's files).
+
+    ``path`` is literal: ``*`` or ``:`` in it are characters, not a pattern or magic.
+    """
+    proc = run(["--literal-pathspecs", "log", "-1", "--format=%H", "HEAD", "--", path], repo,
+               check=False)
+    return bool(proc.stdout.strip())
+
+
+def path_commits(repo: Path, start: str, path: str, limit: int
+                 ) -> list[tuple[list[str], list[Change]]]:
+    """The newest ``limit`` commits from ``start`` that touched ``path``, with their changes.
+
+    Each as (:data:`ENTRY_FORMAT`'s five fields, the path's raw changes, full blob ids);
+    renames are not followed (none when ``start`` is unknown).
+    """
+    proc = run(["log", "--no-abbrev", "--raw", "-z", f"-n{limit}", f"--format={ENTRY_FORMAT}",
+                start, "--", path], repo, check=False)
+    return list(records(proc.stdout, 5))

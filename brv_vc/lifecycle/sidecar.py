@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from brv_vc.lifecycle import scoring
 from brv_vc.lifecycle.scoring import Signals
@@ -139,22 +139,23 @@ def _bump(
 
 def record_updates(conn: sqlite3.Connection, paths: Iterable[str], now: float) -> None:
     """Applies one curation update (+5, recency reset) to each path, under the write lock."""
-    paths = list(dict.fromkeys(paths))
-    ensure_schema(conn)
-    with write_lock(conn):
-        stored = get_many(conn, paths)
-        rows = {p: scoring.on_update(stored.get(p) or scoring.fresh(now), now) for p in paths}
-        _bump(conn, rows, stored, "update_count", dict.fromkeys(paths, 1))
+    _apply(conn, paths, now, scoring.on_update, counted=1)
 
 
 def record_kept(conn: sqlite3.Connection, paths: Iterable[str], now: float) -> None:
     """Applies a prune's KEEP (``scoring.on_kept``) to each path, under the write lock."""
+    _apply(conn, paths, now, scoring.on_kept, counted=0)
+
+
+def _apply(conn: sqlite3.Connection, paths: Iterable[str], now: float,
+           change: Callable[[Signals, float], Signals], *, counted: int) -> None:
+    """``change`` of each path's signals (a fresh row where none is stored), one write."""
     paths = list(dict.fromkeys(paths))
     ensure_schema(conn)
     with write_lock(conn):
         stored = get_many(conn, paths)
-        rows = {p: scoring.on_kept(stored.get(p) or scoring.fresh(now), now) for p in paths}
-        _bump(conn, rows, stored, "update_count", dict.fromkeys(paths, 0))
+        rows = {p: change(stored.get(p) or scoring.fresh(now), now) for p in paths}
+        _bump(conn, rows, stored, "update_count", dict.fromkeys(paths, counted))
 
 
 def record_hits(

@@ -77,7 +77,7 @@ def test_the_dream_log_never_holds_a_credential(seeded: Project, brv) -> None:
 
 
 def test_the_hooks_log_never_holds_a_credential(seeded: Project) -> None:
-    from brv_vc.services.vc.events import LOG_FILE, HookRun, _log
+    from brv_vc.services.vc.hook_refresh import LOG_FILE, HookRun, _log
 
     warning = f"git fetch failed: fatal: unable to access '{URL}': could not resolve host"
     _log(seeded, HookRun("post-merge", warnings=(warning,)), datetime(2026, 3, 1, tzinfo=UTC))

@@ -37,9 +37,19 @@ _WORDS = ("reason", "message", "note", "notes", "error", "title", "summary", "co
 
 
 def _scrubbed(record: dict[str, Any]) -> dict[str, Any]:
-    found = {key: scrub_values(record[key]) for key in _WORDS if key in record}
+    """``record`` with its words scrubbed; the same objects where none held a credential.
+
+    Why: a first dream's log holds 100,000 operations, and copying each one to scrub it
+    would undo what ``encoded`` saves (issue 37's memory budget).
+    """
+    found = {}
+    for key in _WORDS:
+        if key in record and (value := scrub_values(record[key])) != record[key]:
+            found[key] = value
     if "operations" in record:
-        found["operations"] = [_scrubbed(op) for op in record["operations"]]
+        ops = [_scrubbed(op) for op in record["operations"]]
+        if any(new is not old for new, old in zip(ops, record["operations"], strict=True)):
+            found["operations"] = ops
     return {**record, **found} if found else record
 
 

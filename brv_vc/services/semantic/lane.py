@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 
 from brv_vc.errors import BrvError
 from brv_vc.index.search import Hit, SearchOutcome
-from brv_vc.services.semantic.fusion import fuse, strong
+from brv_vc.services.semantic.fusion import FOUND, fuse, strong
 from brv_vc.tree.embed_config import EmbedSettings, configured_embeddings
 from brv_vc.tree.project import Project
 
@@ -62,7 +62,9 @@ def hybrid(project: Project, index: Any, query: str, outcome: SearchOutcome,
 
     Returns:
         The fused outcome (lexical hits keep their fields; an entry only the semantic lane
-        found gets its cosine as relevance), the lanes and notes.
+        found gets its cosine as relevance), the lanes and notes. A question the lexical
+        ranking called out of domain is in domain when the lane found an entry at cosine
+        ``FOUND`` or more: every surface (search, query, MCP, web) then says what both found.
     """
     from brv_vc.services.semantic.store import vectors_for
 
@@ -103,4 +105,9 @@ def hybrid(project: Project, index: Any, query: str, outcome: SearchOutcome,
         similarity = round(max(0.0, float(cosine[i])), 4)
         hits.append(Hit(path, vectors.titles[i], "entry", 0.6 * similarity, similarity,
                         texts.get(vectors.rowids[i], "")))
-    return Hybrid(outcome._replace(hits=tuple(hits)), BOTH, tuple(notes))
+    found = outcome.out_of_domain and len(best) > 0 and float(cosine[best[0]]) >= FOUND
+    if found:
+        notes.append("no entry holds all of the question's words; the semantic lane found "
+                     "these by meaning")
+    return Hybrid(outcome._replace(hits=tuple(hits), out_of_domain=outcome.out_of_domain
+                                   and not found), BOTH, tuple(notes))

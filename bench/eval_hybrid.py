@@ -71,6 +71,17 @@ def paraphrase(data: Path) -> list[EvalProject]:
 Ranked = tuple[list[str], float, float, bool]  # lexical paths, coverage, top relevance, OOD
 
 
+def refused(text: str) -> bool:
+    """A question brv refuses before either lane runs (only stop words: ``QueryError``)."""
+    from brv_vc.index.terms import QueryError, query_terms
+
+    try:
+        query_terms(text, letters=True)
+    except QueryError:
+        return True
+    return False
+
+
 def lexical(built: Built, depth: int) -> list[Ranked]:
     from brv_vc.clock import utcnow
     from brv_vc.services.query import search_tree
@@ -78,6 +89,9 @@ def lexical(built: Built, depth: int) -> list[Ranked]:
 
     out = []
     for q in built.spec.questions:
+        if refused(q.text):  # brv answers nothing: an empty ranking, flagged
+            out.append(([], 0.0, 0.0, True))
+            continue
         found = search_tree(Project(built.root), q.text, now=utcnow(), limit=depth, record=False)
         top = found.results[0].relevance if found.results else 0.0
         out.append(([h.path for h in found.results], found.coverage, top, found.out_of_domain))
@@ -104,8 +118,11 @@ def semantic(built: Built, depth: int) -> tuple[list[list[str]], float, list[flo
     questions = embed(settings, [q.text for q in built.spec.questions])
     cosine = questions @ vectors.matrix.T
     order = np.argsort(-cosine, axis=1, kind="stable")[:, :depth]
-    return ([[vectors.paths[i] for i in row] for row in order], seconds,
-            [float(c) for c in cosine.max(axis=1)])
+    gone = [refused(q.text) for q in built.spec.questions]  # brv runs no lane for them
+    return ([[] if no else [vectors.paths[i] for i in row] for row, no in zip(order, gone,
+                                                                             strict=True)],
+            seconds, [0.0 if no else float(c) for c, no in zip(cosine.max(axis=1), gone,
+                                                                strict=True)])
 
 
 def measure(built: list[Built], lex: list[list[Ranked]], sem: list[list[list[str]]],

@@ -45,8 +45,13 @@ _LOOK_EVERY = 0.5  # how often a waiter asks /proc whether git's lock is still g
 # git commands that rewrite the work tree in several steps, each taking and dropping
 # index.lock: 'stash push' snapshots the tree, then 'git add', 'diff-index' and 'apply -R' (or
 # 'reset --hard') put it back to HEAD, so a write between two steps was in neither the stash
-# nor the tree (a curate told "updated", its text gone); a rebase picks commit after commit
-MULTI_STEP = frozenset({"stash", "rebase", "cherry-pick", "revert", "am"})
+# nor the tree (a curate told "updated", its text gone); a rebase picks commit after commit.
+# 'merge' (a 'git pull' runs one as its own process) refreshes and writes the index, drops
+# the lock, then its strategy takes it again: a lock taken in between made git 2.39's merge
+# print "error: Unable to write index." yet write MERGE_HEAD and exit 1 ("fix conflicts")
+# with the index still HEAD's, so the person's 'git commit --no-edit' recorded HEAD's tree as
+# the merge, the teammates' changes and deletions undone (issue 35, clone 7 round 39)
+MULTI_STEP = frozenset({"stash", "rebase", "cherry-pick", "revert", "am", "merge"})
 _held: dict[Path, int] = {}  # locks this process made -> depth (a dream's MERGE runs a batch)
 
 

@@ -50,8 +50,11 @@ _LOOK_EVERY = 0.5  # how often a waiter asks /proc whether git's lock is still g
 # the lock, then its strategy takes it again: a lock taken in between made git 2.39's merge
 # print "error: Unable to write index." yet write MERGE_HEAD and exit 1 ("fix conflicts")
 # with the index still HEAD's, so the person's 'git commit --no-edit' recorded HEAD's tree as
-# the merge, the teammates' changes and deletions undone (issue 35, clone 7 round 39)
-MULTI_STEP = frozenset({"stash", "rebase", "cherry-pick", "revert", "am", "merge"})
+# the merge, the teammates' changes and deletions undone (issue 35, clone 7 round 39).
+# 'pull' fetches, then starts that merge: a writer that began between the two held the lock
+# as the merge's strategy took it, with the same result (CI of f4c6378), so a pull is waited
+# for from its start (its fetch takes no lock, but its merge follows at once)
+MULTI_STEP = frozenset({"stash", "rebase", "cherry-pick", "revert", "am", "merge", "pull"})
 _held: dict[Path, int] = {}  # locks this process made -> depth (a dream's MERGE runs a batch)
 
 

@@ -17,7 +17,9 @@ from pathlib import Path
 
 from brv_vc.tree.layout import SUMMARY_FILE, is_derived
 from brv_vc.tree.project import Project
-from brv_vc.vc import exclusions
+from brv_vc.vc import exclusions, git
+from brv_vc.vc.git import stage
+from brv_vc.vc.git.commit import commit
 from brv_vc.vc.repo import KnowledgeRepo
 
 ADOPT_MESSAGE = "brv: stop tracking derived files (regenerated on every machine)"
@@ -51,27 +53,19 @@ def tracked_derived(repo: KnowledgeRepo) -> list[str]:
     """The derived files of the tree that git tracks (repository paths, sorted)."""
     if repo.head() is None:
         return []
-    out = repo.git("ls-files", "-z", *repo.pathspec()).stdout
     found = []
-    for path in out.split("\0"):
-        rel = repo.tree_path(path) if path else None
+    for path in stage.indexed(repo, repo.pathspec()):
+        rel = repo.tree_path(path)
         if rel is not None and is_derived(rel):
             found.append(path)
     return sorted(found)
 
 
 def _dirty(repo: KnowledgeRepo) -> list[str]:
-    """Tree paths of knowledge with uncommitted changes (untracked files included)."""
-    out = repo.git("status", "--porcelain", "-z", "--untracked-files=all",
-                   *repo.pathspec()).stdout
-    records = out.split("\0")
-    dirty, skip = [], False
-    for record in records:
-        if skip or len(record) < 4:
-            skip = False
-            continue
-        skip = record[0] in "RC"  # a rename or copy: the next field is its source
-        rel = repo.tree_path(record[3:])
+    """Tree paths of knowledge with uncommitted changes (untracked, both sides of renames)."""
+    dirty = []
+    for path in git.work_changes(repo.workdir, repo.prefix or "."):
+        rel = repo.tree_path(path)
         # only knowledge counts: derived files and the managed dot-files describe nothing
         if rel is not None and not is_derived(rel) and not rel.rsplit("/", 1)[-1].startswith("."):
             dirty.append(rel)
@@ -116,22 +110,19 @@ def adopt_derived(project: Project, repo: KnowledgeRepo) -> Adoption:
     fd, tmp = tempfile.mkstemp(prefix="brv-index-")
     os.close(fd)
     index = Path(tmp)
-    listing = "".join(p + "\0" for p in paths)
     try:
         index.unlink()
-        repo.git("read-tree", "HEAD", index_file=index)
-        repo.git("update-index", "-z", "--force-remove", "--stdin", index_file=index,
-                 input=listing)
+        stage.read_commit(repo, "HEAD", index_file=index)
+        stage.drop_entries(repo, paths, index_file=index)
         if managed:
-            repo.git("add", "-f", "--", *managed, index_file=index)
+            stage.force_add(repo, managed, index_file=index)
         body = "Untracked:\n" + "".join(f"  {p}\n" for p in paths)
-        repo.git("commit", "-q", "--no-verify", "-m", ADOPT_MESSAGE, "-m", body,
-                 index_file=index, what="commit")
+        commit(repo, ADOPT_MESSAGE, body, index_file=index, hooks=False)
     finally:
         index.unlink(missing_ok=True)
-    repo.git("update-index", "-z", "--force-remove", "--stdin", input=listing)
+    stage.drop_entries(repo, paths)
     if managed:
-        repo.git("reset", "-q", "HEAD", "--", *managed)
+        stage.unstage(repo, ["--", *managed])
     return Adoption(tuple(paths), repo.head(), tuple(kept))
 
 

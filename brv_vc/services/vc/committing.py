@@ -19,6 +19,7 @@ from brv_vc.services.vc.markers import marker_files_in, refuse_excluded, refuse_
 from brv_vc.services.vc.trailers import archived_deletions
 from brv_vc.vc import git
 from brv_vc.vc.archived import trailer_block
+from brv_vc.vc.git import commit as git_commit
 from brv_vc.vc.repo import KnowledgeRepo
 
 TYPE_CHECKING = False
@@ -122,7 +123,7 @@ def _commit(repo: KnowledgeRepo, message: str, include_pending: bool,
         index = git_dir / "index"
         try:
             _name_checked_tree(repo, env, index, tree)
-            repo.git("commit", "-q", "-m", full, what="commit", env=env)
+            git_commit.commit(repo, full, env=env)
         finally:
             _drop_checked_link(index)
     # a commit moves HEAD, never the branch it is on; git wrote the ref file just now
@@ -174,9 +175,7 @@ def _staged_tree(repo: KnowledgeRepo, index: Path | None = None) -> str | None:
     work is not done twice). None: unmerged paths (no tree has them) or a git failure; the
     caller lists the index itself.
     """
-    proc = repo.git("write-tree", check=False, index_file=index)
-    tree = proc.stdout.strip()
-    return tree if proc.returncode == 0 and tree else None
+    return git.write_tree(repo.workdir, index)
 
 
 def _name_checked_tree(repo: KnowledgeRepo, env: dict[str, str], index: Path,
@@ -278,23 +277,19 @@ def _commit_only_knowledge(repo: KnowledgeRepo, message: str, env: dict[str, str
     """
     import tempfile  # random, bz2, lzma...: only for this rarer commit, never on push's path
 
+    from brv_vc.vc.git import stage
+
     fd, tmp = tempfile.mkstemp(prefix="brv-index-")
     os.close(fd)
     index = Path(tmp)
     try:
         index.unlink()
-        repo.git("read-tree", "HEAD" if parent else "--empty", index_file=index)
+        stage.read_commit(repo, "HEAD" if parent else None, index_file=index)
         spec = repo.commit_pathspec()  # knowledge plus .brv/config.yaml and .brv/.gitignore
-        old = repo.git("ls-files", "-z", *spec, index_file=index).stdout
-        if old:
-            repo.git("update-index", "-z", "--force-remove", "--stdin", index_file=index,
-                     input=old)
-        entries = repo.git("ls-files", "-s", "-z", *spec).stdout
-        if entries:
-            repo.git("update-index", "-z", "--index-info", index_file=index, input=entries)
+        stage.copy_staged(repo, spec, index_file=index)
         _name_checked_tree(repo, env, index)
-        repo.git("commit", "-q", "-m", message, index_file=index, what="commit", env=env)
-        repo.git("reset", "-q", "HEAD", *spec)
+        git_commit.commit(repo, message, index_file=index, env=env)
+        stage.unstage(repo, spec)
     finally:
         _drop_checked_link(index)
         index.unlink(missing_ok=True)
@@ -326,7 +321,4 @@ def log(repo: KnowledgeRepo, ref: str | None = None, *, all_branches: bool = Fal
                             hint="list branches with 'brv vc branch -a'")
     target = ["--all"] if all_branches else [ref or "HEAD"]
     spec = repo.pathspec() if repo.prefix else []
-    out = repo.git("log", f"-n{limit}", "--format=%H%x1f%an%x1f%ae%x1f%aI%x1f%s%x1e",
-                   *target, *spec).stdout
-    rows = [r.strip("\n").split("\x1f") for r in out.split("\x1e") if r.strip()]
-    return tuple(LogEntry(*row) for row in rows if len(row) == 5)
+    return tuple(LogEntry(*row) for row in git.newest(repo.workdir, target, spec, limit))

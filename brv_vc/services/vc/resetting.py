@@ -15,6 +15,8 @@ from brv_vc.errors import ConflictError, NotFoundError, UsageError
 from brv_vc.services.vc.staging import names_knowledge, repo_paths
 from brv_vc.tree import writelock
 from brv_vc.tree.project import Project
+from brv_vc.vc import git
+from brv_vc.vc.git import stage
 from brv_vc.vc.repo import KnowledgeRepo
 
 if TYPE_CHECKING:
@@ -57,9 +59,9 @@ def reset(repo: KnowledgeRepo, paths: tuple[str, ...] = (), *, mode: str = "unst
     if mode == "unstage":
         targets = repo_paths(repo, paths, cwd)
         if repo.head():
-            repo.git("reset", "-q", "HEAD", "--", *targets)
+            stage.unstage(repo, ["--", *targets])
         else:
-            repo.git("rm", "-q", "-r", "--cached", "--ignore-unmatch", "--", *targets)
+            stage.untrack(repo, targets)
         return ResetResult(mode, None, tuple(paths))
     if mode not in ("soft", "mixed", "hard"):
         raise UsageError(f"unknown reset mode '{mode}'", hint="use --soft, --mixed or --hard")
@@ -87,14 +89,13 @@ def _move(repo: KnowledgeRepo, mode: str, target: str, project: Project | None,
     """``git reset --<mode> target``, then (hard) the after-change step."""
     old = repo.head()
     discarded = _uncommitted_paths(repo, target) if mode == "hard" else ()
-    repo.git("reset", "-q", f"--{mode}", target)
+    stage.move_head(repo, target, mode)
     after = None
     if mode == "hard" and project is not None and now is not None:
         from brv_vc.services.vc.archive import after_change
 
         after = after_change(project, repo, old, repo.head(), now, also=discarded)
-    sha, _, subject = repo.git("log", "-1", "--format=%H%x1f%s").stdout.strip().partition(
-        "\x1f")
+    sha, subject = git.head_subject(repo.workdir)
     return ResetResult(mode, target, (), after, sha, subject)
 
 
@@ -136,10 +137,8 @@ def _uncommitted_paths(repo: KnowledgeRepo, target: str) -> tuple[str, ...]:
     Outcome: the refresh after the reset covers them too.
     """
     found: dict[str, None] = {}
-    for cached in ((), ("--cached",)):
-        out = repo.git("diff", *cached, "--name-only", "-z", "--no-renames", target,
-                       *repo.pathspec()).stdout
-        found.update(dict.fromkeys(p for p in (repo.tree_path(x) for x in out.split("\0")
-                                               if x) if p))
+    for staged in (False, True):
+        found.update(dict.fromkeys(p for p in (repo.tree_path(x) for x in git.differing_from(
+            repo.workdir, target, repo.prefix or ".", staged=staged)) if p))
     return tuple(found)
 

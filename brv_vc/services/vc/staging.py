@@ -13,6 +13,7 @@ from brv_vc.record import NamedTuple
 from brv_vc.tree.layout import clean_relpath
 from brv_vc.tree.links import first_link, odd_files
 from brv_vc.vc import git
+from brv_vc.vc.git import stage
 from brv_vc.vc.git_links import LINK_MODE
 from brv_vc.vc.repo import KnowledgeRepo
 
@@ -50,7 +51,7 @@ def _inside(path: Path, folder: Path) -> bool:
 
 
 def _tracked(repo: KnowledgeRepo, tree_rel: str) -> bool:
-    return repo.git_ok("ls-files", "--error-unmatch", "--", repo.repo_path(tree_rel)) is not None
+    return stage.in_index(repo, repo.repo_path(tree_rel))
 
 
 def tree_relpath(repo: KnowledgeRepo, path: str, cwd: Path | None = None) -> str:
@@ -97,9 +98,7 @@ def names_knowledge(repo: KnowledgeRepo, path: str, cwd: Path | None = None) -> 
         return False
     if not rel or (repo.tree / rel).exists():
         return True
-    with_head = ["--with-tree=HEAD"] if repo.head() else []
-    return repo.git_ok("ls-files", "--error-unmatch", *with_head, "--",
-                       repo.repo_path(rel)) is not None
+    return stage.in_index(repo, repo.repo_path(rel), or_head=repo.head() is not None)
 
 
 def project_files_to_stage(repo: KnowledgeRepo) -> list[str]:
@@ -109,16 +108,12 @@ def project_files_to_stage(repo: KnowledgeRepo) -> list[str]:
     keeps ``.brv/config.yaml`` per machine lists it in the project's ``.gitignore``.
     """
     files = [p for p in repo.project_files()
-             if (repo.workdir / p).exists() or _tracked_repo_path(repo, p)]
+             if (repo.workdir / p).exists() or stage.in_index(repo, p)]
     if not files:
         return []
-    ignored = repo.git("check-ignore", "--no-index", "--", *files, check=False).stdout
-    skip = set(ignored.splitlines())
+    skip = git.ignored_paths(repo.workdir, files)
     return [p for p in files if p not in skip]
 
-
-def _tracked_repo_path(repo: KnowledgeRepo, path: str) -> bool:
-    return repo.git_ok("ls-files", "--error-unmatch", "--", path) is not None
 
 
 def repo_paths(repo: KnowledgeRepo, paths: tuple[str, ...], cwd: Path | None = None
@@ -146,8 +141,7 @@ def _unmerged(repo: KnowledgeRepo) -> set[str]:
 
     if committed_tree(str(repo.workdir / ".git" / "index")) is not None:
         return set()
-    out = repo.git("ls-files", "-u", "-z", *repo.pathspec()).stdout
-    return {record.split("\t", 1)[1] for record in out.split("\0") if "\t" in record}
+    return stage.unmerged(repo)
 
 
 def add(repo: KnowledgeRepo, paths: tuple[str, ...] = (), cwd: Path | None = None
@@ -179,7 +173,7 @@ def _add(repo: KnowledgeRepo, paths: tuple[str, ...], cwd: Path | None) -> AddRe
     conflicted = _unmerged(repo)
     with _IndexKept(repo) as restore:
         _refuse_links(repo, targets, walk=restore is None)
-        proc = repo.git("add", "-A", "--", *targets, check=False)
+        proc = stage.stage_all(repo, targets)
         if proc.returncode != 0:
             _refuse_links(repo, targets)  # git refuses special files: name them as brv does
         else:

@@ -9,7 +9,16 @@ Its modules, one seam each:
 - ``blobs``: blobs read where cheapest (work tree, loose object, ``cat-file``);
 - ``files``: git's own files read without a process, in the plain case only;
 - ``listing``: the files of a commit, the work tree's changes, what is ignored;
-- ``log``: the log formats and the walks that read them.
+- ``log``: the log formats and the walks that read them;
+- ``stage``: the index, and the actions that stage, unstage and rebuild its entries;
+- ``commit``: the commits brv makes;
+- ``merge``: merging, its bases and its end;
+- ``remote``: repositories and remotes (init, clone, fetch, push, remote tracking refs);
+- ``branch``: branches (switch, create, delete, upstream, list).
+
+``stage``, ``commit``, ``merge``, ``remote`` and ``branch`` act in a ``process.Worktree``
+(``vc/repo.KnowledgeRepo``: its ``git`` borrows the project's identity for a commit); they
+are modules to import (``from brv_vc.vc.git import stage``), not names of this package.
 
 Every public name is importable from ``brv_vc.vc.git``; a name's module is imported on first
 use, so ``brv vc status`` (which prefetches git status before the CLI is imported: only
@@ -28,6 +37,7 @@ if TYPE_CHECKING:
     from brv_vc.vc.git.diff import changed_between as changed_between
     from brv_vc.vc.git.diff import changed_entries as changed_entries
     from brv_vc.vc.git.diff import compare as compare
+    from brv_vc.vc.git.diff import differing_from as differing_from
     from brv_vc.vc.git.diff import staged_entries as staged_entries
     from brv_vc.vc.git.diff import staged_files as staged_files
     from brv_vc.vc.git.diff import staged_moves as staged_moves
@@ -53,10 +63,13 @@ if TYPE_CHECKING:
     from brv_vc.vc.git.listing import write_tree as write_tree
     from brv_vc.vc.git.log import ENTRY_FORMAT as ENTRY_FORMAT
     from brv_vc.vc.git.log import HISTORY_FORMAT as HISTORY_FORMAT
+    from brv_vc.vc.git.log import LIST_FORMAT as LIST_FORMAT
     from brv_vc.vc.git.log import TOUCH_FORMAT as TOUCH_FORMAT
     from brv_vc.vc.git.log import had_path as had_path
+    from brv_vc.vc.git.log import head_subject as head_subject
     from brv_vc.vc.git.log import history as history
     from brv_vc.vc.git.log import last_touches as last_touches
+    from brv_vc.vc.git.log import newest as newest
     from brv_vc.vc.git.log import path_commits as path_commits
     from brv_vc.vc.git.log import touches as touches
     from brv_vc.vc.git.process import REFUSED_TRANSPORTS as REFUSED_TRANSPORTS
@@ -83,6 +96,7 @@ if TYPE_CHECKING:
     from brv_vc.vc.git.refs import same_at as same_at
     from brv_vc.vc.git.refs import set_config as set_config
     from brv_vc.vc.git.refs import toplevel as toplevel
+    from brv_vc.vc.git.refs import upstream_of_head as upstream_of_head
 
 # each public name's module
 _MODULES = {
@@ -92,16 +106,16 @@ _MODULES = {
         "refuse_transport"),
     "refs": ("toplevel", "git_path", "git_paths", "commits_of", "config_value", "commit_of",
         "is_shallow", "is_ancestor", "empty_tree", "config_values", "set_config", "file_at",
-        "same_at"),
+        "same_at", "upstream_of_head"),
     "diff": ("NULL_SHA", "changed_between", "staged_files", "staged_entries", "staged_moves",
-        "unrenamed", "changed_entries", "compare"),
+        "unrenamed", "changed_entries", "compare", "differing_from"),
     "blobs": ("read_blobs", "changed_blobs", "worktree_blobs", "_loose_blobs"),
     "files": ("object_id", "loose_head", "plain_top", "read_whereabouts", "read_ref",
         "_local_identity"),
     "listing": ("tree_blobs", "work_changes", "ignored_paths", "tree_paths", "tracked",
         "is_tracked", "staged_deletions", "write_tree"),
-    "log": ("HISTORY_FORMAT", "TOUCH_FORMAT", "ENTRY_FORMAT", "path_commits", "history", "last_touches", "touches",
-        "had_path"),
+    "log": ("HISTORY_FORMAT", "TOUCH_FORMAT", "ENTRY_FORMAT", "LIST_FORMAT", "path_commits",
+        "history", "last_touches", "touches", "had_path", "newest", "head_subject"),
 }
 _HOMES = {name: home for home, names in _MODULES.items() for name in names}
 

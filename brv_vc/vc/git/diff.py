@@ -29,6 +29,20 @@ def changed_between(repo: Path, old: str, new: str, pathspec: str | None = None)
     return [p for p in out.decode("utf-8", "surrogateescape").split("\0") if p]
 
 
+def differing_from(repo: Path, rev: str, pathspec: str, *, staged: bool = False) -> list[str]:
+    """Paths whose work-tree file (``staged``: index entry) differs from commit ``rev``'s.
+
+    Repo-relative, renames as delete + add; ``pathspec``: one path or ``.``.
+
+    Raises:
+        GitError: ``rev`` names no commit.
+    """
+    args = ["diff", *(["--cached"] if staged else []), "--name-only", "-z", "--no-renames",
+            "--no-ext-diff", rev, "--", pathspec]
+    return [p for p in _git_bytes(args, repo).decode("utf-8", "surrogateescape").split("\0")
+            if p]
+
+
 def staged_files(
     repo: Path, index_file: str | None = None, pathspec: str | None = None
 ) -> list[tuple[str, str, str]]:

@@ -22,6 +22,8 @@ HISTORY_FORMAT = "%x01%H%x00%P%x00%ct%x00%cI%x00%s"
 ENTRY_FORMAT = "%x01%H%x00%P%x00%an%x00%aI%x00%s"
 # a commit that touched paths: sha, committer time, ISO date, subject
 TOUCH_FORMAT = "%x01%H%x00%ct%x00%cI%x00%s"
+# a commit of ``brv vc log``: sha, author, email, ISO author date, subject
+LIST_FORMAT = "%H%x1f%an%x1f%ae%x1f%aI%x1f%s%x1e"
 
 
 def history(repo: Path, revs: Sequence[str]) -> bytes:
@@ -117,3 +119,39 @@ def path_commits(repo: Path, start: str, path: str, limit: int
     proc = run(["log", "--no-abbrev", "--raw", "-z", f"-n{limit}", f"--format={ENTRY_FORMAT}",
                 start, "--", path], repo, check=False)
     return list(records(proc.stdout, 5))
+
+
+def newest(repo: Path, revs: Sequence[str], pathspec: Sequence[str], limit: int
+           ) -> list[list[str]]:
+    """The newest ``limit`` commits of ``revs`` touching ``pathspec``, as five fields each.
+
+    ``pathspec``: git arguments from ``--`` (none: every commit); the fields are
+    :data:`LIST_FORMAT`'s.
+
+    Raises:
+        GitError: git refused, in :func:`errors.translate`'s words.
+    """
+    from brv_vc.vc.git.errors import translate
+
+    args = ["log", f"-n{limit}", f"--format={LIST_FORMAT}", *revs, *pathspec]
+    proc = run(args, repo, check=False)
+    if proc.returncode != 0:
+        raise translate(args, proc)
+    rows = [r.strip("\n").split("\x1f") for r in proc.stdout.split("\x1e") if r.strip()]
+    return [row for row in rows if len(row) == 5]
+
+
+def head_subject(repo: Path) -> tuple[str, str]:
+    """HEAD's commit id and subject line.
+
+    Raises:
+        GitError: no commit yet, in :func:`errors.translate`'s words.
+    """
+    from brv_vc.vc.git.errors import translate
+
+    args = ["log", "-1", "--format=%H%x1f%s"]
+    proc = run(args, repo, check=False)
+    if proc.returncode != 0:
+        raise translate(args, proc)
+    sha, _, subject = proc.stdout.strip().partition("\x1f")
+    return sha, subject

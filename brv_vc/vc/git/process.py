@@ -20,7 +20,30 @@ if TYPE_CHECKING:
     import subprocess
     from collections.abc import Mapping, Sequence
     from pathlib import Path
-    from typing import Any
+    from typing import Any, Protocol
+
+    class Worktree(Protocol):
+        """The repository a typed question runs in: ``vc/repo.KnowledgeRepo``'s shape.
+
+        Its ``git`` runs in ``workdir`` with the borrowed identity of a committing command
+        and words a failure through :func:`errors.translate`; ``pathspec`` limits a command to
+        knowledge (``-- <prefix>``).
+        """
+
+        @property
+        def workdir(self) -> Path:
+            """The work tree's top folder, where git runs."""
+
+        def pathspec(self) -> list[str]:
+            """``-- <prefix>``: the knowledge."""
+
+        def git(self, *args: str, check: bool = True, index_file: Path | None = None,
+                what: str | None = None, input: str | None = None,
+                env: dict[str, str] | None = None) -> Completed:
+            """Runs git; with ``check``, a failure raises in ``what``'s words."""
+
+        def git_ok(self, *args: str) -> str | None:
+            """The output of git, None when it failed."""
 else:
 
     class _Subprocess:

@@ -51,6 +51,19 @@ def commits_of(repo: Path, *revs: str) -> list[str | None]:
     return [commit_of(repo, rev) for rev in revs]
 
 
+def upstream_of_head(repo: Path) -> tuple[str, str, str, str] | None:
+    """HEAD's commit, its branch's ref, the upstream's ref and commit, by one ``rev-parse``.
+
+    None when HEAD is detached, unborn or has no fetched upstream.
+    """
+    proc = run(["rev-parse", "HEAD^{commit}", "@{upstream}^{commit}", "--symbolic-full-name",
+                "HEAD", "@{upstream}"], repo, check=False)
+    lines = proc.stdout.splitlines() if proc.returncode == 0 else []
+    if len(lines) == 4 and lines[2].startswith("refs/heads/"):
+        return lines[0], lines[2], lines[3], lines[1]
+    return None
+
+
 def config_value(repo: Path, key: str) -> str | None:
     """Returns the effective value of a git config key in ``repo``, or None when unset."""
     proc = run(["config", "--get", key], repo, check=False)

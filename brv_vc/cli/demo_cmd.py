@@ -174,10 +174,10 @@ def step_share(state: DemoState) -> None:
     state.notes["cleanup"] = f"{remote}\n{teammate}"
     _say("Share it over any git remote (here a bare repository on disk)",
          "brv vc init && brv vc add && brv vc commit -m ... && brv vc push -u")
-    from brv_vc.vc import git
+    from brv_vc.vc.git.remote import init
 
     # the stand-in for GitHub: a bare repository, made through brv's git adapter
-    git.run(["init", "-q", "--bare", "-b", "main", str(remote)], state.root.parent)
+    init(remote, "main", bare=True, cwd=state.root.parent)
     _brv(state.root, "vc", "init")
     _brv(state.root, "vc", "add")
     _brv(state.root, "vc", "commit", "-m", "auth: tokens and sessions")

@@ -84,6 +84,17 @@ def take_prefetched(args: Sequence[str], cwd: Path) -> Running | None:
     return None
 
 
+def start_status(workdir: Path, prefix: str) -> Running:
+    """``git status`` of the knowledge in ``workdir``: the prefetched run when it is this one.
+
+    ``prefix``: the tree's path in ``workdir`` ("" standalone); porcelain v2 with the branch.
+    """
+    args = [*IN_PROJECT_ARGS, "--", prefix] if prefix else list(STATUS_ARGS)
+    from brv_vc.vc.git import start
+
+    return take_prefetched(args, workdir) or start([args], workdir)
+
+
 def discard_prefetched() -> None:
     """Stops a prefetched ``git status`` whose answer may be stale."""
     while _prefetched:

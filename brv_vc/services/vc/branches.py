@@ -14,6 +14,7 @@ from brv_vc.tree import writelock
 from brv_vc.tree.project import Project
 from brv_vc.vc import git
 from brv_vc.vc.branch_names import refuse_branch_name
+from brv_vc.vc.git import branch as git_branch
 from brv_vc.vc.repo import KnowledgeRepo, translate
 
 
@@ -36,7 +37,7 @@ def checkout(project: Project, repo: KnowledgeRepo, now: datetime, name: str, *,
     if not create and repo.branch() == name:
         return SyncResult("checkout", old, old, True, source=name, switched=False)
     if create and old is None:
-        repo.git("checkout", "-q", "-b", name)
+        git_branch.switch_new(repo, name)
         return SyncResult("checkout", None, None, False, source=name)
     with writelock.hold(project):  # git rewrites the work tree: no brv writer meanwhile
         return _checkout(project, repo, now, name, create, old)
@@ -45,8 +46,8 @@ def checkout(project: Project, repo: KnowledgeRepo, now: datetime, name: str, *,
 def _checkout(project: Project, repo: KnowledgeRepo, now: datetime, name: str, create: bool,
               old: str | None) -> SyncResult:
     # the post-change step runs below, in this process: the post-checkout hook skips it
-    proc = repo.git("checkout", "-q", *(["-b"] if create else []), name, check=False,
-                    env={**os.environ, REFRESHING_ENV: "post-checkout"})
+    proc = git_branch.switch(repo, name, create=create,
+                             env={**os.environ, REFRESHING_ENV: "post-checkout"})
     if proc.returncode != 0:
         if git.failure_kind(proc.stderr) == "overwrite":
             files = [line.strip() for line in proc.stderr.splitlines()
@@ -86,25 +87,19 @@ def branch(repo: KnowledgeRepo, name: str | None = None, *, delete: bool = False
         if repo.rev(set_upstream_to) is None:
             raise NotFoundError(f"unknown remote branch '{set_upstream_to}'",
                                 hint="fetch first: brv vc fetch")
-        repo.git("branch", "-q", f"--set-upstream-to={set_upstream_to}")
+        git_branch.set_upstream(repo, set_upstream_to)
         action = "set-upstream"
     elif name and delete:
-        proc = repo.git("branch", "-d", name, check=False)
-        if proc.returncode != 0:
-            if "not fully merged" in proc.stderr:
-                raise GitError(f"branch '{name}' is not fully merged; it was kept",
-                               hint=f"merge it first: brv vc merge {name}")
-            raise translate(["branch", "-d"], proc, what=f"deleting branch '{name}'")
+        git_branch.delete(repo, name)
         action = "delete"
     elif name:
         refuse_branch_name(repo.workdir, name)
         if repo.head() is None:
             raise GitError(f"cannot create branch '{name}' before the first commit",
                            hint="commit first, or start on it with 'brv vc checkout -b NAME'")
-        repo.git("branch", name, what=f"creating branch '{name}'")
+        git_branch.create(repo, name)
         action = "create"
-    args = ["branch", "--format=%(refname:short)", *(["-a"] if all_branches else [])]
-    names = tuple(x for x in repo.git(*args).stdout.splitlines() if x and not x.endswith("HEAD"))
+    names = git_branch.names(repo, remote=all_branches)
     if set_upstream_to is None and name is None and delete:
         raise UsageError("-d needs a branch name", hint="brv vc branch -d NAME")
     return BranchResult(repo.branch(), names, action, name)

@@ -56,11 +56,7 @@ def status(repo: KnowledgeRepo) -> StatusReport:
     Raises:
         GitError: git failed.
     """
-    if repo.prefix:
-        args = [*git_prefetch.IN_PROJECT_ARGS, *repo.pathspec()]
-    else:
-        args = list(git_prefetch.STATUS_ARGS)
-    running = git_prefetch.take_prefetched(args, repo.workdir) or git.start([args], repo.workdir)
+    running = git_prefetch.start_status(repo.workdir, repo.prefix)
     # imported while git works: these imports overlap with the git process
     from brv_vc.format.conflicts import has_conflict
     from brv_vc.vc.status import parse_porcelain
@@ -122,10 +118,12 @@ def _committed_markers(repo: KnowledgeRepo, oid: str) -> list[str]:
     scope = repo.pathspec()
     kept: list[str] = []
     if known is not None and first:
-        diff = git.run(["diff", "--name-only", "--no-renames", first, oid, *scope],
-                       repo.workdir, check=False)
-        changed = diff.stdout.splitlines()
-        if diff.returncode == 0 and len(changed) <= _INCREMENTAL_LIMIT:
+        try:
+            changed: list[str] | None = git.changed_between(repo.workdir, first, oid,
+                                                             repo.prefix or None)
+        except GitError:  # e.g. the cached commit is gone: grep the whole tree
+            changed = None
+        if changed is not None and len(changed) <= _INCREMENTAL_LIMIT:
             gone = {repo.tree_path(p) for p in changed}
             kept = [p for p in known if p not in gone]
             scope = ["--", *changed] if changed else []

@@ -21,7 +21,8 @@ from brv_vc.services.vc.setup import (
     with_hooks,
 )
 from brv_vc.tree.project import Project
-from brv_vc.vc import exclusions, git
+from brv_vc.vc import exclusions
+from brv_vc.vc.git import remote as git_remote
 from brv_vc.vc.repo import KnowledgeRepo, refuse_transport, translate
 
 
@@ -51,7 +52,7 @@ def clone_repo(cwd: Path, url: str, *, hooks: bool = True
     had_brv = project.brv_dir.exists()
     create_brv(project)
     tree.rmdir()  # empty (checked above); git clone wants to create it
-    proc = git.run(["clone", "-q", "--", url, str(tree)], project.brv_dir, check=False)
+    proc = git_remote.clone(url, tree, cwd=project.brv_dir)
     if proc.returncode != 0:
         _roll_back_clone(project, had_brv)
         raise translate(["clone", url], proc, what=f"clone of {mask_url(url)}")
@@ -96,8 +97,7 @@ def _check_out_a_branch(repo: KnowledgeRepo, url: str) -> tuple[str, ...]:
     """
     if repo.head() is not None:
         return ()
-    out = repo.git_ok("for-each-ref", "--format=%(refname:strip=3)", "refs/remotes/origin/")
-    branches = [b for b in (out or "").split() if b != "HEAD"]
+    branches = git_remote.tracking_branches(repo, "origin")
     if not branches:
         return ()  # a truly empty remote: the first push creates the branch
     if DEFAULT_BRANCH in branches:
@@ -112,8 +112,9 @@ def _check_out_a_branch(repo: KnowledgeRepo, url: str) -> tuple[str, ...]:
                  ".brv/context-tree (or fix the remote's HEAD)",
         )
     missing = repo.branch()
-    repo.git("checkout", "-q", "-b", chosen, "--track", f"origin/{chosen}",
-             what=f"checkout of origin/{chosen}")
+    from brv_vc.vc.git.branch import switch_new
+
+    switch_new(repo, chosen, tracking=f"origin/{chosen}")
     return (f"the remote's HEAD names branch '{missing}', which does not exist there; "
             f"checked out '{chosen}' instead",)
 

@@ -19,7 +19,6 @@ from brv_vc.services.vc.markers import marker_files_in, refuse_excluded, refuse_
 from brv_vc.services.vc.trailers import archived_deletions
 from brv_vc.vc import git
 from brv_vc.vc.archived import trailer_block
-from brv_vc.vc.git import commit as git_commit
 from brv_vc.vc.repo import KnowledgeRepo
 
 TYPE_CHECKING = False
@@ -123,7 +122,9 @@ def _commit(repo: KnowledgeRepo, message: str, include_pending: bool,
         index = git_dir / "index"
         try:
             _name_checked_tree(repo, env, index, tree)
-            git_commit.commit(repo, full, env=env)
+            from brv_vc.vc.git.commit import commit as git_commit
+
+            git_commit(repo, full, env=env)
         finally:
             _drop_checked_link(index)
     # a commit moves HEAD, never the branch it is on; git wrote the ref file just now
@@ -278,6 +279,7 @@ def _commit_only_knowledge(repo: KnowledgeRepo, message: str, env: dict[str, str
     import tempfile  # random, bz2, lzma...: only for this rarer commit, never on push's path
 
     from brv_vc.vc.git import stage
+    from brv_vc.vc.git.commit import commit as git_commit
 
     fd, tmp = tempfile.mkstemp(prefix="brv-index-")
     os.close(fd)
@@ -288,7 +290,7 @@ def _commit_only_knowledge(repo: KnowledgeRepo, message: str, env: dict[str, str
         spec = repo.commit_pathspec()  # knowledge plus .brv/config.yaml and .brv/.gitignore
         stage.copy_staged(repo, spec, index_file=index)
         _name_checked_tree(repo, env, index)
-        git_commit.commit(repo, message, index_file=index, env=env)
+        git_commit(repo, message, index_file=index, env=env)
         stage.unstage(repo, spec)
     finally:
         _drop_checked_link(index)

@@ -21,8 +21,9 @@ from brv_vc.services.vc.markers import (
     refuse_markers,
 )
 from brv_vc.vc import git
+from brv_vc.vc.git import remote as git_remote
 from brv_vc.vc.git_checked import checked
-from brv_vc.vc.repo import KnowledgeRepo, read_ref, read_whereabouts, translate
+from brv_vc.vc.repo import KnowledgeRepo, read_ref, read_whereabouts
 
 
 class PushResult(NamedTuple):
@@ -84,15 +85,14 @@ def push(repo: KnowledgeRepo, remote: str | None = None, branch: str | None = No
                 repo.workdir, base or "", head, repo.prefix or None)
                 if (rel := repo.tree_path(path)) is not None]
         refuse_pending(repo, pushed or [], "push")
-    args = ["push", "--porcelain", *(["-u"] if set_upstream else []), name,
-            f"HEAD:refs/heads/{target}"]
     # checked here: the pre-push hook need not check this commit again
-    proc = repo.git(*args, check=False, env={**os.environ, PUSH_CHECKED_ENV: head})
-    if proc.returncode != 0:
-        raise translate(args, proc, what=f"push to '{name}'")
+    had = git_remote.push(repo, name, target, upstream=set_upstream,
+                          env={**os.environ, PUSH_CHECKED_ENV: head})
     if set_upstream:
-        repo.git("branch", "-q", f"--set-upstream-to={name}/{target}")
-    return PushResult(name, target, "[up to date]" in proc.stdout, set_upstream)
+        from brv_vc.vc.git.branch import set_upstream as track
+
+        track(repo, f"{name}/{target}")
+    return PushResult(name, target, had, set_upstream)
 
 
 def _bearings(repo: KnowledgeRepo) -> tuple[str | None, str, str | None, str | None]:
@@ -102,11 +102,10 @@ def _bearings(repo: KnowledgeRepo) -> tuple[str | None, str, str | None, str | N
     change); else HEAD and the branch are asked apart, and no upstream is given (the caller
     reads its tracking ref by name).
     """
-    out = repo.git_ok("rev-parse", "HEAD^{commit}", "@{upstream}^{commit}",
-                      "--symbolic-full-name", "HEAD", "@{upstream}")
-    lines = out.splitlines() if out else []
-    if len(lines) == 4 and lines[2].startswith("refs/heads/"):
-        return lines[0], lines[2].removeprefix("refs/heads/"), lines[3], lines[1]
+    found = git.upstream_of_head(repo.workdir)
+    if found is not None:
+        head, branch, upstream, tip = found
+        return head, branch.removeprefix("refs/heads/"), upstream, tip
     return repo.head(), repo.branch(), None, None
 
 
@@ -137,8 +136,8 @@ def refuse_unpushable(repo: KnowledgeRepo, rev: str, base: str | None = None,
                                and (rel := repo.tree_path(path)) is not None], "push")
         return [rel for _, path, _, _ in changes if (rel := repo.tree_path(path)) is not None]
     refuse_markers(repo, rev, "push")
-    tracked = repo.git("ls-tree", "-r", "-z", "--name-only", rev, *repo.pathspec()).stdout
-    paths = [p for p in (repo.tree_path(x) for x in tracked.split("\0") if x) if p]
+    paths = [p for p in (repo.tree_path(x) for x in git.tree_paths(
+        repo.workdir, rev, *repo.pathspec())) if p]
     refuse_excluded(repo, paths, "push")
     return paths
 
@@ -155,9 +154,9 @@ def _fork_point(repo: KnowledgeRepo, rev: str, remote: str | None) -> str | None
     """
     if not remote or remote.startswith((".", "/", "-")) or any(c in remote for c in ":\\ "):
         return None
-    tips = (repo.git_ok("for-each-ref", "--format=%(objectname)", f"refs/remotes/{remote}/")
-            or "").split()
+    tips = git_remote.tracking_tips(repo, remote)
     if not tips:
         return None
-    out = repo.git_ok("merge-base", rev, *dict.fromkeys(tips))
-    return out.strip() or None if out else None
+    from brv_vc.vc.git.merge import base
+
+    return base(repo, rev, *dict.fromkeys(tips))

@@ -161,20 +161,14 @@ def _restore(repo: KnowledgeRepo, old: str | None, paths: list[str]) -> None:
     """
     if not paths:
         return
-    spec = "\0".join(paths) + "\0"
-    if old is None:  # the first pull into an empty repository
-        present: set[str] = set()
-        repo.git("rm", "-q", "--cached", "--ignore-unmatch", "--pathspec-from-file=-",
-                 "--pathspec-file-nul", input=spec, check=False)
-    else:
-        listing = repo.git("ls-tree", "-r", "-z", "--name-only", "--full-tree", old).stdout
-        present = set(listing.split("\0"))
-        repo.git("reset", "-q", old, "--pathspec-from-file=-", "--pathspec-file-nul",
-                 input=spec, check=False)
+    from brv_vc.vc.git import stage
+
+    # None: the first pull into an empty repository
+    present = set(git.tree_paths(repo.workdir, old)) if old is not None else set()
+    stage.restore_index(repo, old, paths)
     back = [p for p in paths if p in present]
     if back and old is not None:
-        repo.git("checkout", old, "--pathspec-from-file=-", "--pathspec-file-nul",
-                 input="\0".join(back) + "\0", what="restore the files of the interrupted merge")
+        stage.checkout_paths(repo, old, back, what="restore the files of the interrupted merge")
     for path in paths:
         if path not in present:
             (repo.workdir / path).unlink(missing_ok=True)
@@ -195,8 +189,9 @@ def _remove_stale(repo: KnowledgeRepo) -> tuple[tuple[str, ...], tuple[str, ...]
     live = tuple(lock for lock in locks if not lock.stale)
     if live:
         _refuse_live(live)
-    temps = [p for p in git_lock.merge_temps(repo.workdir)
-             if repo.git_ok("ls-files", "--error-unmatch", "--", p.name) is None]
+    from brv_vc.vc.git.stage import in_index
+
+    temps = [p for p in git_lock.merge_temps(repo.workdir) if not in_index(repo, p.name)]
     if not locks and not temps:
         return (), ()
     running = git_lock.wait_for_git((repo.workdir, *dirs))
@@ -253,7 +248,9 @@ def _recover(project: Project, repo: KnowledgeRepo, now: datetime) -> RecoverRes
         old, paths = data.get("old"), data.get("paths") or []
         if head == old:
             if repo.merging():
-                repo.git("merge", "--abort", check=False)
+                from brv_vc.vc.git.merge import abort as abort_merge
+
+                abort_merge(repo, check=False)
             _restore(repo, old, [p for p in paths if isinstance(p, str)])
             _drop_merge_state(repo)  # HEAD is the old commit: no merge of it is left
             merge = "aborted"

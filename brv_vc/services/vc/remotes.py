@@ -8,6 +8,7 @@ from brv_vc.scrub import mask_url
 from brv_vc.services.vc.configure import prepare
 from brv_vc.tree.project import Project
 from brv_vc.vc import git
+from brv_vc.vc.git import remote as git_remote
 from brv_vc.vc.repo import KnowledgeRepo, refuse_transport
 
 
@@ -49,10 +50,12 @@ def remote(project: Project, action: str = "list", name: str | None = None,
         if action in ("set-url", "remove") and name not in current:
             raise NotFoundError(f"no remote named '{name}'",
                                 hint="list remotes with 'brv vc remote'")
-        args = {"add": ["remote", "add", "--", name, url or ""],  # '-f' is a name, not fetch
-                "set-url": ["remote", "set-url", "--", name, url or ""],
-                "remove": ["remote", "remove", "--", name]}[action]
-        repo.git(*args)
+        if action == "add":
+            git_remote.add_remote(repo, name, url or "")
+        elif action == "set-url":
+            git_remote.set_url(repo, name, url or "")
+        else:
+            git_remote.remove_remote(repo, name)
     return RemoteResult({k: mask_url(v) for k, v in list_remotes(repo).items()}, action, name)
 
 

@@ -14,6 +14,7 @@ from brv_vc.errors import ConflictError, GitError
 from brv_vc.services.vc.configure import register_drivers
 from brv_vc.tree.project import Project
 from brv_vc.vc import exclusions, git
+from brv_vc.vc.git.remote import init
 from brv_vc.vc.repo import KnowledgeRepo
 
 DEFAULT_BRANCH = "main"
@@ -52,8 +53,7 @@ def create_brv(project: Project) -> None:
 
 def ignore_brv_in_project_repo(project: Project) -> bool:
     """Appends ``.brv/`` to the project's ``.gitignore`` when the project is a git repo."""
-    proc = git.run(["rev-parse", "--show-toplevel"], project.root, check=False)
-    if proc.returncode != 0:
+    if git.toplevel(project.root) is None:
         return False
     path = project.root / ".gitignore"
     text = path.read_text(encoding="utf-8") if path.exists() else ""
@@ -150,16 +150,14 @@ def _refuse_tracked_by_project(project: Project) -> None:
     the project's .gitignore, so new knowledge would no longer reach the team. Outcome: a
     ConflictError before anything is written.
     """
-    top = git.run(["rev-parse", "--show-toplevel"], project.root, check=False)
-    if top.returncode != 0 or not top.stdout.strip():
+    workdir = git.toplevel(project.root)
+    if workdir is None:
         return
-    workdir = Path(top.stdout.strip()).resolve()
     try:
         prefix = project.tree.resolve().relative_to(workdir).as_posix()
     except ValueError:
         return
-    tracked = git.run(["ls-files", "-z", "--", prefix], workdir, check=False)
-    if tracked.returncode == 0 and tracked.stdout.strip("\0"):
+    if git.is_tracked(workdir, prefix):
         raise ConflictError(
             "the context tree is already tracked by the project's repository (in-project mode)",
             file=prefix,
@@ -176,7 +174,7 @@ def _init_standalone(project: Project) -> InitResult:
         _refuse_tracked_by_project(project)
     create_brv(project)
     if not reinit:
-        git.run(["init", "-q", "-b", DEFAULT_BRANCH], tree)
+        init(tree, DEFAULT_BRANCH)
     repo = KnowledgeRepo(tree, "")
     written = exclusions.ensure_files(tree)
     register_drivers(repo)
@@ -194,17 +192,14 @@ def _init_in_project(project: Project) -> InitResult:
             hint="keep standalone mode, or move the history elsewhere and delete "
                  ".brv/context-tree/.git before 'brv vc init --in-project'",
         )
-    top = git.run(["rev-parse", "--show-toplevel"], project.root, check=False)
-    if top.returncode != 0:
+    workdir = git.toplevel(project.root)
+    if workdir is None:
         raise GitError(
             f"{project.root} is not inside a git repository, so it cannot track the tree",
             hint="run 'git init' first, or use 'brv vc init' for a separate knowledge repository",
         )
-    workdir = Path(top.stdout.strip()).resolve()
     prefix = tree.resolve().relative_to(workdir).as_posix()
-    probe = git.run(["check-ignore", "-q", "--no-index", f"{prefix}/probe.md"], workdir,
-                    check=False)
-    if probe.returncode == 0:
+    if git.ignored_paths(workdir, [f"{prefix}/probe.md"]):
         raise ConflictError(
             "the project's .gitignore ignores the context tree (.brv/), so git cannot track it",
             file=".gitignore",

@@ -22,6 +22,7 @@ from brv_vc.services.vc.settings_notice import settings_changes
 from brv_vc.tree import intents, writelock
 from brv_vc.tree.project import Project
 from brv_vc.vc import git
+from brv_vc.vc.git import remote as git_remote
 from brv_vc.vc.repo import KnowledgeRepo, translate
 
 # Change: an annotation only, a pull without conflicts needs no vc.status (~0.5 ms of imports)
@@ -51,12 +52,8 @@ def fetch(repo: KnowledgeRepo, remote: str | None = None) -> FetchResult:
         GitError: no remote, or the remote cannot be reached.
     """
     name, _, remotes = chosen(repo, remote, repo.branch())
-    repo.git("fetch", "-q", name, what=f"fetch from '{name}'")
-    # what 'git status' says of the upstream (branch.ab), counted in commits: a status would
-    # read the whole work tree (~100 ms of CPU at 25,000 entries) for these two numbers
-    counts = (repo.git_ok("rev-list", "--left-right", "--count", "HEAD...@{upstream}")
-              or "0 0").split()
-    return FetchResult(name, mask_url(remotes[name]), int(counts[0]), int(counts[1]))
+    git_remote.fetch(repo, name, what=f"fetch from '{name}'")
+    return FetchResult(name, mask_url(remotes[name]), *git_remote.ahead_behind(repo))
 
 
 class SyncResult(NamedTuple):
@@ -103,12 +100,11 @@ def _run_merge(repo: KnowledgeRepo, target: str, label: str, unrelated: bool,
     """``git merge`` of ``target``, once the ``same`` untracked copies are removed."""
     for path in same:
         (repo.workdir / path).unlink()
-    extra = ["--allow-unrelated-histories"] if unrelated else []
-    # the post-change step runs in this process, after the merge: the post-merge hook skips it.
-    # --no-stat: git's diffstat (with rename detection, every changed blob read: ~8 ms of CPU
-    # for 100 entries at 25,000) is printed to a pipe nobody reads; a failure says the same
-    return repo.git("merge", "--no-edit", "--no-stat", *extra, "-m", f"Merge {label}", target,
-                    check=False, env={**os.environ, REFRESHING_ENV: "post-merge"})
+    from brv_vc.vc.git import merge as git_merge
+
+    # the post-change step runs in this process, after the merge: the post-merge hook skips it
+    return git_merge.merge(repo, target, f"Merge {label}", unrelated=unrelated,
+                           env={**os.environ, REFRESHING_ENV: "post-merge"})
 
 
 def _merge(project: Project, repo: KnowledgeRepo, target: str, label: str, action: str,
@@ -133,8 +129,8 @@ def _merge(project: Project, repo: KnowledgeRepo, target: str, label: str, actio
     # step reads (old..target), so it is not diffed again after the merge
     raw = git.changed_entries(repo.workdir, old, target) if unrelated and old else (
         git.changed_entries(repo.workdir, f"{old}...{target}", None) if old else None)
-    arriving = [p for _, p, _, _ in raw] if raw is not None else [p for p in repo.git(
-        "ls-tree", "-r", "-z", "--name-only", target).stdout.split("\0") if p]
+    arriving = ([p for _, p, _, _ in raw] if raw is not None
+                else git.tree_paths(repo.workdir, target))
     # a fast-forward (or a first pull) rewrites every arriving path, and git's merge refuses,
     # before it changes anything, when one has local changes: its check is the one needed,
     # and the paths are named only when it refused. A true merge may leave an arriving path
@@ -207,8 +203,9 @@ def _relation(repo: KnowledgeRepo, old: str | None, target: str,
             return "behind", walk
         return ("forward" if old in walk.borders else "diverged" if walk.borders
                 else "unrelated"), walk
-    out = repo.git_ok("merge-base", old, target)
-    base = out.strip() if out else None
+    from brv_vc.vc.git.merge import base as merge_base
+
+    base = merge_base(repo, old, target)
     return ("behind" if base == target else "forward" if base == old
             else "diverged" if base else "unrelated"), None
 
@@ -259,7 +256,7 @@ def _pull(project: Project, repo: KnowledgeRepo, now: datetime, remote: str | No
                      f"'brv vc branch --set-upstream-to {name}/main' ('push -u' sets it too)",
             )
         branch = upstream[1]
-    repo.git("fetch", "-q", name, branch, what=f"pull from '{name}'")
+    git_remote.fetch(repo, name, branch, what=f"pull from '{name}'")
     target = (None if named else _fetched(git_dir)) or repo.rev("FETCH_HEAD")
     if target is None:  # pragma: no cover - git fetch succeeded, so FETCH_HEAD exists
         raise GitError(f"fetching {name}/{branch} gave no commit")
@@ -341,7 +338,9 @@ def _abort(repo: KnowledgeRepo) -> SyncResult:
     if not repo.merging():
         raise ConflictError("there is no merge to abort", hint="see 'brv vc status'")
     head = repo.head()
-    repo.git("merge", "--abort", what="merge --abort")
+    from brv_vc.vc.git.merge import abort
+
+    abort(repo)
     return SyncResult("merge --abort", head, repo.head(), False)
 
 
@@ -372,7 +371,9 @@ def _continue(project: Project, repo: KnowledgeRepo, now: datetime) -> SyncResul
                                                                  repo.prefix or None)),
                         "finish the merge")
     old = repo.head()
-    repo.git("commit", "-q", "--no-edit", what="merge --continue")
+    from brv_vc.vc.git.commit import conclude_merge
+
+    conclude_merge(repo)
     new = repo.head()
     return SyncResult("merge --continue", old, new, False, (),
                       after_change(project, repo, old, new, now, manifest=False, defer=True),

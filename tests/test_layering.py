@@ -102,15 +102,6 @@ def test_each_git_adapter_exists() -> None:
 
 # what starts a git command from an argv the caller builds
 _GIT_RUNNERS = {"run", "start", "stream", "_git_bytes"}
-# the modules outside vc/ that still build git argv, each to be moved behind a typed question
-# in vc/git/ (largest first); none may be added, and one that no longer does leaves the list
-GIT_ARGV_NOT_MOVED = {
-    "services/vc/committing.py", "services/vc/sync.py", "services/vc/adopt.py",
-    "services/vc/staging.py", "services/vc/setup.py", "services/vc/recovery.py",
-    "services/vc/pushing.py", "services/vc/branches.py", "services/vc/resetting.py",
-    "services/vc/clone.py", "services/vc/remotes.py", "services/vc/changes.py",
-    "cli/demo_cmd.py",
-}
 
 
 def _git_argv(tree: ast.AST) -> list[str]:
@@ -142,10 +133,7 @@ def test_git_argv_is_built_only_in_vc() -> None:
         if not rel.startswith("vc/") and (
                 found := _git_argv(ast.parse(path.read_text(encoding="utf-8")))):
             built[rel] = found
-    new = {rel: found for rel, found in built.items() if rel not in GIT_ARGV_NOT_MOVED}
-    assert new == {}, "ask a typed question of brv_vc.vc.git instead (add one there)"
-    moved = GIT_ARGV_NOT_MOVED - set(built)
-    assert moved == set(), "these build no git argv any more: take them off GIT_ARGV_NOT_MOVED"
+    assert built == {}, "ask a typed question of brv_vc.vc.git instead (add one there)"
 
 
 def test_the_git_argv_finder_sees_each_door() -> None:

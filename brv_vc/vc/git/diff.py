@@ -10,7 +10,6 @@ from __future__ import annotations
 from brv_vc.errors import GitError
 from brv_vc.vc.git.errors import translate
 from brv_vc.vc.git.process import _git_bytes, run
-from brv_vc.vc.git_log import changes
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -175,4 +174,6 @@ def compare(repo: Path, *args: str, renames: bool = True, check: bool = True) ->
     proc = run(full, repo, check=False)
     if check and proc.returncode != 0:
         raise translate(full, proc)
+    from brv_vc.vc.git_log import changes  # not on the path of vc status's changed_between
+
     return changes(proc.stdout.split("\0"))

@@ -7,8 +7,7 @@ every change.
 
 from __future__ import annotations
 
-import os
-
+from brv_vc import environment
 from brv_vc.errors import GitError
 from brv_vc.record import NamedTuple
 from brv_vc.services import review
@@ -87,7 +86,7 @@ def push(repo: KnowledgeRepo, remote: str | None = None, branch: str | None = No
     args = ["push", "--porcelain", *(["-u"] if set_upstream else []), name,
             f"HEAD:refs/heads/{target}"]
     # checked here: the pre-push hook need not check this commit again
-    proc = repo.git(*args, check=False, env={**os.environ, PUSH_CHECKED_ENV: head})
+    proc = repo.git(*args, check=False, env=environment.child({PUSH_CHECKED_ENV: head}))
     if proc.returncode != 0:
         raise translate(args, proc, what=f"push to '{name}'")
     if set_upstream:

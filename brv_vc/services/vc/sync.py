@@ -8,10 +8,10 @@ trailers, then :func:`brv_vc.services.derived.refresh`).
 
 from __future__ import annotations
 
-import os
 from datetime import datetime
 from pathlib import Path
 
+from brv_vc import environment
 from brv_vc.errors import ConflictError, GitError, NotFoundError
 from brv_vc.record import NamedTuple
 from brv_vc.scrub import mask_url
@@ -108,7 +108,7 @@ def _run_merge(repo: KnowledgeRepo, target: str, label: str, unrelated: bool,
     # --no-stat: git's diffstat (with rename detection, every changed blob read: ~8 ms of CPU
     # for 100 entries at 25,000) is printed to a pipe nobody reads; a failure says the same
     return repo.git("merge", "--no-edit", "--no-stat", *extra, "-m", f"Merge {label}", target,
-                    check=False, env={**os.environ, REFRESHING_ENV: "post-merge"})
+                    check=False, env=environment.child({REFRESHING_ENV: "post-merge"}))
 
 
 def _merge(project: Project, repo: KnowledgeRepo, target: str, label: str, action: str,

@@ -21,8 +21,10 @@ if fast trailers && [ -n "${GIT_INDEX_FILE-}" ] && [ "$note" -nt "$GIT_INDEX_FIL
     { read -r _stamp && ! read -r _more && [ -z "$_more" ]; } < "$note" 2>/dev/null; then
   rm -f "$note"; exit 0
 fi
-if fast checked && [ -n "${BRV_COMMIT_CHECKED-}" ] && [ -n "${GIT_INDEX_FILE-}" ] &&
-    [ "$GIT_INDEX_FILE" -ef "$GIT_INDEX_FILE.brv-checked" ]; then
+# the index 'brv vc commit' checked, by its second name (a hard link), else asked of git
+if fast checked && [ -n "${BRV_COMMIT_CHECKED-}" ] && { { [ -n "${GIT_INDEX_FILE-}" ] &&
+    [ "$GIT_INDEX_FILE" -ef "$GIT_INDEX_FILE.brv-checked" ]; } ||
+    [ "$(git write-tree 2>/dev/null)" = "$BRV_COMMIT_CHECKED" ]; }; then
   if [ "$HOOK" = pre-commit ]; then { echo "brv vc commit" > "$note"; } 2>/dev/null; fi
   exit 0
 fi

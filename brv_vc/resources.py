@@ -1,4 +1,4 @@
-"""Files shipped with brv: the JSON Schemas and the git hook shims.
+"""Files shipped with brv: the JSON Schemas and the git hook template.
 
 In a source checkout they are the top-level ``schemas/`` and ``hooks/`` folders; in an
 installed package setuptools maps them to ``brv_vc/schemas`` and ``brv_vc/hooks``.
@@ -37,6 +37,6 @@ def load_schema(name: str) -> dict[str, Any]:
     return data
 
 
-def hook_path(name: str) -> Path:
-    """Returns the path of the shipped hook shim ``hooks/<name>``."""
-    return _folder("hooks") / name
+def hook_template() -> Path:
+    """Returns the path of the shipped hook template ``hooks/hook.sh`` (one for every hook)."""
+    return _folder("hooks") / "hook.sh"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shlex
 import stat
 from pathlib import Path
@@ -11,23 +10,26 @@ from conftest import snapshot
 from hooks_support import git, head, in_project, standalone, write
 
 from brv_vc.interpreter import interpreter
-from brv_vc.resources import hook_path
+from brv_vc.resources import hook_template
 from brv_vc.services.hooks import install_hooks
-from brv_vc.vc.hooks_install import HOOK_NAMES, MARKER
+from brv_vc.vc.hooks_install import FAST_EXITS, HOOK_NAMES, MARKER, render
 
 FOREIGN = "#!/bin/sh\necho \"foreign $0 ran\" >> \"$(git rev-parse --git-dir)/foreign.log\"\n"
 
 
-def test_shipped_shims_differ_only_in_their_hook_name() -> None:
-    texts = {name: hook_path(name).read_text() for name in HOOK_NAMES}
-    for name, text in texts.items():
-        assert MARKER in text
-        assert text.startswith("#!/bin/sh\n")
+def test_every_hook_is_rendered_from_the_one_template() -> None:
+    template = hook_template().read_text()
+    assert MARKER in template
+    assert template.startswith("#!/bin/sh\n")
+    for name in HOOK_NAMES:
+        text = render(name, "/opt/py").decode()
         assert f"\nHOOK={name}\n" in text
-        assert "\nPY=''" in text
-        assert text.replace(f"HOOK={name}", "HOOK=x") == texts["pre-commit"].replace(
-            "HOOK=pre-commit", "HOOK=x")
-        assert os.access(hook_path(name), os.X_OK)
+        assert "\nPY=/opt/py" in text
+        assert f"\nFAST={shlex.quote(' '.join(FAST_EXITS[name]))}\n" in text
+        # nothing else differs between two hooks' scripts
+        other = render("pre-commit", "/opt/py").decode()
+        assert text.replace(f"HOOK={name}", "HOOK=x").split("\nFAST=")[0] == other.replace(
+            "HOOK=pre-commit", "HOOK=x").split("\nFAST=")[0]
 
 
 def test_install_standalone_writes_executable_shims_recording_python(tmp_path: Path, brv) -> None:

@@ -13,11 +13,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from conftest import REPO, brv_process, run_brv
+from conftest import brv_process, run_brv
 from hooks_support import entry_bytes, git, standalone, write
 
 from brv_vc.services.vc import run_hook
 from brv_vc.services.vc.hook_env import REFRESHING_ENV
+from brv_vc.vc.hooks_install import render
 
 NOW = datetime(2026, 1, 20, tzinfo=UTC)
 HOOKS = ("pre-commit", "commit-msg", "pre-push", "post-merge", "post-checkout", "post-rewrite")
@@ -31,7 +32,9 @@ def _shim_skips(hook: str, tree: Path, value: str) -> bool:
     """Whether the shipped shim exits before looking for brv (brv is nowhere to be found)."""
     env = {"PATH": "/usr/bin:/bin", "HOME": os.environ["HOME"], REFRESHING_ENV: value,
            "GIT_CONFIG_GLOBAL": os.environ["GIT_CONFIG_GLOBAL"], "GIT_CONFIG_NOSYSTEM": "1"}
-    proc = subprocess.run(["sh", str(REPO / "hooks" / hook)], cwd=tree, env=env, input="",
+    shim = tree.parent / f"shim-{hook}"  # as 'brv hooks install' renders it, brv nowhere
+    shim.write_bytes(render(hook, ""))
+    proc = subprocess.run(["sh", str(shim)], cwd=tree, env=env, input="",
                           capture_output=True, text=True, check=False)
     looked = "cannot find brv" in proc.stderr
     assert looked or proc.stderr == "", proc.stderr

@@ -13,6 +13,7 @@ RANKS = {
     "errors": 0, "resources": 0, "clock": 0, "interpreter": 0, "__main__": 8,
     "record": 0,  # the typing-free NamedTuple every layer's records may use
     "digest": 0,
+    "environment": 0,  # the one reader of os.environ (see the environment rule below)
     "words": 0,  # counted nouns and agreeing verbs (1 entry describes, 2 entries describe)
     "scrub": 0,  # the one credential-masking rule every output edge applies
     "pattern": 0,  # a regular expression compiled on first use  # SHA-1 / SHA-256 without hashlib's OpenSSL import
@@ -424,3 +425,39 @@ def test_the_every_package_circle_finder_sees_each_circle() -> None:
     assert _circles({"a": {"b"}, "b": {"a", "c"}, "c": {"d"}, "d": {"c"}, "e": {"a"}}) == [
         {"c", "d"}, {"a", "b"}]
     assert _circles({"batch": {"build", "view"}, "build": {"view"}}) == []
+
+
+# The environment is read at one edge: brv_vc/environment.py names every variable brv honours
+# and is the only module that touches os.environ (a command reads what it needs once and
+# passes it down; a child process's environment comes from environment.child).
+ENVIRONMENT_READERS = {"environment.py"}
+_ENV_NAMES = {"environ", "environb", "getenv", "getenvb", "putenv", "unsetenv"}
+
+
+def _environment_reads(path: Path) -> list[int]:
+    lines = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Attribute) and node.attr in _ENV_NAMES:
+            lines.append(node.lineno)  # os.environ, os.getenv, posix.environ...
+        elif isinstance(node, ast.ImportFrom) and node.module in ("os", "posix") and any(
+                alias.name in _ENV_NAMES for alias in node.names):
+            lines.append(node.lineno)  # from os import environ
+    return lines
+
+
+def test_the_environment_is_read_only_at_its_edge() -> None:
+    offenders = [f"{path.relative_to(PACKAGE)}:{line}" for path in _modules()
+                 if path.relative_to(PACKAGE).as_posix() not in ENVIRONMENT_READERS
+                 for line in _environment_reads(path)]
+    assert offenders == [], "read it through brv_vc/environment.py (name the variable there)"
+
+
+def test_the_environment_finder_sees_each_spelling(tmp_path: Path) -> None:
+    spellings = ["import os\nos.environ.get('X')\n", "import os\nos.getenv('X')\n",
+                 "from os import environ\n", "import os\nf(os.environ)\n",
+                 "import os\nos.environ['X'] = '1'\n"]
+    for number, text in enumerate(spellings):
+        (tmp_path / f"m{number}.py").write_text(text)
+        assert _environment_reads(tmp_path / f"m{number}.py"), text
+    (tmp_path / "clean.py").write_text("environment = 1\nenv = {}\nenv.get('environ')\n")
+    assert _environment_reads(tmp_path / "clean.py") == []

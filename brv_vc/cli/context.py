@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
 import click
 
+from brv_vc import environment
 from brv_vc.cli.start import begin, open_project
 from brv_vc.clock import parse_iso, utcnow
 from brv_vc.errors import UsageError
@@ -41,12 +41,13 @@ def make_context(directory: str | None) -> AppContext:
         UsageError: ``BRV_NOW`` is not an ISO 8601 timestamp, or ``DIR`` is not a folder.
     """
     now = utcnow()
-    if os.environ.get("BRV_NOW"):
+    fixed = environment.now_text()
+    if fixed:
         try:
-            now = parse_iso(os.environ["BRV_NOW"])
+            now = parse_iso(fixed)
         except ValueError:
             raise UsageError(
-                f"BRV_NOW={os.environ['BRV_NOW']!r} is not an ISO 8601 timestamp",
+                f"BRV_NOW={fixed!r} is not an ISO 8601 timestamp",
                 hint="unset it, or set it like BRV_NOW=2025-03-18T10:00:00Z",
             ) from None
     cwd = Path(directory).resolve() if directory else Path.cwd()

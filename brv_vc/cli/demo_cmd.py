@@ -7,7 +7,6 @@ appending a function to ``STEPS`` at the right place.
 
 from __future__ import annotations
 
-import os
 import shutil
 import sys
 import tempfile
@@ -19,6 +18,7 @@ from typing import Any
 
 import click
 
+from brv_vc import environment
 from brv_vc.cli.context import AppContext, pass_app
 from brv_vc.cli.inert import raw_stream
 from brv_vc.cli.tree_cmd import render_tree
@@ -225,8 +225,8 @@ def demo(app: AppContext, keep: bool) -> None:
     state = DemoState(root=folder, now=app.now)
     # A fresh machine may have no git identity; the demo's commits get one of their own.
     for role in ("AUTHOR", "COMMITTER"):
-        os.environ.setdefault(f"GIT_{role}_NAME", "brv demo")
-        os.environ.setdefault(f"GIT_{role}_EMAIL", "demo@brv.invalid")
+        environment.set_default(f"GIT_{role}_NAME", "brv demo")
+        environment.set_default(f"GIT_{role}_EMAIL", "demo@brv.invalid")
     try:
         for step in STEPS:
             step(state)

@@ -110,9 +110,11 @@ def _start(directory: str | None, *, scan: bool = False) -> tuple[datetime, Proj
     path runs it again behind the one error boundary and reports.
     """
     try:
+        from brv_vc import environment
         from brv_vc.clock import parse_iso, utcnow
 
-        now = parse_iso(os.environ["BRV_NOW"]) if os.environ.get("BRV_NOW") else utcnow()
+        fixed = environment.now_text()
+        now = parse_iso(fixed) if fixed else utcnow()
     except Exception:
         return None
     opened = _open(directory, scan=scan)
@@ -127,12 +129,15 @@ def untimed_start(directory: str | None) -> tuple[datetime | None, Project,
     :func:`_settle` reads the clock only when there is something to settle: ``datetime``
     (~1.3 ms of CPU) is not imported.
     """
+    from brv_vc import environment
+
     now = None
-    if os.environ.get("BRV_NOW"):
+    fixed = environment.now_text()
+    if fixed:
         try:
             from brv_vc.clock import parse_iso
 
-            now = parse_iso(os.environ["BRV_NOW"])
+            now = parse_iso(fixed)
         except Exception:
             return None
     opened = _open(directory)
@@ -266,54 +271,51 @@ def _vc_status(argv: list[str]) -> int | None:
 def _hook(args: list[str]) -> int | None:
     """``brv hook-impl NAME [ARGS...]`` as the click command runs it, without click.
 
-    A hook the running brv command does itself (``hook_env.REFRESHING_ENV``: pull, merge
-    and checkout run the post-change step in process) returns at once. ``--json``,
-    ``--help``, an unknown hook name or a bad ``BRV_NOW`` go to click, which reports.
+    Its start and end are ``cli/hook_run.py``'s, as for click. A hook the running brv command
+    does itself (``hook_env.REFRESHING_ENV``: pull, merge and checkout run the post-change
+    step in process) returns before the services are imported. ``--json``, ``--help``, an
+    unknown hook name or a bad ``BRV_NOW`` go to click, which reports.
     """
     if not args or "--json" in args or "--help" in args:
         return None
-    name, rest = args[0], tuple(args[1:])
+    from brv_vc.cli import hook_run
     from brv_vc.services.vc import hook_env  # no imports of its own
 
-    if name == "refresh":  # the pre-commit framework's entry: the hook it stands for
-        name, rest = hook_env.framework_invocation(os.environ)
-    refreshing = os.environ.get(hook_env.REFRESHING_ENV)
-    if hook_env.done_by_command(name, refreshing):  # before the services are imported
-        return 0
-    index_file = os.environ.get("GIT_INDEX_FILE")
-    index_file = os.path.abspath(index_file) if index_file else None
+    if args[0] not in hook_env.HOOKS:  # click reports another name
+        return None
+    from brv_vc import environment
+    from brv_vc.clock import parse_iso, utcnow
+
+    try:
+        now_text = environment.now_text()
+        now = parse_iso(now_text) if now_text else utcnow()
+    except ValueError:
+        return None
+    begun = hook_run.start(args[0], tuple(args[1:]), lambda text: sys.stderr.write(text + "\n"))
+    if isinstance(begun, int):
+        return begun
+    name, env = begun.name, begun.env
+    if hook_env.done_by_command(name, env.refreshing):  # before the services are imported
+        return hook_run.end(begun, False)
+    index_file = os.path.abspath(env.index_file) if env.index_file else None
     if name == "commit-msg":
         from brv_vc.services.vc import nothing_to_trail
 
         if nothing_to_trail(index_file):  # pre-commit found no archived deletion
-            return 0
-    try:
-        from brv_vc.clock import parse_iso, utcnow
-
-        now = parse_iso(os.environ["BRV_NOW"]) if os.environ.get("BRV_NOW") else utcnow()
-    except ValueError:
-        return None
+            return hook_run.end(begun, False)
     from pathlib import Path
 
     from brv_vc.services.vc import run_hook
 
-    if name not in ("pre-commit", "commit-msg", "post-merge", "post-checkout", "post-rewrite",
-                    "pre-push", "refresh"):  # events._HOOKS; click reports another name
-        return None
-    reads = name in ("post-rewrite", "pre-push")
-    stdin = sys.stdin.read() if reads and not sys.stdin.isatty() else ""
-    if name == "pre-push" and not stdin and os.environ.get("PRE_COMMIT_TO_REF"):
-        # the pre-commit framework passes the pushed commit as a variable, not on stdin
-        stdin = f"HEAD {os.environ['PRE_COMMIT_TO_REF']} HEAD {'0' * 40}\n"
     try:
-        run = run_hook(Path.cwd(), name, rest, now, stdin=stdin, index_file=index_file,
-                       include_pending=os.environ.get("BRV_INCLUDE_PENDING") == "1",
-                       push_checked=os.environ.get("BRV_PUSH_CHECKED"),
-                       commit_checked=os.environ.get("BRV_COMMIT_CHECKED"), refreshing=refreshing)
+        run = run_hook(Path.cwd(), name, begun.args, now, stdin=begun.stdin,
+                       index_file=index_file, include_pending=env.include_pending,
+                       push_checked=env.push_checked, commit_checked=env.commit_checked,
+                       refreshing=env.refreshing)
     except Exception as exc:  # fail open: a bug in brv must not block or break git
         sys.stderr.write(f"brv: warning: the {name} hook failed ({type(exc).__name__}: {exc}); "
                          "git went ahead without it. This is a bug in brv; please report it.\n")
-        return 0
+        return hook_run.end(begun, False)
     for warning in run.warnings:
         sys.stderr.write(f"brv: warning: {warning}\n")
     for note in run.notes:
@@ -326,8 +328,7 @@ def _hook(args: list[str]) -> int | None:
         from brv_vc.cli.hook_text import blocked_text
 
         sys.stderr.write(blocked_text(run) + "\n")
-        return 1
-    return 0
+    return hook_run.end(begun, run.blocked)
 
 
 def _review_pending(argv: list[str]) -> int | None:

@@ -8,6 +8,7 @@ import sys
 
 import click
 
+from brv_vc.cli import hook_run
 from brv_vc.cli.context import AppContext, json_option, pass_app
 from brv_vc.cli.hook_text import blocked_text
 from brv_vc.cli.plain import versioned
@@ -166,27 +167,23 @@ def hook_impl(app: AppContext, name: str, args: tuple[str, ...], as_json: bool) 
     Example:
       brv hook-impl post-checkout 0123abc 4567def 1
     """
-    if name == "refresh":
-        name, args = vc.framework_invocation(os.environ)
-    reads = name in ("post-rewrite", "pre-push")
-    stdin = sys.stdin.read() if reads and not sys.stdin.isatty() else ""
-    if name == "pre-push" and not stdin and os.environ.get("PRE_COMMIT_TO_REF"):
-        # the pre-commit framework passes the pushed commit as a variable, not on stdin
-        stdin = f"HEAD {os.environ['PRE_COMMIT_TO_REF']} HEAD {'0' * 40}\n"
-    index_file = os.environ.get("GIT_INDEX_FILE")
+    begun = hook_run.start(name, args, lambda text: click.echo(text, err=True))
+    if isinstance(begun, int):
+        click.get_current_context().exit(begun)
+        return
+    name, env = begun.name, begun.env
     try:
-        run = vc.run_hook(app.cwd, name, args, app.now, stdin=stdin,
-                           index_file=os.path.abspath(index_file) if index_file else None,
-                           include_pending=os.environ.get("BRV_INCLUDE_PENDING") == "1",
-                           push_checked=os.environ.get("BRV_PUSH_CHECKED"),
-                           commit_checked=os.environ.get("BRV_COMMIT_CHECKED"),
-                           refreshing=os.environ.get("BRV_REFRESHING"))
+        run = vc.run_hook(app.cwd, name, begun.args, app.now, stdin=begun.stdin,
+                          index_file=os.path.abspath(env.index_file) if env.index_file else None,
+                          include_pending=env.include_pending, push_checked=env.push_checked,
+                          commit_checked=env.commit_checked, refreshing=env.refreshing)
     except UsageError:
         raise
     except Exception as exc:  # fail open: a bug in brv must not block or break git
         click.echo(f"brv: warning: the {name} hook failed ({type(exc).__name__}: {exc}); "
                    "git went ahead without it. This is a bug in brv; please report it.",
                    err=True)
+        click.get_current_context().exit(hook_run.end(begun, False))
         return
     if as_json:
         click.echo(json.dumps(versioned({"ok": not run.blocked, **jsonable(run)}), indent=2))
@@ -196,7 +193,8 @@ def hook_impl(app: AppContext, name: str, args: tuple[str, ...], as_json: bool) 
         click.echo(f"brv: note: {note}", err=True)
     if name == "post-checkout" and not as_json:
         hooks_notice(app.cwd, lambda text: click.echo(text, err=True))
-    if run.blocked:
-        if not as_json:
-            click.echo(blocked_text(run), err=True)
-        click.get_current_context().exit(1)
+    if run.blocked and not as_json:
+        click.echo(blocked_text(run), err=True)
+    status = hook_run.end(begun, run.blocked)
+    if status:
+        click.get_current_context().exit(status)

@@ -7,7 +7,6 @@ Commands are imported only when run, so ``brv search`` does not pay for the impo
 from __future__ import annotations
 
 import json
-import os
 import sys
 from importlib import import_module
 from pathlib import Path
@@ -15,7 +14,7 @@ from typing import Any
 
 import click
 
-from brv_vc import __version__
+from brv_vc import __version__, environment
 from brv_vc.cli.plain import versioned
 from brv_vc.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, BrvError, FormatError
 
@@ -155,7 +154,7 @@ def _log_internal(exc: BaseException) -> Path:
     import tempfile
     import traceback
 
-    folder = Path(os.environ.get("BRV_LOG_DIR") or tempfile.gettempdir())
+    folder = Path(environment.get(environment.LOG_DIR) or tempfile.gettempdir())
     folder.mkdir(parents=True, exist_ok=True)
     log = folder / "brv-crash.log"
     from brv_vc.scrub import scrub  # the log is shared in bug reports: no credential in it

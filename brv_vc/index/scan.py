@@ -27,6 +27,8 @@ from __future__ import annotations
 import os
 import time
 
+from brv_vc import environment
+
 TYPE_CHECKING = False  # typing and pathlib cost ~10 ms: start_early runs before either loads
 if TYPE_CHECKING:
     from pathlib import Path
@@ -71,7 +73,7 @@ def start_early(cwd: str) -> None:
 def _spawn(argv: list[str]) -> tuple[int, int] | None:
     read, write = os.pipe()
     try:
-        pid = os.posix_spawnp("find", argv, os.environ, file_actions=[
+        pid = os.posix_spawnp("find", argv, environment.current(), file_actions=[
             (os.POSIX_SPAWN_CLOSE, read),
             (os.POSIX_SPAWN_DUP2, write, 1),
             (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),

@@ -13,12 +13,12 @@ Transient failures (timeouts, connection errors, HTTP 429 and 5xx) are retried a
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from brv_vc import environment
 from brv_vc.errors import ProviderError
 from brv_vc.tree.config import LlmSettings
 
@@ -66,7 +66,7 @@ def api_key(settings: LlmSettings, section: str = "llm") -> str | None:
     name = settings.api_key_env
     if not name:
         return None
-    raw = os.environ.get(name)
+    raw = environment.get(name)
     key = (raw or "").strip()
     if not key:
         state = "is not set" if raw is None else "is empty"

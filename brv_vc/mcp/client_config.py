@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import brv_vc
+from brv_vc import environment
 from brv_vc.interpreter import interpreter
 
 CLIENTS = ("claude", "cursor", "vscode")
@@ -26,7 +27,7 @@ def server_entry(project: Path | None) -> dict[str, Any]:
     args = ["-m", "brv_vc", *(["-C", str(project)] if project is not None else []), "mcp"]
     entry: dict[str, Any] = {"command": interpreter(), "args": args}
     parent = str(Path(brv_vc.__file__).resolve().parent.parent)
-    if parent in os.environ.get("PYTHONPATH", "").split(os.pathsep):
+    if parent in (environment.get("PYTHONPATH") or "").split(os.pathsep):
         entry["env"] = {"PYTHONPATH": parent}  # importable only through PYTHONPATH now
     return entry
 

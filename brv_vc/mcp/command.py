@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from brv_vc import environment
 from brv_vc.cli.context import AppContext, pass_app
 
 
@@ -30,7 +31,6 @@ def mcp(app: AppContext, client: str | None) -> None:
       brv mcp --print-config claude > .mcp.json
       brv mcp --print-config vscode
     """
-    import os
     import sys
 
     from brv_vc.mcp import client_config as cc
@@ -63,4 +63,4 @@ def mcp(app: AppContext, client: str | None) -> None:
     # the wire is JSON-RPC for a program, not a terminal: the SDK writes its bytes itself
     sys.stdout, sys.stderr = raw_stream(sys.stdout), raw_stream(sys.stderr)
     # BRV_NOW fixes the clock for reproducible runs, as in every other command
-    serve(app.cwd, (lambda: fixed) if os.environ.get("BRV_NOW") else utcnow)
+    serve(app.cwd, (lambda: fixed) if environment.now_text() else utcnow)

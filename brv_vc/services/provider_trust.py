@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from brv_vc import environment
 from brv_vc.errors import NotFoundError
 from brv_vc.tree import llm_trust
 from brv_vc.tree.config import LlmSettings, load_config
@@ -81,8 +82,6 @@ def status(project: Project) -> ProviderStatus:
     Raises:
         FormatError: config.yaml or the user's config.yaml is invalid.
     """
-    import os
-
     user = llm_trust.user_llm()
     own = load_config(project).llm
     where = str(user_dir() / llm_trust.APPROVALS)
@@ -91,12 +90,12 @@ def status(project: Project) -> ProviderStatus:
         key = user.get("api_key_env")
         model = user.get("model") or (own.model if own else None)
         return ProviderStatus("user", str(user["base_url"]), model, key,
-                              bool(key and os.environ.get(key)), where)
+                              bool(key and environment.get(key)), where)
     if own is None:
         return ProviderStatus("none", None, None, None, False, where)
     key = own.api_key_env
     return ProviderStatus(source, own.base_url, own.model, key,
-                          bool(key and os.environ.get(key)), where)
+                          bool(key and environment.get(key)), where)
 
 
 def revoke(project: Project, section: str = "llm") -> bool:

@@ -14,8 +14,6 @@ Three ways in, none by default (without one brv behaves exactly as it does witho
 
 from __future__ import annotations
 
-import os
-
 from brv_vc.errors import FormatError
 from brv_vc.pattern import lazy
 from brv_vc.record import NamedTuple
@@ -56,10 +54,11 @@ def named(project: Project) -> bool:
     Trigger: every search. Why: a tree without the lane must keep its cold search budget
     (no YAML parsing, no numpy). Outcome: two small reads, usually nothing more.
     """
+    from brv_vc import environment
     from brv_vc.tree.llm_trust import ENV_NAMES
     from brv_vc.tree.user_config import user_config_path
 
-    if any(os.environ.get(name) for name in ENV_NAMES[SECTION][:2]):
+    if any(environment.get(name) for name in ENV_NAMES[SECTION][:2]):
         return True
     for path in (user_config_path(), project.config_path):
         try:

@@ -14,7 +14,9 @@ from __future__ import annotations
 import os
 import signal
 
-_STEP, _, _NTH = os.environ.get("BRV_FAULT_AT", "").partition(":")
+from brv_vc import environment
+
+_STEP, _, _NTH = (environment.get(environment.FAULT_AT) or "").partition(":")
 _passes = 0
 
 

@@ -26,9 +26,9 @@ other section).
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
+from brv_vc import environment
 from brv_vc.digest import sha256
 from brv_vc.errors import ProviderError
 from brv_vc.tree.project import Project
@@ -69,9 +69,10 @@ def user_section(section: str) -> dict[str, Any]:
         found = dict(own)
     url, model, key_env = ENV_NAMES[section]
     for key, name in (("base_url", url), ("model", model), ("api_key_env", key_env)):
-        if os.environ.get(name):
-            found[key] = os.environ[name]
-    if url in os.environ and key_env not in os.environ:
+        value = environment.get(name)
+        if value:
+            found[key] = value
+    if environment.is_set(url) and not environment.is_set(key_env):
         found.pop("api_key_env", None)  # a URL from the environment: its key variable too
     return found
 

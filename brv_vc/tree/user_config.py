@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from brv_vc import environment
 from brv_vc.errors import FormatError
 
 TYPE_CHECKING = False
@@ -23,7 +24,7 @@ _LIMIT = 256 * 1024
 
 def user_dir() -> Path:
     """``$XDG_CONFIG_HOME/brv`` (``~/.config/brv`` when the variable is unset)."""
-    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    base = environment.config_home()
     return Path(base) / "brv"
 
 

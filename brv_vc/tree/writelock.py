@@ -98,10 +98,9 @@ def _holder(project: Project) -> str:
 
 
 def _wait_limit() -> float:
-    try:
-        return float(os.environ.get("BRV_LOCK_WAIT", WAIT_SECONDS))
-    except ValueError:
-        return WAIT_SECONDS
+    from brv_vc import environment
+
+    return environment.seconds(environment.LOCK_WAIT, WAIT_SECONDS)
 
 
 def _acquire(project: Project, fd: int, wait: bool) -> bool:

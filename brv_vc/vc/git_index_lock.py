@@ -82,10 +82,9 @@ def git_dirs(project: Project) -> tuple[Path, Path, Path] | None:
 
 
 def _wait_limit() -> float:
-    try:
-        return float(os.environ.get("BRV_GIT_WAIT", WAIT_SECONDS))
-    except ValueError:
-        return WAIT_SECONDS
+    from brv_vc import environment
+
+    return environment.seconds(environment.GIT_WAIT, WAIT_SECONDS)
 
 
 def _parent(pid: int) -> tuple[int, str]:

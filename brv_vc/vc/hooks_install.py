@@ -20,13 +20,29 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from brv_vc.errors import ConflictError
-from brv_vc.resources import hook_path
+from brv_vc.resources import hook_template
 from brv_vc.vc import git
 from brv_vc.vc.hook_managers import head
 
 HOOK_NAMES = ("pre-commit", "commit-msg", "post-merge", "post-checkout", "post-rewrite",
               "pre-push")
+# The shim's fast exits: the few checks the shell makes before any Python starts, each the
+# shell spelling of a rule of run_hook (services/vc/hook_env.py: "outside" find_root,
+# "refreshing" done_by_command, "checked" COMMIT_CHECKED_ENV with CHECKED_SUFFIX, "trailers"
+# nothing_to_trail, "pushed" PUSH_CHECKED_ENV); tests/test_hook_shim_agrees_with_run_hook.py
+# runs both on the same cases. render() writes each hook's row into its shim (FAST='...'); a
+# shim with a legacy hook beside it takes none of them (Python runs the legacy hook first).
+FAST_EXITS = {
+    "pre-commit": ("outside", "refreshing", "checked"),
+    "commit-msg": ("outside", "refreshing", "checked", "trailers"),
+    "post-merge": ("outside", "refreshing"),
+    "post-checkout": ("outside", "refreshing"),
+    "post-rewrite": ("outside", "refreshing"),
+    "pre-push": ("outside", "refreshing", "pushed"),
+}
 MARKER = "brv-vc-hook-id: 7c3e91d0a5f4"
+_HOOK_LINE = "HOOK=pre-commit"  # the template's hook name; the installer writes each one
+_FAST_LINE = "FAST=''"  # and here the hook's fast exits
 _PY_LINE = "PY=''"  # the shipped placeholder; the installer writes the interpreter here
 _PKG_LINE = "PKG=''"  # and here the package's __main__.py, which the shim stats
 # A stat of the package instead of `python -c 'import brv_vc'` before every hook: that probe
@@ -54,8 +70,15 @@ def hooks_dir(repo: Path) -> tuple[Path, str | None]:
 
 
 def render(name: str, python: str) -> bytes:
-    """Returns the shim for hook ``name`` with ``python`` recorded as its interpreter."""
-    text = hook_path(name).read_text(encoding="utf-8")
+    """Returns the shim for hook ``name`` with ``python`` recorded as its interpreter.
+
+    One template for every hook: its name, the interpreter, the package's ``__main__.py`` and
+    the hook's row of fast exits (``hook_env.FAST_EXITS``: the rules the shell may check
+    before Python starts) are written into it.
+    """
+    text = hook_template().read_text(encoding="utf-8")
+    text = text.replace(_HOOK_LINE, f"HOOK={name}", 1)
+    text = text.replace(_FAST_LINE, f"FAST={shlex.quote(' '.join(FAST_EXITS.get(name, ())))}", 1)
     text = text.replace(_PY_LINE, f"PY={shlex.quote(python)}", 1)
     return text.replace(_PKG_LINE, f"PKG={shlex.quote(str(_MAIN))}", 1).encode("utf-8")
 

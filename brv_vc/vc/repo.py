@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from brv_vc import environment
 from brv_vc.errors import NotInitializedError
 from brv_vc.record import NamedTuple
 from brv_vc.tree.project import Project
@@ -110,9 +111,10 @@ class KnowledgeRepo(NamedTuple):
         if self.in_project:
             return None
         # the caller chose when it set a variable; no git process needed to know it
+
         wanted = [(key, var) for key, var in (("name", "NAME"), ("email", "EMAIL"))
-                  if f"GIT_AUTHOR_{var}" not in os.environ
-                  and f"GIT_COMMITTER_{var}" not in os.environ]
+                  if not environment.is_set(f"GIT_AUTHOR_{var}")
+                  and not environment.is_set(f"GIT_COMMITTER_{var}")]
         if wanted:
             own = _local_identity(self.workdir)
             if own is None:
@@ -125,7 +127,7 @@ class KnowledgeRepo(NamedTuple):
         for key, var in wanted:
             if theirs.get(key):
                 extra[f"GIT_AUTHOR_{var}"] = extra[f"GIT_COMMITTER_{var}"] = theirs[key]
-        return {**os.environ, **extra} if extra else None
+        return environment.child(extra) if extra else None
 
     def git_ok(self, *args: str) -> str | None:
         """The stdout of a git command that may fail (None when it did)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from brv_vc import environment
 from brv_vc.cli.context import AppContext, json_option, pass_app
 
 
@@ -70,9 +71,8 @@ def ui(app: AppContext, port: int, no_open: bool, as_json: bool) -> None:
 
         webbrowser.open(url)
     fixed = app.now
-    import os
 
-    clock = (lambda: fixed) if os.environ.get("BRV_NOW") else None
+    clock = (lambda: fixed) if environment.now_text() else None
     try:
         server.serve(web_app(project, token, clock), sock)
     finally:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from brv_vc import environment
+
 
 def config_files(gitdir: Path) -> tuple[Path, ...]:
     """The config files git reads, lowest precedence first: system, global, then the clone's.
@@ -13,13 +15,12 @@ def config_files(gitdir: Path) -> tuple[Path, ...]:
     dotfiles, a security tool) sends every repository's hooks to one folder, and brv's
     hooks in ``.git/hooks`` stop running without a word. ``include`` files are not followed.
     """
-    env = os.environ
+    env = environment.current()
     files: list[Path] = []
     if not env.get("GIT_CONFIG_NOSYSTEM"):
         files.append(Path(env.get("GIT_CONFIG_SYSTEM") or "/etc/gitconfig"))
     if env.get("GIT_CONFIG_GLOBAL"):
         files.append(Path(env["GIT_CONFIG_GLOBAL"]))
     else:
-        xdg = env.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
-        files += [Path(xdg) / "git" / "config", Path(os.path.expanduser("~/.gitconfig"))]
+        files += [Path(environment.config_home()) / "git" / "config", Path(os.path.expanduser("~/.gitconfig"))]
     return (*files, gitdir / "config")

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from brv_vc import environment
 from brv_vc.services.hooks.gitconfig import config_files
 from brv_vc.tree.project import Project
 
@@ -45,14 +46,9 @@ def _key(project: Project) -> str:
     return "|".join(parts)
 
 
-# Set by CI services (GitHub Actions sets both): a CI job's checkout is no developer's clone,
-# so the advice to install hooks there is noise in its log.
-CI_ENV = ("CI", "GITHUB_ACTIONS")
-
-
 def in_ci() -> bool:
-    """True in a CI job (``CI`` or ``GITHUB_ACTIONS`` set to anything but empty/false/0)."""
-    return any(os.environ.get(name, "").lower() not in ("", "0", "false") for name in CI_ENV)
+    """True in a CI job (``environment.in_ci``): no developer's clone, no hooks advice."""
+    return environment.in_ci()
 
 
 def notice(project: Project) -> str:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from datetime import datetime
 
+from brv_vc import environment
 from brv_vc.errors import ConflictError, GitError, NotFoundError, UsageError
 from brv_vc.services.vc.archive import after_change
 from brv_vc.services.vc.hook_env import REFRESHING_ENV
@@ -47,7 +47,7 @@ def _checkout(project: Project, repo: KnowledgeRepo, now: datetime, name: str, c
               old: str | None) -> SyncResult:
     # the post-change step runs below, in this process: the post-checkout hook skips it
     proc = git_branch.switch(repo, name, create=create,
-                             env={**os.environ, REFRESHING_ENV: "post-checkout"})
+                             env=environment.child({REFRESHING_ENV: "post-checkout"}))
     if proc.returncode != 0:
         if git.failure_kind(proc.stderr) == "overwrite":
             files = [line.strip() for line in proc.stderr.splitlines()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from brv_vc import environment
 from brv_vc.errors import ConflictError, FormatError, GitError, NotFoundError, UsageError
 from brv_vc.record import NamedTuple
 from brv_vc.services.vc.gating import OVERRIDE_ENV, project_of, refuse_pending
@@ -109,7 +110,7 @@ def _commit(repo: KnowledgeRepo, message: str, include_pending: bool,
         refuse_pending(repo, [rel for p in staged if (rel := repo.tree_path(p)) is not None],
                        "commit")
     # checked (or overridden) here: the pre-commit hook need not read the review queue again
-    env = {**os.environ, OVERRIDE_ENV: "1"}
+    env = environment.child({OVERRIDE_ENV: "1"})
     archived = archived_deletions(repo, deleted=[
         rel for status, path, _, _ in changes
         if status == "D" and (rel := repo.tree_path(path)) is not None])

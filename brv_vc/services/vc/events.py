@@ -20,7 +20,7 @@ from datetime import datetime
 from pathlib import Path
 
 from brv_vc.errors import BrvError, UsageError
-from brv_vc.services.vc.hook_env import done_by_command
+from brv_vc.services.vc.hook_env import HOOKS, done_by_command
 from brv_vc.services.vc.hook_refresh import HookRun as HookRun
 from brv_vc.services.vc.hook_refresh import refresh_between, refresh_paths, tree_paths
 from brv_vc.tree.project import Project, find_root
@@ -32,10 +32,6 @@ if TYPE_CHECKING:
 
     pass
 
-# the hooks run_hook knows (hooks_install.HOOK_NAMES and the framework's "refresh"), kept
-# here so a hook does not import the installer
-_HOOKS = ("pre-commit", "commit-msg", "post-merge", "post-checkout", "post-rewrite",
-          "pre-push", "refresh")
 
 
 def run_hook(
@@ -74,7 +70,7 @@ def run_hook(
     Raises:
         UsageError: an unknown hook name.
     """
-    if name not in _HOOKS:
+    if name not in HOOKS:
         from brv_vc.vc import hooks_install as hi  # the installer's module: only for the hint
 
         raise UsageError(f"unknown hook {name!r}", hint=f"use one of {', '.join(hi.HOOK_NAMES)}")

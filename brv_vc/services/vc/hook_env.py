@@ -3,10 +3,13 @@
 Nothing is validated or refreshed twice in one user action: the command did it already, so
 the hook it runs (inside ``git commit``, ``git push``, ``git merge``, ``git checkout``) skips
 it. A plain git command sets none of these, and its hook does the whole job. Kept free of
-imports: the hook fast path (``cli/fast.py``) reads these names before anything else.
+imports but ``record``: the hook fast path (``cli/fast.py``) reads these names before anything
+else.
 """
 
 from __future__ import annotations
+
+from brv_vc.record import NamedTuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -23,6 +26,47 @@ CHECKED_SUFFIX = ".brv-checked"
 # the post-change hooks (comma-separated) the running brv command does itself after git
 # returns (pull, merge and checkout run the post-change step in process): they do nothing
 REFRESHING_ENV = "BRV_REFRESHING"
+# the hooks a run of each hook is nested in ("<pre-commit><post-checkout>"): a hook started
+# from inside itself (a loop between hook managers) does nothing. Children inherit it.
+ACTIVE_ENV = "BRV_HOOK_ACTIVE"
+# the shim's own path ($0), set by the shim for the one Python it starts: the legacy hook
+# beside it (<name>.legacy) runs first, when the shim has its own name
+SCRIPT_ENV = "BRV_HOOK_SCRIPT"
+# the hooks run_hook knows: git's (hooks_install.HOOK_NAMES) and the framework's "refresh"
+HOOKS = ("pre-commit", "commit-msg", "post-merge", "post-checkout", "post-rewrite", "pre-push",
+         "refresh")
+# the hooks whose failure refuses what git is doing; the others fail open
+BLOCKING = ("pre-commit", "pre-push")
+
+
+class HookEnvironment(NamedTuple):
+    """What a hook reads from its environment, read once at the edge (``cli/hook_run.py``)."""
+
+    refreshing: str | None = None  # REFRESHING_ENV
+    index_file: str | None = None  # GIT_INDEX_FILE, as git exported it
+    include_pending: bool = False  # BRV_INCLUDE_PENDING=1
+    push_checked: str | None = None  # PUSH_CHECKED_ENV
+    commit_checked: str | None = None  # COMMIT_CHECKED_ENV
+    to_ref: str | None = None  # PRE_COMMIT_TO_REF: the framework's pushed commit
+    active: str = ""  # ACTIVE_ENV
+    script: str | None = None  # SCRIPT_ENV
+    framework: tuple[str, tuple[str, ...]] = ("refresh", ())  # framework_invocation
+
+
+def read(env: Mapping[str, str]) -> HookEnvironment:
+    """Reads a hook's environment (``environment.current()`` at the edge) into one value."""
+    return HookEnvironment(
+        env.get(REFRESHING_ENV), env.get("GIT_INDEX_FILE") or None,
+        env.get("BRV_INCLUDE_PENDING") == "1", env.get(PUSH_CHECKED_ENV),
+        env.get(COMMIT_CHECKED_ENV), env.get("PRE_COMMIT_TO_REF") or None,
+        env.get(ACTIVE_ENV, ""), env.get(SCRIPT_ENV) or None, framework_invocation(env))
+
+
+def started_inside_itself(name: str, active: str) -> bool:
+    """True when hook ``name`` runs inside a run of itself (``active``: ACTIVE_ENV)."""
+    return f"<{name}>" in active
+
+
 
 
 def done_by_command(name: str, refreshing: str | None) -> bool:

@@ -7,8 +7,7 @@ every change.
 
 from __future__ import annotations
 
-import os
-
+from brv_vc import environment
 from brv_vc.errors import GitError
 from brv_vc.record import NamedTuple
 from brv_vc.services import review
@@ -87,7 +86,7 @@ def push(repo: KnowledgeRepo, remote: str | None = None, branch: str | None = No
         refuse_pending(repo, pushed or [], "push")
     # checked here: the pre-push hook need not check this commit again
     had = git_remote.push(repo, name, target, upstream=set_upstream,
-                          env={**os.environ, PUSH_CHECKED_ENV: head})
+                          env=environment.child({PUSH_CHECKED_ENV: head}))
     if set_upstream:
         from brv_vc.vc.git.branch import set_upstream as track
 

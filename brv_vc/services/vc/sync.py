@@ -8,10 +8,10 @@ trailers, then :func:`brv_vc.services.derived.refresh`).
 
 from __future__ import annotations
 
-import os
 from datetime import datetime
 from pathlib import Path
 
+from brv_vc import environment
 from brv_vc.errors import ConflictError, GitError, NotFoundError
 from brv_vc.record import NamedTuple
 from brv_vc.scrub import mask_url
@@ -104,7 +104,7 @@ def _run_merge(repo: KnowledgeRepo, target: str, label: str, unrelated: bool,
 
     # the post-change step runs in this process, after the merge: the post-merge hook skips it
     return git_merge.merge(repo, target, f"Merge {label}", unrelated=unrelated,
-                           env={**os.environ, REFRESHING_ENV: "post-merge"})
+                           env=environment.child({REFRESHING_ENV: "post-merge"}))
 
 
 def _merge(project: Project, repo: KnowledgeRepo, target: str, label: str, action: str,

@@ -92,7 +92,9 @@ def plain_top(start: Path) -> Path | None:
     submodule's ``.git`` file, a moved work tree...): ask git.
     """
     euid = getattr(os, "geteuid", None)
-    if euid is None or os.environ.get("GIT_CEILING_DIRECTORIES"):
+    from brv_vc import environment
+
+    if euid is None or environment.get(environment.CEILING):
         return None
     try:
         folder = Path(os.path.realpath(start))

@@ -63,7 +63,9 @@ _HOOK_VARS = ("GIT_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE", "GIT_PREFIX", "GIT_O
 
 def no_git_env(base: Mapping[str, str] | None = None) -> dict[str, str]:
     """Returns the environment without the variables git exports to hooks."""
-    env = dict(os.environ if base is None else base)
+    from brv_vc import environment
+
+    env = environment.child() if base is None else dict(base)
     for name in _HOOK_VARS:
         env.pop(name, None)
     env.setdefault("GIT_TERMINAL_PROMPT", "0")

@@ -193,10 +193,10 @@ def _sql(tree: ast.AST) -> list[str]:
 SQL_NOT_MOVED = {
     "services/brain/exports.py", "services/brain/items.py", "services/code_links/lookup.py",
     "services/code_links/staleness.py", "services/curate/journal.py", "services/curate/log.py",
-    "services/derived/index.py", "services/dream/evidence.py", "services/dream/hits.py",
-    "services/dream/patterns.py", "services/dream/prune.py", "services/glance.py",
-    "services/hydrate/stats.py", "services/query/direct.py", "services/query/search.py",
-    "services/review/entries.py", "services/show.py",
+    "services/derived/index.py", "services/dream/evidence.py", "services/dream/patterns.py",
+    "services/dream/prune.py", "services/glance.py", "services/hydrate/stats.py",
+    "services/query/direct.py", "services/query/search.py", "services/review/entries.py",
+    "services/show.py",
 }
 
 

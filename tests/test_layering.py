@@ -188,13 +188,6 @@ def _sql(tree: ast.AST) -> list[str]:
     return found
 
 
-# the services that still write SQL, each to move behind functions in index/ (or their own
-# store's module there); none may be added, and one that no longer does leaves the list
-SQL_NOT_MOVED = {
-    "services/review/entries.py",
-}
-
-
 def test_services_write_no_sql() -> None:
     written = {}
     for path in _modules():
@@ -202,10 +195,8 @@ def test_services_write_no_sql() -> None:
         if rel.startswith("services/") and (
                 found := _sql(ast.parse(path.read_text(encoding="utf-8")))):
             written[rel] = found
-    new = {rel: found for rel, found in written.items() if rel not in SQL_NOT_MOVED}
-    assert new == {}, "ask a function of index/ instead (add one there)"
-    moved = SQL_NOT_MOVED - set(written)
-    assert moved == set(), "these write no SQL any more: take them off SQL_NOT_MOVED"
+    assert written == {}, ("ask a function of index/ (or of the module that owns the store: "
+                           "lifecycle/ for brv.db's tables) instead; add one there")
 
 
 def test_the_sql_finder_sees_statements_not_words() -> None:

@@ -13,7 +13,7 @@ from brv_vc.format.tokens import count_tokens
 from brv_vc.lifecycle import sidecar
 from brv_vc.lifecycle.scoring import Signals
 from brv_vc.services.derived.summaries import summarize
-from brv_vc.summary.archive import write_archive
+from brv_vc.summary.archive_files import write_archive
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import open_state
 

@@ -342,7 +342,7 @@ def test_written_entries_are_canonical(project: Project) -> None:
 
 
 def test_curate_log_keeps_every_reason(project: Project) -> None:
-    from brv_vc.services.curate import log as curate_log
+    from brv_vc.lifecycle import curate_log
 
     curate(
         project,

@@ -81,9 +81,9 @@ def test_scan_honours_its_budget_and_moves_nothing(project):
 
 
 def test_stored_candidates_answer_as_the_query_and_go_stale_with_the_tree(project):
+    from brv_vc.index.dream_hits import StoredHits
     from brv_vc.index.search import ranked_paths
     from brv_vc.services import derived
-    from brv_vc.services.dream.hits import StoredHits
 
     _tree(project)
     opened = derived.open_synced(project)

@@ -15,7 +15,7 @@ import random
 from bench.dream_compare import near_duplicates
 from bench.gen_tree import generate
 from brv_vc.format.entry import parse_entry
-from brv_vc.services.dream.hits import pool
+from brv_vc.index.dream_hits import pool
 from brv_vc.services.dream.similarity import (
     LINK_AT,
     MERGE_AT,
@@ -128,9 +128,9 @@ def test_a_pool_read_without_the_join_is_the_ranked_query(project):
 def test_pools_kept_in_memory_are_bounded_and_answer_the_same(project, monkeypatch):
     from dream_support import add
 
+    from brv_vc.index.dream_hits import StoredHits
     from brv_vc.index.search import ranked_paths
     from brv_vc.services import derived
-    from brv_vc.services.dream.hits import StoredHits
 
     for i in range(12):
         add(project, f"d{i % 3}/t", f"Word{i} note", f"word{i} alpha beta. note {i}.")
@@ -151,8 +151,8 @@ def test_the_exact_query_behind_a_full_pool_is_asked_once_per_index(project, mon
     from dream_support import add
 
     from brv_vc.index import search
+    from brv_vc.index.dream_hits import StoredHits
     from brv_vc.services import derived
-    from brv_vc.services.dream.hits import StoredHits
 
     for i in range(6):  # the word's pool is all "token" entries: the exact query is needed
         add(project, "token/t", f"Token token {i}", "token token token.")
@@ -160,7 +160,7 @@ def test_the_exact_query_behind_a_full_pool_is_asked_once_per_index(project, mon
     monkeypatch.setattr(StoredHits, "POOL", 3)
     calls = []
     real = search.ranked_paths
-    monkeypatch.setattr("brv_vc.services.dream.hits.ranked_paths",
+    monkeypatch.setattr("brv_vc.index.dream_hits.ranked_paths",
                         lambda *a, **k: calls.append(k) or real(*a, **k))
     opened = derived.open_synced(project)
     try:

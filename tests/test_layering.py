@@ -177,19 +177,6 @@ def _sql(tree: ast.AST) -> list[str]:
     return found
 
 
-# the services that still write SQL, each to move behind functions in index/ (or their own
-# store's module there); none may be added, and one that no longer does leaves the list
-SQL_NOT_MOVED = {
-    "services/brain/exports.py", "services/brain/items.py", "services/code_links/concern.py",
-    "services/code_links/links.py", "services/code_links/lookup.py",
-    "services/code_links/staleness.py", "services/curate/journal.py", "services/curate/log.py",
-    "services/derived/index.py", "services/dream/evidence.py", "services/dream/hits.py",
-    "services/dream/patterns.py", "services/dream/prune.py", "services/glance.py",
-    "services/hydrate/stats.py", "services/query/direct.py", "services/query/marks.py",
-    "services/query/search.py", "services/review/entries.py", "services/show.py",
-}
-
-
 def test_services_write_no_sql() -> None:
     written = {}
     for path in _modules():
@@ -197,10 +184,8 @@ def test_services_write_no_sql() -> None:
         if rel.startswith("services/") and (
                 found := _sql(ast.parse(path.read_text(encoding="utf-8")))):
             written[rel] = found
-    new = {rel: found for rel, found in written.items() if rel not in SQL_NOT_MOVED}
-    assert new == {}, "ask a function of index/ instead (add one there)"
-    moved = SQL_NOT_MOVED - set(written)
-    assert moved == set(), "these write no SQL any more: take them off SQL_NOT_MOVED"
+    assert written == {}, ("ask a function of index/ (or of the module that owns the store: "
+                           "lifecycle/ for brv.db's tables) instead; add one there")
 
 
 def test_the_sql_finder_sees_statements_not_words() -> None:
@@ -347,14 +332,11 @@ def test_the_curate_stages_call_only_the_stages_below_them() -> None:
 
 # -- every package: its modules import each other without a circle (issue 39) ---------------
 
-# The circles still there, each to be cut along its seam; none may be added. (cli/fast <->
-# fast_vc <-> hooks_cmd was cut: their shared start and texts are cli/start.py, cli/hook_text.py;
-# vc/hook_managers <-> manager_config too: the config merge and its snippet are manager_config's)
-KNOWN_CIRCLES = {
-    "summary": {"archive", "archive_recovery"},
-    "tree": {"config", "llm_trust"},
-    "web": {"pages", "site"},
-}
+# No known circle is left: cli/fast <-> fast_vc <-> hooks_cmd was cut (their shared start and
+# texts are cli/start.py, cli/hook_text.py), vc/hook_managers <-> manager_config (the config
+# merge and its snippet are manager_config's), summary/archive <-> archive_recovery (the
+# archive's files are summary/archive_files.py), tree/config <-> llm_trust (the trusted
+# settings are tree/llm_settings.py) and web/pages <-> site (the app is web/asgi.py).
 
 
 def _folder_graph(folder: Path) -> dict[str, set[str]]:
@@ -412,13 +394,12 @@ def _circles(graph: dict[str, set[str]]) -> list[set[str]]:
     return found
 
 
-def test_the_modules_of_every_package_import_each_other_without_a_new_circle() -> None:
+def test_the_modules_of_every_package_import_each_other_without_a_circle() -> None:
     folders = sorted({p.parent for p in PACKAGE.rglob("__init__.py")})
     circles = [("/".join(f.relative_to(PACKAGE).parts) or "brv_vc", part)
                for f in folders for part in _circles(_folder_graph(f))]
-    new = [(name, part) for name, part in circles if KNOWN_CIRCLES.get(name) != part]
-    assert new == [], "cut these along a seam: " + "; ".join(
-        f"{name}: {' <-> '.join(sorted(part))}" for name, part in new)
+    assert circles == [], "cut these along a seam (move the shared piece down): " + "; ".join(
+        f"{name}: {' <-> '.join(sorted(part))}" for name, part in circles)
 
 
 def test_the_every_package_circle_finder_sees_each_circle() -> None:

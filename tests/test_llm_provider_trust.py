@@ -21,7 +21,8 @@ from vc_helpers import Member, git, in_project_app
 
 from brv_vc.errors import ProviderError
 from brv_vc.llm.client import complete
-from brv_vc.tree.config import LlmSettings, configured_llm
+from brv_vc.tree.config import LlmSettings
+from brv_vc.tree.llm_settings import configured_llm
 from brv_vc.tree.project import Project
 
 SECRET = "cloud-secret-123"

@@ -21,7 +21,8 @@ from brv_vc.cli.render import emit, stderr_is_tty, warn
 from brv_vc.errors import EXIT_INTERRUPTED, UsageError
 from brv_vc.format.entry import decode
 from brv_vc.services import dream as svc
-from brv_vc.tree.config import configured_llm, load_config
+from brv_vc.tree.config import load_config
+from brv_vc.tree.llm_settings import configured_llm
 
 
 def _budget(app: AppContext, given: float | None) -> float:

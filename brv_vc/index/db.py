@@ -57,7 +57,7 @@ CREATE INDEX codelinks_source ON codelinks(source);
 CREATE INDEX codelinks_path ON codelinks(path);
 CREATE TABLE dfcache (expr TEXT PRIMARY KEY, df INTEGER NOT NULL, files INTEGER NOT NULL);
 CREATE TABLE toplists (expr TEXT PRIMARY KEY, stamp TEXT NOT NULL, rows BLOB NOT NULL);
--- the dream's cross-domain candidates per word (services/dream/hits.py)
+-- the dream's cross-domain candidates per word (index/dream_hits.py)
 CREATE TABLE dreamhits (term TEXT PRIMARY KEY, stamp TEXT NOT NULL, rows BLOB NOT NULL);
 CREATE TABLE terms (term TEXT PRIMARY KEY, len INTEGER NOT NULL) WITHOUT ROWID;
 CREATE INDEX terms_len ON terms(len);

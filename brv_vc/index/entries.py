@@ -64,3 +64,63 @@ def entries_modified_after(conn: sqlite3.Connection, mtime_ns: int) -> set[str]:
     """The indexed entries whose file changed after ``mtime_ns`` (nanoseconds)."""
     return {row[0] for row in conn.execute(
         "SELECT path FROM docs WHERE kind = 'entry' AND mtime_ns > ?", (mtime_ns,))}
+
+
+def stored_titles(conn: sqlite3.Connection, paths: Iterable[str]) -> dict[str, str | None]:
+    """The ``title`` column of each indexed path (absent: not indexed; None: no title)."""
+    wanted = list(dict.fromkeys(paths))
+    out: dict[str, str | None] = {}
+    for chunk in chunks(wanted):
+        out.update(conn.execute(
+            f"SELECT path, title FROM docs WHERE path IN ({marks(chunk)})", chunk))
+    return out
+
+
+def updated_of(conn: sqlite3.Connection, paths: Iterable[str]) -> list[tuple[str, float | None]]:
+    """``(path, updatedAt)`` of each indexed path (epoch seconds, None when not written)."""
+    wanted = list(dict.fromkeys(paths))
+    out: list[tuple[str, float | None]] = []
+    for chunk in chunks(wanted):
+        out.extend(conn.execute(
+            f"SELECT path, updated FROM docs WHERE path IN ({marks(chunk)})", chunk))
+    return out
+
+
+def glance_rows(conn: sqlite3.Connection, paths: Iterable[str]
+                ) -> dict[str, tuple[str, float | None, int]]:
+    """Each indexed path -> ``(title, updatedAt, mtime_ns)``: what a glance shows of it."""
+    wanted = list(dict.fromkeys(paths))
+    rows: dict[str, tuple[str, float | None, int]] = {}
+    for chunk in chunks(wanted):
+        for path, title, updated, mtime in conn.execute(
+            f"SELECT path, title, updated, mtime_ns FROM docs WHERE path IN ({marks(chunk)})",
+            chunk,
+        ):
+            rows[path] = (title, updated, mtime)
+    return rows
+
+
+def ids_of(conn: sqlite3.Connection, paths: list[str]) -> dict[int, str]:
+    """Each indexed path's row id -> the path (the key of its stored text)."""
+    out: dict[int, str] = {}
+    for chunk in chunks(paths):
+        out.update(conn.execute(
+            f"SELECT id, path FROM docs WHERE path IN ({marks(chunk)})", chunk))
+    return out
+
+
+def stats_of(conn: sqlite3.Connection, paths: list[str]) -> dict[str, tuple[int, int]]:
+    """Each indexed path -> the ``(mtime_ns, size)`` its file had when it was indexed."""
+    out: dict[str, tuple[int, int]] = {}
+    for chunk in chunks(paths):
+        out.update((p, (m, s)) for p, m, s in conn.execute(
+            f"SELECT path, mtime_ns, size FROM docs WHERE path IN ({marks(chunk)})", chunk))
+    return out
+
+
+def dates_of(conn: sqlite3.Connection, path: str) -> tuple[float | None, int] | None:
+    """``(updatedAt, mtime_ns)`` of one indexed path, or None when it is not indexed."""
+    row = conn.execute(
+        "SELECT updated, mtime_ns FROM docs WHERE path = ?", (path,)
+    ).fetchone()
+    return None if row is None else (row[0], row[1])

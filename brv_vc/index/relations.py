@@ -171,3 +171,10 @@ def link_counts(conn: sqlite3.Connection) -> list[tuple[str, str, int]]:
     """Every (source, target as written, how many links) of the ``links`` table, one scan."""
     return [(s, t, n) for s, t, n in conn.execute(
         "SELECT source, target, count(*) FROM links GROUP BY source, target")]
+
+
+def linked_from_counts(conn: sqlite3.Connection) -> dict[str, int]:
+    """Each target as written -> how many other entries name it (one scan, counted in SQL)."""
+    return dict(conn.execute(
+        "SELECT target, COUNT(DISTINCT source) FROM links WHERE source != target "
+        "GROUP BY target").fetchall())

@@ -83,6 +83,28 @@ def get_many(conn: sqlite3.Connection, paths: Iterable[str]) -> dict[str, Signal
     return found
 
 
+def every_row(conn: sqlite3.Connection) -> dict[str, tuple[float, str, float, float]]:
+    """Every stored path -> ``(importance, maturity, updated_at, scored_at)`` as plain values.
+
+    Why not :class:`Signals`: 25,000 of them would cost the brain more than everything else
+    it does (``scoring.at`` is the reference for the math done on these).
+    """
+    return {row[0]: row[1:] for row in conn.execute(
+        "SELECT path, importance, maturity, updated_at, scored_at FROM signals")}
+
+
+def above_draft(conn: sqlite3.Connection, promote: float
+                ) -> list[tuple[str, float, str, float]]:
+    """``(path, importance, maturity, scored_at)`` of the rows that may be above draft.
+
+    They are the rows not stored as draft, or important enough (``promote``) to be promoted
+    when next scored.
+    """
+    return conn.execute("SELECT path, importance, maturity, scored_at FROM signals "
+                        "WHERE maturity != 'draft' OR importance >= ?",
+                        (promote,)).fetchall()
+
+
 def get(conn: sqlite3.Connection, path: str, now: float) -> Signals:
     """Returns the signals of one path, or fresh defaults when it has none."""
     return get_many(conn, [path]).get(path) or scoring.fresh(now)

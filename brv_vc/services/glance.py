@@ -11,11 +11,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from brv_vc.index.db import chunks, marks
+from brv_vc.index.entries import glance_rows
+from brv_vc.index.listings import every_path
 from brv_vc.index.search import default_signals
 from brv_vc.lifecycle import scoring
 from brv_vc.lifecycle.sidecar import get_many
-from brv_vc.services.derived import OpenIndex, with_index
+from brv_vc.services.derived import with_index
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import open_state
 
@@ -48,17 +49,7 @@ def glance(project: Project, paths: Sequence[str], now: datetime) -> tuple[Glanc
     """
     wanted = list(dict.fromkeys(paths))
 
-    def work(opened: OpenIndex) -> dict[str, tuple[str, float | None, int]]:
-        rows: dict[str, tuple[str, float | None, int]] = {}
-        for chunk in chunks(wanted):
-            for path, title, updated, mtime in opened.conn.execute(
-                f"SELECT path, title, updated, mtime_ns FROM docs WHERE path IN ({marks(chunk)})",
-                chunk,
-            ):
-                rows[path] = (title, updated, mtime)
-        return rows
-
-    rows, _ = with_index(project, work)
+    rows, _ = with_index(project, lambda opened: glance_rows(opened.conn, wanted))
     state = open_state(project)
     try:
         stored = get_many(state, [p for p in wanted if p in rows])
@@ -77,8 +68,7 @@ def glance(project: Project, paths: Sequence[str], now: datetime) -> tuple[Glanc
 
 def indexed_paths(project: Project) -> list[str]:
     """Every path the search index holds (entries, stubs, summaries), from the index."""
-    rows, _ = with_index(project, lambda opened: [r[0] for r in opened.conn.execute(
-        "SELECT path FROM docs")])
+    rows, _ = with_index(project, lambda opened: every_path(opened.conn))
     return rows
 
 
@@ -92,12 +82,10 @@ def maturity_mix(project: Project, folders: Sequence[str], now: datetime) -> dic
     counts = {folder: [0, 0] for folder in folders}
     state = open_state(project)
     try:
-        from brv_vc.lifecycle.sidecar import ensure_schema
+        from brv_vc.lifecycle.sidecar import above_draft, ensure_schema
 
         ensure_schema(state)
-        rows = state.execute("SELECT path, importance, maturity, scored_at FROM signals "
-                             "WHERE maturity != 'draft' OR importance >= ?",
-                             (scoring.PROMOTE_VALIDATED,)).fetchall()
+        rows = above_draft(state, scoring.PROMOTE_VALIDATED)
     finally:
         state.close()
     for path, importance, maturity, scored_at in rows:

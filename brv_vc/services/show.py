@@ -13,6 +13,7 @@ from typing import Any
 
 from brv_vc.errors import NotFoundError
 from brv_vc.index import relations
+from brv_vc.index.entries import dates_of
 from brv_vc.lifecycle import scoring
 from brv_vc.services.derived import OpenIndex, with_index
 from brv_vc.tree.layout import ARCHIVE_DIR, Kind, clean_relpath, kind_of, misplaced
@@ -170,10 +171,7 @@ def show_entry(
     def work(opened: OpenIndex) -> tuple[tuple[str, ...], tuple[str, ...], Any]:
         back = tuple(relations.backlinks(opened.conn, relpath))
         bad = tuple(link.raw for link in relations.dangling(opened.conn, relpath))
-        row = opened.conn.execute(
-            "SELECT updated, mtime_ns FROM docs WHERE path = ?", (relpath,)
-        ).fetchone()
-        return back, bad, row
+        return back, bad, dates_of(opened.conn, relpath)
 
     (back, bad, row), notes = with_index(project, work)
     state = open_state(project)

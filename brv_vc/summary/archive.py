@@ -5,26 +5,24 @@ verbatim) and ``.stub.md`` (seed 000's frontmatter and a ~220-token ghost cue th
 searchable and says how to restore), then deletes the original, its abstract/overview and
 its sidecar row. Restoring brings the bytes back exactly, with default signals.
 
-:func:`write_archive` and :func:`archive_entry` are a public interface: ``vc`` rebuilds the
-archive of other clones from git history with :func:`write_archive`.
+The archive's two files are written (and removed after a restore) by
+``summary/archive_files.py``, which ``summary/archive_recovery.py`` uses too to finish or undo
+a step cut short.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 
 from brv_vc.clock import format_iso, parse_iso
 from brv_vc.errors import ConflictError, InvalidPathError, NotFoundError
-from brv_vc.format.frontmatter import quote
 from brv_vc.format.tokens import count_tokens
 from brv_vc.lifecycle import scoring, sidecar
 from brv_vc.summary.abstracts import siblings
-from brv_vc.summary.budgets import GHOST_CUE_TOKENS, GHOST_INPUT_CHARS
-from brv_vc.summary.digest import Digest, digest
-from brv_vc.summary.documents import Document
-from brv_vc.summary.engine import EXTRACTIVE, Engine, generate
+from brv_vc.summary.archive_files import ArchiveRecord, finish_restore, write_archive
+from brv_vc.summary.archive_recovery import settle_archive
+from brv_vc.summary.digest import digest
 from brv_vc.tree.fault import point
 from brv_vc.tree.intents import begin, done
 from brv_vc.tree.layout import (
@@ -38,20 +36,7 @@ from brv_vc.tree.layout import (
 )
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import open_state
-from brv_vc.tree.store import entry_paths, read_bytes, remove_empty_parents, write_atomic
-
-
-@dataclass(frozen=True)
-class ArchiveRecord:
-    """One archived entry: where its stub and full copy are, and its lineage."""
-
-    original_path: str
-    stub_path: str
-    full_path: str
-    evicted_at: str
-    evicted_importance: float
-    original_token_count: int
-    title: str = ""  # the entry's title: search lists the stub under it
+from brv_vc.tree.store import entry_paths, read_bytes, write_atomic
 
 
 @dataclass(frozen=True)
@@ -73,76 +58,6 @@ def original_of(path: str) -> str:
             if rel.endswith(suffix):
                 return rel[: -len(suffix)] + ".md"
     return rel
-
-
-def render_stub(record: ArchiveRecord, cue: str) -> bytes:
-    """The stub's bytes: seed 000's frontmatter, the cue, how to restore.
-
-    Keys are sorted as in the seed; ``title`` (the entry's title, which search shows) is
-    added to the seed's keys, so a stub is found under the name its entry had.
-    """
-    lines = [
-        "---",
-        f"evicted_at: {quote(record.evicted_at)}",
-        f"evicted_importance: {record.evicted_importance}",
-        f"original_path: {quote(record.original_path)}",
-        f"original_token_count: {record.original_token_count}",
-        f"points_to: {quote(record.full_path)}",
-        *([f"title: {quote(record.title)}"] if record.title else []),
-        "type: archive_stub",
-        "---",
-        "",
-        cue.strip(),
-        "",
-        f"Archived by brv. The full text is in {record.full_path}; bring it back with "
-        f"`brv restore {record.original_path}`.",
-        "",
-    ]
-    return "\n".join(lines).encode("utf-8")
-
-
-def write_archive(
-    project: Project,
-    relpath: str,
-    original: bytes,
-    *,
-    importance: float,
-    now: datetime,
-    engine: Engine = EXTRACTIVE,
-) -> ArchiveRecord:
-    """Writes the stub and the lossless full copy of an entry (deletes nothing).
-
-    Args:
-        project: the project.
-        relpath: the entry's tree path (``domain/topic/x.md``).
-        original: the entry's bytes, kept verbatim in the full copy.
-        importance: the decayed importance at eviction.
-        now: the eviction time.
-        engine: the ghost cue's engine (extractive by default).
-
-    Returns:
-        The archive record.
-    """
-    rel = clean_relpath(relpath)
-    stub_rel, full_rel = archive_paths(rel)
-    text = original.decode("utf-8", "replace")
-    info = digest(original, stem=Path(rel).stem, file=rel)
-    info = Digest(info.title, info.summary, info.tags, info.keywords, info.updated_at,
-                  info.body[:GHOST_INPUT_CHARS], info.broken)
-    cue = generate(engine, "ghost_cue", Document(rel, info, text[:GHOST_INPUT_CHARS]),
-                   GHOST_CUE_TOKENS).text
-    record = ArchiveRecord(
-        original_path=rel,
-        stub_path=stub_rel,
-        full_path=full_rel,
-        evicted_at=format_iso(now),
-        evicted_importance=round(importance, 1),
-        original_token_count=count_tokens(text),
-        title=info.title,
-    )
-    write_atomic(project.tree / full_rel, original)
-    write_atomic(project.tree / stub_rel, render_stub(record, cue))
-    return record
 
 
 def _default_clock(data: bytes, fallback: float) -> float:
@@ -221,29 +136,12 @@ def archive_entry(project: Project, relpath: str, now: datetime) -> ArchiveRecor
             (project.tree / sibling).unlink(missing_ok=True)
         sidecar.delete(conn, [rel])
     except BaseException:
-        from brv_vc.summary.archive_recovery import settle_archive
-
         settle_archive(project, rel, now, may_finish=False)
         raise
     finally:
         conn.close()
         done(intent)
     return record
-
-
-def finish_restore(project: Project, rel: str, now: datetime) -> None:
-    """The rest of a restore once the entry is back: fresh signals, the archive removed."""
-    stub_rel, full_rel = archive_paths(rel)
-    conn = open_state(project)
-    try:
-        sidecar.delete(conn, [rel])
-        sidecar.record_added(conn, [rel], now.timestamp())
-    finally:
-        conn.close()
-    for archived in (stub_rel, full_rel):
-        project.path_of(archived).unlink(missing_ok=True)
-        point("restore-unlinked")
-    remove_empty_parents(project, (project.tree / full_rel).parent)
 
 
 def candidates(project: Project, now: datetime) -> list[Candidate]:

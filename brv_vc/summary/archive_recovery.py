@@ -13,7 +13,7 @@ from datetime import datetime
 from brv_vc.errors import BrvError
 from brv_vc.lifecycle import scoring, sidecar
 from brv_vc.summary.abstracts import siblings
-from brv_vc.summary.archive import finish_restore, write_archive
+from brv_vc.summary.archive_files import finish_restore, write_archive
 from brv_vc.tree.layout import archive_paths
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import open_state

@@ -26,6 +26,6 @@ def app(project: Project, token: str, clock: Callable[[], datetime] | None = Non
         clock: "now" for lifecycle signals (the real clock by default).
     """
     from brv_vc.clock import utcnow
-    from brv_vc.web.site import build_app
+    from brv_vc.web.asgi import build_app
 
     return build_app(project, token, clock or utcnow)

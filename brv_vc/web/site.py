@@ -1,4 +1,7 @@
-"""The ASGI application of ``brv ui``: routes to pages, each a call of the CLI's services.
+"""What every page of ``brv ui`` stands on: the site, its error boundary, response helpers.
+
+The site is the project, the clock and the resident search session; every handler is
+guarded by the boundary.
 
 Handlers are coroutines that call the services directly, on the event loop's thread: one
 person uses this server, and the resident search session's SQLite connections belong to
@@ -8,23 +11,17 @@ and hint (404 for something missing, 400 for a bad path or value, 409 for a conf
 
 from __future__ import annotations
 
-import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from datetime import datetime
-from importlib import resources
 from typing import Any
 
-from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
-from starlette.routing import Route
 
-from brv_vc.clock import utcnow
 from brv_vc.errors import BrvError, ConflictError, NotFoundError
 from brv_vc.scrub import scrub
 from brv_vc.tree.project import Project
-from brv_vc.web.guard import Guard
 from brv_vc.web.html import Markup, error_page
 
 TYPE_CHECKING = False
@@ -32,10 +29,6 @@ if TYPE_CHECKING:
     from brv_vc.services.tree_view import FolderNode
 
 log = logging.getLogger("brv_vc.web")
-STATIC = {"ui.css": "text/css; charset=utf-8", "ui.js": "text/javascript; charset=utf-8",
-          "graph.js": "text/javascript; charset=utf-8",
-          # vendored, never fetched at run time: static/README.md says which and whence
-          "cytoscape.min.js": "text/javascript; charset=utf-8"}
 Handler = Callable[[Request], Awaitable[Response]]
 
 
@@ -167,36 +160,6 @@ def int_param(request: Request, name: str, default: int) -> int:
         return int(request.query_params.get(name, default))
     except ValueError:
         return default
-
-
-def build_app(project: Project, token: str,
-              clock: Callable[[], datetime] = utcnow) -> Guard:
-    """The application for ``project``, behind the gate of ``token`` (see ``web.guard``)."""
-    from brv_vc.web import pages
-
-    site = Site(project, clock)
-
-    async def static(request: Request) -> Response:
-        name = request.path_params["name"]
-        if name not in STATIC:
-            return Response("not found\n", status_code=404, media_type="text/plain")
-        data = resources.files("brv_vc.web").joinpath("static", name).read_bytes()
-        return Response(data, media_type=STATIC[name])
-
-    async def favicon(request: Request) -> Response:
-        return Response(status_code=204)
-
-    routes = [Route(path, guarded(site, pages.bind(site, handler)), methods=methods)
-              for path, handler, methods in pages.ROUTES]
-    routes += [Route("/static/{name}", static), Route("/favicon.ico", favicon)]
-
-    @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        site.warm()
-        yield
-        site.close()
-
-    return Guard(Starlette(routes=routes, lifespan=lifespan), token)
 
 
 def see_other(href: str) -> RedirectResponse:

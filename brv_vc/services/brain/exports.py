@@ -30,6 +30,7 @@ from pathlib import Path
 from brv_vc.errors import BrvError, ConflictError, FormatError
 from brv_vc.format.entry import Entry, legacy_signals, parse_entry
 from brv_vc.format.tokens import count_tokens
+from brv_vc.index import listings, relations
 from brv_vc.services.brain.items import kind_of
 from brv_vc.services.derived import OpenIndex, with_index
 from brv_vc.summary.budgets import INPUT_CHARS
@@ -93,13 +94,8 @@ def _ranked(project: Project) -> tuple[list[_Item], int]:
     """The best entries by the choice rule (module docstring), and the tree's entry count."""
 
     def work(opened: OpenIndex) -> tuple[list[tuple[str, float | None]], dict[str, int]]:
-        rows = opened.conn.execute(
-            "SELECT path, updated FROM docs WHERE kind = 'entry' AND problem IS NULL"
-        ).fetchall()
-        links = dict(opened.conn.execute(
-            "SELECT target, COUNT(DISTINCT source) FROM links WHERE source != target "
-            "GROUP BY target").fetchall())
-        return rows, links
+        return (listings.parsed_entry_updates(opened.conn),
+                relations.linked_from_counts(opened.conn))
 
     (rows, links), _notes = with_index(project, work)
     newest = max((u for _, u in rows if u is not None), default=0.0)

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from brv_vc.clock import days_between
 from brv_vc.errors import BrvError
 from brv_vc.format.entry import Entry, parse_entry
-from brv_vc.lifecycle import scoring
+from brv_vc.index import listings
+from brv_vc.lifecycle import scoring, sidecar
 from brv_vc.lifecycle.sidecar import ensure_schema
 from brv_vc.tree.project import Project
 
@@ -106,15 +107,11 @@ def gather_under(project: Project, index: sqlite3.Connection, state: sqlite3.Con
     """
     unders = [f"{p}/" if p else "" for p in prefixes]
     common = unders[0] if len(set(unders)) == 1 else ""  # several folders: read them all
-    rows = index.execute(
-        "SELECT path, kind, updated FROM docs WHERE kind IN ('entry', 'archive_stub') AND problem IS NULL"
-        " AND substr(path, 1, ?) = ?", (len(common), common)
-    ).fetchall()
+    rows = listings.entries_and_stubs(index, common)
     ensure_schema(state)
     # one pass over the sidecar in plain floats: 25,000 Signals objects would cost more
     # than everything else the brain does (scoring.at is the reference for this math)
-    stored = {row[0]: row[1:] for row in state.execute(
-        "SELECT path, importance, maturity, updated_at, scored_at FROM signals")}
+    stored = sidecar.every_row(state)
     ranked = []
     for path, kind, updated in rows:
         if kind != "entry":

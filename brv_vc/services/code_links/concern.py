@@ -13,10 +13,10 @@ import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
 
+from brv_vc.index import code_links
 from brv_vc.index.code_refs import FILES
 
 RENAMES = "code-renames.bin"  # .brv/state: new path -> former path, cached by brv stale
-_CHUNK = 500  # SQLite's bound on parameters, with room
 
 
 def folders(path: str) -> list[str]:
@@ -83,15 +83,10 @@ def concerned(conn: sqlite3.Connection, top: Path, base: str, state: Path,
             for form in forms(top, base, folder):
                 listed.setdefault(form, set()).add(path)
     found: dict[str, set[str]] = {path: set() for path in asked}
-    names = list({*named, *listed})
-    for start in range(0, len(names), _CHUNK):
-        chunk = names[start:start + _CHUNK]
-        for form, entry, how in conn.execute(
-                "SELECT c.path, c.source, c.how FROM codelinks c JOIN docs d ON d.path = c.source "
-                f"WHERE d.kind = 'entry' AND c.path IN ({','.join('?' * len(chunk))})", chunk):
-            for path in named.get(form, ()):
+    for form, entry, how in code_links.naming(conn, list({*named, *listed})):
+        for path in named.get(form, ()):
+            found[path].add(entry)
+        if how == FILES:
+            for path in listed.get(form, ()):
                 found[path].add(entry)
-            if how == FILES:
-                for path in listed.get(form, ()):
-                    found[path].add(entry)
     return {path: tuple(sorted(found[path])) for path in asked}

@@ -6,6 +6,7 @@ import sqlite3
 from collections.abc import Collection, Iterable
 from typing import NamedTuple
 
+from brv_vc.index import code_links
 from brv_vc.index.code_refs import FILES
 from brv_vc.services.code_links.where import CodeRepo
 
@@ -34,8 +35,7 @@ def resolve_all(conn: sqlite3.Connection, code: CodeRepo, known: Collection[str]
     """
     links: list[Link] = []
     outside: list[tuple[str, str]] = []
-    # only entries have rows (index.docs), removed with their file: no join needed
-    rows = conn.execute("SELECT source, path, how FROM codelinks")
+    rows = code_links.every(conn)
     plain = not code.base
     brv = f"{code.base}/.brv" if code.base else ".brv"
     for entry, named, how in rows:
@@ -66,12 +66,7 @@ def direct(conn: sqlite3.Connection, code: CodeRepo, paths: Iterable[str]
     """Each repository path -> ``(entry, how)`` of the entries naming it (index only)."""
     out: dict[str, list[tuple[str, str]]] = {}
     for path in paths:
-        forms = variants(code, path)
-        marks = ",".join("?" * len(forms))
-        rows = conn.execute(
-            f"SELECT DISTINCT c.source, c.how FROM codelinks c JOIN docs d ON d.path = c.source "
-            f"WHERE d.kind = 'entry' AND c.path IN ({marks}) ORDER BY c.how, c.source", forms
-        ).fetchall()
+        rows = code_links.entries_naming(conn, variants(code, path))
         seen: dict[str, str] = {}
         for entry, how in rows:
             if seen.get(entry) != FILES:
@@ -85,9 +80,5 @@ def under(conn: sqlite3.Connection, code: CodeRepo, folder: str) -> list[tuple[s
     found = []
     for form in variants(code, folder):
         low = form.rstrip("/") + "/"
-        found.extend(conn.execute(
-            "SELECT c.source, c.how, c.path FROM codelinks c JOIN docs d ON d.path = c.source "
-            "WHERE d.kind = 'entry' AND c.path >= ? AND c.path < ? ORDER BY c.source",
-            (low, low[:-1] + "0"),
-        ).fetchall())
+        found.extend(code_links.entries_under(conn, low))
     return found

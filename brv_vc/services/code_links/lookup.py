@@ -14,6 +14,7 @@ import sqlite3
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from brv_vc.index.entries import stored_titles, updated_of
 from brv_vc.services.code_links import links as linkrows
 from brv_vc.services.code_links.concern import concerned, folders, former_names
 from brv_vc.services.code_links.model import About, AboutEntry, Commit, Freshness, PathAbout
@@ -68,10 +69,7 @@ def _written(project: Project, code: CodeRepo, entries: list[str], conn: sqlite3
     elif code.mode == STANDALONE:
         repo, names = project.tree, list(entries)
     else:
-        rows = conn.execute(
-            f"SELECT path, updated FROM docs WHERE path IN ({','.join('?' * len(entries))})",
-            entries,
-        )
+        rows = updated_of(conn, entries)
         from datetime import UTC, datetime
 
         return {p: _Log(int(t), Commit("", datetime.fromtimestamp(t, UTC).isoformat(), "updatedAt"))
@@ -149,9 +147,7 @@ def about(project: Project, paths: Iterable[str]) -> About:
                       for e, _ in linkrows.direct(conn, code, [a])[a]]
             plan.append((path, outside, _unique(direct), _unique(folder, direct)))
         entries = sorted({e for _, _, d, f in plan for e, _, _ in [*d, *f]})
-        titles = dict(conn.execute(
-            f"SELECT path, title FROM docs WHERE path IN ({','.join('?' * len(entries))})",
-            entries)) if entries else {}
+        titles = stored_titles(conn, entries)
         written = _written(project, code, entries, conn)
         logs: dict[tuple[str, ...], list[_Log]] = {}
         exact: dict[tuple[str, tuple[str, ...]], list[_Log]] = {}
@@ -164,7 +160,7 @@ def about(project: Project, paths: Iterable[str]) -> About:
                 if track not in logs and (code.mode != IN_PROJECT or len(exact) >= EXACT_PAIRS):
                     logs[track] = _log(code, track)
                 fresh = _fresh(code, written.get(entry), track, logs.get(track, []), exact)
-                items.append(AboutEntry(entry, titles.get(entry, entry), how, linked, fresh))
+                items.append(AboutEntry(entry, titles.get(entry) or entry, how, linked, fresh))
             exists = (code.top / path).exists() and not outside
             note = "outside the repository" if outside else (
                 "never in the repository's history" if path in never else

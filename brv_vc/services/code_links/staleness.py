@@ -11,6 +11,7 @@ import sqlite3
 from pathlib import Path
 
 from brv_vc.errors import NotFoundError
+from brv_vc.index.listings import entry_updates
 from brv_vc.services.code_links import history
 from brv_vc.services.code_links.history import descendants_of
 from brv_vc.services.code_links.judge import STRENGTH, Timeline, Written, newest
@@ -46,8 +47,9 @@ def _written(project: Project, code: CodeRepo, rows: list[history.CommitRow],
             for change in row.changes:
                 found.setdefault(change[2], Written(None, row.time))
         return found, set(git.work_changes(project.tree))
-    updated = conn.execute("SELECT path, updated FROM docs WHERE kind = 'entry'")
-    return {path: Written(None, stamp) for path, stamp in updated if stamp is not None}, set()
+    updated = entry_updates(conn)
+    return {path: Written(None, stamp) for path, stamp in updated.items()
+            if stamp is not None}, set()
 
 
 def _judgeable(when: Written, code: CodeRepo, shallow: bool, rows: list[history.CommitRow],

@@ -32,27 +32,13 @@ from typing import Any
 
 from brv_vc.clock import format_iso
 from brv_vc.errors import BrvError
-from brv_vc.lifecycle import sidecar
+from brv_vc.lifecycle import curate_journal, sidecar
+from brv_vc.lifecycle.curate_log import LogRow, append
 from brv_vc.services.curate.apply import Staged, install, remove
-from brv_vc.services.curate.log import LogRow, append
 from brv_vc.services.curate.plan import Plan
 from brv_vc.tree import intents, statedb
 from brv_vc.tree.project import Project
 
-# ``pid`` is the batch's key: a random number since journals outlive the process that
-# wrote them (a reused pid once overwrote an abandoned row); the name is the old schema's
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS curate_journal (
-    pid INTEGER PRIMARY KEY,
-    time REAL NOT NULL,
-    ops TEXT NOT NULL
-)
-"""
-_QUARANTINE = """
-CREATE TABLE IF NOT EXISTS curate_journal_quarantine (
-    pid, time, ops, error TEXT, quarantined REAL
-)
-"""
 FINISHED = " (finished by the next command: the batch was interrupted)"
 _current: list[int] = []  # this process's open batch (one at a time: the write lock)
 
@@ -103,9 +89,8 @@ def intent(
         key = secrets.randbits(62)
         conn = statedb.open_state(project)
         try:
-            conn.execute(_SCHEMA)
-            conn.execute("INSERT INTO curate_journal VALUES (?, ?, ?)",
-                         (key, time.time(), json.dumps({"staging": staging, "ops": rows})))
+            curate_journal.write(conn, key, time.time(),
+                                 json.dumps({"staging": staging, "ops": rows}))
         finally:
             conn.close()
         _current[:] = [key]
@@ -115,9 +100,8 @@ def intent(
 
 def close(conn: sqlite3.Connection) -> None:
     """Deletes this process's journal row (inside the record stage's transaction)."""
-    conn.execute(_SCHEMA)
     for key in _current:
-        conn.execute("DELETE FROM curate_journal WHERE pid = ?", (key,))
+        curate_journal.drop(conn, key)
 
 
 def closed(project: Project) -> None:
@@ -242,10 +226,7 @@ def _rows(project: Project, data: Any, when: str) -> tuple[list[LogRow], list[li
 
 
 def _quarantine(conn: sqlite3.Connection, key: Any, stamp: Any, ops: Any, error: str) -> str:
-    conn.execute(_QUARANTINE)
-    conn.execute("INSERT INTO curate_journal_quarantine VALUES (?, ?, ?, ?, ?)",
-                 (key, stamp, ops, error, time.time()))
-    conn.execute("DELETE FROM curate_journal WHERE pid IS ?", (key,))
+    curate_journal.quarantine(conn, key, stamp, ops, error)
     return (f"a damaged row of the curate journal (batch {key}) was set aside in "
             f"brv.db table curate_journal_quarantine ({error}); its operations are not in "
             "the audit log: check the tree with 'git status'")
@@ -264,9 +245,7 @@ def settle_journal(project: Project) -> tuple[int, list[str], list[str]]:
         return 0, [], []
     logged, notes, paths = 0, [], []
     try:
-        conn.execute(_SCHEMA)
-        for key, stamp, ops in conn.execute("SELECT pid, time, ops FROM curate_journal"
-                                            ).fetchall():
+        for key, stamp, ops in curate_journal.every(conn):
             if key in _current:
                 continue  # this process's own batch (a recovery run inside it)
             try:
@@ -284,7 +263,7 @@ def settle_journal(project: Project) -> tuple[int, list[str], list[str]]:
                 for sidecar_actions in actions:
                     _replay(conn, sidecar_actions, float(stamp))
                 append(conn, rows)
-                conn.execute("DELETE FROM curate_journal WHERE pid = ?", (key,))
+                curate_journal.drop(conn, key)
             logged += len(rows)
     finally:
         conn.close()

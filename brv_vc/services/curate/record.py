@@ -13,8 +13,8 @@ from datetime import datetime
 
 from brv_vc.clock import format_iso
 from brv_vc.lifecycle import sidecar
+from brv_vc.lifecycle.curate_log import LogRow, append
 from brv_vc.services.curate import journal
-from brv_vc.services.curate.log import LogRow, append
 from brv_vc.services.curate.plan import Plan
 from brv_vc.services.curate.report import OpResult
 from brv_vc.services.derived import refresh

@@ -10,13 +10,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from brv_vc.services.derived.refreshing import RefreshReport, refresh
-from brv_vc.summary.archive import (
-    ArchiveRecord,
-    Candidate,
-    archive_entry,
-    candidates,
-    restore_entry,
-)
+from brv_vc.summary.archive import Candidate, archive_entry, candidates, restore_entry
+from brv_vc.summary.archive_files import ArchiveRecord
 from brv_vc.tree import writelock
 from brv_vc.tree.project import Project
 from brv_vc.vc import git_index_lock

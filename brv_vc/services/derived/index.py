@@ -6,6 +6,7 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
+from brv_vc.index import listings
 from brv_vc.index.db import open_index
 from brv_vc.index.sync import SyncReport, sync
 from brv_vc.record import NamedTuple, Protocol
@@ -298,11 +299,11 @@ def index_project(
     try:
         conn = opened.conn
         problems = file_problems(sorted([
-            *conn.execute("SELECT path, problem FROM docs WHERE problem IS NOT NULL"),
+            *listings.problems(conn),
             # symlinks, FIFOs, devices: never read, so never in the index (tree/links.py)
             *((rel, not_regular(rel, kind).message) for rel, kind in odd_files(project.tree)),
         ]))
-        files = conn.execute("SELECT count(*) FROM docs WHERE problem IS NULL").fetchone()[0]
+        files = listings.parsed_count(conn)
         report = opened.report
         notes = [
             n for n in opened.notes

@@ -19,8 +19,8 @@ from brv_vc.summary import folders, queue, removals
 from brv_vc.summary.budgets import Deferred, TimeBudget
 from brv_vc.summary.engine import EXTRACTIVE, Engine, engine_for
 from brv_vc.summary.records import Records
-from brv_vc.tree.config import configured_llm
 from brv_vc.tree.layout import ABSTRACT_SUFFIX, ARCHIVE_DIR, OVERVIEW_SUFFIX, Kind, kind_of
+from brv_vc.tree.llm_settings import configured_llm
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import open_state
 from brv_vc.tree.store import walk

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from brv_vc.index.dream_hits import StoredHits
 from brv_vc.services import derived
 from brv_vc.services.dream import consolidate, prune, synthesize
 from brv_vc.services.dream.decisions import ALLOWED, op_files, preview
-from brv_vc.services.dream.hits import StoredHits
 from brv_vc.services.dream.passes import SCAN_KEY, changed_entries, cross_hits
 from brv_vc.services.dream.run import DEFAULT_BUDGET
 from brv_vc.tree import dreamstate

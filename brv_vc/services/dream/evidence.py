@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from brv_vc.index import texts
+from brv_vc.index import listings, texts
 from brv_vc.index.terms import STOPWORDS, stem, tokens
 from brv_vc.tree.layout import ARCHIVE_DIR
 
@@ -78,9 +78,8 @@ class EntryText:
 
 def entry_texts(conn: sqlite3.Connection, skip_domain: str) -> list[EntryText]:
     """Every parsed entry outside ``skip_domain`` and the archive, from the index."""
-    rows = [(i, p, t) for i, p, t in conn.execute(
-        "SELECT id, path, title FROM docs WHERE kind = 'entry' AND problem IS NULL")
-        if p.split("/", 1)[0] not in (skip_domain, ARCHIVE_DIR)]
+    rows = [(i, p, t) for i, p, t in listings.parsed_entries(conn)
+            if p.split("/", 1)[0] not in (skip_domain, ARCHIVE_DIR)]
     # the FTS5 table is contentless: the indexed text is kept (compressed) in ``texts``;
     # read a batch at a time and cut at once (every whole text of 100,000 entries: ~200 MB)
     out = []

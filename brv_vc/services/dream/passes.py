@@ -12,9 +12,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from brv_vc.errors import BrvError
+from brv_vc.index.dream_hits import StoredHits
 from brv_vc.index.terms import query_terms
 from brv_vc.services.dream import consolidate
-from brv_vc.services.dream.hits import StoredHits
 from brv_vc.tree.layout import ARCHIVE_DIR
 from brv_vc.tree.project import Project
 

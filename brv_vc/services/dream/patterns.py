@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from brv_vc.index import texts
+from brv_vc.index import listings, texts
 from brv_vc.services.dream import evidence
 from brv_vc.services.dream.evidence import EntryText, Term
 from brv_vc.tree.layout import ARCHIVE_DIR
@@ -56,9 +56,7 @@ class Census:
 def _rows(conn: sqlite3.Connection, skip_domain: str) -> tuple[list[int], list[str]]:
     """The rowids of every parsed entry with indexed text outside the skipped, and domains."""
     ids, domains = [], []
-    for i, p in conn.execute(
-            "SELECT docs.id, docs.path FROM docs JOIN texts ON texts.id = docs.id "
-            "WHERE docs.kind = 'entry' AND docs.problem IS NULL ORDER BY docs.rowid"):
+    for i, p in listings.parsed_entries_with_text(conn):
         domain = p.split("/", 1)[0]
         if domain not in (skip_domain, ARCHIVE_DIR):
             ids.append(i)
@@ -70,9 +68,7 @@ def _read(conn: sqlite3.Connection, ids: list[int]) -> Iterator[EntryText]:
     """The entries of ``ids``, in that order, a batch at a time (their text cut at once)."""
     for first in range(0, len(ids), evidence.TEXT_BATCH):
         batch = ids[first:first + evidence.TEXT_BATCH]
-        marks = ",".join(str(int(i)) for i in batch)
-        named = {i: (p, t) for i, p, t in conn.execute(
-            f"SELECT id, path, title FROM docs WHERE id IN ({marks})")}
+        named = listings.named(conn, batch)
         stored = texts.load(conn, batch)
         for i in batch:
             if i in stored and i in named:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from brv_vc.errors import BrvError
+from brv_vc.index import code_links, listings
 from brv_vc.index.relations import backlinks
 from brv_vc.lifecycle import scoring, sidecar
 from brv_vc.services.dream.similarity import LINK_AT, Corpus, words
@@ -65,8 +66,7 @@ def candidates(project: Project, entries: Sequence[str], now: datetime,
         conn.close()
     dated: dict[str, float | None] = {}
     if index is not None:
-        dated = {p: u for p, u in index.execute(
-            "SELECT path, updated FROM docs WHERE kind = 'entry'")}
+        dated = listings.entry_updates(index)
     found = []
     for number, rel in enumerate(entries):
         if number % 1000 == 0 and should_stop():
@@ -141,8 +141,7 @@ def _named(index: sqlite3.Connection | None, item: Any) -> list[str]:
     named = list(item.files)
     if index is not None:
         with contextlib.suppress(sqlite3.Error):  # an index before the links table
-            named += [p for (p,) in index.execute(
-                "SELECT path FROM codelinks WHERE source = ? AND how = 'files'", (item.entry,))]
+            named += code_links.files_listed(index, item.entry)
     return named
 
 

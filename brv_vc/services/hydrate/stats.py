@@ -11,7 +11,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from brv_vc.format.tokens import CHARS_PER_TOKEN
-from brv_vc.services.derived import OpenIndex, with_index
+from brv_vc.index.listings import sizes
+from brv_vc.services.derived import with_index
 from brv_vc.tree.project import Project
 
 DEFAULT_LIMIT = 8192  # seed 003's default token limit of a node
@@ -43,12 +44,7 @@ class TreeStats:
 
 def tree_stats(project: Project, *, limit: int = DEFAULT_LIMIT, top: int = 10) -> TreeStats:
     """Computes the token statistics of every folder of the tree."""
-    def work(opened: OpenIndex) -> list[tuple[str, str, int]]:
-        return opened.conn.execute(
-            "SELECT path, kind, size FROM docs WHERE kind IN ('entry', 'context')"
-        ).fetchall()
-
-    rows, _notes = with_index(project, work)
+    rows, _notes = with_index(project, lambda opened: sizes(opened.conn))
     own: dict[str, int] = defaultdict(int)
     entries: dict[str, int] = defaultdict(int)
     for path, kind, size in rows:

@@ -22,8 +22,9 @@ from brv_vc.services.derived import OpenIndex, with_index
 from brv_vc.services.query.direct import direct_answer, indexed_texts, is_direct
 from brv_vc.services.query.marks import linked, stale_of
 from brv_vc.services.query.search import lane_search, record_hits, stale_paths
-from brv_vc.tree.config import configured_llm, names_llm
+from brv_vc.tree.config import names_llm
 from brv_vc.tree.embed_config import named
+from brv_vc.tree.llm_settings import configured_llm
 from brv_vc.tree.project import Project
 
 TYPE_CHECKING = False

@@ -6,6 +6,7 @@ without a provider, the query service also answers with this text below the gate
 
 from __future__ import annotations
 
+from brv_vc.index.entries import ids_of
 from brv_vc.index.search import Hit, SearchOutcome
 from brv_vc.index.texts import contents
 from brv_vc.services.derived import OpenIndex
@@ -26,8 +27,7 @@ def is_direct(hits: tuple[Hit, ...]) -> bool:
 
 def indexed_texts(opened: OpenIndex, paths: list[str]) -> dict[str, str]:
     """The indexed text of each path (an entry: summary, tags, keywords, then its body)."""
-    marks = ",".join("?" * len(paths))
-    ids = dict(opened.conn.execute(f"SELECT id, path FROM docs WHERE path IN ({marks})", paths))
+    ids = ids_of(opened.conn, paths)
     return {ids[rowid]: text for rowid, text in contents(opened.conn, list(ids)).items()}
 
 

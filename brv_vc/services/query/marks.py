@@ -16,6 +16,7 @@ import json
 import os
 import sqlite3
 
+from brv_vc.index import code_links
 from brv_vc.tree.project import git_folder, git_top
 
 TYPE_CHECKING = False
@@ -29,17 +30,10 @@ CACHE = "code-links.json"  # services/code_links/staleness.CACHE: {"key": HEAD:f
 
 def linked(conn: sqlite3.Connection, paths: Iterable[str]) -> frozenset[str]:
     """The result paths that name repository paths (read while the index is open)."""
-    wanted = list(dict.fromkeys(paths))
-    if not wanted:
-        return frozenset()
-    marks = ",".join("?" * len(wanted))
     try:
-        rows = conn.execute(
-            f"SELECT DISTINCT source FROM codelinks WHERE source IN ({marks})", wanted
-        ).fetchall()
+        return code_links.linking(conn, list(dict.fromkeys(paths)))
     except sqlite3.Error:  # an index that predates the links table: no marks
         return frozenset()
-    return frozenset(row[0] for row in rows)
 
 
 def stale_of(project: Project, candidates: frozenset[str]) -> frozenset[str]:

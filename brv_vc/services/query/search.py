@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import NamedTuple
 
 from brv_vc.errors import OptionError
+from brv_vc.index.entries import stats_of
 from brv_vc.index.search import Hit, SearchOutcome, search
 from brv_vc.index.sync import sync
 from brv_vc.index.terms import query_terms
@@ -49,13 +50,7 @@ def stale_paths(project: Project, opened: OpenIndex, hits: tuple[Hit, ...]) -> l
     paths = [h.path for h in hits]
     if not paths:
         return []
-    marks = ",".join("?" * len(paths))
-    stored = {
-        p: (m, s)
-        for p, m, s in opened.conn.execute(
-            f"SELECT path, mtime_ns, size FROM docs WHERE path IN ({marks})", paths
-        )
-    }
+    stored = stats_of(opened.conn, paths)
     stale = []
     for path in paths:
         try:

@@ -13,27 +13,10 @@ import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from brv_vc.lifecycle import review_rows
 from brv_vc.services.review.backups import FileChange
 
 PENDING, APPROVED, REJECTED = "pending", "approved", "rejected"
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS review (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    created TEXT NOT NULL,
-    source TEXT NOT NULL,
-    summary TEXT NOT NULL,
-    reason TEXT NOT NULL,
-    task TEXT NOT NULL,
-    status TEXT NOT NULL,
-    decided TEXT,
-    changes TEXT NOT NULL,
-    kind TEXT
-);
-CREATE INDEX IF NOT EXISTS review_status ON review (status, id);
-"""
-_COLUMNS = "id, created, source, summary, reason, task, status, decided, changes, kind"
-
 
 @dataclass(frozen=True)
 class ReviewEntry:
@@ -71,14 +54,6 @@ def default_kind(source: str) -> str:
     return source.rsplit("/", 1)[-1].upper()
 
 
-def ensure_schema(conn: sqlite3.Connection) -> None:
-    """Creates the table when missing (and its ``kind`` column, added in issue 37)."""
-    conn.executescript(_SCHEMA)
-    if not any(row[1] == "kind" for row in conn.execute("PRAGMA table_info(review)")):
-        with conn:
-            conn.execute("ALTER TABLE review ADD COLUMN kind TEXT")
-
-
 def _entry(row: Sequence[object]) -> ReviewEntry:
     changes = tuple(FileChange.from_dict(c) for c in json.loads(str(row[8])))
     source = str(row[2])
@@ -91,45 +66,20 @@ def _entry(row: Sequence[object]) -> ReviewEntry:
 def insert(conn: sqlite3.Connection, created: str, source: str, summary: str, reason: str,
            task: str, status: str, changes: Sequence[FileChange], kind: str = "") -> int:
     """Adds a row and returns its id."""
-    ensure_schema(conn)
-    with conn:
-        cursor = conn.execute(
-            "INSERT INTO review (created, source, summary, reason, task, status, decided, "
-            "changes, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (created, source, summary, reason, task, status,
-             created if status != PENDING else None,
-             json.dumps([c.to_dict() for c in changes]),
-             kind or default_kind(source)),
-        )
-    return int(cursor.lastrowid or 0)
+    return review_rows.insert(
+        conn, created, source, summary, reason, task, status,
+        created if status != PENDING else None,
+        json.dumps([c.to_dict() for c in changes]), kind or default_kind(source))
 
 
 def select(conn: sqlite3.Connection, *, status: str | None = None,
            ids: Sequence[int] | None = None, task: str | None = None,
            since: int | None = None) -> list[ReviewEntry]:
     """Rows by status, ids, task or from an id on (``since``), oldest first."""
-    ensure_schema(conn)
-    where, args = [], []
-    if since is not None:
-        where.append("id >= ?")
-        args.append(str(since))
-    if status is not None:
-        where.append("status = ?")
-        args.append(status)
-    if task is not None:
-        where.append("task = ?")
-        args.append(task)
-    if ids is not None:
-        where.append(f"id IN ({','.join('?' * len(ids))})")
-        args.extend(str(i) for i in ids)
-    sql = f"SELECT {_COLUMNS} FROM review"
-    if where:
-        sql += " WHERE " + " AND ".join(where)
-    return [_entry(row) for row in conn.execute(sql + " ORDER BY id", args)]
+    return [_entry(row) for row in review_rows.select(
+        conn, status=status, ids=ids, task=task, since=since)]
 
 
 def decide(conn: sqlite3.Connection, ids: Sequence[int], status: str, when: str) -> None:
     """Marks rows approved or rejected."""
-    with conn:
-        conn.executemany("UPDATE review SET status = ?, decided = ? WHERE id = ?",
-                         [(status, when, i) for i in ids])
+    review_rows.decide(conn, ids, status, when)

@@ -215,6 +215,8 @@ def reject(project: Project, now: datetime, ids: Sequence[int] = (), *,
     """
     with writelock.hold(project):  # one writer at a time
         chosen = _select(project, _group(ids, files, everything, group))
+        if not chosen:  # --all with nothing pending: nothing to undo
+            return Decision("rejected", (), dry_run=dry_run)
         conn = open_state(project)
         try:
             pulled = dependents(rows.select(conn, since=chosen[0].id), chosen)

@@ -1,7 +1,7 @@
 """index.db stays within DESIGN.md's size budget: at most 1.5x the markdown it indexes.
 
 An entry's relations and code paths are kept under its docs id, not its path again (the
-path text and its two indexes were 22 of 81 MB at 25,000 entries); the ``links`` and
+path in every row and its indexes were 13 of 81 MB at 25,000 entries); the ``links`` and
 ``codelinks`` views still answer by path, in the order each entry wrote them.
 """
 

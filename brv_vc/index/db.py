@@ -52,8 +52,9 @@ CREATE TABLE docs (
 CREATE INDEX docs_dir ON docs(dir);
 CREATE TABLE dirs (path TEXT PRIMARY KEY, mtime_ns INTEGER NOT NULL);
 -- An entry's relations and code paths are stored under its docs.id (``doc``), not its path
--- again (version 10: the path text and its index were 22 of 81 MB at 25,000 entries); the
--- views ``links`` and ``codelinks`` give them back by path, in the order written (rowid).
+-- again (version 10: the path in every row and its index were 13 of 81 MB at 25,000
+-- entries); the views ``links`` and ``codelinks`` give them back by path, in the order
+-- written (rowid).
 -- raw: the relation as written, NULL when it is the target itself (most are)
 CREATE TABLE link_rows (doc INTEGER NOT NULL, target TEXT NOT NULL, raw TEXT);
 CREATE INDEX link_rows_doc ON link_rows(doc);

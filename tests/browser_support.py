@@ -267,3 +267,32 @@ def click_node(page: Any, path: str) -> None:
     """Clicks the node of ``path`` in the graph, as a person does."""
     x, y = node_point(page, path)
     page.mouse.click(x, y)
+
+
+@pytest.fixture
+def tab(browser: Any, served: Served) -> Iterator[Any]:
+    """A fresh page on the test module's own ``served`` brv ui."""
+    with opened(browser, served) as page:
+        yield page
+
+
+@pytest.fixture
+def demo(tmp_path: Path, browser: Any) -> Demo:
+    """The demo project of this test alone (a review test changes it)."""
+    return build_project(tmp_path / "project")
+
+
+@pytest.fixture
+def demo_served(demo: Demo) -> Iterator[Served]:
+    """brv ui over :func:`demo`."""
+    with brv_ui(demo.project.root) as running:
+        yield running
+
+
+def statuses(demo: Demo) -> dict[str, str]:
+    """The review queue's entries of ``demo``: id -> status."""
+    from conftest import run_brv
+
+    done = run_brv("review", "pending", "--all", "--json", cwd=demo.project.root)
+    assert done.exit_code == 0, done.stderr
+    return {str(e["id"]): e["status"] for e in done.json()["entries"]}  # type: ignore[index]

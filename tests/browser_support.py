@@ -296,3 +296,14 @@ def statuses(demo: Demo) -> dict[str, str]:
     done = run_brv("review", "pending", "--all", "--json", cwd=demo.project.root)
     assert done.exit_code == 0, done.stderr
     return {str(e["id"]): e["status"] for e in done.json()["entries"]}  # type: ignore[index]
+
+
+def review_click(page: Any, served: Served, box: str, text: str, button: str) -> str:
+    """On the review queue, clicks ``button`` in the one ``box`` holding ``text``; returns
+    the text of the queue the POST's 303 leads back to."""
+    page.goto(served.base + "/review")
+    found = page.locator(box, has_text=text)
+    assert found.count() == 1, page.locator("main").inner_text()
+    with page.expect_navigation():  # the POST answers 303 back to the queue
+        found.get_by_role("button", name=button).click()
+    return str(page.locator("main").inner_text())

@@ -6,18 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_support import PENDING, Demo, Served, opened, statuses
+from browser_support import PENDING, Demo, Served, opened, review_click, statuses
 
 pytestmark = pytest.mark.slow
 
 
 def decide(page: Any, demo_served: Served, entry: str, button: str) -> str:
-    page.goto(demo_served.base + "/review")
-    card = page.locator("section.card", has_text=entry)
-    assert card.count() == 1
-    with page.expect_navigation():  # the POST answers 303 back to the queue
-        card.get_by_role("button", name=button).click()
-    return page.locator("main").inner_text()
+    return review_click(page, demo_served, "section.card", entry, button)
 
 
 def test_approve_keeps_the_deletion_and_reject_restores_the_entry(

@@ -8,18 +8,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_support import PENDING, Demo, Served, opened, statuses
+from browser_support import PENDING, Demo, Served, opened, review_click, statuses
 
 pytestmark = pytest.mark.slow
 
 
 def click_group(page: Any, demo_served: Served, group: str, button: str) -> str:
-    page.goto(demo_served.base + "/review")
-    row = page.locator("section.groups li.group", has_text=group)
-    assert row.count() == 1, page.locator("main").inner_text()
-    with page.expect_navigation():  # the POST answers 303 back to the queue
-        row.get_by_role("button", name=button).click()
-    return page.locator("main").inner_text()
+    return review_click(page, demo_served, "section.groups li.group", group, button)
 
 
 def test_one_click_rejects_a_whole_domain_and_restores_every_file(

@@ -267,3 +267,43 @@ def click_node(page: Any, path: str) -> None:
     """Clicks the node of ``path`` in the graph, as a person does."""
     x, y = node_point(page, path)
     page.mouse.click(x, y)
+
+
+@pytest.fixture
+def tab(browser: Any, served: Served) -> Iterator[Any]:
+    """A fresh page on the test module's own ``served`` brv ui."""
+    with opened(browser, served) as page:
+        yield page
+
+
+@pytest.fixture
+def demo(tmp_path: Path, browser: Any) -> Demo:
+    """The demo project of this test alone (a review test changes it)."""
+    return build_project(tmp_path / "project")
+
+
+@pytest.fixture
+def demo_served(demo: Demo) -> Iterator[Served]:
+    """brv ui over :func:`demo`."""
+    with brv_ui(demo.project.root) as running:
+        yield running
+
+
+def statuses(demo: Demo) -> dict[str, str]:
+    """The review queue's entries of ``demo``: id -> status."""
+    from conftest import run_brv
+
+    done = run_brv("review", "pending", "--all", "--json", cwd=demo.project.root)
+    assert done.exit_code == 0, done.stderr
+    return {str(e["id"]): e["status"] for e in done.json()["entries"]}  # type: ignore[index]
+
+
+def review_click(page: Any, served: Served, box: str, text: str, button: str) -> str:
+    """On the review queue, clicks ``button`` in the one ``box`` holding ``text``; returns
+    the text of the queue the POST's 303 leads back to."""
+    page.goto(served.base + "/review")
+    found = page.locator(box, has_text=text)
+    assert found.count() == 1, page.locator("main").inner_text()
+    with page.expect_navigation():  # the POST answers 303 back to the queue
+        found.get_by_role("button", name=button).click()
+    return str(page.locator("main").inner_text())

@@ -6,11 +6,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from embed_server import EmbedServer
 
 from brv_vc.cli.main import main
 from brv_vc.services.init import init_project
@@ -122,6 +124,27 @@ def brv_process(*args: str, cwd: Path, env: dict[str, str] | None = None,
         cwd=cwd, env=full_env, input=input, capture_output=True, text=True, check=False,
     )
     return Result(proc.returncode, proc.stdout, proc.stderr)
+
+
+@pytest.fixture
+def semantic_tree(project: Project, brv) -> Project:
+    """Three entries; only 'Car fixing' means "automobile repair", in other words."""
+    for title, content in (("Car fixing", "How we fix the car engine in the garage."),
+                           ("Release train", "Releases ship every second Tuesday."),
+                           ("Coffee rota", "Who brings the coffee beans each week.")):
+        done = brv("curate", "add", "team/notes", "--title", title, "--content", content,
+                   cwd=project.root)
+        assert done.exit_code == 0, done.stderr
+    return project
+
+
+@pytest.fixture
+def embeddings_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[EmbedServer]:
+    """A real /v1/embeddings server on loopback (tests/embed_server.py), no BRV_EMBED_* set."""
+    for name in ("BRV_EMBED_BASE_URL", "BRV_EMBED_MODEL", "BRV_EMBED_API_KEY_ENV"):
+        monkeypatch.delenv(name, raising=False)
+    with EmbedServer() as running:
+        yield running
 
 
 def snapshot(root: Path) -> dict[str, bytes]:

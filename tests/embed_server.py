@@ -16,6 +16,8 @@ import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+import pytest
+
 DIM = 64
 SYNONYMS = {"automobile": "car", "repair": "fix", "fixing": "fix", "mending": "fix",
             "vehicle": "car"}
@@ -88,3 +90,9 @@ class EmbedServer:
         self._server.shutdown()
         self._server.server_close()
         self._thread.join(timeout=5)
+
+
+def use_endpoint(monkeypatch: pytest.MonkeyPatch, server: EmbedServer) -> None:
+    """Points the user's semantic lane (BRV_EMBED_*) at ``server``, model 'hash-words'."""
+    monkeypatch.setenv("BRV_EMBED_BASE_URL", server.base_url)
+    monkeypatch.setenv("BRV_EMBED_MODEL", "hash-words")

@@ -7,37 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from embed_server import EmbedServer
+from embed_server import EmbedServer, use_endpoint
 
 from brv_vc.tree.project import Project
 
 KEY = "sk-test-7f3a9c0d2e"
 QUESTION = "automobile repair"
-
-
-@pytest.fixture
-def tree(project: Project, brv) -> Project:
-    """Three entries; only 'Car fixing' means what QUESTION asks, in other words."""
-    for title, content in (("Car fixing", "How we fix the car engine in the garage."),
-                           ("Release train", "Releases ship every second Tuesday."),
-                           ("Coffee rota", "Who brings the coffee beans each week.")):
-        done = brv("curate", "add", "team/notes", "--title", title, "--content", content,
-                   cwd=project.root)
-        assert done.exit_code == 0, done.stderr
-    return project
-
-
-@pytest.fixture
-def server(monkeypatch: pytest.MonkeyPatch):
-    for name in ("BRV_EMBED_BASE_URL", "BRV_EMBED_MODEL", "BRV_EMBED_API_KEY_ENV"):
-        monkeypatch.delenv(name, raising=False)
-    with EmbedServer() as running:
-        yield running
-
-
-def _user_endpoint(monkeypatch: pytest.MonkeyPatch, server: EmbedServer) -> None:
-    monkeypatch.setenv("BRV_EMBED_BASE_URL", server.base_url)
-    monkeypatch.setenv("BRV_EMBED_MODEL", "hash-words")
 
 
 def _search(brv, project: Project, text: str = QUESTION) -> tuple[dict, str]:
@@ -51,58 +26,61 @@ def _paths(found: dict) -> list[str]:
 
 
 def test_the_lane_finds_an_entry_that_shares_no_word_with_the_question(
-        tree: Project, brv, server: EmbedServer, monkeypatch: pytest.MonkeyPatch) -> None:
-    lexical, _ = _search(brv, tree)
+        semantic_tree: Project, brv, embeddings_server: EmbedServer,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    lexical, _ = _search(brv, semantic_tree)
     assert "team/notes/car_fixing.md" not in _paths(lexical)
     assert lexical["lanes"] == ["lexical"]
-    _user_endpoint(monkeypatch, server)
-    hybrid, _ = _search(brv, tree)
+    use_endpoint(monkeypatch, embeddings_server)
+    hybrid, _ = _search(brv, semantic_tree)
     assert _paths(hybrid)[0] == "team/notes/car_fixing.md"
     assert hybrid["lanes"] == ["lexical", "semantic"]
-    text = brv("search", QUESTION, "--no-record", cwd=tree.root)
+    text = brv("search", QUESTION, "--no-record", cwd=semantic_tree.root)
     assert "Lanes: lexical + semantic" in text.stdout
-    assert server.requests[0]["model"] == "hash-words"
+    assert embeddings_server.requests[0]["model"] == "hash-words"
 
 
 def test_a_committed_project_endpoint_gets_no_request_until_approved(
-        tree: Project, brv, server: EmbedServer, monkeypatch: pytest.MonkeyPatch) -> None:
+        semantic_tree: Project, brv, embeddings_server: EmbedServer,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("EMBED_KEY", KEY)
-    config = tree.config_path
-    config.write_text(config.read_text() + f"embeddings:\n  base_url: {server.base_url}\n"
+    config = semantic_tree.config_path
+    config.write_text(config.read_text() + f"embeddings:\n  base_url: {embeddings_server.base_url}\n"
                       "  model: hash-words\n  api_key_env: EMBED_KEY\n")
-    found, stderr = _search(brv, tree)
-    assert server.requests == []
+    found, stderr = _search(brv, semantic_tree)
+    assert embeddings_server.requests == []
     assert found["lanes"] == ["lexical"]
     assert "not approved on this machine" in stderr
     assert "brv llm approve --embeddings" in stderr
     # the LLM provider's approval is another section's: it does not cover the endpoint
-    assert brv("llm", "approve", cwd=tree.root).exit_code != 0
-    _search(brv, tree)
-    assert server.requests == []
-    approved = brv("llm", "approve", "--embeddings", "--json", cwd=tree.root)
+    assert brv("llm", "approve", cwd=semantic_tree.root).exit_code != 0
+    _search(brv, semantic_tree)
+    assert embeddings_server.requests == []
+    approved = brv("llm", "approve", "--embeddings", "--json", cwd=semantic_tree.root)
     assert approved.exit_code == 0, approved.stderr
-    found, _ = _search(brv, tree)
+    found, _ = _search(brv, semantic_tree)
     assert found["lanes"] == ["lexical", "semantic"]
     assert _paths(found)[0] == "team/notes/car_fixing.md"
-    assert {h["Authorization"] for h in server.headers} == {f"Bearer {KEY}"}
+    assert {h["Authorization"] for h in embeddings_server.headers} == {f"Bearer {KEY}"}
     # a pull that moves the URL needs a new approval
-    config.write_text(config.read_text().replace(server.base_url, server.base_url + "/"))
-    before = len(server.requests)
-    found, stderr = _search(brv, tree)
-    assert len(server.requests) == before
+    config.write_text(config.read_text().replace(embeddings_server.base_url, embeddings_server.base_url + "/"))
+    before = len(embeddings_server.requests)
+    found, stderr = _search(brv, semantic_tree)
+    assert len(embeddings_server.requests) == before
     assert "not approved" in stderr
-    assert brv("llm", "revoke", "--embeddings", cwd=tree.root).exit_code == 0
+    assert brv("llm", "revoke", "--embeddings", cwd=semantic_tree.root).exit_code == 0
 
 
 def test_the_key_is_never_printed_when_the_endpoint_refuses_it(
-        tree: Project, brv, server: EmbedServer, monkeypatch: pytest.MonkeyPatch) -> None:
-    _user_endpoint(monkeypatch, server)
+        semantic_tree: Project, brv, embeddings_server: EmbedServer,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    use_endpoint(monkeypatch, embeddings_server)
     monkeypatch.setenv("BRV_EMBED_API_KEY_ENV", "EMBED_KEY")
     monkeypatch.setenv("EMBED_KEY", KEY)
-    server.fail = (401, f'{{"error": {{"message": "bad key {KEY}"}}}}')
-    done = brv("search", "car engine", "--json", "--no-record", cwd=tree.root)
+    embeddings_server.fail = (401, f'{{"error": {{"message": "bad key {KEY}"}}}}')
+    done = brv("search", "car engine", "--json", "--no-record", cwd=semantic_tree.root)
     assert done.exit_code == 0, done.stderr
-    assert server.headers[0]["Authorization"] == f"Bearer {KEY}"
+    assert embeddings_server.headers[0]["Authorization"] == f"Bearer {KEY}"
     assert KEY not in done.stdout
     assert KEY not in done.stderr
     assert "the semantic lane failed" in done.stderr
@@ -111,52 +89,54 @@ def test_the_key_is_never_printed_when_the_endpoint_refuses_it(
 
 
 def test_an_endpoint_failing_mid_search_falls_back_to_lexical_with_a_note(
-        tree: Project, brv, server: EmbedServer, monkeypatch: pytest.MonkeyPatch) -> None:
-    _user_endpoint(monkeypatch, server)
-    _search(brv, tree)  # the entries' vectors are kept; only the question is embedded next
-    server.fail = (503, "overloaded")
-    found, stderr = _search(brv, tree, "coffee beans")
+        semantic_tree: Project, brv, embeddings_server: EmbedServer,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    use_endpoint(monkeypatch, embeddings_server)
+    _search(brv, semantic_tree)  # the entries' vectors are kept; only the question is embedded next
+    embeddings_server.fail = (503, "overloaded")
+    found, stderr = _search(brv, semantic_tree, "coffee beans")
     assert found["lanes"] == ["lexical"]
     assert _paths(found)[0] == "team/notes/coffee_rota.md"
     assert "the semantic lane failed" in stderr
     assert "lexical results" in stderr
     monkeypatch.setenv("BRV_EMBED_BASE_URL", "http://127.0.0.1:9/v1")  # nothing listens
-    found, stderr = _search(brv, tree, "coffee beans")
+    found, stderr = _search(brv, semantic_tree, "coffee beans")
     assert found["lanes"] == ["lexical"]
     assert "cannot connect" in stderr
 
 
 def test_an_edit_re_embeds_that_entry_alone_and_a_new_model_re_embeds_lazily(
-        tree: Project, brv, server: EmbedServer, monkeypatch: pytest.MonkeyPatch) -> None:
-    _user_endpoint(monkeypatch, server)
-    _search(brv, tree)
-    assert len(server.inputs()) == 3 + 1  # every entry, then the question
-    server.requests.clear()
-    _search(brv, tree)
-    assert server.inputs() == [QUESTION]
-    entry = Path(tree.tree / "team/notes/release_train.md")
+        semantic_tree: Project, brv, embeddings_server: EmbedServer,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    use_endpoint(monkeypatch, embeddings_server)
+    _search(brv, semantic_tree)
+    assert len(embeddings_server.inputs()) == 3 + 1  # every entry, then the question
+    embeddings_server.requests.clear()
+    _search(brv, semantic_tree)
+    assert embeddings_server.inputs() == [QUESTION]
+    entry = Path(semantic_tree.tree / "team/notes/release_train.md")
     entry.write_text(entry.read_text().replace("second Tuesday", "first Monday"))
-    server.requests.clear()
-    _search(brv, tree)
-    embedded = server.inputs()
+    embeddings_server.requests.clear()
+    _search(brv, semantic_tree)
+    embedded = embeddings_server.inputs()
     assert len(embedded) == 2
     assert "first Monday" in embedded[0]
     assert embedded[1] == QUESTION
     monkeypatch.setenv("BRV_EMBED_MODEL", "hash-words-2")
-    server.requests.clear()
-    _search(brv, tree)
-    assert len(server.inputs()) == 3 + 1
+    embeddings_server.requests.clear()
+    _search(brv, semantic_tree)
+    assert len(embeddings_server.inputs()) == 3 + 1
 
 
 def test_the_resident_session_of_mcp_and_the_web_view_says_which_lanes_answered(
-        tree: Project, server: EmbedServer, monkeypatch: pytest.MonkeyPatch) -> None:
+        semantic_tree: Project, embeddings_server: EmbedServer, monkeypatch: pytest.MonkeyPatch) -> None:
     from brv_vc.clock import utcnow
     from brv_vc.services.query import SearchSession
 
-    session = SearchSession(tree)
+    session = SearchSession(semantic_tree)
     try:
         assert session.search(QUESTION, now=utcnow(), record=False).lanes == ("lexical",)
-        _user_endpoint(monkeypatch, server)
+        use_endpoint(monkeypatch, embeddings_server)
         found = session.search(QUESTION, now=utcnow(), record=False)
     finally:
         session.close()

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_support import Served, brv_ui, build_project, opened
+from browser_support import Served, brv_ui, build_project
 
 pytestmark = pytest.mark.slow
 QUICK = "header form.quick input[name=q]"
@@ -19,12 +19,6 @@ def served(tmp_path_factory: pytest.TempPathFactory, browser: Any) -> Iterator[S
     root = build_project(tmp_path_factory.mktemp("quick") / "project").project.root
     with brv_ui(root) as running:
         yield running
-
-
-@pytest.fixture
-def tab(browser: Any, served: Served) -> Iterator[Any]:
-    with opened(browser, served) as page:
-        yield page
 
 
 def test_typing_in_the_header_shows_results_without_enter(tab: Any, served: Served) -> None:

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_support import Served, brv_ui, build_project, opened
+from browser_support import Served, brv_ui, build_project
 from conftest import run_brv
 
 pytestmark = pytest.mark.slow
@@ -35,12 +35,6 @@ def served(tmp_path_factory: pytest.TempPathFactory, browser: Any) -> Iterator[S
         assert done.exit_code == 0, done.stderr
     with brv_ui(root) as running:
         yield running
-
-
-@pytest.fixture
-def tab(browser: Any, served: Served) -> Iterator[Any]:
-    with opened(browser, served) as page:
-        yield page
 
 
 def test_a_table_is_a_table_and_code_in_a_link_stays_inside_it(tab: Any, served: Served) -> None:

@@ -3,63 +3,38 @@ restores the entry's bytes, each through the review queue's buttons (Debian's Ch
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import PENDING, Demo, Served, brv_ui, build_project, opened
-from conftest import run_brv
+from browser_support import PENDING, Demo, Served, opened, review_click, statuses
 
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture
-def demo(tmp_path: Path, browser: Any) -> Demo:
-    return build_project(tmp_path / "project")
-
-
-@pytest.fixture
-def served(demo: Demo) -> Iterator[Served]:
-    with brv_ui(demo.project.root) as running:
-        yield running
-
-
-def statuses(demo: Demo) -> dict[str, str]:
-    done = run_brv("review", "pending", "--all", "--json", cwd=demo.project.root)
-    assert done.exit_code == 0, done.stderr
-    return {str(e["id"]): e["status"] for e in done.json()["entries"]}  # type: ignore[index]
-
-
-def decide(page: Any, served: Served, entry: str, button: str) -> str:
-    page.goto(served.base + "/review")
-    card = page.locator("section.card", has_text=entry)
-    assert card.count() == 1
-    with page.expect_navigation():  # the POST answers 303 back to the queue
-        card.get_by_role("button", name=button).click()
-    return page.locator("main").inner_text()
+def decide(page: Any, demo_served: Served, entry: str, button: str) -> str:
+    return review_click(page, demo_served, "section.card", entry, button)
 
 
 def test_approve_keeps_the_deletion_and_reject_restores_the_entry(
-    browser: Any, served: Served, demo: Demo
+    browser: Any, demo_served: Served, demo: Demo
 ) -> None:
     tree = demo.project.tree
     assert not (tree / PENDING[0]).exists()
     assert not (tree / PENDING[1]).exists()
     assert statuses(demo) == {"1": "pending", "2": "pending"}
-    with opened(browser, served) as page:
-        text = decide(page, served, "legacy_cookie_store", "Approve")
+    with opened(browser, demo_served) as page:
+        text = decide(page, demo_served, "legacy_cookie_store", "Approve")
         assert "#1 approved" in text
         assert not (tree / PENDING[0]).exists()
         assert statuses(demo) == {"1": "approved", "2": "pending"}
 
-        text = decide(page, served, "opaque_tokens", "Reject (restore)")
+        text = decide(page, demo_served, "opaque_tokens", "Reject (restore)")
         assert "#2 rejected" in text
         assert (tree / PENDING[1]).read_bytes() == demo.before[PENDING[1]]
         assert not (tree / PENDING[0]).exists()
         assert statuses(demo) == {"1": "approved", "2": "rejected"}
-        page.goto(served.base + "/review")
+        page.goto(demo_served.base + "/review")
         assert "Nothing waits for review." in page.locator("main").inner_text()
         # the restored entry is back on the tree page
-        page.goto(served.base + "/?path=legacy%2Ftokens")
+        page.goto(demo_served.base + "/?path=legacy%2Ftokens")
         assert page.locator("main").get_by_role("link", name="Opaque Tokens").count() >= 1

@@ -5,50 +5,25 @@ same-origin POST and token as the page's other buttons (Debian's Chromium)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import PENDING, Demo, Served, brv_ui, build_project, opened
-from conftest import run_brv
+from browser_support import PENDING, Demo, Served, opened, review_click, statuses
 
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture
-def demo(tmp_path: Path, browser: Any) -> Demo:
-    return build_project(tmp_path / "project")
-
-
-@pytest.fixture
-def served(demo: Demo) -> Iterator[Served]:
-    with brv_ui(demo.project.root) as running:
-        yield running
-
-
-def statuses(demo: Demo) -> dict[str, str]:
-    done = run_brv("review", "pending", "--all", "--json", cwd=demo.project.root)
-    assert done.exit_code == 0, done.stderr
-    return {str(e["id"]): e["status"] for e in done.json()["entries"]}  # type: ignore[index]
-
-
-def click_group(page: Any, served: Served, group: str, button: str) -> str:
-    page.goto(served.base + "/review")
-    row = page.locator("section.groups li.group", has_text=group)
-    assert row.count() == 1, page.locator("main").inner_text()
-    with page.expect_navigation():  # the POST answers 303 back to the queue
-        row.get_by_role("button", name=button).click()
-    return page.locator("main").inner_text()
+def click_group(page: Any, demo_served: Served, group: str, button: str) -> str:
+    return review_click(page, demo_served, "section.groups li.group", group, button)
 
 
 def test_one_click_rejects_a_whole_domain_and_restores_every_file(
-    browser: Any, served: Served, demo: Demo
+    browser: Any, demo_served: Served, demo: Demo
 ) -> None:
     tree = demo.project.tree
     assert statuses(demo) == {"1": "pending", "2": "pending"}
-    with opened(browser, served) as page:
-        text = click_group(page, served, "domain legacy", "Reject all 2 (restore)")
+    with opened(browser, demo_served) as page:
+        text = click_group(page, demo_served, "domain legacy", "Reject all 2 (restore)")
         assert "2 review entries rejected" in text
         for entry in PENDING:
             assert (tree / entry).read_bytes() == demo.before[entry]
@@ -56,10 +31,10 @@ def test_one_click_rejects_a_whole_domain_and_restores_every_file(
         assert "Nothing waits for review." in text
 
 
-def test_one_click_approves_a_whole_kind(browser: Any, served: Served, demo: Demo) -> None:
+def test_one_click_approves_a_whole_kind(browser: Any, demo_served: Served, demo: Demo) -> None:
     tree = demo.project.tree
-    with opened(browser, served) as page:
-        text = click_group(page, served, "kind DELETE", "Approve all 2")
+    with opened(browser, demo_served) as page:
+        text = click_group(page, demo_served, "kind DELETE", "Approve all 2")
         assert "2 review entries approved" in text
         assert statuses(demo) == {"1": "approved", "2": "approved"}
         for entry in PENDING:
@@ -67,13 +42,13 @@ def test_one_click_approves_a_whole_kind(browser: Any, served: Served, demo: Dem
 
 
 def test_a_group_post_from_another_origin_is_refused(
-    browser: Any, served: Served, demo: Demo
+    browser: Any, demo_served: Served, demo: Demo
 ) -> None:
     import urllib.error
     import urllib.request
 
     request = urllib.request.Request(
-        served.url.replace("/?", "/review/group/reject?domain=legacy&"), method="POST",
+        demo_served.url.replace("/?", "/review/group/reject?domain=legacy&"), method="POST",
         headers={"Origin": "http://evil.example"})
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(request, timeout=30)

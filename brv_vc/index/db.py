@@ -18,8 +18,12 @@ from brv_vc.tree.statedb import connect, index_db_path
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
+    from typing import TypeVar
 
-SCHEMA_VERSION = "9"  # 8: codelinks (issue 27); 9: quoted/escaped paths with spaces link
+    T = TypeVar("T")
+
+SCHEMA_VERSION = "10"  # 10: links and codelinks stored by docs.id (issue 39: size)
+# (8: codelinks (issue 27); 9: quoted/escaped paths with spaces link)
 # (7: contentless FTS5 + texts, no prefix indexes (issue 24: size); 6: toplists; 4 came twice, stemming + keys and ctime; 5 was both)
 
 # Porter stemming (SQLite's built-in tokenizer, measured against Snowball in
@@ -47,14 +51,22 @@ CREATE TABLE docs (
 );
 CREATE INDEX docs_dir ON docs(dir);
 CREATE TABLE dirs (path TEXT PRIMARY KEY, mtime_ns INTEGER NOT NULL);
+-- An entry's relations and code paths are stored under its docs.id (``doc``), not its path
+-- again (version 10: the path in every row and its index were 13 of 81 MB at 25,000
+-- entries); the views ``links`` and ``codelinks`` give them back by path, in the order
+-- written (rowid).
 -- raw: the relation as written, NULL when it is the target itself (most are)
-CREATE TABLE links (source TEXT NOT NULL, target TEXT NOT NULL, raw TEXT);
-CREATE INDEX links_source ON links(source);
-CREATE INDEX links_target ON links(target);
+CREATE TABLE link_rows (doc INTEGER NOT NULL, target TEXT NOT NULL, raw TEXT);
+CREATE INDEX link_rows_doc ON link_rows(doc);
+CREATE INDEX link_rows_target ON link_rows(target);
+CREATE VIEW links (rowid, source, target, raw) AS
+    SELECT l.rowid, d.path, l.target, l.raw FROM link_rows l JOIN docs d ON d.id = l.doc;
 -- repository paths an entry names (index.code_refs): how is 'files' (a Files: list) or 'text'
-CREATE TABLE codelinks (source TEXT NOT NULL, path TEXT NOT NULL, how TEXT NOT NULL);
-CREATE INDEX codelinks_source ON codelinks(source);
-CREATE INDEX codelinks_path ON codelinks(path);
+CREATE TABLE codelink_rows (doc INTEGER NOT NULL, path TEXT NOT NULL, how TEXT NOT NULL);
+CREATE INDEX codelink_rows_doc ON codelink_rows(doc);
+CREATE INDEX codelink_rows_path ON codelink_rows(path);
+CREATE VIEW codelinks (rowid, source, path, how) AS
+    SELECT c.rowid, d.path, c.path, c.how FROM codelink_rows c JOIN docs d ON d.id = c.doc;
 CREATE TABLE dfcache (expr TEXT PRIMARY KEY, df INTEGER NOT NULL, files INTEGER NOT NULL);
 CREATE TABLE toplists (expr TEXT PRIMARY KEY, stamp TEXT NOT NULL, rows BLOB NOT NULL);
 -- the dream's cross-domain candidates per word (index/dream_hits.py)
@@ -161,12 +173,12 @@ def set_meta(conn: sqlite3.Connection, key: str, value: str) -> None:
 CHUNK = 500
 
 
-def chunks(items: list[str]) -> Iterator[list[str]]:
+def chunks(items: list[T]) -> Iterator[list[T]]:
     """``items`` in slices of :data:`CHUNK`, each small enough for one query's parameters."""
     for start in range(0, len(items), CHUNK):
         yield items[start : start + CHUNK]
 
 
-def marks(items: list[str]) -> str:
+def marks(items: list[T]) -> str:
     """The ``?`` placeholders of an ``IN (...)`` over ``items``."""
     return ",".join("?" * len(items))

@@ -92,8 +92,9 @@ class Writer:
         # FTS5 keeps one pending batch (a smaller id than the last one makes it flush)
         self._fts: list[tuple[int, tuple[str, str, str, str] | None]] = []
         self._texts: list[tuple[int, bytes]] = []
-        self._links: list[tuple[str, str, str | None]] = []
-        self._code: list[tuple[str, str, str]] = []
+        # (docs id, target, raw) and (docs id, code path, how), in the order written
+        self._links: list[tuple[int, str, str | None]] = []
+        self._code: list[tuple[int, str, str]] = []
 
     def put(
         self, path: str, folder: str, stat: tuple[int, int, int], data: bytes, old: Any | None
@@ -139,9 +140,9 @@ class Writer:
             if self.vocab_current:
                 self.new_words.update(_words(f"{doc.title} {doc.content} {path}"))
             self._texts.append((row_id, texts.pack(doc.content, doc.keys)))
-            self._links.extend((path, t, None if r == t else r)  # raw only when written otherwise
+            self._links.extend((row_id, t, None if r == t else r)  # raw only when written otherwise
                                for r in doc.relations if (t := target_path(r)))
-            self._code.extend((path, ref, how) for ref, how in doc.code)
+            self._code.extend((row_id, ref, how) for ref, how in doc.code)
         self.fts_changed = True
         if len(self._fts) >= BATCH:
             self.flush()
@@ -175,9 +176,9 @@ class Writer:
                          f"({','.join(str(row_id) for _, row_id, _ in self._dropped)})")
         else:  # new files only (a build): their ids only grow
             conn.executemany(_FTS_INSERT, [(row_id, *new) for row_id, new in self._fts if new])
-        sources = [path for path, _, _ in self._dropped]
-        links = _changed_rows(conn, "links", "target, raw", sources, self._links)
-        code = _changed_rows(conn, "codelinks", "path, how", sources, self._code)
+        sources = [row_id for _, row_id, _ in self._dropped]
+        links = _changed_rows(conn, "link_rows", "target, raw", sources, self._links)
+        code = _changed_rows(conn, "codelink_rows", "path, how", sources, self._code)
         conn.executemany("DELETE FROM docs WHERE id = ?", self._gone)
         conn.executemany(
             "UPDATE docs SET mtime_ns = ?, size = ?, ctime_ns = ? WHERE id = ?", self._stats)
@@ -185,8 +186,8 @@ class Writer:
             "UPDATE docs SET dir=?, kind=?, mtime_ns=?, size=?, ctime_ns=?, hash=?, fp=?, "
             "title=?, updated=?, problem=? WHERE id = ?", self._updates)
         conn.executemany("INSERT OR REPLACE INTO texts (id, z) VALUES (?, ?)", self._texts)
-        conn.executemany("INSERT INTO links (source, target, raw) VALUES (?, ?, ?)", links)
-        conn.executemany("INSERT INTO codelinks (source, path, how) VALUES (?, ?, ?)", code)
+        conn.executemany("INSERT INTO link_rows (doc, target, raw) VALUES (?, ?, ?)", links)
+        conn.executemany("INSERT INTO codelink_rows (doc, path, how) VALUES (?, ?, ?)", code)
         for staged in (self._dropped, self._gone, self._stats, self._updates, self._fts,
                        self._texts, self._links, self._code):
             staged.clear()
@@ -208,24 +209,24 @@ class Writer:
 
 
 def _changed_rows(
-    conn: sqlite3.Connection, table: str, columns: str, sources: list[str],
+    conn: sqlite3.Connection, table: str, columns: str, sources: list[int],
     rows: list[tuple[Any, ...]],
 ) -> list[tuple[Any, ...]]:
-    """Deletes the ``table`` rows of ``sources`` that ``rows`` change; returns those to insert.
+    """Deletes the ``table`` rows of ``sources`` (docs ids) that ``rows`` change; returns those to insert.
 
     A source whose rows are the same, in the same order (most edits leave an entry's
     relations and code paths alone), keeps its rows: no delete, no insert, no page written.
     ``rows`` may hold sources not in ``sources`` (new files): they are inserted.
     """
-    old: dict[str, list[tuple[Any, ...]]] = {}
+    old: dict[int, list[tuple[Any, ...]]] = {}
     for chunk in chunks(sources):
-        for row in conn.execute(f"SELECT source, {columns} FROM {table} WHERE source IN "
-                                f"({marks(chunk)}) ORDER BY source, rowid", chunk):
+        for row in conn.execute(f"SELECT doc, {columns} FROM {table} WHERE doc IN "
+                                f"({marks(chunk)}) ORDER BY doc, rowid", chunk):
             old.setdefault(row[0], []).append(row)
-    new: dict[str, list[tuple[Any, ...]]] = {}
+    new: dict[int, list[tuple[Any, ...]]] = {}
     for row in rows:
         new.setdefault(row[0], []).append(row)
     same = {source for source in sources if old.get(source, []) == new.get(source, [])}
-    conn.executemany(f"DELETE FROM {table} WHERE source = ?",
+    conn.executemany(f"DELETE FROM {table} WHERE doc = ?",
                      [(source,) for source in sources if source in old and source not in same])
     return [row for row in rows if row[0] not in same]

@@ -207,7 +207,7 @@ def _decide(path: str, other: str, where: dict[str, int], corpus: Corpus,
                 "reason": f"{newer} revisits the subject of {old_path} ({best:.2f} similar)"}
     if not evidence.shared or (_linked(a, other) and _linked(b, path)):
         return None  # alike in words only (no name of one in the other), or linked
-    if evidence.two_subjects and (pair >= MERGE_AT or evidence.siblings and best >= MERGE_AT):
+    if evidence.two_subjects and (pair >= MERGE_AT or (evidence.siblings and best >= MERGE_AT)):
         return None  # one text for two subjects (a license, a template): twins, not related
     return {"operation": "consolidate", "action": "CROSS_REFERENCE",
             "files": sorted([path, other]), "confidence": round(best, 2),

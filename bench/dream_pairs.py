@@ -11,11 +11,25 @@ old code (``git archive`` of a ref, default main's 7cc6393) and with this one, e
 own copy, and its decisions are scored against the labels:
 
 - MERGE and TEMPORAL_UPDATE are right when the pair is a true duplicate;
-- CROSS_REFERENCE is right when its entries are about one subject (one topic folder);
+- CROSS_REFERENCE is right when a reader of one entry should know about the other, read
+  from the tree before the dream (never from the dream's own evidence); any one of:
+  - one subject family: the same subject folder (two sections of one package, page or
+    man page);
+  - an explicit mention: the text of one names the other's subject, its subject folder's
+    name (``libxmlsec1``, ``grep``; ``_`` read as ``-``, ``_`` or a space) when at most 3 subjects
+    of the corpus say that name (the page names ``cli`` or ``review`` are common words),
+    or the command its title names (``brv review`` in the dreaming page's "Review");
+  - a shared identifier: a word of both entries' code (backtick spans, fenced blocks) of 4
+    characters or more that at most 2 subjects of the corpus use (an option, a function,
+    a file name), not a template's boilerplate (``npm install``, ``--help``);
+  a link between two subjects that only share a template, a licence or common words is
+  wrong (issue 37: "one topic folder" alone counted ``cli/brv_review`` and
+  ``dreaming/review`` as wrong);
 - recall: the share of the true duplicates that got a MERGE or a TEMPORAL_UPDATE.
 
-``--keep DIR`` builds in DIR and keeps it (the labels in ``DIR/pairs.json``); ``--reuse DIR``
-dreams again on copies of that project, without building it again.
+``--keep DIR`` builds in DIR and keeps it (the labels in ``DIR/pairs.json``, each dream's
+answer in ``DIR/answer-old.json`` and ``answer-new.json``); ``--reuse DIR`` dreams again on
+copies of that project, without building it again.
 
 Usage: python bench/dream_pairs.py [--old REF|--no-old] [--keep DIR | --reuse DIR] [--only man,docs]
 """
@@ -163,8 +177,74 @@ def build(root: Path, only: set[str]) -> tuple[list[tuple[str, str]], dict[str, 
     return pairs, dict(sizes)
 
 
+_CODE = re.compile(r"^(```|~~~)[^\n]*\n(.*?)^\1|`([^`\n]+)`", re.MULTILINE | re.DOTALL)
+_WORD = re.compile(r"[a-z0-9][a-z0-9_.-]*[a-z0-9]|[a-z0-9]")
+
+
+class Related:
+    """The CROSS_REFERENCE label: should a reader of one entry know about the other?
+
+    Read once from the tree before any dream (see the module's docstring).
+    """
+
+    def __init__(self, root: Path) -> None:
+        project = Project(root)
+        self.text: dict[str, str] = {}
+        self.code: dict[str, set[str]] = {}
+        self.command: dict[str, str] = {}
+        users: dict[tuple[str, str], set[str]] = {}  # (corpus, word) -> subjects using it
+        for rel in entry_paths(project):
+            entry = parse_entry((project.tree / rel).read_bytes(), file=rel)
+            text = f"{entry.title}\n{entry.body}".lower()
+            self.text[rel] = f" {' '.join(_WORD.findall(text))} "
+            said = [w for m in _CODE.finditer(text)
+                    for w in _WORD.findall(m.group(2) or m.group(3) or "")]
+            self.code[rel] = {w for w in said
+                              if len(w) >= 4 and not w.isdigit() and not w.startswith("-")}
+            for word in self.code[rel]:
+                users.setdefault((self._corpus(rel), word), set()).add(self._subject(rel))
+            title = " ".join(_WORD.findall(entry.title.lower()))  # a title naming a command
+            named = len(title.split()) >= 2 and f" {title} " in f" {' '.join(said)} "
+            self.command[rel] = title if named else ""
+        self.rare = {key for key, who in users.items() if len(who) <= 2}
+        # a subject's name names it when few subjects say it ("cli", "review" are words)
+        texts: dict[str, list[tuple[str, str]]] = {}
+        for rel, text in self.text.items():
+            texts.setdefault(self._corpus(rel), []).append((self._subject(rel), text))
+        self.named: dict[str, list[str]] = {}
+        for rel in self.text:
+            subject = self._subject(rel)
+            if subject not in self.named:
+                folder = subject.split("/", 1)[1]
+                names = {f" {folder.replace('_', sep)} " for sep in (" ", "-", "_")}
+                self.named[subject] = [n for n in names if len(
+                    {who for who, t in texts[self._corpus(rel)] if n in t}) <= 3]
+
+    @staticmethod
+    def _corpus(rel: str) -> str:
+        return rel.split("/", 1)[0]
+
+    @staticmethod
+    def _subject(rel: str) -> str:
+        return rel.rsplit("/", 1)[0]
+
+    def _names(self, rel: str) -> list[str]:
+        command = self.command.get(rel, "")
+        return [*self.named[self._subject(rel)], *([f" {command} "] if command else [])]
+
+    def __call__(self, files: list[str]) -> bool:
+        if len({self._subject(f) for f in files}) == 1:
+            return True
+        a, b = files[0], files[1]
+        if any(n in self.text.get(b, "") for n in self._names(a)) or any(
+                n in self.text.get(a, "") for n in self._names(b)):
+            return True
+        corpus = self._corpus(a)
+        return any((corpus, w) in self.rare for w in self.code.get(a, set()) & self.code.get(b, set()))
+
+
 def _score(answer: dict[str, Any], pairs: list[tuple[str, str]],
-           sizes: dict[str, int]) -> dict[str, dict[str, Any]]:
+           sizes: dict[str, int], related: Related) -> dict[str, dict[str, Any]]:
     dupes = {frozenset(p) for p in pairs}
     out: dict[str, dict[str, Any]] = {c: {"entries": n, "duplicates": 0, "found": 0}
                                       for c, n in sizes.items()}
@@ -183,7 +263,7 @@ def _score(answer: dict[str, Any], pairs: list[tuple[str, str]],
             right = frozenset(named) in dupes
         else:
             named = list(op["files"])
-            right = len({p.rsplit("/", 1)[0] for p in named}) == 1
+            right = related(named)
         if action != "CROSS_REFERENCE" and right:
             found.add(frozenset(named))
         if not right and SHOW:
@@ -242,6 +322,7 @@ def main() -> None:
         (base / "pairs.json").write_text(json.dumps({"pairs": pairs, "sizes": sizes}))
     print(f"tree: {root} ({sum(sizes.values())} entries: {sizes}; "
           f"{len(pairs)} true duplicates)")
+    related = Related(root)
     versions = [] if args.no_old else [(f"old ({args.old})", old_source(args.old))]
     for label, code in [*versions, ("new (this tree)", REPO)]:
         copy = base / f"proj-{label.split()[0]}"
@@ -250,9 +331,11 @@ def main() -> None:
         measured(code, copy, "index", "--json")
         seconds, peak, answer = measured(code, copy, "dream", "--force", "--json",
                                         "--budget", "7200")  # whole dreams, never cut
+        if kept:  # to score again (another label) without dreaming again
+            (base / f"answer-{label.split()[0]}.json").write_text(json.dumps(answer))
         kinds = Counter(op["action"] for op in answer.get("operations", []))
         report(f"{label}: {seconds:.1f} s, peak {peak:.0f} MB, operations {dict(kinds)}",
-               _score(answer, pairs, sizes))
+               _score(answer, pairs, sizes, related))
     if not kept:
         shutil.rmtree(base, ignore_errors=True)
 

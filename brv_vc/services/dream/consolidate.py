@@ -11,8 +11,10 @@ corpus (see ``similarity``). For each changed entry, its nearest entries decide:
   evidence of two subjects: the older entry's ``related`` gains the newer one (never a line
   in its text); confidence is the similarity, reviewed below 0.7.
 - CROSS_REFERENCE: similarity >= 0.5 either way, a name of one used by the other, and not
-  linked yet: ``related`` both ways. Not between two subjects whose texts are merge-alike:
-  the same license or template filled for two packages says nothing of how they relate.
+  linked yet: ``related`` both ways. Not between two subjects whose texts are merge-alike
+  (for sibling folders of a domain, either way: one package's licence held whole in its
+  sibling's): the same license or template filled for two packages says nothing of how
+  they relate.
 - SKIP: nothing close enough, or alike in words only (logged with its reason, no change).
 A ``pendingMerges`` hint from the last prune becomes a MERGE when one of the pair is at
 least 0.5 alike to the other (the prune's own test) and they are not two subjects.
@@ -205,7 +207,7 @@ def _decide(path: str, other: str, where: dict[str, int], corpus: Corpus,
                 "reason": f"{newer} revisits the subject of {old_path} ({best:.2f} similar)"}
     if not evidence.shared or (_linked(a, other) and _linked(b, path)):
         return None  # alike in words only (no name of one in the other), or linked
-    if evidence.two_subjects and pair >= MERGE_AT:
+    if evidence.two_subjects and (pair >= MERGE_AT or (evidence.siblings and best >= MERGE_AT)):
         return None  # one text for two subjects (a license, a template): twins, not related
     return {"operation": "consolidate", "action": "CROSS_REFERENCE",
             "files": sorted([path, other]), "confidence": round(best, 2),

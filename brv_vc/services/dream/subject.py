@@ -22,6 +22,12 @@ see :meth:`Subjects.evidence`). Then:
   ``libxmlsec1-openssl`` is another package than ``libxmlsec1`` although every word of
   the one is in the other (a subfolder is a part of its parent: ``auth`` and
   ``auth/tokens`` still need own names on both sides);
+- a command's section, the title naming the command its code runs (``brv curate update``:
+  the longest run of two or more of the title's words that its code says in that order):
+  two titles naming two commands are two subjects, however few words differ. ``curate
+  update`` and ``curate upsert`` are two commands; ``brv hooks status`` is a subcommand,
+  its own subject, not ``brv hooks`` revisited; "Notes on brv hooks status" still names
+  ``brv hooks status``;
 - a shared name (a specific name of one that the other uses): the two are about one
   subject, or one names the other's: a CROSS_REFERENCE needs it.
 
@@ -58,6 +64,28 @@ def _nameable(word: str) -> bool:
     return not word.isdigit() and word not in STOPWORDS
 
 
+def _code(entry: Entry) -> str:
+    return " ".join(m.group(2) or m.group(3) or "" for m in _CODE.finditer(entry.body))
+
+
+def command(entry: Entry) -> str:
+    """The command an entry's title names: its longest run of words its code says too.
+
+    Two words at least, in the title's order (``brv hooks status`` in "Notes on brv hooks
+    status", its code ``brv hooks status --json``); "" when the title names no command.
+    """
+    title = tokens(entry.title)
+    if len(title) < 2:
+        return ""
+    code = f" {' '.join(tokens(_code(entry)))} "
+    for size in range(len(title), 1, -1):
+        for start in range(len(title) - size + 1):
+            run = " ".join(title[start:start + size])
+            if f" {run} " in code:
+                return run
+    return ""
+
+
 def names(path: str, entry: Entry) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     """The words that name what an entry is about: its folders, its code, its label.
 
@@ -65,7 +93,7 @@ def names(path: str, entry: Entry) -> tuple[frozenset[str], frozenset[str], froz
     is its file name and title (less the others' words).
     """
     parts = path.removesuffix(".md").split("/")
-    code = " ".join(m.group(2) or m.group(3) or "" for m in _CODE.finditer(entry.body))
+    code = _code(entry)
     folders = frozenset(w for w in tokens(" ".join(parts[1:-1])) if not w.isdigit())
     coded = frozenset(w for w in tokens(code) if _nameable(w)) - folders
     label = frozenset(w for w in tokens(f"{parts[-1]} {entry.title}") if _nameable(w))
@@ -80,18 +108,21 @@ class Evidence:
     own_b: tuple[str, ...]
     shared: tuple[str, ...]
     siblings: bool = False  # sibling folders of one domain, one named by a word of its own
+    commands: tuple[str, str] | None = None  # the two commands the titles name, if two
 
     @property
     def two_subjects(self) -> bool:
-        """Two subjects: a template filled twice, or sibling folders naming two things.
+        """Two subjects: a template filled twice, sibling folders or titles naming two things.
 
-        Each side names something the other never mentions, or the two sit in sibling
-        folders of a domain that name different things.
+        Each side names something the other never mentions, the two sit in sibling
+        folders of a domain that name different things, or their titles name two commands.
         """
-        return bool(self.own_a and self.own_b) or self.siblings
+        return bool(self.own_a and self.own_b) or self.siblings or self.commands is not None
 
     def why(self) -> str:
         """A reason line: the names that tell the two subjects apart."""
+        if self.commands is not None:
+            return f"different commands ({self.commands[0]} / {self.commands[1]})"
         return (f"different subjects ({', '.join(self.own_a[:3]) or 'its folder'} / "
                 f"{', '.join(self.own_b[:3]) or 'its folder'})")
 
@@ -146,7 +177,8 @@ class Subjects:
             folders, coded, label = names(path, entry)
             named = frozenset(_stem(w) for w in folders | coded | label)
             used = frozenset(_stem(w) for w in words(entry)) | named
-            made = self._known[path] = _Known(folders, coded, label, named, used)
+            made = self._known[path] = _Known(folders, coded, label, named, used,
+                                              command(entry))
         return made
 
     def evidence(self, a: tuple[str, Entry], b: tuple[str, Entry]) -> Evidence:
@@ -182,7 +214,10 @@ class Subjects:
         named_apart = _siblings(a[0], b[0]) and any(
             _stem(w) not in theirs.named for mine, theirs in ((one, two), (two, one))
             for w in mine.folders)
-        return Evidence(tuple(own_a), tuple(own_b), tuple(dict.fromkeys(shared)), named_apart)
+        commands = ((one.command, two.command)
+                    if one.command and two.command and one.command != two.command else None)
+        return Evidence(tuple(own_a), tuple(own_b), tuple(dict.fromkeys(shared)), named_apart,
+                        commands)
 
 
 def _siblings(a: str, b: str) -> bool:
@@ -203,3 +238,4 @@ class _Known:
     label: frozenset[str]
     named: frozenset[str]
     used: frozenset[str]
+    command: str

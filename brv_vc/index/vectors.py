@@ -6,12 +6,22 @@ vectors, and a tree without the lane never opens it. Rows are keyed by the entry
 hash and the model, so an edit needs one new vector, an unchanged entry moved elsewhere
 needs none, and a model change re-embeds lazily (the old model's rows are only read by it).
 Vectors are float32 blobs, unit length (cosine is a dot product).
+
+A search reads them as one matrix: ``vectors-<model digest>.npz`` beside ``vectors.db``
+holds every vector of one model in one float32 block, with the content hash of each row and
+the version of ``vectors.db`` it was written at (:func:`matrix`). While that version is
+current the search reads the one file (no row of ``vectors.db``: 25,000 blobs read, checked
+and joined cost about 0.25 s of CPU); after any write the next search reads the rows again
+and writes the file anew (``os.replace``: a reader sees the old file or the new one).
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 FILE = "vectors.db"
 _SCHEMA = """
@@ -48,10 +58,9 @@ def entries(index: sqlite3.Connection, scope: str | None = None) -> list[tuple[i
     return [(int(i), str(p), str(h), str(t)) for i, p, h, t in index.execute(sql + " ORDER BY id", args)]
 
 
-def stored(conn: sqlite3.Connection, model: str) -> dict[str, bytes]:
-    """Hash -> vector blob of every vector kept for ``model``."""
-    return {str(h): bytes(v) for h, v in
-            conn.execute("SELECT hash, v FROM vectors WHERE model = ?", (model,))}
+def hashes(conn: sqlite3.Connection, model: str) -> set[str]:
+    """The content hashes that have a vector for ``model``."""
+    return {str(h) for (h,) in conn.execute("SELECT hash FROM vectors WHERE model = ?", (model,))}
 
 
 def version(conn: sqlite3.Connection) -> int:
@@ -87,3 +96,60 @@ def prune(conn: sqlite3.Connection, model: str, keep: set[str]) -> int:
     _bump(conn)
     conn.execute("COMMIT")
     return len(gone)
+
+
+def _matrix_file(state: Path, model: str) -> Path:
+    return state / f"vectors-{hashlib.sha1(model.encode()).hexdigest()[:16]}.npz"
+
+
+def _read_rows(conn: sqlite3.Connection, model: str) -> tuple[list[str], Any]:
+    """``model``'s hashes and matrix, read from the rows.
+
+    One size: an endpoint that changed its model's size under one name keeps the size most
+    rows have.
+    """
+    import numpy as np
+
+    sizes = conn.execute("SELECT dim, count(*) FROM vectors WHERE model = ? GROUP BY dim "
+                         "ORDER BY count(*) DESC, dim LIMIT 1", (model,)).fetchone()
+    if sizes is None:
+        return [], np.zeros((0, 0), dtype=np.float32)
+    hashes, blobs = [], []
+    for h, v in conn.execute("SELECT hash, v FROM vectors WHERE model = ? AND dim = ? "
+                             "ORDER BY hash", (model, sizes[0])):
+        hashes.append(str(h))
+        blobs.append(v)
+    return hashes, np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(hashes), -1)
+
+
+def matrix(state: Path, conn: sqlite3.Connection, model: str) -> tuple[int, list[str], Any]:
+    """(the version read at, the hashes, their float32 matrix, one row each) of ``model``.
+
+    From the matrix file when it was written at the current version, else from the rows of
+    ``vectors.db``, written to the matrix file for the next search (a file that cannot be
+    read or written is only a slower search).
+    """
+    import numpy as np
+
+    at = version(conn)
+    path = _matrix_file(state, model)
+    try:
+        with np.load(path, allow_pickle=False) as kept:
+            if int(kept["version"]) == at and str(kept["model"]) == model:
+                hashes = kept["hashes"].tolist()
+                rows = kept["matrix"]
+                if rows.shape[0] == len(hashes) and rows.dtype == np.float32:
+                    return at, hashes, rows
+    except (OSError, ValueError, KeyError):
+        pass
+    hashes, rows = _read_rows(conn, model)
+    if at == version(conn):  # no write since: the file is of this version
+        temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        try:
+            with temporary.open("wb") as out:
+                np.savez(out, version=np.int64(at), model=np.str_(model),
+                         hashes=np.asarray(hashes, dtype=str), matrix=rows)
+            os.replace(temporary, path)
+        except OSError:
+            temporary.unlink(missing_ok=True)
+    return at, hashes, rows

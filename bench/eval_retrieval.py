@@ -153,9 +153,13 @@ def in_process(root: Path, text: str) -> Found:
         from brv_vc.services.query import search_tree
     except ImportError:  # brv before services/ became packages (a BEFORE run on an old main)
         from brv_vc.services.search import search_tree  # type: ignore[no-redef]
+    from brv_vc.index.terms import QueryError
     from brv_vc.tree.project import Project
 
-    found = search_tree(Project(root), text, now=utcnow(), limit=K)
+    try:
+        found = search_tree(Project(root), text, now=utcnow(), limit=K)
+    except QueryError:  # stop words only (manpages' "and a"): no results, as as_process
+        return [], True, 0.0, 0.0
     top = found.results[0].relevance if found.results else 0.0
     return ([h.path for h in found.results], found.out_of_domain,
             getattr(found, "coverage", 0.0), top)

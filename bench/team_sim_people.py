@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from bench.team_sim_world import TREE, Clone, World, dirty, kind_of, recover, settle, unmerged
+from bench.team_sim_world import TREE, Clone, Ran, World, dirty, kind_of, recover, settle, unmerged
 
 ACTIONS = {  # action: weight
     "brv vc sync": 4, "brv vc pull + push": 2, "git pull + push": 2, "git pull --rebase": 1,
@@ -17,6 +17,7 @@ ACTIONS = {  # action: weight
 def _vc(world: World, clone: Clone, *args: str) -> bool:
     """A ``brv vc`` command; after a kill, the documented recovery. True when it succeeded."""
     ran = world.brv(clone, "vc", *args)
+    saw_unwritable_index(world, ran)
     if ran.killed:
         recover(world, clone)
         return False
@@ -46,8 +47,15 @@ def commit(world: World, clone: Clone, message: str) -> None:
         _vc(world, clone, "commit", "-m", message)
 
 
+def saw_unwritable_index(world: World, ran: Ran) -> None:
+    """Counts git's "Unable to write index." (a person sees it; ``settle`` aborts that merge)."""
+    if "Unable to write index" in ran.out + ran.err:
+        world.add("git said 'Unable to write index'")
+
+
 def git_pull(world: World, clone: Clone, *flags: str) -> None:
     ran = world.git(clone, "pull", "-q", "--no-edit", *flags)
+    saw_unwritable_index(world, ran)
     if ran.code != 0:
         world.add(f"git pull {' '.join(flags)} failed".replace("  ", " "))
         settle(world, clone, f"git pull {' '.join(flags)}".strip())
@@ -158,7 +166,9 @@ def merge_branch(world: World, clone: Clone, name: str) -> None:
     """``git merge name`` into main (settling conflicts, committing the agent's writes that
     stop it), then the branch deleted once merged."""
     for _ in range(3):
-        if world.git(clone, "merge", "-q", "--no-edit", name).code == 0:
+        ran = world.git(clone, "merge", "-q", "--no-edit", name)
+        saw_unwritable_index(world, ran)
+        if ran.code == 0:
             break
         world.add("git merge of a branch failed")
         if not settle(world, clone, "git merge of a branch") or not unmerged(world, clone):

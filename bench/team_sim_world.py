@@ -209,6 +209,14 @@ def settle(world: World, clone: Clone, why: str) -> bool:
     merging = (git_dir / "MERGE_HEAD").exists()
     if not paths and not merging and not rebasing:
         return True
+    if merging and not paths and not rebasing and never_applied(world, clone):
+        # git said "Unable to write index." (a brv write held index.lock as the merge's
+        # strategy took it) or refused otherwise: MERGE_HEAD without the merge in the index.
+        # A person reads that, aborts the merge and pulls again later; committing on top
+        # would record HEAD's tree as the merge (a teammate's changes dropped)
+        world.add("merge git never applied (aborted, pulled again later)")
+        world.git(clone, "merge", "--abort")
+        return False
     for path in paths:
         world.add(f"{kind_of(path)} conflicts")
         world.add(f"{kind_of(path)} conflicts ({why})")
@@ -244,6 +252,14 @@ def settle(world: World, clone: Clone, why: str) -> bool:
     world.git(clone, "reset", "-q")  # a stash pop's conflicts: resolved, left unstaged
     world.git(clone, "stash", "drop", "-q")
     return True
+
+
+def never_applied(world: World, clone: Clone) -> bool:
+    """MERGE_HEAD present, nothing unmerged, the index still HEAD's tree, and MERGE_HEAD's
+    commit not in HEAD: git stopped before its merge reached the index."""
+    same = world.git(clone, "diff", "--cached", "--quiet", "HEAD").code == 0
+    return same and world.git(clone, "merge-base", "--is-ancestor", "MERGE_HEAD",
+                              "HEAD").code == 1
 
 
 def _continue_rebase(world: World, clone: Clone) -> Ran:

@@ -23,6 +23,10 @@ def blocked_text(run: HookRun) -> str:
             *(f"  {problem.file} {problem.message}" for problem in run.problems),
             f"  fix: {run.problems[0].hint}",
             "To commit anyway: git commit --no-verify"])
+    if run.problems[0].key == "merge":  # services/vc/checks.UNAPPLIED_MERGE_KEY
+        problem = run.problems[0]
+        return (f"brv: commit refused: {problem.message}\n  fix: {problem.hint}\n"
+                "To commit anyway (not recommended): git commit --no-verify")
     if run.problems[0].key == "review":  # services/vc/gating.PENDING_KEY
         n = len(run.problems)
         return "\n".join([

@@ -22,6 +22,10 @@ from brv_vc.vc import git
 from brv_vc.vc.git_links import LINK_MODE
 from brv_vc.vc.repo import KnowledgeRepo
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+
 FRONTMATTER_SCHEMA = "frontmatter"
 
 
@@ -131,6 +135,31 @@ def check_staged(repo: KnowledgeRepo, index_file: str | None,
     return StagedCheck(tuple(sorted(set(tree_paths))), ordered, checked, deleted)
 
 
+UNAPPLIED_MERGE_KEY = "merge"  # StagedProblem.key of unapplied_merge_problem (cli/hook_text.py)
+
+
+def unapplied_merge_problem(repo: KnowledgeRepo, git_dir: Path,
+                            index_tree: str | None) -> StagedProblem | None:
+    """Refuses committing a merge git never applied (``vc/git/merging.py``), else None.
+
+    Trigger: ``git merge`` (or a pull's) printed "Unable to write index." and exited 1 with
+    MERGE_HEAD written and the index still HEAD's. Why: the commit would record HEAD's tree
+    as the merge, the other side's changes and deletions undone with no conflict shown.
+    Outcome: one problem naming the commit, the pre-commit hook and ``brv vc commit`` alike.
+    """
+    from brv_vc.vc.git.merging import unapplied_merge
+
+    head = unapplied_merge(repo.workdir, git_dir, index_tree)
+    if head is None:
+        return None
+    return StagedProblem(
+        "MERGE_HEAD",
+        f"git's merge of {head[:7]} never reached the index (git could not write it: "
+        "'Unable to write index'); committing now would record your own tree as the merge "
+        "and undo the other side's changes",
+        "run 'git merge --abort' then pull again", UNAPPLIED_MERGE_KEY)
+
+
 def check_scope(repo: KnowledgeRepo) -> str | None:
     """The pathspec :func:`check_staged` judges (None: the whole repository).
 
@@ -226,5 +255,5 @@ def entry_check(data: bytes, file: str, kind: Kind) -> None:
     validate(values, FRONTMATTER_SCHEMA, file=file)
 
 
-__all__ = ["StagedCheck", "StagedProblem", "blob_problem", "check_scope", "check_staged", "entry_check",
-           "in_check_scope"]
+__all__ = ["UNAPPLIED_MERGE_KEY", "StagedCheck", "StagedProblem", "blob_problem", "check_scope",
+           "check_staged", "entry_check", "in_check_scope", "unapplied_merge_problem"]

@@ -66,7 +66,8 @@ def commit(repo: KnowledgeRepo, message: str, *, include_pending: bool = False,
 
     Raises:
         UsageError: an empty message.
-        ConflictError: unmerged paths or conflict markers remain, or pending review.
+        ConflictError: unmerged paths or conflict markers remain, pending review, or a
+            merge git never applied (MERGE_HEAD with the index still HEAD's).
         GitError: nothing staged, force-added excluded files, missing identity.
         FormatError: a staged entry is malformed or breaks the frontmatter schema.
     """
@@ -80,7 +81,10 @@ def commit(repo: KnowledgeRepo, message: str, *, include_pending: bool = False,
 
 def _commit(repo: KnowledgeRepo, message: str, include_pending: bool,
             now: datetime | None) -> CommitResult:
-    from brv_vc.services.vc.checks import in_check_scope  # YAML + schema: only on commit
+    from brv_vc.services.vc.checks import (  # YAML + schema: only on commit
+        in_check_scope,
+        unapplied_merge_problem,
+    )
 
     # the git dir (for MERGE_HEAD), the parent and the branch: read from the files, or one
     # rev-parse (repo.whereabouts)
@@ -95,6 +99,9 @@ def _commit(repo: KnowledgeRepo, message: str, include_pending: bool,
               else git.staged_entries(repo.workdir))
     refuse_unmerged(_unmerged_in(repo, listed), "commit")
     merging = repo.merging(git_dir)
+    unapplied = unapplied_merge_problem(repo, git_dir, tree) if merging and tree else None
+    if unapplied is not None:  # the pre-commit hook's refusal too (checks.py)
+        raise ConflictError(f"cannot commit: {unapplied.message}", hint=unapplied.hint)
     changes = [row for row in listed if repo.tree_path(row[1]) is not None]
     checked = [row for row in listed if in_check_scope(repo, row[1])]
     blobs = git.changed_blobs(repo.workdir, checked)

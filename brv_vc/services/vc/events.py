@@ -112,6 +112,14 @@ def _pre_commit(project: Project, repo: KnowledgeRepo, index_file: str | None,
         return HookRun("pre-commit", skipped="validated and refreshed by 'brv vc commit'")
     # Imported here: the check needs YAML, which the post-* hooks never pay for.
     from brv_vc.services.vc.checks import check_scope, check_staged, in_check_scope
+
+    git_dir = repo.whereabouts()[0]
+    if repo.merging(git_dir):  # one stat: a merge git never applied is refused (checks.py)
+        from brv_vc.services.vc.checks import unapplied_merge_problem
+
+        unapplied = unapplied_merge_problem(repo, git_dir, _index_tree(repo, index_file))
+        if unapplied is not None:
+            return HookRun("pre-commit", blocked=True, problems=(unapplied,))
     from brv_vc.tree.config import code_links_on_commit
 
     # in-project: one diff of the whole index (renames followed) serves the check of the

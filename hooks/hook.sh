@@ -48,10 +48,10 @@ fi
 if command -v brv >/dev/null 2>&1; then feed brv hook-impl "$HOOK" "$@"; exit; fi
 # No brv: the legacy hook still runs first; then knowledge staged for a commit is refused
 # loudly, never passed unchecked; a warning in a brv project (git runs hooks from the top of
-# the work tree); nothing elsewhere. Only pre-commit and pre-push may block.
+# the work tree); nothing elsewhere. Only the BLOCKING hooks may block.
 legacy=0
 if [ "${0##*/}" = "$HOOK" ] && [ -x "$HERE/$HOOK.legacy" ]; then feed "$HERE/$HOOK.legacy" "$@"; legacy=$?; fi
-[ "$legacy" != 0 ] && { [ "$HOOK" = pre-commit ] || [ "$HOOK" = pre-push ]; } && exit "$legacy"
+: brv-legacy-stop  # rendered from vc/hook_missing.py BLOCKING
 [ -d .brv/context-tree ] && knowledge=.brv/context-tree || knowledge=.
 [ "$knowledge" = . ] && [ "${PWD%/.brv/context-tree}" = "$PWD" ] && exit "$legacy"
 : brv-missing-refusal  # rendered from vc/hook_missing.py (one rule for both launchers)

@@ -13,6 +13,14 @@ runs both launchers on the same cases.
 from __future__ import annotations
 
 REFUSING_HOOK = "pre-commit"  # the one hook that refuses when brv is missing
+# the hooks whose failure refuses what git is doing, a failed legacy hook's too; the others
+# fail open (read by run_hook through hook_env.BLOCKING, rendered into the shim here)
+BLOCKING = ("pre-commit", "pre-push")
+
+
+def legacy_stop(hook: str) -> str:
+    """One line of ``sh``: the shim's failed legacy hook (``$legacy``) stops a blocking hook."""
+    return '[ "$legacy" != 0 ] && exit "$legacy"' if hook in BLOCKING else ":"
 
 
 def refusal(hook: str, python: str, knowledge: str) -> str:

@@ -48,19 +48,13 @@ fi
 if command -v brv >/dev/null 2>&1; then feed brv hook-impl "$HOOK" "$@"; exit; fi
 # No brv: the legacy hook still runs first; then knowledge staged for a commit is refused
 # loudly, never passed unchecked; a warning in a brv project (git runs hooks from the top of
-# the work tree); nothing elsewhere. Only pre-commit and pre-push may block.
+# the work tree); nothing elsewhere. Only the BLOCKING hooks may block.
 legacy=0
 if [ "${0##*/}" = "$HOOK" ] && [ -x "$HERE/$HOOK.legacy" ]; then feed "$HERE/$HOOK.legacy" "$@"; legacy=$?; fi
-[ "$legacy" != 0 ] && { [ "$HOOK" = pre-commit ] || [ "$HOOK" = pre-push ]; } && exit "$legacy"
+: brv-legacy-stop  # rendered from vc/hook_missing.py BLOCKING
 [ -d .brv/context-tree ] && knowledge=.brv/context-tree || knowledge=.
 [ "$knowledge" = . ] && [ "${PWD%/.brv/context-tree}" = "$PWD" ] && exit "$legacy"
-if [ "$HOOK" = pre-commit ] && ! git diff --cached --quiet -- "$knowledge" 2>/dev/null; then
-  printf '%s\n' "brv: commit refused: it changes knowledge ($knowledge) but the brv git hook cannot find brv" \
-    "  to check it (no brv_vc for the Python recorded at install: ${PY:-none}; no 'brv' on PATH)." \
-    "  Fix: install brv-vc and run 'brv hooks install' again (or remove these hooks with" \
-    "  'brv hooks uninstall'); to commit without the check: git commit --no-verify" >&2
-  exit 1
-fi
+: brv-missing-refusal  # rendered from vc/hook_missing.py (one rule for both launchers)
 [ "$HOOK" = pre-commit ] && exit 0
 printf '%s\n' "brv: warning: the brv git hook '$HOOK' cannot find brv, so it did nothing" \
   "  (no brv_vc for the Python recorded at install: ${PY:-none}; no 'brv' on PATH)." \

@@ -154,7 +154,7 @@ def test_lefthook_before_brv_the_printed_config_works_verbatim(tmp_path: Path,
     git("add", ".brv", cwd=root)
     refused = _commit(root, "knowledge without brv")
     assert refused.returncode != 0
-    assert "brv cannot be found" in refused.stdout + refused.stderr
+    assert "the brv git hook cannot find brv" in refused.stdout + refused.stderr
 
 
 def test_framework_before_brv_the_printed_config_works_verbatim(tmp_path: Path) -> None:

@@ -134,9 +134,9 @@ def test_shim_without_a_findable_brv_refuses_a_knowledge_commit_loudly(
     assert head(tree) == before
     assert "brv: commit refused: it changes knowledge (.) but the brv git hook cannot find brv" in (
         proc.stderr)
-    assert "(no brv_vc for the Python recorded at install: /nonexistent/python3; no 'brv' on" in (
-        proc.stderr)
-    assert "Fix: install brv-vc and run 'brv hooks install' again" in proc.stderr
+    assert ("(no brv_vc for the Python recorded at install: /nonexistent/python3; no brv on "
+            "PATH") in proc.stderr
+    assert "Fix: install brv-vc and run: brv hooks install" in proc.stderr
 
 
 def test_shim_without_a_findable_brv_lets_a_code_only_commit_through_silently(

@@ -143,8 +143,8 @@ def test_with_brv_gone_a_knowledge_commit_fails_loudly_and_code_passes(tmp_path:
     before = head(root)
     refused = _commit(root, "knowledge", with_brv=False)
     assert refused.returncode == 1
-    assert "brv: this commit changes knowledge (.brv/context-tree) but brv cannot be found" in (
-        refused.stderr)
+    assert ("brv: commit refused: it changes knowledge (.brv/context-tree) but the brv git hook "
+            "cannot find brv") in refused.stderr
     assert "run: brv hooks install" in refused.stderr
     assert head(root) == before
 

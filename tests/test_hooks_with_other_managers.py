@@ -38,7 +38,8 @@ def test_lefthook_is_left_alone_and_given_its_config_snippet(tmp_path: Path) -> 
     result = _brv("hooks", "install", cwd=root)
     assert snapshot(root / ".git/hooks") == before
     assert "hook manager: lefthook" in result.stdout
-    assert "    brv:\n      run: 'p=$(git config brv.python || :);" in result.stdout
+    assert ("    brv:\n      run: 'case \",${BRV_REFRESHING-},\" in *\",pre-commit,\"*) ;; *) "
+            "p=$(git config brv.python || :);") in result.stdout
     assert "lefthook.yml with brv's part merged in" in result.stdout
     hooks = _hooks(root)
     assert hooks["pre-commit"]["runner"] == "lefthook"

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from brv_vc import __version__
+from brv_vc.vc.hook_missing import refusal
 
 # The ID lines of the pre-commit framework's hook script, current and prior
 # (pre_commit/commands/install_uninstall.py: CURRENT_HASH, PRIOR_HASHES).
@@ -68,24 +69,29 @@ def hook_line(name: str, knowledge: str = ".brv/context-tree") -> str:
 
     It runs the brv this machine's ``brv hooks install`` recorded (``git config
     brv.python``), else ``brv`` from PATH. A refusal by brv (pre-commit, pre-push) still
-    stops git. With no brv at all, a pre-commit that stages knowledge (``knowledge``, a
-    pathspec) fails and says how to fix it; any other commit or hook goes on silently. The
-    line holds no single quote, so ``sh -c '...'`` can carry it (the pre-commit framework).
-    brv starts as its shims start it (``-P -c``: no runpy, ~4 ms of CPU, no work tree on
-    the import path).
+    stops git. With no brv at all it does what the shim does (``hook_missing.refusal``, the
+    one wording): a pre-commit that stages knowledge (``knowledge``, a pathspec) fails and
+    says how to fix it; any other commit or hook goes on, silently (the line is committed for
+    teammates who may not use brv). The line holds no single quote, so ``sh -c '...'`` can
+    carry it (the pre-commit framework). brv starts as its shims start it (``-P -c``: no
+    runpy, ~4 ms of CPU, no work tree on the import path).
+
+    Of the shim's fast exits (``hooks_install.FAST_EXITS``) it takes the one that fits a
+    line: a hook the running brv command does itself (``BRV_REFRESHING``) starts no Python.
+    The framework's ``refresh`` stands for three hooks, so Python maps it and checks the same
+    rule (``hook_env.done_by_command``). The others stay Python's: the line lives in the
+    project's own files, so there is always a ``.brv`` above it ("outside"); the checked
+    index writes the trailers note ("checked", "trailers") and the pushed refs are read from
+    stdin and fed on ("pushed"), neither of which fits one line.
     """
     run = f'hook-impl {name} "$@"'
-    missing = ""
-    if name == "pre-commit":
-        missing = (f"elif ! git diff --cached --quiet -- {knowledge} 2>/dev/null; then "
-                   f'echo "brv: this commit changes knowledge ({knowledge}) but brv cannot be '
-                   "found (no git config brv.python, no brv on PATH), so it cannot be checked. "
-                   "Install brv-vc and run: brv hooks install (or commit with --no-verify)"
-                   '" >&2; exit 1; ')
-    return (f'p=$(git config brv.python || :); if [ -n "$p" ] && "$p" -P -c "import brv_vc" '
+    body = (f'p=$(git config brv.python || :); if [ -n "$p" ] && "$p" -P -c "import brv_vc" '
             f'2>/dev/null; then "$p" -P -c "from brv_vc.cli.entry import main; main()" {run} '
-            f'|| exit $?; elif command -v brv '
-            f">/dev/null 2>&1; then brv {run} || exit $?; {missing}fi  {LINE_TAG}")
+            f"|| exit $?; elif command -v brv >/dev/null 2>&1; then brv {run} || exit $?; "
+            f'else {refusal(name, "${p:-none}", knowledge)}; fi')
+    if name != "refresh":
+        body = f'case ",${{BRV_REFRESHING-}}," in *",{name},"*) ;; *) {body} ;; esac'
+    return f"{body}  {LINE_TAG}"
 
 
 def detect(top: Path, folder: Path, hooks_path: str | None,

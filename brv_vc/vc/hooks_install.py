@@ -23,6 +23,7 @@ from brv_vc.errors import ConflictError
 from brv_vc.resources import hook_template
 from brv_vc.vc import git
 from brv_vc.vc.hook_managers import head
+from brv_vc.vc.hook_missing import legacy_stop, refusal
 
 HOOK_NAMES = ("pre-commit", "commit-msg", "post-merge", "post-checkout", "post-rewrite",
               "pre-push")
@@ -45,6 +46,8 @@ _HOOK_LINE = "HOOK=pre-commit"  # the template's hook name; the installer writes
 _FAST_LINE = "FAST=''"  # and here the hook's fast exits
 _PY_LINE = "PY=''"  # the shipped placeholder; the installer writes the interpreter here
 _PKG_LINE = "PKG=''"  # and here the package's __main__.py, which the shim stats
+_MISSING_LINE = ": brv-missing-refusal"  # and here the hook's refusal when brv is missing
+_LEGACY_LINE = ": brv-legacy-stop"  # and whether a failed legacy hook stops it
 # A stat of the package instead of `python -c 'import brv_vc'` before every hook: that probe
 # was a whole interpreter start (~30 ms CPU) in each of a commit's two hooks (issue 24).
 _MAIN = Path(__file__).resolve().parent.parent / "__main__.py"
@@ -74,12 +77,15 @@ def render(name: str, python: str) -> bytes:
 
     One template for every hook: its name, the interpreter, the package's ``__main__.py`` and
     the hook's row of fast exits (``hook_env.FAST_EXITS``: the rules the shell may check
-    before Python starts) are written into it.
+    before Python starts) and its refusal when brv is missing (``hook_missing.refusal``,
+    shared with the hook managers' line) are written into it.
     """
     text = hook_template().read_text(encoding="utf-8")
     text = text.replace(_HOOK_LINE, f"HOOK={name}", 1)
     text = text.replace(_FAST_LINE, f"FAST={shlex.quote(' '.join(FAST_EXITS.get(name, ())))}", 1)
     text = text.replace(_PY_LINE, f"PY={shlex.quote(python)}", 1)
+    text = text.replace(_MISSING_LINE, refusal(name, "${PY:-none}", "$knowledge"), 1)
+    text = text.replace(_LEGACY_LINE, legacy_stop(name), 1)
     return text.replace(_PKG_LINE, f"PKG={shlex.quote(str(_MAIN))}", 1).encode("utf-8")
 
 

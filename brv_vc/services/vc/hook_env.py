@@ -3,13 +3,14 @@
 Nothing is validated or refreshed twice in one user action: the command did it already, so
 the hook it runs (inside ``git commit``, ``git push``, ``git merge``, ``git checkout``) skips
 it. A plain git command sets none of these, and its hook does the whole job. Kept free of
-imports but ``record``: the hook fast path (``cli/fast.py``) reads these names before anything
+imports but ``record`` and ``vc/hook_missing``: the hook fast path (``cli/fast.py``) reads these names before anything
 else.
 """
 
 from __future__ import annotations
 
 from brv_vc.record import NamedTuple
+from brv_vc.vc import hook_missing
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -35,8 +36,9 @@ SCRIPT_ENV = "BRV_HOOK_SCRIPT"
 # the hooks run_hook knows: git's (hooks_install.HOOK_NAMES) and the framework's "refresh"
 HOOKS = ("pre-commit", "commit-msg", "post-merge", "post-checkout", "post-rewrite", "pre-push",
          "refresh")
-# the hooks whose failure refuses what git is doing; the others fail open
-BLOCKING = ("pre-commit", "pre-push")
+# the hooks whose failure refuses what git is doing; the others fail open (one home, shared
+# with the shim's render: vc/hook_missing.py, an import-free module)
+BLOCKING = hook_missing.BLOCKING
 
 
 class HookEnvironment(NamedTuple):

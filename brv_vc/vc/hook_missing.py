@@ -1,0 +1,49 @@
+"""What a brv hook does when it cannot find brv: one rule, one wording, for both launchers.
+
+Both launchers end here when neither the recorded Python can import ``brv_vc`` nor ``brv``
+is on PATH: the shim rendered from ``hooks/hook.sh`` (``hooks_install.render``) and the line
+brv writes into a hook manager's files (``hook_managers.hook_line``). The rule: only
+pre-commit may refuse, and only a commit that stages knowledge (it would otherwise pass
+unchecked): the message below, exit 1, nothing committed. Every other commit and hook goes
+on (the shim also warns in a brv project; the managers' line stays silent, because it is
+committed for teammates who may not use brv). ``tests/test_hook_line_agrees_with_shim.py``
+runs both launchers on the same cases.
+"""
+
+from __future__ import annotations
+
+REFUSING_HOOK = "pre-commit"  # the one hook that refuses when brv is missing
+# the hooks whose failure refuses what git is doing, a failed legacy hook's too; the others
+# fail open (read by run_hook through hook_env.BLOCKING, rendered into the shim here)
+BLOCKING = ("pre-commit", "pre-push")
+
+
+def legacy_stop(hook: str) -> str:
+    """One line of ``sh``: the shim's failed legacy hook (``$legacy``) stops a blocking hook."""
+    return '[ "$legacy" != 0 ] && exit "$legacy"' if hook in BLOCKING else ":"
+
+
+def refusal(hook: str, python: str, knowledge: str) -> str:
+    """One line of ``sh``: with brv missing, refuse a commit that stages ``knowledge``.
+
+    Args:
+        hook: the git hook; for any hook but :data:`REFUSING_HOOK` the line is ``:``.
+        python: a shell word for the interpreter recorded at install (``${PY:-none}``).
+        knowledge: a shell word for the knowledge pathspec (``$knowledge``, ``.``).
+
+    Both arguments are expanded inside double quotes; the line holds no single quote, so
+    ``sh -c '...'`` can carry it (the pre-commit framework's entry).
+    """
+    if hook != REFUSING_HOOK:
+        return ":"
+    lines = (
+        f"brv: commit refused: it changes knowledge ({knowledge}) but the brv git hook "
+        "cannot find brv",
+        f"  to check it (no brv_vc for the Python recorded at install: {python}; no brv "
+        "on PATH).",
+        "  Fix: install brv-vc and run: brv hooks install (or remove these hooks with",
+        "  brv hooks uninstall); to commit without the check: git commit --no-verify",
+    )
+    words = " ".join(f'"{line}"' for line in lines)
+    return (f'if ! git diff --cached --quiet -- "{knowledge}" 2>/dev/null; then '
+            f'printf "%s\\n" {words} >&2; exit 1; fi')

@@ -106,13 +106,17 @@ def decode(data: bytes, *, file: str | None = None, limit: int | None = MAX_ENTR
     return text[1:] if text.startswith("\ufeff") else text
 
 
-def parse_entry(data: bytes | str, *, file: str | None = None, stem: str = "") -> Entry:
+def parse_entry(
+    data: bytes | str, *, file: str | None = None, stem: str = "", remember: bool = True
+) -> Entry:
     """Parses a knowledge file.
 
     Args:
         data: the file's bytes (or text).
         file: the path named in error messages.
         stem: the file name without ``.md``; the title of a file without frontmatter.
+        remember: keep the text's canonical frontmatter for a later read (see
+            :func:`canonical_frontmatter`); False for a read of more files than it holds.
 
     Returns:
         The entry.
@@ -124,7 +128,7 @@ def parse_entry(data: bytes | str, *, file: str | None = None, stem: str = "") -
     text = decode(data, file=file) if isinstance(data, bytes) else data
     if START in text:  # a substring test: free for the files that have none
         _refuse_conflict(text, file)
-    return _parse_canonical(text) or _parse_yaml(text, file, stem)
+    return _parse_canonical(text, remember) or _parse_yaml(text, file, stem)
 
 
 def _refuse_conflict(text: str, file: str | None) -> None:
@@ -220,12 +224,12 @@ def legacy_signals(entry: Entry) -> dict[str, Any]:
     return found
 
 
-def _parse_canonical(text: str) -> Entry | None:
+def _parse_canonical(text: str, remember: bool = True) -> Entry | None:
     """Reads the canonical frontmatter brv writes without PyYAML, else None for the full parser.
 
     PyYAML costs ~1 ms a file; it dominated index builds and summaries at 25,000 entries.
     """
-    found = canonical_frontmatter(text)
+    found = canonical_frontmatter(text, remember=remember)
     if found is None:
         return None
     values, body = found
@@ -239,14 +243,23 @@ def _parse_canonical(text: str) -> Entry | None:
 # action reads each changed entry three or four times (the commit's validation, the index,
 # the folder summaries, the abstracts queue), ~20 us each. Keyed by the text itself (equal
 # text, equal answer); cleared when full, so a whole-tree build (or a resident process)
-# holds at most SEEN_LIMIT texts and SEEN_CHARS characters of them.
+# holds at most SEEN_LIMIT texts and SEEN_CHARS characters of them. A read of more files than
+# that (a whole-tree build) adds none: each text is read once there, and filling the memo only
+# to clear it cost a build its largest share of memory (5 MB of 33 at 5,000 entries).
 _SEEN: dict[str, tuple[dict[str, Any], str] | None] = {}
 SEEN_LIMIT = 1024
 SEEN_CHARS = 4 << 20
 _seen_chars = 0
 
 
-def canonical_frontmatter(text: str) -> tuple[dict[str, Any], str] | None:
+def memo_fits(files: int) -> bool:
+    """True when a read of ``files`` files may keep their texts for a later read (the memo holds them)."""
+    return files <= SEEN_LIMIT
+
+
+def canonical_frontmatter(
+    text: str, *, remember: bool = True
+) -> tuple[dict[str, Any], str] | None:
     """(frontmatter values as YAML gives them, body) of a canonical file, else None.
 
     Canonical means: every line is ``key: <JSON string or array of strings>`` with a key of
@@ -256,13 +269,16 @@ def canonical_frontmatter(text: str) -> tuple[dict[str, Any], str] | None:
     line breaks) returns None, and the full parser reads it or names the problem.
 
     A text read before in this process is answered from :data:`_SEEN`; the values are the
-    caller's own copy (its lists too), as a first read gives them.
+    caller's own copy (its lists too), as a first read gives them. ``remember=False`` reads
+    the memo but adds nothing to it (see :func:`memo_fits`).
     """
     global _seen_chars
     try:
         found = _SEEN[text]
     except KeyError:
         found = _read_canonical(text)
+        if not remember:
+            return found  # never handed out again: the caller may keep these values
         if len(_SEEN) >= SEEN_LIMIT or _seen_chars + len(text) > SEEN_CHARS:
             _SEEN.clear()
             _seen_chars = 0

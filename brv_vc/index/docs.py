@@ -48,8 +48,8 @@ def _stem_title(path: str) -> str:
     return stem.replace("_", " ").replace("-", " ").strip() or stem
 
 
-def extract(relpath: str, data: bytes) -> IndexDoc:
-    """Builds the indexed view of a file's bytes.
+def extract(relpath: str, data: bytes, *, remember: bool = True) -> IndexDoc:
+    """Builds the indexed view of a file's bytes (``remember``: as in ``parse_entry``).
 
     Raises:
         FormatError: the file cannot be parsed (the caller records it as a problem).
@@ -62,7 +62,7 @@ def extract(relpath: str, data: bytes) -> IndexDoc:
         return _stub(relpath, decode(data, file=relpath))
     parts = relpath.split("/")
     stem = parts[-2] if kind is Kind.CONTEXT else parts[-1].removesuffix(".md")
-    entry = parse_entry(data, file=relpath, stem=stem)  # canonical files skip PyYAML
+    entry = parse_entry(data, file=relpath, stem=stem, remember=remember)  # canonical: no PyYAML
     title = entry.title
     if kind is Kind.CONTEXT and title == stem:
         title = f"{_stem_title(stem)} (context)"

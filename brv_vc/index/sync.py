@@ -268,7 +268,12 @@ def _reconcile(
         racy = time.time_ns() - scan.MARGIN_NS  # files changed since then may change again
         # within the same clock tick, keeping their stat: store a ctime that matches nothing
         removed = [p for p in removed if p in stored]
-        writer = Writer(conn)
+        remember = True  # a read of more files than the read-once memo holds adds none to it
+        if changed:
+            from brv_vc.format.entry import memo_fits
+
+            remember = memo_fits(len(changed))
+        writer = Writer(conn, remember=remember)
         added: list[str] = []
         updated: list[str] = []
         problems: list[tuple[str, str]] = []

@@ -71,8 +71,10 @@ class Writer:
     files came (``codelinks`` keeps a Files: list's order).
     """
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, *, remember: bool = True) -> None:
         self.conn = conn
+        # False when the sync reads more files than the read-once memo holds (a build)
+        self.remember = remember
         self.fingerprint = int(get_meta(conn, "fingerprint") or "0", 16)
         self.files = int(get_meta(conn, "files") or 0)
         self.fts_changed = False
@@ -106,7 +108,7 @@ class Writer:
             return PutOutcome(False, old.problem)
         problem = None
         try:
-            doc = extract(path, data)
+            doc = extract(path, data, remember=self.remember)
         except Exception as exc:  # fail open: one bad file never blocks the others
             doc = None
             problem = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"

@@ -15,43 +15,14 @@ merges end as above.)
 
 from __future__ import annotations
 
-import os
-import subprocess
-import threading
-import time
 from pathlib import Path
 
-from vc_helpers import Team, git, team  # noqa: F401
-
-from brv_vc.tree.project import Project
-from brv_vc.vc import git_index_lock
+from vc_helpers import Team, git, held_exec_path, start_held, team, writer_waited  # noqa: F401
 
 SHARED = "auth/jwt/token_rotation.md"
 DELETED = "auth/jwt/old_keys.md"
 CHANGED = "auth/jwt/signing.md"
 
-
-def _held_git(tmp_path: Path) -> tuple[Path, Path, Path]:
-    """An exec path whose ``git stash`` waits for ``release``; (exec path, entered, release).
-
-    Every git this git starts (pull's merge, merge's ``stash create``) goes through it too.
-    """
-    real = subprocess.run(["git", "--exec-path"], capture_output=True, text=True,
-                          check=True).stdout.strip()
-    folder, entered, release = tmp_path / "exec", tmp_path / "entered", tmp_path / "release"
-    folder.mkdir()
-    for name in os.listdir(real):  # git's helpers (git-merge-resolve...) stay where git looks
-        if name != "git":
-            (folder / name).symlink_to(Path(real) / name)
-    wrapper = folder / "git"
-    wrapper.write_text(
-        "#!/bin/sh\n"
-        f"if [ \"$1\" = stash ]; then : > '{entered}'; i=0\n"
-        f"  while [ ! -e '{release}' ] && [ $i -lt 3000 ]; do sleep 0.1; i=$((i+1)); done\n"
-        "fi\n"
-        f"exec '{real}/git' \"$@\"\n")
-    wrapper.chmod(0o755)
-    return folder, entered, release
 
 
 def _teammates_diverge(team: Team) -> None:  # noqa: F811
@@ -74,31 +45,11 @@ def test_a_writer_in_the_gap_of_git_merge_waits_and_the_merge_commit_keeps_their
         team: Team, tmp_path: Path) -> None:  # noqa: F811
     _teammates_diverge(team)
     bob = team.bob
-    exec_path, entered, release = _held_git(tmp_path)
-    pulling = subprocess.Popen(
-        ["git", "pull", "-q", "--no-rebase", "--no-edit", "-s", "ort", "-s", "resolve"], cwd=bob.tree,
-        env={**os.environ, "GIT_EXEC_PATH": str(exec_path)},
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    for _ in range(3000):  # bounded: the merge wrote the index and reached its gap
-        if entered.exists():
-            break
-        assert pulling.poll() is None, pulling.communicate()
-        time.sleep(0.1)
-    taken = threading.Event()
-
-    def writer() -> None:  # a brv writer whose write lasts until the pull has ended
-        with git_index_lock.holding(Project(bob.root)) as held:
-            assert held
-            taken.set()
-            while pulling.poll() is None:
-                time.sleep(0.05)
-
-    thread = threading.Thread(target=writer)
-    thread.start()
-    waited = not taken.wait(1.0)  # a merge between two steps: the writer waits for it
-    release.write_text("go")
+    exec_path, entered, release = held_exec_path(tmp_path, "stash")
+    pulling = start_held(["git", "pull", "-q", "--no-rebase", "--no-edit", "-s", "ort", "-s", "resolve"],
+                         bob.tree, exec_path, entered)
+    waited = writer_waited(bob.root, pulling, release)
     out, err = pulling.communicate(timeout=300)
-    thread.join(timeout=300)
     unmerged = bob.git("diff", "--name-only", "--diff-filter=U").split()
     for path in unmerged:  # the person settles each conflict (bob's side), as the team run's
         bob.git("checkout", "--ours", "--", path)

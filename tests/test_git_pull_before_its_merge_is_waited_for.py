@@ -13,39 +13,13 @@ Before the fix the writer took the lock there and the merge then failed as above
 
 from __future__ import annotations
 
-import os
-import subprocess
-import threading
-import time
 from pathlib import Path
 
-from vc_helpers import Team, git, team  # noqa: F401
-
-from brv_vc.tree.project import Project
-from brv_vc.vc import git_index_lock
+from vc_helpers import Team, git, held_exec_path, start_held, team, writer_waited  # noqa: F401
 
 SHARED = "auth/jwt/token_rotation.md"
 CHANGED = "auth/jwt/signing.md"
 
-
-def _held_merge(tmp_path: Path) -> tuple[Path, Path, Path]:
-    """An exec path whose ``git merge`` waits for ``release``; (exec path, entered, release)."""
-    real = subprocess.run(["git", "--exec-path"], capture_output=True, text=True,
-                          check=True).stdout.strip()
-    folder, entered, release = tmp_path / "exec", tmp_path / "entered", tmp_path / "release"
-    folder.mkdir()
-    for name in os.listdir(real):
-        if name != "git":
-            (folder / name).symlink_to(Path(real) / name)
-    wrapper = folder / "git"
-    wrapper.write_text(
-        "#!/bin/sh\n"
-        f"if [ \"$1\" = merge ]; then : > '{entered}'; i=0\n"
-        f"  while [ ! -e '{release}' ] && [ $i -lt 3000 ]; do sleep 0.1; i=$((i+1)); done\n"
-        "fi\n"
-        f"exec '{real}/git' \"$@\"\n")
-    wrapper.chmod(0o755)
-    return folder, entered, release
 
 
 def test_a_writer_between_pulls_fetch_and_merge_waits_and_the_merge_keeps_theirs(
@@ -59,31 +33,11 @@ def test_a_writer_between_pulls_fetch_and_merge_waits_and_the_merge_keeps_theirs
     bob.edit(SHARED, summary="bob: rotate daily")  # a true merge (not a fast-forward)
     bob.ok("vc", "add")
     bob.ok("vc", "commit", "-m", "bob's change")
-    exec_path, entered, release = _held_merge(tmp_path)
-    pulling = subprocess.Popen(
-        ["git", "pull", "-q", "--no-rebase", "--no-edit"], cwd=bob.tree,
-        env={**os.environ, "GIT_EXEC_PATH": str(exec_path)},
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    for _ in range(3000):  # bounded: the fetch is done, the merge about to start
-        if entered.exists():
-            break
-        assert pulling.poll() is None, pulling.communicate()
-        time.sleep(0.1)
-    taken = threading.Event()
-
-    def writer() -> None:  # a brv writer whose write lasts until the pull has ended
-        with git_index_lock.holding(Project(bob.root)) as held:
-            assert held
-            taken.set()
-            while pulling.poll() is None:
-                time.sleep(0.05)
-
-    thread = threading.Thread(target=writer)
-    thread.start()
-    waited = not taken.wait(1.0)
-    release.write_text("go")
+    exec_path, entered, release = held_exec_path(tmp_path, "merge")
+    pulling = start_held(["git", "pull", "-q", "--no-rebase", "--no-edit"],
+                         bob.tree, exec_path, entered)
+    waited = writer_waited(bob.root, pulling, release)
     out, err = pulling.communicate(timeout=300)
-    thread.join(timeout=300)
     assert waited, "the writer took git's index.lock between git pull's fetch and its merge"
     assert pulling.returncode == 0, out + err
     assert "Unable to write index" not in out + err

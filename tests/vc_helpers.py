@@ -12,7 +12,10 @@ Import the fixtures into a test module with ``from vc_helpers import team  # noq
 from __future__ import annotations
 
 import json
+import os
 import subprocess
+import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -203,3 +206,67 @@ def git_daemon(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     git(base, "init", "-q", "--bare", "-b", "main", "knowledge.git")
     with serve(base) as root:
         yield f"{root}/knowledge.git", base / "knowledge.git"
+
+
+def held_exec_path(tmp_path: Path, command: str) -> tuple[Path, Path, Path]:
+    """An exec path whose ``git <command>`` waits for ``release``: (exec path, entered, release).
+
+    Every git a git started with ``GIT_EXEC_PATH`` set to it starts goes through it too (a
+    pull's merge, a merge's ``stash create``); git's helpers stay where git looks for them.
+    """
+    real = subprocess.run(["git", "--exec-path"], capture_output=True, text=True,
+                          check=True).stdout.strip()
+    folder, entered, release = tmp_path / "exec", tmp_path / "entered", tmp_path / "release"
+    folder.mkdir()
+    for name in os.listdir(real):
+        if name != "git":
+            (folder / name).symlink_to(Path(real) / name)
+    wrapper = folder / "git"
+    wrapper.write_text(
+        "#!/bin/sh\n"
+        f"if [ \"$1\" = {command} ]; then : > '{entered}'; i=0\n"
+        f"  while [ ! -e '{release}' ] && [ $i -lt 3000 ]; do sleep 0.1; i=$((i+1)); done\n"
+        "fi\n"
+        f"exec '{real}/git' \"$@\"\n")
+    wrapper.chmod(0o755)
+    return folder, entered, release
+
+
+def writer_waited(root: Path, running: subprocess.Popen[str], release: Path) -> bool:
+    """Whether a brv writer (git's index.lock, held until ``running`` ends) waited for it.
+
+    The writer starts in a thread; it is given a second to take the lock, then ``release``
+    lets the held git go on; the answer is whether it had not taken the lock by then.
+    """
+    from brv_vc.tree.project import Project
+    from brv_vc.vc import git_index_lock
+
+    taken = threading.Event()
+
+    def writer() -> None:
+        with git_index_lock.holding(Project(root)) as held:
+            assert held
+            taken.set()
+            while running.poll() is None:
+                time.sleep(0.05)
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    waited = not taken.wait(1.0)
+    release.write_text("go")
+    running.wait(timeout=300)
+    thread.join(timeout=300)
+    return waited
+
+
+def start_held(argv: list[str], cwd: Path, exec_path: Path,
+               entered: Path) -> subprocess.Popen[str]:
+    """Starts ``argv`` with git's exec path at ``exec_path``; returns once the held git began."""
+    running = subprocess.Popen(argv, cwd=cwd, env={**os.environ, "GIT_EXEC_PATH": str(exec_path)},
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    for _ in range(3000):  # bounded
+        if entered.exists():
+            return running
+        assert running.poll() is None, running.communicate()
+        time.sleep(0.1)
+    raise AssertionError(f"{argv} never reached the held git command")

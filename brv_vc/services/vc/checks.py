@@ -140,14 +140,14 @@ UNAPPLIED_MERGE_KEY = "merge"  # StagedProblem.key of unapplied_merge_problem (c
 
 def unapplied_merge_problem(repo: KnowledgeRepo, git_dir: Path,
                             index_tree: str | None) -> StagedProblem | None:
-    """Refuses committing a merge git never applied (``vc/git/merging.py``), else None.
+    """Refuses committing a merge git never applied (``vc/git/merge.py``), else None.
 
     Trigger: ``git merge`` (or a pull's) printed "Unable to write index." and exited 1 with
     MERGE_HEAD written and the index still HEAD's. Why: the commit would record HEAD's tree
     as the merge, the other side's changes and deletions undone with no conflict shown.
     Outcome: one problem naming the commit, the pre-commit hook and ``brv vc commit`` alike.
     """
-    from brv_vc.vc.git.merging import unapplied_merge
+    from brv_vc.vc.git.merge import unapplied_merge
 
     head = unapplied_merge(repo.workdir, git_dir, index_tree)
     if head is None:

@@ -56,3 +56,14 @@ def test_the_counter_draws_on_a_terminal_only(monkeypatch: pytest.MonkeyPatch) -
 def test_the_cli_installs_the_counter(seeded: Project, brv) -> None:
     brv("tree", cwd=seeded.root)
     assert build_watch.FACTORY is index_notice.Counter
+
+
+def test_brv_index_builds_a_missing_index_without_a_warning(
+        seeded: Project, brv, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`brv index` was asked to build: its answer says what it indexed, no "missing" warning."""
+    index_db_path(seeded).unlink()
+    monkeypatch.setattr(derived_index, "BUILD_NOTE_AFTER", 0.0)
+    result = brv("index", cwd=seeded.root)
+    assert result.exit_code == 0
+    assert "Indexed 3 files (3 added" in result.stdout
+    assert "missing" not in result.stderr

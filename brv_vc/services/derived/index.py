@@ -63,6 +63,7 @@ def open_synced(
     progress: Callable[[int, int], None] | None = None,
     follow: bool = True,
     paths: list[str] | None = None,
+    asked: bool = False,
 ) -> OpenIndex:
     """Opens ``index.db`` (repairing or creating it) and syncs it with the tree.
 
@@ -76,6 +77,8 @@ def open_synced(
             :func:`follow_removals`). The refresh passes False: it follows them itself.
         paths: only these tree paths changed (the refresh after a write knows them): they
             are re-read alone, with no walk or stat pass over the tree.
+        asked: the caller asked for the build (``brv index``), so a long one is not named
+            in a note: the command's own answer says what it indexed.
 
     Returns:
         The open index; ``notes`` are messages for stderr (a rebuilt index, unparsable files).
@@ -99,7 +102,7 @@ def open_synced(
         if watch is not None:
             watch.close()
     took = time.monotonic() - began
-    if not rebuild and took >= BUILD_NOTE_AFTER and opened.report.added:
+    if not (rebuild or asked) and took >= BUILD_NOTE_AFTER and opened.report.added:
         opened.notes.append(f"the search index was missing or unreadable: built it from "
                             f"{len(opened.report.added):,} files in {took:.1f} s")
     return opened
@@ -295,7 +298,7 @@ def index_project(
         The result; ``problems`` lists every file that currently fails to parse, and
         ``misplaced`` every markdown file outside the layout (also warned about in notes).
     """
-    opened = open_synced(project, mode="full", rebuild=rebuild, progress=progress)
+    opened = open_synced(project, mode="full", rebuild=rebuild, progress=progress, asked=True)
     try:
         conn = opened.conn
         problems = file_problems(sorted([

@@ -3,6 +3,8 @@
     python bench/bench_vc.py [--sizes 25000,100000] [--runs 5] [--modes standalone,in-project]
                              [--work /tmp/perf-vc-bench] [--rows status,acp,pull,commit,merge]
     python bench/bench_vc.py --rows start --runs 20   # a brv process's fixed cost
+    python bench/bench_vc.py --sizes 25000 --modes in-project --rows commit,merge \
+                             --old bbba61b,0dec064     # the hooks rows of older commits too
 
 Budgets (DESIGN.md "Performance budgets"), at 25,000 and 100,000 entries, both git modes:
 - ``brv vc status`` <= 1.5x ``git status`` (3 modified entries);
@@ -17,6 +19,12 @@ Each size and mode has its own generated project (``a``: the user, hooks install
 ``brv vc init``), a bare remote and a teammate's clone (``b``), built once under ``--work``
 and reused. The brv and the plain git command of a row run interleaved (alternating which
 goes first), each run on fresh edits; the table shows medians and the load average.
+
+``--old COMMIT,...`` (the commit and merge rows): each commit's code, from a ``git archive``
+snapshot under ``--work``, gets a twin of each project (``cp -a``, its hooks installed and its
+index brought up to date by that code, untimed); every run then times this checkout's hooks
+and each old commit's, on and off, in rotating order, so that the rows compare code at the
+same load rather than figures from another hour.
 """
 
 from __future__ import annotations
@@ -76,6 +84,34 @@ def _env() -> dict[str, str]:
 ENV = _env()
 
 
+class Code(NamedTuple):
+    """The brv code a command runs: this checkout, or an ``--old`` commit's snapshot."""
+
+    label: str
+    brv: list[str]
+    env: dict[str, str]
+
+
+def old_code(work: Path, commit: str) -> Code:
+    """A ``git archive`` snapshot of ``commit`` under ``work`` (made once), and its env."""
+    sha = subprocess.run(["git", "rev-parse", "--verify", f"{commit}^{{commit}}"], cwd=ROOT,
+                         capture_output=True, text=True, check=True).stdout.strip()
+    snap = work / f"code-{sha[:12]}"
+    if not (snap / "done").exists():
+        shutil.rmtree(snap, ignore_errors=True)
+        snap.mkdir(parents=True)
+        archive = subprocess.run(["git", "archive", sha], cwd=ROOT, capture_output=True,
+                                 check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(snap)], input=archive, check=True)
+        (snap / "done").touch()
+    env = dict(ENV)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(snap), os.environ.get("PYTHONPATH")]))
+    return Code(sha[:7], [sys.executable, "-m", "brv_vc"], env)
+
+
+THIS = Code("this checkout", BRV, ENV)
+
+
 def run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> str:
     proc = subprocess.run(cmd, cwd=cwd, env=env or ENV, capture_output=True, text=True,
                           check=False)
@@ -104,12 +140,12 @@ class Sample(NamedTuple):
         return Sample(self.wall + other.wall, self.cpu + other.cpu)
 
 
-def timed(cmds: list[tuple[list[str], Path]]) -> Sample:
+def timed(cmds: list[tuple[list[str], Path]], env: dict[str, str] | None = None) -> Sample:
     """Runs the commands one after the other (their hooks and children included)."""
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     for cmd, cwd in cmds:
-        run(cmd, cwd)
+        run(cmd, cwd, env)
     wall = (time.perf_counter() - start) * 1000
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - used.ru_utime + after.ru_stime - used.ru_stime) * 1000
@@ -193,12 +229,33 @@ class Setup:
         git("config", "user.email", "bench@example.com", cwd=repo)
         git("config", "gc.auto", "0", cwd=repo)
 
-    def edit(self, count: int, stamp: str) -> list[str]:
-        """Appends a line to the next ``count`` entries of ``a``; their repo paths."""
+    def twin(self, code: Code) -> Path:
+        """The git work tree of ``a``'s twin for ``code`` (an ``--old`` commit), made once.
+
+        A ``cp -a`` of ``a`` (its remote stays the shared bare one: the rows that use a twin
+        never push); the twin's hooks are ``code``'s and its index is brought up to date
+        by ``code`` each time, untimed.
+        """
+        home = self.home.parent / f"{self.home.name}-{code.label}"
+        a = home / "a"
+        repo = a / (".brv/context-tree" if self.mode == "standalone" else ".")
+        if not (home / "ready").exists():
+            shutil.rmtree(home, ignore_errors=True)
+            home.mkdir(parents=True)
+            subprocess.run(["cp", "-a", str(self.a), str(a)], check=True)
+            (home / "ready").touch()
+        run(["git", "reset", "-q", "--hard", "origin/main"], repo, code.env)
+        run([*code.brv, "hooks", "install"], a, code.env)
+        run([*code.brv, "index"], a, code.env)
+        return repo
+
+    def edit(self, count: int, stamp: str, repo: Path | None = None) -> list[str]:
+        """Appends a line to the next ``count`` entries of ``a`` (or of the git work tree
+        ``repo``, a twin); their repo paths."""
         chosen = [self.paths[(self.cursor + i) % len(self.paths)] for i in range(count)]
         self.cursor += count
         for rel in chosen:
-            with (self.repo_a / rel).open("a", encoding="utf-8") as handle:
+            with ((repo or self.repo_a) / rel).open("a", encoding="utf-8") as handle:
                 handle.write(f"\nEdited by bench_vc {stamp}.\n")
         return chosen
 
@@ -263,31 +320,62 @@ def row_acp(s: Setup, runs: int, parts: dict[str, list[Sample]]) -> tuple[Sample
     return result
 
 
-def row_commit(s: Setup, runs: int) -> tuple[Sample, Sample]:
-    def one(i: int, extra: list[str]) -> Sample:
-        (path,) = s.edit(1, f"commit {i} {extra}")
-        git("add", "--", path, cwd=s.repo_a)
-        return timed([(["git", "commit", "-q", *extra, "-m", f"one {i}"], s.repo_a)])
+def rotate(runs: int, fns: list[Callable[[int], Sample]]) -> list[Sample]:
+    """Medians of each of ``fns``, run ``runs`` times each, the first one rotating.
 
-    return interleave(runs, lambda i: one(i, []), lambda i: one(i, ["--no-verify"]))
+    With two, :func:`interleave`'s alternation.
+    """
+    samples: list[list[Sample]] = [[] for _ in fns]
+    for i in range(runs):
+        for k in range(len(fns)):
+            j = (i + k) % len(fns)
+            samples[j].append(fns[j](i))
+    return [median(each) for each in samples]
 
 
-def row_merge(s: Setup, runs: int) -> tuple[Sample, Sample]:
-    base = git("rev-parse", "HEAD", cwd=s.repo_a).strip()
-    (path,) = s.edit(1, "merge")
-    git("checkout", "-q", "-B", "bench-feature", cwd=s.repo_a)
-    git("add", "--", path, cwd=s.repo_a)
-    git(*HOOKS_OFF, "commit", "-q", "-m", "one entry", cwd=s.repo_a)
-    git(*HOOKS_OFF, "checkout", "-q", "main", cwd=s.repo_a)
+Target = tuple[Code, Path]  # the code whose hooks run, and the git work tree they run in
 
-    def merge(extra: list[str]) -> Sample:
-        took = timed([(["git", *extra, "merge", "-q", "--ff-only", "bench-feature"], s.repo_a)])
-        git(*HOOKS_OFF, "reset", "-q", "--hard", base, cwd=s.repo_a)
+
+def row_commit(s: Setup, runs: int, targets: list[Target]) -> list[tuple[Sample, Sample]]:
+    """Per target: a 1-entry ``git commit`` with its hooks, and with ``--no-verify``."""
+    def one(code: Code, repo: Path, i: int, extra: list[str]) -> Sample:
+        (path,) = s.edit(1, f"commit {i} {extra} {code.label}", repo)
+        run(["git", "add", "--", path], repo, code.env)
+        return timed([(["git", "commit", "-q", *extra, "-m", f"one {i}"], repo)], code.env)
+
+    fns: list[Callable[[int], Sample]] = []
+    for code, repo in targets:
+        fns.append(lambda i, c=code, r=repo: one(c, r, i, []))
+        fns.append(lambda i, c=code, r=repo: one(c, r, i, ["--no-verify"]))
+    medians = rotate(runs, fns)
+    return [(medians[k], medians[k + 1]) for k in range(0, len(medians), 2)]
+
+
+def row_merge(s: Setup, runs: int, targets: list[Target]) -> list[tuple[Sample, Sample]]:
+    """Per target: a 1-entry ``git merge --ff-only`` with its hooks, and with hooks off."""
+    bases: dict[Path, str] = {}
+    for code, repo in targets:
+        bases[repo] = run(["git", "rev-parse", "HEAD"], repo, code.env).strip()
+        (path,) = s.edit(1, f"merge {code.label}", repo)
+        run(["git", "checkout", "-q", "-B", "bench-feature"], repo, code.env)
+        run(["git", "add", "--", path], repo, code.env)
+        run(["git", *HOOKS_OFF, "commit", "-q", "-m", "one entry"], repo, code.env)
+        run(["git", *HOOKS_OFF, "checkout", "-q", "main"], repo, code.env)
+
+    def merge(code: Code, repo: Path, extra: list[str]) -> Sample:
+        took = timed([(["git", *extra, "merge", "-q", "--ff-only", "bench-feature"], repo)],
+                     code.env)
+        run(["git", *HOOKS_OFF, "reset", "-q", "--hard", bases[repo]], repo, code.env)
         return took
 
-    result = interleave(runs, lambda _: merge([]), lambda _: merge(HOOKS_OFF))
-    run([*BRV, "hook-impl", "post-merge", "0"], s.repo_a)  # derived state back at base
-    return result
+    fns: list[Callable[[int], Sample]] = []
+    for code, repo in targets:
+        fns.append(lambda _, c=code, r=repo: merge(c, r, []))
+        fns.append(lambda _, c=code, r=repo: merge(c, r, HOOKS_OFF))
+    medians = rotate(runs, fns)
+    for code, repo in targets:  # derived state back at base
+        run([*code.brv, "hook-impl", "post-merge", "0"], repo, code.env)
+    return [(medians[k], medians[k + 1]) for k in range(0, len(medians), 2)]
 
 
 def loadavg() -> str:
@@ -334,7 +422,7 @@ ROWS = ("status", "acp", "pull", "commit", "merge")  # and "start" (not by defau
 Row = tuple[str, Sample, Sample, str]
 
 
-def bench(s: Setup, runs: int, rows: set[str]) -> list[Row]:
+def bench(s: Setup, runs: int, rows: set[str], olds: list[Code]) -> list[Row]:
     """(what, brv, plain git, budget) per row."""
     out: list[Row] = []
     if "status" in rows:
@@ -349,12 +437,18 @@ def bench(s: Setup, runs: int, rows: set[str]) -> list[Row]:
                     "2x"))
         out.append(("`brv vc pull` vs `git pull` (hooks off), 100 entries",
                     median(parts["pull brv"]), median(parts["pull git"]), "2x"))
+    targets: list[Target] = [(THIS, s.repo_a)]
+    if rows & {"commit", "merge"}:
+        targets += [(code, s.twin(code)) for code in olds]
+    whose = [f", {code.label}" if olds else "" for code, _ in targets]
     if "commit" in rows:
-        b, g = row_commit(s, runs)
-        out.append(("1-entry `git commit`, hooks on vs `--no-verify`", b, g, "+150 ms"))
+        for (b, g), label in zip(row_commit(s, runs, targets), whose, strict=True):
+            out.append((f"1-entry `git commit`, hooks on vs `--no-verify`{label}", b, g,
+                        "+150 ms"))
     if "merge" in rows:
-        b, g = row_merge(s, runs)
-        out.append(("1-entry `git merge --ff-only`, hooks on vs off", b, g, "+150 ms"))
+        for (b, g), label in zip(row_merge(s, runs, targets), whose, strict=True):
+            out.append((f"1-entry `git merge --ff-only`, hooks on vs off{label}", b, g,
+                        "+150 ms"))
     return out
 
 
@@ -387,9 +481,12 @@ def main() -> None:
     parser.add_argument("--modes", default="standalone,in-project")
     parser.add_argument("--rows", default=",".join(ROWS))
     parser.add_argument("--work", type=Path, default=Path("/tmp/perf-vc-bench"))
+    parser.add_argument("--old", default="", help="commits whose hooks the commit and merge "
+                        "rows time too, in the same runs (comma-separated)")
     args = parser.parse_args()
     work = args.work.resolve()
     work.mkdir(parents=True, exist_ok=True)
+    olds = [old_code(work, commit) for commit in args.old.split(",") if commit]
     rows = set(args.rows.split(","))
     if _editable_finder():
         print("warning: this Python loads setuptools' editable finder at every start (~15 ms "
@@ -405,7 +502,7 @@ def main() -> None:
             s = Setup(work, size, mode)
             s.build(work)
             before = loadavg()
-            table = bench(s, args.runs, rows)
+            table = bench(s, args.runs, rows, olds)
             _print(f"{size:,} entries, {mode}, medians of {args.runs} interleaved runs, "
                    f"load average {before} -> {loadavg()}", table)
 

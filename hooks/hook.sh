@@ -39,7 +39,7 @@ fi
 feed() { if [ -n "${kept-}" ]; then printf '%s' "$pushed" | "$@"; else "$@"; fi; }
 BRV_HOOK_SCRIPT=$0
 export BRV_HOOK_SCRIPT
-if [ -n "$PY" ] && [ -x "$PY" ] && { [ -f "$PKG" ] || "$PY" -P -c 'import brv_vc' 2>/dev/null; }; then
+if : brv-found; then  # rendered from vc/hook_missing.py (one rule for both launchers)
   # the console script's start, not -m (~4 ms); -P: the work tree is not on the import path
   feed "$PY" -P -c \
     'import sys; sys.argv[0] = "brv"; from brv_vc.cli.entry import main; main()' hook-impl "$HOOK" "$@"

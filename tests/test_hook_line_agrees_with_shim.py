@@ -6,21 +6,24 @@ writes into husky's files, lefthook's and the pre-commit framework's config
 With brv missing, both refuse a commit that stages knowledge with the same words and exit 1
 (``vc/hook_missing.py``, the one home of that rule) and let everything else through; with
 brv there, both start it with the same ``hook-impl`` arguments; both skip a hook the running
-brv command does itself (``BRV_REFRESHING``) before any Python starts. The "Python" both
-find is a script that records how it was started.
+brv command does itself (``BRV_REFRESHING``) before any Python starts; both find brv by
+the same rule (``hook_missing.found``: a stat of the recorded package, no Python started to
+ask unless that file is gone). The "Python" both find is a script that records how it was
+started.
 """
 
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
 from pathlib import Path
 
 import pytest
 from hooks_support import git, in_project, standalone, write
 
-from brv_vc.vc.hook_managers import hook_line
-from brv_vc.vc.hooks_install import HOOK_NAMES, render
+from brv_vc.vc.hook_managers import PACKAGE_KEY, PYTHON_KEY, hook_line
+from brv_vc.vc.hooks_install import HOOK_NAMES, PACKAGE_MAIN, render
 
 
 def _env(extra: dict[str, str] | None = None) -> dict[str, str]:
@@ -42,13 +45,20 @@ def _python(tmp: Path) -> tuple[Path, Path]:
 
 
 def _both(tmp: Path, name: str, cwd: Path, knowledge: str, python: Path,
-          env: dict[str, str] | None = None) -> dict[str, tuple[int, str, list[str]]]:
-    """Runs the shim and the line for hook ``name``: (exit code, stderr, hook-impl starts)."""
+          env: dict[str, str] | None = None, package: str = PACKAGE_MAIN
+          ) -> dict[str, tuple[int, str, list[str]]]:
+    """Runs the shim and the line for hook ``name``: (exit code, stderr, hook-impl starts).
+
+    Both record ``python`` and ``package`` as ``brv hooks install`` does (the shim in its
+    text, the line in git config). Every start of the stand-in Python is in ``STARTS``.
+    """
     _, marks = _python(tmp)
-    git("config", "brv.python", str(python), cwd=cwd)
+    git("config", PYTHON_KEY, str(python), cwd=cwd)
+    git("config", PACKAGE_KEY, package, cwd=cwd)
     shim = tmp / "hooks" / name
     shim.parent.mkdir(exist_ok=True)
-    shim.write_bytes(render(name, str(python)))
+    shim.write_bytes(render(name, str(python)).replace(
+        f"PKG={shlex.quote(PACKAGE_MAIN)} ".encode(), f"PKG={shlex.quote(package)} ".encode()))
     shim.chmod(0o755)
     runs = {"shim": [str(shim), "x", "y", "z"],
             "line": ["sh", "-c", hook_line(name, knowledge), "brv", "x", "y", "z"]}
@@ -58,9 +68,13 @@ def _both(tmp: Path, name: str, cwd: Path, knowledge: str, python: Path,
         proc = subprocess.run(argv, cwd=cwd, env=_env(env), capture_output=True, text=True,
                               timeout=60, check=False)
         started = marks.read_text().splitlines() if marks.exists() else []
+        STARTS[who] = started
         impl = [line[line.index("hook-impl"):] for line in started if "hook-impl" in line]
         out[who] = (proc.returncode, proc.stderr, impl)
     return out
+
+
+STARTS: dict[str, list[str]] = {}  # every start of the stand-in Python in _both's last run
 
 
 @pytest.mark.parametrize("mode", ["in-project", "standalone"])
@@ -122,3 +136,25 @@ def test_the_running_commands_hooks_are_skipped_alike(tmp_path: Path, name: str)
         got = _both(tmp_path, name, root, ".brv/context-tree", python,
                     {"BRV_REFRESHING": value})
         assert got["shim"] == got["line"], (name, value, got)
+
+
+@pytest.mark.parametrize("name", HOOK_NAMES)
+def test_with_the_package_there_neither_starts_python_to_look_for_brv(
+        tmp_path: Path, name: str) -> None:
+    root = in_project(tmp_path).root
+    python, _ = _python(tmp_path)
+    got = _both(tmp_path, name, root, ".brv/context-tree", python)
+    assert got["shim"] == got["line"] == (0, "", [f"hook-impl {name} x y z"]), got
+    # one start each: brv's hook itself, no 'python -c "import brv_vc"' before it
+    assert len(STARTS["shim"]) == len(STARTS["line"]) == 1, STARTS
+
+
+def test_with_the_package_moved_both_ask_python_alike(tmp_path: Path) -> None:
+    root = in_project(tmp_path).root
+    python, _ = _python(tmp_path)
+    moved = str(tmp_path / "moved" / "brv_vc" / "__main__.py")
+    got = _both(tmp_path, "pre-commit", root, ".brv/context-tree", python, package=moved)
+    assert got["shim"] == got["line"] == (0, "", ["hook-impl pre-commit x y z"]), got
+    # each asks the recorded Python first, then starts brv's hook
+    assert [len(STARTS["shim"]), len(STARTS["line"])] == [2, 2], STARTS
+    assert STARTS["shim"][0] == STARTS["line"][0] == "-P -c import brv_vc", STARTS

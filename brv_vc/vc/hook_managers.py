@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from brv_vc import __version__
-from brv_vc.vc.hook_missing import refusal
+from brv_vc.vc.hook_missing import found, refusal
 
 # The ID lines of the pre-commit framework's hook script, current and prior
 # (pre_commit/commands/install_uninstall.py: CURRENT_HASH, PRIOR_HASHES).
@@ -32,6 +32,10 @@ PRE_COMMIT_IDS = (
     "79f09a650522a87b0da915d0d983b2de", "e358c9dae00eac5d06b38dfdb1e33a8c",
 )
 LINE_TAG = "# brv-vc-hook-line"
+# per clone (git config), written by 'brv hooks install': the interpreter that ran it, and
+# the package's __main__.py, which the line stats before it starts that interpreter
+PYTHON_KEY = "brv.python"
+PACKAGE_KEY = "brv.package"
 LEFTHOOK_CONFIGS = ("lefthook.yml", ".lefthook.yml", "lefthook.yaml", ".lefthook.yaml",
                     "lefthook.toml", ".lefthook.toml", "lefthook.json", ".lefthook.json")
 SIMPLE_CONFIGS = (".simple-git-hooks.json", "simple-git-hooks.json", ".simple-git-hooks.js",
@@ -68,7 +72,8 @@ def hook_line(name: str, knowledge: str = ".brv/context-tree") -> str:
     """The one line brv adds to a manager's ``name`` hook; it needs no ``brv`` on PATH.
 
     It runs the brv this machine's ``brv hooks install`` recorded (``git config
-    brv.python``), else ``brv`` from PATH. A refusal by brv (pre-commit, pre-push) still
+    brv.python``, found as the shim finds it: ``hook_missing.found`` stats ``brv.package``,
+    no Python starts to ask), else ``brv`` from PATH. A refusal by brv (pre-commit, pre-push) still
     stops git. With no brv at all it does what the shim does (``hook_missing.refusal``, the
     one wording): a pre-commit that stages knowledge (``knowledge``, a pathspec) fails and
     says how to fix it; any other commit or hook goes on, silently (the line is committed for
@@ -85,8 +90,9 @@ def hook_line(name: str, knowledge: str = ".brv/context-tree") -> str:
     stdin and fed on ("pushed"), neither of which fits one line.
     """
     run = f'hook-impl {name} "$@"'
-    body = (f'p=$(git config brv.python || :); if [ -n "$p" ] && "$p" -P -c "import brv_vc" '
-            f'2>/dev/null; then "$p" -P -c "from brv_vc.cli.entry import main; main()" {run} '
+    body = (f'p=$(git config {PYTHON_KEY} || :); k=$(git config {PACKAGE_KEY} || :); '
+            f'if {found("$p", "$k")}; then '
+            f'"$p" -P -c "from brv_vc.cli.entry import main; main()" {run} '
             f"|| exit $?; elif command -v brv >/dev/null 2>&1; then brv {run} || exit $?; "
             f'else {refusal(name, "${p:-none}", knowledge)}; fi')
     if name != "refresh":

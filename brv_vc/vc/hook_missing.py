@@ -1,7 +1,9 @@
-"""What a brv hook does when it cannot find brv: one rule, one wording, for both launchers.
+"""How a brv hook finds brv, and what it does when it cannot: one rule for both launchers.
 
-Both launchers end here when neither the recorded Python can import ``brv_vc`` nor ``brv``
-is on PATH: the shim rendered from ``hooks/hook.sh`` (``hooks_install.render``) and the line
+Both launchers find brv the same way (:func:`found`: the recorded Python is there and the
+package it ran from is still on disk, a stat; only when that file is gone is the Python
+started to ask). Both end here when neither the recorded Python can import ``brv_vc`` nor
+``brv`` is on PATH: the shim rendered from ``hooks/hook.sh`` (``hooks_install.render``) and the line
 brv writes into a hook manager's files (``hook_managers.hook_line``). The rule: only
 pre-commit may refuse, and only a commit that stages knowledge (it would otherwise pass
 unchecked): the message below, exit 1, nothing committed. Every other commit and hook goes
@@ -11,6 +13,23 @@ runs both launchers on the same cases.
 """
 
 from __future__ import annotations
+
+
+def found(python: str, package: str) -> str:
+    """A ``sh`` condition: the brv that ``brv hooks install`` recorded is still there.
+
+    Args:
+        python: a shell word for the recorded interpreter (``$PY``).
+        package: a shell word for the recorded package's ``__main__.py`` (``$PKG``).
+
+    A stat of the package, not an interpreter start (~20-30 ms of CPU); an interpreter that
+    cannot be run is no brv. With the package moved or unrecorded (a line or shim from an
+    older brv) the interpreter is asked whether it still imports ``brv_vc``. No single
+    quote, so ``sh -c '...'`` can carry it (the pre-commit framework's entry).
+    """
+    return (f'[ -n "{python}" ] && [ -x "{python}" ] && {{ [ -f "{package}" ] || '
+            f'"{python}" -P -c "import brv_vc" 2>/dev/null; }}')
+
 
 REFUSING_HOOK = "pre-commit"  # the one hook that refuses when brv is missing
 # the hooks whose failure refuses what git is doing, a failed legacy hook's too; the others

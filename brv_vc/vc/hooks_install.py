@@ -23,7 +23,7 @@ from brv_vc.errors import ConflictError
 from brv_vc.resources import hook_template
 from brv_vc.vc import git
 from brv_vc.vc.hook_managers import head
-from brv_vc.vc.hook_missing import legacy_stop, refusal
+from brv_vc.vc.hook_missing import found, legacy_stop, refusal
 
 HOOK_NAMES = ("pre-commit", "commit-msg", "post-merge", "post-checkout", "post-rewrite",
               "pre-push")
@@ -48,9 +48,11 @@ _PY_LINE = "PY=''"  # the shipped placeholder; the installer writes the interpre
 _PKG_LINE = "PKG=''"  # and here the package's __main__.py, which the shim stats
 _MISSING_LINE = ": brv-missing-refusal"  # and here the hook's refusal when brv is missing
 _LEGACY_LINE = ": brv-legacy-stop"  # and whether a failed legacy hook stops it
+_FOUND_LINE = ": brv-found"  # and how it finds brv (hook_missing.found, the line's rule too)
 # A stat of the package instead of `python -c 'import brv_vc'` before every hook: that probe
 # was a whole interpreter start (~30 ms CPU) in each of a commit's two hooks (issue 24).
 _MAIN = Path(__file__).resolve().parent.parent / "__main__.py"
+PACKAGE_MAIN = str(_MAIN)  # also recorded as git config brv.package for the managers' line
 LEGACY_SUFFIX = ".legacy"
 
 
@@ -86,6 +88,7 @@ def render(name: str, python: str) -> bytes:
     text = text.replace(_PY_LINE, f"PY={shlex.quote(python)}", 1)
     text = text.replace(_MISSING_LINE, refusal(name, "${PY:-none}", "$knowledge"), 1)
     text = text.replace(_LEGACY_LINE, legacy_stop(name), 1)
+    text = text.replace(_FOUND_LINE, found("$PY", "$PKG"), 1)
     return text.replace(_PKG_LINE, f"PKG={shlex.quote(str(_MAIN))}", 1).encode("utf-8")
 
 

@@ -121,8 +121,9 @@ def install_hooks(project: Project, *, python: str | None = None,
     manager = hm.detect(repo.workdir, folder, hooks_path, hi.HOOK_NAMES)
     python = python or interpreter()
     # the lines in a manager's files reach this brv through it, without PATH (per clone)
-    if git.config_value(repo.workdir, "brv.python") != python:
-        git.set_config(repo.workdir, "brv.python", python)
+    for key, value in ((hm.PYTHON_KEY, python), (hm.PACKAGE_KEY, hi.PACKAGE_MAIN)):
+        if git.config_value(repo.workdir, key) != value:
+            git.set_config(repo.workdir, key, value)
     integrated = ""
     if manager is not None and integrate:
         integrated = managers.integrate(manager, repo.prefix or ".")

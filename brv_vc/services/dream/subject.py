@@ -86,6 +86,30 @@ def command(entry: Entry) -> str:
     return ""
 
 
+def revisits(a: tuple[str, Entry], b: tuple[str, Entry]) -> bool:
+    """One title holds the other, and not as a narrower heading: one subject said again.
+
+    Each side is (path, entry). "Retry policy" and "Retry policy for uploads", "COMMANDS"
+    and "Notes on commands" or "editres commands" (its folder's own name) revisit one
+    subject; "TREE COMMANDS" is a subsection of editres(1)'s "COMMANDS", not it again: a
+    word right before the shorter title's words in the longer one narrows it (a compound
+    heading), unless it is a stop word ("More on", "About") or a word of its own folders.
+    """
+    (_, one), (_, two) = a, b
+    x, y = " ".join(one.title.lower().split()), " ".join(two.title.lower().split())
+    if not (x and y and (x in y or y in x)):
+        return False
+    (path, longer), (_, shorter) = (a, b) if len(x) >= len(y) else (b, a)
+    outer, inner = tokens(longer.title), tokens(shorter.title)
+    folders = set(tokens(" ".join(path.split("/")[1:-1])))
+    for start in range(1, len(outer) - len(inner) + 1) if inner else ():
+        if outer[start:start + len(inner)] == inner:
+            word = outer[start - 1]
+            if word not in STOPWORDS and word not in folders and not word.isdigit():
+                return False
+    return True
+
+
 def names(path: str, entry: Entry) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     """The words that name what an entry is about: its folders, its code, its label.
 

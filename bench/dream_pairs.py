@@ -18,7 +18,12 @@ own copy, and its decisions are scored against the labels:
   - an explicit mention: the text of one names the other's subject, its subject folder's
     name (``libxmlsec1``, ``grep``; ``_`` read as ``-``, ``_`` or a space) when at most 3 subjects
     of the corpus say that name (the page names ``cli`` or ``review`` are common words),
-    or the command its title names (``brv review`` in the dreaming page's "Review");
+    or a whole backtick span of it is that name (httpx's "builds on `requests`": the
+    package named as code, though many READMEs say "requests" in prose), or the command
+    its title names (``brv review`` in the dreaming page's "Review");
+  - a family name: one subject's folder name is the first words of the other's
+    (``pydantic`` of ``pydantic_core``, ``pytest`` of ``pytest_xdist``: a part of it or a
+    plug-in for it, by its very name);
   - a shared identifier: a word of both entries' code (backtick spans, fenced blocks) of 4
     characters or more that at most 2 subjects of the corpus use (an option, a function,
     a file name), not a template's boilerplate (``npm install``, ``--help``);
@@ -192,6 +197,7 @@ class Related:
         self.text: dict[str, str] = {}
         self.code: dict[str, set[str]] = {}
         self.command: dict[str, str] = {}
+        self.spans: dict[str, set[str]] = {}  # an entry's whole backtick spans
         users: dict[tuple[str, str], set[str]] = {}  # (corpus, word) -> subjects using it
         for rel in entry_paths(project):
             entry = parse_entry((project.tree / rel).read_bytes(), file=rel)
@@ -199,6 +205,7 @@ class Related:
             self.text[rel] = f" {' '.join(_WORD.findall(text))} "
             said = [w for m in _CODE.finditer(text)
                     for w in _WORD.findall(m.group(2) or m.group(3) or "")]
+            self.spans[rel] = {m.group(3).strip() for m in _CODE.finditer(text) if m.group(3)}
             self.code[rel] = {w for w in said
                               if len(w) >= 4 and not w.isdigit() and not w.startswith("-")}
             for word in self.code[rel]:
@@ -236,8 +243,13 @@ class Related:
         if len({self._subject(f) for f in files}) == 1:
             return True
         a, b = files[0], files[1]
-        if any(n in self.text.get(b, "") for n in self._names(a)) or any(
-                n in self.text.get(a, "") for n in self._names(b)):
+        for one, two in ((a, b), (b, a)):
+            folder = self._subject(one).split("/", 1)[1]
+            if any(n in self.text.get(two, "") for n in self._names(one)) or {
+                    folder.replace("_", sep) for sep in (" ", "-", "_")} & self.spans[two]:
+                return True
+        x, y = (self._subject(f).split("/", 1)[1].split("_") for f in files)
+        if x == y[:len(x)] or y == x[:len(y)]:  # a family name (pydantic, pydantic_core)
             return True
         corpus = self._corpus(a)
         return any((corpus, w) in self.rare for w in self.code.get(a, set()) & self.code.get(b, set()))

@@ -7,8 +7,8 @@ corpus (see ``similarity``). For each changed entry, its nearest entries decide:
 - MERGE: same domain, symmetric similarity >= 0.85 and no evidence of two subjects (see
   ``subject``: each naming something the other never mentions); the older entry
   (``createdAt``, then path) is the target. Always reviewed.
-- TEMPORAL_UPDATE: same domain, similarity >= 0.5, one title contains the other and no
-  evidence of two subjects: the older entry's ``related`` gains the newer one (never a line
+- TEMPORAL_UPDATE: same domain, similarity >= 0.5, one title contains the other (not as a
+  narrower heading: ``subject.revisits``) and no evidence of two subjects: the older entry's ``related`` gains the newer one (never a line
   in its text); confidence is the similarity, reviewed below 0.7.
 - CROSS_REFERENCE: similarity >= 0.5 either way, a name of one used by the other, and not
   linked yet: ``related`` both ways. Not between two subjects whose texts are merge-alike
@@ -28,7 +28,7 @@ from typing import Any
 from brv_vc.errors import BrvError
 from brv_vc.format.entry import Entry, parse_entry
 from brv_vc.services.dream.similarity import LINK_AT, MERGE_AT, Corpus, Vocab, words
-from brv_vc.services.dream.subject import Evidence, Subjects
+from brv_vc.services.dream.subject import Evidence, Subjects, revisits
 from brv_vc.tree.project import Project
 
 Op = dict[str, Any]
@@ -65,11 +65,6 @@ def _load(project: Project, paths: Sequence[str]) -> dict[str, Entry]:
 def _linked(a: Entry, b_path: str) -> bool:
     stem = b_path.removesuffix(".md")
     return any(r.removesuffix(".md").strip("@/") == stem for r in a.relations())
-
-
-def _same_subject(a: Entry, b: Entry) -> bool:
-    x, y = " ".join(a.title.lower().split()), " ".join(b.title.lower().split())
-    return bool(x and y) and (x in y or y in x)
 
 
 def _older(a: tuple[str, Entry], b: tuple[str, Entry]) -> tuple[str, Entry]:
@@ -198,7 +193,7 @@ def _decide(path: str, other: str, where: dict[str, int], corpus: Corpus,
     best = max(score, corpus.sim(where[other], where[path]))
     if best < LINK_AT:
         return None
-    if same_domain and one_subject and _same_subject(a, b):
+    if same_domain and one_subject and revisits((path, a), (other, b)):
         old_path, _ = _older((path, a), (other, b))
         newer = other if old_path == path else path
         # the relation goes in ``related``: a line in the text would fill search excerpts

@@ -28,8 +28,14 @@ see :meth:`Subjects.evidence`). Then:
   update`` and ``curate upsert`` are two commands; ``brv hooks status`` is a subcommand,
   its own subject, not ``brv hooks`` revisited; "Notes on brv hooks status" still names
   ``brv hooks status``;
-- a shared name (a specific name of one that the other uses): the two are about one
-  subject, or one names the other's: a CROSS_REFERENCE needs it.
+- a shared name: the two are about one subject, or one names the other's: a
+  CROSS_REFERENCE needs it. A code or label word of one that the other uses, specific in
+  the domain's texts too (a title's "Source code" or "Supported features" are words every
+  README says, not names); or a folder's word when both are in that folder (two sections
+  of one man page) or the other says the folder's whole name ("pydantic" in pydantic-core's
+  README), not one word of it: ``gcloud alpha managed kafka connectors
+  create`` and ``... kafka consumer-groups delete`` share "kafka" as a family, and neither
+  names the other (issue 37).
 
 Cheap per pair: an entry's names and stemmed word set are made once, on its first pair (a
 set lookup per name after that); the domain's word spread is counted from the words the
@@ -84,6 +90,30 @@ def command(entry: Entry) -> str:
             if f" {run} " in code:
                 return run
     return ""
+
+
+def revisits(a: tuple[str, Entry], b: tuple[str, Entry]) -> bool:
+    """One title holds the other, and not as a narrower heading: one subject said again.
+
+    Each side is (path, entry). "Retry policy" and "Retry policy for uploads", "COMMANDS"
+    and "Notes on commands" or "editres commands" (its folder's own name) revisit one
+    subject; "TREE COMMANDS" is a subsection of editres(1)'s "COMMANDS", not it again: a
+    word right before the shorter title's words in the longer one narrows it (a compound
+    heading), unless it is a stop word ("More on", "About") or a word of its own folders.
+    """
+    (_, one), (_, two) = a, b
+    x, y = " ".join(one.title.lower().split()), " ".join(two.title.lower().split())
+    if not (x and y and (x in y or y in x)):
+        return False
+    (path, longer), (_, shorter) = (a, b) if len(x) >= len(y) else (b, a)
+    outer, inner = tokens(longer.title), tokens(shorter.title)
+    folders = set(tokens(" ".join(path.split("/")[1:-1])))
+    for start in range(1, len(outer) - len(inner) + 1) if inner else ():
+        if outer[start:start + len(inner)] == inner:
+            word = outer[start - 1]
+            if word not in STOPWORDS and word not in folders and not word.isdigit():
+                return False
+    return True
 
 
 def names(path: str, entry: Entry) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
@@ -176,9 +206,11 @@ class Subjects:
         if made is None:
             folders, coded, label = names(path, entry)
             named = frozenset(_stem(w) for w in folders | coded | label)
-            used = frozenset(_stem(w) for w in words(entry)) | named
+            said = words(entry)
+            used = frozenset(_stem(w) for w in said) | named
+            parts = tuple(" ".join(tokens(part)) for part in path.split("/")[1:-1])
             made = self._known[path] = _Known(folders, coded, label, named, used,
-                                              command(entry))
+                                              command(entry), parts, f" {' '.join(said)} ")
         return made
 
     def evidence(self, a: tuple[str, Entry], b: tuple[str, Entry]) -> Evidence:
@@ -200,14 +232,17 @@ class Subjects:
             for word in sorted(mine.folders):
                 if _stem(word) not in theirs.named:
                     own.append(word)
-                if _stem(word) in theirs.used and self.specific(word):
+                if self.specific(word) and any(  # one folder, or its whole name said
+                        word in part.split() and (part in theirs.parts
+                                                  or f" {part} " in theirs.said)
+                        for part in mine.parts):
                     shared.append(word)
             for word in sorted(mine.coded):
                 if self.specific(word):
                     (shared if _stem(word) in theirs.used else own).append(word)
             for word in sorted(mine.label):
                 if self._labels.get(word, 0) <= self.limit:
-                    if _stem(word) in theirs.used:
+                    if _stem(word) in theirs.used and self.specific(word):
                         shared.append(word)
                     if _stem(word) not in theirs.named:
                         own.append(word)
@@ -239,3 +274,5 @@ class _Known:
     named: frozenset[str]
     used: frozenset[str]
     command: str
+    parts: tuple[str, ...]  # each folder's name below the domain, as words
+    said: str  # its words in order, space-padded (a folder's whole name said in it)

@@ -12,7 +12,8 @@ holds every vector of one model in one float32 block, with the content hash of e
 the version of ``vectors.db`` it was written at (:func:`matrix`). While that version is
 current the search reads the one file (no row of ``vectors.db``: 25,000 blobs read, checked
 and joined cost about 0.25 s of CPU); after any write the next search reads the rows again
-and writes the file anew (``os.replace``: a reader sees the old file or the new one).
+and writes the file anew (``os.replace``: a reader sees the old file or the new one; the
+temp file is written in ``.brv/state/tmp``, swept if the writer is killed).
 """
 
 from __future__ import annotations
@@ -144,12 +145,35 @@ def matrix(state: Path, conn: sqlite3.Connection, model: str) -> tuple[int, list
         pass
     hashes, rows = _read_rows(conn, model)
     if at == version(conn):  # no write since: the file is of this version
-        temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        try:
-            with temporary.open("wb") as out:
-                np.savez(out, version=np.int64(at), model=np.str_(model),
-                         hashes=np.asarray(hashes, dtype=str), matrix=rows)
-            os.replace(temporary, path)
-        except OSError:
-            temporary.unlink(missing_ok=True)
+        _write_matrix(path, at, model, hashes, rows)
     return at, hashes, rows
+
+
+def _write_matrix(path: Path, at: int, model: str, hashes: list[str], rows: Any) -> None:
+    """Writes the matrix file through a temp file in ``.brv/state/tmp``.
+
+    There the temp file of a process killed while writing (100 MB at 100,000 entries) is
+    named for its pid and the next command sweeps it (tree/intents.sweep_temps). Temp files
+    written beside the matrix file before (``vectors-*.npz.<pid>.tmp``) are removed here
+    when their process is gone.
+    """
+    import numpy as np
+
+    from brv_vc.tree.fault import point
+    from brv_vc.tree.intents import TMP_DIR, alive
+    from brv_vc.tree.store import temp_name
+
+    for old in path.parent.glob("vectors-*.npz.*.tmp"):
+        pid = old.name.rsplit(".", 2)[-2]
+        if pid.isdigit() and not alive(int(pid)):
+            old.unlink(missing_ok=True)
+    temporary = path.parent / TMP_DIR / temp_name()
+    try:
+        temporary.parent.mkdir(exist_ok=True)
+        with temporary.open("wb") as out:
+            np.savez(out, version=np.int64(at), model=np.str_(model),
+                     hashes=np.asarray(hashes, dtype=str), matrix=rows)
+        point("vectors-written")  # written, not yet in place
+        os.replace(temporary, path)
+    except OSError:
+        temporary.unlink(missing_ok=True)

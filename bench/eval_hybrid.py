@@ -30,6 +30,7 @@ import re
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -104,6 +105,7 @@ def semantic(built: Built, depth: int) -> tuple[list[list[str]], float, list[flo
     each question's best cosine."""
     import numpy as np
 
+    from brv_vc.index.vector_rows import described
     from brv_vc.services.derived import with_index
     from brv_vc.services.semantic.models import embed
     from brv_vc.services.semantic.store import vectors_for
@@ -113,14 +115,20 @@ def semantic(built: Built, depth: int) -> tuple[list[list[str]], float, list[flo
     settings = EmbedSettings("wordllama")
     project = Project(built.root)
     started = time.perf_counter()
-    vectors, _ = with_index(project, lambda opened: vectors_for(
-        project, opened.conn, settings, budget=10**9))
+
+    def every(opened: Any) -> tuple[Any, list[str]]:
+        vectors = vectors_for(project, opened.conn, settings, budget=10**9)
+        ids = [int(i) for i in vectors.ids]
+        found = described(opened.conn, ids)
+        return vectors.matrix[vectors.rows], [found[i][0] for i in ids]
+
+    (rows, paths), _ = with_index(project, every)
     seconds = time.perf_counter() - started
     questions = embed(settings, [q.text for q in built.spec.questions])
-    cosine = questions @ vectors.matrix.T
+    cosine = questions @ rows.T
     order = np.argsort(-cosine, axis=1, kind="stable")[:, :depth]
     gone = [refused(q.text) for q in built.spec.questions]  # brv runs no lane for them
-    return ([[] if no else [vectors.paths[i] for i in row] for row, no in zip(order, gone,
+    return ([[] if no else [paths[i] for i in row] for row, no in zip(order, gone,
                                                                              strict=True)],
             seconds, [0.0 if no else float(c) for c, no in zip(cosine.max(axis=1), gone,
                                                                 strict=True)])

@@ -66,46 +66,36 @@ def hybrid(project: Project, index: Any, query: str, outcome: SearchOutcome,
         ranking called out of domain is in domain when the lane found an entry at cosine
         ``FOUND`` or more: every surface (search, query, MCP, web) then says what both found.
     """
-    from brv_vc.services.semantic.store import vectors_for
+    from brv_vc.services.semantic.store import nearest
 
     notes: list[str] = []
     try:
-        import numpy as np
-
-        from brv_vc.services.semantic.models import embed
-
-        vectors = vectors_for(project, index, settings, scope=scope)
-        query_vector = embed(settings, [query])[0] if len(vectors.paths) else None
+        near, pending = nearest(project, index, settings, query, POOL, scope=scope)
     except (BrvError, ImportError, OSError) as failed:
         message = getattr(failed, "message", str(failed))
         return Hybrid(outcome._replace(hits=outcome.hits[:limit]), LEXICAL,
                       (f"the semantic lane failed ({message}); these are the lexical results",))
-    if vectors.pending:
-        notes.append(f"{vectors.pending} entries have no vector for {settings.model} yet; "
+    if pending:
+        notes.append(f"{pending} entries have no vector for {settings.model} yet; "
                      "run 'brv index --embed' to embed them all")
-    if query_vector is None or vectors.matrix.shape[1] != query_vector.shape[0]:
+    if not near:
         return Hybrid(outcome._replace(hits=outcome.hits[:limit]), LEXICAL, tuple(notes))
-    cosine = vectors.matrix @ query_vector
-    depth = min(POOL, len(cosine))
-    best = np.argpartition(-cosine, depth - 1)[:depth]
-    best = best[np.argsort(-cosine[best], kind="stable")]
-    semantic = [vectors.paths[i] for i in best]
     top = outcome.hits[0].relevance if outcome.hits else 0.0
-    order = fuse([h.path for h in outcome.hits], semantic,
+    order = fuse([h.path for h in outcome.hits], [n.path for n in near],
                  guarded=strong(outcome.coverage, top))[:limit]
     lexical = {h.path: h for h in outcome.hits}
-    only = {vectors.paths[i]: i for i in best if vectors.paths[i] not in lexical}
-    texts = _excerpts(index, [vectors.rowids[only[p]] for p in order if p in only])
+    only = {n.path: n for n in near if n.path not in lexical}
+    texts = _excerpts(index, [only[p].id for p in order if p in only])
     hits = []
     for path in order:
         if path in lexical:
             hits.append(lexical[path])
             continue
-        i = only[path]
-        similarity = round(max(0.0, float(cosine[i])), 4)
-        hits.append(Hit(path, vectors.titles[i], "entry", 0.6 * similarity, similarity,
-                        texts.get(vectors.rowids[i], "")))
-    found = outcome.out_of_domain and len(best) > 0 and float(cosine[best[0]]) >= FOUND
+        n = only[path]
+        similarity = round(max(0.0, n.cosine), 4)
+        hits.append(Hit(path, n.title, "entry", 0.6 * similarity, similarity,
+                        texts.get(n.id, "")))
+    found = outcome.out_of_domain and near[0].cosine >= FOUND
     if found:
         notes.append("no entry holds all of the question's words; the semantic lane found "
                      "these by meaning")

@@ -86,7 +86,7 @@ def run(
     ``index_file`` points git at another index (``GIT_INDEX_FILE``); the hook variables are
     stripped first, so this is the only way one reaches git. Text as ``subprocess.run(...,
     text=True)`` gives it (the locale's encoding, universal newlines), without subprocess
-    where ``os.posix_spawnp`` is (``vc/git_spawn.py``).
+    where ``os.posix_spawnp`` is (``vc/git/spawn.py``).
 
     Raises:
         GitError: git is missing, or (with ``check``) exited non-zero.
@@ -94,7 +94,7 @@ def run(
     full_env = no_git_env(env)
     if index_file is not None:
         full_env["GIT_INDEX_FILE"] = str(index_file)
-    from brv_vc.vc.git_spawn import text
+    from brv_vc.vc.git.spawn import text
 
     data = None
     if input is not None:
@@ -152,7 +152,7 @@ class Running:
     """git commands started with :func:`start`; :meth:`wait` collects them in order.
 
     A process is anything with ``communicate()`` and ``returncode``: a ``Popen``, or the
-    process ``git_spawn.Spawned`` started.
+    process ``spawn.Spawned`` started.
     """
 
     def __init__(self, commands: Sequence[Sequence[str]], procs: list[Any]) -> None:
@@ -177,12 +177,12 @@ def start(commands: Sequence[Sequence[str]], cwd: Path) -> Running:
     Raises:
         GitError: git is missing.
     """
-    from brv_vc.vc import git_spawn
+    from brv_vc.vc.git import spawn
 
     env = no_git_env()
     try:
         procs: list[Any] = [
-            git_spawn.Spawned(["git", "-C", str(cwd), *args], env) if git_spawn.available()
+            spawn.Spawned(["git", "-C", str(cwd), *args], env) if spawn.available()
             else subprocess.Popen(["git", *args], cwd=cwd, env=env, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, text=True)
             for args in commands
@@ -241,7 +241,7 @@ def _exec(args: Sequence[str], cwd: Path, env: dict[str, str], data: bytes | Non
           ) -> tuple[int, bytes, bytes]:
     """Runs ``git <args>`` in ``cwd``: (exit code, stdout, stderr), ``data`` on its stdin.
 
-    Spawned without ``subprocess`` where ``os.posix_spawnp`` is (``vc/git_spawn.py``: its
+    Spawned without ``subprocess`` where ``os.posix_spawnp`` is (``vc/git/spawn.py``: its
     import with locale, signal, threading and selectors cost every vc process ~4 ms);
     ``-C`` is the spawned process's folder. The one place :func:`run` and the bytes runner
     start git.
@@ -249,7 +249,7 @@ def _exec(args: Sequence[str], cwd: Path, env: dict[str, str], data: bytes | Non
     Raises:
         GitError: git is missing.
     """
-    from brv_vc.vc import git_spawn
+    from brv_vc.vc.git import spawn
 
     if args and args[0] in _NETWORK_VERBS:
         args = [*_NO_HANGING_TRANSPORTS, *args]
@@ -259,8 +259,8 @@ def _exec(args: Sequence[str], cwd: Path, env: dict[str, str], data: bytes | Non
         raise GitError(f"'{shown}' holds a NUL character, which no git name or ref can hold; "
                        "nothing was run", hint="give the name without the NUL character")
     try:
-        if git_spawn.available():
-            return git_spawn.run_bytes(["git", "-C", str(cwd), *args], env, data)
+        if spawn.available():
+            return spawn.run_bytes(["git", "-C", str(cwd), *args], env, data)
         done = subprocess.run(["git", *args], cwd=cwd, input=data, capture_output=True,
                               env=env, check=False)
         return done.returncode, done.stdout, done.stderr

@@ -76,7 +76,7 @@ def test_layers_import_only_layers_above() -> None:
 # the git adapters and what each may use to reach git: the binary, or objects through dulwich
 GIT_ADAPTERS = {
     "vc/git/process.py": {"subprocess"},
-    "vc/git_prefetch.py": {"subprocess"},
+    "vc/git/prefetch.py": {"subprocess"},
     "vc/git_objects.py": {"dulwich"},
 }
 

@@ -12,7 +12,7 @@ import os
 from brv_vc.errors import GitError
 
 # Annotations only: this module is imported before the CLI when 'brv vc status' prefetches
-# git status (git_prefetch), so its runtime imports stay at os (not even typing: ~2 ms
+# git status (vc/git/prefetch.py), so its runtime imports stay at os (not even typing: ~2 ms
 # before git can start). subprocess (with locale, threading, selectors: ~5 ms of CPU) is
 # imported on first use: a status that adopts the prefetched git never needs it.
 TYPE_CHECKING = False

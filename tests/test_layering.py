@@ -77,7 +77,7 @@ def test_layers_import_only_layers_above() -> None:
 GIT_ADAPTERS = {
     "vc/git/process.py": {"subprocess"},
     "vc/git/prefetch.py": {"subprocess"},
-    "vc/git_objects.py": {"dulwich"},
+    "vc/git/objects.py": {"dulwich"},
 }
 
 

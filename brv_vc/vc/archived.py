@@ -11,7 +11,8 @@ import re
 
 from brv_vc.pattern import lazy
 from brv_vc.record import NamedTuple
-from brv_vc.vc import git, git_objects
+from brv_vc.vc import git
+from brv_vc.vc.git import objects
 from brv_vc.vc.repo import KnowledgeRepo
 
 TRAILER = "Brv-Archived"
@@ -122,12 +123,12 @@ def archived_in_range(repo: KnowledgeRepo, old: str | None, new: str,
         if not paths or not parents.split():
             continue
         for path in paths:
-            data = git_objects.blob_at(repo.workdir, parents.split()[0], repo.repo_path(path))
+            data = objects.blob_at(repo.workdir, parents.split()[0], repo.repo_path(path))
             if data is not None:
                 found[path] = data
     return [
         (path, data) for path, data in found.items()
-        if git_objects.blob_at(repo.workdir, new, repo.repo_path(path)) is None
+        if objects.blob_at(repo.workdir, new, repo.repo_path(path)) is None
     ]
 
 
@@ -170,7 +171,7 @@ def archived_at(repo: KnowledgeRepo, rev: str, paths: list[str]) -> list[tuple[s
         sha, _, parents = last.partition("\x1f")
         if sha not in named[path] or not parents:
             continue  # deleted plainly after its archive, or restored and deleted again
-        data = git_objects.blob_at(repo.workdir, parents.split()[0], repo.repo_path(path))
+        data = objects.blob_at(repo.workdir, parents.split()[0], repo.repo_path(path))
         if data is not None:
             found.append((path, data))
     return found

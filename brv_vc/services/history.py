@@ -15,7 +15,7 @@ from brv_vc.tree.layout import clean_relpath
 from brv_vc.tree.project import Project
 from brv_vc.vc import git
 from brv_vc.vc.git import objects
-from brv_vc.vc.git_log import Change
+from brv_vc.vc.git.raw import Change
 from brv_vc.vc.repo import KnowledgeRepo, locate
 from brv_vc.vc.semdiff import EntryDiff, diff_entry
 

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from pathlib import Path
 
-    from brv_vc.vc.git_log import Change
+    from brv_vc.vc.git.raw import Change
 
 NULL_SHA = "0" * 40
 
@@ -174,6 +174,6 @@ def compare(repo: Path, *args: str, renames: bool = True, check: bool = True) ->
     proc = run(full, repo, check=False)
     if check and proc.returncode != 0:
         raise translate(full, proc)
-    from brv_vc.vc.git_log import changes  # not on the path of vc status's changed_between
+    from brv_vc.vc.git.raw import changes  # not on the path of vc status's changed_between
 
     return changes(proc.stdout.split("\0"))

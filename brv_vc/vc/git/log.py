@@ -1,21 +1,21 @@
 """git's history read through ``git log``: the one home of brv's log formats.
 
 Each walk names its format here and parses its records with the one ``--raw`` reader
-(``vc/git_log.py``); services ask typed questions (:func:`history`, :func:`last_touches`)
+(``vc/git/raw.py``); services ask typed questions (:func:`history`, :func:`last_touches`)
 instead of building ``git log`` argv.
 """
 
 from __future__ import annotations
 
 from brv_vc.vc.git.process import _git_bytes, run, stream
-from brv_vc.vc.git_log import records
+from brv_vc.vc.git.raw import records
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from pathlib import Path
 
-    from brv_vc.vc.git_log import Change
+    from brv_vc.vc.git.raw import Change
 
 HISTORY_FORMAT = "%x01%H%x00%P%x00%ct%x00%cI%x00%s"
 # a commit of one entry's history: sha, parents, author, ISO author date, subject

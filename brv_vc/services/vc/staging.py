@@ -14,7 +14,7 @@ from brv_vc.tree.layout import clean_relpath
 from brv_vc.tree.links import first_link, odd_files
 from brv_vc.vc import git
 from brv_vc.vc.git import stage
-from brv_vc.vc.git_links import LINK_MODE
+from brv_vc.vc.git.symlinks import LINK_MODE
 from brv_vc.vc.repo import KnowledgeRepo
 
 TYPE_CHECKING = False

@@ -87,13 +87,13 @@ def _staged_diff(args: list[str], repo: Path, index_file: str | None) -> bytes:
     """``git diff --cached ARGS``, as HEAD against the tree the index's cache-tree names.
 
     A hook's index (``git commit`` brings its cache-tree up to date before pre-commit) names
-    the tree it commits (``git_index.committed_tree``): two trees are diffed without reading
+    the tree it commits (``cache_tree.committed_tree``): two trees are diffed without reading
     the index's entries, whatever the size of the tree. Otherwise, or when git cannot (no
     HEAD yet), the index itself.
     """
     tree = None
     if index_file:  # a hook's (vc add's own listing has none: no mmap, ~0.5 ms)
-        from brv_vc.vc.git_index import committed_tree
+        from brv_vc.vc.git.cache_tree import committed_tree
 
         tree = committed_tree(index_file)
     if tree is not None:

@@ -146,7 +146,7 @@ def _grep_markers(repo: KnowledgeRepo, oid: str, scope: list[str]) -> list[str]:
     Raises:
         GitError: ``git grep`` failed.
     """
-    from brv_vc.vc.conflict_grep import files_with_conflicts
+    from brv_vc.vc.git.conflict_grep import files_with_conflicts
 
     names = files_with_conflicts(repo.workdir, oid, scope)
     return [p for p in (repo.tree_path(n) for n in names) if p]

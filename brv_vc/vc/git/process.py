@@ -25,9 +25,9 @@ if TYPE_CHECKING:
     class Worktree(Protocol):
         """The repository a typed question runs in: ``vc/repo.KnowledgeRepo``'s shape.
 
-        Its ``git`` runs in ``workdir`` with the borrowed identity of a committing command
-        and words a failure through :func:`errors.translate`; ``pathspec`` limits a command to
-        knowledge (``-- <prefix>``).
+        Its ``git`` runs in ``workdir`` through ``worktree.in_worktree`` (the borrowed
+        identity of a committing command, a failure worded by :func:`errors.translate`);
+        ``pathspec`` limits a command to knowledge (``-- <prefix>``).
         """
 
         @property
@@ -44,6 +44,9 @@ if TYPE_CHECKING:
 
         def git_ok(self, *args: str) -> str | None:
             """The output of git, None when it failed."""
+
+        def identity_env(self) -> dict[str, str] | None:
+            """The environment of a committing command: a borrowed identity, or None."""
 else:
 
     class _Subprocess:

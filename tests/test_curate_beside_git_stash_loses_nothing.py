@@ -4,8 +4,9 @@
 stash commit, then runs ``git add``, ``diff-index`` and ``apply -R`` (or ``reset --hard``)
 to put the tree back to HEAD. A curate that wrote between two steps was told "updated" and
 its text was in neither the tree nor the stash (the team simulation's lost tokens). Here a
-real git's ``add`` step is held (a wrapper in git's exec path waits for a file) so the
-curate starts exactly in that gap: it must wait for the stash to end, then write.
+real git's ``add`` step is held (``vc_helpers.held_exec_path``: a wrapper in git's exec path
+waits for a file) so the curate starts exactly in that gap: it must wait for the stash to
+end, then write.
 """
 
 from __future__ import annotations
@@ -19,28 +20,11 @@ import time
 from pathlib import Path
 
 from conftest import REPO
-from vc_helpers import Team, git, team  # noqa: F401
+from vc_helpers import Team, git, held_exec_path, team  # noqa: F401
 
 from brv_vc.tree.writelock import LOCK_FILE
 
 ENTRY = "auth/jwt/token_rotation.md"
-
-
-def _held_git(tmp_path: Path) -> tuple[Path, Path, Path]:
-    """An exec path whose ``git add`` waits for ``release``; (exec path, entered, release)."""
-    real = subprocess.run(["git", "--exec-path"], capture_output=True, text=True,
-                          check=True).stdout.strip()
-    folder, entered, release = tmp_path / "exec", tmp_path / "entered", tmp_path / "release"
-    folder.mkdir()
-    wrapper = folder / "git"
-    wrapper.write_text(
-        "#!/bin/sh\n"
-        f"if [ \"$1\" = add ]; then : > '{entered}'; i=0\n"
-        f"  while [ ! -e '{release}' ] && [ $i -lt 3000 ]; do sleep 0.1; i=$((i+1)); done\n"
-        "fi\n"
-        f"GIT_EXEC_PATH='{real}' exec '{real}/git' \"$@\"\n")
-    wrapper.chmod(0o755)
-    return folder, entered, release
 
 
 def _write_lock_held(root: Path) -> bool:
@@ -72,7 +56,7 @@ def test_a_curate_between_two_steps_of_git_stash_is_kept(team: Team,  # noqa: F8
     bob = team.bob
     first = _curate(bob.root, "STASHED")
     assert first.wait(timeout=300) == 0, first.communicate()
-    exec_path, entered, release = _held_git(tmp_path)
+    exec_path, entered, release = held_exec_path(tmp_path, "add")
     stashing = subprocess.Popen(
         ["git", "stash", "push", "-q", "--include-untracked", "--", "."], cwd=bob.tree,
         env={**os.environ, "GIT_EXEC_PATH": str(exec_path)},

@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from brv_vc.vc.git_spawn import Spawned
+from brv_vc.vc.git.spawn import Spawned
 
 # 300 kB on stderr before stdout; newlines as text mode translates them; an exit code
 SCRIPT = ("head -c 300000 /dev/zero | tr '\\0' e >&2; head -c 300000 /dev/zero | tr '\\0' o; "

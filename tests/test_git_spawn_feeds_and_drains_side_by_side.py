@@ -8,7 +8,7 @@ import pytest
 from hooks_support import git
 
 from brv_vc.vc import git as vcgit
-from brv_vc.vc import git_spawn
+from brv_vc.vc.git import spawn
 
 
 def test_more_than_a_pipe_holds_goes_in_and_comes_out(tmp_path: Path) -> None:
@@ -17,7 +17,7 @@ def test_more_than_a_pipe_holds_goes_in_and_comes_out(tmp_path: Path) -> None:
     paths = [f"folder_{i:06d}/some_rather_long_file_name_{i:06d}.tmp" for i in range(8000)]
     data = "".join(f"{p}\0" for p in paths).encode()
     assert len(data) > 4 * 65536  # git answers while it reads: both pipes fill up
-    code, out, err = git_spawn.run_bytes(
+    code, out, err = spawn.run_bytes(
         ["git", "-C", str(tmp_path), "check-ignore", "--no-index", "-z", "--stdin"],
         vcgit.no_git_env(), data)
     assert (code, err) == (0, b"")
@@ -26,20 +26,21 @@ def test_more_than_a_pipe_holds_goes_in_and_comes_out(tmp_path: Path) -> None:
 
 
 def test_exit_codes_stderr_and_a_missing_program(tmp_path: Path) -> None:
-    code, out, err = git_spawn.run_bytes(["git", "-C", str(tmp_path), "rev-parse", "HEAD"],
+    code, out, err = spawn.run_bytes(["git", "-C", str(tmp_path), "rev-parse", "HEAD"],
                                          vcgit.no_git_env())
     assert (code, out) == (128, b"")
     assert b"not a git repository" in err
     with pytest.raises(FileNotFoundError):
-        git_spawn.run_bytes(["no-such-program-brv"], vcgit.no_git_env(), b"x")
+        spawn.run_bytes(["no-such-program-brv"], vcgit.no_git_env(), b"x")
 
 
 CHILD = """
 import os, sys
 from pathlib import Path
-from brv_vc.vc import git, git_spawn
+from brv_vc.vc import git
+from brv_vc.vc.git import spawn
 listed = git.run(["-c", "alias.fds=!ls /proc/$$/fd", "fds"], Path(sys.argv[1])).stdout.split()
-print(git_spawn.available(), " ".join(listed))
+print(spawn.available(), " ".join(listed))
 """
 
 
@@ -70,7 +71,8 @@ def test_a_descriptor_brv_inherited_is_not_passed_on_to_git(tmp_path: Path) -> N
 
 INTERRUPTED = """
 import os, signal, sys, time
-from brv_vc.vc import git, git_spawn
+from brv_vc.vc import git
+from brv_vc.vc.git import spawn
 
 def stop(*_):
     raise KeyboardInterrupt
@@ -80,7 +82,7 @@ read_end, write_end = os.pipe()
 os.dup2(read_end, 0)  # git reads the caller's stdin, held open here: only the interruption stops it
 started = time.monotonic()
 try:
-    git_spawn.run_bytes(["git", "cat-file", "--batch"], git.no_git_env())
+    spawn.run_bytes(["git", "cat-file", "--batch"], git.no_git_env())
 except KeyboardInterrupt:
     try:
         os.waitpid(-1, os.WNOHANG)
@@ -109,13 +111,13 @@ def test_each_git_started_lists_the_descriptors_once(tmp_path: Path,
     git("init", "-q", cwd=tmp_path)
     vcgit.run(["rev-parse", "--git-dir"], tmp_path)  # the first answer is found here
     listed: list[str] = []
-    real = git_spawn.os.listdir
+    real = spawn.os.listdir
 
     def listdir(folder: str) -> list[str]:
         listed.append(folder)
         return real(folder)
 
-    monkeypatch.setattr(git_spawn.os, "listdir", listdir)
+    monkeypatch.setattr(spawn.os, "listdir", listdir)
     for _ in range(3):
         assert vcgit.run(["rev-parse", "--git-dir"], tmp_path).stdout.strip() == ".git"
     assert len(listed) == 3, listed

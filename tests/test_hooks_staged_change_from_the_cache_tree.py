@@ -10,7 +10,7 @@ from pathlib import Path
 from hooks_support import entry_bytes, git, git_env, in_project, log_lines, write
 
 from brv_vc.vc import git as vcgit
-from brv_vc.vc.git_index import committed_tree
+from brv_vc.vc.git.cache_tree import committed_tree
 
 ENTRY = ".brv/context-tree/auth/jwt/sessions.md"
 

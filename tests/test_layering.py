@@ -1,5 +1,5 @@
 """DESIGN.md "Layers": each package imports only the layers above it, and only the git
-adapters (the vc/git/ package, vc/git_*.py) talk to git. Parsed with ast, so an import hidden in a function counts too."""
+package (vc/git/) talks to git and builds git argv. Parsed with ast, so an import hidden in a function counts too."""
 
 from __future__ import annotations
 
@@ -76,8 +76,8 @@ def test_layers_import_only_layers_above() -> None:
 # the git adapters and what each may use to reach git: the binary, or objects through dulwich
 GIT_ADAPTERS = {
     "vc/git/process.py": {"subprocess"},
-    "vc/git_prefetch.py": {"subprocess"},
-    "vc/git_objects.py": {"dulwich"},
+    "vc/git/prefetch.py": {"subprocess"},
+    "vc/git/objects.py": {"dulwich"},
 }
 
 
@@ -99,21 +99,32 @@ def test_each_git_adapter_exists() -> None:
     assert all((PACKAGE / rel).is_file() for rel in GIT_ADAPTERS)
 
 
-# -- git argv only in vc/ (issue 39): outside it, typed questions (git.touches, git.compare) --
+# -- git argv only in vc/git/ (issue 39): elsewhere, typed questions (git.touches, git.compare) --
 
-# what starts a git command from an argv the caller builds
-_GIT_RUNNERS = {"run", "start", "stream", "_git_bytes"}
+# what starts a git command from an argv the caller builds; in_worktree and ok_in_worktree are
+# the doors KnowledgeRepo.git and .git_ok forward to
+_GIT_RUNNERS = {"run", "start", "stream", "_git_bytes", "in_worktree", "ok_in_worktree"}
 
 
 def _git_argv(tree: ast.AST) -> list[str]:
     """Where a module builds git argv: ``repo.git(...)``/``git_ok(...)``, a runner of the git
-    package called with argv (``git.run([...])``), or a list or tuple starting with "git"."""
+    package called with argv (``git.run([...])``), or a list or tuple starting with "git".
+
+    A call that hands on its function's own ``*args`` untouched forwards argv built by its
+    caller, which is found where that caller calls: it builds none.
+    """
     runners = {alias.asname or alias.name for node in ast.walk(tree)
                if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("brv_vc.vc.git")
                for alias in node.names if alias.name in _GIT_RUNNERS}
+    forwarded: set[int] = set()  # ids of calls handing on their function's *args
+    for func_node in ast.walk(tree):
+        if isinstance(func_node, (ast.FunctionDef, ast.AsyncFunctionDef)) and func_node.args.vararg:
+            name = func_node.args.vararg.arg
+            forwarded.update(id(call) for call in ast.walk(func_node) if isinstance(call, ast.Call)
+                             and any(isinstance(a, ast.Name) and a.id == name for a in call.args))
     found = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call):
+        if isinstance(node, ast.Call) and id(node) not in forwarded:
             func = node.func
             if isinstance(func, ast.Attribute) and (func.attr in {"git", "git_ok"} or (
                     func.attr in _GIT_RUNNERS and isinstance(func.value, ast.Name)
@@ -127,11 +138,11 @@ def _git_argv(tree: ast.AST) -> list[str]:
     return found
 
 
-def test_git_argv_is_built_only_in_vc() -> None:
+def test_git_argv_is_built_only_in_the_git_package() -> None:
     built = {}
     for path in _modules():
         rel = path.relative_to(PACKAGE).as_posix()
-        if not rel.startswith("vc/") and (
+        if not rel.startswith("vc/git/") and (
                 found := _git_argv(ast.parse(path.read_text(encoding="utf-8")))):
             built[rel] = found
     assert built == {}, "ask a typed question of brv_vc.vc.git instead (add one there)"
@@ -145,10 +156,16 @@ repo.git_ok("rev-parse", "HEAD")
 git.run(["status"], top)
 go(["fetch"], top)
 argv = ["git", "log"]
+git.in_worktree(repo, ["log"])
 git.touches(top, paths)
+def forward(self, *args):
+    return git.in_worktree(self, args)
+def builds(self, *args):
+    return git.ok_in_worktree(self, ["log", *args])
 """
     assert [f.split(" on line")[0] for f in _git_argv(ast.parse(source))] == [
-        "repo.git(...)", "repo.git_ok(...)", "git.run(...)", "go(...)", "a ['git', ...] argv"]
+        "repo.git(...)", "repo.git_ok(...)", "git.run(...)", "go(...)", "a ['git', ...] argv",
+        "git.in_worktree(...)", "git.ok_in_worktree(...)"]
 
 
 # -- no SQL in services/ (issue 39): index/ owns the tables' statements -----------------------

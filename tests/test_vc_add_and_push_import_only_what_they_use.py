@@ -12,10 +12,10 @@ from vc_helpers import Team, team  # noqa: F401
 
 ROT = "auth/jwt/token_rotation.md"
 # datetime: they use no time (cli.fast.untimed_start); the derived package: they build no
-# index; git_index (with mmap): read by add (its cache-tree says no path is unmerged,
+# index; git/cache_tree (with mmap): read by add (its cache-tree says no path is unmerged,
 # so no 'git ls-files -u' runs), by commit (the index it names to the hook) and by a hook
-UNUSED = ("datetime", "brv_vc.services.derived", "brv_vc.vc.git_index")
-ADD_READS = ["brv_vc.vc.git_index"]
+UNUSED = ("datetime", "brv_vc.services.derived", "brv_vc.vc.git.cache_tree")
+ADD_READS = ["brv_vc.vc.git.cache_tree"]
 
 
 def _run(cwd: Path, *argv: str, env: dict[str, str] | None = None

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from vc_helpers import Team, git_commands, team  # noqa: F401
 
-from brv_vc.vc.git_index import committed_tree
+from brv_vc.vc.git.cache_tree import committed_tree
 
 ROT = "auth/jwt/token_rotation.md"
 

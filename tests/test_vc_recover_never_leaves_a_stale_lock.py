@@ -20,10 +20,10 @@ import pytest
 import vc_helpers
 from vc_helpers import Team
 
-from brv_vc.vc import git_lock
+from brv_vc.vc.git import stale_locks
 
 team = vc_helpers.team
-# git_lock finds a running git through /proc (elsewhere a lock is judged by its age)
+# vc/git/stale_locks.py finds a running git through /proc (elsewhere a lock is judged by its age)
 pytestmark = pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs /proc")
 
 
@@ -68,14 +68,14 @@ def _start_after_the_look(monkeypatch: pytest.MonkeyPatch,
                           start: Callable[[], subprocess.Popen[bytes]],
                           procs: list[subprocess.Popen[bytes]]) -> None:
     """A git starts in the repository just after recover looked at its locks (none ran then)."""
-    real = git_lock.settled
+    real = stale_locks.settled
 
-    def settled(*args: Path, **kwargs: float) -> tuple[git_lock.GitLock, ...]:
+    def settled(*args: Path, **kwargs: float) -> tuple[stale_locks.GitLock, ...]:
         locks = real(*args, **kwargs)
         procs.append(start())
         return locks
 
-    monkeypatch.setattr(git_lock, "settled", settled)
+    monkeypatch.setattr(stale_locks, "settled", settled)
 
 
 def test_a_git_still_running_after_the_wait_makes_recover_refuse_naming_it(

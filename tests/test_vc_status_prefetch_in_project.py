@@ -11,7 +11,7 @@ from vc_helpers import in_project_app
 
 from brv_vc.services.vc.changes import status
 from brv_vc.tree.project import Project
-from brv_vc.vc import git_prefetch
+from brv_vc.vc.git import prefetch
 from brv_vc.vc.repo import locate
 
 ROT = "auth/jwt/token_rotation.md"
@@ -22,13 +22,13 @@ def test_the_prefetched_status_is_the_one_the_service_adopts(
     app = in_project_app(tmp_path, ROT)
     app.edit(ROT, summary="changed")
     monkeypatch.chdir(app.tree / "auth")
-    git_prefetch.prefetch_status(["vc", "status"])
-    assert len(git_prefetch._prefetched) == 1
-    where, command, _ = git_prefetch._prefetched[0]
+    prefetch.prefetch_status(["vc", "status"])
+    assert len(prefetch._prefetched) == 1
+    where, command, _ = prefetch._prefetched[0]
     assert where == os.path.realpath(app.root)
     assert command[-2:] == ("--", ".brv/context-tree")
     report = status(locate(Project(app.root)))
-    assert git_prefetch._prefetched == []  # taken, not stopped and run again
+    assert prefetch._prefetched == []  # taken, not stopped and run again
     assert [c.path for c in report.unstaged] == [ROT]
 
 

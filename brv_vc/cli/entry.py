@@ -3,7 +3,7 @@
 Two commands have start-up budgets close to Python's own start-up (DESIGN.md), so this
 entry does a little before click and the services are imported:
 - ``brv vc status`` starts ``git status`` at once and lets the status service adopt the
-  running process (``brv_vc.vc.git_prefetch``);
+  running process (``brv_vc.vc.git.prefetch``);
 - ``brv search`` / ``brv query`` start their in-place scan (``index/scan.py``) at once, so
   it runs on the other cores while Python imports the search code;
 - ``brv search`` / ``brv query`` / ``brv vc status`` / ``brv review pending`` try the
@@ -35,7 +35,7 @@ def main() -> None:
     _import_pathlib()
     argv = sys.argv[1:]
     if "vc" in argv[:3] and "status" in argv[:4]:
-        from brv_vc.vc.git_prefetch import prefetch_status
+        from brv_vc.vc.git.prefetch import prefetch_status
 
         prefetch_status(argv)
     if argv:

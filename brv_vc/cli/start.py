@@ -68,9 +68,9 @@ def begin(project: Project, now: datetime | None, warnings: tuple[str, ...],
 
         now = utcnow()
     settled = settle(project, now)
-    # Trigger: 'vc status' started git status before Python imported anything (git_prefetch).
+    # Trigger: 'vc status' started git status before Python imported anything (vc/git/prefetch.py).
     # Why: settling may have changed the tree it is reading. Outcome: status asks git again.
-    from brv_vc.vc.git_prefetch import discard_prefetched
+    from brv_vc.vc.git.prefetch import discard_prefetched
 
     discard_prefetched()
     for line in settled.steps:

@@ -13,8 +13,9 @@ from dataclasses import dataclass, replace
 from brv_vc.errors import BrvError
 from brv_vc.tree.layout import clean_relpath
 from brv_vc.tree.project import Project
-from brv_vc.vc import git, git_objects
-from brv_vc.vc.git_log import Change
+from brv_vc.vc import git
+from brv_vc.vc.git import objects
+from brv_vc.vc.git.raw import Change
 from brv_vc.vc.repo import KnowledgeRepo, locate
 from brv_vc.vc.semdiff import EntryDiff, diff_entry
 
@@ -111,7 +112,7 @@ def entry_history(project: Project, path: str, *, limit: int = 20) -> EntryHisto
     if repo.head() is None:
         return EntryHistory(relpath, True, ())
     commits = _commits(repo, repo.repo_path(relpath), limit)
-    blobs = git_objects.read_blobs(repo.workdir, [s for c in commits
+    blobs = objects.read_blobs(repo.workdir, [s for c in commits
                                                   for s in (c.old_sha, c.new_sha)])
     changes = []
     for c in commits:

@@ -1,5 +1,5 @@
-"""Git: the adapters, then status, semantic diff, merge driver, sync and hooks above them.
+"""Git: the ``git`` package, the only one that reaches git, then what stands on it.
 
-The adapters are the only modules that reach git: ``git`` (the binary), ``git_objects``
-(object reads through dulwich) and ``git_prefetch`` (the early ``git status``).
+In ``git/``: the binary through ``git/process``, objects through dulwich in ``git/objects``.
+Above it: status, semantic diff, merge driver, sync and hooks.
 """

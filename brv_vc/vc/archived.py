@@ -11,7 +11,7 @@ import re
 
 from brv_vc.pattern import lazy
 from brv_vc.record import NamedTuple
-from brv_vc.vc import git, git_objects
+from brv_vc.vc.git import objects
 from brv_vc.vc.repo import KnowledgeRepo
 
 TRAILER = "Brv-Archived"
@@ -64,27 +64,12 @@ def range_walk(repo: KnowledgeRepo, old: str, target: str) -> RangeWalk | None:
     step's ``git log --grep`` (:func:`archived_in_range`) asked apart (~3.5 ms of CPU each at
     25,000 entries).
     """
-    # -z: records end in NUL, which no message holds (git refuses one); a message may hold
-    # any other byte, so each record's fixed fields are checked before it is believed
-    proc = repo.git("log", "-z", "--reverse", "--boundary", "--format=%m%x1f%H%x1f%P%x1f%B",
-                    target, f"^{old}", "--", check=False)
-    if proc.returncode != 0:
-        return None
-    commits: list[tuple[str, str, str]] = []
-    borders: set[str] = set()
-    for record in proc.stdout.split("\0"):
-        if not record:
-            continue
-        mark, _, rest = record.partition("\x1f")
-        sha, _, rest = rest.partition("\x1f")
-        parents, _, message = rest.partition("\x1f")
-        if mark not in ("-", ">") or not git.object_id(sha) or not all(
-                git.object_id(p) for p in parents.split(" ") if parents):
-            return None  # not git's shape: the caller asks merge-base
-        if mark == "-":
-            borders.add(sha)
-        else:
-            commits.append((sha, parents, message))
+    from brv_vc.vc.git.log import boundary_walk  # the git log modules load when asked
+
+    walked = boundary_walk(repo.workdir, old, target)
+    if walked is None:
+        return None  # git failed, or not git's shape: the caller asks merge-base
+    commits, borders = walked
     return RangeWalk(tuple(commits), frozenset(borders))
 
 
@@ -109,25 +94,22 @@ def archived_in_range(repo: KnowledgeRepo, old: str | None, new: str,
     else:
         # git picks the few commits with a trailer (a pull of ordinary commits reads no
         # object in process: opening the object store costs ~100 ms)
+        from brv_vc.vc.git.log import messages_with
+
         span = [new, f"^{old}"] if old else [new]
-        out = repo.git("log", "--reverse", "-F", f"--grep={TRAILER}:",
-                       "--format=%x1e%H%x1f%P%x1f%B", *span, "--").stdout
-        picked = []
-        for record in out.split("\x1e"):
-            _, _, rest = record.partition("\x1f")
-            parents, _, message = rest.partition("\x1f")
-            picked.append((parents, message))
+        picked = [(parents, message) for _, parents, message
+                  in messages_with(repo.workdir, f"{TRAILER}:", span)]
     for parents, message in picked:
         paths = parse_trailers(message)
         if not paths or not parents.split():
             continue
         for path in paths:
-            data = git_objects.blob_at(repo.workdir, parents.split()[0], repo.repo_path(path))
+            data = objects.blob_at(repo.workdir, parents.split()[0], repo.repo_path(path))
             if data is not None:
                 found[path] = data
     return [
         (path, data) for path, data in found.items()
-        if git_objects.blob_at(repo.workdir, new, repo.repo_path(path)) is None
+        if objects.blob_at(repo.workdir, new, repo.repo_path(path)) is None
     ]
 
 
@@ -154,23 +136,21 @@ def archived_at(repo: KnowledgeRepo, rev: str, paths: list[str]) -> list[tuple[s
     wanted = set(paths)
     if not wanted:
         return []
-    out = repo.git("log", "-F", f"--grep={TRAILER}:", "--format=%x1e%H%x1f%B", rev).stdout
+    from brv_vc.vc.git.log import last_change, messages_with
+
     named: dict[str, set[str]] = {}
-    for record in out.split("\x1e"):
-        sha, _, message = record.partition("\x1f")
+    for sha, _, message in messages_with(repo.workdir, f"{TRAILER}:", [rev]):
         for path in parse_trailers(message):
             if path in wanted:
-                named.setdefault(path, set()).add(sha.strip())
+                named.setdefault(path, set()).add(sha)
     found: list[tuple[str, bytes]] = []
     for path in dict.fromkeys(paths):
         if path not in named:
             continue
-        last = repo.git("log", "-1", "--format=%H%x1f%P", rev, "--",
-                        repo.repo_path(path)).stdout.strip()
-        sha, _, parents = last.partition("\x1f")
+        sha, parents = last_change(repo.workdir, rev, repo.repo_path(path))
         if sha not in named[path] or not parents:
             continue  # deleted plainly after its archive, or restored and deleted again
-        data = git_objects.blob_at(repo.workdir, parents.split()[0], repo.repo_path(path))
+        data = objects.blob_at(repo.workdir, parents.split()[0], repo.repo_path(path))
         if data is not None:
             found.append((path, data))
     return found

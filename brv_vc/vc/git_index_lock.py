@@ -17,7 +17,7 @@ for as long as its process runs, even between two steps.
 Three locks a writer does not wait for:
 - one a git process holds while it runs this very writer (a hook of that git: it waits for
   its hook, so waiting for it would never end); git writes no work-tree file meanwhile;
-- a stale one (``vc/git_lock.py``: no git process works in the repository), left by a
+- a stale one (``vc/git/stale_locks.py``: no git process works in the repository), left by a
   killed git: it stops every git that would rewrite the work tree just as well, and
   ``brv vc recover`` removes it;
 - none at all when the tree is not under version control, or git's folder cannot be
@@ -116,8 +116,8 @@ def run_by_git() -> bool:
 
 
 def _stale(dirs: tuple[Path, Path, Path], lock: Path) -> bool:
-    """No git process works in the repository and the lock is older than git_lock.SETTLE."""
-    from brv_vc.vc.git_lock import SETTLE, git_processes
+    """No git process works in the repository and the lock is older than stale_locks.SETTLE."""
+    from brv_vc.vc.git.stale_locks import SETTLE, git_processes
 
     try:
         age = time.time() - lock.stat().st_mtime
@@ -131,7 +131,7 @@ def _between_steps(dirs: tuple[Path, Path, Path], seen: set[int]) -> bool:
 
     ``seen``: the processes already looked at and found to be none (only new ones are read).
     """
-    from brv_vc.vc.git_lock import git_processes
+    from brv_vc.vc.git.stale_locks import git_processes
 
     return bool(git_processes(dirs, MULTI_STEP, seen)) and not run_by_git()
 

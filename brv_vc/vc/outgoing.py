@@ -22,14 +22,15 @@ def outgoing(repo: KnowledgeRepo, base: str | None, head: str | None) -> Outgoin
     if head is None or head == base:
         return Outgoing(0, ())
     span = f"{base}..{head}" if base else head
-    count = int((repo.git_ok("rev-list", "--count", span) or "0").strip() or 0)
+    from brv_vc.vc.git.log import commit_count
+
+    count = commit_count(repo.workdir, span)
     if not count:
         return Outgoing(0, ())
     if base:
         raw = git.changed_entries(repo.workdir, base, head, repo.prefix or None)
         repo_paths = [path for _, path, _, _ in raw]
     else:
-        listed = repo.git("ls-tree", "-r", "-z", "--name-only", head, *repo.pathspec()).stdout
-        repo_paths = [p for p in listed.split("\0") if p]
+        repo_paths = git.tree_paths(repo.workdir, head, *repo.pathspec())
     paths = (repo.tree_path(p) for p in repo_paths)
     return Outgoing(count, tuple(p for p in paths if p is not None))

@@ -28,11 +28,6 @@ from brv_vc.vc.git.files import read_whereabouts as read_whereabouts
 PROJECT_FILES = ("config.yaml", ".gitignore")
 
 
-# git commands that write commits: in standalone mode they borrow the project's identity
-_COMMITTING = frozenset({"commit", "merge", "pull", "revert", "cherry-pick", "rebase", "am",
-                         "commit-tree", "stash"})
-
-
 class KnowledgeRepo(NamedTuple):
     """``workdir`` is the git work tree; ``prefix`` the tree's POSIX path inside it.
 
@@ -88,15 +83,13 @@ class KnowledgeRepo(NamedTuple):
         self, *args: str, check: bool = True, index_file: Path | None = None,
         what: str | None = None, input: str | None = None, env: dict[str, str] | None = None,
     ) -> git.Proc:
-        """Runs git in the work tree; failures become GitError with a hint."""
-        identity = self.identity_env() if args and args[0] in _COMMITTING else None
-        if identity is not None:  # the borrowed identity joins the caller's own variables
-            env = {**identity, **(env or {})}
-        proc = git.run(list(args), self.workdir, check=False, index_file=index_file,
-                       input=input, env=env)
-        if check and proc.returncode != 0:
-            raise translate(args, proc, what=what)
-        return proc
+        """Runs git in the work tree: ``vc/git/process.in_worktree``, for the git package.
+
+        A committing command borrows :meth:`identity_env`; with ``check``, a failure raises
+        GitError with a hint. Only ``vc/git/`` calls it (tests/test_layering.py).
+        """
+        return git.in_worktree(self, args, check=check, index_file=index_file, what=what,
+                               input=input, env=env)
 
     def identity_env(self) -> dict[str, str] | None:
         """The environment for a commit: the project repository's identity, when borrowed.
@@ -130,14 +123,12 @@ class KnowledgeRepo(NamedTuple):
         return environment.child(extra) if extra else None
 
     def git_ok(self, *args: str) -> str | None:
-        """The stdout of a git command that may fail (None when it did)."""
-        proc = git.run(list(args), self.workdir, check=False)
-        return proc.stdout if proc.returncode == 0 else None
+        """The stdout of a git command that may fail (None when it did): for ``vc/git/``."""
+        return git.ok_in_worktree(self, args)
 
     def rev(self, ref: str) -> str | None:
         """The commit id ``ref`` names, or None."""
-        out = self.git_ok("rev-parse", "--verify", "--quiet", ref + "^{commit}")
-        return out.strip() if out else None
+        return git.commit_of(self.workdir, ref)
 
     def head(self) -> str | None:
         """The commit id of HEAD, or None before the first commit."""
@@ -145,24 +136,20 @@ class KnowledgeRepo(NamedTuple):
 
     def branch(self) -> str:
         """The current branch name (``HEAD`` when detached)."""
-        out = self.git_ok("symbolic-ref", "--quiet", "--short", "HEAD")
-        return out.strip() if out else "HEAD"
+        return git.branch_name(self.workdir)
 
     def git_dir(self) -> Path:
         """The repository's git directory (absolute)."""
-        out = self.git("rev-parse", "--absolute-git-dir").stdout.strip()
-        return Path(out)
+        return git.git_dirs(self.workdir, common=False)[0]
 
     def common_dir(self) -> Path:
         """The git directory shared by all work trees (refs, objects; absolute)."""
-        out = self.git("rev-parse", "--path-format=absolute", "--git-common-dir").stdout.strip()
-        return Path(out)
+        return git.git_dirs(self.workdir, own=False)[0]
 
     def git_dirs(self) -> tuple[Path, Path]:
         """(:meth:`git_dir`, :meth:`common_dir`) from one ``rev-parse`` (a pull needs both)."""
-        out = self.git("rev-parse", "--absolute-git-dir", "--path-format=absolute",
-                       "--git-common-dir").stdout.splitlines()
-        return Path(out[0]), Path(out[1])
+        own, common = git.git_dirs(self.workdir)
+        return own, common
 
     def whereabouts(self) -> tuple[Path, Path, str | None, str]:
         """(:meth:`git_dir`, :meth:`common_dir`, :meth:`head`, :meth:`branch`), one ``rev-parse``.
@@ -173,13 +160,9 @@ class KnowledgeRepo(NamedTuple):
         read = read_whereabouts(self.workdir)
         if read is not None:
             return read
-        proc = git.run(["rev-parse", "--absolute-git-dir", "--path-format=absolute",
-                        "--git-common-dir", "HEAD^{commit}", "--symbolic-full-name", "HEAD"],
-                       self.workdir, check=False)
-        lines = proc.stdout.splitlines()
-        if proc.returncode == 0 and len(lines) == 4 and (
-                lines[3] == "HEAD" or lines[3].startswith("refs/heads/")):
-            return Path(lines[0]), Path(lines[1]), lines[2], lines[3].removeprefix("refs/heads/")
+        asked = git.whereabouts(self.workdir)
+        if asked is not None:
+            return asked
         git_dir, common = self.git_dirs()
         return git_dir, common, self.head(), self.branch()
 
@@ -193,14 +176,9 @@ def _identity(folder: Path, *scope: str) -> dict[str, str]:
 
     The last value of each wins, as for ``git config --get``; empty values are left out.
     """
-    out = git.run(["config", *scope, "-z", "--get-regexp", r"^user\.(name|email)$"], folder,
-                  check=False).stdout
-    found: dict[str, str] = {}
-    for item in out.split("\0"):
-        key, _, value = item.partition("\n")
-        if key.startswith("user.") and value.strip():
-            found[key[len("user."):]] = value.strip()
-    return found
+    return {key[len("user."):]: value.strip() for key, value
+            in git.config_values(folder, r"^user\.(name|email)$", *scope)
+            if key.startswith("user.") and value.strip()}
 
 
 def of_tree(project: Project, top: Path | None) -> KnowledgeRepo | None:
@@ -235,9 +213,7 @@ def locate(project: Project) -> KnowledgeRepo:
         if walked is not None:  # in-project, the plain case: no git process either
             found = of_tree(project, walked)
         else:
-            proc = git.run(["rev-parse", "--show-toplevel"], start, check=False)
-            top = proc.stdout.strip()
-            found = of_tree(project, Path(top) if proc.returncode == 0 and top else None)
+            found = of_tree(project, git.toplevel(start))
     if found is not None:
         return found
     raise NotInitializedError(

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from brv_vc.services.code_links.concern import RENAMES  # beside CACHE: new -> former path
-from brv_vc.vc import git, git_log
-from brv_vc.vc.git_log import Change
+from brv_vc.vc import git
+from brv_vc.vc.git.raw import Change, records
 
 CACHE = "code-history.bin"
 _VERSION = 3
@@ -42,7 +42,7 @@ def parse(out: str) -> list[CommitRow]:
     names: dict[str, str] = {}  # one string per path: the cache stores each path once
     return [CommitRow(fields[0], tuple(fields[1].split()), int(fields[2]), fields[3], fields[4],
                       tuple(changes))
-            for fields, changes in git_log.records(out, 5, cut=BLOB_CHARS, names=names)]
+            for fields, changes in records(out, 5, cut=BLOB_CHARS, names=names)]
 
 
 def walk(repo: Path, revs: list[str]) -> list[CommitRow]:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from brv_vc.services.code_links.history import CommitRow, descendants_of
-from brv_vc.vc.git_log import Change
+from brv_vc.vc.git.raw import Change
 
 CHANGED = "changed"
 RENAMED = "renamed"

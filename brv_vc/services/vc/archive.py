@@ -18,7 +18,7 @@ from brv_vc.tree.project import Project
 from brv_vc.tree.store import remove_empty_parents
 from brv_vc.vc import git
 from brv_vc.vc.archived import RangeWalk, archived_at, archived_in_range
-from brv_vc.vc.git_links import LINK_MODE, symlinks_at
+from brv_vc.vc.git.symlinks import LINK_MODE, symlinks_at
 from brv_vc.vc.repo import KnowledgeRepo
 
 TYPE_CHECKING = False

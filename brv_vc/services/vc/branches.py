@@ -13,8 +13,8 @@ from brv_vc.services.vc.sync import SyncResult, refuse_merging
 from brv_vc.tree import writelock
 from brv_vc.tree.project import Project
 from brv_vc.vc import git
-from brv_vc.vc.branch_names import refuse_branch_name
 from brv_vc.vc.git import branch as git_branch
+from brv_vc.vc.git.branch_names import refuse_branch_name
 from brv_vc.vc.repo import KnowledgeRepo, translate
 
 
@@ -24,7 +24,7 @@ def checkout(project: Project, repo: KnowledgeRepo, now: datetime, name: str, *,
 
     Raises:
         NotFoundError: an unknown branch.
-        GitError: a name that is no branch name (vc/branch_names.py).
+        GitError: a name that is no branch name (vc/git/branch_names.py).
         ConflictError: local changes would be overwritten (as ``pull`` says it).
         GitError: a bad branch name.
     """

@@ -11,7 +11,8 @@ from pathlib import Path
 
 from brv_vc.errors import GitError
 from brv_vc.record import NamedTuple
-from brv_vc.vc import git, git_prefetch
+from brv_vc.vc import git
+from brv_vc.vc.git import prefetch
 from brv_vc.vc.repo import KnowledgeRepo, translate
 
 TYPE_CHECKING = False
@@ -56,7 +57,7 @@ def status(repo: KnowledgeRepo) -> StatusReport:
     Raises:
         GitError: git failed.
     """
-    running = git_prefetch.start_status(repo.workdir, repo.prefix)
+    running = prefetch.start_status(repo.workdir, repo.prefix)
     # imported while git works: these imports overlap with the git process
     from brv_vc.format.conflicts import has_conflict
     from brv_vc.vc.status import parse_porcelain
@@ -145,7 +146,7 @@ def _grep_markers(repo: KnowledgeRepo, oid: str, scope: list[str]) -> list[str]:
     Raises:
         GitError: ``git grep`` failed.
     """
-    from brv_vc.vc.conflict_grep import files_with_conflicts
+    from brv_vc.vc.git.conflict_grep import files_with_conflicts
 
     names = files_with_conflicts(repo.workdir, oid, scope)
     return [p for p in (repo.tree_path(n) for n in names) if p]

@@ -19,7 +19,7 @@ from brv_vc.record import NamedTuple
 from brv_vc.tree.layout import Kind, is_derived, is_synthesis_file, kind_of, misplaced
 from brv_vc.tree.project import STATE_DIR
 from brv_vc.vc import git
-from brv_vc.vc.git_links import LINK_MODE
+from brv_vc.vc.git.symlinks import LINK_MODE
 from brv_vc.vc.repo import KnowledgeRepo
 
 TYPE_CHECKING = False

@@ -215,7 +215,7 @@ def _link_checked(index: Path, tree: str) -> None:
     the index meanwhile): a file whose cache-tree names another tree, or none, loses the
     link. Fails open: no link only means the hook asks git.
     """
-    from brv_vc.vc.git_index import committed_tree
+    from brv_vc.vc.git.cache_tree import committed_tree
 
     link = Path(f"{index}{CHECKED_SUFFIX}")
     try:

@@ -12,7 +12,8 @@ from pathlib import Path
 import brv_vc
 from brv_vc.interpreter import interpreter
 from brv_vc.tree.project import Project
-from brv_vc.vc import exclusions, git, git_prefetch
+from brv_vc.vc import exclusions, git
+from brv_vc.vc.git import prefetch
 from brv_vc.vc.repo import KnowledgeRepo, locate
 
 # what shlex.quote leaves bare (its [^\w@%+=:,./-], ASCII); shlex (with its regex) is not
@@ -111,5 +112,5 @@ def prepare(project: Project) -> KnowledgeRepo:
     repo = locate(project)
     rewritten = exclusions.ensure_files(repo.tree)
     if register_drivers(repo) or rewritten:
-        git_prefetch.discard_prefetched()  # a git status started before the rewrite may be stale
+        prefetch.discard_prefetched()  # a git status started before the rewrite may be stale
     return repo

@@ -7,7 +7,8 @@ git's own check does not cover them (a true merge) or after git refused (a fast-
 from __future__ import annotations
 
 from brv_vc.errors import ConflictError
-from brv_vc.vc import git, git_objects
+from brv_vc.vc import git
+from brv_vc.vc.git import objects
 from brv_vc.vc.repo import KnowledgeRepo
 
 _DIRTY_SPEC_LIMIT = 1000  # more incoming paths than this: one status of the whole work tree
@@ -59,7 +60,7 @@ def _same_as_incoming(repo: KnowledgeRepo, target: str, path: str) -> bool:
         return False
     local = repo.workdir / path
     try:
-        return local.read_bytes() == git_objects.blob_at(repo.workdir, target, path)
+        return local.read_bytes() == objects.blob_at(repo.workdir, target, path)
     except OSError:
         return False
 

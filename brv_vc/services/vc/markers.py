@@ -11,8 +11,8 @@ from __future__ import annotations
 from brv_vc.errors import ConflictError, GitError
 from brv_vc.format.conflicts import has_conflict
 from brv_vc.vc import exclusions, git
-from brv_vc.vc.conflict_grep import files_with_conflicts
-from brv_vc.vc.git_links import LINK_MODE
+from brv_vc.vc.git.conflict_grep import files_with_conflicts
+from brv_vc.vc.git.symlinks import LINK_MODE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -22,8 +22,9 @@ from brv_vc.record import NamedTuple
 from brv_vc.services.vc.archive import AfterChange, after_change, processed_head, record_head
 from brv_vc.tree import intents, writelock
 from brv_vc.tree.project import Project
-from brv_vc.vc import git, git_lock
-from brv_vc.vc.git_lock import GitLock
+from brv_vc.vc import git
+from brv_vc.vc.git import stale_locks
+from brv_vc.vc.git.stale_locks import GitLock
 from brv_vc.vc.repo import KnowledgeRepo
 
 RECOVER_HINT = ("run 'brv vc recover': it removes stale git locks and finishes or undoes the "
@@ -73,8 +74,8 @@ def _locks(repo: KnowledgeRepo, *, settle: bool = False, dirs: Dirs | None = Non
            refs: Sequence[str] | None = None) -> tuple[GitLock, ...]:
     git_dir, common = dirs or repo.git_dirs()
     if settle:  # recover: every lock, to remove them all
-        return git_lock.settled(repo.workdir, git_dir, common)
-    return git_lock.git_locks(repo.workdir, git_dir, common, refs=refs)
+        return stale_locks.settled(repo.workdir, git_dir, common)
+    return stale_locks.git_locks(repo.workdir, git_dir, common, refs=refs)
 
 
 def _refuse_live(locks: tuple[GitLock, ...]) -> None:
@@ -191,10 +192,10 @@ def _remove_stale(repo: KnowledgeRepo) -> tuple[tuple[str, ...], tuple[str, ...]
         _refuse_live(live)
     from brv_vc.vc.git.stage import in_index
 
-    temps = [p for p in git_lock.merge_temps(repo.workdir) if not in_index(repo, p.name)]
+    temps = [p for p in stale_locks.merge_temps(repo.workdir) if not in_index(repo, p.name)]
     if not locks and not temps:
         return (), ()
-    running = git_lock.wait_for_git((repo.workdir, *dirs))
+    running = stale_locks.wait_for_git((repo.workdir, *dirs))
     if running:
         left = [str(lock.path) for lock in locks] + [str(p) for p in temps]
         raise ConflictError(

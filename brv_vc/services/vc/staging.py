@@ -14,7 +14,7 @@ from brv_vc.tree.layout import clean_relpath
 from brv_vc.tree.links import first_link, odd_files
 from brv_vc.vc import git
 from brv_vc.vc.git import stage
-from brv_vc.vc.git_links import LINK_MODE
+from brv_vc.vc.git.symlinks import LINK_MODE
 from brv_vc.vc.repo import KnowledgeRepo
 
 TYPE_CHECKING = False
@@ -137,7 +137,7 @@ def _unmerged(repo: KnowledgeRepo) -> set[str]:
     CPU at 25,000 entries (a process reading the whole index) saved. Outcome: any doubt (no
     or a partly invalidated cache-tree, a worktree's ``.git`` file, a split index) asks git.
     """
-    from brv_vc.vc.git_index import committed_tree
+    from brv_vc.vc.git.cache_tree import committed_tree
 
     if committed_tree(str(repo.workdir / ".git" / "index")) is not None:
         return set()

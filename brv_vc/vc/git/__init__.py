@@ -3,13 +3,24 @@
 Its modules, one seam each:
 
 - ``process``: the one place git is started (environment, refused transports, NUL refusal);
+- ``spawn``: git started without ``subprocess`` (``os.posix_spawnp``), bytes in and out;
+- ``prefetch``: the early ``git status`` that ``brv vc status`` adopts;
+- ``worktree``: git run in a work tree, the door ``KnowledgeRepo.git`` forwards to (the
+  borrowed identity of a committing command, one failure wording);
 - ``errors``: what a failure means and brv's words for it (``translate``);
 - ``refs``: names git resolves (top folder, git paths, commits, config, ancestry);
 - ``diff``: what changed, read from ``git diff --raw -z``;
 - ``blobs``: blobs read where cheapest (work tree, loose object, ``cat-file``);
 - ``files``: git's own files read without a process, in the plain case only;
+- ``cache_tree``: the tree an index file will commit, read from its cache-tree;
+- ``stale_locks``: git's lock files, and whether a git process still holds them;
+- ``objects``: objects read in process through dulwich;
 - ``listing``: the files of a commit, the work tree's changes, what is ignored;
 - ``log``: the log formats and the walks that read them;
+- ``raw``: the one reader of ``--raw`` records (log and diff);
+- ``symlinks``: the symlinks git stores (mode 120000);
+- ``branch_names``: the branch-name rule, asked of git;
+- ``conflict_grep``: the one ``git grep`` for conflict blocks;
 - ``stage``: the index, and the actions that stage, unstage and rebuild its entries;
 - ``commit``: the commits brv makes;
 - ``merge``: merging, its bases and its end;
@@ -65,10 +76,14 @@ if TYPE_CHECKING:
     from brv_vc.vc.git.log import HISTORY_FORMAT as HISTORY_FORMAT
     from brv_vc.vc.git.log import LIST_FORMAT as LIST_FORMAT
     from brv_vc.vc.git.log import TOUCH_FORMAT as TOUCH_FORMAT
+    from brv_vc.vc.git.log import boundary_walk as boundary_walk
+    from brv_vc.vc.git.log import commit_count as commit_count
     from brv_vc.vc.git.log import had_path as had_path
     from brv_vc.vc.git.log import head_subject as head_subject
     from brv_vc.vc.git.log import history as history
+    from brv_vc.vc.git.log import last_change as last_change
     from brv_vc.vc.git.log import last_touches as last_touches
+    from brv_vc.vc.git.log import messages_with as messages_with
     from brv_vc.vc.git.log import newest as newest
     from brv_vc.vc.git.log import path_commits as path_commits
     from brv_vc.vc.git.log import touches as touches
@@ -83,12 +98,14 @@ if TYPE_CHECKING:
     from brv_vc.vc.git.process import run as run
     from brv_vc.vc.git.process import start as start
     from brv_vc.vc.git.process import stream as stream
+    from brv_vc.vc.git.refs import branch_name as branch_name
     from brv_vc.vc.git.refs import commit_of as commit_of
     from brv_vc.vc.git.refs import commits_of as commits_of
     from brv_vc.vc.git.refs import config_value as config_value
     from brv_vc.vc.git.refs import config_values as config_values
     from brv_vc.vc.git.refs import empty_tree as empty_tree
     from brv_vc.vc.git.refs import file_at as file_at
+    from brv_vc.vc.git.refs import git_dirs as git_dirs
     from brv_vc.vc.git.refs import git_path as git_path
     from brv_vc.vc.git.refs import git_paths as git_paths
     from brv_vc.vc.git.refs import is_ancestor as is_ancestor
@@ -97,6 +114,10 @@ if TYPE_CHECKING:
     from brv_vc.vc.git.refs import set_config as set_config
     from brv_vc.vc.git.refs import toplevel as toplevel
     from brv_vc.vc.git.refs import upstream_of_head as upstream_of_head
+    from brv_vc.vc.git.refs import whereabouts as whereabouts
+    from brv_vc.vc.git.worktree import COMMITTING as COMMITTING
+    from brv_vc.vc.git.worktree import in_worktree as in_worktree
+    from brv_vc.vc.git.worktree import ok_in_worktree as ok_in_worktree
 
 # each public name's module
 _MODULES = {
@@ -106,7 +127,7 @@ _MODULES = {
         "refuse_transport"),
     "refs": ("toplevel", "git_path", "git_paths", "commits_of", "config_value", "commit_of",
         "is_shallow", "is_ancestor", "empty_tree", "config_values", "set_config", "file_at",
-        "same_at", "upstream_of_head"),
+        "same_at", "upstream_of_head", "branch_name", "git_dirs", "whereabouts"),
     "diff": ("NULL_SHA", "changed_between", "staged_files", "staged_entries", "staged_moves",
         "unrenamed", "changed_entries", "compare", "differing_from"),
     "blobs": ("read_blobs", "changed_blobs", "worktree_blobs", "_loose_blobs"),
@@ -115,7 +136,9 @@ _MODULES = {
     "listing": ("tree_blobs", "work_changes", "ignored_paths", "tree_paths", "tracked",
         "is_tracked", "staged_deletions", "write_tree"),
     "log": ("HISTORY_FORMAT", "TOUCH_FORMAT", "ENTRY_FORMAT", "LIST_FORMAT", "path_commits",
-        "history", "last_touches", "touches", "had_path", "newest", "head_subject"),
+        "history", "last_touches", "touches", "had_path", "newest", "head_subject",
+        "boundary_walk", "messages_with", "last_change", "commit_count"),
+    "worktree": ("COMMITTING", "in_worktree", "ok_in_worktree"),
 }
 _HOMES = {name: home for home, names in _MODULES.items() for name in names}
 

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from pathlib import Path
 
-    from brv_vc.vc.git_log import Change
+    from brv_vc.vc.git.raw import Change
 
 NULL_SHA = "0" * 40
 
@@ -87,13 +87,13 @@ def _staged_diff(args: list[str], repo: Path, index_file: str | None) -> bytes:
     """``git diff --cached ARGS``, as HEAD against the tree the index's cache-tree names.
 
     A hook's index (``git commit`` brings its cache-tree up to date before pre-commit) names
-    the tree it commits (``git_index.committed_tree``): two trees are diffed without reading
+    the tree it commits (``cache_tree.committed_tree``): two trees are diffed without reading
     the index's entries, whatever the size of the tree. Otherwise, or when git cannot (no
     HEAD yet), the index itself.
     """
     tree = None
     if index_file:  # a hook's (vc add's own listing has none: no mmap, ~0.5 ms)
-        from brv_vc.vc.git_index import committed_tree
+        from brv_vc.vc.git.cache_tree import committed_tree
 
         tree = committed_tree(index_file)
     if tree is not None:
@@ -174,6 +174,6 @@ def compare(repo: Path, *args: str, renames: bool = True, check: bool = True) ->
     proc = run(full, repo, check=False)
     if check and proc.returncode != 0:
         raise translate(full, proc)
-    from brv_vc.vc.git_log import changes  # not on the path of vc status's changed_between
+    from brv_vc.vc.git.raw import changes  # not on the path of vc status's changed_between
 
     return changes(proc.stdout.split("\0"))

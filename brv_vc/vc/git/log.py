@@ -1,21 +1,21 @@
 """git's history read through ``git log``: the one home of brv's log formats.
 
 Each walk names its format here and parses its records with the one ``--raw`` reader
-(``vc/git_log.py``); services ask typed questions (:func:`history`, :func:`last_touches`)
+(``vc/git/raw.py``); services ask typed questions (:func:`history`, :func:`last_touches`)
 instead of building ``git log`` argv.
 """
 
 from __future__ import annotations
 
 from brv_vc.vc.git.process import _git_bytes, run, stream
-from brv_vc.vc.git_log import records
+from brv_vc.vc.git.raw import records
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from pathlib import Path
 
-    from brv_vc.vc.git_log import Change
+    from brv_vc.vc.git.raw import Change
 
 HISTORY_FORMAT = "%x01%H%x00%P%x00%ct%x00%cI%x00%s"
 # a commit of one entry's history: sha, parents, author, ISO author date, subject
@@ -155,3 +155,84 @@ def head_subject(repo: Path) -> tuple[str, str]:
         raise translate(args, proc)
     sha, _, subject = proc.stdout.strip().partition("\x1f")
     return sha, subject
+
+
+def boundary_walk(repo: Path, old: str, target: str
+                  ) -> tuple[list[tuple[str, str, str]], set[str]] | None:
+    """The commits of ``target`` not in ``old``, and the commits of ``old`` they stand on.
+
+    One ``git log --boundary TARGET ^OLD``: (each commit as (id, parent ids, message), oldest
+    first; the boundary commits). None when git failed or a record is not git's shape.
+    """
+    from brv_vc.vc.git.files import object_id
+
+    # -z: records end in NUL, which no message holds (git refuses one); a message may hold
+    # any other byte, so each record's fixed fields are checked before it is believed
+    proc = run(["log", "-z", "--reverse", "--boundary", "--format=%m%x1f%H%x1f%P%x1f%B",
+                target, f"^{old}", "--"], repo, check=False)
+    if proc.returncode != 0:
+        return None
+    commits: list[tuple[str, str, str]] = []
+    borders: set[str] = set()
+    for record in proc.stdout.split("\0"):
+        if not record:
+            continue
+        mark, _, rest = record.partition("\x1f")
+        sha, _, rest = rest.partition("\x1f")
+        parents, _, message = rest.partition("\x1f")
+        if mark not in ("-", ">") or not object_id(sha) or not all(
+                object_id(p) for p in parents.split(" ") if parents):
+            return None  # not git's shape
+        if mark == "-":
+            borders.add(sha)
+        else:
+            commits.append((sha, parents, message))
+    return commits, borders
+
+
+def messages_with(repo: Path, text: str, revs: Sequence[str]) -> list[tuple[str, str, str]]:
+    """The commits of ``revs`` whose message holds ``text`` (``log -F --grep``), oldest first.
+
+    Each as (id, parent ids, message); git picks them, so no other message is read.
+
+    Raises:
+        GitError: git refused (an unknown revision), in :func:`errors.translate`'s words.
+    """
+    args = ["log", "--reverse", "-F", f"--grep={text}", "--format=%x1e%H%x1f%P%x1f%B", *revs,
+            "--"]
+    proc = run(args, repo, check=False)
+    if proc.returncode != 0:
+        from brv_vc.vc.git.errors import translate
+
+        raise translate(args, proc)
+    found = []
+    for record in proc.stdout.split("\x1e")[1:]:
+        sha, _, rest = record.partition("\x1f")
+        parents, _, message = rest.partition("\x1f")
+        found.append((sha.strip(), parents, message))
+    return found
+
+
+def last_change(repo: Path, rev: str, path: str) -> tuple[str, str]:
+    """The newest commit of ``rev``'s history that touched ``path``: (id, parent ids).
+
+    ("", "") when none did.
+
+    Raises:
+        GitError: git refused (an unknown revision), in :func:`errors.translate`'s words.
+    """
+    args = ["log", "-1", "--format=%H%x1f%P", rev, "--", path]
+    proc = run(args, repo, check=False)
+    if proc.returncode != 0:
+        from brv_vc.vc.git.errors import translate
+
+        raise translate(args, proc)
+    sha, _, parents = proc.stdout.strip().partition("\x1f")
+    return sha, parents
+
+
+def commit_count(repo: Path, span: str) -> int:
+    """How many commits ``span`` (``A..B`` or a revision) holds; 0 when git failed."""
+    proc = run(["rev-list", "--count", span], repo, check=False)
+    out = proc.stdout.strip() if proc.returncode == 0 else ""
+    return int(out) if out.isdigit() else 0

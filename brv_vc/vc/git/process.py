@@ -12,7 +12,7 @@ import os
 from brv_vc.errors import GitError
 
 # Annotations only: this module is imported before the CLI when 'brv vc status' prefetches
-# git status (git_prefetch), so its runtime imports stay at os (not even typing: ~2 ms
+# git status (vc/git/prefetch.py), so its runtime imports stay at os (not even typing: ~2 ms
 # before git can start). subprocess (with locale, threading, selectors: ~5 ms of CPU) is
 # imported on first use: a status that adopts the prefetched git never needs it.
 TYPE_CHECKING = False
@@ -25,9 +25,9 @@ if TYPE_CHECKING:
     class Worktree(Protocol):
         """The repository a typed question runs in: ``vc/repo.KnowledgeRepo``'s shape.
 
-        Its ``git`` runs in ``workdir`` with the borrowed identity of a committing command
-        and words a failure through :func:`errors.translate`; ``pathspec`` limits a command to
-        knowledge (``-- <prefix>``).
+        Its ``git`` runs in ``workdir`` through ``worktree.in_worktree`` (the borrowed
+        identity of a committing command, a failure worded by :func:`errors.translate`);
+        ``pathspec`` limits a command to knowledge (``-- <prefix>``).
         """
 
         @property
@@ -44,6 +44,9 @@ if TYPE_CHECKING:
 
         def git_ok(self, *args: str) -> str | None:
             """The output of git, None when it failed."""
+
+        def identity_env(self) -> dict[str, str] | None:
+            """The environment of a committing command: a borrowed identity, or None."""
 else:
 
     class _Subprocess:
@@ -86,7 +89,7 @@ def run(
     ``index_file`` points git at another index (``GIT_INDEX_FILE``); the hook variables are
     stripped first, so this is the only way one reaches git. Text as ``subprocess.run(...,
     text=True)`` gives it (the locale's encoding, universal newlines), without subprocess
-    where ``os.posix_spawnp`` is (``vc/git_spawn.py``).
+    where ``os.posix_spawnp`` is (``vc/git/spawn.py``).
 
     Raises:
         GitError: git is missing, or (with ``check``) exited non-zero.
@@ -94,7 +97,7 @@ def run(
     full_env = no_git_env(env)
     if index_file is not None:
         full_env["GIT_INDEX_FILE"] = str(index_file)
-    from brv_vc.vc.git_spawn import text
+    from brv_vc.vc.git.spawn import text
 
     data = None
     if input is not None:
@@ -152,7 +155,7 @@ class Running:
     """git commands started with :func:`start`; :meth:`wait` collects them in order.
 
     A process is anything with ``communicate()`` and ``returncode``: a ``Popen``, or the
-    process ``git_spawn.Spawned`` started.
+    process ``spawn.Spawned`` started.
     """
 
     def __init__(self, commands: Sequence[Sequence[str]], procs: list[Any]) -> None:
@@ -177,12 +180,12 @@ def start(commands: Sequence[Sequence[str]], cwd: Path) -> Running:
     Raises:
         GitError: git is missing.
     """
-    from brv_vc.vc import git_spawn
+    from brv_vc.vc.git import spawn
 
     env = no_git_env()
     try:
         procs: list[Any] = [
-            git_spawn.Spawned(["git", "-C", str(cwd), *args], env) if git_spawn.available()
+            spawn.Spawned(["git", "-C", str(cwd), *args], env) if spawn.available()
             else subprocess.Popen(["git", *args], cwd=cwd, env=env, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, text=True)
             for args in commands
@@ -241,7 +244,7 @@ def _exec(args: Sequence[str], cwd: Path, env: dict[str, str], data: bytes | Non
           ) -> tuple[int, bytes, bytes]:
     """Runs ``git <args>`` in ``cwd``: (exit code, stdout, stderr), ``data`` on its stdin.
 
-    Spawned without ``subprocess`` where ``os.posix_spawnp`` is (``vc/git_spawn.py``: its
+    Spawned without ``subprocess`` where ``os.posix_spawnp`` is (``vc/git/spawn.py``: its
     import with locale, signal, threading and selectors cost every vc process ~4 ms);
     ``-C`` is the spawned process's folder. The one place :func:`run` and the bytes runner
     start git.
@@ -249,7 +252,7 @@ def _exec(args: Sequence[str], cwd: Path, env: dict[str, str], data: bytes | Non
     Raises:
         GitError: git is missing.
     """
-    from brv_vc.vc import git_spawn
+    from brv_vc.vc.git import spawn
 
     if args and args[0] in _NETWORK_VERBS:
         args = [*_NO_HANGING_TRANSPORTS, *args]
@@ -259,8 +262,8 @@ def _exec(args: Sequence[str], cwd: Path, env: dict[str, str], data: bytes | Non
         raise GitError(f"'{shown}' holds a NUL character, which no git name or ref can hold; "
                        "nothing was run", hint="give the name without the NUL character")
     try:
-        if git_spawn.available():
-            return git_spawn.run_bytes(["git", "-C", str(cwd), *args], env, data)
+        if spawn.available():
+            return spawn.run_bytes(["git", "-C", str(cwd), *args], env, data)
         done = subprocess.run(["git", *args], cwd=cwd, input=data, capture_output=True,
                               env=env, check=False)
         return done.returncode, done.stdout, done.stderr

@@ -42,6 +42,49 @@ def git_paths(repo: Path, *names: str) -> list[Path]:
     return [(repo / x).resolve() if not os.path.isabs(x) else Path(x) for x in out]
 
 
+def branch_name(repo: Path) -> str:
+    """The current branch's short name (``HEAD`` when detached)."""
+    proc = run(["symbolic-ref", "--quiet", "--short", "HEAD"], repo, check=False)
+    out = proc.stdout.strip() if proc.returncode == 0 else ""
+    return out or "HEAD"
+
+
+def git_dirs(repo: Path, *, own: bool = True, common: bool = True) -> list[Path]:
+    """The repository's own git directory and the one its work trees share, absolute.
+
+    One ``rev-parse``; ``own``/``common`` choose which (in that order).
+
+    Raises:
+        GitError: not a repository, in :func:`errors.translate`'s words.
+    """
+    args = ["rev-parse", *(["--absolute-git-dir"] if own else []),
+            *(["--path-format=absolute", "--git-common-dir"] if common else [])]
+    proc = run(args, repo, check=False)
+    if proc.returncode != 0:
+        raise translate(args, proc)
+    from pathlib import Path
+
+    return [Path(line) for line in proc.stdout.splitlines()]
+
+
+def whereabouts(repo: Path) -> tuple[Path, Path, str, str] | None:
+    """(git dir, common dir, HEAD's commit, branch) by one ``rev-parse``.
+
+    The branch is ``HEAD`` when detached; None before the first commit or when HEAD names
+    no branch (the caller asks one by one).
+    """
+    proc = run(["rev-parse", "--absolute-git-dir", "--path-format=absolute",
+                "--git-common-dir", "HEAD^{commit}", "--symbolic-full-name", "HEAD"],
+               repo, check=False)
+    lines = proc.stdout.splitlines()
+    if proc.returncode == 0 and len(lines) == 4 and (
+            lines[3] == "HEAD" or lines[3].startswith("refs/heads/")):
+        from pathlib import Path
+
+        return Path(lines[0]), Path(lines[1]), lines[2], lines[3].removeprefix("refs/heads/")
+    return None
+
+
 def commits_of(repo: Path, *revs: str) -> list[str | None]:
     """:func:`commit_of` of several names, with one ``git rev-parse`` when all exist."""
     proc = run(["rev-parse", "-q", *(f"{rev}^{{commit}}" for rev in revs)], repo, check=False)

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import os
 
-from brv_vc.vc import git_spawn
-from brv_vc.vc.git import Running, no_git_env
+from brv_vc.vc.git import Running, no_git_env, spawn
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -62,10 +61,10 @@ def prefetch_status(argv: Sequence[str]) -> None:
         where, command = top, (*IN_PROJECT_ARGS, "--", prefix)
     else:
         return
-    if not git_spawn.available():  # the normal path starts it as subprocess would
+    if not spawn.available():  # the normal path starts it as subprocess would
         return
     try:
-        proc = git_spawn.Spawned(["git", "-C", where, *command], no_git_env())
+        proc = spawn.Spawned(["git", "-C", where, *command], no_git_env())
     except (OSError, ImportError, AttributeError):  # no posix_spawnp (not POSIX): the normal path
         return
     import atexit

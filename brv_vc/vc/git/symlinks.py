@@ -1,6 +1,6 @@
 """Symlinks git stores (mode 120000): a commit can bring one, and brv never reads through it.
 
-Part of the git adapter (only ``vc/git*`` modules run git): the pre-commit check, ``vc add``
+Part of the git package (only ``vc/git/`` runs git): the pre-commit check, ``vc add``
 and the post-change step of pull, clone, merge and checkout ask which paths are links.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from brv_vc.vc.git import _git_bytes
+from brv_vc.vc.git.process import _git_bytes
 
 LINK_MODE = "120000"
 

@@ -4,7 +4,7 @@
 on this machine); the vc commands and the hooks, budgeted against git itself (DESIGN.md), paid
 that in every process. ``os.posix_spawnp`` starts git, and one poll loop feeds stdin and
 drains stdout and stderr side by side, so no pipe fills up and stalls git. The one runner of
-``vc/git/process.py`` (``run``, the bytes runner, ``start``) and of the early ``git status`` (``git_prefetch``).
+``vc/git/process.py`` (``run``, the bytes runner, ``start``) and of the early ``git status`` (``git/prefetch``).
 As ``subprocess`` (``close_fds``), the child gets only stdin, stdout and stderr. Where
 ``posix_spawnp`` is missing, :func:`available` is False and callers use ``subprocess``.
 """
@@ -182,7 +182,7 @@ def text(data: bytes) -> str:
 class Spawned:
     """A process started with ``os.posix_spawnp``, its stdout and stderr piped.
 
-    What ``git.Running`` and ``git_prefetch`` use of a ``subprocess.Popen`` opened with
+    What ``git.Running`` and ``git/prefetch`` use of a ``subprocess.Popen`` opened with
     ``text=True``: ``communicate()`` (both pipes read to their end, decoded as text mode
     does), ``returncode``, ``poll()`` and ``terminate()``.
 

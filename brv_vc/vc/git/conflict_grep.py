@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from brv_vc.errors import GitError
 from brv_vc.format.conflicts import GREP_PATTERNS, block_start
-from brv_vc.vc import git
+from brv_vc.vc.git.process import run
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ def files_with_conflicts(workdir: Path, where: str, paths: Sequence[str]) -> dic
     """
     scope = [] if where == "worktree" else ["--cached"] if where == "index" else [where]
     patterns = [arg for pattern in GREP_PATTERNS for arg in ("-e", pattern)]
-    proc = git.run(["grep", "-n", "-z", "-I", "--all-match", *patterns, *scope, *paths],
+    proc = run(["grep", "-n", "-z", "-I", "--all-match", *patterns, *scope, *paths],
                    workdir, check=False)
     if proc.returncode not in (0, 1):
         raise GitError(f"git grep failed: {proc.stderr.strip()}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from brv_vc.errors import GitError
-from brv_vc.vc import git
+from brv_vc.vc.git.process import run
 
 
 def refuse_branch_name(cwd: Path, name: str) -> None:
@@ -19,7 +19,7 @@ def refuse_branch_name(cwd: Path, name: str) -> None:
     Raises:
         GitError: naming the name and what git accepts.
     """
-    proc = git.run(["check-ref-format", "--branch", name], cwd, check=False)
+    proc = run(["check-ref-format", "--branch", name], cwd, check=False)
     code = proc.returncode
     if code == 0 and proc.stdout.strip() == name and name != "@":
         return

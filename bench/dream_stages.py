@@ -72,12 +72,15 @@ class Sampler:
         self._stop.set()
         self._thread.join()
 
-    def wrap(self, owner: Any, name: str, stage: str) -> None:
-        """Names ``stage`` while ``owner.name`` runs (the stage before comes back after)."""
+    @staticmethod
+    def wrap(owner: Any, name: str, stage: str) -> None:
+        """Names ``stage`` while ``owner.name`` runs (the stage before comes back after), in
+        the sampler of the dream running then (``--again``: the second dream's own)."""
         inner: Callable[..., Any] = getattr(owner, name)
 
         @functools.wraps(inner)
         def staged(*args: Any, **kwargs: Any) -> Any:
+            self = CURRENT[0]
             before = self.stage
             self.stage = stage
             wall, cpu = time.perf_counter(), time.process_time()
@@ -92,10 +95,16 @@ class Sampler:
         setattr(owner, name, staged)
 
 
+CURRENT: list[Sampler] = []
+
+
 def _dream(root: Path, budget: float, label: str) -> dict[str, Any]:
     load = os.getloadavg()[0]
     with Sampler() as sampler:
-        for owner, name, stage in ((passes, "consolidate_pass", "consolidate"),
+        CURRENT[:] = [sampler]
+        for owner, name, stage in ((run.derived, "open_synced", "index sync"),
+                                   (run.Context, "flush", "refresh derived"),
+                                   (run, "apply_op", "apply"),(passes, "consolidate_pass", "consolidate"),
                                    (run.passes, "consolidate_pass", "consolidate"),
                                    (run.synthesize, "detect", "synthesize"),
                                    (run.prune, "candidates", "prune candidates"),

@@ -6,6 +6,9 @@ weighs the rest; a second dream right after, on the unchanged tree, found the ne
 "on other words". Now it proposes nothing at all, while a changed entry still brings its
 patterns back. And an entry kept by prune (others link to it) although its importance
 decayed was kept again by every dream (twenty KEEPs a dream at 25,000 entries): now once.
+Nor does prune take the next twenty of a backlog on a tree nothing changed in (at 100,000
+generated entries, all decayed, every dream right after kept or archived twenty more): it
+weighs again once an entry changed, or a day later.
 """
 
 from __future__ import annotations
@@ -14,11 +17,11 @@ import os
 import time
 from datetime import timedelta
 
-from dream_support import NOW, add
+from dream_support import NOW, add, age
 
 from brv_vc.lifecycle import scoring, sidecar
 from brv_vc.services import dream
-from brv_vc.services.dream import synthesize
+from brv_vc.services.dream import prune, synthesize
 from brv_vc.tree.statedb import open_state
 
 NOTES = [  # (folder, title, text, tags)
@@ -108,3 +111,47 @@ def test_a_kept_entry_whose_importance_decayed_is_kept_once(project) -> None:
     assert [op["file"] for op in first.operations if op["action"] == "KEEP"] == [old]
     again = dream.dream(project, NOW + timedelta(minutes=5), force=True)
     assert _proposed(again) == []
+
+
+SUBJECTS = ["anchovy", "bassoon", "cactus", "dolmen", "egret", "fjord", "gazebo", "hamlet",
+            "igloo", "jasper", "kayak", "lagoon", "mantis", "nectar", "oboe", "parsnip",
+            "quartz", "raven", "saffron", "tundra", "umbra", "velvet", "walrus", "xylem",
+            "yodel"]
+
+
+def _stale_backlog(project) -> list[str]:
+    """25 unlinked entries sharing no word, each alone in its folder, untouched for 200 days."""
+    paths = []
+    for word in SUBJECTS:
+        rel = add(project, f"{word}/{word}", word.title(),
+                  " ".join(f"{word}{n}" for n in range(8)) + ".")
+        age(project, rel, 200)
+        paths.append(rel)
+    return paths
+
+
+def _pruned(result: dream.DreamResult) -> list[str]:
+    return [op["file"] for op in result.operations if op["operation"] == "prune"]
+
+
+def test_a_prune_backlog_waits_for_a_change_or_a_day(project) -> None:
+    paths = _stale_backlog(project)
+    first = dream.dream(project, NOW, force=True)
+    assert len(_pruned(first)) == prune.MAX_CANDIDATES  # the stalest 20 of 25
+    # right after, nothing changed: the 5 left were weighed by that pass (before: archived)
+    again = dream.dream(project, NOW + timedelta(minutes=5), force=True)
+    assert _proposed(again) == []
+    # a day later by the dream's clock, staleness alone makes prune weigh again
+    later = dream.dream(project, NOW + timedelta(days=2), force=True)
+    assert sorted(_pruned(later)) == sorted(set(paths) - set(_pruned(first)))
+
+
+def test_a_modified_entry_makes_prune_weigh_again(project) -> None:
+    paths = _stale_backlog(project)
+    first = dream.dream(project, NOW, force=True)
+    left = sorted(set(paths) - set(_pruned(first)))
+    edited = left[0]
+    later = time.time() + 2  # after the first dream ended, as an edit would be
+    os.utime(project.tree / edited, (later, later))
+    again = dream.dream(project, NOW + timedelta(minutes=5), force=True)
+    assert sorted(_pruned(again)) == left[1:]  # the edited one is fresh now

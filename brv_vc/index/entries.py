@@ -66,6 +66,12 @@ def entries_modified_after(conn: sqlite3.Connection, mtime_ns: int) -> set[str]:
         "SELECT path FROM docs WHERE kind = 'entry' AND mtime_ns > ?", (mtime_ns,))}
 
 
+def any_modified_after(conn: sqlite3.Connection, mtime_ns: int) -> bool:
+    """True when an indexed entry's file changed after ``mtime_ns`` (nanoseconds)."""
+    return conn.execute("SELECT 1 FROM docs WHERE kind = 'entry' AND mtime_ns > ? LIMIT 1",
+                        (mtime_ns,)).fetchone() is not None
+
+
 def stored_titles(conn: sqlite3.Connection, paths: Iterable[str]) -> dict[str, str | None]:
     """The ``title`` column of each indexed path (absent: not indexed; None: no title)."""
     wanted = list(dict.fromkeys(paths))

@@ -41,7 +41,11 @@ def defaults() -> dict[str, Any]:
             "waitingFiles": [],
             # the wall clock when the last dream whose synthesize pass ran to the end ended:
             # a pattern needs an entry modified after it (a tidied tree proposes nothing)
-            "synthesizedWall": None}
+            "synthesizedWall": None,
+            # the last dream whose prune pass ran to the end: {"wall": when it ended, "now":
+            # its clock (BRV_NOW)}; prune weighs again once an entry was modified after it,
+            # or a day later by the dream's clock (services/dream/prune.due)
+            "prunedAt": None}
 
 
 def read_state(project: Project) -> dict[str, Any]:
@@ -68,6 +72,10 @@ def read_state(project: Project) -> dict[str, Any]:
         state["waitingFiles"] = []
     if not isinstance(state["synthesizedWall"], (int, float)):
         state["synthesizedWall"] = None
+    pruned = state["prunedAt"]
+    if not (isinstance(pruned, dict)
+            and all(isinstance(pruned.get(k), (int, float)) for k in ("wall", "now"))):
+        state["prunedAt"] = None
     return state
 
 

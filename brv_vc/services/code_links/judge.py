@@ -63,6 +63,13 @@ class Timeline:
         """Every path at HEAD or changed in the walk (what a text link may resolve to)."""
         return {*self.head, *self.touches}
 
+    def gone(self, path: str) -> bool:
+        """True when ``path`` may have been deleted (every path whose fate is ``deleted``).
+
+        Not at HEAD, and it (or a file in it: a folder) changed in the walk.
+        """
+        return path not in self.head and (path in self.touches or bool(self.files_under(path)))
+
     def files_under(self, folder: str) -> list[str]:
         """The paths at HEAD or in the walk inside ``folder`` (empty: not a folder of either)."""
         if self._paths is None:

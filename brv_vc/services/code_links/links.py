@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Iterator
 from typing import NamedTuple
 
 from brv_vc.index import code_links
@@ -27,18 +27,42 @@ class Resolved(NamedTuple):
     outside: list[tuple[str, str]]  # (entry, path as named)
 
 
-def resolve_all(conn: sqlite3.Connection, code: CodeRepo, known: Collection[str]) -> Resolved:
+def resolve_all(conn: sqlite3.Connection, code: CodeRepo, known: Collection[str],
+                only: Callable[[str], bool] | None = None) -> Resolved:
     """Resolves every stored candidate; text candidates link only to paths in ``known``.
 
     ``Files:`` paths link even when the repository does not have them (any more): the history
     tells what happened to them. A path inside the project's ``.brv/`` is knowledge, not code.
+    ``only``: keep the links of the entries with at least one link to a path it accepts
+    (prune asks for deleted paths: at 100,000 entries every link held cost ~130 MB).
     """
+    wanted: set[str] | None = None
+    if only is not None:
+        wanted = {entry for entry, path, _, _ in _each(conn, code, known)
+                  if path is not None and only(path)}
+        if not wanted:
+            return Resolved([], [])
     links: list[Link] = []
     outside: list[tuple[str, str]] = []
-    rows = code_links.every(conn)
+    for entry, path, how, named in _each(conn, code, known):
+        if wanted is not None and entry not in wanted:
+            continue
+        if path is None:
+            outside.append((entry, named))
+        else:
+            links.append(Link(entry, path, how, named))
+    return Resolved(links, outside)
+
+
+def _each(conn: sqlite3.Connection, code: CodeRepo, known: Collection[str],
+          ) -> Iterator[tuple[str, str | None, str, str]]:
+    """(entry, repository path, how, as named) of each link.
+
+    The path is None for a ``Files:`` path outside the repository.
+    """
     plain = not code.base
     brv = f"{code.base}/.brv" if code.base else ".brv"
-    for entry, named, how in rows:
+    for entry, named, how in code_links.every(conn):
         # most paths are stored normalised and relative: they name themselves
         path = (named if plain and named[:1] != "/" and named[:2] != ".."
                 else code.to_repo(named))
@@ -46,12 +70,11 @@ def resolve_all(conn: sqlite3.Connection, code: CodeRepo, known: Collection[str]
             path = named  # a project in a monorepo's folder may name paths from its root
         if path is None:
             if how == FILES:
-                outside.append((entry, named))
+                yield entry, None, how, named
             continue
         if (how != FILES and path not in known) or path == brv or path.startswith(brv + "/"):
             continue
-        links.append(Link(entry, path, how, named))
-    return Resolved(links, outside)
+        yield entry, path, how, named
 
 
 def variants(code: CodeRepo, path: str) -> list[str]:

@@ -117,13 +117,17 @@ def _shallow_note(rows: list[history.CommitRow], unknown: int) -> str:
             "'git fetch --unshallow', or pass --since REV within the history you have)")
 
 
-def stale(project: Project, since: str | None = None) -> StaleReport:
+def stale(project: Project, since: str | None = None, *, gone_only: bool = False,
+          ) -> StaleReport:
     """Every entry whose linked files changed, were deleted or renamed after it was written.
 
     Args:
         project: the project.
         since: only changes after this revision count (``--since REV``); None means
             since each entry was last written.
+        gone_only: judge only the entries linking a path the history deleted (gone from
+            HEAD, changed in the walk): the others cannot be ``deleted`` (prune's question;
+            not remembered as the last answer).
 
     Returns:
         The stale entries, sorted by path.
@@ -160,7 +164,10 @@ def stale(project: Project, since: str | None = None) -> StaleReport:
 
     def work(opened: object) -> tuple[list[StaleEntry], list[Outside], int, int, str]:
         conn = opened.conn  # type: ignore[attr-defined]
-        resolved = resolve_all(conn, code, timeline.known())
+        gone = timeline.gone if gone_only else None
+        resolved = resolve_all(conn, code, timeline.known(), gone)
+        if gone_only and not resolved.links:
+            return [], [], 0, 0, ""
         written, dirty = _written(project, code, rows, conn)
         if code.mode != IN_PROJECT:
             written = _on_first_parents(rows, head, written)
@@ -210,7 +217,7 @@ def stale(project: Project, since: str | None = None) -> StaleReport:
         missing_history=_shallow_note(rows, unknown) if shallow and since is None else None,
         notes=tuple(notes),
     )
-    if since is None:
+    if since is None and not gone_only:
         _remember(project, f"{head}:{fingerprint}", report)
     return report
 

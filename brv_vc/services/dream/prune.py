@@ -13,14 +13,16 @@ consolidate, kept in ``pendingMerges``); else ARCHIVE (through the archive, revi
 from __future__ import annotations
 
 import contextlib
+import heapq
 import sqlite3
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from brv_vc.errors import BrvError
 from brv_vc.index import code_links, listings
+from brv_vc.index.entries import any_modified_after
 from brv_vc.index.relations import backlinks
 from brv_vc.lifecycle import scoring, sidecar
 from brv_vc.services.dream.similarity import LINK_AT, Corpus, words
@@ -33,9 +35,24 @@ from brv_vc.tree.store import read_entry
 Op = dict[str, Any]
 MAX_CANDIDATES = 20
 STALE_DAYS = {scoring.DRAFT: 60.0, scoring.VALIDATED: 120.0}
+# days after the last whole prune pass when the clock alone (staleness) makes it weigh again
+DUE_DAYS = 1.0
 # days since the last of an entry's linked files was deleted: a file deleted and re-added
 # within a few weeks (a revert, a move git did not see as one) must not cost its knowledge
 DEAD_CODE_DAYS = 30.0
+
+
+def due(index: sqlite3.Connection, last: dict[str, float] | None, now: datetime) -> bool:
+    """Whether a dream's prune weighs the tree (``last``: dream state's ``prunedAt``).
+
+    Why (issue 37): prune decides the stalest 20 a dream; on a tree where more are stale
+    (100,000 generated entries, all decayed) every dream right after took the next 20, on a
+    tree nothing changed in. Now a whole prune pass weighs again once an entry was modified
+    after it ended, or :data:`DUE_DAYS` later by the dream's clock (staleness grows with it).
+    """
+    if last is None or (now.timestamp() - last["now"]) / 86400.0 >= DUE_DAYS:
+        return True
+    return any_modified_after(index, int(last["wall"] * 1e9))
 
 
 def maturities(project: Project, paths: Sequence[str], now: datetime) -> dict[str, str]:
@@ -67,38 +84,55 @@ def candidates(project: Project, entries: Sequence[str], now: datetime,
     dated: dict[str, float | None] = {}
     if index is not None:
         dated = listings.entry_updates(index)
-    found = []
-    for number, rel in enumerate(entries):
-        if number % 1000 == 0 and should_stop():
-            return []
-        if rel in skip:
-            continue
-        path = project.tree / rel
-        try:
-            mtime = path.stat().st_mtime
-            if rel in rows:
-                signals = scoring.at(rows[rel], now.timestamp())
-            elif rel in dated:
-                start = dated[rel] or mtime
-                signals = scoring.at(scoring.Signals(updated_at=start, scored_at=start),
-                                     now.timestamp())
-            else:
-                signals, _ = current_signals(None, path.read_bytes(), mtime, now)
-        except OSError:
-            continue
-        days = (now.timestamp() - mtime) / 86400.0
-        limit = STALE_DAYS.get(signals.maturity)
-        if signals.importance < scoring.ARCHIVE_THRESHOLD:
-            why = f"importance decayed to {signals.importance:.1f} (< {scoring.ARCHIVE_THRESHOLD:g})"
-        elif limit is not None and days >= limit:
-            why = f"{signals.maturity} and untouched for {days:.0f} days (>= {limit:g})"
-        else:
-            continue
-        found.append((rel, days, signals.maturity, why))
-    found.sort(key=lambda c: (-c[1], c[0]))
     dead = [c for c in code_gone(project, now, index) if c[0] not in skip]
     gone = {c[0] for c in dead}
-    return [*dead, *(c for c in found if c[0] not in gone)][:MAX_CANDIDATES]
+    stopped = False
+
+    def stale() -> Iterator[tuple[str, float, str, str]]:
+        nonlocal stopped
+        for number, rel in enumerate(entries):
+            if number % 1000 == 0 and should_stop():
+                stopped = True
+                return
+            if rel in skip or rel in gone:
+                continue
+            found = _stale(project, rel, rows, dated, now)
+            if found is not None:
+                yield found
+
+    # the stalest few as they come (issue 37: at 100,000 generated entries every one is
+    # stale, and the whole list took ~25 MB to keep 20)
+    found = heapq.nsmallest(max(0, MAX_CANDIDATES - len(dead)), stale(),
+                            key=lambda c: (-c[1], c[0]))
+    return [] if stopped else [*dead, *found][:MAX_CANDIDATES]
+
+
+def _stale(project: Project, rel: str, rows: dict[str, scoring.Signals],
+           dated: dict[str, float | None], now: datetime,
+           ) -> tuple[str, float, str, str] | None:
+    """(path, days stale, maturity, why) when the entry is a candidate, else None."""
+    path = project.tree / rel
+    try:
+        mtime = path.stat().st_mtime
+        if rel in rows:
+            signals = scoring.at(rows[rel], now.timestamp())
+        elif rel in dated:
+            start = dated[rel] or mtime
+            signals = scoring.at(scoring.Signals(updated_at=start, scored_at=start),
+                                 now.timestamp())
+        else:
+            signals, _ = current_signals(None, path.read_bytes(), mtime, now)
+    except OSError:
+        return None
+    days = (now.timestamp() - mtime) / 86400.0
+    limit = STALE_DAYS.get(signals.maturity)
+    if signals.importance < scoring.ARCHIVE_THRESHOLD:
+        why = f"importance decayed to {signals.importance:.1f} (< {scoring.ARCHIVE_THRESHOLD:g})"
+    elif limit is not None and days >= limit:
+        why = f"{signals.maturity} and untouched for {days:.0f} days (>= {limit:g})"
+    else:
+        return None
+    return rel, days, signals.maturity, why
 
 
 def code_gone(project: Project, now: datetime, index: sqlite3.Connection | None = None,
@@ -113,7 +147,7 @@ def code_gone(project: Project, now: datetime, index: sqlite3.Connection | None 
     try:
         from brv_vc.services.code_links import stale
 
-        report = stale(project)
+        report = stale(project, gone_only=True)  # the others cannot be deleted
     except Exception:
         return []
     from brv_vc.clock import parse_iso

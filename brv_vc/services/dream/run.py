@@ -37,6 +37,7 @@ from brv_vc.tree.store import entry_paths
 
 DEFAULT_BUDGET = 300.0
 SYNTHESIZED = "synthesizedWall"  # dream state: when the last whole synthesize pass ended
+PRUNED = "prunedAt"  # dream state: when the last whole prune pass ended (wall, clock)
 Progress = Callable[[str, int, int], None]
 
 
@@ -200,6 +201,7 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
 
     cursor: dict[str, Any] | None = state.get("consolidateCursor")
     synthesized = False  # the synthesize pass ran to the end
+    pruned = False  # and the prune pass
     moved = decisions is None  # the consolidate pass went on (an agent's: after its scan)
     try:
         if decisions is not None:
@@ -221,11 +223,12 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
                 stopped = settle("synthesize", run_all("synthesize", found) if found else over())
                 # a proposal left waiting for the next dream is not done: detect it again then
                 synthesized = not stopped and not bound.files()
-            if not stopped:
+            if not stopped and prune.due(opened.conn, state.get(PRUNED), now):
                 stale = prune.candidates(project, entry_paths(project), now, ctx.touched,
                                          opened.conn, lambda: bool(over()))
                 stopped = settle("prune", over() or run_all(
                     "prune", prune.decide(project, opened.conn, stale)))
+                pruned = not stopped and not bound.files()
     finally:
         opened.close()
     ops = log["operations"]
@@ -239,7 +242,7 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
                elapsedSeconds=round(clock() - start, 3))
     dreamlog.write(project, log)
     _finish_state(project, now, dream_id, state, ctx.curations, decisions is None, cursor,
-                  moved, bound.files() if decisions is None else None, synthesized)
+                  moved, bound.files() if decisions is None else None, synthesized, pruned)
     dreamlog.store(project).keep_only(
         h for op in ops for c in op.get("changes", []) for h in (c["before"], c["after"]) if h)
     problems.extend(f"{op['action']} failed: {op['message']}" for op in ops
@@ -263,7 +266,7 @@ def _summary(ops: Sequence[Op]) -> dict[str, int]:
 def _finish_state(project: Project, now: datetime, dream_id: str, before: dict[str, Any],
                   own_curations: int, consumed_hints: bool,
                   cursor: dict[str, Any] | None, moved: bool,
-                  waiting: list[str] | None, synthesized: bool) -> None:
+                  waiting: list[str] | None, synthesized: bool, pruned: bool) -> None:
     def change(state: dict[str, Any]) -> None:
         if waiting is not None:  # a pass cut short still owes the last dream's waiting ones
             owed = state[proposals.STATE_KEY] if cursor is not None else []
@@ -277,6 +280,8 @@ def _finish_state(project: Project, now: datetime, dream_id: str, before: dict[s
             state["lastDreamWall"] = time.time()
         if synthesized:  # patterns of entries modified before now were all weighed
             state[SYNTHESIZED] = time.time()
+        if pruned:  # the stalest were decided; the rest wait for a change or a day
+            state[PRUNED] = {"wall": time.time(), "now": now.timestamp()}
         state["lastDreamLogId"] = dream_id
         state["totalDreams"] += 1
         if consumed_hints:  # seed 001: consolidate clears them, acted on or not

@@ -136,7 +136,7 @@ def _merge(project: Project, repo: KnowledgeRepo, target: str, label: str, actio
     # and the paths are named only when it refused. A true merge may leave an arriving path
     # as it is (both sides changed it alike): asked first, so 'vc recover' never resets one.
     git_checks = old is None or relation == "forward"
-    same = [] if git_checks else _refuse_clash(repo, target, arriving, action)
+    same = [] if git_checks else _refuse_clash(repo, target, arriving, action, staged=True)
     # intent first: a kill from here on is recognised and undone or finished (vc recover)
     intent = begin_pull(project, old, target, arriving)
     try:
@@ -175,11 +175,16 @@ def _pull_notices(project: Project, repo: KnowledgeRepo, old: str | None, new: s
     return pull_notices(project, repo, old, new, paths)
 
 
-def _refuse_clash(repo: KnowledgeRepo, target: str, arriving: list[str], action: str
-                  ) -> list[str]:
-    """``incoming.refuse_clash``, its module imported only when asked (a fast-forward: not)."""
-    from brv_vc.services.vc.incoming import refuse_clash
+def _refuse_clash(repo: KnowledgeRepo, target: str, arriving: list[str], action: str,
+                  *, staged: bool = False) -> list[str]:
+    """``incoming.refuse_clash``, its module imported only when asked (a fast-forward: not).
 
+    ``staged``: a true merge, refused first while changes are staged (``refuse_staged``).
+    """
+    from brv_vc.services.vc.incoming import refuse_clash, refuse_staged
+
+    if staged:
+        refuse_staged(repo, action)
     return refuse_clash(repo, target, arriving, action)
 
 

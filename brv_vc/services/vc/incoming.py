@@ -2,7 +2,8 @@
 
 ``brv vc pull`` and ``merge`` (``sync``) ask only about the incoming paths, and only when
 git's own check does not cover them (a true merge) or after git refused (a fast-forward).
-A true merge is also refused while changes are staged (:func:`refuse_staged`).
+A true merge is also refused while changes are staged (:func:`refuse_staged`), and a
+fast-forward that would write back an entry deleted here (:func:`refuse_deleted`).
 """
 
 from __future__ import annotations
@@ -115,4 +116,23 @@ def refuse_staged(repo: KnowledgeRepo, action: str) -> None:
         + ", ".join(shown[:10]) + (f" and {len(shown) - 10} more" if len(shown) > 10 else ""),
         file=staged[0],
         hint=f"{advice}, then {action} again; nothing was changed",
+    )
+
+
+def refuse_deleted(repo: KnowledgeRepo, gone: list[str], action: str) -> None:
+    """Raises ConflictError: a fast-forward would write back the entries ``gone`` deleted here.
+
+    Trigger: ``sync._merge`` found arriving entries changed by the incoming commits and
+    missing from the work tree, deleted and not staged (an agent's MERGE or DELETE). Why:
+    git's merge reads a tracked file missing from the work tree as unchanged and writes the
+    incoming version, exit 0 (the in-project loss of the 8 x 50 run, through a plain ``git
+    pull``); every other local change git's own check refuses. Outcome: nothing is run or
+    changed; the message names the entries and the commit that turns it into a merge.
+    """
+    raise ConflictError(
+        f"{action} would bring back entries deleted here and changed by the incoming "
+        "commits: " + ", ".join(repo.tree_path(p) or p for p in gone),
+        file=gone[0],
+        hint=f"commit the deletion ('brv vc add', 'brv vc commit -m ...'), then {action} "
+             "again (the change and your deletion then meet in the merge); nothing was changed",
     )

@@ -151,27 +151,67 @@ def curate_cli(world: World, clone: Clone, ops: list[dict[str, object]]) -> list
 
 
 def curate_mcp(world: World, clone: Clone, ops: list[dict[str, object]]) -> list[dict] | None:
-    """The ``brv-curate`` tool of a ``brv mcp`` session (the MCP SDK's stdio client)."""
+    """The ``brv-curate`` tool of a ``brv mcp`` session (the MCP SDK's stdio client).
+
+    Now and then (``--kills``) the server is killed (``kill -9``) a random moment after it
+    started, as a crashed or closed agent host does: None then (outcome unknown).
+    """
+    import os
+    import signal
     import sys
 
     import anyio
     from mcp import ClientSession
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
-    params = StdioServerParameters(command=sys.executable, args=["-m", "brv_vc", "mcp"],
-                                   cwd=str(clone.root), env=world.clone_env(clone))
+    kill_after = world.kill_delay(clone)
+    pid_file = world.base / f"mcp-{clone.index}.pid"
+    pid_file.unlink(missing_ok=True)
+    # the shell writes the server's pid, then becomes it (exec): the pid is the server's
+    params = StdioServerParameters(
+        command="/bin/sh", args=["-c", f'echo $$ > "{pid_file}"; exec "$0" -m brv_vc mcp',
+                                 sys.executable],
+        cwd=str(clone.root), env=world.clone_env(clone))
+    killed: list[int] = []
+
+    async def kill_later(delay: float) -> None:
+        await anyio.sleep(delay)
+        for _ in range(100):  # the pid file is written as the server starts
+            try:
+                pid = int(pid_file.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                await anyio.sleep(0.01)
+                continue
+            try:
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+            except ProcessLookupError:
+                pass
+            return
 
     async def main() -> object:
         with anyio.fail_after(120):
-            async with stdio_client(params) as (read, write), ClientSession(read, write) as s:
+            async with stdio_client(params) as (read, write), ClientSession(read, write) as s, \
+                    anyio.create_task_group() as group:
+                if kill_after is not None:
+                    group.start_soon(kill_later, kill_after)
                 await s.initialize()
-                return await s.call_tool("brv-curate", {"operations": wire(ops)})
+                answer = await s.call_tool("brv-curate", {"operations": wire(ops)})
+                group.cancel_scope.cancel()
+                return answer
 
     try:
         result = anyio.run(main)
     except Exception:  # the session broke: nothing was reported to the agent
+        if killed:
+            world.note(clone, "brv mcp -> KILLED")
+            world.add("kills")
+            world.add("kills: brv mcp")
+            return None
         world.add("mcp sessions broken")
         return [{"status": "failed"} for _ in ops]
+    if killed:  # the answer came before the kill: the session ended as usual
+        world.add("mcp kills after the answer")
     try:
         body = json.loads(result.content[0].text)  # type: ignore[attr-defined]
     except (ValueError, AttributeError, IndexError):

@@ -108,9 +108,7 @@ class World:
     def brv(self, clone: Clone, *args: str, stdin: str | None = None,
             killable: bool = True) -> Ran:
         """``brv ARGS`` as a real process in ``clone``; now and then killed at a random moment."""
-        kill_after = None
-        if killable and self.kill_rate and clone.rng.random() < self.kill_rate:
-            kill_after = clone.rng.uniform(0.05, 1.5)
+        kill_after = self.kill_delay(clone) if killable else None
         ran = self.run([sys.executable, "-m", "brv_vc", *args], clone.root, stdin=stdin,
                        kill_after=kill_after, env=self.clone_env(clone))
         self.note(clone, f"brv {' '.join(args)[:80]} -> {'KILLED' if ran.killed else ran.code}")
@@ -118,6 +116,12 @@ class World:
             self.add("kills")
             self.add(f"kills: brv {' '.join(args[:2])}")
         return ran
+
+    def kill_delay(self, clone: Clone) -> float | None:
+        """Seconds after which this process is to be killed (``kill -9``), or None (most)."""
+        if self.kill_rate and clone.rng.random() < self.kill_rate:
+            return clone.rng.uniform(0.05, 1.5)
+        return None
 
     def git(self, clone: Clone, *args: str) -> Ran:
         """Plain git in ``clone``, run again as a person does when it met a brv write.

@@ -2,6 +2,8 @@
 
 ``brv vc pull`` and ``merge`` (``sync``) ask only about the incoming paths, and only when
 git's own check does not cover them (a true merge) or after git refused (a fast-forward).
+A true merge is also refused while changes are staged (:func:`refuse_staged`), and a
+fast-forward that would write back an entry deleted here (:func:`refuse_deleted`).
 """
 
 from __future__ import annotations
@@ -89,3 +91,49 @@ def refuse_clash(repo: KnowledgeRepo, target: str, arriving: list[str], action: 
             hint=f"{advice}, then {action} again; nothing was changed",
         )
     return same
+
+
+def refuse_staged(repo: KnowledgeRepo, action: str) -> None:
+    """Raises ConflictError before a true merge while the index differs from HEAD.
+
+    Trigger: a staged change (a killed 'brv vc commit' leaves one) when a merge is not a
+    fast-forward. Why: git's merge strategies refuse any staged change, and git (2.37+)
+    then puts the state back through 'git stash create' / 'stash apply', which records a
+    file staged as new and deleted since (an agent's MERGE or DELETE) as present: the
+    deleted entry came back (issue 35's one lost write of 8 x 50). Outcome: nothing is
+    run or changed; the message names the staged paths and the commit that clears them.
+    """
+    staged = git.differing_from(repo.workdir, "HEAD", ".", staged=True)
+    if not staged:
+        return
+    shown = [repo.tree_path(p) or p for p in staged]
+    code = any(repo.tree_path(p) is None for p in staged)
+    advice = ("commit them ('brv vc commit -m ...'; code files with 'git commit') or "
+              "unstage them ('git restore --staged PATH')" if code else
+              "commit them ('brv vc commit -m ...')")
+    raise ConflictError(
+        f"{action} needs a merge, and changes are staged but not committed (git's merge "
+        f"refuses them, and its roll-back would bring back staged files deleted since): "
+        + ", ".join(shown[:10]) + (f" and {len(shown) - 10} more" if len(shown) > 10 else ""),
+        file=staged[0],
+        hint=f"{advice}, then {action} again; nothing was changed",
+    )
+
+
+def refuse_deleted(repo: KnowledgeRepo, gone: list[str], action: str) -> None:
+    """Raises ConflictError: a fast-forward would write back the entries ``gone`` deleted here.
+
+    Trigger: ``sync._merge`` found arriving entries changed by the incoming commits and
+    missing from the work tree, deleted and not staged (an agent's MERGE or DELETE). Why:
+    git's merge reads a tracked file missing from the work tree as unchanged and writes the
+    incoming version, exit 0 (the in-project loss of the 8 x 50 run, through a plain ``git
+    pull``); every other local change git's own check refuses. Outcome: nothing is run or
+    changed; the message names the entries and the commit that turns it into a merge.
+    """
+    raise ConflictError(
+        f"{action} would bring back entries deleted here and changed by the incoming "
+        "commits: " + ", ".join(repo.tree_path(p) or p for p in gone),
+        file=gone[0],
+        hint=f"commit the deletion ('brv vc add', 'brv vc commit -m ...'), then {action} "
+             "again (the change and your deletion then meet in the merge); nothing was changed",
+    )

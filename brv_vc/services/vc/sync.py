@@ -8,6 +8,7 @@ trailers, then :func:`brv_vc.services.derived.refresh`).
 
 from __future__ import annotations
 
+import os
 from datetime import datetime
 from pathlib import Path
 
@@ -136,7 +137,15 @@ def _merge(project: Project, repo: KnowledgeRepo, target: str, label: str, actio
     # and the paths are named only when it refused. A true merge may leave an arriving path
     # as it is (both sides changed it alike): asked first, so 'vc recover' never resets one.
     git_checks = old is None or relation == "forward"
-    same = [] if git_checks else _refuse_clash(repo, target, arriving, action)
+    same = [] if git_checks else _refuse_clash(repo, target, arriving, action, staged=True)
+    # git's check passes an entry deleted here that the incoming commits change (it writes
+    # it back): one lstat an arriving entry; incoming's refusal imported only when one is
+    gone = [p for st, p, _, _ in raw or () if git_checks and st in ("M", "T")
+            and repo.tree_path(p) is not None and not os.path.lexists(repo.workdir / p)]
+    if gone:
+        from brv_vc.services.vc.incoming import refuse_deleted
+
+        refuse_deleted(repo, gone, action)
     # intent first: a kill from here on is recognised and undone or finished (vc recover)
     intent = begin_pull(project, old, target, arriving)
     try:
@@ -175,11 +184,16 @@ def _pull_notices(project: Project, repo: KnowledgeRepo, old: str | None, new: s
     return pull_notices(project, repo, old, new, paths)
 
 
-def _refuse_clash(repo: KnowledgeRepo, target: str, arriving: list[str], action: str
-                  ) -> list[str]:
-    """``incoming.refuse_clash``, its module imported only when asked (a fast-forward: not)."""
-    from brv_vc.services.vc.incoming import refuse_clash
+def _refuse_clash(repo: KnowledgeRepo, target: str, arriving: list[str], action: str,
+                  *, staged: bool = False) -> list[str]:
+    """``incoming.refuse_clash``, its module imported only when asked (a fast-forward: not).
 
+    ``staged``: a true merge, refused first while changes are staged (``refuse_staged``).
+    """
+    from brv_vc.services.vc.incoming import refuse_clash, refuse_staged
+
+    if staged:
+        refuse_staged(repo, action)
     return refuse_clash(repo, target, arriving, action)
 
 

@@ -193,8 +193,7 @@ def memoised() -> None:
     engine.term_scores = memo(engine.term_scores, lambda conn, parts, n, weights, scope, stamp,
                               cached=False: (id(conn), tuple(parts), n, weights, scope,
                                              term_scores.EXACT_TWICE))
-    engine.distinct = memo(engine.distinct, lambda conn, terms: (id(conn), tuple(terms),
-                                                                 term_scores.SAME_STEM))
+    engine.distinct = memo(engine.distinct, lambda terms: (tuple(terms), term_scores.SAME_STEM))
     fuzzy.alternatives = memo(fuzzy.alternatives, lambda conn, term, *a, **k: (id(conn), term))
 
 

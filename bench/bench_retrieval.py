@@ -164,11 +164,15 @@ def warm(root: Path, texts: list[str]) -> tuple[float, float]:
 
 
 def cold_python(workdir: Path) -> str:
-    """The interpreter of a plain virtualenv under ``workdir`` (made on first use)."""
+    """The interpreter of a plain virtualenv under ``workdir`` (made on first use), holding
+    the distributions a search imports (PyStemmer, the index's stemmer since issue 37)."""
     venv = workdir / "cold-venv"
     python = venv / "bin" / "python"
     if not python.exists():
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    if subprocess.run([str(python), "-c", "import Stemmer"], capture_output=True).returncode:
+        subprocess.run([str(python), "-m", "pip", "install", "-q", "PyStemmer>=2.2,<4"],
+                       check=True)
     return str(python)
 
 

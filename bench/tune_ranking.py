@@ -1,7 +1,7 @@
 """Every ranking parameter chosen leave-one-set-out over the harness's sets (issue 37 item 5).
 
     python bench/tune_ranking.py --data /work/evaldata [--sets ...] [--questions 120]
-        [--workdir /tmp/brv-eval] [--cache /tmp/brv-tune.json]
+        [--workdir /tmp/brv-eval] [--cache /tmp/brv-tune.json] [--now --questions 0]
 
 The sets are ``bench/eval_retrieval.py``'s (every shape: conversations, command pages, project
 docs, FAQs, short records, long documents, code), built by its ``build`` (``--workdir`` is
@@ -193,8 +193,7 @@ def memoised() -> None:
     engine.term_scores = memo(engine.term_scores, lambda conn, parts, n, weights, scope, stamp,
                               cached=False: (id(conn), tuple(parts), n, weights, scope,
                                              term_scores.EXACT_TWICE))
-    engine.distinct = memo(engine.distinct, lambda conn, terms: (id(conn), tuple(terms),
-                                                                 term_scores.SAME_STEM))
+    engine.distinct = memo(engine.distinct, lambda terms: (tuple(terms), term_scores.SAME_STEM))
     fuzzy.alternatives = memo(fuzzy.alternatives, lambda conn, term, *a, **k: (id(conn), term))
 
 
@@ -205,6 +204,7 @@ def run(built: list[Built]) -> list[dict[str, float]]:
     from brv_vc.index.db import open_index
     from brv_vc.index.search import search
     from brv_vc.index.terms import QueryError, query_terms
+    from brv_vc.services.derived.index import open_synced
     from brv_vc.tree.project import Project
     from brv_vc.tree.statedb import open_state
 
@@ -213,6 +213,7 @@ def run(built: list[Built]) -> list[dict[str, float]]:
     for b in built:
         if b.root not in OPEN:
             project = Project(b.root)
+            open_synced(project).close()  # an index of an older schema is built again here
             conn = open_index(project).conn
             conn.isolation_level = None  # toplists of new field weights are kept as they come
             OPEN[b.root] = (conn, open_state(project))
@@ -242,6 +243,9 @@ def main() -> None:
                         help="report from --cache alone: configurations not in it are skipped")
     parser.add_argument("--conversations", type=int, default=10)
     parser.add_argument("--tldr-pages", type=int, default=1500)
+    parser.add_argument("--now", action="store_true",
+                        help="no choice: each set's ratio under brv's current values, without "
+                             "the cache (with --questions 0: every question)")
     args = parser.parse_args()
     names = [n.strip() for n in args.sets.split(",") if n.strip()]
     built: dict[str, list[Built]] = {}
@@ -249,13 +253,21 @@ def main() -> None:
     for name in names:
         projects, _ = load(name, args)
         total = sum(len(p.questions) for p in projects)
-        step = max(1, total // args.questions)
+        step = max(1, total // args.questions) if args.questions > 0 else 1
         for p in projects:
             p.questions = p.questions[::step]
         built[name] = [build(p, Path(args.workdir) / name / p.name, reuse=True) for p in projects]
         base[name] = mean([row for b in built[name] for row in run_bm25s(b)])
         print(f"{name:<9} ({SHAPES.get(name, '?')}): {sum(len(b.spec.questions) for b in built[name])}"
               f" questions; stemmed BM25 nDCG@10 {base[name]['nDCG@10']:.3f}", flush=True)
+    if args.now:  # the cache's keys do not say which stemmer built the index
+        now = {name: mean(run(built[name])) for name in names}
+        ratios = {n: now[n]["nDCG@10"] / max(base[n]["nDCG@10"], 1e-9) for n in names}
+        for n in names:
+            print(f"  {n:<9} brv nDCG@10 {now[n]['nDCG@10']:.4f}  x{ratios[n]:.3f}  R@10 "
+                  f"x{now[n]['R@10'] / max(base[n]['R@10'], 1e-9):.3f}")
+        print(f"  worst nDCG@10 ratio: x{min(ratios.values()):.3f} ({min(ratios, key=ratios.get)})")
+        return
     memoised()
     tuner = Tuner(built, base, Path(args.cache))
     tuner.cached_only = args.from_cache

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from retrieval_util import write_entry
 
 from brv_vc.index.db import SCHEMA_VERSION
+from brv_vc.index.stems import stem_of
 from brv_vc.lifecycle.sidecar import get_many, record_hits
 from brv_vc.services.derived.index import index_project, open_synced
 from brv_vc.services.query.search import search_tree
@@ -18,10 +19,11 @@ NOW = datetime(2026, 1, 20, tzinfo=UTC)
 
 
 def _fts_rows(project: Project, word: str) -> int:
+    """Rows holding ``word`` (the index holds stems: ``apple`` is ``appl``)."""
     opened = open_synced(project)
     try:
         return int(opened.conn.execute("SELECT count(*) FROM fts WHERE fts MATCH ?",
-                                       (word,)).fetchone()[0])
+                                       (stem_of(word),)).fetchone()[0])
     finally:
         opened.close()
 

@@ -2,9 +2,8 @@
 answer saying a word once goes before a long section saying it six times in eight times the
 length (FTS5's k1 1.2, b 0.75 put it after).
 
-Since issue 37 brv's defaults are FTS5's own k1 and b (chosen leave-one-set-out by
-bench/tune_ranking.py; b 1 lost on short records): nothing is re-scored by default, and these
-tests pin the re-score itself, which the tuner still tries."""
+Since issue 37 brv's defaults are the stemmed BM25's k1 1.5 and b 0.75 (b 1 lost on short
+records; index/lengths.py): these tests pin the re-score itself, at issue 26's values."""
 
 from __future__ import annotations
 

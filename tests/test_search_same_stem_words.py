@@ -1,4 +1,4 @@
-"""Words of a question that porter stems alike ("differences", "different") count once; two
+"""Words of a question of one stem ("differences", "different") count once; two
 rare words that only share their first letters stay two terms."""
 
 from __future__ import annotations

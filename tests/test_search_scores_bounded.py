@@ -53,7 +53,7 @@ def test_the_rare_word_wins_over_a_common_prefix(project: Project) -> None:
 
 
 def test_short_prefixes_and_path_folders_are_no_match(project: Project) -> None:
-    """"pars"* is searched as "par"* by porter: not expanded; a folder part_N is no hit."""
+    """"pars" is stemmed "par": not expanded; a folder part_N is no hit."""
     for short in ("pars", "co", "par"):
         assert prefix_of(short) is None
     assert prefix_of("kube") == "kube"

@@ -22,13 +22,15 @@ if TYPE_CHECKING:
 
     T = TypeVar("T")
 
-SCHEMA_VERSION = "10"  # 10: links and codelinks stored by docs.id (issue 39: size)
-# (8: codelinks (issue 27); 9: quoted/escaped paths with spaces link)
+SCHEMA_VERSION = "11"  # 11: Snowball stems given by brv, plain unicode61 (issue 37)
+# (10: links and codelinks stored by docs.id (issue 39: size); 8: codelinks (issue 27);
+# 9: quoted/escaped paths with spaces link)
 # (7: contentless FTS5 + texts, no prefix indexes (issue 24: size); 6: toplists; 4 came twice, stemming + keys and ctime; 5 was both)
 
-# Porter stemming (SQLite's built-in tokenizer, measured against Snowball in
-# bench/eval_retrieval.py): "deploys", "deployed", "deploying" all index and query as
-# "deploy". ``keys`` holds an entry's tags and keywords (weighted like the title). Version 7:
+# Snowball (Porter2) stemming, done by brv before FTS5 sees the text (``index.stems``; until
+# version 11 SQLite's built-in ``porter`` tokenizer): "deploys", "deployed", "deploying" all
+# index and query as "deploy", and FTS5's ``unicode61`` only splits the stems. ``keys`` holds
+# an entry's tags and keywords (weighted like the title). Version 7:
 # the FTS5 table is contentless, the text is kept compressed in ``texts`` (see
 # ``index.texts``), and the prefix indexes ('2 3', over half of the inverted index) are gone:
 # they only served 2- and 3-character prefixes, and index.db must stay <= 1.5x the markdown
@@ -83,7 +85,7 @@ CREATE TABLE cache (
 );
 CREATE TABLE texts (id INTEGER PRIMARY KEY, z BLOB NOT NULL);
 CREATE VIRTUAL TABLE fts USING fts5(
-    title, content, path, keys, tokenize='porter unicode61 remove_diacritics 2', content=''
+    title, content, path, keys, tokenize='unicode61 remove_diacritics 2', content=''
 );
 CREATE VIRTUAL TABLE vocab USING fts5vocab(fts, 'row');
 """

@@ -1,7 +1,7 @@
 """Ranked search over the FTS5 index (seed 002 §4.2.1, byterover-cli.md §5.1).
 
-OR-semantics BM25 (porter-stemmed, every term also a prefix, unknown words replaced by fuzzy
-alternatives, words of one porter stem counted once) over title, content, path and
+OR-semantics BM25 (Snowball-stemmed, every term also a prefix, unknown words replaced by fuzzy
+alternatives, words of one stem counted once) over title, content, path and
 tags/keywords, each term ranked alone and summed (``term_scores``, ``postings``), the
 candidates re-scored with ``lengths``' k1 and b (FTS5's own since issue 37: none is); documents
 holding more of the query's weight get a bounded coverage boost, never a filter, and those
@@ -177,7 +177,7 @@ def search(
     n = n or corpus
     stamp, field_weights = get_meta(conn, "fingerprint") or "", weights()
     cached = corpus >= PLAN_MIN_DOCS  # document counts through dfcache
-    terms = distinct(conn, terms)
+    terms = distinct(terms)
     lists, dfs = [], []
     for term in terms:
         found = term_scores(conn, phrases(term, []), n, field_weights, scope, stamp,

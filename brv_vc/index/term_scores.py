@@ -11,9 +11,10 @@ from __future__ import annotations
 import sqlite3
 
 from brv_vc.index.postings import Postings, bound, idf, postings
+from brv_vc.index.stems import stem_of
 
 EXACT_TWICE = 1.0  # tuning: a word without a prefix phrase counts its exact phrase twice
-# A term porter stems like an earlier one is dropped (:func:`distinct`): rustfaq R@5 0.825 ->
+# A term stemmed like an earlier one is dropped (:func:`distinct`): rustfaq R@5 0.825 ->
 # 0.833 ("differences ... different string types"), tldr R@10 0.683 -> 0.681, the others the same
 SAME_STEM = 1
 WORST = [0.0]  # the highest term score / term bound seen in this process (bench/eval_*)
@@ -67,25 +68,19 @@ def term_scores(conn: sqlite3.Connection, parts: list[str], corpus: int, field_w
     return Postings(total, whole, tuple(each)), most
 
 
-def distinct(conn: sqlite3.Connection, terms: list[str]) -> list[str]:
-    """``terms`` without those porter stems like an earlier one ("prints" after "print").
+def distinct(terms: list[str]) -> list[str]:
+    """``terms`` without those stemmed like an earlier one ("prints" after "print").
 
     Each would count the same matches again ("differences" and "different" are both
-    "differ"). Porter is inside FTS5: the words are indexed in a contentless FTS5 table of the
-    connection's temp schema, with the index's tokenizer, and their stems read back through
-    ``fts5vocab`` (~0.2 ms).
+    "differ"). The stem is the index's own (``stems.stem_of``).
     """
     if not SAME_STEM or len(terms) < 2:
         return terms
-    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.stems USING fts5(w, "
-                 "tokenize='porter unicode61 remove_diacritics 2', content='')")
-    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.stem_of "
-                 "USING fts5vocab(temp, stems, 'instance')")
-    conn.execute("INSERT INTO temp.stems (stems) VALUES ('delete-all')")
-    conn.executemany("INSERT INTO temp.stems (rowid, w) VALUES (?, ?)", enumerate(terms))
-    first: dict[str, int] = {}
-    stems: dict[int, str] = {}
-    for doc, stemmed in conn.execute("SELECT doc, term FROM temp.stem_of ORDER BY doc"):
-        first.setdefault(stemmed, doc)
-        stems[doc] = stemmed
-    return [t for i, t in enumerate(terms) if i not in stems or first[stems[i]] == i]
+    seen: set[str] = set()
+    kept = []
+    for term in terms:
+        stemmed = stem_of(term)
+        if stemmed not in seen:
+            seen.add(stemmed)
+            kept.append(term)
+    return kept

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from brv_vc.errors import BrvError
+from brv_vc.index.stems import stem_of
 
 MAX_QUERY_CHARS = 2000
 # Every significant word of a question is searched (each is weighted by its idf): a pasted
@@ -141,8 +142,8 @@ def stem(term: str) -> str:
 
 
 PREFIX = 1.0  # also match each term as a prefix (bench/eval_retrieval.py --set terms.PREFIX=0)
-# The shortest prefix searched, as porter will see it: FTS5 runs the tokenizer over a query's
-# prefix too, so "pars"* is searched as "par"* (and "co"* matched every path under corpus/).
+# The shortest prefix searched: a term's stem ("kube" finds "kubernetes", indexed "kubernet";
+# "pars" is stemmed "par" and not expanded, nor "co", which matched every path under corpus/).
 MIN_PREFIX = 4
 # The columns a prefix is matched in: not the path, whose folder and file names are matched
 # as whole segments (a folder part_N is no hit for "par"*; "corpus" none for "co"*).
@@ -150,30 +151,25 @@ PREFIX_COLUMNS = "{title content keys}"
 
 
 def prefix_of(term: str) -> str | None:
-    """The prefix a term is also matched as, or None when it would be too short.
-
-    Why the extra trim: porter stems the prefix's text, and a final "s" (not "ss") is always
-    dropped ("pars"* is searched as "par"*); what is left must still have MIN_PREFIX letters.
-    Its other rewrites keep 4 letters ("kube", "code" stay).
-    """
+    """The prefix a term is also matched as: its stem (``stems.stem_of``), None under MIN_PREFIX."""
     if not PREFIX:
         return None
-    head = stem(term)
-    seen = head[:-1] if head.endswith("s") and not head.endswith("ss") else head
-    return head if len(seen) >= MIN_PREFIX else None
+    head = stem_of(term)
+    return head if len(head) >= MIN_PREFIX else None
 
 
 def phrases(term: str, alternatives: list[str]) -> list[str]:
     """One query term's MATCH phrases, each scored on its own statistics (``postings``).
 
-    The exact word (every column), its prefix (title, content and keys; see ``prefix_of``)
-    and fuzzy alternatives. The exact word is listed beside its prefix on purpose: BM25 then
-    counts an exact match twice, so "token" ranks documents saying "token" above those saying
-    only "tokenizer".
+    The exact word's stem (every column), its prefix (title, content and keys; see
+    ``prefix_of``) and fuzzy alternatives (indexed words already, as the vocabulary holds
+    them). The index holds stems (``index.stems``), so each phrase is a stem. The exact word
+    is listed beside its prefix on purpose: BM25 then counts an exact match twice, so "token"
+    ranks documents saying "token" above those saying only "tokenizer".
     """
     head = prefix_of(term)
     prefix = [f"{PREFIX_COLUMNS} : {quote(head)}*"] if head else []
-    return list(dict.fromkeys([quote(term), *prefix, *(quote(a) for a in alternatives)]))
+    return list(dict.fromkeys([quote(stem_of(term)), *prefix, *(quote(a) for a in alternatives)]))
 
 
 def term_expr(term: str, alternatives: list[str]) -> str:

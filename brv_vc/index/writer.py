@@ -8,14 +8,13 @@ edit gives back the old fingerprint (and the answers cached for it are right aga
 from __future__ import annotations
 
 import sqlite3
-import unicodedata
 
 from brv_vc.digest import sha1
 from brv_vc.format.relations import target_path
 from brv_vc.index import texts
 from brv_vc.index.db import chunks, get_meta, marks, set_meta
 from brv_vc.index.docs import extract
-from brv_vc.pattern import lazy
+from brv_vc.index.stems import indexed, stems, words
 from brv_vc.record import NamedTuple
 from brv_vc.tree.generated import is_generated
 from brv_vc.tree.layout import Kind, kind_of
@@ -40,16 +39,12 @@ def fingerprint_part(path: str, digest: str) -> int:
     return int.from_bytes(raw, "big", signed=True)
 
 
-_WORD = lazy(r"[^\W_]+")
+def _fts_row(title: str, content: str, path: str, keys: str) -> tuple[str, str, str, str]:
+    """An FTS5 row as the table is given it: each column's words stemmed (``index.stems``).
 
-
-def _words(text: str) -> set[str]:
-    """Words as FTS5's unicode61 tokenizer sees them (lowercase, diacritics removed)."""
-    lowered = text.lower()
-    if not lowered.isascii():
-        decomposed = unicodedata.normalize("NFKD", lowered)
-        lowered = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return set(_WORD.findall(lowered))
+    The same values delete the row again (a contentless table needs them exactly).
+    """
+    return indexed(title), indexed(content), indexed(path), indexed(keys)
 
 
 _FTS_DELETE = ("INSERT INTO fts (fts, rowid, title, content, path, keys) "
@@ -140,7 +135,7 @@ class Writer:
         self._fts.append((row_id, None if doc is None else (doc.title, doc.content, path, doc.keys)))
         if doc is not None:
             if self.vocab_current:
-                self.new_words.update(_words(f"{doc.title} {doc.content} {path}"))
+                self.new_words.update(stems(words(f"{doc.title} {doc.content} {path}")))
             self._texts.append((row_id, texts.pack(doc.content, doc.keys)))
             self._links.extend((row_id, t, None if r == t else r)  # raw only when written otherwise
                                for r in doc.relations if (t := target_path(r)))
@@ -171,13 +166,14 @@ class Writer:
                    for path, row_id, title in self._dropped if row_id in stored}
             for row_id, new in sorted(self._fts, key=lambda op: op[0]):
                 if (was := old.get(row_id)) is not None:  # title, content, keys, path
-                    conn.execute(_FTS_DELETE, (row_id, was[0], was[1], was[3], was[2]))
+                    conn.execute(_FTS_DELETE, (row_id, *_fts_row(was[0], was[1], was[3], was[2])))
                 if new is not None:
-                    conn.execute(_FTS_INSERT, (row_id, *new))
+                    conn.execute(_FTS_INSERT, (row_id, *_fts_row(*new)))
             conn.execute("DELETE FROM texts WHERE id IN "
                          f"({','.join(str(row_id) for _, row_id, _ in self._dropped)})")
         else:  # new files only (a build): their ids only grow
-            conn.executemany(_FTS_INSERT, [(row_id, *new) for row_id, new in self._fts if new])
+            conn.executemany(_FTS_INSERT, [(row_id, *_fts_row(*new))
+                                           for row_id, new in self._fts if new])
         sources = [row_id for _, row_id, _ in self._dropped]
         links = _changed_rows(conn, "link_rows", "target, raw", sources, self._links)
         code = _changed_rows(conn, "codelink_rows", "path, how", sources, self._code)

@@ -17,9 +17,8 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from brv_vc.index.db import chunks, marks
 from brv_vc.index.vectors import digest, write_npz
-
-_IDS = 500  # ids a query names at once (SQLite's variable limit is far above)
 
 
 def _file(state: Path, model: str) -> Path:
@@ -56,11 +55,9 @@ def keep_rows(state: Path, model: str, tree: str, at: int, ids: Any, rows: Any) 
 def described(index: sqlite3.Connection, ids: list[int]) -> dict[int, tuple[str, str, str]]:
     """(path, title, content hash) of the searchable entries among docs ``ids``."""
     found: dict[int, tuple[str, str, str]] = {}
-    for start in range(0, len(ids), _IDS):
-        part = ids[start:start + _IDS]
-        marks = ",".join("?" * len(part))
+    for part in chunks(ids):
         for i, path, title, content in index.execute(
-                f"SELECT id, path, title, hash FROM docs WHERE id IN ({marks}) "
+                f"SELECT id, path, title, hash FROM docs WHERE id IN ({marks(part)}) "
                 "AND kind = 'entry' AND problem IS NULL", part):
             found[int(i)] = (str(path), str(title), str(content))
     return found

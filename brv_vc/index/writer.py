@@ -14,7 +14,7 @@ from brv_vc.format.relations import target_path
 from brv_vc.index import texts
 from brv_vc.index.db import chunks, get_meta, marks, set_meta
 from brv_vc.index.docs import extract
-from brv_vc.index.stems import indexed, stems, words
+from brv_vc.index.stems import indexed
 from brv_vc.record import NamedTuple
 from brv_vc.tree.generated import is_generated
 from brv_vc.tree.layout import Kind, kind_of
@@ -132,10 +132,11 @@ class Writer:
             doc = None  # generated filler keeps its row (the sync needs it) but is never a hit
         if doc is not None and doc.legacy:  # the sidecar keeps a row it already has
             self.seeds[path] = (doc.legacy, doc.updated)
-        self._fts.append((row_id, None if doc is None else (doc.title, doc.content, path, doc.keys)))
+        row = None if doc is None else _fts_row(doc.title, doc.content, path, doc.keys)
+        self._fts.append((row_id, row))
         if doc is not None:
-            if self.vocab_current:
-                self.new_words.update(stems(words(f"{doc.title} {doc.content} {path}")))
+            if self.vocab_current and row:  # the row's title, content and path, stemmed once
+                self.new_words.update(" ".join(row[:3]).split())
             self._texts.append((row_id, texts.pack(doc.content, doc.keys)))
             self._links.extend((row_id, t, None if r == t else r)  # raw only when written otherwise
                                for r in doc.relations if (t := target_path(r)))
@@ -168,12 +169,11 @@ class Writer:
                 if (was := old.get(row_id)) is not None:  # title, content, keys, path
                     conn.execute(_FTS_DELETE, (row_id, *_fts_row(was[0], was[1], was[3], was[2])))
                 if new is not None:
-                    conn.execute(_FTS_INSERT, (row_id, *_fts_row(*new)))
+                    conn.execute(_FTS_INSERT, (row_id, *new))
             conn.execute("DELETE FROM texts WHERE id IN "
                          f"({','.join(str(row_id) for _, row_id, _ in self._dropped)})")
         else:  # new files only (a build): their ids only grow
-            conn.executemany(_FTS_INSERT, [(row_id, *_fts_row(*new))
-                                           for row_id, new in self._fts if new])
+            conn.executemany(_FTS_INSERT, [(row_id, *new) for row_id, new in self._fts if new])
         sources = [row_id for _, row_id, _ in self._dropped]
         links = _changed_rows(conn, "link_rows", "target, raw", sources, self._links)
         code = _changed_rows(conn, "codelink_rows", "path, how", sources, self._code)

@@ -44,9 +44,7 @@ def resolve_all(conn: sqlite3.Connection, code: CodeRepo, known: Collection[str]
             return Resolved([], [])
     links: list[Link] = []
     outside: list[tuple[str, str]] = []
-    for entry, path, how, named in _each(conn, code, known):
-        if wanted is not None and entry not in wanted:
-            continue
+    for entry, path, how, named in _each(conn, code, known, wanted):
         if path is None:
             outside.append((entry, named))
         else:
@@ -55,14 +53,16 @@ def resolve_all(conn: sqlite3.Connection, code: CodeRepo, known: Collection[str]
 
 
 def _each(conn: sqlite3.Connection, code: CodeRepo, known: Collection[str],
-          ) -> Iterator[tuple[str, str | None, str, str]]:
-    """(entry, repository path, how, as named) of each link.
+          wanted: Collection[str] | None = None) -> Iterator[tuple[str, str | None, str, str]]:
+    """(entry, repository path, how, as named) of each link (of the ``wanted`` entries).
 
     The path is None for a ``Files:`` path outside the repository.
     """
     plain = not code.base
     brv = f"{code.base}/.brv" if code.base else ".brv"
     for entry, named, how in code_links.every(conn):
+        if wanted is not None and entry not in wanted:
+            continue  # skipped before any path work
         # most paths are stored normalised and relative: they name themselves
         path = (named if plain and named[:1] != "/" and named[:2] != ".."
                 else code.to_repo(named))

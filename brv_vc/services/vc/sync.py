@@ -140,8 +140,8 @@ def _merge(project: Project, repo: KnowledgeRepo, target: str, label: str, actio
     same = [] if git_checks else _refuse_clash(repo, target, arriving, action, staged=True)
     # git's check passes an entry deleted here that the incoming commits change (it writes
     # it back): one lstat an arriving entry; incoming's refusal imported only when one is
-    gone = [p for st, p, _, _ in raw or () if git_checks and st in ("M", "T")
-            and repo.tree_path(p) is not None and not os.path.lexists(repo.workdir / p)]
+    gone = [p for st, p, _, _ in raw or () if st in ("M", "T") and repo.tree_path(p) is not None
+            and not os.path.lexists(repo.workdir / p)] if git_checks else []
     if gone:
         from brv_vc.services.vc.incoming import refuse_deleted
 

@@ -7,6 +7,7 @@ words NEAR/AND/OR/NOT are plain words (or dropped), never operators.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from brv_vc.errors import BrvError
@@ -133,8 +134,14 @@ def quote(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
 
 
+@functools.lru_cache(maxsize=65536)
 def stem(term: str) -> str:
-    """A crude English stem for the prefix part of a term ("tokens" -> "token")."""
+    """A crude English stem that stays a prefix of the word ("tokens" -> "token"), remembered.
+
+    Not the index's stem (``index.stems``, Snowball's, which may end in a letter the word
+    lacks: "compani"): this one finds a word inside shown text (excerpt and page highlights),
+    keys the fuzzy cache, and gives the dream's word identity.
+    """
     for suffix in ("ing", "ies", "es", "ed", "s"):
         if term.endswith(suffix) and len(term) - len(suffix) >= 3:
             return term[: -len(suffix)]

@@ -89,7 +89,7 @@ def render(name: str, python: str) -> bytes:
     text = text.replace(_MISSING_LINE, refusal(name, "${PY:-none}", "$knowledge"), 1)
     text = text.replace(_LEGACY_LINE, legacy_stop(name), 1)
     text = text.replace(_FOUND_LINE, found("$PY", "$PKG"), 1)
-    return text.replace(_PKG_LINE, f"PKG={shlex.quote(str(_MAIN))}", 1).encode("utf-8")
+    return text.replace(_PKG_LINE, f"PKG={shlex.quote(PACKAGE_MAIN)}", 1).encode("utf-8")
 
 
 def is_ours(path: Path) -> bool:

@@ -83,7 +83,7 @@ class KnowledgeRepo(NamedTuple):
         self, *args: str, check: bool = True, index_file: Path | None = None,
         what: str | None = None, input: str | None = None, env: dict[str, str] | None = None,
     ) -> git.Proc:
-        """Runs git in the work tree: ``vc/git/process.in_worktree``, for the git package.
+        """Runs git in the work tree: ``vc/git/worktree.in_worktree``, for the git package.
 
         A committing command borrows :meth:`identity_env`; with ``check``, a failure raises
         GitError with a hint. Only ``vc/git/`` calls it (tests/test_layering.py).

@@ -10,7 +10,6 @@ entries pays for one pass over their first lines, never for parsing them.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import re
 import sqlite3
@@ -92,12 +91,6 @@ def entry_texts(conn: sqlite3.Connection, skip_domain: str) -> list[EntryText]:
     return out
 
 
-@functools.lru_cache(maxsize=65536)
-def _stem(word: str) -> str:
-    """``terms.stem``, remembered: a dream stems the same few thousand words again and again."""
-    return stem(word)
-
-
 def _plain(word: str) -> bool:
     return (len(word) >= 3 and not word.isdigit() and word not in STOPWORDS
             and word not in GENERIC)
@@ -129,7 +122,7 @@ def _phrases(text: str) -> Iterable[tuple[str, str]]:
             gap = line[m.end():n.start()]
             if (_plain(a) and _plain(b) and a != b and _SPACED.fullmatch(gap)
                     and not _in_path(line, m.start(), n.end())):
-                yield f"{_stem(a)} {_stem(b)}", f"{m.group()} {n.group()}"
+                yield f"{stem(a)} {stem(b)}", f"{m.group()} {n.group()}"
 
 
 def _in_path(line: str, start: int, end: int) -> bool:
@@ -167,7 +160,7 @@ def gather(entries: list[EntryText]) -> tuple[dict[str, Term], dict[str, int]]:
     # through) is gathered.
     held = _held(entries, 2 if small else 3)
     for entry in entries:
-        for word in {_stem(w) for w, _ in _words(_lead(entry))}:
+        for word in {stem(w) for w, _ in _words(_lead(entry))}:
             spread[word] = spread.get(word, 0) + 1
     # a term made of a word in over a quarter of the entries is dropped by shared(): such
     # terms hold the most entries, so they are not gathered at all
@@ -207,12 +200,12 @@ def _terms(entry: EntryText, words: list[tuple[str, str]], small: bool,
     for raw in dict.fromkeys(entry.keys.lower().split()):
         parts = [w for w in tokens(raw.replace("-", " ").replace("_", " ")) if _plain(w)]
         if parts:
-            yield "tag", " ".join(map(_stem, parts)), " ".join(parts)
+            yield "tag", " ".join(map(stem, parts)), " ".join(parts)
     for key, surface in dict.fromkeys(_phrases(_lead(entry))):
         yield "phrase", key, surface
     for word, shown in dict.fromkeys(words if small else ()):  # see shared()
         if len(word) >= 4 and _plain(word):
-            yield "word", _stem(word), shown
+            yield "word", stem(word), shown
 
 
 def _held(entries: list[EntryText], least: int) -> set[int]:

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from brv_vc.index import listings, texts
+from brv_vc.index.terms import stem
 from brv_vc.services.dream import evidence
 from brv_vc.services.dream.evidence import EntryText, Term
 from brv_vc.tree.layout import ARCHIVE_DIR
@@ -95,7 +96,7 @@ def census(conn: sqlite3.Connection, skip_domain: str,
     for n, entry in enumerate(_read(conn, found.ids)):
         if n % evidence.TEXT_BATCH == 0 and should_stop():
             return None
-        words_seen.extend({hash(evidence._stem(w))
+        words_seen.extend({hash(stem(w))
                            for w, _ in evidence._words(evidence._lead(entry))})
     if not small:
         word, used = np.unique(np.frombuffer(words_seen, np.int64), return_counts=True)

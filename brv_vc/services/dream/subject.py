@@ -44,7 +44,6 @@ similarity counts anyway.
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass
 
@@ -59,11 +58,6 @@ from brv_vc.services.dream.similarity import words
 SPECIFIC_MIN = 2
 SPECIFIC_SHARE = 0.01
 _CODE = re.compile(r"^(```|~~~)[^\n]*\n(.*?)^\1|`([^`\n]+)`", re.MULTILINE | re.DOTALL)
-
-
-@functools.lru_cache(maxsize=65536)
-def _stem(word: str) -> str:
-    return stem(word)
 
 
 def _nameable(word: str) -> bool:
@@ -205,9 +199,9 @@ class Subjects:
         made = self._known.get(path)
         if made is None:
             folders, coded, label = names(path, entry)
-            named = frozenset(_stem(w) for w in folders | coded | label)
+            named = frozenset(stem(w) for w in folders | coded | label)
             said = words(entry)
-            used = frozenset(_stem(w) for w in said) | named
+            used = frozenset(stem(w) for w in said) | named
             parts = tuple(" ".join(tokens(part)) for part in path.split("/")[1:-1])
             made = self._known[path] = _Known(folders, coded, label, named, used,
                                               command(entry), parts, f" {' '.join(said)} ")
@@ -230,7 +224,7 @@ class Subjects:
         shared: list[str] = []
         for mine, theirs, own in ((one, two, own_a), (two, one, own_b)):
             for word in sorted(mine.folders):
-                if _stem(word) not in theirs.named:
+                if stem(word) not in theirs.named:
                     own.append(word)
                 if self.specific(word) and any(  # one folder, or its whole name said
                         word in part.split() and (part in theirs.parts
@@ -239,15 +233,15 @@ class Subjects:
                     shared.append(word)
             for word in sorted(mine.coded):
                 if self.specific(word):
-                    (shared if _stem(word) in theirs.used else own).append(word)
+                    (shared if stem(word) in theirs.used else own).append(word)
             for word in sorted(mine.label):
                 if self._labels.get(word, 0) <= self.limit:
-                    if _stem(word) in theirs.used and self.specific(word):
+                    if stem(word) in theirs.used and self.specific(word):
                         shared.append(word)
-                    if _stem(word) not in theirs.named:
+                    if stem(word) not in theirs.named:
                         own.append(word)
         named_apart = _siblings(a[0], b[0]) and any(
-            _stem(w) not in theirs.named for mine, theirs in ((one, two), (two, one))
+            stem(w) not in theirs.named for mine, theirs in ((one, two), (two, one))
             for w in mine.folders)
         commands = ((one.command, two.command)
                     if one.command and two.command and one.command != two.command else None)

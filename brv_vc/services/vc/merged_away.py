@@ -11,7 +11,8 @@ there too. Outcome: :func:`fold_conflicts` (the merge's conflict path, ``sync._m
 changed source by the MERGE rule itself (``services/curate/merge.py``: ``merge_entries``,
 ``relink``), remove the source, and log each in the curate log. A DELETE on one side stays
 a conflict in a merge (no target holds the entry); written back by a plain pull, it is
-removed again. Callers hold the project's write lock.
+removed again. :func:`fold_conflicts` runs under the caller's write lock (``brv vc pull`` /
+``merge``); :func:`reapply` takes it, and git's ``index.lock``, as every brv writer.
 """
 
 from __future__ import annotations
@@ -203,8 +204,8 @@ def reapply(project: Project, repo: KnowledgeRepo, orig: str, head: str,
 
     ``raw``: the merge's change ``orig..head`` (``git.changed_entries``). An entry it changed
     that is present now and whose latest successful curate-log row, logged after ``orig``'s
-    commit (so the deletion was never committed: git wrote the file back), is a DELETE or a
-    MERGE of it away: a MERGE source is folded into its target (:func:`folded`) and removed,
+    commit (in the same second: after the entry's own last commit in ``orig``; so the
+    deletion was never committed: git wrote the file back), is a DELETE or a MERGE of it away: a MERGE source is folded into its target (:func:`folded`) and removed,
     a DELETE removed. An entry deleted, committed and restored by a later commit is not
     touched (its deletion is older than ``orig``). Takes the write lock and git's
     ``index.lock`` as every brv writer; the targets are refreshed here (the hook refreshes

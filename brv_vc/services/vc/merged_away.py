@@ -134,14 +134,14 @@ def fold_conflicts(project: Project, repo: KnowledgeRepo, ours: str, theirs: str
         *(b for _, _, one, two in jobs for b in (one, two)),
         *(blob for rows in changed_on.values() for _, blob in rows)])
     stamp = format_iso(now)
+    parsed = {blob: _entry(data.get(blob), t) for rows in changed_on.values() for t, blob in rows}
     done: list[Fold] = []
     for rel, side, base_blob, changed_blob in jobs:
         before, after = _entry(data.get(base_blob), rel), _entry(data.get(changed_blob), rel)
         if before is None or after is None:
             continue
         found = [t for t, blob in changed_on[side]
-                 if (entry := _entry(data.get(blob), t)) is not None
-                 and holds(entry, before, rel, t)]
+                 if (entry := parsed[blob]) is not None and holds(entry, before, rel, t)]
         if len(found) != 1:
             continue
         target = found[0]

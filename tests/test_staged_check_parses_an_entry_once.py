@@ -10,7 +10,7 @@ from brv_vc.format import entry as entry_format
 from brv_vc.format import frontmatter as fm
 from brv_vc.format.entry import canonical_frontmatter, decode, parse_entry
 from brv_vc.format.validate import validate
-from brv_vc.services.vc import checks
+from brv_vc.services import entry_check as checks  # the check's home
 from brv_vc.services.vc.checks import FRONTMATTER_SCHEMA, entry_check
 from brv_vc.tree.layout import Kind
 

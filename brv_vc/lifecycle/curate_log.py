@@ -63,3 +63,15 @@ def recent(conn: sqlite3.Connection, limit: int = 50) -> list[LogRow]:
         (limit,),
     )
     return [LogRow(*row) for row in cursor]
+
+
+
+def successes_since(conn: sqlite3.Connection, stamp: str) -> list[LogRow]:
+    """The successful rows logged at or after ``stamp`` (as rows hold times), newest first."""
+    conn.execute(_SCHEMA)
+    cursor = conn.execute(
+        "SELECT time, type, path, status, reason, message FROM curate_log"
+        " WHERE status = 'success' AND time >= ? ORDER BY id DESC",
+        (stamp,),
+    )
+    return [LogRow(*row) for row in cursor]

@@ -14,7 +14,7 @@ from brv_vc.format.conflicts import conflict_line
 from brv_vc.services.curate.obstacles import check_folders
 from brv_vc.services.curate.plan import Plan, Target
 from brv_vc.services.curate.view import View
-from brv_vc.services.vc import entry_check
+from brv_vc.services.entry_check import entry_check
 from brv_vc.tree.layout import Kind
 
 MAX_CHARS = 40_000  # seed 002 Table 7: max chars per file

@@ -12,10 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from brv_vc.errors import BrvError
-from brv_vc.format import frontmatter as fm
-from brv_vc.format.conflicts import START, conflict_line_in
-from brv_vc.format.entry import canonical_frontmatter, decode, parse_entry
+from brv_vc.format.conflicts import conflict_line_in
 from brv_vc.record import NamedTuple
+from brv_vc.services.entry_check import FRONTMATTER_SCHEMA, entry_check
 from brv_vc.tree.layout import Kind, is_derived, is_synthesis_file, kind_of, misplaced
 from brv_vc.tree.project import STATE_DIR
 from brv_vc.vc import git
@@ -26,7 +25,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
 
-FRONTMATTER_SCHEMA = "frontmatter"
 
 
 class StagedProblem(NamedTuple):
@@ -224,36 +222,5 @@ def blob_problem(path: str, data: bytes, kind: Kind) -> StagedProblem | None:
     return None
 
 
-def entry_check(data: bytes, file: str, kind: Kind) -> None:
-    """Parses a knowledge file and, for entries, checks its frontmatter against the schema.
-
-    Raises:
-        FormatError: the file breaks the format or the schema.
-    """
-    stem = file.rsplit("/", 1)[-1].removesuffix(".md")
-    text = decode(data, file=file)
-    # brv's own canonical frontmatter gives its values without PyYAML (~3 ms a file), read
-    # once: parse_entry would read it again and cannot fail on it (but for conflict markers)
-    canonical = canonical_frontmatter(text)
-    entry = None
-    if canonical is None or START in text:
-        entry = parse_entry(text, file=file, stem=stem)
-    if kind is not Kind.ENTRY:
-        return
-    if canonical is not None:
-        values = canonical[0]
-    else:
-        assert entry is not None
-        source, _ = fm.split(text, file=file)
-        if source is None:
-            return
-        values = {f.key: f.value for f in fm.load(source, file=file)}
-        if not values.get("title"):
-            values["title"] = entry.title  # taken from the '# ' heading (see parse_entry)
-    from brv_vc.format.validate import validate  # jsonschema costs ~100 ms: only when needed
-
-    validate(values, FRONTMATTER_SCHEMA, file=file)
-
-
-__all__ = ["UNAPPLIED_MERGE_KEY", "StagedCheck", "StagedProblem", "blob_problem", "check_scope",
+__all__ = ["FRONTMATTER_SCHEMA", "UNAPPLIED_MERGE_KEY", "StagedCheck", "StagedProblem", "blob_problem", "check_scope",
            "check_staged", "entry_check", "in_check_scope", "unapplied_merge_problem"]

@@ -306,9 +306,11 @@ def _post(project: Project, repo: KnowledgeRepo, name: str, args: tuple[str, ...
         # settings and stale-knowledge reports need no diff of their own
         raw = _whole_change(top, orig, head)
         touched = None if raw is None else {p for _, p, _, _ in raw}
+        kept = _kept_deleted(project, repo, orig, head, raw, now)
         run = _settings_noticed(refresh_between(project, repo, name, orig, head or "HEAD",
                                                 now, known=head is not None, raw=raw),
                                 project, repo, orig, head, touched)
+        run = run._replace(notes=(*kept, *run.notes)) if kept else run
         if not repo.in_project or (touched is not None and all(
                 p.startswith(".brv/") or "/.brv/" in p for p in touched)):  # no code_notes.is_code
             return run
@@ -330,6 +332,19 @@ def _post(project: Project, repo: KnowledgeRepo, name: str, args: tuple[str, ...
     for old, new in pairs:
         changed.update(git.changed_between(top, old, new, repo.prefix or None))
     return refresh_paths(project, name, tree_paths(repo, sorted(changed)), now)
+
+
+def _kept_deleted(project: Project, repo: KnowledgeRepo, orig: str, head: str | None,
+                  raw: list[tuple[str, str, str, str]] | None, now: datetime) -> tuple[str, ...]:
+    """``merged_away.reapply``, one line an entry: what brv deleted and git wrote back.
+
+    Each is removed again (a MERGE's source folded into its target first).
+    """
+    if head is None or not raw or not any(st == "M" for st, _, _, _ in raw):
+        return ()
+    from brv_vc.services.vc.merged_away import describe, reapply
+
+    return tuple(describe(repo, fold) for fold in reapply(project, repo, orig, head, raw, now))
 
 
 def _whole_change(top: Path, orig: str, head: str | None

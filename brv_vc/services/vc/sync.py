@@ -36,7 +36,6 @@ if TYPE_CHECKING:
     from brv_vc.vc.status import Change
 
 
-
 class FetchResult(NamedTuple):
     """``brv vc fetch``."""
 
@@ -158,7 +157,12 @@ def _merge(project: Project, repo: KnowledgeRepo, target: str, label: str, actio
             st = status(repo)
             if not st.conflicts:
                 raise translate(["merge", label], proc, what=f"{action} of {label}")
-            return SyncResult(action, old, old, False, st.conflicts, source=label)
+            from brv_vc.services.vc.merged_away import settle
+
+            left = settle(project, repo, old, target, st.conflicts, now)
+            if left:
+                return SyncResult(action, old, old, False, left, source=label)
+            relation = "merged"  # every conflict folded (merged_away): committed as a clean merge
         # git wrote the branch's ref file just now (a merge moves HEAD's branch, as a commit)
         new = (git.loose_head(*where) if where else None) or repo.head()
         forward = new == target and relation == "forward"

@@ -78,6 +78,7 @@ if TYPE_CHECKING:
     from brv_vc.vc.git.log import TOUCH_FORMAT as TOUCH_FORMAT
     from brv_vc.vc.git.log import boundary_walk as boundary_walk
     from brv_vc.vc.git.log import commit_count as commit_count
+    from brv_vc.vc.git.log import commit_time as commit_time
     from brv_vc.vc.git.log import had_path as had_path
     from brv_vc.vc.git.log import head_subject as head_subject
     from brv_vc.vc.git.log import history as history
@@ -137,7 +138,7 @@ _MODULES = {
         "is_tracked", "staged_deletions", "write_tree"),
     "log": ("HISTORY_FORMAT", "TOUCH_FORMAT", "ENTRY_FORMAT", "LIST_FORMAT", "path_commits",
         "history", "last_touches", "touches", "had_path", "newest", "head_subject",
-        "boundary_walk", "messages_with", "last_change", "commit_count"),
+        "boundary_walk", "messages_with", "last_change", "commit_time", "commit_count"),
     "worktree": ("COMMITTING", "in_worktree", "ok_in_worktree"),
 }
 _HOMES = {name: home for home, names in _MODULES.items() for name in names}

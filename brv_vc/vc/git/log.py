@@ -231,6 +231,17 @@ def last_change(repo: Path, rev: str, path: str) -> tuple[str, str]:
     return sha, parents
 
 
+def commit_time(repo: Path, rev: str, path: str | None = None) -> int | None:
+    """The committer time (Unix seconds) of ``rev``, or of its history's last commit of ``path``.
+
+    None when none did, or git could not say.
+    """
+    proc = run(["log", "-1", "--format=%ct", rev, *(("--", path) if path else ())], repo,
+               check=False)
+    out = proc.stdout.strip() if proc.returncode == 0 else ""
+    return int(out) if out.isdigit() else None
+
+
 def commit_count(repo: Path, span: str) -> int:
     """How many commits ``span`` (``A..B`` or a revision) holds; 0 when git failed."""
     proc = run(["rev-list", "--count", span], repo, check=False)

@@ -42,6 +42,22 @@ def unmerged(repo: Worktree) -> set[str]:
     return {record.split("\t", 1)[1] for record in out.split("\0") if "\t" in record}
 
 
+def unmerged_stages(repo: Worktree) -> dict[str, dict[int, str]]:
+    """The unmerged knowledge paths with their stages' blob ids (``ls-files -u``).
+
+    Stage 1 is the merge base's version, 2 ours (HEAD's), 3 theirs; a side that deleted the
+    path has no stage (a modify/delete conflict).
+    """
+    out = repo.git("ls-files", "-u", "-z", *repo.pathspec()).stdout
+    stages: dict[str, dict[int, str]] = {}
+    for record in out.split("\0"):
+        info, tab, path = record.partition("\t")
+        fields = info.split()
+        if tab and len(fields) == 3 and fields[2].isdigit():
+            stages.setdefault(path, {})[int(fields[2])] = fields[1]
+    return stages
+
+
 def stage_all(repo: Worktree, paths: Sequence[str]) -> Completed:
     """``git add -A`` of ``paths`` (new, changed and deleted files).
 

@@ -1,0 +1,298 @@
+"""An entry MERGEd away on one side and changed on the other: folded into the target, kept deleted.
+
+Trigger: git undoes a deletion in two ways (issue 35, one lost write in each git mode of the
+8 x 50 team run). ``brv vc merge/pull`` of a branch that changed an entry the other side
+MERGEd away meets a modify/delete conflict (either answer drops one of two reported writes);
+a plain ``git pull`` whose incoming commits change an entry deleted here (not yet committed)
+writes it back, exit 0 (git reads a missing tracked file as unchanged). Why: a MERGE says
+"this knowledge now lives in the target"; a change of the source made meanwhile belongs
+there too. Outcome: :func:`fold_conflicts` (the merge's conflict path, ``sync._merge``) and
+:func:`reapply` (the post-merge hook, ``events._post``) write the target folded with the
+changed source by the MERGE rule itself (``services/curate/merge.py``: ``merge_entries``,
+``relink``), remove the source, and log each in the curate log. A DELETE on one side stays
+a conflict in a merge (no target holds the entry); written back by a plain pull, it is
+removed again. :func:`fold_conflicts` runs under the caller's write lock (``brv vc pull`` /
+``merge``); :func:`reapply` takes it, and git's ``index.lock``, as every brv writer.
+"""
+
+from __future__ import annotations
+
+from brv_vc.clock import format_iso
+from brv_vc.errors import BrvError
+from brv_vc.format.entry import Entry, parse_entry, serialize_entry
+from brv_vc.record import NamedTuple
+from brv_vc.services.curate import merge_entries, relink
+from brv_vc.tree.layout import Kind, kind_of
+from brv_vc.tree.project import Project
+from brv_vc.vc import git
+from brv_vc.vc.repo import KnowledgeRepo
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from datetime import datetime
+
+    from brv_vc.lifecycle.curate_log import LogRow
+    from brv_vc.vc.status import Change
+
+REASON = "merged away on one side, changed on the other: the change is folded into the target"
+_DELETED_BY = ("deleted by us", "deleted by them")
+
+
+class Fold(NamedTuple):
+    """One entry kept deleted: its change folded into ``target`` ("": a DELETE, removed)."""
+
+    source: str
+    target: str
+    commit: str  # the commit whose change of ``source`` was folded (or removed again)
+
+
+def settled(entry: Entry, source: str, target: str) -> Entry:
+    """``entry`` as a MERGE of ``source`` into ``target`` leaves it: no link to either."""
+    return relink(relink(entry, source, None), target, None)
+
+
+def holds(target: Entry, source: Entry, source_rel: str, target_rel: str) -> bool:
+    """Whether ``target`` already holds ``source``.
+
+    Decided by the MERGE rule itself, not by a word overlap: folding ``source`` in changes
+    nothing.
+    """
+    stamp = target.updated_at
+    once = settled(merge_entries(target, target, stamp), source_rel, target_rel)
+    return settled(merge_entries(target, source, stamp), source_rel, target_rel) == once
+
+
+def folded(target: Entry, changed: Entry, source_rel: str, target_rel: str,
+           stamp: str) -> Entry:
+    """``target`` with the changed source folded in (the MERGE rule), links to it dropped."""
+    return settled(merge_entries(target, changed, stamp), source_rel, target_rel)
+
+
+def _entry(data: bytes | None, rel: str) -> Entry | None:
+    if data is None:
+        return None
+    try:
+        return parse_entry(data, file=rel, remember=False)
+    except BrvError:
+        return None
+
+
+def settle(project: Project, repo: KnowledgeRepo, old: str | None, target: str,
+           conflicts: tuple[Change, ...], now: datetime) -> tuple[Change, ...]:
+    """The conflicts a merge of ``target`` into ``old`` leaves once folded (:func:`fold_conflicts`).
+
+    None left: the merge is committed (git's message), as a clean one.
+    """
+    if old is None or not any(c.change in _DELETED_BY for c in conflicts):
+        return conflicts
+    from brv_vc.services.vc.changes import status
+    from brv_vc.vc.git.commit import conclude_merge
+
+    if not fold_conflicts(project, repo, old, target, conflicts, now):
+        return conflicts
+    left = status(repo).conflicts
+    if not left:
+        conclude_merge(repo)
+    return left
+
+
+def fold_conflicts(project: Project, repo: KnowledgeRepo, ours: str, theirs: str,
+                   conflicts: Sequence[Change], now: datetime) -> tuple[Fold, ...]:
+    """Resolves the modify/delete conflicts whose deleting side MERGEd the entry away.
+
+    For an entry P deleted on one side and changed on the other, the MERGE's target T is the
+    one entry the deleting side changed since the merge base (one diff base..side) whose
+    content there already holds P's base version (:func:`holds`). T as merged becomes T with
+    P's changed version folded in; P is removed; both are staged. No such T, or several: the
+    conflict stays (a DELETE, or a true conflict).
+    """
+    from brv_vc.vc.git import stage
+    from brv_vc.vc.git.merge import base as merge_base
+
+    wanted = {c.path: c.change == "deleted by us" for c in conflicts
+              if c.change in _DELETED_BY and kind_of(c.path) is Kind.ENTRY}
+    base = merge_base(repo, ours, theirs) if wanted else None
+    if base is None:
+        return ()
+    stages = stage.unmerged_stages(repo)
+    unmerged = {rel for p in stages if (rel := repo.tree_path(p)) is not None}
+    changed_on: dict[str, list[tuple[str, str]]] = {}
+    jobs: list[tuple[str, str, str, str]] = []  # P, the deleting side, P's base and changed blobs
+    for rel, by_us in wanted.items():
+        blobs = stages.get(repo.repo_path(rel), {})
+        side = ours if by_us else theirs
+        if 1 not in blobs or (3 if by_us else 2) not in blobs:
+            continue
+        if side not in changed_on:  # the entries that side changed, as that side has them
+            changed_on[side] = [
+                (t, blob) for status, p, blob, _ in git.changed_entries(repo.workdir, base, side)
+                if status in ("M", "A") and (t := repo.tree_path(p)) is not None
+                and kind_of(t) is Kind.ENTRY and t not in unmerged]
+        jobs.append((rel, side, blobs[1], blobs[3 if by_us else 2]))
+    data = git.read_blobs(repo.workdir, [
+        *(b for _, _, one, two in jobs for b in (one, two)),
+        *(blob for rows in changed_on.values() for _, blob in rows)])
+    stamp = format_iso(now)
+    parsed = {blob: _entry(data.get(blob), t) for rows in changed_on.values() for t, blob in rows}
+    done: list[Fold] = []
+    for rel, side, base_blob, changed_blob in jobs:
+        before, after = _entry(data.get(base_blob), rel), _entry(data.get(changed_blob), rel)
+        if before is None or after is None:
+            continue
+        found = [t for t, blob in changed_on[side]
+                 if (entry := parsed[blob]) is not None and holds(entry, before, rel, t)]
+        if len(found) != 1:
+            continue
+        target = found[0]
+        if _fold(project, rel, target, after, stamp):
+            stage.stage_all(repo, [repo.repo_path(target), repo.repo_path(rel)])
+            done.append(Fold(rel, target, theirs if side == ours else ours))
+    _log(project, done, stamp, "by the merge")
+    return tuple(done)
+
+
+def _fold(project: Project, source: str, target: str, changed: Entry, stamp: str) -> bool:
+    """Writes ``target`` (as the work tree holds it) with ``changed`` folded in, removes ``source``.
+
+    False, changing nothing, when the target cannot be read.
+    """
+    from brv_vc.services.curate import remove
+    from brv_vc.tree.store import write_atomic
+
+    try:
+        current = (project.tree / target).read_bytes()
+    except OSError:
+        return False
+    entry = _entry(current, target)
+    if entry is None:
+        return False
+    write_atomic(project.tree / target, serialize_entry(folded(entry, changed, source, target,
+                                                                stamp)))
+    remove(project, project.tree / source)
+    return True
+
+
+def _log(project: Project, folds: Sequence[Fold], stamp: str, how: str) -> None:
+    """One curate-log row a fold (or a DELETE removed again)."""
+    if not folds:
+        return
+    import sqlite3
+
+    from brv_vc.lifecycle.curate_log import LogRow, append
+    from brv_vc.services.curate import merge_message
+    from brv_vc.tree import statedb
+
+    rows = [LogRow(stamp, "MERGE" if f.target else "DELETE", f.source, "success", REASON,
+                   f"{merge_message(f.source, f.target)} again {how} (the change of "
+                   f"{f.commit[:12]} folded in)" if f.target
+                   else f"deleted {f.source} again {how} (changed by {f.commit[:12]})")
+            for f in folds]
+    try:
+        conn = statedb.open_state(project)
+        try:
+            append(conn, rows)
+        finally:
+            conn.close()
+    except (BrvError, OSError, sqlite3.Error):
+        pass  # the audit trail is best effort here: the tree is already right
+
+
+def reapply(project: Project, repo: KnowledgeRepo, orig: str, head: str,
+            raw: Sequence[tuple[str, str, str, str]], now: datetime) -> tuple[Fold, ...]:
+    """Removes again the entries a plain ``git pull`` (merge) wrote back after brv deleted them.
+
+    ``raw``: the merge's change ``orig..head`` (``git.changed_entries``). An entry it changed
+    that is present now and whose latest successful curate-log row, logged after ``orig``'s
+    commit (in the same second: after the entry's own last commit in ``orig``; so the
+    deletion was never committed: git wrote the file back), is a DELETE or a MERGE of it away: a MERGE source is folded into its target (:func:`folded`) and removed,
+    a DELETE removed. An entry deleted, committed and restored by a later commit is not
+    touched (its deletion is older than ``orig``). Takes the write lock and git's
+    ``index.lock`` as every brv writer; the targets are refreshed here (the hook refreshes
+    what the merge changed).
+    """
+    from brv_vc.services.curate import removal_of
+    from brv_vc.tree.statedb import STATE_DB
+
+    present = [(rel, p) for status, p, _, _ in raw if status == "M"
+               and (rel := repo.tree_path(p)) is not None and kind_of(rel) is Kind.ENTRY
+               and (project.tree / rel).is_file()]
+    if not present or not (project.state / STATE_DB).is_file():
+        return ()
+    made = git.commit_time(repo.workdir, orig)
+    stamp = _iso(made) if made is not None else ""
+    rows = _since(project, stamp) if stamp else []
+    jobs: list[tuple[str, str, str]] = []  # P, its repository path, the MERGE target ("")
+    for rel, p in present:
+        row = next((r for r in rows if r.path == rel or rel in r.message.split()), None)
+        removal = removal_of(row.message, rel) if row is not None else None
+        if removal is None or row is None:
+            continue
+        if row.time == stamp:  # the same second as orig: after the entry's own last commit?
+            touched = git.commit_time(repo.workdir, orig, p)
+            if touched is None or _iso(touched) >= row.time:
+                continue
+        jobs.append((rel, p, removal[1]))
+    return _reapplied(project, repo, head, jobs, now) if jobs else ()
+
+
+def _iso(seconds: int) -> str:
+    """A commit's time as the curate log writes its times (``clock.format_iso``)."""
+    from datetime import UTC, datetime
+
+    return format_iso(datetime.fromtimestamp(seconds, UTC))
+
+
+def _since(project: Project, stamp: str) -> list[LogRow]:
+    """The successful curate-log rows logged at or after ``stamp``, newest first."""
+    import sqlite3
+
+    from brv_vc.lifecycle.curate_log import successes_since
+    from brv_vc.tree import statedb
+
+    try:
+        conn = statedb.open_state(project)
+        try:
+            return successes_since(conn, stamp)
+        finally:
+            conn.close()
+    except (BrvError, OSError, sqlite3.Error):
+        return []
+
+
+def _reapplied(project: Project, repo: KnowledgeRepo, head: str,
+               jobs: Sequence[tuple[str, str, str]], now: datetime) -> tuple[Fold, ...]:
+    from brv_vc.services.curate import remove
+    from brv_vc.services.derived import refresh
+    from brv_vc.tree import writelock
+    from brv_vc.vc import git_index_lock
+
+    stamp = format_iso(now)
+    done: list[Fold] = []
+    with writelock.hold(project), git_index_lock.holding(project):
+        for rel, path, target in jobs:
+            try:
+                data = (project.tree / rel).read_bytes()
+            except OSError:
+                continue  # gone meanwhile
+            commit = git.last_change(repo.workdir, head, path)[0]
+            if not target:
+                remove(project, project.tree / rel)
+                done.append(Fold(rel, "", commit))
+                continue
+            changed = _entry(data, rel)
+            if changed is not None and _fold(project, rel, target, changed, stamp):
+                done.append(Fold(rel, target, commit))
+        _log(project, done, stamp, "after git pull")
+    targets = [f.target for f in done if f.target]
+    if targets:
+        refresh(project, targets, now)
+    return tuple(done)
+
+
+def describe(repo: KnowledgeRepo, fold: Fold) -> str:
+    """One line on an entry :func:`reapply` kept deleted, naming the incoming commit."""
+    what = (f"its change is folded into {fold.target}, where it was merged" if fold.target
+            else "it was deleted here")
+    return (f"git wrote back {fold.source}, which brv had removed here; removed again, "
+            f"{what} (the incoming text: git show {fold.commit[:12]}:{repo.repo_path(fold.source)})")

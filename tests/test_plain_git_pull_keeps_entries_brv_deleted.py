@@ -1,0 +1,103 @@
+"""A plain ``git pull`` that writes back an entry brv deleted here: the post-merge hook removes
+it again (a MERGE's source folded into its target first), and says so.
+
+Issue 35's in-project loss of the 8 x 50 run (``note_4_29``): an agent MERGEd an entry away
+(deleted in the work tree, not staged), then a person's plain ``git pull`` fast-forwarded to
+a teammate's change of it and git wrote the file back, exit 0 (git reads a missing tracked
+file as unchanged; no hook runs before a merge writes). ``brv vc pull`` refuses that pull
+(12fe355); plain git cannot be stopped, so post-merge re-applies what the curate log says
+brv did after the pre-pull commit. An entry whose deletion was committed and then undone by
+a later commit is the team's choice: it is not deleted again.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from conftest import run_brv
+from hooks_support import git, git_env, in_project
+
+from brv_vc.lifecycle.curate_log import recent
+from brv_vc.tree import statedb
+from brv_vc.tree.project import Project
+
+P = "payments/ledger/refunds.md"  # MERGEd away here
+T = "payments/ledger/double_entry.md"  # the MERGE's target
+D = "payments/ledger/chargebacks.md"  # DELETEd here
+E = "payments/ledger/disputes.md"  # deleted, committed, restored by a later commit
+EARLIER = "2026-01-01T00:00:00Z"  # the base commit was made before today's curates
+
+
+def _brv(root: Path, *args: str) -> None:
+    result = run_brv(*args, cwd=root)
+    assert result.exit_code == 0, (args, result)
+
+
+def _origin_and_clone(tmp_path: Path) -> tuple[Project, Project]:
+    """An in-project origin with four entries (committed earlier) and a clone with hooks."""
+    origin = in_project(tmp_path, "origin")
+    for title in ("Double entry", "Refunds", "Chargebacks", "Disputes"):
+        _brv(origin.root, "curate", "add", "payments/ledger", "--title", title, "--content",
+             f"## Narrative\n{title} are posted by the ledger.", "--reason", "base")
+    git("add", "-A", cwd=origin.root)
+    git("commit", "-qm", "ledger", cwd=origin.root,
+        env=git_env(GIT_COMMITTER_DATE=EARLIER, GIT_AUTHOR_DATE=EARLIER))
+    git("clone", "-q", str(origin.root), str(tmp_path / "clone"), cwd=tmp_path)
+    clone = Project(tmp_path / "clone")
+    _brv(clone.root, "hooks", "install")
+    _brv(clone.root, "index")
+    return origin, clone
+
+
+def _change(origin: Project, *rels: str) -> str:
+    """A teammate's commit giving each entry a new section; its id."""
+    for rel in rels:
+        word = Path(rel).stem.capitalize()
+        _brv(origin.root, "curate", "update", rel, "--content",
+             f"## Rollout\n{word} zebrafish cutover closes on Fridays.", "--reason", "teammate")
+    git("add", "-A", cwd=origin.root)
+    git("commit", "-qm", "teammate: rollout", cwd=origin.root)
+    return git("rev-parse", "HEAD", cwd=origin.root).stdout.strip()
+
+
+def test_a_plain_pull_keeps_a_merged_away_and_a_deleted_entry_deleted(tmp_path: Path) -> None:
+    origin, clone = _origin_and_clone(tmp_path)
+    _brv(clone.root, "curate", "merge", P, "--into", T, "--reason", "duplicates")
+    _brv(clone.root, "curate", "delete", D, "--reason", "obsolete")  # neither staged
+    incoming = _change(origin, P, D)
+
+    pulled = git("pull", "-q", "--no-rebase", cwd=clone.root)
+
+    assert not (clone.tree / P).exists(), "git pull wrote back the entry merged away"
+    assert not (clone.tree / D).exists(), "git pull wrote back the deleted entry"
+    text = (clone.tree / T).read_text()
+    assert "Refunds zebrafish cutover closes on Fridays." in text, text  # the incoming change
+    assert "Refunds are posted by the ledger." in text
+    for rel in (P, D):
+        line = next(ln for ln in pulled.stderr.splitlines() if rel in ln)
+        assert f"git show {incoming[:12]}:.brv/context-tree/{rel}" in line, pulled.stderr
+    found: Any = run_brv("search", "refunds zebrafish cutover", "--json", cwd=clone.root).json()
+    assert [hit["path"] for hit in found["results"]] == [T]
+    conn = statedb.open_state(clone)
+    try:
+        rows = [(r.type, r.path) for r in recent(conn, 2)]
+    finally:
+        conn.close()
+    assert sorted(rows) == [("DELETE", D), ("MERGE", P)]
+
+
+def test_a_deletion_committed_then_restored_is_not_deleted_again(tmp_path: Path) -> None:
+    origin, clone = _origin_and_clone(tmp_path)
+    _brv(clone.root, "curate", "delete", E, "--reason", "obsolete")
+    git("add", "-A", cwd=clone.root)
+    git("commit", "-qm", "delete disputes", cwd=clone.root)
+    git("checkout", "HEAD~1", "--", f".brv/context-tree/{E}", cwd=clone.root)
+    git("commit", "-qm", "restore disputes", cwd=clone.root)
+    _change(origin, E)
+
+    pulled = git("pull", "-q", "--no-rebase", "--no-edit", cwd=clone.root)
+
+    assert (clone.tree / E).is_file(), pulled.stderr
+    assert "Disputes zebrafish cutover" in (clone.tree / E).read_text()
+    assert E not in pulled.stderr

@@ -221,6 +221,17 @@ def settle(world: World, clone: Clone, why: str) -> bool:
         world.add("merge git never applied (aborted, pulled again later)")
         world.git(clone, "merge", "--abort")
         return False
+    if any(kind_of(p) == "entry" for p in paths):
+        # a person follows brv's advice first: what brv decides (an entry MERGEd away on
+        # one side, changed on the other) it folds; the rest is left, true conflicts
+        ran = world.brv(clone, "vc", "resolve", "--json", killable=False)
+        try:
+            folded = len(json.loads(ran.out).get("folded", []))
+        except ValueError:
+            folded = 0
+        if folded:
+            world.add(f"entry conflicts folded by brv vc resolve ({why})", folded)
+            paths = unmerged(world, clone)
     for path in paths:
         world.add(f"{kind_of(path)} conflicts")
         world.add(f"{kind_of(path)} conflicts ({why})")

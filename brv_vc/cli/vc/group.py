@@ -10,7 +10,7 @@ import click
 
 from brv_vc.cli.context import AppContext, say
 from brv_vc.cli.start import hooks_notice
-from brv_vc.cli.vc import branches, commits, diffs, recover, setup, sync
+from brv_vc.cli.vc import branches, commits, diffs, recover, resolve, setup, sync
 
 
 @click.group()
@@ -45,5 +45,6 @@ for _command in (
     setup.init, setup.clone, commits.status, diffs.diff, commits.add, commits.commit,
     commits.log, branches.branch, branches.checkout, branches.merge, sync.fetch, sync.pull,
     sync.push, sync.sync_cmd, setup.remote, commits.reset, diffs.textconv, recover.recover,
+    resolve.resolve,
 ):
     vc.add_command(_command)

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-    from brv_vc.services.vc import RoundTrip, SyncResult
+    from brv_vc.services.vc import ResolveResult, RoundTrip, SyncResult
     from brv_vc.vc.repo import KnowledgeRepo
 
 
@@ -35,9 +35,9 @@ def repo_of(app: AppContext) -> KnowledgeRepo:
     return vc.prepare(app.project())
 
 
-def emit_sync(result: SyncResult | RoundTrip, as_json: bool,
+def emit_sync(result: SyncResult | RoundTrip | ResolveResult, as_json: bool,
               text: Callable[[Any], str] = txt.sync_text) -> None:
-    """Prints a pull/merge/sync result; conflicts give ``"ok": false`` and exit 1 (as git does)."""
+    """Prints a pull/merge/sync/resolve result; conflicts give ``"ok": false`` and exit 1 (as git does)."""
     if as_json and result.conflicts:
         click.echo(json.dumps(versioned({"ok": False, **jsonable(result)}), indent=2,
                               ensure_ascii=False))

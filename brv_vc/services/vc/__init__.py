@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from brv_vc.services.vc.recovery import RecoverResult, recover
     from brv_vc.services.vc.remotes import RemoteResult, remote
     from brv_vc.services.vc.resetting import reset
+    from brv_vc.services.vc.resolving import ResolveResult, resolve
     from brv_vc.services.vc.round_trips import RoundTrip, round_trip
     from brv_vc.services.vc.setup import InitResult, init_repo
     from brv_vc.services.vc.staging import add
@@ -54,7 +55,8 @@ _HOMES = {
     "HookRun": "hook_refresh", "run_hook": "events",
     "framework_invocation": "hook_env", "nothing_to_trail": "hook_env",
     "RecoverResult": "recovery", "recover": "recovery",
-    "reset": "resetting", "RoundTrip": "round_trips", "round_trip": "round_trips",
+    "reset": "resetting", "ResolveResult": "resolving", "resolve": "resolving",
+    "RoundTrip": "round_trips", "round_trip": "round_trips",
     "InitResult": "setup", "init_repo": "setup", "prepare": "configure",
     "RemoteResult": "remotes", "remote": "remotes",
     "StatusReport": "changes", "status": "changes",
@@ -63,10 +65,10 @@ _HOMES = {
     "Validation": "validate", "validate_tree": "validate",
 }
 __all__ = ["AfterChange", "BranchResult", "CodeKnowledge", "CommitResult", "DiffReport", "HookRun", "InitResult", "LogEntry",
-           "PushResult", "RecoverResult", "RemoteResult", "RoundTrip", "StagedCheck", "StagedProblem", "StatusReport",
+           "PushResult", "RecoverResult", "RemoteResult", "ResolveResult", "RoundTrip", "StagedCheck", "StagedProblem", "StatusReport",
            "SyncResult", "Validation", "add", "after_change", "archived_deletions", "branch", "check_staged",
            "checkout", "clone_repo", "code_knowledge", "commit", "entry_check", "fetch", "framework_invocation", "init_repo",
            "log", "merge", "merge_abort", "merge_continue", "nothing_to_trail", "prepare", "pull", "push", "recover", "remote",
-           "render_textconv", "reset", "round_trip", "run_hook", "run_merge_driver", "semantic_diff", "status",
+           "render_textconv", "reset", "resolve", "round_trip", "run_hook", "run_merge_driver", "semantic_diff", "status",
            "validate_tree"]
 __getattr__ = lazy(__name__, _HOMES)

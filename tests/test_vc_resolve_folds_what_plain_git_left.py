@@ -1,0 +1,122 @@
+"""``brv vc resolve``: a modify/delete plain git stopped on, of an entry MERGEd away on one
+side, is folded into the MERGE's target; a true conflict is left (exit 1).
+
+Issue 35's loss in the 8 x 50 run after the MCP kills were added (clone 4, ``note_4_42``): an
+agent's UPDATE of an entry was in the work tree when its person ran ``git stash``; the agent
+then MERGEd the entry (as HEAD had it) into another and the merge was committed; ``git stash
+pop`` stopped on a modify/delete, the person kept the file, and the UPDATE never reached the
+target while the MERGE's source came back. git runs no merge driver on a modify/delete, so
+brv decides it when asked, for whichever operation git stopped in.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from vc_helpers import Member, standalone_member
+
+P = "payments/ledger/refunds.md"
+T = "payments/ledger/double_entry.md"
+NEW = "## Rollout\nZebrafish cutover windows close every Friday at noon."
+
+
+def _base(member: Member) -> None:
+    member.ok("curate", "add", "payments/ledger", "--title", "Double entry", "--content",
+              "## Narrative\nEvery posting has a debit and a credit.", "--reason", "base")
+    member.ok("curate", "add", "payments/ledger", "--title", "Refunds", "--content",
+              "## Narrative\nRefunds post a reversing entry.", "--reason", "base")
+    _commit(member, "base")
+
+
+def _commit(member: Member, message: str) -> None:
+    member.ok("vc", "add")
+    member.ok("vc", "commit", "-m", message)
+
+
+def _unmerged(member: Member) -> str:
+    return member.git("diff", "--name-only", "--diff-filter=U")
+
+
+def _resolved(member: Member) -> dict[str, Any]:
+    ran = member.brv("vc", "resolve", "--json")
+    assert ran.exit_code == 0, ran.stdout
+    out: dict[str, Any] = json.loads(ran.stdout)
+    assert [(f["source"], f["target"]) for f in out["folded"]] == [(P, T)], out
+    assert out["conflicts"] == []
+    assert _unmerged(member) == ""
+    assert not (member.tree / P).exists(), "the entry merged away came back"
+    text = member.text(T)
+    assert "Zebrafish cutover windows" in text, text
+    assert "Refunds post a reversing entry." in text
+    assert "debit and a credit" in text
+    hits: Any = member.ok("search", "zebrafish cutover", "--json").json()
+    assert [h["path"] for h in hits["results"]] == [T]
+    return out
+
+
+def test_a_stash_pop_stopped_on_an_entry_merged_away_meanwhile(tmp_path: Any) -> None:
+    solo = standalone_member(tmp_path)
+    _base(solo)
+    solo.ok("curate", "update", P, "--content", NEW, "--reason", "the agent's update")
+    solo.git("stash", "push", "-q")
+    solo.ok("curate", "merge", P, "--into", T, "--reason", "duplicates")
+    _commit(solo, "merge refunds")
+    solo.git("stash", "pop", check=False)
+    assert P in _unmerged(solo)  # git's modify/delete: deleted by us
+
+    out = _resolved(solo)
+    assert out["operation"] == "stash"
+    assert "stash drop" in out["next_step"]
+
+
+def test_a_plain_git_merge_stopped_on_an_entry_merged_away_on_main(tmp_path: Any) -> None:
+    solo = standalone_member(tmp_path)
+    _base(solo)
+    main = solo.git("rev-parse", "--abbrev-ref", "HEAD").strip()
+    solo.git("checkout", "-q", "-b", "side")
+    solo.ok("curate", "update", P, "--content", NEW, "--reason", "side change")
+    _commit(solo, "side: rollout")
+    solo.git("checkout", "-q", main)
+    solo.ok("curate", "merge", P, "--into", T, "--reason", "duplicates")
+    _commit(solo, "main: merge refunds")
+    solo.git("merge", "side", check=False)
+    assert P in _unmerged(solo)
+
+    out = _resolved(solo)
+    assert out["operation"] == "merge"
+    solo.git("commit", "-q", "--no-edit")
+    assert solo.git("status", "--porcelain") == ""
+
+
+def test_a_delete_against_a_change_is_left_for_a_person(tmp_path: Any) -> None:
+    solo = standalone_member(tmp_path)
+    _base(solo)
+    main = solo.git("rev-parse", "--abbrev-ref", "HEAD").strip()
+    solo.git("checkout", "-q", "-b", "side")
+    solo.ok("curate", "update", P, "--content", NEW, "--reason", "side change")
+    _commit(solo, "side: rollout")
+    solo.git("checkout", "-q", main)
+    solo.ok("curate", "delete", P, "--reason", "obsolete")
+    _commit(solo, "main: delete refunds")
+    solo.git("merge", "side", check=False)
+    assert P in _unmerged(solo)
+    before = solo.text(T)
+
+    ran = solo.brv("vc", "resolve", "--json")
+    assert ran.exit_code == 1, ran.stdout
+    out = json.loads(ran.stdout)
+    assert out["ok"] is False
+    assert out["folded"] == []
+    assert [c["path"] for c in out["conflicts"]] == [P]
+    assert "by hand" in out["next_step"]
+    assert P in _unmerged(solo)
+    assert solo.text(T) == before
+
+
+def test_nothing_in_conflict_says_so(tmp_path: Any) -> None:
+    solo = standalone_member(tmp_path)
+    _base(solo)
+    ran = solo.brv("vc", "resolve")
+    assert ran.exit_code == 0
+    assert "no conflict to resolve" in ran.stdout

@@ -214,20 +214,15 @@ def write_npz(path: Path, **arrays: Any) -> None:
     """Writes an ``.npz`` file of the state folder through a temp file in ``.brv/state/tmp``.
 
     There the temp file of a process killed while writing (118 MB at 100,000 entries) is
-    named for its pid and the next command sweeps it (tree/intents.sweep_temps). Temp files
-    written beside the matrix file before (``vectors-*.npz.<pid>.tmp``) are removed here
-    when their process is gone.
+    named for its pid and the next command sweeps it (tree/intents.sweep_temps, which also
+    sweeps the temp files written beside the matrix file before: ``vectors-*.npz.<pid>.tmp``).
     """
     import numpy as np
 
     from brv_vc.tree.fault import point
-    from brv_vc.tree.intents import TMP_DIR, alive
+    from brv_vc.tree.leftovers import TMP_DIR
     from brv_vc.tree.store import temp_name
 
-    for old in path.parent.glob("vectors-*.npz.*.tmp"):
-        pid = old.name.rsplit(".", 2)[-2]
-        if pid.isdigit() and not alive(int(pid)):
-            old.unlink(missing_ok=True)
     temporary = path.parent / TMP_DIR / temp_name()
     try:
         temporary.parent.mkdir(exist_ok=True)

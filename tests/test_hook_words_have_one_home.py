@@ -21,8 +21,10 @@ from brv_vc.vc.hook_managers import LINE_TAG, hook_line
 from brv_vc.vc.hooks_install import HOOK_NAMES, render
 
 PACKAGE = Path(hook_missing.__file__).resolve().parent.parent
-# what only hook_missing may write: the shell's reading of the variable, the messages' words
+# what only hook_missing may write: the shell's reading of the variable (in a Python f-string
+# too: "${{BRV_REFRESHING-}}"), the messages' words
 SPELLINGS = (f"${hook_missing.REFRESHING_ENV}", f"${{{hook_missing.REFRESHING_ENV}",
+             f"{{{hook_missing.REFRESHING_ENV}-}}",
              "cannot find brv", "for the Python recorded at install", "was not refreshed")
 
 

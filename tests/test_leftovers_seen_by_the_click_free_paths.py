@@ -3,20 +3,14 @@
 from __future__ import annotations
 
 import os
-import subprocess
 from pathlib import Path
 
 from conftest import brv_process
+from vc_helpers import dead_pid
 
 from brv_vc.services import recovery
 from brv_vc.tree.leftovers import anything_left, left_behind
 from brv_vc.tree.project import Project
-
-
-def _dead_pid() -> int:
-    proc = subprocess.Popen(["true"])
-    proc.wait()
-    return proc.pid
 
 
 def test_which_leftovers_each_answer_counts(tmp_path: Path) -> None:
@@ -52,7 +46,7 @@ def test_recovery_asks_the_same_question(project: Project) -> None:
 
 
 def test_a_cold_search_sweeps_a_dead_writers_temps(project: Project) -> None:
-    dead = _dead_pid()
+    dead = dead_pid()
     (project.state / "tmp").mkdir(parents=True, exist_ok=True)
     (project.state / "tmp" / f"{dead}.1.tmp").write_text("half")
     (project.state / "pending").mkdir(parents=True, exist_ok=True)

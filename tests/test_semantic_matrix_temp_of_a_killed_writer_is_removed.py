@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from conftest import brv_process
+from vc_helpers import dead_pid
 
 from brv_vc.tree.project import Project
 
@@ -36,12 +37,6 @@ def _search(project: Project, **env: str) -> tuple[int, dict[str, object] | None
 def _temps(project: Project) -> list[str]:
     """Every temp file under ``.brv/state`` (any folder), by name relative to it."""
     return sorted(str(p.relative_to(project.state)) for p in project.state.rglob("*.tmp"))
-
-
-def _dead_pid() -> int:
-    child = subprocess.Popen([sys.executable, "-c", "pass"])
-    child.wait()
-    return child.pid
 
 
 def _matrix_version(project: Project) -> int:
@@ -80,7 +75,7 @@ def test_the_next_command_removes_old_temp_files_of_dead_processes_only(
     code, _ = _search(lane_tree)
     assert code == 0
     (matrix,) = lane_tree.state.glob("vectors-*.npz")
-    dead = matrix.with_name(f"{matrix.name}.{_dead_pid()}.tmp")
+    dead = matrix.with_name(f"{matrix.name}.{dead_pid()}.tmp")
     dead.write_bytes(b"x" * 4096)  # what a killed writer of the old name left
     with subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"]) as live:
         busy = matrix.with_name(f"{matrix.name}.{live.pid}.tmp")

@@ -15,7 +15,7 @@ case "$0" in */*) HERE=${0%/*} ;; *) HERE=. ;; esac
 if [ "${0##*/}" = "$HOOK" ] && [ -e "$HERE/$HOOK.legacy" ]; then FAST=''; fi
 brv_above() { d=$1; while [ -n "$d" ] && [ ! -e "$d/.brv" ]; do d=${d%/*}; done; [ -n "$d" ] || [ -e /.brv ]; }
 if fast outside && ! brv_above "$PWD" && ! brv_above "$(pwd -P)"; then exit 0; fi
-if fast refreshing; then case ",${BRV_REFRESHING-}," in *",$HOOK,"*) exit 0 ;; esac; fi
+if fast refreshing; then : brv-refreshing-skip; fi  # rendered from vc/hook_missing.py
 note="${GIT_INDEX_FILE-}.brv-trailers"
 if fast trailers && [ -n "${GIT_INDEX_FILE-}" ] && [ "$note" -nt "$GIT_INDEX_FILE" ] &&
     { read -r _stamp && ! read -r _more && [ -z "$_more" ]; } < "$note" 2>/dev/null; then
@@ -55,10 +55,5 @@ if [ "${0##*/}" = "$HOOK" ] && [ -x "$HERE/$HOOK.legacy" ]; then feed "$HERE/$HO
 [ -d .brv/context-tree ] && knowledge=.brv/context-tree || knowledge=.
 [ "$knowledge" = . ] && [ "${PWD%/.brv/context-tree}" = "$PWD" ] && exit "$legacy"
 : brv-missing-refusal  # rendered from vc/hook_missing.py (one rule for both launchers)
-[ "$HOOK" = pre-commit ] && exit 0
-printf '%s\n' "brv: warning: the brv git hook '$HOOK' cannot find brv, so it did nothing" \
-  "  (no brv_vc for the Python recorded at install: ${PY:-none}; no 'brv' on PATH)." \
-  "  Knowledge was not validated and derived state (index, summaries) was not refreshed." \
-  "  Fix: install brv-vc and run 'brv hooks install' again, or remove these hooks" \
-  "  with 'brv hooks uninstall' (or delete $0)." >&2
+: brv-missing-warning  # rendered from vc/hook_missing.py (only the shim warns)
 exit "$legacy"

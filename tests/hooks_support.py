@@ -23,6 +23,12 @@ def git_env(**extra: str) -> dict[str, str]:
     return env
 
 
+def no_brv_path() -> str:
+    """PATH without any folder holding a ``brv`` (this interpreter's scripts included)."""
+    return os.pathsep.join(p for p in os.environ["PATH"].split(os.pathsep)
+                           if p and not (Path(p) / "brv").exists())
+
+
 def git(*args: str, cwd: Path, check: bool = True, env: dict[str, str] | None = None,
         input: str | None = None) -> subprocess.CompletedProcess[str]:
     """Runs real git; with ``check`` a failure shows git's output."""

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
 from conftest import Result, brv_process
-from vc_helpers import Member, Team, start_team
+from vc_helpers import Member, Team, dead_pid, start_team
 
 from brv_vc.tree.store import write_atomic
 
@@ -26,12 +25,6 @@ STEPS = [("vc", "status"), ("vc", "add"), ("vc", "commit", "-m", "alice: rotatio
          ("vc", "status", "--json")]
 
 
-def _dead_pid() -> int:
-    proc = subprocess.Popen(["true"])
-    proc.wait()
-    return proc.pid
-
-
 def _leave_an_archive_half_done(member: Member, step: int) -> None:
     """A killed ``brv archive``: its full copy written, the entry not yet removed."""
     rel = f"auth/jwt/left_{step}.md"
@@ -40,7 +33,7 @@ def _leave_an_archive_half_done(member: Member, step: int) -> None:
     write_atomic(member.tree / f"_archived/auth/jwt/left_{step}.full.md", data)
     pending = member.root / ".brv/state/pending"
     pending.mkdir(parents=True, exist_ok=True)
-    pid = _dead_pid()
+    pid = dead_pid()
     (pending / f"archive-{pid}.json").write_text(
         json.dumps({"path": rel, "kind": "archive", "pid": pid}))
 

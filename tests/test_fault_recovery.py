@@ -9,18 +9,12 @@ import sys
 from pathlib import Path
 
 import vc_helpers
-from vc_helpers import Team
+from vc_helpers import Team, dead_pid
 
 from brv_vc.tree.project import Project
 from tests.conftest import snapshot
 
 team = vc_helpers.team
-
-
-def dead_pid() -> int:
-    proc = subprocess.Popen(["true"])
-    proc.wait()
-    return proc.pid
 
 
 def _intent(project: Project, kind: str, data: dict[str, object]) -> Path:

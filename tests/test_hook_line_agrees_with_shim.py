@@ -20,7 +20,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from hooks_support import git, in_project, standalone, write
+from hooks_support import git, in_project, no_brv_path, standalone, write
 
 from brv_vc.vc.hook_managers import PACKAGE_KEY, PYTHON_KEY, hook_line
 from brv_vc.vc.hooks_install import HOOK_NAMES, PACKAGE_MAIN, render
@@ -28,10 +28,8 @@ from brv_vc.vc.hooks_install import HOOK_NAMES, PACKAGE_MAIN, render
 
 def _env(extra: dict[str, str] | None = None) -> dict[str, str]:
     """The environment with no brv on PATH and nothing of a running brv or git."""
-    path = os.pathsep.join(p for p in os.environ["PATH"].split(os.pathsep)
-                           if p and not (Path(p) / "brv").exists())
     base = {k: v for k, v in os.environ.items() if not k.startswith(("BRV_", "GIT_"))}
-    return {**base, "PATH": path, **(extra or {})}
+    return {**base, "PATH": no_brv_path(), **(extra or {})}
 
 
 def _python(tmp: Path) -> tuple[Path, Path]:

@@ -13,7 +13,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from hooks_support import in_project
+from hooks_support import in_project, no_brv_path
 
 from brv_vc.vc.hook_missing import BLOCKING
 from brv_vc.vc.hooks_install import HOOK_NAMES, render
@@ -29,10 +29,8 @@ def test_a_failed_legacy_hook_stops_only_the_blocking_hooks(tmp_path: Path, name
     (folder / f"{name}.legacy").write_text("#!/bin/sh\necho legacy ran >&2\nexit 3\n")
     for path in (shim, folder / f"{name}.legacy"):
         path.chmod(0o755)
-    path_env = os.pathsep.join(p for p in os.environ["PATH"].split(os.pathsep)
-                               if p and not (Path(p) / "brv").exists())
     env = {k: v for k, v in os.environ.items() if not k.startswith(("BRV_", "GIT_"))}
-    proc = subprocess.run([str(shim)], cwd=root, env={**env, "PATH": path_env}, input="",
+    proc = subprocess.run([str(shim)], cwd=root, env={**env, "PATH": no_brv_path()}, input="",
                           capture_output=True, text=True, timeout=60, check=False)
     assert proc.returncode == 3
     assert proc.stderr.startswith("legacy ran\n")

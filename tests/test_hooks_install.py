@@ -12,7 +12,7 @@ from hooks_support import git, head, in_project, standalone, write
 from brv_vc.interpreter import interpreter
 from brv_vc.resources import hook_template
 from brv_vc.services.hooks import install_hooks
-from brv_vc.vc.hook_missing import BLOCKING, legacy_stop, refusal
+from brv_vc.vc.hook_missing import BLOCKING, legacy_stop, refusal, warning
 from brv_vc.vc.hooks_install import FAST_EXITS, HOOK_NAMES, MARKER, render
 
 FOREIGN = "#!/bin/sh\necho \"foreign $0 ran\" >> \"$(git rev-parse --git-dir)/foreign.log\"\n"
@@ -32,13 +32,15 @@ def test_every_hook_is_rendered_from_the_one_template() -> None:
         assert text.replace(f"HOOK={name}", "HOOK=x").split("\nFAST=")[0] == other.replace(
             "HOOK=pre-commit", "HOOK=x").split("\nFAST=")[0]
         # and after it, only what vc/hook_missing.py renders (shared with the hook managers'
-        # line): the refusal when brv is missing, and whether a failed legacy hook blocks
+        # line): the refusal and the warning when brv is missing, and whether a failed legacy
+        # hook blocks
         assert (f"\n{refusal(name, '${PY:-none}', '$knowledge')}  # rendered from" in text)
         rest, other_rest = (t.split("\nFAST=")[1].splitlines()[1:] for t in (text, other))
         differ = [a for a, b in zip(rest, other_rest, strict=True) if a != b]
-        assert all(a.startswith((refusal(name, "${PY:-none}", "$knowledge"), legacy_stop(name)))
+        assert all(a.startswith((refusal(name, "${PY:-none}", "$knowledge"), legacy_stop(name),
+                                 warning(name, "${PY:-none}", "$0")))
                    for a in differ)
-        assert len(differ) == (name != "pre-commit") + (name not in BLOCKING)
+        assert len(differ) == 2 * (name != "pre-commit") + (name not in BLOCKING)
 
 
 def test_install_standalone_writes_executable_shims_recording_python(tmp_path: Path, brv) -> None:

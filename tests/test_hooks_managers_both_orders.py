@@ -9,14 +9,13 @@ its registry these tests are skipped with the reason.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from hooks_support import entry_bytes, git, git_env, head, in_project, write
+from hooks_support import entry_bytes, git, git_env, head, in_project, no_brv_path, write
 from manager_support import BROKEN, TEAM_CONFIG, ok, pre_commit, run
 
 TEAM = 'echo team-ran >> "$(git rev-parse --git-dir)/team.log"\n'
@@ -39,14 +38,8 @@ def npm_bin(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder / "node_modules" / ".bin"
 
 
-def _no_brv_path() -> str:
-    """PATH without any folder holding a ``brv`` (this interpreter's scripts included)."""
-    return os.pathsep.join(p for p in os.environ["PATH"].split(os.pathsep)
-                           if p and not (Path(p) / "brv").exists())
-
-
 def _env() -> dict[str, str]:
-    return git_env(PATH=_no_brv_path())
+    return git_env(PATH=no_brv_path())
 
 
 def brv(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from conftest import brv_process, snapshot
-from hooks_support import entry_bytes, git, git_env, head, in_project, log_lines, write
+from hooks_support import entry_bytes, git, git_env, head, in_project, log_lines, no_brv_path, write
 
 from brv_vc.interpreter import interpreter
 from brv_vc.tree.project import Project
@@ -126,8 +126,7 @@ def test_shim_without_a_findable_brv_refuses_a_knowledge_commit_loudly(
     shim.write_text(text)
     write(tree, "auth/jwt/broken.md", "---\ntitle: [x\n---\n")
     git("add", "-A", cwd=tree)
-    env = git_env(PATH=os.pathsep.join(p for p in os.environ["PATH"].split(os.pathsep)
-                                       if not (Path(p) / "brv").exists()))
+    env = git_env(PATH=no_brv_path())
     before = head(tree)
     proc = _commit(tree, env=env)
     assert proc.returncode == 1
@@ -146,8 +145,7 @@ def test_shim_without_a_findable_brv_lets_a_code_only_commit_through_silently(
     assert brv_process("hooks", "install", cwd=root).exit_code == 0
     shim = root / ".git/hooks/pre-commit"
     shim.write_text(shim.read_text().replace(f"PY={interpreter()}", "PY=/nonexistent/python3"))
-    env = git_env(PATH=os.pathsep.join(p for p in os.environ["PATH"].split(os.pathsep)
-                                       if not (Path(p) / "brv").exists()))
+    env = git_env(PATH=no_brv_path())
     write(root, "src/code.py", "x = 1\n")
     git("add", "src/code.py", cwd=root)
     before = head(root)
@@ -209,8 +207,7 @@ def test_shim_without_brv_is_silent_outside_a_brv_project(tmp_path: Path) -> Non
     install(repo / ".git/hooks", "/nonexistent/python3")
     write(repo, "a.txt", "a\n")
     git("add", "-A", cwd=repo)
-    env = git_env(PATH=os.pathsep.join(p for p in os.environ["PATH"].split(os.pathsep)
-                                       if not (Path(p) / "brv").exists()))
+    env = git_env(PATH=no_brv_path())
     proc = _commit(repo, env=env)
     assert (proc.returncode, proc.stderr) == (0, "")
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from conftest import snapshot
-from hooks_support import entry_bytes, git, git_env, head, in_project, write
+from hooks_support import entry_bytes, git, git_env, head, in_project, no_brv_path, write
 from manager_support import BROKEN, ok, run
 
 from brv_vc.vc.hooks_install import HOOK_NAMES
@@ -52,9 +52,8 @@ def _husky_install(root: Path) -> None:
 
 def _env(with_brv: bool = True) -> dict[str, str]:
     """git's environment; ``brv`` on PATH (this interpreter's scripts) or not at all."""
-    path = [p for p in os.environ["PATH"].split(os.pathsep) if not (Path(p) / "brv").exists()]
     bindir = str(Path(sys.executable).parent)
-    return git_env(PATH=os.pathsep.join([bindir, *path] if with_brv else path))
+    return git_env(PATH=os.pathsep.join([bindir, no_brv_path()]) if with_brv else no_brv_path())
 
 
 def _status(root: Path) -> dict[str, object]:

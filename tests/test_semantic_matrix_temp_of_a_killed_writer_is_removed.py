@@ -4,8 +4,8 @@ The matrix file (``vectors-<digest>.npz``, 100 MB at 100,000 entries) is written
 temp file named for the writer's pid; a ``kill -9`` between the write and the rename used to
 leave ``.brv/state/vectors-<digest>.npz.<pid>.tmp`` behind forever. Now the temp file is
 written in ``.brv/state/tmp`` (swept by the next command when its process is gone), and the
-next writer of the matrix file removes the old-style temp files of dead processes, never a
-live one's.
+next command removes the old-style temp files of dead processes too, never a live one's
+(``tree/intents.sweep_temps``, the one home of that rule).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from conftest import brv_process
+from vc_helpers import dead_pid
 
 from brv_vc.tree.project import Project
 
@@ -36,12 +37,6 @@ def _search(project: Project, **env: str) -> tuple[int, dict[str, object] | None
 def _temps(project: Project) -> list[str]:
     """Every temp file under ``.brv/state`` (any folder), by name relative to it."""
     return sorted(str(p.relative_to(project.state)) for p in project.state.rglob("*.tmp"))
-
-
-def _dead_pid() -> int:
-    child = subprocess.Popen([sys.executable, "-c", "pass"])
-    child.wait()
-    return child.pid
 
 
 def _matrix_version(project: Project) -> int:
@@ -75,12 +70,12 @@ def test_a_search_killed_while_writing_the_matrix_leaves_nothing_after_the_next(
     assert _matrix_version(lane_tree) >= 1
 
 
-def test_the_next_matrix_write_removes_old_temp_files_of_dead_processes_only(
+def test_the_next_command_removes_old_temp_files_of_dead_processes_only(
         lane_tree: Project) -> None:
     code, _ = _search(lane_tree)
     assert code == 0
     (matrix,) = lane_tree.state.glob("vectors-*.npz")
-    dead = matrix.with_name(f"{matrix.name}.{_dead_pid()}.tmp")
+    dead = matrix.with_name(f"{matrix.name}.{dead_pid()}.tmp")
     dead.write_bytes(b"x" * 4096)  # what a killed writer of the old name left
     with subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"]) as live:
         busy = matrix.with_name(f"{matrix.name}.{live.pid}.tmp")
@@ -89,11 +84,12 @@ def test_the_next_matrix_write_removes_old_temp_files_of_dead_processes_only(
             assert brv_process("curate", "add", "commands/shell", "--title", "rsync",
                                "--content", "Transfer files to or from a remote host",
                                cwd=lane_tree.root).exit_code == 0
+            assert not dead.exists()  # gone at the next command's start, not the lane's
+            assert busy.exists()  # a live writer's temp file stays
             code, found = _search(lane_tree)  # a new vector: the matrix file is written anew
             assert code == 0
             assert found is not None
-            assert not dead.exists()
-            assert busy.exists()  # a live writer's temp file stays
+            assert busy.exists()
         finally:
             live.kill()
     assert Path(matrix).is_file()

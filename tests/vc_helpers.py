@@ -41,6 +41,13 @@ def git(cwd: Path, *args: str, check: bool = True) -> str:
     return proc.stdout
 
 
+def dead_pid() -> int:
+    """The pid of a process that has ended and been reaped: nothing runs under it."""
+    proc = subprocess.Popen(["true"])
+    proc.wait()
+    return proc.pid
+
+
 def git_commands(trace: Path) -> list[list[str]]:
     """The argv of every git process a GIT_TRACE2_EVENT file recorded, in order.
 

@@ -24,6 +24,11 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import zipfile
+    from typing import BinaryIO
+
 FILE = "vectors.db"
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS vectors (
@@ -155,17 +160,19 @@ def mapped(state: Path, model: str, at: int) -> tuple[Any, Any] | None:
     None: no such file, another version, or a damaged one. Mapped (``numpy.memmap``), a
     search reads only the pages it touches and copies nothing (reading the whole file was
     0.6 s of CPU at 100,000 entries); a writer replaces the file, never changes it in place.
+    The file is opened once: its version and model are read, and both arrays mapped, through
+    one handle.
     """
     import zipfile
 
     import numpy as np
 
-    path = _matrix_file(state, model)
     try:
-        with np.load(path, allow_pickle=False) as kept:
-            if int(kept["version"]) != at or str(kept["model"]) != model:
+        with _matrix_file(state, model).open("rb") as handle, \
+                zipfile.ZipFile(handle) as archive:
+            if int(_small(archive, "version")) != at or str(_small(archive, "model")) != model:
                 return None
-        rows, hashes = member(path, "matrix"), member(path, "hashes")
+            rows, hashes = member(handle, archive, "matrix"), member(handle, archive, "hashes")
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
         return None
     if rows.dtype != np.float32 or rows.ndim != 2 or rows.shape[0] != hashes.shape[0]:
@@ -173,11 +180,20 @@ def mapped(state: Path, model: str, at: int) -> tuple[Any, Any] | None:
     return rows, hashes
 
 
-def member(path: Path, name: str) -> Any:
-    """The array ``name`` of the uncompressed ``.npz`` file ``path``, mapped (``numpy.memmap``).
+def _small(archive: zipfile.ZipFile, name: str) -> Any:
+    """The array ``name`` of an ``.npz`` archive, read (a scalar: the version, the model)."""
+    import numpy as np
+
+    with archive.open(f"{name}.npy") as data:
+        return np.lib.format.read_array(data, allow_pickle=False)
+
+
+def member(handle: BinaryIO, archive: zipfile.ZipFile, name: str) -> Any:
+    """The array ``name`` of the uncompressed ``.npz`` file open as ``handle``, mapped.
 
     ``numpy.savez`` stores each array as a ``.npy`` member, uncompressed: its bytes lie at a
-    fixed place in the file (after the member's zip header and the ``.npy`` header).
+    fixed place in the file (after the member's zip header and the ``.npy`` header), which
+    ``numpy.memmap`` maps through the same handle (``archive``: the file read as a zip).
 
     Raises:
         ValueError, KeyError, OSError: not such a file, or no such member.
@@ -186,27 +202,25 @@ def member(path: Path, name: str) -> Any:
 
     import numpy as np
 
-    with zipfile.ZipFile(path) as archive:
-        info = archive.getinfo(f"{name}.npy")
+    info = archive.getinfo(f"{name}.npy")
     if info.compress_type != zipfile.ZIP_STORED:
         raise ValueError(f"{name} is compressed")
-    with path.open("rb") as f:
-        f.seek(info.header_offset)
-        local = f.read(30)
-        if local[:4] != b"PK\x03\x04":
-            raise ValueError(f"{name}: no zip header")
-        f.seek(info.header_offset + 30 + int.from_bytes(local[26:28], "little")
-               + int.from_bytes(local[28:30], "little"))
-        major, _ = np.lib.format.read_magic(f)
-        header = (np.lib.format.read_array_header_1_0 if major == 1
-                  else np.lib.format.read_array_header_2_0)
-        shape, fortran, dtype = header(f)
-        offset = f.tell()
+    handle.seek(info.header_offset)
+    local = handle.read(30)
+    if local[:4] != b"PK\x03\x04":
+        raise ValueError(f"{name}: no zip header")
+    handle.seek(info.header_offset + 30 + int.from_bytes(local[26:28], "little")
+                + int.from_bytes(local[28:30], "little"))
+    major, _ = np.lib.format.read_magic(handle)
+    header = (np.lib.format.read_array_header_1_0 if major == 1
+              else np.lib.format.read_array_header_2_0)
+    shape, fortran, dtype = header(handle)
+    offset = handle.tell()
     if dtype.hasobject:
         raise ValueError(f"{name} holds objects")
     if 0 in shape or not shape:
         return np.zeros(shape, dtype=dtype)
-    return np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=shape,
+    return np.memmap(handle, dtype=dtype, mode="r", offset=offset, shape=shape,
                      order="F" if fortran else "C")
 
 
@@ -214,20 +228,15 @@ def write_npz(path: Path, **arrays: Any) -> None:
     """Writes an ``.npz`` file of the state folder through a temp file in ``.brv/state/tmp``.
 
     There the temp file of a process killed while writing (118 MB at 100,000 entries) is
-    named for its pid and the next command sweeps it (tree/intents.sweep_temps). Temp files
-    written beside the matrix file before (``vectors-*.npz.<pid>.tmp``) are removed here
-    when their process is gone.
+    named for its pid and the next command sweeps it (tree/intents.sweep_temps, which also
+    sweeps the temp files written beside the matrix file before: ``vectors-*.npz.<pid>.tmp``).
     """
     import numpy as np
 
     from brv_vc.tree.fault import point
-    from brv_vc.tree.intents import TMP_DIR, alive
+    from brv_vc.tree.leftovers import TMP_DIR
     from brv_vc.tree.store import temp_name
 
-    for old in path.parent.glob("vectors-*.npz.*.tmp"):
-        pid = old.name.rsplit(".", 2)[-2]
-        if pid.isdigit() and not alive(int(pid)):
-            old.unlink(missing_ok=True)
     temporary = path.parent / TMP_DIR / temp_name()
     try:
         temporary.parent.mkdir(exist_ok=True)

@@ -3,7 +3,8 @@
 A step that changes several files (archive, restore, pull) first writes an intent record,
 ``.brv/state/pending/<kind>-<pid>.json``, and removes it when done. A later command finds
 the records whose process is gone and finishes or undoes their step; it also sweeps the temp
-files such a process left (``.brv/state/tmp/<pid>.<n>.tmp``, ``.curate-staging-<pid>``).
+files such a process left (``.brv/state/tmp/<pid>.<n>.tmp``, ``<file>.<pid>.tmp`` beside a
+state file, ``.curate-staging-<pid>``): the one home of "a dead writer's temp files go".
 Records of a live process are left alone: it may still be working. "Gone" is read from the
 pid for pulls; for the steps taken under the write lock (tree/writelock.py) from the lock.
 """
@@ -17,6 +18,7 @@ from pathlib import Path
 from brv_vc.tree.leftovers import PENDING_DIR as PENDING_DIR  # the names, in one place
 from brv_vc.tree.leftovers import STAGING_PREFIX as STAGING_PREFIX
 from brv_vc.tree.leftovers import TMP_DIR as TMP_DIR
+from brv_vc.tree.leftovers import pid_beside
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import ensure_state_dir
 
@@ -136,6 +138,8 @@ def _pid_in(folder: str, name: str) -> int | None:
     """The pid in a temp name of ``folder`` (None: not a temp file there)."""
     if folder == TMP_DIR:  # <pid>.<n>.tmp (store.write_atomic into the tree)
         return _pid(name.split(".", 1)[0]) if name.endswith(".tmp") else None
+    if folder == "":  # <file>.<pid>.tmp beside a state file
+        return pid_beside(name)
     if name.startswith(".") and name.endswith(".tmp"):  # pending/.<kind>-<pid>.json.tmp
         return _pid(name.rsplit("-", 1)[-1].split(".", 1)[0])
     return None
@@ -145,7 +149,7 @@ def _temps(project: Project) -> list[tuple[Path, int]]:
     """Every temp file under ``.brv/state`` with the pid in its name (staging: below)."""
     found: list[tuple[Path, int]] = []
     for folder, key in ((project.state / TMP_DIR, TMP_DIR),
-                        (project.state / PENDING_DIR, PENDING_DIR)):
+                        (project.state / PENDING_DIR, PENDING_DIR), (project.state, "")):
         try:
             names = os.listdir(folder)
         except OSError:

@@ -19,6 +19,20 @@ STAGING_PREFIX = ".curate-staging-"  # a curate batch's staged files: .curate-st
 LOCKED_KINDS = ("curate", "archive", "restore", "dream")  # intents written under the write lock
 
 
+def pid_beside(name: str) -> int | None:
+    """The pid in the name of a temp file written beside a state file, else None.
+
+    ``<file>.<pid>.tmp`` directly in ``.brv/state``: a state file's atomic write
+    (``store.write_atomic``: ``.<file>.<pid>.tmp``), the code history cache's, the semantic
+    matrix's of stop 20 (``vectors-<digest>.npz.<pid>.tmp``). A name with no pid is no one's
+    temp file: never swept.
+    """
+    parts = name.rsplit(".", 2)
+    if len(parts) == 3 and parts[2] == "tmp" and parts[0] and parts[1].isdigit():
+        return int(parts[1])
+    return None
+
+
 def _names(folder: Path) -> list[str]:
     try:
         return os.listdir(folder)
@@ -40,4 +54,5 @@ def left_behind(state: Path) -> bool:
 def anything_left(state: Path) -> bool:
     """:func:`left_behind`, or a temp file to sweep: whether ``recovery.settle`` has work."""
     return bool(_names(state / TMP_DIR)) or any(
-        n.endswith(".tmp") for n in _names(state / PENDING_DIR)) or left_behind(state)
+        n.endswith(".tmp") for n in _names(state / PENDING_DIR)) or any(
+        pid_beside(n) is not None for n in _names(state)) or left_behind(state)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from brv_vc import __version__
-from brv_vc.vc.hook_missing import found, refusal
+from brv_vc.vc.hook_missing import found, refusal, unless_done
 
 # The ID lines of the pre-commit framework's hook script, current and prior
 # (pre_commit/commands/install_uninstall.py: CURRENT_HASH, PRIOR_HASHES).
@@ -82,7 +82,8 @@ def hook_line(name: str, knowledge: str = ".brv/context-tree") -> str:
     runpy, ~4 ms of CPU, no work tree on the import path).
 
     Of the shim's fast exits (``hooks_install.FAST_EXITS``) it takes the one that fits a
-    line: a hook the running brv command does itself (``BRV_REFRESHING``) starts no Python.
+    line: a hook the running brv command does itself (``hook_missing.unless_done``, the
+    shim's rule) starts no Python.
     The framework's ``refresh`` stands for three hooks, so Python maps it and checks the same
     rule (``hook_env.done_by_command``). The others stay Python's: the line lives in the
     project's own files, so there is always a ``.brv`` above it ("outside"); the checked
@@ -96,7 +97,7 @@ def hook_line(name: str, knowledge: str = ".brv/context-tree") -> str:
             f"|| exit $?; elif command -v brv >/dev/null 2>&1; then brv {run} || exit $?; "
             f'else {refusal(name, "${p:-none}", knowledge)}; fi')
     if name != "refresh":
-        body = f'case ",${{BRV_REFRESHING-}}," in *",{name},"*) ;; *) {body} ;; esac'
+        body = unless_done(name, body)
     return f"{body}  {LINE_TAG}"
 
 

@@ -23,7 +23,7 @@ from brv_vc.errors import ConflictError
 from brv_vc.resources import hook_template
 from brv_vc.vc import git
 from brv_vc.vc.hook_managers import head
-from brv_vc.vc.hook_missing import found, legacy_stop, refusal
+from brv_vc.vc.hook_missing import found, legacy_stop, refusal, skip_done, warning
 
 HOOK_NAMES = ("pre-commit", "commit-msg", "post-merge", "post-checkout", "post-rewrite",
               "pre-push")
@@ -49,6 +49,8 @@ _PKG_LINE = "PKG=''"  # and here the package's __main__.py, which the shim stats
 _MISSING_LINE = ": brv-missing-refusal"  # and here the hook's refusal when brv is missing
 _LEGACY_LINE = ": brv-legacy-stop"  # and whether a failed legacy hook stops it
 _FOUND_LINE = ": brv-found"  # and how it finds brv (hook_missing.found, the line's rule too)
+_SKIP_LINE = ": brv-refreshing-skip"  # and its skip of what the running brv command does
+_WARNING_LINE = ": brv-missing-warning"  # and its warning when brv is missing
 # A stat of the package instead of `python -c 'import brv_vc'` before every hook: that probe
 # was a whole interpreter start (~30 ms CPU) in each of a commit's two hooks (issue 24).
 _MAIN = Path(__file__).resolve().parent.parent / "__main__.py"
@@ -79,8 +81,9 @@ def render(name: str, python: str) -> bytes:
 
     One template for every hook: its name, the interpreter, the package's ``__main__.py`` and
     the hook's row of fast exits (``hook_env.FAST_EXITS``: the rules the shell may check
-    before Python starts) and its refusal when brv is missing (``hook_missing.refusal``,
-    shared with the hook managers' line) are written into it.
+    before Python starts) are written into it, and from ``vc/hook_missing.py`` (shared with
+    the hook managers' line) how it finds brv, its skip of a hook the running brv command
+    does, and its refusal and warning when brv is missing.
     """
     text = hook_template().read_text(encoding="utf-8")
     text = text.replace(_HOOK_LINE, f"HOOK={name}", 1)
@@ -89,6 +92,8 @@ def render(name: str, python: str) -> bytes:
     text = text.replace(_MISSING_LINE, refusal(name, "${PY:-none}", "$knowledge"), 1)
     text = text.replace(_LEGACY_LINE, legacy_stop(name), 1)
     text = text.replace(_FOUND_LINE, found("$PY", "$PKG"), 1)
+    text = text.replace(_SKIP_LINE, skip_done("$HOOK"), 1)
+    text = text.replace(_WARNING_LINE, warning(name, "${PY:-none}", "$0"), 1)
     return text.replace(_PKG_LINE, f"PKG={shlex.quote(PACKAGE_MAIN)}", 1).encode("utf-8")
 
 

@@ -140,19 +140,14 @@ class KnowledgeRepo(NamedTuple):
 
     def git_dir(self) -> Path:
         """The repository's git directory (absolute)."""
-        return git.git_dirs(self.workdir, common=False)[0]
-
-    def common_dir(self) -> Path:
-        """The git directory shared by all work trees (refs, objects; absolute)."""
-        return git.git_dirs(self.workdir, own=False)[0]
+        return self.git_dirs()[0]
 
     def git_dirs(self) -> tuple[Path, Path]:
-        """(:meth:`git_dir`, :meth:`common_dir`) from one ``rev-parse`` (a pull needs both)."""
-        own, common = git.git_dirs(self.workdir)
-        return own, common
+        """(:meth:`git_dir`, the git directory all work trees share), by one ``rev-parse``."""
+        return git.git_dirs(self.workdir)
 
     def whereabouts(self) -> tuple[Path, Path, str | None, str]:
-        """(:meth:`git_dir`, :meth:`common_dir`, :meth:`head`, :meth:`branch`), one ``rev-parse``.
+        """(:meth:`git_dirs`' two, :meth:`head`, :meth:`branch`), one ``rev-parse``.
 
         Before the first commit (or if HEAD names no branch) the four are asked one by one.
         In the plain case they are read from the files (:func:`read_whereabouts`).

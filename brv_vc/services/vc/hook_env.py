@@ -25,8 +25,9 @@ COMMIT_CHECKED_ENV = "BRV_COMMIT_CHECKED"
 # skips without asking git for the tree
 CHECKED_SUFFIX = ".brv-checked"
 # the post-change hooks (comma-separated) the running brv command does itself after git
-# returns (pull, merge and checkout run the post-change step in process): they do nothing
-REFRESHING_ENV = "BRV_REFRESHING"
+# returns (pull, merge and checkout run the post-change step in process): they do nothing.
+# Named in vc/hook_missing.py, which renders the launchers' shell spelling of done_by_command
+REFRESHING_ENV = hook_missing.REFRESHING_ENV
 # the hooks a run of each hook is nested in ("<pre-commit><post-checkout>"): a hook started
 # from inside itself (a loop between hook managers) does nothing. Children inherit it.
 ACTIVE_ENV = "BRV_HOOK_ACTIVE"
@@ -76,8 +77,8 @@ def done_by_command(name: str, refreshing: str | None) -> bool:
 
     ``refreshing``: the value of :data:`REFRESHING_ENV` (None or "" when unset). The one
     rule: ``run_hook`` asks it for every caller (the shims, the pre-commit framework's
-    ``refresh`` once mapped to the hook it stands for, ``brv hook-impl``), and the shell
-    shim's ``case ",$BRV_REFRESHING," in *",$HOOK,"*`` is checked against it by a test.
+    ``refresh`` once mapped to the hook it stands for, ``brv hook-impl``), and both
+    launchers' shell spelling (``hook_missing.done_by_command``) is checked against it by tests.
     """
     return refreshing is not None and name in refreshing.split(",")
 

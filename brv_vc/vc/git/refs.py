@@ -49,22 +49,22 @@ def branch_name(repo: Path) -> str:
     return out or "HEAD"
 
 
-def git_dirs(repo: Path, *, own: bool = True, common: bool = True) -> list[Path]:
-    """The repository's own git directory and the one its work trees share, absolute.
+def git_dirs(repo: Path) -> tuple[Path, Path]:
+    """(the repository's own git directory, the one its work trees share), absolute.
 
-    One ``rev-parse``; ``own``/``common`` choose which (in that order).
+    One ``rev-parse``.
 
     Raises:
         GitError: not a repository, in :func:`errors.translate`'s words.
     """
-    args = ["rev-parse", *(["--absolute-git-dir"] if own else []),
-            *(["--path-format=absolute", "--git-common-dir"] if common else [])]
+    args = ["rev-parse", "--absolute-git-dir", "--path-format=absolute", "--git-common-dir"]
     proc = run(args, repo, check=False)
     if proc.returncode != 0:
         raise translate(args, proc)
     from pathlib import Path
 
-    return [Path(line) for line in proc.stdout.splitlines()]
+    own, common = proc.stdout.splitlines()
+    return Path(own), Path(common)
 
 
 def whereabouts(repo: Path) -> tuple[Path, Path, str, str] | None:

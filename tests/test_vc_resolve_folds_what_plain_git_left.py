@@ -82,6 +82,7 @@ def test_a_plain_git_merge_stopped_on_an_entry_merged_away_on_main(tmp_path: Any
     _commit(solo, "main: merge refunds")
     solo.git("merge", "side", check=False)
     assert P in _unmerged(solo)
+    assert '"brv vc resolve" folds' in solo.ok("vc", "status").stdout  # the way out, named
 
     out = _resolved(solo)
     assert out["operation"] == "merge"

@@ -16,6 +16,8 @@ CONFLICT_NAMES = {
     "DD": "both deleted", "AU": "added by us", "UD": "deleted by them", "UA": "added by them",
     "DU": "deleted by us", "AA": "both added", "UU": "both modified",
 }
+# a modify/delete: the conflicts brv's fold of an entry MERGEd away may settle (merged_away)
+MODIFY_DELETE = (CONFLICT_NAMES["DU"], CONFLICT_NAMES["UD"])
 
 
 # NamedTuples, not dataclasses: 'brv vc status' is budgeted against 'git status', and

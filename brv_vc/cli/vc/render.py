@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from brv_vc.vc.status import MODIFY_DELETE
 from brv_vc.words import plural
 
 TYPE_CHECKING = False  # typing costs ~2 ms to import, on the budgeted status path
@@ -45,7 +46,9 @@ def status_text(r: StatusReport) -> str:
         lines += ["", "You are in the middle of a merge (fix conflicts, 'brv vc add' them, then "
                       "'brv vc merge --continue'; or 'brv vc merge --abort')."]
     groups = [
-        ("Unmerged paths:", '(use "brv vc add <file>..." to mark resolution)',
+        ("Unmerged paths:", '(use "brv vc add <file>..." to mark resolution' + (
+            '; "brv vc resolve" folds an entry MERGEd away on one side into its target)'
+            if any(c.change in MODIFY_DELETE for c in r.conflicts) else ")"),
          [f"{c.change}:   {c.path}" for c in r.conflicts]),
         ("Changes to be committed:", '(use "brv vc reset <file>..." to unstage)',
          [f"{_LABEL.get(c.change, c.change)}:   "

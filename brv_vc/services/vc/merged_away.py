@@ -26,6 +26,7 @@ from brv_vc.tree.layout import Kind, kind_of
 from brv_vc.tree.project import Project
 from brv_vc.vc import git
 from brv_vc.vc.repo import KnowledgeRepo
+from brv_vc.vc.status import MODIFY_DELETE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -36,7 +37,6 @@ if TYPE_CHECKING:
     from brv_vc.vc.status import Change
 
 REASON = "merged away on one side, changed on the other: the change is folded into the target"
-_DELETED_BY = ("deleted by us", "deleted by them")
 
 
 class Fold(NamedTuple):
@@ -84,7 +84,7 @@ def settle(project: Project, repo: KnowledgeRepo, old: str | None, target: str,
 
     None left: the merge is committed (git's message), as a clean one.
     """
-    if old is None or not any(c.change in _DELETED_BY for c in conflicts):
+    if old is None or not any(c.change in MODIFY_DELETE for c in conflicts):
         return conflicts
     from brv_vc.services.vc.changes import status
     from brv_vc.vc.git.commit import conclude_merge
@@ -111,7 +111,7 @@ def fold_conflicts(project: Project, repo: KnowledgeRepo, ours: str, theirs: str
     from brv_vc.vc.git.merge import base as merge_base
 
     wanted = {c.path: c.change == "deleted by us" for c in conflicts
-              if c.change in _DELETED_BY and kind_of(c.path) is Kind.ENTRY}
+              if c.change in MODIFY_DELETE and kind_of(c.path) is Kind.ENTRY}
     base = merge_base(repo, ours, theirs) if wanted else None
     if base is None:
         return ()

@@ -24,6 +24,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 _WORD = lazy(r"[^\W_]+")
+# ASCII bytes to themselves lowercased if a letter or digit, else to a space: for ASCII text,
+# ``translate`` then ``split`` gives exactly the words ``_WORD`` finds in the lowered text
+_ASCII = bytes(ord(chr(c).lower()) if chr(c).isalnum() else 32 for c in range(128)) + b" " * 128
 MEMO = 100_000  # distinct words remembered (~12 MB at most); past it the memo starts again
 _memo: dict[str, str] = {}
 _stem_words: list[Callable[[list[str]], list[str]]] = []
@@ -31,6 +34,8 @@ _stem_words: list[Callable[[list[str]], list[str]]] = []
 
 def words(text: str) -> list[str]:
     """The words of a text as FTS5's ``unicode61`` sees them (lowercase, no diacritics)."""
+    if text.isascii():  # most text: one C pass (the same words as the rule below gives)
+        return text.encode().translate(_ASCII).decode().split()
     lowered = text.lower()
     if not lowered.isascii():
         decomposed = unicodedata.normalize("NFKD", lowered)
@@ -46,16 +51,24 @@ def _stemmer() -> Callable[[list[str]], list[str]]:
     return _stem_words[0]
 
 
+def _learn(found: list[str]) -> None:
+    """Remembers the stems of the words of ``found`` not yet in the memo (one bulk call)."""
+    memo = _memo
+    new = {w for w in found if w not in memo}
+    if len(memo) + len(new) > MEMO:
+        memo.clear()
+        new = set(found)
+    fresh = list(new)
+    memo.update(zip(fresh, _stemmer()(fresh), strict=True))
+
+
 def stems(found: list[str]) -> list[str]:
     """The stem of each word of ``found`` (lowercase words, as :func:`words` gives them)."""
-    memo = _memo
-    new = [w for w in set(found) if w not in memo]
-    if new:
-        if len(memo) + len(new) > MEMO:
-            memo.clear()
-            new = list(set(found))
-        memo.update(zip(new, _stemmer()(new), strict=True))
-    return [memo[w] for w in found]
+    try:
+        return list(map(_memo.__getitem__, found))
+    except KeyError:  # a word not seen yet (past the first entries of a build, rare)
+        _learn(found)
+        return list(map(_memo.__getitem__, found))
 
 
 def stem_of(word: str) -> str:
@@ -65,4 +78,9 @@ def stem_of(word: str) -> str:
 
 def indexed(text: str) -> str:
     """A text as the FTS5 table is given it: its words' stems, one space apart."""
-    return " ".join(stems(words(text)))
+    found = words(text)
+    try:
+        return " ".join(map(_memo.__getitem__, found))
+    except KeyError:
+        _learn(found)
+        return " ".join(map(_memo.__getitem__, found))

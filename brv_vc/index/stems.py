@@ -28,8 +28,33 @@ _WORD = lazy(r"[^\W_]+")
 # ``translate`` then ``split`` gives exactly the words ``_WORD`` finds in the lowered text
 _ASCII = bytes(ord(chr(c).lower()) if chr(c).isalnum() else 32 for c in range(128)) + b" " * 128
 MEMO = 100_000  # distinct words remembered (~12 MB at most); past it the memo starts again
-_memo: dict[str, str] = {}
-_stem_words: list[Callable[[list[str]], list[str]]] = []
+_stem_word: list[Callable[[str], str]] = []
+
+
+def _stemmer() -> Callable[[str], str]:
+    if not _stem_word:
+        import Stemmer  # PyStemmer: imported on the first stem (~1 ms), not with the index
+
+        # no cache of its own: the memo below is the one (a second would only hold memory)
+        _stem_word.append(Stemmer.Stemmer("english", 0).stemWord)
+    return _stem_word[0]
+
+
+class _Memo(dict[str, str]):
+    """word -> its stem; a word not seen yet is stemmed when first looked up.
+
+    Looked up through ``map(memo.__getitem__, words)``: a known word costs one C dict
+    lookup, and only a new word calls into Python (:meth:`__missing__`).
+    """
+
+    def __missing__(self, word: str) -> str:
+        if len(self) >= MEMO:
+            self.clear()
+        stem = self[word] = _stemmer()(word)
+        return stem
+
+
+_memo = _Memo()
 
 
 def words(text: str) -> list[str]:
@@ -43,32 +68,9 @@ def words(text: str) -> list[str]:
     return _WORD.findall(lowered)
 
 
-def _stemmer() -> Callable[[list[str]], list[str]]:
-    if not _stem_words:
-        import Stemmer  # PyStemmer: imported on the first stem (~1 ms), not with the index
-
-        _stem_words.append(Stemmer.Stemmer("english").stemWords)
-    return _stem_words[0]
-
-
-def _learn(found: list[str]) -> None:
-    """Remembers the stems of the words of ``found`` not yet in the memo (one bulk call)."""
-    memo = _memo
-    new = {w for w in found if w not in memo}
-    if len(memo) + len(new) > MEMO:
-        memo.clear()
-        new = set(found)
-    fresh = list(new)
-    memo.update(zip(fresh, _stemmer()(fresh), strict=True))
-
-
 def stems(found: list[str]) -> list[str]:
     """The stem of each word of ``found`` (lowercase words, as :func:`words` gives them)."""
-    try:
-        return list(map(_memo.__getitem__, found))
-    except KeyError:  # a word not seen yet (past the first entries of a build, rare)
-        _learn(found)
-        return list(map(_memo.__getitem__, found))
+    return list(map(_memo.__getitem__, found))
 
 
 def stem_of(word: str) -> str:
@@ -78,9 +80,4 @@ def stem_of(word: str) -> str:
 
 def indexed(text: str) -> str:
     """A text as the FTS5 table is given it: its words' stems, one space apart."""
-    found = words(text)
-    try:
-        return " ".join(map(_memo.__getitem__, found))
-    except KeyError:
-        _learn(found)
-        return " ".join(map(_memo.__getitem__, found))
+    return " ".join(map(_memo.__getitem__, words(text)))

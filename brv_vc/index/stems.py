@@ -24,13 +24,43 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 _WORD = lazy(r"[^\W_]+")
+# ASCII bytes to themselves lowercased if a letter or digit, else to a space: for ASCII text,
+# ``translate`` then ``split`` gives exactly the words ``_WORD`` finds in the lowered text
+_ASCII = bytes(ord(chr(c).lower()) if chr(c).isalnum() else 32 for c in range(128)) + b" " * 128
 MEMO = 100_000  # distinct words remembered (~12 MB at most); past it the memo starts again
-_memo: dict[str, str] = {}
-_stem_words: list[Callable[[list[str]], list[str]]] = []
+_stem_word: list[Callable[[str], str]] = []
+
+
+def _stemmer() -> Callable[[str], str]:
+    if not _stem_word:
+        import Stemmer  # PyStemmer: imported on the first stem (~1 ms), not with the index
+
+        # no cache of its own: the memo below is the one (a second would only hold memory)
+        _stem_word.append(Stemmer.Stemmer("english", 0).stemWord)
+    return _stem_word[0]
+
+
+class _Memo(dict[str, str]):
+    """word -> its stem; a word not seen yet is stemmed when first looked up.
+
+    Looked up through ``map(memo.__getitem__, words)``: a known word costs one C dict
+    lookup, and only a new word calls into Python (:meth:`__missing__`).
+    """
+
+    def __missing__(self, word: str) -> str:
+        if len(self) >= MEMO:
+            self.clear()
+        stem = self[word] = _stemmer()(word)
+        return stem
+
+
+_memo = _Memo()
 
 
 def words(text: str) -> list[str]:
     """The words of a text as FTS5's ``unicode61`` sees them (lowercase, no diacritics)."""
+    if text.isascii():  # most text: one C pass (the same words as the rule below gives)
+        return text.encode().translate(_ASCII).decode().split()
     lowered = text.lower()
     if not lowered.isascii():
         decomposed = unicodedata.normalize("NFKD", lowered)
@@ -38,24 +68,9 @@ def words(text: str) -> list[str]:
     return _WORD.findall(lowered)
 
 
-def _stemmer() -> Callable[[list[str]], list[str]]:
-    if not _stem_words:
-        import Stemmer  # PyStemmer: imported on the first stem (~1 ms), not with the index
-
-        _stem_words.append(Stemmer.Stemmer("english").stemWords)
-    return _stem_words[0]
-
-
 def stems(found: list[str]) -> list[str]:
     """The stem of each word of ``found`` (lowercase words, as :func:`words` gives them)."""
-    memo = _memo
-    new = [w for w in set(found) if w not in memo]
-    if new:
-        if len(memo) + len(new) > MEMO:
-            memo.clear()
-            new = list(set(found))
-        memo.update(zip(new, _stemmer()(new), strict=True))
-    return [memo[w] for w in found]
+    return list(map(_memo.__getitem__, found))
 
 
 def stem_of(word: str) -> str:
@@ -65,4 +80,4 @@ def stem_of(word: str) -> str:
 
 def indexed(text: str) -> str:
     """A text as the FTS5 table is given it: its words' stems, one space apart."""
-    return " ".join(stems(words(text)))
+    return " ".join(map(_memo.__getitem__, words(text)))

@@ -13,27 +13,31 @@ average, and the dream's summary. ``--again`` then dreams once more on the tree 
 ``--last N``: the dream that ends a first pass (its cursor before the last N entries).
 
 Usage: python bench/dream_stages.py TREE [--first | --last N] [--again] [--budget 36000]
+       [--every SECONDS]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
-import json
+import io
 import os
 import resource
 import sys
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from brv_vc.cli.dream_cmd import _stream
 from brv_vc.cli.plain import jsonable, versioned
-from brv_vc.services.dream import dreamlog, passes, run
+from brv_vc.services.dream import dreamlog, run
 from brv_vc.tree import dreamstate
 from brv_vc.tree.project import Project
 from brv_vc.tree.store import entry_paths
@@ -52,17 +56,26 @@ def _rss() -> float:
 class Sampler:
     """The highest resident memory seen in each named stage."""
 
-    def __init__(self) -> None:
+    def __init__(self, every: float = 0.0) -> None:
         self.stage = "start"
         self.peaks: dict[str, float] = {}
         self.seconds: dict[str, float] = {}
         self.cpu: dict[str, float] = {}
+        self.calls: dict[str, int] = {}
+        self.every = every
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
     def _run(self) -> None:
+        start = last = time.perf_counter()
         while not self._stop.wait(0.05):
             self.peaks[self.stage] = max(self.peaks.get(self.stage, 0.0), _rss())
+            if self.every and time.perf_counter() - last >= self.every:
+                last = time.perf_counter()
+                peaks = ", ".join(f"{k} {v:.0f}" for k, v in self.peaks.items())
+                print(f"  [{last - start:.0f} s, CPU {time.process_time():.0f} s, load "
+                      f"{os.getloadavg()[0]:.1f}] in {self.stage}; {self.calls.get('apply', 0)} "
+                      f"operations applied; peak MiB so far: {peaks}", flush=True)
 
     def __enter__(self) -> Sampler:
         self._thread.start()
@@ -83,6 +96,7 @@ class Sampler:
             self = CURRENT[0]
             before = self.stage
             self.stage = stage
+            self.calls[stage] = self.calls.get(stage, 0) + 1
             wall, cpu = time.perf_counter(), time.process_time()
             try:
                 return inner(*args, **kwargs)
@@ -98,13 +112,23 @@ class Sampler:
 CURRENT: list[Sampler] = []
 
 
-def _dream(root: Path, budget: float, label: str) -> dict[str, Any]:
+class _Counted(io.TextIOBase):
+    """A stdout that only counts what ``brv dream --json`` would print."""
+
+    size = 0
+
+    def write(self, text: str) -> int:
+        self.size += len(text)
+        return len(text)
+
+
+def _dream(root: Path, budget: float, label: str, every: float) -> dict[str, Any]:
     load = os.getloadavg()[0]
-    with Sampler() as sampler:
+    with Sampler(every) as sampler:
         CURRENT[:] = [sampler]
         for owner, name, stage in ((run.derived, "open_synced", "index sync"),
                                    (run.Context, "flush", "refresh derived"),
-                                   (run, "apply_op", "apply"),(passes, "consolidate_pass", "consolidate"),
+                                   (run, "apply_op", "apply"),
                                    (run.passes, "consolidate_pass", "consolidate"),
                                    (run.synthesize, "detect", "synthesize"),
                                    (run.prune, "candidates", "prune candidates"),
@@ -116,13 +140,16 @@ def _dream(root: Path, budget: float, label: str) -> dict[str, Any]:
         wall, cpu = time.perf_counter(), time.process_time()
         result = run.dream(Project(root), NOW, force=True, budget=budget)
         sampler.stage = "json answer"
-        answer = json.dumps(versioned({"ok": True, **jsonable(result)}), indent=2)
+        answer = _Counted()
+        with contextlib.redirect_stdout(answer):  # as the CLI writes it: streamed
+            _stream(versioned({"ok": True, **jsonable(replace(result, operations=())),
+                               "operations": result.operations}))
         sampler.peaks["json answer"] = max(sampler.peaks.get("json answer", 0.0), _rss())
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     ops = [op for op in result.operations if op["action"] != "SKIP"]
     print(f"{label}: {wall:.1f} s wall, CPU {cpu:.1f} s, load {load:.1f}, status "
           f"{result.status}, {result.line}; {len(result.operations)} operations, "
-          f"{len(ops)} not SKIP; answer {len(answer) / 1e6:.1f} MB", flush=True)
+          f"{len(ops)} not SKIP; answer {answer.size / 1e6:.1f} MB", flush=True)
     for stage, peak in sorted(sampler.peaks.items(), key=lambda s: -s[1]):
         took = (f", {sampler.seconds[stage]:.1f} s (CPU {sampler.cpu[stage]:.1f} s)"
                 if stage in sampler.seconds else "")
@@ -140,6 +167,8 @@ def main() -> None:
                         help="the dream that ends a first pass, N entries owed")
     parser.add_argument("--again", action="store_true", help="then dream once more")
     parser.add_argument("--budget", type=float, default=36000.0)
+    parser.add_argument("--every", type=float, default=0.0, metavar="SECONDS",
+                        help="also print the peaks so far every SECONDS (a long run cut short)")
     args = parser.parse_args()
     project = Project(args.tree)
     if args.first:
@@ -150,9 +179,9 @@ def main() -> None:
         dreamstate.update_state(project, lambda s: s.update(
             lastDreamWall=time.time(), pendingMerges=[],
             consolidateCursor={"after": paths[-args.last - 1], "since": None}))
-    _dream(args.tree, args.budget, "dream")
+    _dream(args.tree, args.budget, "dream", args.every)
     if args.again:
-        again = _dream(args.tree, args.budget, "dream again (nothing changed)")
+        again = _dream(args.tree, args.budget, "dream again (nothing changed)", args.every)
         for op in again["operations"][:10]:
             print(f"  proposed: {op['operation']} {op['action']}: {op.get('reason', '')[:120]}")
 

@@ -40,6 +40,9 @@ CROSS_HITS = 3
 # domain's changed entries go in groups of this many, each with its own hits; a domain with
 # fewer changed entries (any dream after the first) decides exactly as one group.
 CHUNK = 100
+# Why one string: a first pass at 100,000 entries keeps ~100,000 SKIP records to the end (the
+# log and the answer), most of them with this reason; a copy each took ~9 MB (issue 37)
+NOTHING_ALIKE = f"no entry at least {LINK_AT} similar needs a change"
 
 
 def _domain(path: str) -> str:
@@ -171,7 +174,7 @@ def _for_entry(path: str, paths: list[str], where: dict[str, int], corpus: Corpu
             break
     if not ops:
         reason = (f"alike in words only: {'; '.join(apart[:3])}" if apart else
-                  f"no entry at least {LINK_AT} similar needs a change")
+                  NOTHING_ALIKE)
         ops.append({"operation": "consolidate", "action": "SKIP", "files": [path],
                     "reason": reason})
     return ops

@@ -74,7 +74,8 @@ def candidates(project: Project, entries: Sequence[str], now: datetime,
 
     An entry without a sidecar row starts from defaults dated by its ``updatedAt``; the
     index knows that date (``docs.updated``), so only unindexed entries are read.
-    ``should_stop`` (the budget) is polled every 1,000 entries: none then.
+    ``should_stop`` (the budget) is polled every 1,000 entries: none then, and the code
+    history is not walked (:func:`code_gone` runs once the stale entries are weighed).
     """
     conn = open_state(project)
     try:
@@ -84,8 +85,6 @@ def candidates(project: Project, entries: Sequence[str], now: datetime,
     dated: dict[str, float | None] = {}
     if index is not None:
         dated = listings.entry_updates(index)
-    dead = [c for c in code_gone(project, now, index) if c[0] not in skip]
-    gone = {c[0] for c in dead}
     stopped = False
 
     def stale() -> Iterator[tuple[str, float, str, str]]:
@@ -94,17 +93,22 @@ def candidates(project: Project, entries: Sequence[str], now: datetime,
             if number % 1000 == 0 and should_stop():
                 stopped = True
                 return
-            if rel in skip or rel in gone:
-                continue
-            found = _stale(project, rel, rows, dated, now)
-            if found is not None:
-                yield found
+            if rel not in skip:
+                found = _stale(project, rel, rows, dated, now)
+                if found is not None:
+                    yield found
 
     # the stalest few as they come (issue 37: at 100,000 generated entries every one is
     # stale, and the whole list took ~25 MB to keep 20)
-    found = heapq.nsmallest(max(0, MAX_CANDIDATES - len(dead)), stale(),
-                            key=lambda c: (-c[1], c[0]))
-    return [] if stopped else [*dead, *found][:MAX_CANDIDATES]
+    found = heapq.nsmallest(MAX_CANDIDATES, stale(), key=lambda c: (-c[1], c[0]))
+    if stopped:
+        return []
+    # the code history's walk only for a pass that will be decided (a dream out of budget
+    # paid for it and threw it away); the stalest 20 before it hold the stalest 20 - dead
+    # of the entries it does not name, so the list is the one judged without them
+    dead = [c for c in code_gone(project, now, index) if c[0] not in skip]
+    gone = {c[0] for c in dead}
+    return [*dead, *(c for c in found if c[0] not in gone)][:MAX_CANDIDATES]
 
 
 def _stale(project: Project, rel: str, rows: dict[str, scoring.Signals],

@@ -66,6 +66,8 @@ refs.write_text(refs.read_text(encoding="utf-8") + "\nMore: src/z/z.py\n", encod
 changed += [entries[43], moved, added, f"{topic}/refs.md"]
 report = refresh(project, changed, now, defer=True, manifest=False)
 assert not report.problems, report.problems
+import brv_vc
+print(Path(brv_vc.__file__).parent)
 """
 
 
@@ -114,9 +116,12 @@ def _run(code: Path, project: Path, entries: list[str]) -> None:
     import json
 
     env = {**os.environ, "PYTHONPATH": str(code)}
+    # run from the project, not the checkout: 'python -c' puts the current folder first on
+    # the import path, so from the repository root the reference would import this checkout
     done = subprocess.run([sys.executable, "-c", _SCENARIO, str(project), json.dumps(entries)],
-                          env=env, capture_output=True, text=True, check=False)
+                          env=env, cwd=project, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str(code / "brv_vc"), (done.stdout, code)
 
 
 @pytest.fixture(scope="module")
@@ -142,7 +147,9 @@ def test_refresh_leaves_what_the_reference_code_left(tmp_path: Path, reference: 
     _run(reference, tmp_path / "old", entries)
     new, old = Project(tmp_path / "new"), Project(tmp_path / "old")
     mine, theirs = _dump(new), _dump(old)
-    for key in theirs:
+    # every row the reference wrote, but the FTS5 tokens: the stems are Snowball's since
+    # schema 11 (the reference's were porter's), compared with a full rebuild below instead
+    for key in theirs.keys() - {"fts"}:
         assert mine[key] == theirs[key], key
     # the queue of the changed entries (the first refresh drains the rest within a time budget)
     touched = {*entries[10:40], f"{topic}/fresh_entry.md", f"{topic}/refs.md"}

@@ -1,7 +1,7 @@
 """Every ranking parameter chosen leave-one-set-out over the harness's sets (issue 37 item 5).
 
     python bench/tune_ranking.py --data /work/evaldata [--sets ...] [--questions 120]
-        [--workdir /tmp/brv-eval] [--cache /tmp/brv-tune.json] [--now --questions 0]
+        [--workdir /tmp/brv-eval] [--cache /tmp/brv-tune.json] [--now --questions 0 [--set K=V]]
 
 The sets are ``bench/eval_retrieval.py``'s (every shape: conversations, command pages, project
 docs, FAQs, short records, long documents, code), built by its ``build`` (``--workdir`` is
@@ -19,7 +19,9 @@ the order of :data:`COORDS`), on the objective mean ratio + worst ratio of the t
 - **held out**: for each set, the parameters chosen on all the *other* sets, and that set's
   ratio under them (nDCG@10 and R@10): the figure the issue asks for, a set the choice never
   saw;
-- **all sets**: the parameters chosen on every set (brv's defaults), each set's ratio.
+- **all sets**: the parameters chosen on every set, each set's ratio, beside brv's values
+  and issue 26's (brv's defaults take a choice only when it also holds on every question:
+  ``--now --questions 0 --set NAME=VALUE ...`` asks it; docs/retrieval.md).
 
 Every configuration's figures are kept in ``--cache`` (JSON), so a second run only asks what
 the first did not. A figure's key names what else changes it (:func:`fingerprint`): the index's
@@ -50,6 +52,7 @@ from bench.eval_retrieval import (  # noqa: E402
     mean,
     run_bm25s,
     scores,
+    tune,
 )
 
 Value = Any
@@ -269,7 +272,12 @@ def main() -> None:
     parser.add_argument("--now", action="store_true",
                         help="no choice: each set's ratio under brv's current values, without "
                              "the cache (with --questions 0: every question)")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                        help="with --now: a ranking constant other than brv's, e.g. "
+                             "lengths.K1=1.2 (module under brv_vc.index, as eval_retrieval's)")
     args = parser.parse_args()
+    for item in args.set:
+        tune(item)
     names = [n.strip() for n in args.sets.split(",") if n.strip()]
     built: dict[str, list[Built]] = {}
     base: dict[str, dict[str, float]] = {}
@@ -284,6 +292,7 @@ def main() -> None:
         print(f"{name:<9} ({SHAPES.get(name, '?')}): {sum(len(b.spec.questions) for b in built[name])}"
               f" questions; stemmed BM25 nDCG@10 {base[name]['nDCG@10']:.3f}", flush=True)
     if args.now:  # every figure asked again: the cache is for choosing
+        print("values: " + describe({name: get(name) for name, _ in COORDS}))
         now = {name: mean(run(built[name])) for name in names}
         ratios = {n: now[n]["nDCG@10"] / max(base[n]["nDCG@10"], 1e-9) for n in names}
         for n in names:
@@ -311,6 +320,8 @@ def main() -> None:
     print(f"  worst held-out nDCG@10 ratio: x{min(worst):.3f}")
     print(f"\nall sets: {describe(chosen_all)}")
     for label, config in (("issue 26", START), ("brv now", current), ("chosen", chosen_all)):
+        if tuner.objective(config, names) == float("-inf"):  # --from-cache, never asked
+            continue
         cells = [f"{s} x{tuner.ratio(config, s):.3f}" for s in names]
         print(f"  {label:<8} " + " ".join(cells)
               + f"  worst x{min(tuner.ratio(config, s) for s in names):.3f}")

@@ -1,7 +1,7 @@
 """Retrieval quality of ``brv search`` against a plain BM25, on labelled question sets.
 
     python bench/eval_retrieval.py [--sets locomo,tldr,project] [--data /tmp/brv-eval-data]
-        [--workdir /tmp/brv-eval] [--processes] [--json OUT.json]
+        [--workdir /tmp/brv-eval] [--processes] [--json OUT.json] [--fresh-only | --ood-only]
 
 Each set's documents are curated into fresh brv projects with ``brv curate --ops`` (batches,
 real processes); every question is then searched with ``--limit 10`` through the service the
@@ -383,6 +383,9 @@ def main() -> None:
     parser.add_argument("--fresh-only", action="store_true",
                         help="every question, fresh mode only (no in-sequence run), with the "
                              "out-of-domain runs: each set's FPR and TPR at half the cost")
+    parser.add_argument("--ood-only", action="store_true",
+                        help="the true-positive rates alone: each set's own unanswerable "
+                             "questions and 100 of each other set's, no answerable run")
     parser.add_argument("--stemmers", action="store_true",
                         help="also BM25 with Porter and Snowball stemming (needs snowballstemmer), "
                              "and the stemmed BM25 (bm25s) with Porter's stemmer, brv's")
@@ -409,6 +412,12 @@ def main() -> None:
         built = [build(p, Path(args.workdir) / name / p.name, args.reuse) for p in projects]
         built_by_set[name] = built
         t_build = time.perf_counter() - started
+        if args.ood_only:
+            report[name] = {"ood_fpr": float("nan")}
+            if unanswerable:
+                hit, total = ood_rate(built[0], search, unanswerable)
+                report[name]["ood_tpr_own"] = hit / total
+            continue
         rows: dict[str, list[dict[str, float]]] = {
             "bm25": [], "bm25s+stem": [], "bm25s+porter": [], "bm25+porter": [],
             "bm25+snowball": [], "brv fresh": [], "brv seq": []}

@@ -485,6 +485,7 @@ def cross_ood(built: dict[str, list[Built]], specs: dict[str, tuple[list[EvalPro
             long_before = list(LONG["unanswerable"])
             hit, total = ood_rate(projects[0], search, [q.text for q in others])
             report[name]["ood_tpr_cross"] = hit / total
+            print(f"  {name}: {hit} of {total} other sets' questions flagged", flush=True)
             report[name]["ood_long_cross"] = [LONG["unanswerable"][i] - long_before[i]
                                               for i in (0, 1)]
 

@@ -1,7 +1,7 @@
 """Retrieval quality of ``brv search`` against a plain BM25, on labelled question sets.
 
     python bench/eval_retrieval.py [--sets locomo,tldr,project] [--data /tmp/brv-eval-data]
-        [--workdir /tmp/brv-eval] [--processes] [--json OUT.json]
+        [--workdir /tmp/brv-eval] [--processes] [--json OUT.json] [--fresh-only | --ood-only]
 
 Each set's documents are curated into fresh brv projects with ``brv curate --ops`` (batches,
 real processes); every question is then searched with ``--limit 10`` through the service the
@@ -380,6 +380,12 @@ def main() -> None:
                         help="reuse the projects a previous run built (tuning; not for figures)")
     parser.add_argument("--quick", action="store_true",
                         help="tuning: 150 questions a set, fresh only, no OOD runs")
+    parser.add_argument("--fresh-only", action="store_true",
+                        help="every question, fresh mode only (no in-sequence run), with the "
+                             "out-of-domain runs: each set's FPR and TPR at half the cost")
+    parser.add_argument("--ood-only", action="store_true",
+                        help="the true-positive rates alone: each set's own unanswerable "
+                             "questions and 100 of each other set's, no answerable run")
     parser.add_argument("--stemmers", action="store_true",
                         help="also BM25 with Porter and Snowball stemming (needs snowballstemmer), "
                              "and the stemmed BM25 (bm25s) with Porter's stemmer, brv's")
@@ -406,6 +412,12 @@ def main() -> None:
         built = [build(p, Path(args.workdir) / name / p.name, args.reuse) for p in projects]
         built_by_set[name] = built
         t_build = time.perf_counter() - started
+        if args.ood_only:
+            report[name] = {"ood_fpr": float("nan")}
+            if unanswerable:
+                hit, total = ood_rate(built[0], search, unanswerable)
+                report[name]["ood_tpr_own"] = hit / total
+            continue
         rows: dict[str, list[dict[str, float]]] = {
             "bm25": [], "bm25s+stem": [], "bm25s+porter": [], "bm25+porter": [],
             "bm25+snowball": [], "brv fresh": [], "brv seq": []}
@@ -421,7 +433,7 @@ def main() -> None:
             fresh, n_ood = run_brv(b, search, fresh=True)
             rows["brv fresh"] += fresh
             flagged, asked = flagged + n_ood, asked + len(fresh)
-            if not args.quick:
+            if not (args.quick or args.fresh_only):
                 rows["brv seq"] += run_brv(b, search, fresh=False)[0]
         if args.by_length:
             by_length(built, rows)
@@ -473,6 +485,7 @@ def cross_ood(built: dict[str, list[Built]], specs: dict[str, tuple[list[EvalPro
             long_before = list(LONG["unanswerable"])
             hit, total = ood_rate(projects[0], search, [q.text for q in others])
             report[name]["ood_tpr_cross"] = hit / total
+            print(f"  {name}: {hit} of {total} other sets' questions flagged", flush=True)
             report[name]["ood_long_cross"] = [LONG["unanswerable"][i] - long_before[i]
                                               for i in (0, 1)]
 
@@ -532,7 +545,7 @@ def print_table(report: dict[str, dict[str, object]], header: bool = True) -> No
             ratios.append(f"{system} R@5 x{vals['R@5'] / max(base['R@5'], 1e-9):.2f} "
                           f"R@10 x{vals['R@10'] / max(base['R@10'], 1e-9):.2f}")
         extra = {k: round(float(v), 3) for k, v in r.items()  # type: ignore[arg-type]
-                 if k in ("questions", "documents", "build_s", "seconds")}
+                 if k in ("questions", "documents", "build_s", "seconds", "ood_fpr")}
         print(f"{'':<9} {'; '.join(ratios)}  {extra}")
         print(f"{'':<9} target: {verdict(r)}")
 

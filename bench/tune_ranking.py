@@ -1,7 +1,7 @@
 """Every ranking parameter chosen leave-one-set-out over the harness's sets (issue 37 item 5).
 
     python bench/tune_ranking.py --data /work/evaldata [--sets ...] [--questions 120]
-        [--workdir /tmp/brv-eval] [--cache /tmp/brv-tune.json] [--now --questions 0]
+        [--workdir /tmp/brv-eval] [--cache /tmp/brv-tune.json] [--now --questions 0 [--set K=V]]
 
 The sets are ``bench/eval_retrieval.py``'s (every shape: conversations, command pages, project
 docs, FAQs, short records, long documents, code), built by its ``build`` (``--workdir`` is
@@ -19,10 +19,14 @@ the order of :data:`COORDS`), on the objective mean ratio + worst ratio of the t
 - **held out**: for each set, the parameters chosen on all the *other* sets, and that set's
   ratio under them (nDCG@10 and R@10): the figure the issue asks for, a set the choice never
   saw;
-- **all sets**: the parameters chosen on every set (brv's defaults), each set's ratio.
+- **all sets**: the parameters chosen on every set, each set's ratio, beside brv's values
+  and issue 26's (brv's defaults take a choice only when it also holds on every question:
+  ``--now --questions 0 --set NAME=VALUE ...`` asks it; docs/retrieval.md).
 
 Every configuration's figures are kept in ``--cache`` (JSON), so a second run only asks what
-the first did not.
+the first did not. A figure's key names what else changes it (:func:`fingerprint`): the index's
+schema, the stemmer, and the questions and documents asked; a cache of another index (the
+crude stems of schema 10) or another sample is never read back.
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ from bench.eval_retrieval import (  # noqa: E402
     mean,
     run_bm25s,
     scores,
+    tune,
 )
 
 Value = Any
@@ -110,24 +115,45 @@ def put(name: str, value: Value) -> None:
 
 Config = dict[str, Value]
 
+# Words whose stems tell the stemmers apart (Snowball's revised English joins "regularly" and
+# "regular", "fairly" and "fair"; Porter's and the crude stems do not).
+PROBES = ("regularly", "fairly", "generously", "running")
 
-def key_of(config: Config) -> str:
-    return json.dumps([config[name] for name, _ in COORDS])
+
+def fingerprint(args: argparse.Namespace) -> str:
+    """What, besides the parameters, a set's figures depend on: the index's schema, the stem
+    rule (its library's version and its stems of :data:`PROBES`), and the sample asked."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from brv_vc.index.db import SCHEMA_VERSION
+    from brv_vc.index.stems import stem_of
+
+    try:
+        library = f"PyStemmer {version('PyStemmer')}"
+    except PackageNotFoundError:
+        library = "no PyStemmer"
+    return (f"schema {SCHEMA_VERSION}, {library} ({' '.join(map(stem_of, PROBES))}), "
+            f"questions {args.questions}, conversations {args.conversations}, "
+            f"tldr pages {args.tldr_pages}")
+
+
+def key_of(config: Config, prefix: str = "") -> str:
+    return json.dumps([prefix, *(config[name] for name, _ in COORDS)])
 
 
 class Tuner:
     """Figures of configurations on every set, each asked once (kept in the cache file)."""
 
     def __init__(self, built: dict[str, list[Built]], base: dict[str, dict[str, float]],
-                 cache: Path) -> None:
-        self.built, self.base, self.cache = built, base, cache
+                 cache: Path, prefix: str = "") -> None:
+        self.built, self.base, self.cache, self.prefix = built, base, cache, prefix
         self.seen: dict[str, dict[str, dict[str, float]]] = (
             json.loads(cache.read_text()) if cache.is_file() else {})
         self.asked = 0
         self.cached_only = False  # --from-cache: a configuration never asked is not a candidate
 
     def figures(self, config: Config) -> dict[str, dict[str, float]]:
-        key = key_of(config)
+        key = key_of(config, self.prefix)
         if key not in self.seen or set(self.seen[key]) < set(self.built):
             for name, value in config.items():
                 put(name, value)
@@ -141,11 +167,11 @@ class Tuner:
         return self.seen[key]
 
     def ratio(self, config: Config, name: str, metric: str = "nDCG@10") -> float:
-        got = self.seen[key_of(config)][name][metric]
+        got = self.seen[key_of(config, self.prefix)][name][metric]
         return got / max(self.base[name][metric], 1e-9)
 
     def objective(self, config: Config, sets: list[str]) -> float:
-        if self.cached_only and key_of(config) not in self.seen:
+        if self.cached_only and key_of(config, self.prefix) not in self.seen:
             return float("-inf")
         self.figures(config)
         ratios = [self.ratio(config, s) for s in sets]
@@ -246,7 +272,12 @@ def main() -> None:
     parser.add_argument("--now", action="store_true",
                         help="no choice: each set's ratio under brv's current values, without "
                              "the cache (with --questions 0: every question)")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                        help="with --now: a ranking constant other than brv's, e.g. "
+                             "lengths.K1=1.2 (module under brv_vc.index, as eval_retrieval's)")
     args = parser.parse_args()
+    for item in args.set:
+        tune(item)
     names = [n.strip() for n in args.sets.split(",") if n.strip()]
     built: dict[str, list[Built]] = {}
     base: dict[str, dict[str, float]] = {}
@@ -260,7 +291,8 @@ def main() -> None:
         base[name] = mean([row for b in built[name] for row in run_bm25s(b)])
         print(f"{name:<9} ({SHAPES.get(name, '?')}): {sum(len(b.spec.questions) for b in built[name])}"
               f" questions; stemmed BM25 nDCG@10 {base[name]['nDCG@10']:.3f}", flush=True)
-    if args.now:  # the cache's keys do not say which stemmer built the index
+    if args.now:  # every figure asked again: the cache is for choosing
+        print("values: " + describe({name: get(name) for name, _ in COORDS}))
         now = {name: mean(run(built[name])) for name in names}
         ratios = {n: now[n]["nDCG@10"] / max(base[n]["nDCG@10"], 1e-9) for n in names}
         for n in names:
@@ -269,7 +301,8 @@ def main() -> None:
         print(f"  worst nDCG@10 ratio: x{min(ratios.values()):.3f} ({min(ratios, key=ratios.get)})")
         return
     memoised()
-    tuner = Tuner(built, base, Path(args.cache))
+    tuner = Tuner(built, base, Path(args.cache), fingerprint(args))
+    print(f"figures keyed on: {tuner.prefix}")
     tuner.cached_only = args.from_cache
     current = {name: get(name) for name, _ in COORDS}
     print("brv's values: " + describe(current) + "\nstart (issue 26's): " + describe(START))
@@ -287,6 +320,8 @@ def main() -> None:
     print(f"  worst held-out nDCG@10 ratio: x{min(worst):.3f}")
     print(f"\nall sets: {describe(chosen_all)}")
     for label, config in (("issue 26", START), ("brv now", current), ("chosen", chosen_all)):
+        if tuner.objective(config, names) == float("-inf"):  # --from-cache, never asked
+            continue
         cells = [f"{s} x{tuner.ratio(config, s):.3f}" for s in names]
         print(f"  {label:<8} " + " ".join(cells)
               + f"  worst x{min(tuner.ratio(config, s) for s in names):.3f}")

@@ -72,7 +72,7 @@ class Sampler:
             self.peaks[self.stage] = max(self.peaks.get(self.stage, 0.0), _rss())
             if self.every and time.perf_counter() - last >= self.every:
                 last = time.perf_counter()
-                peaks = ", ".join(f"{k} {v:.0f}" for k, v in self.peaks.items())
+                peaks = ", ".join(f"{k} {v:.0f}" for k, v in list(self.peaks.items()))
                 print(f"  [{last - start:.0f} s, CPU {time.process_time():.0f} s, load "
                       f"{os.getloadavg()[0]:.1f}] in {self.stage}; {self.calls.get('apply', 0)} "
                       f"operations applied; peak MiB so far: {peaks}", flush=True)

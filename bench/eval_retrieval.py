@@ -396,6 +396,8 @@ def main() -> None:
                         help="override a ranking constant for tuning, e.g. search.COVER=1 "
                              "(module under brv_vc.index; in process only)")
     args = parser.parse_args()
+    if args.fresh_only and args.ood_only:
+        parser.error("--fresh-only and --ood-only are two different runs: give one")
     for item in args.set:
         tune(item)
     search: Searcher = as_process if args.processes else in_process

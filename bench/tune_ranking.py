@@ -276,6 +276,8 @@ def main() -> None:
                         help="with --now: a ranking constant other than brv's, e.g. "
                              "lengths.K1=1.2 (module under brv_vc.index, as eval_retrieval's)")
     args = parser.parse_args()
+    if args.set and not args.now:  # the cache is keyed by brv's values, not by --set's
+        parser.error("--set needs --now (a choice run would cache its figures as brv's values)")
     for item in args.set:
         tune(item)
     names = [n.strip() for n in args.sets.split(",") if n.strip()]

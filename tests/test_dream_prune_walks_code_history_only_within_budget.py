@@ -50,6 +50,15 @@ def test_a_prune_cut_by_the_budget_does_not_walk_the_code_history(tmp_path: Path
     assert not walked.exists()  # before: walked (and cached), then thrown away
 
 
+def test_a_budget_that_ends_after_the_last_check_still_spares_the_walk(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    asked = iter([False])  # the weighing's one check (entry 0) passes; then the budget is out
+    found = prune.candidates(project, entry_paths(project), NOW, set(),
+                             should_stop=lambda: next(asked, True))
+    assert found == []
+    assert not (project.state / CACHE).exists()
+
+
 def test_a_prune_within_budget_names_deleted_code_first_and_the_stalest_after(
         tmp_path: Path) -> None:
     project = _project(tmp_path)

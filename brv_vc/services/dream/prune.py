@@ -101,7 +101,7 @@ def candidates(project: Project, entries: Sequence[str], now: datetime,
     # the stalest few as they come (issue 37: at 100,000 generated entries every one is
     # stale, and the whole list took ~25 MB to keep 20)
     found = heapq.nsmallest(MAX_CANDIDATES, stale(), key=lambda c: (-c[1], c[0]))
-    if stopped:
+    if stopped or should_stop():  # asked once more: the budget may end in the last thousand
         return []
     # the code history's walk only for a pass that will be decided (a dream out of budget
     # paid for it and threw it away); the stalest 20 before it hold the stalest 20 - dead

@@ -64,3 +64,16 @@ def test_a_cold_search_sweeps_a_dead_writers_temps(project: Project) -> None:
     assert list((project.state / "tmp").iterdir()) == []
     assert list((project.state / "pending").iterdir()) == []
     assert [p.name for p in beside + kept if p.exists()] == [p.name for p in kept]
+
+
+def test_a_stray_name_no_sweep_would_remove_is_not_work_left(tmp_path: Path) -> None:
+    """What ``anything_left`` sees is what the sweep removes (one rule, tree/leftovers.pid_in):
+    a name without a pid in ``tmp/`` or ``pending/`` would make every command settle forever."""
+    state = tmp_path / "state"
+    (state / "tmp").mkdir(parents=True)
+    (state / "pending").mkdir()
+    (state / "tmp" / "notes.txt").write_text("x")
+    (state / "pending" / "a.tmp").write_text("x")
+    assert not anything_left(state)
+    (state / "pending" / ".curate-4242.json.tmp").write_text("x")
+    assert anything_left(state)

@@ -18,7 +18,7 @@ from pathlib import Path
 from brv_vc.tree.leftovers import PENDING_DIR as PENDING_DIR  # the names, in one place
 from brv_vc.tree.leftovers import STAGING_PREFIX as STAGING_PREFIX
 from brv_vc.tree.leftovers import TMP_DIR as TMP_DIR
-from brv_vc.tree.leftovers import pid_beside
+from brv_vc.tree.leftovers import pid_in
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import ensure_state_dir
 
@@ -130,21 +130,6 @@ def orphans(project: Project, kind: str | None = None) -> list[tuple[Path, dict[
     return found
 
 
-def _pid(text: str) -> int:
-    return int(text) if text.isdigit() else 0
-
-
-def _pid_in(folder: str, name: str) -> int | None:
-    """The pid in a temp name of ``folder`` (None: not a temp file there)."""
-    if folder == TMP_DIR:  # <pid>.<n>.tmp (store.write_atomic into the tree)
-        return _pid(name.split(".", 1)[0]) if name.endswith(".tmp") else None
-    if folder == "":  # <file>.<pid>.tmp beside a state file
-        return pid_beside(name)
-    if name.startswith(".") and name.endswith(".tmp"):  # pending/.<kind>-<pid>.json.tmp
-        return _pid(name.rsplit("-", 1)[-1].split(".", 1)[0])
-    return None
-
-
 def _temps(project: Project) -> list[tuple[Path, int]]:
     """Every temp file under ``.brv/state`` with the pid in its name (staging: below)."""
     found: list[tuple[Path, int]] = []
@@ -155,7 +140,7 @@ def _temps(project: Project) -> list[tuple[Path, int]]:
         except OSError:
             continue
         for name in names:
-            pid = _pid_in(key, name)
+            pid = pid_in(key, name)
             if pid is not None:
                 found.append((folder / name, pid))
     return found

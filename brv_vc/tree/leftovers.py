@@ -32,6 +32,24 @@ def pid_beside(name: str) -> int | None:
         return int(parts[1])
     return None
 
+def _pid(text: str) -> int:
+    return int(text) if text.isdigit() else 0
+
+
+def pid_in(folder: str, name: str) -> int | None:
+    """The pid in a temp name of ``folder``, None when the name is not a temp file there.
+
+    ``folder``: ``TMP_DIR``, ``PENDING_DIR``, or "" for the state folder itself. The one rule
+    of what :func:`anything_left` sees and ``intents``' sweep removes.
+    """
+    if folder == TMP_DIR:  # <pid>.<n>.tmp (store.write_atomic into the tree)
+        return _pid(name.split(".", 1)[0]) if name.endswith(".tmp") else None
+    if folder == "":  # <file>.<pid>.tmp beside a state file
+        return pid_beside(name)
+    if name.startswith(".") and name.endswith(".tmp"):  # pending/.<kind>-<pid>.json.tmp
+        return _pid(name.rsplit("-", 1)[-1].split(".", 1)[0])
+    return None
+
 
 def _names(folder: Path) -> list[str]:
     try:
@@ -53,6 +71,6 @@ def left_behind(state: Path) -> bool:
 
 def anything_left(state: Path) -> bool:
     """:func:`left_behind`, or a temp file to sweep: whether ``recovery.settle`` has work."""
-    return bool(_names(state / TMP_DIR)) or any(
-        n.endswith(".tmp") for n in _names(state / PENDING_DIR)) or any(
-        pid_beside(n) is not None for n in _names(state)) or left_behind(state)
+    return any(pid_in(key, n) is not None for folder, key in (
+        (state / TMP_DIR, TMP_DIR), (state / PENDING_DIR, PENDING_DIR), (state, ""))
+        for n in _names(folder)) or left_behind(state)

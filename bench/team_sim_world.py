@@ -225,6 +225,8 @@ def settle(world: World, clone: Clone, why: str) -> bool:
         # a person follows brv's advice first: what brv decides (an entry MERGEd away on
         # one side, changed on the other) it folds; the rest is left, true conflicts
         ran = world.brv(clone, "vc", "resolve", "--json", killable=False)
+        if ran.code not in (0, 1):  # 1: true conflicts left; anything else is a failure
+            world.add("brv vc resolve failed")
         try:
             folded = len(json.loads(ran.out).get("folded", []))
         except ValueError:

@@ -101,3 +101,28 @@ def test_a_deletion_committed_then_restored_is_not_deleted_again(tmp_path: Path)
     assert (clone.tree / E).is_file(), pulled.stderr
     assert "Disputes zebrafish cutover" in (clone.tree / E).read_text()
     assert E not in pulled.stderr
+
+
+def test_a_merge_undone_since_is_not_applied_again(tmp_path: Path) -> None:
+    """An interrupted dream's MERGE is rolled back and logged ``undone`` after its success
+    row: the entry is there on purpose, and a pull that changes it leaves it so."""
+    from brv_vc.clock import format_iso, utcnow
+    from brv_vc.lifecycle.curate_log import LogRow, append
+
+    origin, clone = _origin_and_clone(tmp_path)
+    _brv(clone.root, "curate", "merge", P, "--into", T, "--reason", "duplicates")
+    git("checkout", "--", f".brv/context-tree/{P}", f".brv/context-tree/{T}", cwd=clone.root)
+    conn = statedb.open_state(clone)
+    try:
+        append(conn, [LogRow(format_iso(utcnow()), "MERGE", P, "undone", "dream",
+                             f"undone: the dream operation merging it into {T}")])
+    finally:
+        conn.close()
+    _change(origin, P)
+
+    pulled = git("pull", "-q", "--no-rebase", cwd=clone.root)
+
+    assert (clone.tree / P).is_file(), pulled.stderr
+    assert "Refunds zebrafish cutover" in (clone.tree / P).read_text()
+    assert "zebrafish" not in (clone.tree / T).read_text()
+    assert P not in pulled.stderr

@@ -121,3 +121,29 @@ def test_nothing_in_conflict_says_so(tmp_path: Any) -> None:
     ran = solo.brv("vc", "resolve")
     assert ran.exit_code == 0
     assert "no conflict to resolve" in ran.stdout
+
+
+def test_a_stash_not_the_one_applied_is_left_alone(tmp_path: Any) -> None:
+    """A ``git revert`` stopped on a modify/delete while an older, unrelated stash is kept:
+    brv folds nothing on the stash's word and never advises dropping it."""
+    solo = standalone_member(tmp_path)
+    _base(solo)
+    solo.ok("curate", "update", P, "--content", NEW, "--reason", "an update")
+    _commit(solo, "update refunds")
+    update = solo.git("rev-parse", "HEAD").strip()
+    solo.ok("curate", "merge", P, "--into", T, "--reason", "duplicates")
+    _commit(solo, "merge refunds")
+    solo.ok("curate", "add", "payments/ledger", "--title", "Payouts", "--content",
+            "## Narrative\nPayouts settle weekly.", "--reason", "unrelated")
+    solo.git("stash", "push", "-q", "--include-untracked")
+    stashed = solo.git("stash", "list")
+    solo.git("revert", "--no-edit", update, check=False)
+    assert P in _unmerged(solo)
+
+    ran = solo.brv("vc", "resolve", "--json")
+    out = json.loads(ran.stdout)
+    assert ran.exit_code == 1, ran.stdout
+    assert out["operation"] == "unknown"
+    assert out["folded"] == []
+    assert "stash" not in out["next_step"]
+    assert solo.git("stash", "list") == stashed

@@ -66,12 +66,16 @@ def recent(conn: sqlite3.Connection, limit: int = 50) -> list[LogRow]:
 
 
 
-def successes_since(conn: sqlite3.Connection, stamp: str) -> list[LogRow]:
-    """The successful rows logged at or after ``stamp`` (as rows hold times), newest first."""
+def outcomes_since(conn: sqlite3.Connection, stamp: str) -> list[LogRow]:
+    """The rows logged at or after ``stamp`` (as rows hold times) that say what the tree holds.
+
+    ``success``, and ``undone`` (an interrupted dream's operation rolled back after its
+    success row). Newest first.
+    """
     conn.execute(_SCHEMA)
     cursor = conn.execute(
         "SELECT time, type, path, status, reason, message FROM curate_log"
-        " WHERE status = 'success' AND time >= ? ORDER BY id DESC",
+        " WHERE status IN ('success', 'undone') AND time >= ? ORDER BY id DESC",
         (stamp,),
     )
     return [LogRow(*row) for row in cursor]

@@ -26,7 +26,7 @@ from brv_vc.tree.layout import Kind, kind_of
 from brv_vc.tree.project import Project
 from brv_vc.vc import git
 from brv_vc.vc.repo import KnowledgeRepo
-from brv_vc.vc.status import MODIFY_DELETE
+from brv_vc.vc.status import MODIFY_DELETE, Change
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -34,7 +34,6 @@ if TYPE_CHECKING:
     from datetime import datetime
 
     from brv_vc.lifecycle.curate_log import LogRow
-    from brv_vc.vc.status import Change
 
 REASON = "merged away on one side, changed on the other: the change is folded into the target"
 
@@ -91,10 +90,24 @@ def settle(project: Project, repo: KnowledgeRepo, old: str | None, target: str,
 
     if not fold_conflicts(project, repo, old, target, conflicts, now):
         return conflicts
-    left = status(repo).conflicts
+    left = status(repo).conflicts or elsewhere(repo)
     if not left:
         conclude_merge(repo)
     return left
+
+
+def elsewhere(repo: KnowledgeRepo) -> tuple[Change, ...]:
+    """The unmerged paths outside the knowledge (in-project: code).
+
+    git's merge holds them open too: nothing is concluded while one is left.
+    """
+    if not repo.in_project:
+        return ()
+    from brv_vc.vc.git import stage
+
+    mine = stage.unmerged(repo)
+    return tuple(Change("unmerged (not knowledge)", p)
+                 for p in sorted(stage.unmerged(repo, everywhere=True) - mine))
 
 
 def fold_conflicts(project: Project, repo: KnowledgeRepo, ours: str, theirs: str,
@@ -221,12 +234,19 @@ def reapply(project: Project, repo: KnowledgeRepo, orig: str, head: str,
         return ()
     made = git.commit_time(repo.workdir, orig)
     stamp = _iso(made) if made is not None else ""
-    rows = _since(project, stamp) if stamp else []
+    newest: dict[str, LogRow] = {}  # each path's newest row: one pass over the log's rows
+    for r in _since(project, stamp) if stamp else []:
+        for key in {r.path, *r.message.split()}:
+            newest.setdefault(key, r)
     jobs: list[tuple[str, str, str]] = []  # P, its repository path, the MERGE target ("")
     for rel, p in present:
-        row = next((r for r in rows if r.path == rel or rel in r.message.split()), None)
-        removal = removal_of(row.message, rel) if row is not None else None
-        if removal is None or row is None:
+        row = newest.get(rel)
+        # an undone MERGE (an interrupted dream's) is no deletion; nor is this module's own
+        # fold, whose merge may since have been aborted
+        if row is None or row.status != "success" or row.reason == REASON:
+            continue
+        removal = removal_of(row.message, rel)
+        if removal is None:
             continue
         if row.time == stamp:  # the same second as orig: after the entry's own last commit?
             touched = git.commit_time(repo.workdir, orig, p)
@@ -244,16 +264,16 @@ def _iso(seconds: int) -> str:
 
 
 def _since(project: Project, stamp: str) -> list[LogRow]:
-    """The successful curate-log rows logged at or after ``stamp``, newest first."""
+    """The curate-log rows of outcomes logged at or after ``stamp``, newest first."""
     import sqlite3
 
-    from brv_vc.lifecycle.curate_log import successes_since
+    from brv_vc.lifecycle.curate_log import outcomes_since
     from brv_vc.tree import statedb
 
     try:
         conn = statedb.open_state(project)
         try:
-            return successes_since(conn, stamp)
+            return outcomes_since(conn, stamp)
         finally:
             conn.close()
     except (BrvError, OSError, sqlite3.Error):

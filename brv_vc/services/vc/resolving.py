@@ -52,7 +52,7 @@ def resolve(project: Project, repo: KnowledgeRepo, now: datetime) -> ResolveResu
     ``apply`` that stopped keeps it). Under the project's write lock, as every brv writer.
     """
     from brv_vc.services.vc.changes import status
-    from brv_vc.services.vc.merged_away import fold_conflicts
+    from brv_vc.services.vc.merged_away import elsewhere, fold_conflicts
 
     with writelock.hold(project):
         conflicts = status(repo).conflicts
@@ -63,6 +63,7 @@ def resolve(project: Project, repo: KnowledgeRepo, now: datetime) -> ResolveResu
         folds = (fold_conflicts(project, repo, ours, theirs, conflicts, now)
                  if ours and theirs else ())
         left = status(repo).conflicts if folds else conflicts
+        left = (*left, *elsewhere(repo))
     if folds:
         from brv_vc.services.derived import refresh
 
@@ -73,10 +74,32 @@ def resolve(project: Project, repo: KnowledgeRepo, now: datetime) -> ResolveResu
 
 
 def _stopped(repo: KnowledgeRepo) -> tuple[str, str | None, str]:
-    """(operation, the commit it brings in, the step that finishes it)."""
+    """(operation, the commit it brings in, the step that finishes it).
+
+    The newest stash only when a conflict's incoming side is the stash's file: a ``git
+    revert``, ``am`` or an older stash's apply is another operation ("unknown": no fold,
+    and no advice to drop a stash that is not the one applied).
+    """
     git_dir = repo.git_dir()
     for operation, name, step in _STOPPED:
         if (git_dir / name).is_file():
             return operation, repo.rev(name), step
     operation, name, step = _STASH
-    return operation, repo.rev(name), step
+    stash = repo.rev(name)
+    if stash is not None and _applied(repo, stash):
+        return operation, stash, step
+    return "unknown", None, "finish what git stopped in ('git status' says what it is)"
+
+
+def _applied(repo: KnowledgeRepo, stash: str) -> bool:
+    """Whether a conflict's incoming version (stage 3) is the file ``stash`` holds."""
+    from brv_vc.vc import git
+    from brv_vc.vc.git import stage
+    from brv_vc.vc.git.objects import blob_at
+
+    incoming = [(p, blobs[3]) for p, blobs in stage.unmerged_stages(repo).items() if 3 in blobs]
+    if not incoming:
+        return False
+    path, blob = incoming[0]
+    held = blob_at(repo.workdir, stash, path)
+    return held is not None and git.read_blobs(repo.workdir, [blob]).get(blob) == held

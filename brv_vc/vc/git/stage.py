@@ -36,9 +36,13 @@ def indexed(repo: Worktree, pathspec: Sequence[str], *, index_file: Path | None 
     return [p for p in out.split("\0") if p]
 
 
-def unmerged(repo: Worktree) -> set[str]:
-    """The knowledge paths the index records as unmerged (``ls-files -u``)."""
-    out = repo.git("ls-files", "-u", "-z", *repo.pathspec()).stdout
+def unmerged(repo: Worktree, *, everywhere: bool = False) -> set[str]:
+    """The knowledge paths the index records as unmerged (``ls-files -u``).
+
+    ``everywhere``: every unmerged path of the repository (in-project: code too).
+    """
+    scope = () if everywhere else repo.pathspec()
+    out = repo.git("ls-files", "-u", "-z", *scope).stdout
     return {record.split("\t", 1)[1] for record in out.split("\0") if "\t" in record}
 
 

@@ -20,6 +20,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -35,13 +36,17 @@ def build(code: Code, tree: Path, *, rebuild: bool = True) -> dict[str, float]:
     """One ``brv index [--rebuild]`` of ``tree`` by ``code``: CPU s, wall s, peak MB."""
     start = time.perf_counter()
     flags = ["--rebuild"] if rebuild else []
-    child = subprocess.Popen([*code.brv, "index", *flags, "--json"], cwd=tree,
-                             env=code.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(child.pid, 0)
-    wall = time.perf_counter() - start
-    child.returncode = os.waitstatus_to_exitcode(status)
-    if child.returncode:
-        raise SystemExit(f"{code.label}: exit {child.returncode}: {child.stderr.read()!r}")
+    # stderr to a file, read after the wait: a pipe read only then would block a child that
+    # writes more than the pipe holds (a warning an entry from an older code)
+    with tempfile.TemporaryFile() as errors:
+        child = subprocess.Popen([*code.brv, "index", *flags, "--json"], cwd=tree,
+                                 env=code.env, stdout=subprocess.DEVNULL, stderr=errors)
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - start
+        child.returncode = os.waitstatus_to_exitcode(status)
+        if child.returncode:
+            errors.seek(0)
+            raise SystemExit(f"{code.label}: exit {child.returncode}: {errors.read()!r}")
     return {"cpu": usage.ru_utime + usage.ru_stime, "wall": wall, "peak": usage.ru_maxrss / 1024}
 
 

@@ -13,15 +13,13 @@ many times within one build.
 from __future__ import annotations
 
 import os
-import shutil
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-
-from bench.gen_tree import generate
+from reference_code import extract, trees
 
 REFERENCE = "30e8522"  # main when the Snowball stems landed, before the build was made faster
 ROOT = Path(__file__).resolve().parent.parent
@@ -84,23 +82,11 @@ def _build(code: Path, tree: Path, *memo: str) -> dict[str, list[tuple[object, .
 
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    where = tmp_path_factory.mktemp("reference")
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", REFERENCE, "brv_vc"],
-                             capture_output=True, check=False)
-    if archive.returncode != 0:
-        pytest.skip(f"the reference commit {REFERENCE} is not in this checkout's history")
-    subprocess.run(["tar", "-x", "-C", str(where)], input=archive.stdout, check=True)
-    return where
+    return extract(REFERENCE, tmp_path_factory.mktemp("reference"))
 
 
 def test_build_and_edit_write_the_reference_rows(tmp_path: Path, reference: Path) -> None:
-    template = tmp_path / "template"
-    entries = generate(template, 200, seed=5)
-    topic = entries[0].rsplit("/", 1)[0]
-    for name, text in _ODD.items():
-        (template / ".brv/context-tree" / topic / name).write_text(text, encoding="utf-8")
-    for name in ("old", "new", "small"):
-        shutil.copytree(template, tmp_path / name, symlinks=True)
+    trees(tmp_path, 200, 5, _ODD, "old", "new", "small")
     theirs = _build(reference, tmp_path / "old")
     mine = _build(ROOT, tmp_path / "new")
     small = _build(ROOT, tmp_path / "small", "50")

@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from reference_code import extract, trees
 
-from bench.gen_tree import generate
 from brv_vc.services.init import init_project
 from brv_vc.tree.project import Project
 
@@ -126,23 +126,11 @@ def _run(code: Path, project: Path, entries: list[str]) -> None:
 
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    where = tmp_path_factory.mktemp("reference")
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", REFERENCE, "brv_vc"],
-                             capture_output=True, check=False)
-    if archive.returncode != 0:
-        pytest.skip(f"the reference commit {REFERENCE} is not in this checkout's history")
-    subprocess.run(["tar", "-x", "-C", str(where)], input=archive.stdout, check=True)
-    return where
+    return extract(REFERENCE, tmp_path_factory.mktemp("reference"))
 
 
 def test_refresh_leaves_what_the_reference_code_left(tmp_path: Path, reference: Path) -> None:
-    template = tmp_path / "template"
-    entries = generate(template, 150, seed=3)
-    topic = entries[0].rsplit("/", 1)[0]
-    for name, text in _ODD.items():
-        (template / ".brv/context-tree" / topic / name).write_text(text, encoding="utf-8")
-    shutil.copytree(template, tmp_path / "new", symlinks=True)
-    shutil.copytree(template, tmp_path / "old", symlinks=True)
+    entries, topic = trees(tmp_path, 150, 3, _ODD, "new", "old")
     _run(ROOT, tmp_path / "new", entries)
     _run(reference, tmp_path / "old", entries)
     new, old = Project(tmp_path / "new"), Project(tmp_path / "old")

@@ -14,23 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from merged_away_support import P, T, base, changed_by_bob, changed_on_a_side, commit
 from vc_helpers import Member, Team, standalone_member, team  # noqa: F401
-
-P = "payments/ledger/refunds.md"
-T = "payments/ledger/double_entry.md"
-NEW = "## Rollout\nZebrafish cutover windows close every Friday at noon."
-
-
-def _base(member: Member) -> None:
-    member.ok("curate", "add", "payments/ledger", "--title", "Double entry", "--content",
-              "## Narrative\nEvery posting has a debit and a credit.", "--reason", "base")
-    member.ok("curate", "add", "payments/ledger", "--title", "Refunds", "--content",
-              "## Narrative\nRefunds post a reversing entry.", "--reason", "base")
-
-
-def _commit(member: Member, message: str) -> None:
-    member.ok("vc", "add")
-    member.ok("vc", "commit", "-m", message)
 
 
 def _found_in(member: Member, query: str) -> list[str]:
@@ -52,15 +37,9 @@ def _folded(member: Member) -> None:
 
 def test_a_branch_change_of_an_entry_merged_away_on_main_is_folded(tmp_path: Any) -> None:
     solo = standalone_member(tmp_path)
-    _base(solo)
-    _commit(solo, "base")
-    main = solo.git("rev-parse", "--abbrev-ref", "HEAD").strip()
-    solo.git("checkout", "-q", "-b", "side")
-    solo.ok("curate", "update", P, "--content", NEW, "--reason", "side change")
-    _commit(solo, "side: rollout")
-    solo.git("checkout", "-q", main)
-    solo.ok("curate", "merge", P, "--into", T, "--reason", "duplicates")
-    _commit(solo, "main: merge refunds")
+    base(solo)
+    commit(solo, "base")
+    changed_on_a_side(solo, "merge", P, "--into", T, "--reason", "duplicates")
 
     merged = solo.brv("vc", "merge", "side")
     assert merged.exit_code == 0, merged
@@ -68,14 +47,7 @@ def test_a_branch_change_of_an_entry_merged_away_on_main_is_folded(tmp_path: Any
 
 
 def test_a_pulled_merge_of_an_entry_changed_here_is_folded(team: Team) -> None:  # noqa: F811
-    alice, bob = team.alice, team.bob
-    _base(alice)
-    alice.sync("base")
-    bob.ok("vc", "pull")
-    alice.ok("curate", "merge", P, "--into", T, "--reason", "duplicates")
-    alice.sync("alice merges refunds")
-    bob.ok("curate", "update", P, "--content", NEW, "--reason", "bob's change")
-    _commit(bob, "bob: rollout")
+    bob = changed_by_bob(team, "merge", P, "--into", T, "--reason", "duplicates")
 
     pulled = bob.brv("vc", "pull")  # modify/delete, deleted by them: the fold resolves it
     assert pulled.exit_code == 0, pulled
@@ -83,14 +55,7 @@ def test_a_pulled_merge_of_an_entry_changed_here_is_folded(team: Team) -> None: 
 
 
 def test_a_delete_against_a_change_stays_a_conflict(team: Team) -> None:  # noqa: F811
-    alice, bob = team.alice, team.bob
-    _base(alice)
-    alice.sync("base")
-    bob.ok("vc", "pull")
-    alice.ok("curate", "delete", P, "--reason", "gone")
-    alice.sync("alice deletes refunds")
-    bob.ok("curate", "update", P, "--content", NEW, "--reason", "bob's change")
-    _commit(bob, "bob: rollout")
+    bob = changed_by_bob(team, "delete", P, "--reason", "gone")
 
     pulled = bob.brv("vc", "pull")
     assert pulled.exit_code == 1, pulled

@@ -14,24 +14,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from merged_away_support import NEW, P, T, base, changed_on_a_side, commit
 from vc_helpers import Member, standalone_member
-
-P = "payments/ledger/refunds.md"
-T = "payments/ledger/double_entry.md"
-NEW = "## Rollout\nZebrafish cutover windows close every Friday at noon."
 
 
 def _base(member: Member) -> None:
-    member.ok("curate", "add", "payments/ledger", "--title", "Double entry", "--content",
-              "## Narrative\nEvery posting has a debit and a credit.", "--reason", "base")
-    member.ok("curate", "add", "payments/ledger", "--title", "Refunds", "--content",
-              "## Narrative\nRefunds post a reversing entry.", "--reason", "base")
-    _commit(member, "base")
-
-
-def _commit(member: Member, message: str) -> None:
-    member.ok("vc", "add")
-    member.ok("vc", "commit", "-m", message)
+    base(member)
+    commit(member, "base")
 
 
 def _unmerged(member: Member) -> str:
@@ -61,7 +50,7 @@ def test_a_stash_pop_stopped_on_an_entry_merged_away_meanwhile(tmp_path: Any) ->
     solo.ok("curate", "update", P, "--content", NEW, "--reason", "the agent's update")
     solo.git("stash", "push", "-q")
     solo.ok("curate", "merge", P, "--into", T, "--reason", "duplicates")
-    _commit(solo, "merge refunds")
+    commit(solo, "merge refunds")
     solo.git("stash", "pop", check=False)
     assert P in _unmerged(solo)  # git's modify/delete: deleted by us
 
@@ -73,13 +62,7 @@ def test_a_stash_pop_stopped_on_an_entry_merged_away_meanwhile(tmp_path: Any) ->
 def test_a_plain_git_merge_stopped_on_an_entry_merged_away_on_main(tmp_path: Any) -> None:
     solo = standalone_member(tmp_path)
     _base(solo)
-    main = solo.git("rev-parse", "--abbrev-ref", "HEAD").strip()
-    solo.git("checkout", "-q", "-b", "side")
-    solo.ok("curate", "update", P, "--content", NEW, "--reason", "side change")
-    _commit(solo, "side: rollout")
-    solo.git("checkout", "-q", main)
-    solo.ok("curate", "merge", P, "--into", T, "--reason", "duplicates")
-    _commit(solo, "main: merge refunds")
+    changed_on_a_side(solo, "merge", P, "--into", T, "--reason", "duplicates")
     solo.git("merge", "side", check=False)
     assert P in _unmerged(solo)
     assert '"brv vc resolve" folds' in solo.ok("vc", "status").stdout  # the way out, named
@@ -93,13 +76,7 @@ def test_a_plain_git_merge_stopped_on_an_entry_merged_away_on_main(tmp_path: Any
 def test_a_delete_against_a_change_is_left_for_a_person(tmp_path: Any) -> None:
     solo = standalone_member(tmp_path)
     _base(solo)
-    main = solo.git("rev-parse", "--abbrev-ref", "HEAD").strip()
-    solo.git("checkout", "-q", "-b", "side")
-    solo.ok("curate", "update", P, "--content", NEW, "--reason", "side change")
-    _commit(solo, "side: rollout")
-    solo.git("checkout", "-q", main)
-    solo.ok("curate", "delete", P, "--reason", "obsolete")
-    _commit(solo, "main: delete refunds")
+    changed_on_a_side(solo, "delete", P, "--reason", "obsolete")
     solo.git("merge", "side", check=False)
     assert P in _unmerged(solo)
     before = solo.text(T)
@@ -129,10 +106,10 @@ def test_a_stash_not_the_one_applied_is_left_alone(tmp_path: Any) -> None:
     solo = standalone_member(tmp_path)
     _base(solo)
     solo.ok("curate", "update", P, "--content", NEW, "--reason", "an update")
-    _commit(solo, "update refunds")
+    commit(solo, "update refunds")
     update = solo.git("rev-parse", "HEAD").strip()
     solo.ok("curate", "merge", P, "--into", T, "--reason", "duplicates")
-    _commit(solo, "merge refunds")
+    commit(solo, "merge refunds")
     solo.ok("curate", "add", "payments/ledger", "--title", "Payouts", "--content",
             "## Narrative\nPayouts settle weekly.", "--reason", "unrelated")
     solo.git("stash", "push", "-q", "--include-untracked")

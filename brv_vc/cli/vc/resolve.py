@@ -17,7 +17,10 @@ def _text(result: Any) -> str:
     lines = [f"folded {f.source} into {f.target}: merged away there, changed here "
              f"(the change of {f.commit[:12]}); it stays deleted" for f in result.folded]
     lines += [f"left: {c.path} ({c.change})" for c in result.conflicts]
-    if not result.folded:
+    if result.operation == "unknown":
+        lines.append("nothing folded: git stopped in an operation brv does not read (not a "
+                     "merge, rebase, cherry-pick or the newest stash's pop)")
+    elif not result.folded:
         lines.append(f"no conflict of the {result.operation} is one brv decides")
     lines.append(f"next: {result.next_step}")
     return "\n".join(lines)

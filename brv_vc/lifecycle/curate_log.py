@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from brv_vc.lifecycle import sidecar
+from brv_vc.record import NamedTuple
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS curate_log (
@@ -25,8 +25,7 @@ CREATE TABLE IF NOT EXISTS curate_log (
 """
 
 
-@dataclass(frozen=True)
-class LogRow:
+class LogRow(NamedTuple):  # not a dataclass: the post-merge hook reads the log (record.py)
     """One logged operation."""
 
     time: str
@@ -79,3 +78,21 @@ def outcomes_since(conn: sqlite3.Connection, stamp: str) -> list[LogRow]:
         (stamp,),
     )
     return [LogRow(*row) for row in cursor]
+
+
+def merge_message(source: str, into: str) -> str:
+    """The audit message of a MERGE of entry ``source`` into ``into``."""
+    return f"merged {source} into {into}"
+
+
+def removal_of(message: str, rel: str) -> tuple[str, str] | None:
+    """What a successful operation's audit message says it did to entry ``rel``, if it removed it.
+
+    ("deleted", "") for a DELETE (its message is ``"deleted <file>"``, batch's default) and
+    ("merged", target) for a MERGE of ``rel`` away (:func:`merge_message`); None otherwise.
+    Words after the path (a note of what did it) are allowed: entry paths hold no space.
+    """
+    if message == f"deleted {rel}" or message.startswith(f"deleted {rel} "):
+        return "deleted", ""
+    head = merge_message(rel, "")
+    return ("merged", message[len(head):].split(" ", 1)[0]) if message.startswith(head) else None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from brv_vc.vc.status import MODIFY_DELETE
 from brv_vc.words import plural
 
 TYPE_CHECKING = False  # typing costs ~2 ms to import, on the budgeted status path
@@ -27,6 +26,8 @@ _LABEL = {"added": "new file", "deleted": "deleted", "modified": "modified",
 
 def status_text(r: StatusReport) -> str:
     """``git status``-like text."""
+    from brv_vc.vc.status import MODIFY_DELETE  # 'vc status' has it loaded; pull and commit not
+
     lines = [f"On branch {r.branch}" if r.branch != "HEAD" else "HEAD detached"]
     if r.upstream and not r.merging:
         if r.ahead and r.behind:

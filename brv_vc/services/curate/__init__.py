@@ -11,7 +11,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from brv_vc.services.curate.apply import remove
     from brv_vc.services.curate.batch import run_batch
-    from brv_vc.services.curate.build import merge_message, removal_of
     from brv_vc.services.curate.journal import log_undone, settle_journal
     from brv_vc.services.curate.merge import merge_entries, relink
     from brv_vc.services.curate.names import entry_titled
@@ -19,13 +18,13 @@ if TYPE_CHECKING:
     from brv_vc.services.curate.report import CurateResult, OpResult, Summary
 
 __all__ = ["SCHEMA", "CurateResult", "OpResult", "Summary", "entry_titled", "load_ops",
-           "log_undone", "merge_entries", "merge_message", "relink", "removal_of", "remove",
+           "log_undone", "merge_entries", "relink", "remove",
            "run_batch", "settle_journal", "validate_ops"]
 __getattr__ = lazy(__name__, {
     "run_batch": "batch", "entry_titled": "names", "settle_journal": "journal",
     "log_undone": "journal",
     "merge_entries": "merge", "relink": "merge",  # the MERGE rule (services/vc/merged_away)
-    "merge_message": "build", "removal_of": "build", "remove": "apply",
+    "remove": "apply",
     "SCHEMA": "parse", "load_ops": "parse", "validate_ops": "parse",
     "CurateResult": "report", "OpResult": "report", "Summary": "report",
 })

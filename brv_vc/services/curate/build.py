@@ -12,6 +12,7 @@ from typing import Any
 
 from brv_vc.errors import BrvError, FormatError
 from brv_vc.format.entry import Entry, serialize_entry
+from brv_vc.lifecycle.curate_log import merge_message
 from brv_vc.services.curate import content
 from brv_vc.services.curate.merge import merge_entries, relink
 from brv_vc.services.curate.plan import Plan, Target
@@ -163,24 +164,6 @@ def _merge(target: Target, view: View, now_iso: str) -> Plan:
         message=merge_message(source, into),
         entry=merged,
     )
-
-
-def merge_message(source: str, into: str) -> str:
-    """The audit message of a MERGE of entry ``source`` into ``into``."""
-    return f"merged {source} into {into}"
-
-
-def removal_of(message: str, rel: str) -> tuple[str, str] | None:
-    """What a successful operation's audit message says it did to entry ``rel``, if it removed it.
-
-    ("deleted", "") for a DELETE (its message is ``"deleted <file>"``, batch's default) and
-    ("merged", target) for a MERGE of ``rel`` away (:func:`merge_message`); None otherwise.
-    Words after the path (a note of what did it) are allowed: entry paths hold no space.
-    """
-    if message == f"deleted {rel}" or message.startswith(f"deleted {rel} "):
-        return "deleted", ""
-    head = merge_message(rel, "")
-    return ("merged", message[len(head):].split(" ", 1)[0]) if message.startswith(head) else None
 
 
 def _relinked(view: View, source: str, target: str) -> list[tuple[str, bytes]]:

@@ -19,21 +19,22 @@ from __future__ import annotations
 
 from brv_vc.clock import format_iso
 from brv_vc.errors import BrvError
-from brv_vc.format.entry import Entry, parse_entry, serialize_entry
 from brv_vc.record import NamedTuple
-from brv_vc.services.curate import merge_entries, relink
 from brv_vc.tree.layout import Kind, kind_of
 from brv_vc.tree.project import Project
 from brv_vc.vc import git
 from brv_vc.vc.repo import KnowledgeRepo
-from brv_vc.vc.status import MODIFY_DELETE, Change
 
+# The post-merge hook imports this module on every pull that changes an entry: the MERGE
+# rule, the entry format and the status records are imported only once there is a fold.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from datetime import datetime
 
+    from brv_vc.format.entry import Entry
     from brv_vc.lifecycle.curate_log import LogRow
+    from brv_vc.vc.status import Change
 
 REASON = "merged away on one side, changed on the other: the change is folded into the target"
 
@@ -48,6 +49,8 @@ class Fold(NamedTuple):
 
 def settled(entry: Entry, source: str, target: str) -> Entry:
     """``entry`` as a MERGE of ``source`` into ``target`` leaves it: no link to either."""
+    from brv_vc.services.curate import relink
+
     return relink(relink(entry, source, None), target, None)
 
 
@@ -57,6 +60,8 @@ def holds(target: Entry, source: Entry, source_rel: str, target_rel: str) -> boo
     Decided by the MERGE rule itself, not by a word overlap: folding ``source`` in changes
     nothing.
     """
+    from brv_vc.services.curate import merge_entries
+
     stamp = target.updated_at
     once = settled(merge_entries(target, target, stamp), source_rel, target_rel)
     return settled(merge_entries(target, source, stamp), source_rel, target_rel) == once
@@ -65,10 +70,14 @@ def holds(target: Entry, source: Entry, source_rel: str, target_rel: str) -> boo
 def folded(target: Entry, changed: Entry, source_rel: str, target_rel: str,
            stamp: str) -> Entry:
     """``target`` with the changed source folded in (the MERGE rule), links to it dropped."""
+    from brv_vc.services.curate import merge_entries
+
     return settled(merge_entries(target, changed, stamp), source_rel, target_rel)
 
 
 def _entry(data: bytes | None, rel: str) -> Entry | None:
+    from brv_vc.format.entry import parse_entry
+
     if data is None:
         return None
     try:
@@ -83,6 +92,8 @@ def settle(project: Project, repo: KnowledgeRepo, old: str | None, target: str,
 
     None left: the merge is committed (git's message), as a clean one.
     """
+    from brv_vc.vc.status import MODIFY_DELETE
+
     if old is None or not any(c.change in MODIFY_DELETE for c in conflicts):
         return conflicts
     from brv_vc.services.vc.changes import status
@@ -104,6 +115,7 @@ def elsewhere(repo: KnowledgeRepo) -> tuple[Change, ...]:
     if not repo.in_project:
         return ()
     from brv_vc.vc.git import stage
+    from brv_vc.vc.status import Change
 
     mine = stage.unmerged(repo)
     return tuple(Change("unmerged (not knowledge)", p)
@@ -122,6 +134,7 @@ def fold_conflicts(project: Project, repo: KnowledgeRepo, ours: str, theirs: str
     """
     from brv_vc.vc.git import stage
     from brv_vc.vc.git.merge import base as merge_base
+    from brv_vc.vc.status import MODIFY_DELETE
 
     wanted = {c.path: c.change == "deleted by us" for c in conflicts
               if c.change in MODIFY_DELETE and kind_of(c.path) is Kind.ENTRY}
@@ -170,6 +183,7 @@ def _fold(project: Project, source: str, target: str, changed: Entry, stamp: str
 
     False, changing nothing, when the target cannot be read.
     """
+    from brv_vc.format.entry import serialize_entry
     from brv_vc.services.curate import remove
     from brv_vc.tree.store import write_atomic
 
@@ -192,8 +206,7 @@ def _log(project: Project, folds: Sequence[Fold], stamp: str, how: str) -> None:
         return
     import sqlite3
 
-    from brv_vc.lifecycle.curate_log import LogRow, append
-    from brv_vc.services.curate import merge_message
+    from brv_vc.lifecycle.curate_log import LogRow, append, merge_message
     from brv_vc.tree import statedb
 
     rows = [LogRow(stamp, "MERGE" if f.target else "DELETE", f.source, "success", REASON,
@@ -224,7 +237,7 @@ def reapply(project: Project, repo: KnowledgeRepo, orig: str, head: str,
     ``index.lock`` as every brv writer; the targets are refreshed here (the hook refreshes
     what the merge changed).
     """
-    from brv_vc.services.curate import removal_of
+    from brv_vc.lifecycle.curate_log import removal_of
     from brv_vc.tree.statedb import STATE_DB
 
     present = [(rel, p) for status, p, _, _ in raw if status == "M"

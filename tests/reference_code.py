@@ -36,3 +36,9 @@ def trees(base: Path, count: int, seed: int, odd: dict[str, str], *names: str
     for name in names:
         shutil.copytree(template, base / name, symlinks=True)
     return entries, topic
+
+
+def unmeasured(env: dict[str, str]) -> dict[str, str]:
+    """``env`` without coverage's trigger for subprocesses: the reference code is not this
+    checkout's, and measured it would count as files of its own (``source_pkgs``)."""
+    return {k: v for k, v in env.items() if not k.startswith(("COVERAGE", "COV_CORE"))}

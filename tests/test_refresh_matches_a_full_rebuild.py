@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from reference_code import extract, trees
+from reference_code import extract, trees, unmeasured
 
 from brv_vc.services.init import init_project
 from brv_vc.tree.project import Project
@@ -116,6 +116,7 @@ def _run(code: Path, project: Path, entries: list[str]) -> None:
     import json
 
     env = {**os.environ, "PYTHONPATH": str(code)}
+    env = env if code == ROOT else unmeasured(env)  # the reference: not this code
     # run from the project, not the checkout: 'python -c' puts the current folder first on
     # the import path, so from the repository root the reference would import this checkout
     done = subprocess.run([sys.executable, "-c", _SCENARIO, str(project), json.dumps(entries)],

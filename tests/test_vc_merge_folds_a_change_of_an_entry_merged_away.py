@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from merged_away_support import P, T, base, changed_by_bob, changed_on_a_side, commit
-from vc_helpers import Member, Team, standalone_member, team  # noqa: F401
+from merged_away_support import NEW, P, T, base, changed_by_bob, changed_on_a_side, commit
+from vc_helpers import Member, Team, in_project_app, standalone_member, team  # noqa: F401
 
 
 def _found_in(member: Member, query: str) -> list[str]:
@@ -61,3 +61,39 @@ def test_a_delete_against_a_change_stays_a_conflict(team: Team) -> None:  # noqa
     assert pulled.exit_code == 1, pulled
     assert P in bob.git("diff", "--name-only", "--diff-filter=U")
     assert "Zebrafish" not in bob.text(T)
+
+
+def test_in_project_code_left_unmerged_keeps_the_merge_open(tmp_path: Any) -> None:
+    """Every knowledge conflict folds, but a code file is in conflict too: the merge is not
+    committed, and the code path is reported with the conflicts (exit 1)."""
+    import json
+
+    solo = in_project_app(tmp_path, "notes/misc/other.md")
+    base(solo)
+    commit(solo, "base")
+    app = solo.root / "app.py"
+
+    def code(text: str) -> None:
+        app.write_text(text)
+        solo.git("add", str(app))
+        solo.git("commit", "-qm", f"code: {text.strip()}")
+
+    main = solo.git("rev-parse", "--abbrev-ref", "HEAD").strip()
+    solo.git("checkout", "-q", "-b", "side")
+    code("ttl = 2\n")
+    solo.git("checkout", "-q", main)
+    code("ttl = 3\n")
+    solo.git("checkout", "-q", "side")
+    solo.ok("curate", "update", P, "--content", NEW, "--reason", "side change")
+    commit(solo, "side: rollout")
+    solo.git("checkout", "-q", main)
+    solo.ok("curate", "merge", P, "--into", T, "--reason", "duplicates")
+    commit(solo, "main: merge refunds")
+
+    merged = solo.brv("vc", "merge", "side", "--json")
+    assert merged.exit_code == 1, merged
+    left = json.loads(merged.stdout)["conflicts"]
+    assert [(c["path"], c["change"]) for c in left] == [("app.py", "unmerged (not knowledge)")]
+    assert solo.git("rev-parse", "-q", "--verify", "MERGE_HEAD", check=False).strip()
+    assert not (solo.tree / P).exists()
+    assert "Zebrafish cutover windows" in solo.text(T)

@@ -117,9 +117,9 @@ def elsewhere(repo: KnowledgeRepo) -> tuple[Change, ...]:
     from brv_vc.vc.git import stage
     from brv_vc.vc.status import Change
 
-    mine = stage.unmerged(repo)
     return tuple(Change("unmerged (not knowledge)", p)
-                 for p in sorted(stage.unmerged(repo, everywhere=True) - mine))
+                 for p in sorted(stage.unmerged(repo, everywhere=True))
+                 if repo.tree_path(p) is None)
 
 
 def fold_conflicts(project: Project, repo: KnowledgeRepo, ours: str, theirs: str,

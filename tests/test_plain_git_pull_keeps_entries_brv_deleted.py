@@ -12,6 +12,7 @@ a later commit is the team's choice: it is not deleted again.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -126,3 +127,40 @@ def test_a_merge_undone_since_is_not_applied_again(tmp_path: Path) -> None:
     assert "Refunds zebrafish cutover" in (clone.tree / P).read_text()
     assert "zebrafish" not in (clone.tree / T).read_text()
     assert P not in pulled.stderr
+
+
+def test_a_second_pull_before_any_commit_folds_again(tmp_path: Path) -> None:
+    """The hook's own removal is a removal: a second plain pull that changes the entry again,
+    before anything was committed, folds that change too."""
+    origin, clone = _origin_and_clone(tmp_path)
+    _brv(clone.root, "curate", "merge", P, "--into", T, "--reason", "duplicates")
+    _change(origin, P)
+    time.sleep(1.1)  # the log's times are in seconds: the pull comes after the teammate's
+    git("pull", "-q", "--no-rebase", cwd=clone.root)  # commit, as it does between people
+    assert not (clone.tree / P).exists()
+    _brv(origin.root, "curate", "update", P, "--content",
+         "## Audit\nRefunds quokka ledger audit runs monthly.", "--reason", "teammate")
+    git("add", "-A", cwd=origin.root)
+    git("commit", "-qm", "teammate: audit", cwd=origin.root)
+
+    pulled = git("pull", "-q", "--no-rebase", cwd=clone.root)
+
+    assert not (clone.tree / P).exists(), pulled.stderr
+    text = (clone.tree / T).read_text()
+    assert "Refunds zebrafish cutover closes on Fridays." in text
+    assert "Refunds quokka ledger audit runs monthly." in text
+
+
+def test_a_merge_put_back_without_a_log_row_is_left_alone(tmp_path: Path) -> None:
+    """A MERGE undone by a reset (no curate-log row says so): the target no longer holds the
+    entry, so the pull that changes the entry leaves it where the person put it back."""
+    origin, clone = _origin_and_clone(tmp_path)
+    _brv(clone.root, "curate", "merge", P, "--into", T, "--reason", "duplicates")
+    git("checkout", "--", f".brv/context-tree/{P}", f".brv/context-tree/{T}", cwd=clone.root)
+    _change(origin, P)
+
+    pulled = git("pull", "-q", "--no-rebase", cwd=clone.root)
+
+    assert (clone.tree / P).is_file(), pulled.stderr
+    assert "Refunds zebrafish cutover" in (clone.tree / P).read_text()
+    assert "zebrafish" not in (clone.tree / T).read_text()

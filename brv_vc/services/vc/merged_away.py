@@ -37,6 +37,9 @@ if TYPE_CHECKING:
     from brv_vc.vc.status import Change
 
 REASON = "merged away on one side, changed on the other: the change is folded into the target"
+# the post-merge hook's rows: a removal of its own, which a later pull re-applies in turn
+# (a merge's fold, REASON, may be aborted with its merge: never re-applied)
+WRITTEN_BACK = "written back by a plain git pull after brv removed it here: removed again"
 
 
 class Fold(NamedTuple):
@@ -178,7 +181,8 @@ def fold_conflicts(project: Project, repo: KnowledgeRepo, ours: str, theirs: str
     return tuple(done)
 
 
-def _fold(project: Project, source: str, target: str, changed: Entry, stamp: str) -> bool:
+def _fold(project: Project, source: str, target: str, changed: Entry, stamp: str,
+          held: Entry | None = None) -> bool:
     """Writes ``target`` (as the work tree holds it) with ``changed`` folded in, removes ``source``.
 
     False, changing nothing, when the target cannot be read.
@@ -192,7 +196,7 @@ def _fold(project: Project, source: str, target: str, changed: Entry, stamp: str
     except OSError:
         return False
     entry = _entry(current, target)
-    if entry is None:
+    if entry is None or (held is not None and not holds(entry, held, source, target)):
         return False
     write_atomic(project.tree / target, serialize_entry(folded(entry, changed, source, target,
                                                                 stamp)))
@@ -200,7 +204,8 @@ def _fold(project: Project, source: str, target: str, changed: Entry, stamp: str
     return True
 
 
-def _log(project: Project, folds: Sequence[Fold], stamp: str, how: str) -> None:
+def _log(project: Project, folds: Sequence[Fold], stamp: str, how: str,
+         reason: str = REASON) -> None:
     """One curate-log row a fold (or a DELETE removed again)."""
     if not folds:
         return
@@ -209,7 +214,7 @@ def _log(project: Project, folds: Sequence[Fold], stamp: str, how: str) -> None:
     from brv_vc.lifecycle.curate_log import LogRow, append, merge_message
     from brv_vc.tree import statedb
 
-    rows = [LogRow(stamp, "MERGE" if f.target else "DELETE", f.source, "success", REASON,
+    rows = [LogRow(stamp, "MERGE" if f.target else "DELETE", f.source, "success", reason,
                    f"{merge_message(f.source, f.target)} again {how} (the change of "
                    f"{f.commit[:12]} folded in)" if f.target
                    else f"deleted {f.source} again {how} (changed by {f.commit[:12]})")
@@ -254,8 +259,8 @@ def reapply(project: Project, repo: KnowledgeRepo, orig: str, head: str,
     jobs: list[tuple[str, str, str]] = []  # P, its repository path, the MERGE target ("")
     for rel, p in present:
         row = newest.get(rel)
-        # an undone MERGE (an interrupted dream's) is no deletion; nor is this module's own
-        # fold, whose merge may since have been aborted
+        # an undone MERGE (an interrupted dream's) is no deletion; nor is a merge's fold,
+        # whose merge may since have been aborted
         if row is None or row.status != "success" or row.reason == REASON:
             continue
         removal = removal_of(row.message, rel)
@@ -266,7 +271,7 @@ def reapply(project: Project, repo: KnowledgeRepo, orig: str, head: str,
             if touched is None or _iso(touched) >= row.time:
                 continue
         jobs.append((rel, p, removal[1]))
-    return _reapplied(project, repo, head, jobs, now) if jobs else ()
+    return _reapplied(project, repo, orig, head, jobs, now) if jobs else ()
 
 
 def _iso(seconds: int) -> str:
@@ -293,12 +298,13 @@ def _since(project: Project, stamp: str) -> list[LogRow]:
         return []
 
 
-def _reapplied(project: Project, repo: KnowledgeRepo, head: str,
+def _reapplied(project: Project, repo: KnowledgeRepo, orig: str, head: str,
                jobs: Sequence[tuple[str, str, str]], now: datetime) -> tuple[Fold, ...]:
     from brv_vc.services.curate import remove
     from brv_vc.services.derived import refresh
     from brv_vc.tree import writelock
     from brv_vc.vc import git_index_lock
+    from brv_vc.vc.git.objects import blob_at
 
     stamp = format_iso(now)
     done: list[Fold] = []
@@ -314,9 +320,13 @@ def _reapplied(project: Project, repo: KnowledgeRepo, head: str,
                 done.append(Fold(rel, "", commit))
                 continue
             changed = _entry(data, rel)
-            if changed is not None and _fold(project, rel, target, changed, stamp):
+            # the target must still hold the source as it was before the pull: a MERGE undone
+            # since (a rejected review, a reset, a dream undo) left no row, but no fold either
+            before = _entry(blob_at(repo.workdir, orig, path), rel)
+            if changed is not None and before is not None and _fold(
+                    project, rel, target, changed, stamp, held=before):
                 done.append(Fold(rel, target, commit))
-        _log(project, done, stamp, "after git pull")
+        _log(project, done, stamp, "after git pull", WRITTEN_BACK)
     targets = [f.target for f in done if f.target]
     if targets:
         refresh(project, targets, now)

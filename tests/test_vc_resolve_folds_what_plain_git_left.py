@@ -124,3 +124,19 @@ def test_a_stash_not_the_one_applied_is_left_alone(tmp_path: Any) -> None:
     assert out["folded"] == []
     assert "stash" not in out["next_step"]
     assert solo.git("stash", "list") == stashed
+
+
+def test_a_stash_that_holds_the_merge_pops_onto_a_change_of_its_source(tmp_path: Any) -> None:
+    """The other direction: the agent's MERGE is in the stash (the stash deleted the entry),
+    and HEAD changed the entry meanwhile (a pull): the stash's side is the deleting one."""
+    solo = standalone_member(tmp_path)
+    _base(solo)
+    solo.ok("curate", "merge", P, "--into", T, "--reason", "duplicates")
+    solo.git("stash", "push", "-q")
+    solo.ok("curate", "update", P, "--content", NEW, "--reason", "a teammate's change")
+    commit(solo, "pulled: rollout")
+    solo.git("stash", "pop", check=False)
+    assert P in _unmerged(solo)  # modify/delete: deleted by them (the stash)
+
+    out = _resolved(solo)
+    assert out["operation"] == "stash"

@@ -92,14 +92,24 @@ def _stopped(repo: KnowledgeRepo) -> tuple[str, str | None, str]:
 
 
 def _applied(repo: KnowledgeRepo, stash: str) -> bool:
-    """Whether a conflict's incoming version (stage 3) is the file ``stash`` holds."""
+    """Whether every conflict is what applying ``stash`` onto HEAD leaves.
+
+    A stash is applied against its own parent: each conflict's base (stage 1) is the file
+    there, and its incoming side (stage 3) the stash's file, or nothing where the stash
+    deleted it (a modify/delete the stash's side made).
+    """
     from brv_vc.vc import git
     from brv_vc.vc.git import stage
     from brv_vc.vc.git.objects import blob_at
 
-    incoming = [(p, blobs[3]) for p, blobs in stage.unmerged_stages(repo).items() if 3 in blobs]
-    if not incoming:
+    parent = repo.rev(f"{stash}^1")
+    stages = stage.unmerged_stages(repo)
+    if parent is None or not stages:
         return False
-    path, blob = incoming[0]
-    held = blob_at(repo.workdir, stash, path)
-    return held is not None and git.read_blobs(repo.workdir, [blob]).get(blob) == held
+    data = git.read_blobs(repo.workdir, [b for blobs in stages.values() for b in blobs.values()])
+    for path, blobs in stages.items():
+        for number, commit in ((1, parent), (3, stash)):
+            held = blob_at(repo.workdir, commit, path)
+            if (data.get(blobs[number]) if number in blobs else None) != held:
+                return False
+    return True

@@ -85,14 +85,20 @@ def merge_message(source: str, into: str) -> str:
     return f"merged {source} into {into}"
 
 
+def delete_message(rel: str) -> str:
+    """The audit message of a DELETE of entry ``rel``."""
+    return f"deleted {rel}"
+
+
 def removal_of(message: str, rel: str) -> tuple[str, str] | None:
     """What a successful operation's audit message says it did to entry ``rel``, if it removed it.
 
-    ("deleted", "") for a DELETE (its message is ``"deleted <file>"``, batch's default) and
+    ("deleted", "") for a DELETE (:func:`delete_message`) and
     ("merged", target) for a MERGE of ``rel`` away (:func:`merge_message`); None otherwise.
     Words after the path (a note of what did it) are allowed: entry paths hold no space.
     """
-    if message == f"deleted {rel}" or message.startswith(f"deleted {rel} "):
+    head = delete_message(rel)
+    if message == head or message.startswith(f"{head} "):
         return "deleted", ""
     head = merge_message(rel, "")
     return ("merged", message[len(head):].split(" ", 1)[0]) if message.startswith(head) else None

@@ -12,7 +12,7 @@ from typing import Any
 
 from brv_vc.errors import BrvError, FormatError
 from brv_vc.format.entry import Entry, serialize_entry
-from brv_vc.lifecycle.curate_log import merge_message
+from brv_vc.lifecycle.curate_log import delete_message, merge_message
 from brv_vc.services.curate import content
 from brv_vc.services.curate.merge import merge_entries, relink
 from brv_vc.services.curate.plan import Plan, Target
@@ -39,7 +39,8 @@ def build(op: Mapping[str, Any], target: Target, view: View, now_iso: str) -> Pl
         return _merge(target, view, now_iso)
     rel = target.rel
     if target.kind == "delete_entry":
-        return Plan("deleted", rel, deletes=(rel,), sidecar=(("delete", rel),), changed=(rel,))
+        return Plan("deleted", rel, deletes=(rel,), sidecar=(("delete", rel),), changed=(rel,),
+                    message=delete_message(rel))
     return Plan(
         "deleted",
         rel,

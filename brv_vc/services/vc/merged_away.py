@@ -211,13 +211,13 @@ def _log(project: Project, folds: Sequence[Fold], stamp: str, how: str,
         return
     import sqlite3
 
-    from brv_vc.lifecycle.curate_log import LogRow, append, merge_message
+    from brv_vc.lifecycle.curate_log import LogRow, append, delete_message, merge_message
     from brv_vc.tree import statedb
 
     rows = [LogRow(stamp, "MERGE" if f.target else "DELETE", f.source, "success", reason,
                    f"{merge_message(f.source, f.target)} again {how} (the change of "
                    f"{f.commit[:12]} folded in)" if f.target
-                   else f"deleted {f.source} again {how} (changed by {f.commit[:12]})")
+                   else f"{delete_message(f.source)} again {how} (changed by {f.commit[:12]})")
             for f in folds]
     try:
         conn = statedb.open_state(project)

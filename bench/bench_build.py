@@ -61,6 +61,8 @@ def main() -> None:
                              "by each code (codes of one index schema only)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
     codes = [THIS, *(old_code(args.work, c) for c in args.old.split(",") if c)]
     runs: dict[str, list[dict[str, float]]] = {}
     for code in codes:
@@ -73,12 +75,16 @@ def main() -> None:
             print(f"round {round_ + 1} {code.label}: {runs[code.label][-1]}", file=sys.stderr)
     edited = next(p for p in sorted((args.tree / ".brv/context-tree").rglob("*.md"))
                   if not p.name.startswith("_") and p.name != "context.md")
-    for round_ in range(args.edits):
-        for code in codes[round_ % len(codes):] + codes[: round_ % len(codes)]:
-            with edited.open("a", encoding="utf-8") as handle:
-                handle.write(f"\nEdited in round {round_} by {code.label}.\n")
-            runs[f"{code.label}, 1 edit"].append(build(code, args.tree, rebuild=False))
-            loads.append(os.getloadavg()[0])
+    original = edited.read_bytes()
+    try:
+        for round_ in range(args.edits):
+            for code in codes[round_ % len(codes):] + codes[: round_ % len(codes)]:
+                with edited.open("a", encoding="utf-8") as handle:
+                    handle.write(f"\nEdited in round {round_} by {code.label}.\n")
+                runs[f"{code.label}, 1 edit"].append(build(code, args.tree, rebuild=False))
+                loads.append(os.getloadavg()[0])
+    finally:  # the tree is the user's: left as it was found
+        edited.write_bytes(original)
     out = {label: {key: statistics.median(r[key] for r in done) for key in ("cpu", "wall", "peak")}
            for label, done in runs.items() if done}
     if args.json:

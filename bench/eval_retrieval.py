@@ -396,8 +396,9 @@ def main() -> None:
                         help="override a ranking constant for tuning, e.g. search.COVER=1 "
                              "(module under brv_vc.index; in process only)")
     args = parser.parse_args()
-    if args.fresh_only and args.ood_only:
-        parser.error("--fresh-only and --ood-only are two different runs: give one")
+    if args.ood_only and (args.fresh_only or args.quick):
+        parser.error("--ood-only is a run of its own: not with --fresh-only or --quick "
+                     "(--quick leaves out the other sets' questions it asks)")
     for item in args.set:
         tune(item)
     search: Searcher = as_process if args.processes else in_process
@@ -415,7 +416,7 @@ def main() -> None:
         built_by_set[name] = built
         t_build = time.perf_counter() - started
         if args.ood_only:
-            report[name] = {"ood_fpr": float("nan")}
+            report[name] = {}  # no answerable run: no FPR (printed as nan, never in --json)
             if unanswerable:
                 hit, total = ood_rate(built[0], search, unanswerable)
                 report[name]["ood_tpr_own"] = hit / total
@@ -456,7 +457,8 @@ def main() -> None:
     print("\nout of domain (fresh): FPR on answerable, TPR on unanswerable (own / other sets')")
     for name, r in report.items():
         la, lu = r.get("ood_long_answerable", [0, 0]), r.get("ood_long_cross", [0, 0])
-        print(f"  {name:<9} FPR {r['ood_fpr']:.2f}  TPR own {r.get('ood_tpr_own', float('nan')):.2f}"
+        fpr = r.get("ood_fpr", float("nan"))
+        print(f"  {name:<9} FPR {fpr:.2f}  TPR own {r.get('ood_tpr_own', float('nan')):.2f}"
               f"  TPR cross {r.get('ood_tpr_cross', float('nan')):.2f}"
               f"  long (> {LONG_TERMS} terms): answerable {la[0]}/{la[1]} flagged, "
               f"cross {lu[0]}/{lu[1]}")

@@ -65,6 +65,8 @@ def _rows(root: Path) -> dict[str, list[tuple[object, ...]]]:
                           conn.execute("SELECT term, doc, col, offset FROM vocab_i")),
             "texts": sorted((ids[i], z) for i, z in conn.execute("SELECT id, z FROM texts")),
             "docs": sorted(conn.execute("SELECT path, title, hash FROM docs")),
+            # the vocabulary the fuzzy search suggests from, read off the stemmed row
+            "terms": sorted(conn.execute("SELECT * FROM terms")),
         }
     finally:
         conn.close()

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from merged_away_support import NEW, P, T, base, changed_on_a_side, commit
 from vc_helpers import Member, standalone_member
 
@@ -44,15 +45,24 @@ def _resolved(member: Member) -> dict[str, Any]:
     return out
 
 
-def test_a_stash_pop_stopped_on_an_entry_merged_away_meanwhile(tmp_path: Any) -> None:
+_UPDATE = ("update", P, "--content", NEW, "--reason", "an update")
+_MERGE = ("merge", P, "--into", T, "--reason", "duplicates")
+
+
+@pytest.mark.parametrize(("stashed", "committed"), [(_UPDATE, _MERGE), (_MERGE, _UPDATE)],
+                         ids=["the-update-stashed", "the-merge-stashed"])
+def test_a_stash_pop_stopped_on_an_entry_merged_away_on_one_side(
+        tmp_path: Any, stashed: tuple[str, ...], committed: tuple[str, ...]) -> None:
+    """The 8 x 50 case (the agent's UPDATE stashed, the MERGE committed: deleted by us) and
+    its mirror (the MERGE in the stash, a pulled change committed: deleted by them)."""
     solo = standalone_member(tmp_path)
     _base(solo)
-    solo.ok("curate", "update", P, "--content", NEW, "--reason", "the agent's update")
+    solo.ok("curate", *stashed)
     solo.git("stash", "push", "-q")
-    solo.ok("curate", "merge", P, "--into", T, "--reason", "duplicates")
-    commit(solo, "merge refunds")
+    solo.ok("curate", *committed)
+    commit(solo, f"{committed[0]} refunds")
     solo.git("stash", "pop", check=False)
-    assert P in _unmerged(solo)  # git's modify/delete: deleted by us
+    assert P in _unmerged(solo)  # git's modify/delete
 
     out = _resolved(solo)
     assert out["operation"] == "stash"
@@ -124,19 +134,3 @@ def test_a_stash_not_the_one_applied_is_left_alone(tmp_path: Any) -> None:
     assert out["folded"] == []
     assert "stash" not in out["next_step"]
     assert solo.git("stash", "list") == stashed
-
-
-def test_a_stash_that_holds_the_merge_pops_onto_a_change_of_its_source(tmp_path: Any) -> None:
-    """The other direction: the agent's MERGE is in the stash (the stash deleted the entry),
-    and HEAD changed the entry meanwhile (a pull): the stash's side is the deleting one."""
-    solo = standalone_member(tmp_path)
-    _base(solo)
-    solo.ok("curate", "merge", P, "--into", T, "--reason", "duplicates")
-    solo.git("stash", "push", "-q")
-    solo.ok("curate", "update", P, "--content", NEW, "--reason", "a teammate's change")
-    commit(solo, "pulled: rollout")
-    solo.git("stash", "pop", check=False)
-    assert P in _unmerged(solo)  # modify/delete: deleted by them (the stash)
-
-    out = _resolved(solo)
-    assert out["operation"] == "stash"

@@ -1,7 +1,8 @@
 """Entries a plain ``git pull`` wrote back after brv removed them here: removed again, whole.
 
 Trigger: the post-merge hook (``events._post``) of a merge that changed an entry brv had
-deleted here, not yet committed (an agent's DELETE of it, or a MERGE of it away): git reads a missing tracked file as unchanged and writes the incoming version back,
+deleted here, not yet committed (an agent's DELETE of it or of its folder, or a MERGE of it
+away): git reads a missing tracked file as unchanged and writes the incoming version back,
 exit 0. Why: the deletion was brv's last word on that entry (issue 35's 8 x 50 run lost two
 writes so). Outcome: :func:`reapply` removes each such entry again, a MERGE's source folded
 into its target first by the MERGE rule (``merged_away.folded``), one curate-log row each.
@@ -55,11 +56,11 @@ def reapply(project: Project, repo: KnowledgeRepo, orig: str, head: str,
     """Removes again the entries a plain ``git pull`` (merge) wrote back after brv deleted them.
 
     ``raw``: the merge's change ``orig..head`` (``git.changed_entries``). An entry it changed
-    that is present now and whose newest successful curate-log row, logged after ``orig``'s
-    commit (in the same second: after the entry's own last commit in ``orig``; so the
-    deletion was never committed: git wrote the file back), is a DELETE or a MERGE of it
-    away: a MERGE source is folded into its target (``merged_away.folded``) and removed, a
-    DELETE's entry removed. An entry deleted,
+    that is present now and whose newest successful curate-log row about it or a folder
+    above it, logged after ``orig``'s commit (in the same second: after the entry's own last
+    commit in ``orig``; so the deletion was never committed: git wrote the file back), is a
+    DELETE of it or of that folder, or a MERGE of it away: a MERGE source is folded into its
+    target (``merged_away.folded``) and removed, a DELETE's entry removed. An entry deleted,
     committed and restored by a later commit is not touched (its deletion is older than
     ``orig``). Takes the write lock and git's ``index.lock`` as every brv writer; the targets
     are refreshed here (the hook refreshes what the merge changed).
@@ -74,18 +75,24 @@ def reapply(project: Project, repo: KnowledgeRepo, orig: str, head: str,
         return ()
     made = git.commit_time(repo.workdir, orig)
     stamp = _iso(made) if made is not None else ""
-    newest: dict[str, LogRow] = {}  # each path's newest row: one pass over the log's rows
-    for r in _since(project, stamp) if stamp else []:
+    # each path's (entry's or folder's) newest row and its rank: one pass over the log's rows
+    newest: dict[str, tuple[int, LogRow]] = {}
+    for i, r in enumerate(_since(project, stamp) if stamp else []):
         for key in {r.path, *r.message.split()}:
-            newest.setdefault(key, r)
+            newest.setdefault(key, (i, r))
     jobs: list[tuple[str, str, str]] = []  # P, its repository path, the MERGE target ("")
     for rel, p in present:
-        row = newest.get(rel)
+        parts = rel.split("/")
+        # the entry's own rows and its folders' (a folder DELETE): the newest decides
+        found = min((hit for n in range(1, len(parts) + 1)
+                     if (hit := newest.get("/".join(parts[:n]))) is not None),
+                    key=lambda hit: hit[0], default=None)
+        row = found[1] if found is not None else None
         # an undone MERGE (an interrupted dream's) is no deletion; nor is a merge's fold,
         # whose merge may since have been aborted
         if row is None or row.status != "success" or row.reason == REASON:
             continue
-        removal = removal_of(row.message, rel)
+        removal = removal_of(row.message, rel if row.path == rel else row.path)
         if removal is None:
             continue
         if row.time == stamp:  # the same second as orig: after the entry's own last commit?

@@ -233,8 +233,11 @@ def finish_reapply(project: Project, data: dict[str, Any]) -> tuple[list[str], l
         except OSError:
             continue
         if again != step["text"].encode("utf-8", "surrogateescape"):
-            path = repo.repo_path(step["source"])
-            step["commit"] = git.last_change(repo.workdir, "HEAD", path)[0] or step["commit"]
+            try:
+                newer = git.last_change(repo.workdir, "HEAD", repo.repo_path(step["source"]))
+            except BrvError:  # no git to ask: the recorded commit is named
+                continue
+            step["commit"] = newer[0] or step["commit"]
     done = _carry(project, plan, str(data["stamp"]))
     lines = [f"finished the re-application that a killed post-merge hook left: "
              f"{describe(repo, fold)}" for fold in done]
@@ -250,6 +253,8 @@ def finish_killed(project: Project, now: datetime) -> tuple[str, ...]:
     from brv_vc.services.derived import refresh
     from brv_vc.tree import intents, writelock
 
+    if not intents.records(project, KIND):  # another writer's step: the next command's
+        return ()
     lines: list[str] = []
     touched: list[str] = []
     with writelock.hold(project, wait=False) as taken:

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from datetime import datetime
     from typing import Any
 
+    from brv_vc.format.entry import Entry
     from brv_vc.lifecycle.curate_log import LogRow
 
 KIND = "reapply"  # the intent record's kind (tree/leftovers.LOCKED_KINDS)
@@ -167,7 +168,7 @@ def _reapplied(project: Project, repo: KnowledgeRepo, orig: str, head: str,
     return done
 
 
-def _read(project: Project, rel: str) -> Any:
+def _read(project: Project, rel: str) -> Entry | None:
     """The entry ``rel`` as the work tree holds it (None: missing or not an entry)."""
     try:
         return entry_of((project.tree / rel).read_bytes(), rel)

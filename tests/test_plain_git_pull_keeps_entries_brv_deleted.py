@@ -17,56 +17,18 @@ from pathlib import Path
 from typing import Any
 
 from conftest import run_brv
-from hooks_support import git, git_env, in_project
+from hooks_support import git
+from written_back_support import D, E, P, T, brv_ok, change, origin_and_clone
 
 from brv_vc.lifecycle.curate_log import recent
 from brv_vc.tree import statedb
-from brv_vc.tree.project import Project
-
-P = "payments/ledger/refunds.md"  # MERGEd away here
-T = "payments/ledger/double_entry.md"  # the MERGE's target
-D = "payments/ledger/chargebacks.md"  # DELETEd here
-E = "payments/ledger/disputes.md"  # deleted, committed, restored by a later commit
-EARLIER = "2026-01-01T00:00:00Z"  # the base commit was made before today's curates
-
-
-def _brv(root: Path, *args: str) -> None:
-    result = run_brv(*args, cwd=root)
-    assert result.exit_code == 0, (args, result)
-
-
-def _origin_and_clone(tmp_path: Path) -> tuple[Project, Project]:
-    """An in-project origin with four entries (committed earlier) and a clone with hooks."""
-    origin = in_project(tmp_path, "origin")
-    for title in ("Double entry", "Refunds", "Chargebacks", "Disputes"):
-        _brv(origin.root, "curate", "add", "payments/ledger", "--title", title, "--content",
-             f"## Narrative\n{title} are posted by the ledger.", "--reason", "base")
-    git("add", "-A", cwd=origin.root)
-    git("commit", "-qm", "ledger", cwd=origin.root,
-        env=git_env(GIT_COMMITTER_DATE=EARLIER, GIT_AUTHOR_DATE=EARLIER))
-    git("clone", "-q", str(origin.root), str(tmp_path / "clone"), cwd=tmp_path)
-    clone = Project(tmp_path / "clone")
-    _brv(clone.root, "hooks", "install")
-    _brv(clone.root, "index")
-    return origin, clone
-
-
-def _change(origin: Project, *rels: str) -> str:
-    """A teammate's commit giving each entry a new section; its id."""
-    for rel in rels:
-        word = Path(rel).stem.capitalize()
-        _brv(origin.root, "curate", "update", rel, "--content",
-             f"## Rollout\n{word} zebrafish cutover closes on Fridays.", "--reason", "teammate")
-    git("add", "-A", cwd=origin.root)
-    git("commit", "-qm", "teammate: rollout", cwd=origin.root)
-    return git("rev-parse", "HEAD", cwd=origin.root).stdout.strip()
 
 
 def test_a_plain_pull_keeps_a_merged_away_and_a_deleted_entry_deleted(tmp_path: Path) -> None:
-    origin, clone = _origin_and_clone(tmp_path)
-    _brv(clone.root, "curate", "merge", P, "--into", T, "--reason", "duplicates")
-    _brv(clone.root, "curate", "delete", D, "--reason", "obsolete")  # neither staged
-    incoming = _change(origin, P, D)
+    origin, clone = origin_and_clone(tmp_path)
+    brv_ok(clone.root, "curate", "merge", P, "--into", T, "--reason", "duplicates")
+    brv_ok(clone.root, "curate", "delete", D, "--reason", "obsolete")  # neither staged
+    incoming = change(origin, P, D)
 
     pulled = git("pull", "-q", "--no-rebase", cwd=clone.root)
 
@@ -89,13 +51,13 @@ def test_a_plain_pull_keeps_a_merged_away_and_a_deleted_entry_deleted(tmp_path: 
 
 
 def test_a_deletion_committed_then_restored_is_not_deleted_again(tmp_path: Path) -> None:
-    origin, clone = _origin_and_clone(tmp_path)
-    _brv(clone.root, "curate", "delete", E, "--reason", "obsolete")
+    origin, clone = origin_and_clone(tmp_path)
+    brv_ok(clone.root, "curate", "delete", E, "--reason", "obsolete")
     git("add", "-A", cwd=clone.root)
     git("commit", "-qm", "delete disputes", cwd=clone.root)
     git("checkout", "HEAD~1", "--", f".brv/context-tree/{E}", cwd=clone.root)
     git("commit", "-qm", "restore disputes", cwd=clone.root)
-    _change(origin, E)
+    change(origin, E)
 
     pulled = git("pull", "-q", "--no-rebase", "--no-edit", cwd=clone.root)
 
@@ -110,8 +72,8 @@ def test_a_merge_undone_since_is_not_applied_again(tmp_path: Path) -> None:
     from brv_vc.clock import format_iso, utcnow
     from brv_vc.lifecycle.curate_log import LogRow, append
 
-    origin, clone = _origin_and_clone(tmp_path)
-    _brv(clone.root, "curate", "merge", P, "--into", T, "--reason", "duplicates")
+    origin, clone = origin_and_clone(tmp_path)
+    brv_ok(clone.root, "curate", "merge", P, "--into", T, "--reason", "duplicates")
     git("checkout", "--", f".brv/context-tree/{P}", f".brv/context-tree/{T}", cwd=clone.root)
     conn = statedb.open_state(clone)
     try:
@@ -119,7 +81,7 @@ def test_a_merge_undone_since_is_not_applied_again(tmp_path: Path) -> None:
                              f"undone: the dream operation merging it into {T}")])
     finally:
         conn.close()
-    _change(origin, P)
+    change(origin, P)
 
     pulled = git("pull", "-q", "--no-rebase", cwd=clone.root)
 
@@ -132,13 +94,13 @@ def test_a_merge_undone_since_is_not_applied_again(tmp_path: Path) -> None:
 def test_a_second_pull_before_any_commit_folds_again(tmp_path: Path) -> None:
     """The hook's own removal is a removal: a second plain pull that changes the entry again,
     before anything was committed, folds that change too."""
-    origin, clone = _origin_and_clone(tmp_path)
-    _brv(clone.root, "curate", "merge", P, "--into", T, "--reason", "duplicates")
-    _change(origin, P)
+    origin, clone = origin_and_clone(tmp_path)
+    brv_ok(clone.root, "curate", "merge", P, "--into", T, "--reason", "duplicates")
+    change(origin, P)
     time.sleep(1.1)  # the log's times are in seconds: the pull comes after the teammate's
     git("pull", "-q", "--no-rebase", cwd=clone.root)  # commit, as it does between people
     assert not (clone.tree / P).exists()
-    _brv(origin.root, "curate", "update", P, "--content",
+    brv_ok(origin.root, "curate", "update", P, "--content",
          "## Audit\nRefunds quokka ledger audit runs monthly.", "--reason", "teammate")
     git("add", "-A", cwd=origin.root)
     git("commit", "-qm", "teammate: audit", cwd=origin.root)
@@ -154,10 +116,10 @@ def test_a_second_pull_before_any_commit_folds_again(tmp_path: Path) -> None:
 def test_a_merge_put_back_without_a_log_row_is_left_alone(tmp_path: Path) -> None:
     """A MERGE undone by a reset (no curate-log row says so): the target no longer holds the
     entry, so the pull that changes the entry leaves it where the person put it back."""
-    origin, clone = _origin_and_clone(tmp_path)
-    _brv(clone.root, "curate", "merge", P, "--into", T, "--reason", "duplicates")
+    origin, clone = origin_and_clone(tmp_path)
+    brv_ok(clone.root, "curate", "merge", P, "--into", T, "--reason", "duplicates")
     git("checkout", "--", f".brv/context-tree/{P}", f".brv/context-tree/{T}", cwd=clone.root)
-    _change(origin, P)
+    change(origin, P)
 
     pulled = git("pull", "-q", "--no-rebase", cwd=clone.root)
 

@@ -90,15 +90,27 @@ def delete_message(rel: str) -> str:
     return f"deleted {rel}"
 
 
-def removal_of(message: str, rel: str) -> tuple[str, str] | None:
-    """What a successful operation's audit message says it did to entry ``rel``, if it removed it.
+def delete_folder_message(rel: str, entries: int) -> str:
+    """The audit message of a DELETE of folder ``rel`` (every entry under it)."""
+    return f"{_folder_head(rel)}{entries} entries)"
 
-    ("deleted", "") for a DELETE (:func:`delete_message`) and
-    ("merged", target) for a MERGE of ``rel`` away (:func:`merge_message`); None otherwise.
-    Words after the path (a note of what did it) are allowed: entry paths hold no space.
+
+def _folder_head(rel: str) -> str:
+    return f"deleted folder {rel} ("
+
+
+def removal_of(message: str, rel: str) -> tuple[str, str] | None:
+    """What a successful operation's audit message says it did to ``rel``, if it removed it.
+
+    ("deleted", "") for a DELETE of entry ``rel`` (:func:`delete_message`) or of folder
+    ``rel`` (:func:`delete_folder_message`), and ("merged", target) for a MERGE of ``rel``
+    away (:func:`merge_message`); None otherwise. Words after the path (a note of what did
+    it) are allowed: entry paths hold no space.
     """
     head = delete_message(rel)
     if message == head or message.startswith(f"{head} "):
+        return "deleted", ""
+    if message.startswith(_folder_head(rel)):
         return "deleted", ""
     head = merge_message(rel, "")
     return ("merged", message[len(head):].split(" ", 1)[0]) if message.startswith(head) else None

@@ -6,7 +6,8 @@ Cost when nothing was interrupted: a listing of ``.brv/state`` and two small fol
   project's write lock (tree/writelock.py), the lock is taken and, the writer being dead
   whatever its pid was: a curate batch cut short is finished and logged
   (services/curate/journal.py), an archive or restore is finished or undone
-  (summary/archive_recovery.py), then derived state follows. When a live writer holds the
+  (summary/archive_recovery.py), a post-merge hook's fold is rolled forward
+  (services/vc/written_back.py), then derived state follows. When a live writer holds the
   lock, nothing is done: it settled all this when it took the lock.
 Writers take the lock (``writelock.hold``), which settles the same way first (the hook
 registered below).
@@ -109,6 +110,21 @@ def settle_held(project: Project, now: datetime) -> Settled:
             intents.done(path)
         except (BrvError, OSError) as exc:
             problems.append(f"the interrupted dream operation could not be undone: {exc}")
+    for path, data in pending:  # a post-merge hook killed mid-fold: rolled forward
+        if data["kind"] != "reapply":
+            continue
+        try:
+            from brv_vc.services.vc import finish_reapply
+
+            lines, written = finish_reapply(project, data)
+            steps += lines
+            touched += written
+            intents.done(path)
+        except (BrvError, OSError) as exc:
+            problems.append(f"what a killed post-merge hook left could not be finished: {exc}")
+        except (ValueError, KeyError, TypeError) as exc:  # not such a record: it never began
+            problems.append(f"a damaged record {path.name} was removed ({exc})")
+            intents.done(path)
     swept = intents.sweep_staging(project) if not problems else 0
     if touched:
         from brv_vc.services.derived import refresh

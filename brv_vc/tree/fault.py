@@ -6,7 +6,9 @@ is where recovery matters. Outcome: ``point(step)`` sends this process SIGKILL, 
 would, the n-th time (default 1) it reaches ``step``. Inert unless the variable is set (one
 string comparison per pass). Steps (docs/robustness.md): ``curate-staged``,
 ``curate-rename``, ``curate-delete``, ``curate-applied``, ``archive-copied``,
-``restore-written``, ``restore-unlinked``, ``dream-acted``, ``vectors-written``.
+``restore-written``, ``restore-unlinked``, ``dream-acted``, ``vectors-written``, and the
+post-merge hook's fold (services/vc/written_back.py): ``reapply-recorded``,
+``reapply-written``, ``reapply-removed``, ``reapply-logged``.
 """
 
 from __future__ import annotations

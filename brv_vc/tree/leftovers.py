@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 PENDING_DIR = "pending"  # intent records: <kind>-<pid>.json (.<kind>-<pid>.json.tmp while written)
 TMP_DIR = "tmp"  # temp files of writes into the tree: <pid>.<n>.tmp
 STAGING_PREFIX = ".curate-staging-"  # a curate batch's staged files: .curate-staging-<pid>
-LOCKED_KINDS = ("curate", "archive", "restore", "dream")  # intents written under the write lock
+# intents written under the write lock (reapply: the post-merge hook's, services/vc/written_back)
+LOCKED_KINDS = ("curate", "archive", "restore", "dream", "reapply")
 
 
 def pid_beside(name: str) -> int | None:

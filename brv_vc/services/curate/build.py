@@ -12,7 +12,7 @@ from typing import Any
 
 from brv_vc.errors import BrvError, FormatError
 from brv_vc.format.entry import Entry, serialize_entry
-from brv_vc.lifecycle.curate_log import delete_message, merge_message
+from brv_vc.lifecycle.curate_log import delete_folder_message, delete_message, merge_message
 from brv_vc.services.curate import content
 from brv_vc.services.curate.merge import merge_entries, relink
 from brv_vc.services.curate.plan import Plan, Target
@@ -47,7 +47,7 @@ def build(op: Mapping[str, Any], target: Target, view: View, now_iso: str) -> Pl
         deletes=(rel,),
         sidecar=(("delete_prefix", rel),),
         changed=target.files,
-        message=f"deleted folder {rel} ({target.entries} entries)",
+        message=delete_folder_message(rel, target.entries),
     )
 
 

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     )
     from brv_vc.services.vc.trailers import archived_deletions
     from brv_vc.services.vc.validate import Validation, validate_tree
+    from brv_vc.services.vc.written_back import finish_reapply
 
 _HOMES = {
     "add": "staging",
@@ -63,11 +64,12 @@ _HOMES = {
     "PushResult": "pushing", "SyncResult": "sync", "fetch": "sync", "merge": "sync",
     "merge_abort": "sync", "merge_continue": "sync", "pull": "sync", "push": "pushing",
     "Validation": "validate", "validate_tree": "validate",
+    "finish_reapply": "written_back",
 }
 __all__ = ["AfterChange", "BranchResult", "CodeKnowledge", "CommitResult", "DiffReport", "HookRun", "InitResult", "LogEntry",
            "PushResult", "RecoverResult", "RemoteResult", "ResolveResult", "RoundTrip", "StagedCheck", "StagedProblem", "StatusReport",
            "SyncResult", "Validation", "add", "after_change", "archived_deletions", "branch", "check_staged",
-           "checkout", "clone_repo", "code_knowledge", "commit", "entry_check", "fetch", "framework_invocation", "init_repo",
+           "checkout", "clone_repo", "code_knowledge", "commit", "entry_check", "fetch", "finish_reapply", "framework_invocation", "init_repo",
            "log", "merge", "merge_abort", "merge_continue", "nothing_to_trail", "prepare", "pull", "push", "recover", "remote",
            "render_textconv", "reset", "resolve", "round_trip", "run_hook", "run_merge_driver", "semantic_diff", "status",
            "validate_tree"]

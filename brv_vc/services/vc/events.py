@@ -336,15 +336,25 @@ def _post(project: Project, repo: KnowledgeRepo, name: str, args: tuple[str, ...
 
 def _kept_deleted(project: Project, repo: KnowledgeRepo, orig: str, head: str | None,
                   raw: list[tuple[str, str, str, str]] | None, now: datetime) -> tuple[str, ...]:
-    """``merged_away.reapply``, one line an entry: what brv deleted and git wrote back.
+    """``written_back.reapply``, one line an entry: what brv deleted and git wrote back.
 
-    Each is removed again (a MERGE's source folded into its target first).
+    Each is removed again (a MERGE's source folded into its target first). A fold a killed
+    post-merge hook left (its intent record) is finished first: this pull may have written
+    back the same entries, and no brv command may have run since.
     """
-    if head is None or not raw or not any(st == "M" for st, _, _, _ in raw):
-        return ()
-    from brv_vc.services.vc.merged_away import describe, reapply
+    from brv_vc.tree.leftovers import left_behind  # os only: two listings
 
-    return tuple(describe(repo, fold) for fold in reapply(project, repo, orig, head, raw, now))
+    finished: tuple[str, ...] = ()
+    if left_behind(project.state):
+        from brv_vc.services.vc.written_back import finish_killed
+
+        finished = finish_killed(project, now)
+    if head is None or not raw or not any(st == "M" for st, _, _, _ in raw):
+        return finished
+    from brv_vc.services.vc.written_back import describe, reapply
+
+    return (*finished, *(describe(repo, fold)
+                         for fold in reapply(project, repo, orig, head, raw, now)))
 
 
 def _whole_change(top: Path, orig: str, head: str | None

@@ -7,12 +7,14 @@ a plain ``git pull`` whose incoming commits change an entry deleted here (not ye
 writes it back, exit 0 (git reads a missing tracked file as unchanged). Why: a MERGE says
 "this knowledge now lives in the target"; a change of the source made meanwhile belongs
 there too. Outcome: :func:`fold_conflicts` (the merge's conflict path, ``sync._merge``) and
-:func:`reapply` (the post-merge hook, ``events._post``) write the target folded with the
+:func:`~brv_vc.services.vc.written_back.reapply` (the post-merge hook, ``events._post``)
+write the target folded with the
 changed source by the MERGE rule itself (``services/curate/merge.py``: ``merge_entries``,
 ``relink``), remove the source, and log each in the curate log. A DELETE on one side stays
 a conflict in a merge (no target holds the entry); written back by a plain pull, it is
 removed again. :func:`fold_conflicts` runs under the caller's write lock (``brv vc pull`` /
-``merge``); :func:`reapply` takes it, and git's ``index.lock``, as every brv writer.
+``merge``); ``reapply`` takes it, and git's ``index.lock``, as every brv writer, and is
+kill-safe (an intent record, rolled forward: services/vc/written_back.py).
 """
 
 from __future__ import annotations
@@ -33,13 +35,9 @@ if TYPE_CHECKING:
     from datetime import datetime
 
     from brv_vc.format.entry import Entry
-    from brv_vc.lifecycle.curate_log import LogRow
     from brv_vc.vc.status import Change
 
 REASON = "merged away on one side, changed on the other: the change is folded into the target"
-# the post-merge hook's rows: a removal of its own, which a later pull re-applies in turn
-# (a merge's fold, REASON, may be aborted with its merge: never re-applied)
-WRITTEN_BACK = "written back by a plain git pull after brv removed it here: removed again"
 
 
 class Fold(NamedTuple):
@@ -78,7 +76,8 @@ def folded(target: Entry, changed: Entry, source_rel: str, target_rel: str,
     return settled(merge_entries(target, changed, stamp), source_rel, target_rel)
 
 
-def _entry(data: bytes | None, rel: str) -> Entry | None:
+def entry_of(data: bytes | None, rel: str) -> Entry | None:
+    """``data`` parsed as entry ``rel`` (None: no data, or not an entry)."""
     from brv_vc.format.entry import parse_entry
 
     if data is None:
@@ -163,10 +162,10 @@ def fold_conflicts(project: Project, repo: KnowledgeRepo, ours: str, theirs: str
         *(b for _, _, one, two in jobs for b in (one, two)),
         *(blob for rows in changed_on.values() for _, blob in rows)])
     stamp = format_iso(now)
-    parsed = {blob: _entry(data.get(blob), t) for rows in changed_on.values() for t, blob in rows}
+    parsed = {blob: entry_of(data.get(blob), t) for rows in changed_on.values() for t, blob in rows}
     done: list[Fold] = []
     for rel, side, base_blob, changed_blob in jobs:
-        before, after = _entry(data.get(base_blob), rel), _entry(data.get(changed_blob), rel)
+        before, after = entry_of(data.get(base_blob), rel), entry_of(data.get(changed_blob), rel)
         if before is None or after is None:
             continue
         found = [t for t, blob in changed_on[side]
@@ -177,12 +176,11 @@ def fold_conflicts(project: Project, repo: KnowledgeRepo, ours: str, theirs: str
         if _fold(project, rel, target, after, stamp):
             stage.stage_all(repo, [repo.repo_path(target), repo.repo_path(rel)])
             done.append(Fold(rel, target, theirs if side == ours else ours))
-    _log(project, done, stamp, "by the merge")
+    log_folds(project, done, stamp, "by the merge")
     return tuple(done)
 
 
-def _fold(project: Project, source: str, target: str, changed: Entry, stamp: str,
-          held: Entry | None = None) -> bool:
+def _fold(project: Project, source: str, target: str, changed: Entry, stamp: str) -> bool:
     """Writes ``target`` (as the work tree holds it) with ``changed`` folded in, removes ``source``.
 
     False, changing nothing, when the target cannot be read.
@@ -195,8 +193,8 @@ def _fold(project: Project, source: str, target: str, changed: Entry, stamp: str
         current = (project.tree / target).read_bytes()
     except OSError:
         return False
-    entry = _entry(current, target)
-    if entry is None or (held is not None and not holds(entry, held, source, target)):
+    entry = entry_of(current, target)
+    if entry is None:
         return False
     write_atomic(project.tree / target, serialize_entry(folded(entry, changed, source, target,
                                                                 stamp)))
@@ -204,138 +202,31 @@ def _fold(project: Project, source: str, target: str, changed: Entry, stamp: str
     return True
 
 
-def _log(project: Project, folds: Sequence[Fold], stamp: str, how: str,
+def log_folds(project: Project, folds: Sequence[Fold], stamp: str, how: str,
          reason: str = REASON) -> None:
-    """One curate-log row a fold (or a DELETE removed again)."""
+    """One curate-log row a fold (or a DELETE removed again), each logged once.
+
+    A row already there (the same time, operation, path and message: a fold finished after a
+    kill that came once its rows were written) is not appended again.
+    """
     if not folds:
         return
     import sqlite3
 
-    from brv_vc.lifecycle.curate_log import LogRow, append, delete_message, merge_message
+    from brv_vc.lifecycle import curate_log as log
     from brv_vc.tree import statedb
 
-    rows = [LogRow(stamp, "MERGE" if f.target else "DELETE", f.source, "success", reason,
-                   f"{merge_message(f.source, f.target)} again {how} (the change of "
-                   f"{f.commit[:12]} folded in)" if f.target
-                   else f"{delete_message(f.source)} again {how} (changed by {f.commit[:12]})")
+    rows = [log.LogRow(stamp, "MERGE" if f.target else "DELETE", f.source, "success", reason,
+                       f"{log.merge_message(f.source, f.target)} again {how} (the change of "
+                       f"{f.commit[:12]} folded in)" if f.target else
+                       f"{log.delete_message(f.source)} again {how} (changed by {f.commit[:12]})")
             for f in folds]
     try:
         conn = statedb.open_state(project)
         try:
-            append(conn, rows)
+            there = {(r.time, r.type, r.path, r.message) for r in log.outcomes_since(conn, stamp)}
+            log.append(conn, [r for r in rows if (r.time, r.type, r.path, r.message) not in there])
         finally:
             conn.close()
     except (BrvError, OSError, sqlite3.Error):
         pass  # the audit trail is best effort here: the tree is already right
-
-
-def reapply(project: Project, repo: KnowledgeRepo, orig: str, head: str,
-            raw: Sequence[tuple[str, str, str, str]], now: datetime) -> tuple[Fold, ...]:
-    """Removes again the entries a plain ``git pull`` (merge) wrote back after brv deleted them.
-
-    ``raw``: the merge's change ``orig..head`` (``git.changed_entries``). An entry it changed
-    that is present now and whose latest successful curate-log row, logged after ``orig``'s
-    commit (in the same second: after the entry's own last commit in ``orig``; so the
-    deletion was never committed: git wrote the file back), is a DELETE or a MERGE of it away: a MERGE source is folded into its target (:func:`folded`) and removed,
-    a DELETE removed. An entry deleted, committed and restored by a later commit is not
-    touched (its deletion is older than ``orig``). Takes the write lock and git's
-    ``index.lock`` as every brv writer; the targets are refreshed here (the hook refreshes
-    what the merge changed).
-    """
-    from brv_vc.lifecycle.curate_log import removal_of
-    from brv_vc.tree.statedb import STATE_DB
-
-    present = [(rel, p) for status, p, _, _ in raw if status == "M"
-               and (rel := repo.tree_path(p)) is not None and kind_of(rel) is Kind.ENTRY
-               and (project.tree / rel).is_file()]
-    if not present or not (project.state / STATE_DB).is_file():
-        return ()
-    made = git.commit_time(repo.workdir, orig)
-    stamp = _iso(made) if made is not None else ""
-    newest: dict[str, LogRow] = {}  # each path's newest row: one pass over the log's rows
-    for r in _since(project, stamp) if stamp else []:
-        for key in {r.path, *r.message.split()}:
-            newest.setdefault(key, r)
-    jobs: list[tuple[str, str, str]] = []  # P, its repository path, the MERGE target ("")
-    for rel, p in present:
-        row = newest.get(rel)
-        # an undone MERGE (an interrupted dream's) is no deletion; nor is a merge's fold,
-        # whose merge may since have been aborted
-        if row is None or row.status != "success" or row.reason == REASON:
-            continue
-        removal = removal_of(row.message, rel)
-        if removal is None:
-            continue
-        if row.time == stamp:  # the same second as orig: after the entry's own last commit?
-            touched = git.commit_time(repo.workdir, orig, p)
-            if touched is None or _iso(touched) >= row.time:
-                continue
-        jobs.append((rel, p, removal[1]))
-    return _reapplied(project, repo, orig, head, jobs, now) if jobs else ()
-
-
-def _iso(seconds: int) -> str:
-    """A commit's time as the curate log writes its times (``clock.format_iso``)."""
-    from datetime import UTC, datetime
-
-    return format_iso(datetime.fromtimestamp(seconds, UTC))
-
-
-def _since(project: Project, stamp: str) -> list[LogRow]:
-    """The curate-log rows of outcomes logged at or after ``stamp``, newest first."""
-    import sqlite3
-
-    from brv_vc.lifecycle.curate_log import outcomes_since
-    from brv_vc.tree import statedb
-
-    try:
-        conn = statedb.open_state(project)
-        try:
-            return outcomes_since(conn, stamp)
-        finally:
-            conn.close()
-    except (BrvError, OSError, sqlite3.Error):
-        return []
-
-
-def _reapplied(project: Project, repo: KnowledgeRepo, orig: str, head: str,
-               jobs: Sequence[tuple[str, str, str]], now: datetime) -> tuple[Fold, ...]:
-    from brv_vc.services.curate import remove
-    from brv_vc.services.derived import refresh
-    from brv_vc.tree import writelock
-    from brv_vc.vc import git_index_lock
-    from brv_vc.vc.git.objects import blob_at
-
-    stamp = format_iso(now)
-    done: list[Fold] = []
-    with writelock.hold(project), git_index_lock.holding(project):
-        for rel, path, target in jobs:
-            try:
-                data = (project.tree / rel).read_bytes()
-            except OSError:
-                continue  # gone meanwhile
-            commit = git.last_change(repo.workdir, head, path)[0]
-            if not target:
-                remove(project, project.tree / rel)
-                done.append(Fold(rel, "", commit))
-                continue
-            changed = _entry(data, rel)
-            # the target must still hold the source as it was before the pull: a MERGE undone
-            # since (a rejected review, a reset, a dream undo) left no row, but no fold either
-            before = _entry(blob_at(repo.workdir, orig, path), rel)
-            if changed is not None and before is not None and _fold(
-                    project, rel, target, changed, stamp, held=before):
-                done.append(Fold(rel, target, commit))
-        _log(project, done, stamp, "after git pull", WRITTEN_BACK)
-    targets = [f.target for f in done if f.target]
-    if targets:
-        refresh(project, targets, now)
-    return tuple(done)
-
-
-def describe(repo: KnowledgeRepo, fold: Fold) -> str:
-    """One line on an entry :func:`reapply` kept deleted, naming the incoming commit."""
-    what = (f"its change is folded into {fold.target}, where it was merged" if fold.target
-            else "it was deleted here")
-    return (f"git wrote back {fold.source}, which brv had removed here; removed again, "
-            f"{what} (the incoming text: git show {fold.commit[:12]}:{repo.repo_path(fold.source)})")

@@ -1,0 +1,280 @@
+"""Entries a plain ``git pull`` wrote back after brv removed them here: removed again, whole.
+
+Trigger: the post-merge hook (``events._post``) of a merge that changed an entry brv had
+deleted here, not yet committed (an agent's DELETE of it or of its folder, or a MERGE of it
+away): git reads a missing tracked file as unchanged and writes the incoming version back,
+exit 0. Why: the deletion was brv's last word on that entry (issue 35's 8 x 50 run lost two
+writes so). Outcome: :func:`reapply` removes each such entry again, a MERGE's source folded
+into its target first by the MERGE rule (``merged_away.folded``), one curate-log row each.
+
+Kill-safe (the fold changes several files): every entry's fold is planned first, reading
+only; then an intent record, ``.brv/state/pending/reapply-<pid>.json`` (tree/intents.py),
+names each one (source, target, the incoming commit, the source's incoming text) with the
+fold's time; then the targets are written and the sources removed, one entry after the
+other; then the audit rows; then the record goes. The next process that takes the write lock
+(every command at its start, every writer, the next post-merge hook that folds) rolls a
+record left by a kill forward (:func:`finish_reapply`, from services/recovery.py; the next post-merge hook:
+:func:`finish_killed`): the same steps,
+each done only if not done yet (a target that already holds the source is not rewritten, a
+source already gone is not removed, a row already logged is not logged again), and says so.
+Rolled forward rather than back: the incoming text is in the record, so the result is the
+one the hook would have left. A kill before the record changed nothing: the pull stands as
+plain git left it, the entry back with its incoming change (nothing lost, the deletion not
+re-applied; ``brv vc pull`` would have refused that pull).
+"""
+
+from __future__ import annotations
+
+from brv_vc.clock import format_iso
+from brv_vc.errors import BrvError
+from brv_vc.services.vc.merged_away import REASON, Fold, entry_of, folded, holds, log_folds
+from brv_vc.tree.fault import point
+from brv_vc.tree.layout import Kind, kind_of
+from brv_vc.tree.project import Project
+from brv_vc.vc import git
+from brv_vc.vc.repo import KnowledgeRepo
+
+# The post-merge hook imports this module on every pull that changes an entry: the MERGE
+# rule, the entry format and the intent records are imported only once there is a fold.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from datetime import datetime
+    from typing import Any
+
+    from brv_vc.format.entry import Entry
+    from brv_vc.lifecycle.curate_log import LogRow
+
+KIND = "reapply"  # the intent record's kind (tree/leftovers.LOCKED_KINDS)
+# the hook's rows: a removal of its own, which a later pull re-applies in turn (a merge's
+# fold, merged_away.REASON, may be aborted with its merge: never re-applied)
+WRITTEN_BACK = "written back by a plain git pull after brv removed it here: removed again"
+HOW = "after git pull"
+
+
+def reapply(project: Project, repo: KnowledgeRepo, orig: str, head: str,
+            raw: Sequence[tuple[str, str, str, str]], now: datetime) -> tuple[Fold, ...]:
+    """Removes again the entries a plain ``git pull`` (merge) wrote back after brv deleted them.
+
+    ``raw``: the merge's change ``orig..head`` (``git.changed_entries``). An entry it changed
+    that is present now and whose newest successful curate-log row about it or a folder
+    above it, logged after ``orig``'s commit (in the same second: after the entry's own last
+    commit in ``orig``; so the deletion was never committed: git wrote the file back), is a
+    DELETE of it or of that folder, or a MERGE of it away: a MERGE source is folded into its
+    target (``merged_away.folded``) and removed, a DELETE's entry removed. An entry deleted,
+    committed and restored by a later commit is not touched (its deletion is older than
+    ``orig``). Takes the write lock and git's ``index.lock`` as every brv writer; the targets
+    are refreshed here (the hook refreshes what the merge changed).
+    """
+    from brv_vc.lifecycle.curate_log import removal_of
+    from brv_vc.tree.statedb import STATE_DB
+
+    present = [(rel, p) for status, p, _, _ in raw if status == "M"
+               and (rel := repo.tree_path(p)) is not None and kind_of(rel) is Kind.ENTRY
+               and (project.tree / rel).is_file()]
+    if not present or not (project.state / STATE_DB).is_file():
+        return ()
+    made = git.commit_time(repo.workdir, orig)
+    stamp = _iso(made) if made is not None else ""
+    # each path's (entry's or folder's) newest row and its rank: one pass over the log's rows
+    newest: dict[str, tuple[int, LogRow]] = {}
+    for i, r in enumerate(_since(project, stamp) if stamp else []):
+        for key in {r.path, *r.message.split()}:
+            newest.setdefault(key, (i, r))
+    jobs: list[tuple[str, str, str]] = []  # P, its repository path, the MERGE target ("")
+    for rel, p in present:
+        parts = rel.split("/")
+        # the entry's own rows and its folders' (a folder DELETE): the newest decides
+        found = min((hit for n in range(1, len(parts) + 1)
+                     if (hit := newest.get("/".join(parts[:n]))) is not None),
+                    key=lambda hit: hit[0], default=None)
+        row = found[1] if found is not None else None
+        # an undone MERGE (an interrupted dream's) is no deletion; nor is a merge's fold,
+        # whose merge may since have been aborted
+        if row is None or row.status != "success" or row.reason == REASON:
+            continue
+        removal = removal_of(row.message, rel if row.path == rel else row.path)
+        if removal is None:
+            continue
+        if row.time == stamp:  # the same second as orig: after the entry's own last commit?
+            touched = git.commit_time(repo.workdir, orig, p)
+            if touched is None or _iso(touched) >= row.time:
+                continue
+        jobs.append((rel, p, removal[1]))
+    return _reapplied(project, repo, orig, head, jobs, now) if jobs else ()
+
+
+def _iso(seconds: int) -> str:
+    """A commit's time as the curate log writes its times (``clock.format_iso``)."""
+    from datetime import UTC, datetime
+
+    return format_iso(datetime.fromtimestamp(seconds, UTC))
+
+
+def _since(project: Project, stamp: str) -> list[LogRow]:
+    """The curate-log rows of outcomes logged at or after ``stamp``, newest first."""
+    import sqlite3
+
+    from brv_vc.lifecycle.curate_log import outcomes_since
+    from brv_vc.tree import statedb
+
+    try:
+        conn = statedb.open_state(project)
+        try:
+            return outcomes_since(conn, stamp)
+        finally:
+            conn.close()
+    except (BrvError, OSError, sqlite3.Error):
+        return []
+
+
+def _reapplied(project: Project, repo: KnowledgeRepo, orig: str, head: str,
+               jobs: Sequence[tuple[str, str, str]], now: datetime) -> tuple[Fold, ...]:
+    """Plans each job (reads only), records the plan, then carries it out (:func:`_carry`)."""
+    from brv_vc.services.derived import refresh
+    from brv_vc.tree import intents, writelock
+    from brv_vc.vc import git_index_lock
+    from brv_vc.vc.git.objects import blob_at
+
+    stamp = format_iso(now)
+    with writelock.hold(project), git_index_lock.holding(project):
+        plan: list[dict[str, str]] = []
+        for rel, path, target in jobs:
+            try:
+                data = (project.tree / rel).read_bytes()
+            except OSError:
+                continue  # gone meanwhile
+            if target:
+                # the target must still hold the source as it was before the pull: a MERGE
+                # undone since (a rejected review, a reset, a dream undo) left no row, but no
+                # fold either
+                before = entry_of(blob_at(repo.workdir, orig, path), rel)
+                current = _read(project, target)
+                if (entry_of(data, rel) is None or before is None or current is None
+                        or not holds(current, before, rel, target)):
+                    continue
+            plan.append({"source": rel, "target": target,
+                         "commit": git.last_change(repo.workdir, head, path)[0],
+                         "text": data.decode("utf-8", "surrogateescape")})
+        if not plan:
+            return ()
+        record = intents.begin(project, KIND, {"stamp": stamp, "folds": plan})
+        point("reapply-recorded")
+        done = _carry(project, plan, stamp)
+        intents.done(record)
+    targets = [f.target for f in done if f.target]
+    if targets:
+        refresh(project, targets, now)
+    return done
+
+
+def _read(project: Project, rel: str) -> Entry | None:
+    """The entry ``rel`` as the work tree holds it (None: missing or not an entry)."""
+    try:
+        return entry_of((project.tree / rel).read_bytes(), rel)
+    except OSError:
+        return None
+
+
+def _carry(project: Project, plan: Sequence[dict[str, str]], stamp: str) -> tuple[Fold, ...]:
+    """Carries out a recorded plan, each step only if not done yet, then logs it once.
+
+    For each source in turn: its target gets the source folded in (the source as the work
+    tree holds it, else as recorded) unless it holds it already, then the source is removed.
+    A target that is gone or no entry keeps its source (nothing is lost): that fold is not
+    done.
+    """
+    from brv_vc.format.entry import serialize_entry
+    from brv_vc.services.curate import remove
+    from brv_vc.tree.store import write_atomic
+
+    done: list[Fold] = []
+    for step in plan:
+        rel, target = step["source"], step["target"]
+        if target:
+            current = _read(project, target)
+            try:
+                data = (project.tree / rel).read_bytes()
+            except OSError:
+                data = step["text"].encode("utf-8", "surrogateescape")
+            changed = entry_of(data, rel)
+            if current is None or changed is None:
+                continue
+            if not holds(current, changed, rel, target):
+                write_atomic(project.tree / target, serialize_entry(
+                    folded(current, changed, rel, target, stamp)))
+            point("reapply-written")
+        remove(project, project.tree / rel)
+        point("reapply-removed")
+        done.append(Fold(rel, target, step["commit"]))
+    log_folds(project, done, stamp, HOW, WRITTEN_BACK)
+    point("reapply-logged")
+    return tuple(done)
+
+
+def finish_reapply(project: Project, data: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """Rolls forward the record of a hook killed mid-fold (the caller holds the write lock).
+
+    Returns:
+        One line a finished entry (as :func:`describe` says it, "finished ... "), and the
+        tree paths written or removed (for the derived refresh).
+
+    Raises:
+        OSError: a file could not be written (the record stays; the next command retries).
+        ValueError, KeyError, TypeError: not a record of this kind.
+    """
+    from brv_vc.vc.repo import locate
+
+    plan = [{key: str(step[key]) for key in ("source", "target", "commit", "text")}
+            for step in data["folds"]]
+    repo = locate(project)
+    for step in plan:  # a later pull wrote the source back again: its text is that commit's
+        try:
+            again = (project.tree / step["source"]).read_bytes()
+        except OSError:
+            continue
+        if again != step["text"].encode("utf-8", "surrogateescape"):
+            try:
+                newer = git.last_change(repo.workdir, "HEAD", repo.repo_path(step["source"]))
+            except BrvError:  # no git to ask: the recorded commit is named
+                continue
+            step["commit"] = newer[0] or step["commit"]
+    done = _carry(project, plan, str(data["stamp"]))
+    lines = [f"finished the re-application that a killed post-merge hook left: "
+             f"{describe(repo, fold)}" for fold in done]
+    return lines, [p for fold in done for p in (fold.source, fold.target) if p]
+
+
+def finish_killed(project: Project, now: datetime) -> tuple[str, ...]:
+    """Rolls forward the records of killed hooks, unless a live writer holds the lock.
+
+    The post-merge hook runs it before its own fold: this pull may have written back the
+    same entries, and no brv command may have run since the kill. Returns the lines to say.
+    """
+    from brv_vc.services.derived import refresh
+    from brv_vc.tree import intents, writelock
+
+    if not intents.records(project, KIND):  # another writer's step: the next command's
+        return ()
+    lines: list[str] = []
+    touched: list[str] = []
+    with writelock.hold(project, wait=False) as taken:
+        for path, data in intents.records(project, KIND) if taken else []:
+            try:
+                said, written = finish_reapply(project, data)
+            except (ValueError, KeyError, TypeError):  # not such a record: it never began
+                said, written = [], []
+            lines += said
+            touched += written
+            intents.done(path)
+    if touched:
+        refresh(project, touched, now)
+    return tuple(lines)
+
+
+def describe(repo: KnowledgeRepo, fold: Fold) -> str:
+    """One line on an entry :func:`reapply` kept deleted, naming the incoming commit."""
+    what = (f"its change is folded into {fold.target}, where it was merged" if fold.target
+            else "it was deleted here")
+    return (f"git wrote back {fold.source}, which brv had removed here; removed again, "
+            f"{what} (the incoming text: git show {fold.commit[:12]}:{repo.repo_path(fold.source)})")

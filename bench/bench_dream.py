@@ -99,7 +99,7 @@ def _line(label: str, seconds: float, peak: float, result: dict[str, object]) ->
     return (f"{label}: {seconds:.1f} s wall, peak memory {peak:.0f} MB, status "
             f"{result['status']} ({summary['consolidated']} consolidated | "
             f"{summary['synthesized']} synthesized | {summary['pruned']} pruned; "
-            f"{len(ops)} operations)")
+            f"{len(ops)} operations and {result.get('skipped', 0)} SKIPs)")
 
 
 def _compare(root: Path, ref: str, budget: float) -> None:

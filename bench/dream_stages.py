@@ -146,9 +146,9 @@ def _dream(root: Path, budget: float, label: str, every: float) -> dict[str, Any
                                "operations": result.operations}))
         sampler.peaks["json answer"] = max(sampler.peaks.get("json answer", 0.0), _rss())
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    ops = [op for op in result.operations if op["action"] != "SKIP"]
+    ops = [op for op in result.operations if op["action"] != "SKIP"]  # older code held SKIPs
     print(f"{label}: {wall:.1f} s wall, CPU {cpu:.1f} s, load {load:.1f}, status "
-          f"{result.status}, {result.line}; {len(result.operations)} operations, "
+          f"{result.status}, {result.line}; {len(ops) + result.skipped} operations, "
           f"{len(ops)} not SKIP; answer {answer.size / 1e6:.1f} MB", flush=True)
     for stage, peak in sorted(sampler.peaks.items(), key=lambda s: -s[1]):
         took = (f", {sampler.seconds[stage]:.1f} s (CPU {sampler.cpu[stage]:.1f} s)"

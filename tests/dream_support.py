@@ -51,3 +51,11 @@ def duplicate_pair(project: Project) -> tuple[str, str]:
     a = add(project, "api/auth", "OAuth flow", OAUTH)
     b = add(project, "api/auth", "OAuth flow notes", OAUTH)
     return a, b
+
+
+def logged_ops(project: Project, dream_id: str | None) -> list[dict[str, Any]]:
+    """Every operation of a dream, SKIPs too, as its log keeps them (the result counts those)."""
+    from brv_vc.services.dream import dreamlog
+
+    assert dream_id is not None
+    return list(dreamlog.read(project, dream_id)["operations"])

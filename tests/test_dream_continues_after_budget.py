@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import os
 
-from dream_support import NOW, add
+from dream_support import NOW, add, logged_ops
 
 from brv_vc.services import dream
 from brv_vc.tree import dreamstate
@@ -29,8 +29,8 @@ def _ticks(step: float = 1.0):
     return lambda: next(counter) * step
 
 
-def _consolidated(result) -> list[str]:
-    return [f for op in result.operations if op["operation"] == "consolidate"
+def _consolidated(project, result) -> list[str]:
+    return [f for op in logged_ops(project, result.id) if op["operation"] == "consolidate"
             for f in op.get("files", [])]
 
 
@@ -39,7 +39,7 @@ def test_a_cut_pass_is_continued_from_its_cursor(project):
     first = dream.dream(project, NOW, force=True, budget=10, clock=_ticks())
     assert first.status == "partial"  # SKIP decisions are progress: never "error"
     assert first.stopped == "budget"
-    done = _consolidated(first)
+    done = _consolidated(project, first)
     assert done
     assert done == entries[: len(done)]  # in path order
     cursor = dreamstate.read_state(project)["consolidateCursor"]
@@ -53,7 +53,7 @@ def test_a_cut_pass_is_continued_from_its_cursor(project):
 
     rest = dream.dream(project, NOW, force=True, budget=1e6)
     assert rest.status == "completed"
-    again = _consolidated(rest)
+    again = _consolidated(project, rest)
     assert again == [touched, *entries[len(done):]]  # nothing else done twice
     assert dreamstate.read_state(project)["consolidateCursor"] is None
 
@@ -63,7 +63,7 @@ def test_several_cut_dreams_cover_every_entry_once(project):
     seen: list[str] = []
     for _ in range(20):
         result = dream.dream(project, NOW, force=True, budget=9, clock=_ticks())
-        seen += _consolidated(result)
+        seen += _consolidated(project, result)
         if not dreamstate.read_state(project)["consolidateCursor"] and result.stopped != "budget":
             break
     assert seen[: len(entries)] == entries

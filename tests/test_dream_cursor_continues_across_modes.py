@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 
-from dream_support import NOW, add
+from dream_support import NOW, add, logged_ops
 
 from brv_vc.services import dream
 from brv_vc.services.dream.decisions import load_decisions
@@ -67,7 +67,7 @@ def test_every_mode_in_turn_covers_each_entry_once(project):
     for turn in range(30):
         if turn % 2:
             result = dream.dream(project, NOW, force=True, budget=14, clock=_ticks())
-            done = _consolidated(result.operations)
+            done = _consolidated(logged_ops(project, result.id))
             by_mode["default"] += len(done)
         else:
             found, _ = _agent(project, budget=14)
@@ -84,7 +84,7 @@ def test_every_mode_in_turn_covers_each_entry_once(project):
 def test_apply_without_a_scan_keeps_what_the_pass_owes(project):
     entries = _tree(project)
     cut = dream.dream(project, NOW, force=True, budget=8, clock=_ticks())
-    done = _consolidated(cut.operations)
+    done = _consolidated(logged_ops(project, cut.id))
     state = dreamstate.read_state(project)
     decision = [{"operation": "consolidate", "action": "SKIP", "files": [entries[-1]],
                  "reason": "the agent's own idea"}]
@@ -93,7 +93,7 @@ def test_apply_without_a_scan_keeps_what_the_pass_owes(project):
     assert after["consolidateCursor"] == state["consolidateCursor"]
     assert after["lastDreamWall"] == state["lastDreamWall"]
     rest = dream.dream(project, NOW, force=True, budget=1e6)
-    assert _consolidated(rest.operations) == entries[len(done):]
+    assert _consolidated(logged_ops(project, rest.id)) == entries[len(done):]
 
 
 def test_a_scan_overtaken_by_a_dream_does_not_move_the_cursor(project):
@@ -107,7 +107,7 @@ def test_a_scan_overtaken_by_a_dream_does_not_move_the_cursor(project):
     dream.dream(project, NOW, force=True, decisions=load_decisions(json.dumps(ops[:1])))
     assert dreamstate.read_state(project)["consolidateCursor"] == cursor  # not the scan's end
     rest = dream.dream(project, NOW, force=True, budget=1e6)
-    assert _consolidated(cut.operations) + _consolidated(rest.operations) == entries
+    assert _consolidated(logged_ops(project, cut.id)) + _consolidated(logged_ops(project, rest.id)) == entries
 
 
 def test_a_cut_apply_keeps_the_cursor_for_the_next_scan(project):

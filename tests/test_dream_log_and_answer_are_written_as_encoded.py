@@ -40,6 +40,39 @@ def test_the_log_is_the_same_text_written_in_pieces(project) -> None:
     assert dreamlog.read(project, "drm-1") == log
 
 
+def _closed(project, count: int) -> tuple[bytes, dict[str, object], int]:
+    """A log closed from a journal of ``count`` SKIPs: its bytes, the whole log, the peak."""
+    log = _log()
+    ops = log.pop("operations")[:count]  # type: ignore[index]
+    dreamlog.write(project, {**log, "status": "processing", "journal": True})
+    dreamlog.append(project, "drm-1", *ops, durable=False)
+    tracemalloc.start()
+    try:
+        dreamlog.close(project, log)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert not (dreamlog.folder(project) / "drm-1.ops.jsonl").exists()
+    written = (dreamlog.folder(project) / "drm-1.json").read_bytes()
+    return written, {**log, "operations": ops}, peak  # the operations last
+
+
+def test_a_closed_log_streams_its_operations_from_the_journal(project) -> None:
+    written, whole, peak = _closed(project, OPS)
+    assert written == (json.dumps(whole, indent=2, ensure_ascii=False) + "\n").encode()
+    assert dreamlog.read(project, "drm-1") == whole
+    _, _, small = _closed(project, OPS // 4)
+    assert peak < small * 1.5  # one operation at a time: four times the log, the same peak
+
+
+def test_a_closed_log_without_operations_is_whole_too(project) -> None:
+    log = {"id": "drm-2", "status": "completed", "summary": {}}
+    dreamlog.write(project, {**log, "journal": True})
+    dreamlog.close(project, log)
+    written = (dreamlog.folder(project) / "drm-2.json").read_text()
+    assert written == json.dumps({**log, "operations": []}, indent=2) + "\n"
+
+
 def test_the_json_answer_of_a_dream_is_whole_and_versioned(project, brv) -> None:
     for n in range(3):
         add(project, f"notes/n{n}", f"Note {n}", f"Text of note {n} about fax machines.")

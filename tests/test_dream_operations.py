@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from dream_support import NOW, OAUTH, add, age, duplicate_pair, tree_bytes
+from dream_support import NOW, OAUTH, add, age, duplicate_pair, logged_ops, tree_bytes
 
 from brv_vc.format.entry import parse_entry
 from brv_vc.services import dream
@@ -71,7 +71,10 @@ def test_skip_when_nothing_is_similar(project):
     add(project, "api/auth", "OAuth flow", OAUTH)
     add(project, "ops/deploy", "Blue green deploys", "Deploys switch the load balancer.")
     result = dream.dream(project, NOW, force=True)
-    assert {op["action"] for op in result.operations if op["operation"] == "consolidate"} == {
+    assert not result.operations  # the SKIPs are counted, and kept in the log with their reason
+    assert result.skipped == 2
+    assert {op["action"] for op in logged_ops(project, result.id)
+            if op["operation"] == "consolidate"} == {
         "SKIP"}
     assert result.summary["consolidated"] == 0
 

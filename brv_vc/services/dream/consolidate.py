@@ -40,8 +40,8 @@ CROSS_HITS = 3
 # domain's changed entries go in groups of this many, each with its own hits; a domain with
 # fewer changed entries (any dream after the first) decides exactly as one group.
 CHUNK = 100
-# Why one string: a first pass at 100,000 entries keeps ~100,000 SKIP records to the end (the
-# log and the answer), most of them with this reason; a copy each took ~9 MB (issue 37)
+# the reason of most SKIPs (a first pass at 100,000 entries decides ~100,000); one string, and
+# the dream keeps no SKIP record past its journal line (run.py)
 NOTHING_ALIKE = f"no entry at least {LINK_AT} similar needs a change"
 
 

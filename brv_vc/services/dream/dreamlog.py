@@ -2,7 +2,9 @@
 
 A log is written when the dream starts (status ``processing``, ``"journal": true``); each
 finished operation is then appended as one line to its journal ``drm-<ms>.ops.jsonl``, and
-the final write folds the operations into the log and deletes the journal. A dream killed
+the final write (:func:`close`) streams the journal's operations into the log and deletes the
+journal: the dream holds no SKIP record in memory (at 100,000 entries a first dream's
+~100,000 of them took it over its 300 MB budget, issue 37). A dream killed
 at any moment so leaves a log of the work it did (:func:`read` joins the journal); the next
 dream marks such a log ``partial`` (or ``error`` when it holds no operation). Each operation
 keeps its file changes (backup hashes in the dream's own store) for ``--undo``.
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -134,21 +137,76 @@ def read(project: Project, dream_id: str) -> dict[str, Any]:
     return data
 
 
-def _journaled(project: Project, dream_id: str) -> list[dict[str, Any]]:
-    """The journal's operations; a line cut short by a kill is left out."""
+def _journaled(project: Project, dream_id: str) -> Iterator[dict[str, Any]]:
+    """The journal's operations, one line at a time; a line cut short by a kill is left out."""
     try:
-        lines = _journal(project, dream_id).read_text(encoding="utf-8").splitlines()
+        handle = _journal(project, dream_id).open(encoding="utf-8")
     except OSError:
-        return []
-    out = []
-    for line in lines:
-        try:
-            op = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(op, dict):
-            out.append(op)
-    return out
+        return
+    with handle:
+        for line in handle:
+            try:
+                op = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(op, dict):
+                yield op
+
+
+def close(project: Project, log: dict[str, Any]) -> None:
+    """Writes a dream's whole log from ``log`` and its journal, then deletes the journal.
+
+    The text is :func:`write`'s with the operations last: ``log`` without its operations, then
+    every operation of the journal in order (``log["operations"]``, if any, is ignored: the
+    journal has each). Why: the run so keeps only the operations that did something; the
+    SKIPs are read back one at a time.
+    """
+    head = _scrubbed({k: v for k, v in log.items() if k not in ("operations", JOURNAL)})
+    ensure_state_dir(project.state)
+    write_atomic(folder(project) / f"{log['id']}.json",
+                 _with_operations(head, _journaled(project, str(log["id"]))))
+    _journal(project, str(log["id"])).unlink(missing_ok=True)
+
+
+def _with_operations(head: dict[str, Any], ops: Iterator[dict[str, Any]],
+                     batch: int = 1024) -> Iterator[bytes]:
+    """``encoded({**head, "operations": [*ops]})``, the operations encoded as they come."""
+    start, end = json.dumps({**head, "operations": []}, indent=2,
+                            ensure_ascii=False).rsplit('"operations": []', 1)
+    pieces = [start, '"operations": [']
+    count = 0
+    for op in ops:  # a string holds no raw newline: each line of an op moves in as one
+        text = json.dumps(op, indent=2, ensure_ascii=False).replace("\n", "\n    ")
+        pieces.append(("," if count else "") + "\n    " + text)
+        count += 1
+        if len(pieces) >= batch:
+            yield "".join(pieces).encode("utf-8")
+            pieces.clear()
+    pieces.append(("\n  ]" if count else "]") + end + "\n")
+    yield "".join(pieces).encode("utf-8")
+
+
+_STATUS = re.compile(rb'\n  "status": "([a-z]+)"')  # the log's own key: ops' are indented more
+_BIG = 1 << 20  # bytes: a log this big is brv's own, written indented, its status first
+
+
+def status(project: Project, dream_id: str) -> str | None:
+    """A log's own status (None: unreadable); a big log's from its head, no operation parsed.
+
+    Why: every dream asks each earlier log whether its dream was killed, and a first
+    dream's log at 100,000 entries is 39 MB of JSON (issue 37's memory budget).
+    """
+    path = folder(project) / f"{dream_id}.json"
+    try:
+        if path.stat().st_size > _BIG:
+            with path.open("rb") as handle:
+                if found := _STATUS.search(handle.read(65536)):
+                    return found.group(1).decode()
+        data = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return None
+    found = data.get("status") if isinstance(data, dict) else None
+    return found if isinstance(found, str) else None
 
 
 def summary_line(summary: dict[str, Any]) -> str:

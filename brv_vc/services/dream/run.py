@@ -50,11 +50,15 @@ class DreamResult:
     gate: gates.Gate | None = None  # the gate that stopped it
     gates: tuple[gates.Gate, ...] = ()
     summary: dict[str, int] = field(default_factory=dict)
-    operations: tuple[dict[str, Any], ...] = ()
+    operations: tuple[dict[str, Any], ...] = ()  # every operation but the SKIPs
     stopped: str = ""  # budget | cancelled | "" (ran to the end)
     problems: tuple[str, ...] = ()
     waiting: int = 0  # proposals past the bound, left for the next dream
     max_proposals: int | None = None  # the bound (None: not bounded)
+    # the SKIPs (decisions to change nothing), counted: ``operations`` leaves them out, and
+    # the log keeps each with its reason (``brv dream --log ID``). At 100,000 entries a first
+    # dream makes ~100,000 of them; held to the end they took it over 300 MB (issue 37)
+    skipped: int = 0
 
     @property
     def line(self) -> str:
@@ -112,6 +116,8 @@ def dream(project: Project, now: datetime, *, force: bool = False,
 def _recover(project: Project) -> None:
     """Marks logs of dreams killed mid-way partial (or error when they did nothing)."""
     for name in dreamlog.ids(project):
+        if dreamlog.status(project, name) != dreamlog.PROCESSING:
+            continue  # the head alone: a first dream's log at 100,000 entries is 39 MB
         try:
             log = dreamlog.read(project, name)
         except BrvError:
@@ -131,7 +137,7 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
     start = clock()
     log: dict[str, Any] = {
         "id": dream_id, "trigger": trigger, "status": dreamlog.PROCESSING,
-        "startedAt": format_iso(now), "pid": os.getpid(), "operations": [],
+        "startedAt": format_iso(now), "pid": os.getpid(),
         "stateBefore": {k: state.get(k) for k in
                         ("curationsSinceDream", "lastDreamAt", "lastDreamLogId",
                          "lastDreamWall", "totalDreams", "consolidateCursor")},
@@ -147,6 +153,16 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
     bound = proposals.Bound(limit, lambda op: needs_review(ctx, op))
     stopped = ""
     problems: list[str] = []
+    done_ops: list[Op] = []  # what the journal has but the SKIPs, which are only counted
+    skipped = 0
+
+    def record(done: list[Op]) -> None:
+        nonlocal skipped
+        for op in done:
+            if op["action"] == "SKIP" and op["status"] == "skipped":
+                skipped += 1
+            else:
+                done_ops.append(op)
 
     def over() -> str:
         if should_stop():
@@ -171,7 +187,7 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
                     end += 1
                 with writelock.hold(project):  # the operation and its journal line: one step
                     done = [apply_op(ctx, op) for op in ops[number:end]]
-                    log["operations"].extend(done)
+                    record(done)
                     dreamlog.append(project, dream_id, *done,
                                     durable=any(d["changes"] for d in done))
                     logged(ctx)
@@ -188,14 +204,14 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
     def settle(phase: str, why: str) -> str:
         """The phase's held proposals: the best applied, the rest logged waiting."""
         best = bound.take(bool(why))
-        if best:
-            before = len(log["operations"])
+        if best:  # proposals, never a SKIP: each one done is in done_ops
+            before = len(done_ops)
             why = run_all(phase, best, held=False)
-            bound.wait(best[len(log["operations"]) - before:])  # cut by the budget
+            bound.wait(best[len(done_ops) - before:])  # cut by the budget
         waiting = bound.unlogged()
         if waiting:
             with writelock.hold(project):
-                log["operations"].extend(waiting)
+                record(waiting)
                 dreamlog.append(project, dream_id, *waiting, durable=False)
         return why
 
@@ -214,7 +230,7 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
             changed = passes.changed_entries(project, entries, state, again)
             stopped, cursor = passes.consolidate_pass(
                 project, entries, changed, hints, opened.conn, over, run_all, cursor, state,
-                llm is not None, lambda: len(log["operations"]))
+                llm is not None, lambda: len(done_ops) + skipped)
             stopped = settle("consolidate", stopped)
             # each detector reads the whole tree: it stops when the budget runs out
             if not stopped:
@@ -231,16 +247,16 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
                 pruned = not stopped and not bound.files()
     finally:
         opened.close()
-    ops = log["operations"]
+    ops = done_ops
     # a decision to change nothing (SKIP) is work done too: the cursor moved past it
-    kept = [op for op in ops if op.get("status") in ("applied", "skipped")]
+    kept = skipped or any(op.get("status") in ("applied", "skipped") for op in ops)
     status = dreamlog.COMPLETED if not stopped else (
         dreamlog.PARTIAL if kept else dreamlog.ERROR)
     summary = _summary(ops)
     log.update(status=status, summary=summary, stopped=stopped, finishedAt=format_iso(now),
-               notes=list(problems),
+               notes=list(problems), skipped=skipped,
                elapsedSeconds=round(clock() - start, 3))
-    dreamlog.write(project, log)
+    dreamlog.close(project, log)  # its operations, SKIPs too, streamed from the journal
     _finish_state(project, now, dream_id, state, ctx.curations, decisions is None, cursor,
                   moved, bound.files() if decisions is None else None, synthesized, pruned)
     dreamlog.store(project).keep_only(
@@ -248,7 +264,7 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
     problems.extend(f"{op['action']} failed: {op['message']}" for op in ops
                     if op.get("status") == "failed")
     return DreamResult(status, dream_id, None, passed, summary, tuple(ops), stopped,
-                       tuple(problems), len(bound.waiting), limit)
+                       tuple(problems), len(bound.waiting), limit, skipped)
 
 
 def _summary(ops: Sequence[Op]) -> dict[str, int]:

@@ -1,0 +1,70 @@
+"""A dream holds no SKIP record: it counts them, and its log keeps each with its reason.
+
+Issue 37: a whole first pass at 100,000 entries decides ~100,000 SKIPs ("no entry ... needs
+a change"); held to the end for the log and the --json answer they took the dream over its
+300 MB budget. The journal already has each one: the final log streams them from it, and
+the result and the answer count them (``skipped``) beside the operations that did something.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+from hooks_support import entry_bytes, in_project, write
+
+from brv_vc.services import dream
+from brv_vc.services.dream import dreamlog
+from brv_vc.services.dream.consolidate import NOTHING_ALIKE
+
+SUBJECTS = ("Kafka consumer lag alerts", "Postgres vacuum schedule", "Terraform state locking",
+            "Nginx rate limiting", "Redis eviction policy")
+NOW = datetime(2026, 3, 1, tzinfo=UTC)
+
+
+def _tree(tmp_path: Path):
+    project = in_project(tmp_path)
+    for n, title in enumerate(SUBJECTS):
+        write(project.tree, f"ops/topic{n}/note{n}.md",
+              entry_bytes(title, f"## Narrative\n\n{title} note {n}: words of its own {n}.\n"))
+    return project
+
+
+def test_the_result_counts_the_skips_and_the_log_keeps_each(tmp_path: Path) -> None:
+    project = _tree(tmp_path)
+    result = dream.dream(project, NOW, force=True)
+    assert result.status == "completed"
+    assert not [op for op in result.operations if op["action"] == "SKIP"]
+    logged = dreamlog.read(project, str(result.id))["operations"]
+    skips = [op for op in logged if op["action"] == "SKIP"]
+    assert len(skips) == result.skipped >= len(SUBJECTS)  # and the entry in_project writes
+    assert all(op["reason"] == NOTHING_ALIKE and op["status"] == "skipped" for op in skips)
+    assert [op for op in logged if op["action"] != "SKIP"] == list(result.operations)
+    assert not (dreamlog.folder(project) / f"{result.id}.ops.jsonl").exists()  # folded in
+
+
+def test_the_json_answer_counts_the_skips(tmp_path: Path, brv) -> None:
+    project = _tree(tmp_path)
+    answer = brv("dream", "--force", "--json", cwd=project.root).json()
+    assert answer["skipped"] >= len(SUBJECTS)
+    assert all(op["action"] != "SKIP" for op in answer["operations"])
+    shown = brv("dream", "--log", answer["id"], "--json", cwd=project.root).json()
+    assert sum(op["action"] == "SKIP" for op in shown["logs"][0]["operations"]) == answer[
+        "skipped"]
+
+
+def test_a_killed_dreams_status_is_read_from_a_big_logs_head(tmp_path: Path) -> None:
+    project = _tree(tmp_path)
+    # each operation's own status is another than its log's: the log's own is read
+    for n, (status, ops) in enumerate((("completed", "processing"), ("processing", "skipped"))):
+        log = {"id": f"drm-{n}", "trigger": "cli", "status": status, "journal": True}
+        dreamlog.write(project, log)
+        skip = {"operation": "consolidate", "action": "SKIP", "files": ["a/b/c.md"],
+                "reason": NOTHING_ALIKE, "status": ops, "changes": []}
+        dreamlog.append(project, f"drm-{n}", *[skip] * 6000, durable=False)
+        dreamlog.close(project, log)
+        assert (dreamlog.folder(project) / f"drm-{n}.json").stat().st_size > 1 << 20
+        assert dreamlog.status(project, f"drm-{n}") == status
+    dream.dream(project, NOW, force=True)  # marks the killed one, leaves the finished one
+    assert dreamlog.status(project, "drm-0") == "completed"
+    assert dreamlog.status(project, "drm-1") == "error"  # killed before it changed anything

@@ -84,16 +84,19 @@ def reapply(project: Project, repo: KnowledgeRepo, orig: str, head: str,
     jobs: list[tuple[str, str, str]] = []  # P, its repository path, the MERGE target ("")
     for rel, p in present:
         parts = rel.split("/")
-        # the entry's own rows and its folders' (a folder DELETE): the newest decides
-        found = min((hit for n in range(1, len(parts) + 1)
-                     if (hit := newest.get("/".join(parts[:n]))) is not None),
+        # the entry's own rows and its folders' (a folder DELETE): the newest decides, read
+        # about the path it was found under (T's newest row may be "merged P into T": P's)
+        found = min(((*hit, key) for n in range(1, len(parts) + 1)
+                     if (hit := newest.get(key := "/".join(parts[:n]))) is not None),
                     key=lambda hit: hit[0], default=None)
-        row = found[1] if found is not None else None
+        if found is None:
+            continue
+        _, row, key = found
         # an undone MERGE (an interrupted dream's) is no deletion; nor is a merge's fold,
         # whose merge may since have been aborted
-        if row is None or row.status != "success" or row.reason == REASON:
+        if row.status != "success" or row.reason == REASON:
             continue
-        removal = removal_of(row.message, rel if row.path == rel else row.path)
+        removal = removal_of(row.message, key)
         if removal is None:
             continue
         if row.time == stamp:  # the same second as orig: after the entry's own last commit?

@@ -9,18 +9,18 @@ into its target first by the MERGE rule (``merged_away.folded``), one curate-log
 
 Kill-safe (the fold changes several files): every entry's fold is planned first, reading
 only; then an intent record, ``.brv/state/pending/reapply-<pid>.json`` (tree/intents.py),
-names each one (source, target, the incoming commit, the source's incoming text) with the
-fold's time; then the targets are written and the sources removed, one entry after the
-other; then the audit rows; then the record goes. The next process that takes the write lock
-(every command at its start, every writer, the next post-merge hook that folds) rolls a
-record left by a kill forward (:func:`finish_reapply`, from services/recovery.py; the next post-merge hook:
-:func:`finish_killed`): the same steps,
+names each one (source, target, the incoming commit; a MERGE source's incoming text, a
+DELETE's a hash only) with the fold's time; then the targets are written and the sources
+removed, one entry after the other; then the audit rows; then the record goes. The next
+process that takes the write lock (every command at its start, every writer, the next
+post-merge hook that folds) rolls a record left by a kill forward (:func:`finish_reapply`,
+from services/recovery.py; the next post-merge hook: :func:`finish_killed`): the same steps,
 each done only if not done yet (a target that already holds the source is not rewritten, a
 source already gone is not removed, a row already logged is not logged again), and says so.
-Rolled forward rather than back: the incoming text is in the record, so the result is the
-one the hook would have left. A kill before the record changed nothing: the pull stands as
-plain git left it, the entry back with its incoming change (nothing lost, the deletion not
-re-applied; ``brv vc pull`` would have refused that pull).
+Rolled forward rather than back: a MERGE source's incoming text is in the record, so the
+result is the one the hook would have left. A kill before the record changed nothing: the
+pull stands as plain git left it, the entry back with its incoming change (nothing lost, the
+deletion not re-applied; ``brv vc pull`` would have refused that pull).
 """
 
 from __future__ import annotations
@@ -156,9 +156,11 @@ def _reapplied(project: Project, repo: KnowledgeRepo, orig: str, head: str,
                 if (entry_of(data, rel) is None or before is None or current is None
                         or not holds(current, before, rel, target)):
                     continue
+            # a MERGE's text (folded in even if the source is gone), a DELETE's hash only
+            seen = ({"text": data.decode("utf-8", "surrogateescape")} if target
+                    else {"hash": _digest(data)})
             plan.append({"source": rel, "target": target,
-                         "commit": git.last_change(repo.workdir, head, path)[0],
-                         "text": data.decode("utf-8", "surrogateescape")})
+                         "commit": git.last_change(repo.workdir, head, path)[0], **seen})
         if not plan:
             return ()
         record = intents.begin(project, KIND, {"stamp": stamp, "folds": plan})
@@ -169,6 +171,20 @@ def _reapplied(project: Project, repo: KnowledgeRepo, orig: str, head: str,
     if targets:
         refresh(project, targets, now)
     return done
+
+
+def _digest(data: bytes) -> str:
+    """A DELETE step's record of the file the hook meant to remove (no entry text kept)."""
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
+
+
+def _recorded(step: dict[str, str], data: bytes) -> bool:
+    """Whether ``data`` is the source as the hook recorded it (its text, or its hash)."""
+    if step["target"]:
+        return data == step["text"].encode("utf-8", "surrogateescape")
+    return _digest(data) == step["hash"]
 
 
 def _read(project: Project, rel: str) -> Entry | None:
@@ -228,7 +244,8 @@ def finish_reapply(project: Project, data: dict[str, Any]) -> tuple[list[str], l
     """
     from brv_vc.vc.repo import locate
 
-    plan = [{key: str(step[key]) for key in ("source", "target", "commit", "text")}
+    plan = [{key: str(step[key]) for key in ("source", "target", "commit",
+                                             "text" if step["target"] else "hash")}
             for step in data["folds"]]
     repo = locate(project)
     for step in plan:  # a later pull wrote the source back again: its text is that commit's
@@ -236,7 +253,7 @@ def finish_reapply(project: Project, data: dict[str, Any]) -> tuple[list[str], l
             again = (project.tree / step["source"]).read_bytes()
         except OSError:
             continue
-        if again != step["text"].encode("utf-8", "surrogateescape"):
+        if not _recorded(step, again):
             try:
                 newer = git.last_change(repo.workdir, "HEAD", repo.repo_path(step["source"]))
             except BrvError:  # no git to ask: the recorded commit is named

@@ -163,7 +163,7 @@ def _reapplied(project: Project, repo: KnowledgeRepo, orig: str, head: str,
                          "commit": git.last_change(repo.workdir, head, path)[0], **seen})
         if not plan:
             return ()
-        record = intents.begin(project, KIND, {"stamp": stamp, "folds": plan})
+        record = intents.begin(project, KIND, {"stamp": stamp, "head": head, "folds": plan})
         point("reapply-recorded")
         done = _carry(project, plan, stamp)
         intents.done(record)
@@ -234,8 +234,13 @@ def _carry(project: Project, plan: Sequence[dict[str, str]], stamp: str) -> tupl
 def finish_reapply(project: Project, data: dict[str, Any]) -> tuple[list[str], list[str]]:
     """Rolls forward the record of a hook killed mid-fold (the caller holds the write lock).
 
+    A step acts on its source only if the source is as the hook recorded it, or as a later
+    pull wrote it back (HEAD's copy, HEAD being the recorded pull's or after it); a source
+    changed since (by hand, another branch checked out) is left as it is, and said. A source
+    already gone is finished (its target folded) only on the recorded pull's line.
+
     Returns:
-        One line a finished entry (as :func:`describe` says it, "finished ... "), and the
+        One line an entry (finished, as :func:`describe` says it, or left and why), and the
         tree paths written or removed (for the derived refresh).
 
     Raises:
@@ -248,21 +253,69 @@ def finish_reapply(project: Project, data: dict[str, Any]) -> tuple[list[str], l
                                              "text" if step["target"] else "hash")}
             for step in data["folds"]]
     repo = locate(project)
-    for step in plan:  # a later pull wrote the source back again: its text is that commit's
+    head = str(data["head"])
+    later: bool | None = None  # HEAD is the recorded pull's or after it (None: git can't say)
+    steps: list[dict[str, str]] = []
+    left: list[str] = []
+    for step in plan:
         try:
-            again = (project.tree / step["source"]).read_bytes()
+            again: bytes | None = (project.tree / step["source"]).read_bytes()
         except OSError:
+            again = None
+        if again is not None and _recorded(step, again):
+            steps.append(step)
             continue
-        if not _recorded(step, again):
-            try:
-                newer = git.last_change(repo.workdir, "HEAD", repo.repo_path(step["source"]))
-            except BrvError:  # no git to ask: the recorded commit is named
-                continue
-            step["commit"] = newer[0] or step["commit"]
-    done = _carry(project, plan, str(data["stamp"]))
+        if later is None:
+            later = _after(repo, head)
+        if later is False:
+            if again is not None or step["target"]:  # a DELETE of a file gone: nothing left
+                left.append(_left(step, again is None, "HEAD is no longer that pull's nor "
+                                                       "after it: another branch is checked out"))
+        elif again is None:
+            steps.append(step)  # removed by then: its target is folded, if not yet
+        elif later and (newer := _later_pull(repo, step["source"], again)):
+            step["commit"] = newer  # a later pull wrote it back again: that commit's text
+            steps.append(step)
+        else:
+            left.append(_left(step, False, "its text is neither the one that pull wrote "
+                                           "back nor HEAD's"))
+    done = _carry(project, steps, str(data["stamp"]))
     lines = [f"finished the re-application that a killed post-merge hook left: "
              f"{describe(repo, fold)}" for fold in done]
-    return lines, [p for fold in done for p in (fold.source, fold.target) if p]
+    return lines + left, [p for fold in done for p in (fold.source, fold.target) if p]
+
+
+def _after(repo: KnowledgeRepo, head: str) -> bool | None:
+    """Whether HEAD is ``head`` or after it (None: git cannot say)."""
+    try:
+        now = git.commit_of(repo.workdir, "HEAD")
+        return now is not None and git.is_ancestor(repo.workdir, head, now)
+    except BrvError:
+        return None
+
+
+def _later_pull(repo: KnowledgeRepo, rel: str, data: bytes) -> str:
+    """The commit that last changed ``rel`` when ``data`` is HEAD's copy of it ("": not)."""
+    from brv_vc.vc.git.objects import blob_at
+
+    path = repo.repo_path(rel)
+    try:
+        if blob_at(repo.workdir, "HEAD", path) != data:
+            return ""
+        return git.last_change(repo.workdir, "HEAD", path)[0]
+    except (BrvError, KeyError):  # no git, or no HEAD to read
+        return ""
+
+
+def _left(step: dict[str, str], gone: bool, why: str) -> str:
+    """The line on a recorded step the roll-forward does not take: the entry, and why."""
+    rel, target = step["source"], step["target"]
+    if gone:  # a MERGE's source gone: its target is what is left
+        return (f"left {target} as it is, {rel} not folded in: the tree changed since a "
+                f"killed post-merge hook recorded that fold ({why})")
+    into = f", {target} not written" if target else ""
+    return (f"left {rel} as it is{into}: it changed since a killed post-merge hook recorded "
+            f"it for removal ({why})")
 
 
 def finish_killed(project: Project, now: datetime) -> tuple[str, ...]:

@@ -247,13 +247,24 @@ def finish_reapply(project: Project, data: dict[str, Any]) -> tuple[list[str], l
         OSError: a file could not be written (the record stays; the next command retries).
         ValueError, KeyError, TypeError: not a record of this kind.
     """
-    from brv_vc.vc.repo import locate
+    from brv_vc.vc import git_index_lock
 
     plan = [{key: str(step[key]) for key in ("source", "target", "commit",
                                              "text" if step["target"] else "hash")}
             for step in data["folds"]]
-    repo = locate(project)
     head = str(data["head"])
+    # git's index.lock too, as the hook took it: no git rewrites a source between the look
+    # and the removal (a hook of a later pull: that git holds no lock while its hook runs)
+    with git_index_lock.holding(project):
+        return _finish(project, plan, head, str(data["stamp"]))
+
+
+def _finish(project: Project, plan: list[dict[str, str]], head: str,
+            stamp: str) -> tuple[list[str], list[str]]:
+    """:func:`finish_reapply` under git's lock: which steps to take, then the carry."""
+    from brv_vc.vc.repo import locate
+
+    repo = locate(project)
     later: bool | None = None  # HEAD is the recorded pull's or after it (None: git can't say)
     steps: list[dict[str, str]] = []
     left: list[str] = []
@@ -279,7 +290,7 @@ def finish_reapply(project: Project, data: dict[str, Any]) -> tuple[list[str], l
         else:
             left.append(_left(step, False, "its text is neither the one that pull wrote "
                                            "back nor HEAD's"))
-    done = _carry(project, steps, str(data["stamp"]))
+    done = _carry(project, steps, stamp)
     lines = [f"finished the re-application that a killed post-merge hook left: "
              f"{describe(repo, fold)}" for fold in done]
     return lines + left, [p for fold in done for p in (fold.source, fold.target) if p]

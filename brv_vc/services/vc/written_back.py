@@ -13,8 +13,8 @@ names each one (source, target, the incoming commit; a MERGE source's incoming t
 DELETE's a hash only) with the fold's time; then the targets are written and the sources
 removed, one entry after the other; then the audit rows; then the record goes. The next
 process that takes the write lock (every command at its start, every writer, the next
-post-merge hook that folds) rolls a record left by a kill forward (:func:`finish_reapply`,
-from services/recovery.py; the next post-merge hook: :func:`finish_killed`): the same steps,
+post-merge hook that folds) rolls a record left by a kill forward (services/vc/
+rolled_forward.py): the same steps (:func:`carry`), on sources still as the hook saw them,
 each done only if not done yet (a target that already holds the source is not rewritten, a
 source already gone is not removed, a row already logged is not logged again), and says so.
 Rolled forward rather than back: a MERGE source's incoming text is in the record, so the
@@ -40,7 +40,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from datetime import datetime
-    from typing import Any
 
     from brv_vc.format.entry import Entry
     from brv_vc.lifecycle.curate_log import LogRow
@@ -133,7 +132,7 @@ def _since(project: Project, stamp: str) -> list[LogRow]:
 
 def _reapplied(project: Project, repo: KnowledgeRepo, orig: str, head: str,
                jobs: Sequence[tuple[str, str, str]], now: datetime) -> tuple[Fold, ...]:
-    """Plans each job (reads only), records the plan, then carries it out (:func:`_carry`)."""
+    """Plans each job (reads only), records the plan, then carries it out (:func:`carry`)."""
     from brv_vc.services.derived import refresh
     from brv_vc.tree import intents, writelock
     from brv_vc.vc import git_index_lock
@@ -165,7 +164,7 @@ def _reapplied(project: Project, repo: KnowledgeRepo, orig: str, head: str,
             return ()
         record = intents.begin(project, KIND, {"stamp": stamp, "head": head, "folds": plan})
         point("reapply-recorded")
-        done = _carry(project, plan, stamp)
+        done = carry(project, plan, stamp)
         intents.done(record)
     targets = [f.target for f in done if f.target]
     if targets:
@@ -180,7 +179,7 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _recorded(step: dict[str, str], data: bytes) -> bool:
+def recorded(step: dict[str, str], data: bytes) -> bool:
     """Whether ``data`` is the source as the hook recorded it (its text, or its hash)."""
     if step["target"]:
         return data == step["text"].encode("utf-8", "surrogateescape")
@@ -195,7 +194,7 @@ def _read(project: Project, rel: str) -> Entry | None:
         return None
 
 
-def _carry(project: Project, plan: Sequence[dict[str, str]], stamp: str) -> tuple[Fold, ...]:
+def carry(project: Project, plan: Sequence[dict[str, str]], stamp: str) -> tuple[Fold, ...]:
     """Carries out a recorded plan, each step only if not done yet, then logs it once.
 
     For each source in turn: its target gets the source folded in (the source as the work
@@ -229,131 +228,6 @@ def _carry(project: Project, plan: Sequence[dict[str, str]], stamp: str) -> tupl
     log_folds(project, done, stamp, HOW, WRITTEN_BACK)
     point("reapply-logged")
     return tuple(done)
-
-
-def finish_reapply(project: Project, data: dict[str, Any]) -> tuple[list[str], list[str]]:
-    """Rolls forward the record of a hook killed mid-fold (the caller holds the write lock).
-
-    A step acts on its source only if the source is as the hook recorded it, or as a later
-    pull wrote it back (HEAD's copy, HEAD being the recorded pull's or after it); a source
-    changed since (by hand, another branch checked out) is left as it is, and said. A source
-    already gone is finished (its target folded) only on the recorded pull's line.
-
-    Returns:
-        One line an entry (finished, as :func:`describe` says it, or left and why), and the
-        tree paths written or removed (for the derived refresh).
-
-    Raises:
-        OSError: a file could not be written (the record stays; the next command retries).
-        ValueError, KeyError, TypeError: not a record of this kind.
-    """
-    from brv_vc.vc import git_index_lock
-
-    plan = [{key: str(step[key]) for key in ("source", "target", "commit",
-                                             "text" if step["target"] else "hash")}
-            for step in data["folds"]]
-    head = str(data["head"])
-    # git's index.lock too, as the hook took it: no git rewrites a source between the look
-    # and the removal (a hook of a later pull: that git holds no lock while its hook runs)
-    with git_index_lock.holding(project):
-        return _finish(project, plan, head, str(data["stamp"]))
-
-
-def _finish(project: Project, plan: list[dict[str, str]], head: str,
-            stamp: str) -> tuple[list[str], list[str]]:
-    """:func:`finish_reapply` under git's lock: which steps to take, then the carry."""
-    from brv_vc.vc.repo import locate
-
-    repo = locate(project)
-    later: bool | None = None  # HEAD is the recorded pull's or after it (None: git can't say)
-    steps: list[dict[str, str]] = []
-    left: list[str] = []
-    for step in plan:
-        try:
-            again: bytes | None = (project.tree / step["source"]).read_bytes()
-        except OSError:
-            again = None
-        if again is not None and _recorded(step, again):
-            steps.append(step)
-            continue
-        if later is None:
-            later = _after(repo, head)
-        if later is False:
-            if again is not None or step["target"]:  # a DELETE of a file gone: nothing left
-                left.append(_left(step, again is None, "HEAD is no longer that pull's nor "
-                                                       "after it: another branch is checked out"))
-        elif again is None:
-            steps.append(step)  # removed by then: its target is folded, if not yet
-        elif later and (newer := _later_pull(repo, step["source"], again)):
-            step["commit"] = newer  # a later pull wrote it back again: that commit's text
-            steps.append(step)
-        else:
-            left.append(_left(step, False, "its text is neither the one that pull wrote "
-                                           "back nor HEAD's"))
-    done = _carry(project, steps, stamp)
-    lines = [f"finished the re-application that a killed post-merge hook left: "
-             f"{describe(repo, fold)}" for fold in done]
-    return lines + left, [p for fold in done for p in (fold.source, fold.target) if p]
-
-
-def _after(repo: KnowledgeRepo, head: str) -> bool | None:
-    """Whether HEAD is ``head`` or after it (None: git cannot say)."""
-    try:
-        now = git.commit_of(repo.workdir, "HEAD")
-        return now is not None and git.is_ancestor(repo.workdir, head, now)
-    except BrvError:
-        return None
-
-
-def _later_pull(repo: KnowledgeRepo, rel: str, data: bytes) -> str:
-    """The commit that last changed ``rel`` when ``data`` is HEAD's copy of it ("": not)."""
-    from brv_vc.vc.git.objects import blob_at
-
-    path = repo.repo_path(rel)
-    try:
-        if blob_at(repo.workdir, "HEAD", path) != data:
-            return ""
-        return git.last_change(repo.workdir, "HEAD", path)[0]
-    except (BrvError, KeyError):  # no git, or no HEAD to read
-        return ""
-
-
-def _left(step: dict[str, str], gone: bool, why: str) -> str:
-    """The line on a recorded step the roll-forward does not take: the entry, and why."""
-    rel, target = step["source"], step["target"]
-    if gone:  # a MERGE's source gone: its target is what is left
-        return (f"left {target} as it is, {rel} not folded in: the tree changed since a "
-                f"killed post-merge hook recorded that fold ({why})")
-    into = f", {target} not written" if target else ""
-    return (f"left {rel} as it is{into}: it changed since a killed post-merge hook recorded "
-            f"it for removal ({why})")
-
-
-def finish_killed(project: Project, now: datetime) -> tuple[str, ...]:
-    """Rolls forward the records of killed hooks, unless a live writer holds the lock.
-
-    The post-merge hook runs it before its own fold: this pull may have written back the
-    same entries, and no brv command may have run since the kill. Returns the lines to say.
-    """
-    from brv_vc.services.derived import refresh
-    from brv_vc.tree import intents, writelock
-
-    if not intents.records(project, KIND):  # another writer's step: the next command's
-        return ()
-    lines: list[str] = []
-    touched: list[str] = []
-    with writelock.hold(project, wait=False) as taken:
-        for path, data in intents.records(project, KIND) if taken else []:
-            try:
-                said, written = finish_reapply(project, data)
-            except (ValueError, KeyError, TypeError):  # not such a record: it never began
-                said, written = [], []
-            lines += said
-            touched += written
-            intents.done(path)
-    if touched:
-        refresh(project, touched, now)
-    return tuple(lines)
 
 
 def describe(repo: KnowledgeRepo, fold: Fold) -> str:

@@ -76,3 +76,19 @@ def test_an_entry_of_another_branch_checked_out_after_the_kill_is_kept(tmp_path:
     assert INCOMING not in (clone.tree / T).read_text()
     assert "on the other branch" not in (clone.tree / T).read_text()
     assert _records(clone.root) == []
+
+
+def test_a_source_whose_target_went_after_the_kill_is_kept_and_named(tmp_path: Path) -> None:
+    origin, clone = origin_and_clone(tmp_path)
+    brv_ok(clone.root, "curate", "merge", P, "--into", T, "--reason", "duplicates")
+    change(origin, P)
+    _killed_pull(clone.root)
+    (clone.tree / T).unlink()  # the person removes the MERGE's target by hand
+
+    found = run_brv("search", "zebrafish cutover", cwd=clone.root)
+
+    assert found.exit_code == 0, found
+    assert INCOMING in (clone.tree / P).read_text()  # kept: nowhere to fold it
+    assert any(P in line and f"{T}, where a killed post-merge hook meant to fold it, is gone"
+               in line for line in found.stderr.splitlines()), found.stderr
+    assert _records(clone.root) == []

@@ -49,7 +49,7 @@ def checked(data: dict[str, Any]) -> tuple[str, str, list[dict[str, str]]]:
         keys = ("source", "target", "commit",
                 "text" if isinstance(step, dict) and step.get("target") else "hash")
         if not isinstance(step, dict) or not all(isinstance(step.get(k), str) for k in keys):
-            raise ValueError(f"a step without a text for each of {', '.join(keys)}")
+            raise ValueError(f"a step lacks a text for one of {', '.join(keys)}")
         for rel in filter(None, (step["source"], step["target"])):
             try:
                 if clean_relpath(rel) != rel or kind_of(rel) is not Kind.ENTRY:
@@ -122,6 +122,10 @@ def _finish(project: Project, plan: list[dict[str, str]], head: str,
     done = carry(project, steps, stamp)
     lines = [f"finished the re-application that a killed post-merge hook left: "
              f"{describe(repo, fold)}" for fold in done]
+    finished = {fold.source for fold in done}  # carry keeps a source whose target is unread
+    left += [f"left {step['source']} as it is: {step['target']}, where a killed post-merge "
+             f"hook meant to fold it, is gone or no entry" for step in steps
+             if step["source"] not in finished]
     return lines + left, [p for fold in done for p in (fold.source, fold.target) if p]
 
 

@@ -7,7 +7,7 @@ Cost when nothing was interrupted: a listing of ``.brv/state`` and two small fol
   whatever its pid was: a curate batch cut short is finished and logged
   (services/curate/journal.py), an archive or restore is finished or undone
   (summary/archive_recovery.py), a post-merge hook's fold is rolled forward
-  (services/vc/written_back.py), then derived state follows. When a live writer holds the
+  (services/vc/rolled_forward.py), then derived state follows. When a live writer holds the
   lock, nothing is done: it settled all this when it took the lock.
 Writers take the lock (``writelock.hold``), which settles the same way first (the hook
 registered below).
@@ -113,18 +113,12 @@ def settle_held(project: Project, now: datetime) -> Settled:
     for path, data in pending:  # a post-merge hook killed mid-fold: rolled forward
         if data["kind"] != "reapply":
             continue
-        try:
-            from brv_vc.services.vc import finish_reapply
+        from brv_vc.services.vc import settle_reapply
 
-            lines, written = finish_reapply(project, data)
-            steps += lines
-            touched += written
-            intents.done(path)
-        except (BrvError, OSError) as exc:
-            problems.append(f"what a killed post-merge hook left could not be finished: {exc}")
-        except (ValueError, KeyError, TypeError) as exc:  # not such a record: it never began
-            problems.append(f"a damaged record {path.name} was removed ({exc})")
-            intents.done(path)
+        lines, notes, written = settle_reapply(project, path, data)
+        steps += lines
+        problems += notes
+        touched += written
     swept = intents.sweep_staging(project) if not problems else 0
     if touched:
         from brv_vc.services.derived import refresh

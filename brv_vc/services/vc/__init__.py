@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from brv_vc.services.vc.remotes import RemoteResult, remote
     from brv_vc.services.vc.resetting import reset
     from brv_vc.services.vc.resolving import ResolveResult, resolve
+    from brv_vc.services.vc.rolled_forward import settle_reapply
     from brv_vc.services.vc.round_trips import RoundTrip, round_trip
     from brv_vc.services.vc.setup import InitResult, init_repo
     from brv_vc.services.vc.staging import add
@@ -40,7 +41,6 @@ if TYPE_CHECKING:
     )
     from brv_vc.services.vc.trailers import archived_deletions
     from brv_vc.services.vc.validate import Validation, validate_tree
-    from brv_vc.services.vc.written_back import finish_reapply
 
 _HOMES = {
     "add": "staging",
@@ -64,13 +64,13 @@ _HOMES = {
     "PushResult": "pushing", "SyncResult": "sync", "fetch": "sync", "merge": "sync",
     "merge_abort": "sync", "merge_continue": "sync", "pull": "sync", "push": "pushing",
     "Validation": "validate", "validate_tree": "validate",
-    "finish_reapply": "written_back",
+    "settle_reapply": "rolled_forward",
 }
 __all__ = ["AfterChange", "BranchResult", "CodeKnowledge", "CommitResult", "DiffReport", "HookRun", "InitResult", "LogEntry",
            "PushResult", "RecoverResult", "RemoteResult", "ResolveResult", "RoundTrip", "StagedCheck", "StagedProblem", "StatusReport",
            "SyncResult", "Validation", "add", "after_change", "archived_deletions", "branch", "check_staged",
-           "checkout", "clone_repo", "code_knowledge", "commit", "entry_check", "fetch", "finish_reapply", "framework_invocation", "init_repo",
+           "checkout", "clone_repo", "code_knowledge", "commit", "entry_check", "fetch", "framework_invocation", "init_repo",
            "log", "merge", "merge_abort", "merge_continue", "nothing_to_trail", "prepare", "pull", "push", "recover", "remote",
-           "render_textconv", "reset", "resolve", "round_trip", "run_hook", "run_merge_driver", "semantic_diff", "status",
+           "render_textconv", "reset", "resolve", "round_trip", "run_hook", "run_merge_driver", "semantic_diff", "settle_reapply", "status",
            "validate_tree"]
 __getattr__ = lazy(__name__, _HOMES)

@@ -346,7 +346,7 @@ def _kept_deleted(project: Project, repo: KnowledgeRepo, orig: str, head: str | 
 
     finished: tuple[str, ...] = ()
     if left_behind(project.state):
-        from brv_vc.services.vc.written_back import finish_killed
+        from brv_vc.services.vc.rolled_forward import finish_killed
 
         finished = finish_killed(project, now)
     if head is None or not raw or not any(st == "M" for st, _, _, _ in raw):

@@ -14,7 +14,7 @@ changed source by the MERGE rule itself (``services/curate/merge.py``: ``merge_e
 a conflict in a merge (no target holds the entry); written back by a plain pull, it is
 removed again. :func:`fold_conflicts` runs under the caller's write lock (``brv vc pull`` /
 ``merge``); ``reapply`` takes it, and git's ``index.lock``, as every brv writer, and is
-kill-safe (an intent record, rolled forward: services/vc/written_back.py).
+kill-safe (an intent record, rolled forward: services/vc/rolled_forward.py).
 """
 
 from __future__ import annotations

@@ -9,18 +9,18 @@ into its target first by the MERGE rule (``merged_away.folded``), one curate-log
 
 Kill-safe (the fold changes several files): every entry's fold is planned first, reading
 only; then an intent record, ``.brv/state/pending/reapply-<pid>.json`` (tree/intents.py),
-names each one (source, target, the incoming commit, the source's incoming text) with the
-fold's time; then the targets are written and the sources removed, one entry after the
-other; then the audit rows; then the record goes. The next process that takes the write lock
-(every command at its start, every writer, the next post-merge hook that folds) rolls a
-record left by a kill forward (:func:`finish_reapply`, from services/recovery.py; the next post-merge hook:
-:func:`finish_killed`): the same steps,
+names each one (source, target, the incoming commit; a MERGE source's incoming text, a
+DELETE's a hash only) with the fold's time; then the targets are written and the sources
+removed, one entry after the other; then the audit rows; then the record goes. The next
+process that takes the write lock (every command at its start, every writer, the next
+post-merge hook that folds) rolls a record left by a kill forward (services/vc/
+rolled_forward.py): the same steps (:func:`carry`), on sources still as the hook saw them,
 each done only if not done yet (a target that already holds the source is not rewritten, a
 source already gone is not removed, a row already logged is not logged again), and says so.
-Rolled forward rather than back: the incoming text is in the record, so the result is the
-one the hook would have left. A kill before the record changed nothing: the pull stands as
-plain git left it, the entry back with its incoming change (nothing lost, the deletion not
-re-applied; ``brv vc pull`` would have refused that pull).
+Rolled forward rather than back: a MERGE source's incoming text is in the record, so the
+result is the one the hook would have left. A kill before the record changed nothing: the
+pull stands as plain git left it, the entry back with its incoming change (nothing lost, the
+deletion not re-applied; ``brv vc pull`` would have refused that pull).
 """
 
 from __future__ import annotations
@@ -40,7 +40,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from datetime import datetime
-    from typing import Any
 
     from brv_vc.format.entry import Entry
     from brv_vc.lifecycle.curate_log import LogRow
@@ -84,16 +83,19 @@ def reapply(project: Project, repo: KnowledgeRepo, orig: str, head: str,
     jobs: list[tuple[str, str, str]] = []  # P, its repository path, the MERGE target ("")
     for rel, p in present:
         parts = rel.split("/")
-        # the entry's own rows and its folders' (a folder DELETE): the newest decides
-        found = min((hit for n in range(1, len(parts) + 1)
-                     if (hit := newest.get("/".join(parts[:n]))) is not None),
+        # the entry's own rows and its folders' (a folder DELETE): the newest decides, read
+        # about the path it was found under (T's newest row may be "merged P into T": P's)
+        found = min(((*hit, key) for n in range(1, len(parts) + 1)
+                     if (hit := newest.get(key := "/".join(parts[:n]))) is not None),
                     key=lambda hit: hit[0], default=None)
-        row = found[1] if found is not None else None
+        if found is None:
+            continue
+        _, row, key = found
         # an undone MERGE (an interrupted dream's) is no deletion; nor is a merge's fold,
         # whose merge may since have been aborted
-        if row is None or row.status != "success" or row.reason == REASON:
+        if row.status != "success" or row.reason == REASON:
             continue
-        removal = removal_of(row.message, rel if row.path == rel else row.path)
+        removal = removal_of(row.message, key)
         if removal is None:
             continue
         if row.time == stamp:  # the same second as orig: after the entry's own last commit?
@@ -130,7 +132,7 @@ def _since(project: Project, stamp: str) -> list[LogRow]:
 
 def _reapplied(project: Project, repo: KnowledgeRepo, orig: str, head: str,
                jobs: Sequence[tuple[str, str, str]], now: datetime) -> tuple[Fold, ...]:
-    """Plans each job (reads only), records the plan, then carries it out (:func:`_carry`)."""
+    """Plans each job (reads only), records the plan, then carries it out (:func:`carry`)."""
     from brv_vc.services.derived import refresh
     from brv_vc.tree import intents, writelock
     from brv_vc.vc import git_index_lock
@@ -153,19 +155,35 @@ def _reapplied(project: Project, repo: KnowledgeRepo, orig: str, head: str,
                 if (entry_of(data, rel) is None or before is None or current is None
                         or not holds(current, before, rel, target)):
                     continue
+            # a MERGE's text (folded in even if the source is gone), a DELETE's hash only
+            seen = ({"text": data.decode("utf-8", "surrogateescape")} if target
+                    else {"hash": _digest(data)})
             plan.append({"source": rel, "target": target,
-                         "commit": git.last_change(repo.workdir, head, path)[0],
-                         "text": data.decode("utf-8", "surrogateescape")})
+                         "commit": git.last_change(repo.workdir, head, path)[0], **seen})
         if not plan:
             return ()
-        record = intents.begin(project, KIND, {"stamp": stamp, "folds": plan})
+        record = intents.begin(project, KIND, {"stamp": stamp, "head": head, "folds": plan})
         point("reapply-recorded")
-        done = _carry(project, plan, stamp)
+        done = carry(project, plan, stamp)
         intents.done(record)
     targets = [f.target for f in done if f.target]
     if targets:
         refresh(project, targets, now)
     return done
+
+
+def _digest(data: bytes) -> str:
+    """A DELETE step's record of the file the hook meant to remove (no entry text kept)."""
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
+
+
+def recorded(step: dict[str, str], data: bytes) -> bool:
+    """Whether ``data`` is the source as the hook recorded it (its text, or its hash)."""
+    if step["target"]:
+        return data == step["text"].encode("utf-8", "surrogateescape")
+    return _digest(data) == step["hash"]
 
 
 def _read(project: Project, rel: str) -> Entry | None:
@@ -176,7 +194,7 @@ def _read(project: Project, rel: str) -> Entry | None:
         return None
 
 
-def _carry(project: Project, plan: Sequence[dict[str, str]], stamp: str) -> tuple[Fold, ...]:
+def carry(project: Project, plan: Sequence[dict[str, str]], stamp: str) -> tuple[Fold, ...]:
     """Carries out a recorded plan, each step only if not done yet, then logs it once.
 
     For each source in turn: its target gets the source folded in (the source as the work
@@ -210,66 +228,6 @@ def _carry(project: Project, plan: Sequence[dict[str, str]], stamp: str) -> tupl
     log_folds(project, done, stamp, HOW, WRITTEN_BACK)
     point("reapply-logged")
     return tuple(done)
-
-
-def finish_reapply(project: Project, data: dict[str, Any]) -> tuple[list[str], list[str]]:
-    """Rolls forward the record of a hook killed mid-fold (the caller holds the write lock).
-
-    Returns:
-        One line a finished entry (as :func:`describe` says it, "finished ... "), and the
-        tree paths written or removed (for the derived refresh).
-
-    Raises:
-        OSError: a file could not be written (the record stays; the next command retries).
-        ValueError, KeyError, TypeError: not a record of this kind.
-    """
-    from brv_vc.vc.repo import locate
-
-    plan = [{key: str(step[key]) for key in ("source", "target", "commit", "text")}
-            for step in data["folds"]]
-    repo = locate(project)
-    for step in plan:  # a later pull wrote the source back again: its text is that commit's
-        try:
-            again = (project.tree / step["source"]).read_bytes()
-        except OSError:
-            continue
-        if again != step["text"].encode("utf-8", "surrogateescape"):
-            try:
-                newer = git.last_change(repo.workdir, "HEAD", repo.repo_path(step["source"]))
-            except BrvError:  # no git to ask: the recorded commit is named
-                continue
-            step["commit"] = newer[0] or step["commit"]
-    done = _carry(project, plan, str(data["stamp"]))
-    lines = [f"finished the re-application that a killed post-merge hook left: "
-             f"{describe(repo, fold)}" for fold in done]
-    return lines, [p for fold in done for p in (fold.source, fold.target) if p]
-
-
-def finish_killed(project: Project, now: datetime) -> tuple[str, ...]:
-    """Rolls forward the records of killed hooks, unless a live writer holds the lock.
-
-    The post-merge hook runs it before its own fold: this pull may have written back the
-    same entries, and no brv command may have run since the kill. Returns the lines to say.
-    """
-    from brv_vc.services.derived import refresh
-    from brv_vc.tree import intents, writelock
-
-    if not intents.records(project, KIND):  # another writer's step: the next command's
-        return ()
-    lines: list[str] = []
-    touched: list[str] = []
-    with writelock.hold(project, wait=False) as taken:
-        for path, data in intents.records(project, KIND) if taken else []:
-            try:
-                said, written = finish_reapply(project, data)
-            except (ValueError, KeyError, TypeError):  # not such a record: it never began
-                said, written = [], []
-            lines += said
-            touched += written
-            intents.done(path)
-    if touched:
-        refresh(project, touched, now)
-    return tuple(lines)
 
 
 def describe(repo: KnowledgeRepo, fold: Fold) -> str:

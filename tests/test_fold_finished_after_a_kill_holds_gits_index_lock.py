@@ -1,0 +1,90 @@
+"""The command that finishes a killed post-merge hook's fold holds git's ``index.lock`` while it
+writes, as the hook did and as every brv writer does: no git rewrites the tree meanwhile.
+
+Left by the kill-safe fold: the hook's own fold took the lock, but the roll-forward of its
+record (services/recovery.py at any command's start, and the next post-merge hook) wrote the
+target and removed the source without it, so a ``git checkout`` or ``git stash`` could
+rewrite the same files between its read and its write. Shown here by killing that command
+mid-write (``BRV_FAULT_AT``): it leaves git's lock, as a killed git does, and git refuses;
+and by a live ``git commit -a`` holding the lock: the command waits, then leaves the record
+for the next one (an error while finishing keeps it), changing nothing meanwhile.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from pathlib import Path
+
+from conftest import brv_process
+from hooks_support import git, git_env
+from written_back_support import P, T, brv_ok, change, origin_and_clone
+
+INCOMING = "Refunds zebrafish cutover closes on Fridays."  # the teammate's change of P
+
+
+def test_a_killed_roll_forward_leaves_git_locked_out(tmp_path: Path) -> None:
+    origin, clone = origin_and_clone(tmp_path)
+    brv_ok(clone.root, "curate", "merge", P, "--into", T, "--reason", "duplicates")
+    change(origin, P)
+    git("pull", "-q", "--no-rebase", cwd=clone.root,
+        env=git_env(BRV_FAULT_AT="reapply-recorded"))
+    lock = clone.root / ".git/index.lock"
+    lock.unlink()  # the killed hook's, as git's advice says
+
+    killed = brv_process("search", "zebrafish", cwd=clone.root,
+                         env={"BRV_FAULT_AT": "reapply-written"})
+
+    assert killed.exit_code == -9, killed
+    assert "zebrafish cutover" in (clone.tree / T).read_text()  # it was writing
+    assert lock.exists(), "the roll-forward wrote without git's index.lock"
+    added = git("add", "-A", cwd=clone.root, check=False)
+    assert added.returncode != 0, added  # git refuses, as after a killed git
+    assert "index.lock" in added.stderr, added
+
+
+def _appear(path: Path, proc: subprocess.Popen[str]) -> None:
+    for _ in range(1200):  # bounded: up to ~2 minutes on a loaded machine
+        if path.exists():
+            return
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.1)
+    raise AssertionError(f"{path} never appeared")
+
+
+def test_a_roll_forward_waits_for_a_live_git_and_keeps_the_record(tmp_path: Path) -> None:
+    origin, clone = origin_and_clone(tmp_path)
+    brv_ok(clone.root, "curate", "merge", P, "--into", T, "--reason", "duplicates")
+    change(origin, P)
+    git("pull", "-q", "--no-rebase", cwd=clone.root,
+        env=git_env(BRV_FAULT_AT="reapply-recorded"))
+    (clone.root / ".git/index.lock").unlink()  # the killed hook's, as git's advice says
+    [record] = (clone.root / ".brv/state/pending").glob("reapply-*.json")
+    hooks, release = tmp_path / "held-hooks", tmp_path / "release"
+    hooks.mkdir()
+    hook = hooks / "pre-commit"
+    hook.write_text(f"#!/bin/sh\ni=0\nwhile [ ! -e '{release}' ] && [ $i -lt 3000 ]; do "
+                    "sleep 0.1; i=$((i+1)); done\n")
+    hook.chmod(0o755)
+    # 'commit -a' holds index.lock while its pre-commit hook runs (here not brv's)
+    committing = subprocess.Popen(["git", "-c", f"core.hooksPath={hooks}", "commit", "-a",
+                                   "-q", "-m", "held"], cwd=clone.root, env=git_env(),
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        _appear(clone.root / ".git/index.lock", committing)
+        waited = brv_process("search", "zebrafish", cwd=clone.root, env={"BRV_GIT_WAIT": "1"})
+    finally:
+        release.write_text("go")
+        assert committing.wait(timeout=300) == 0, committing.communicate()
+
+    assert waited.exit_code == 0, waited
+    assert "could not be finished, kept to retry" in waited.stderr, waited.stderr
+    assert record.exists()
+    assert INCOMING in (clone.tree / P).read_text()  # nothing done while git held the lock
+    assert INCOMING not in (clone.tree / T).read_text()
+
+    brv_ok(clone.root, "search", "zebrafish")
+
+    assert not record.exists()
+    assert not (clone.tree / P).exists()
+    assert (clone.tree / T).read_text().count(INCOMING) == 1

@@ -65,6 +65,30 @@ def test_a_closed_log_streams_its_operations_from_the_journal(project) -> None:
     assert peak < small * 1.5  # one operation at a time: four times the log, the same peak
 
 
+def _settled(project, count: int) -> tuple[dict[str, object], int]:
+    """A killed dream's log settled by the next dream, ``count`` SKIPs in its journal."""
+    log = _log()
+    ops = log.pop("operations")[:count]  # type: ignore[index]
+    dreamlog.write(project, {**log, "status": "processing", "journal": True})
+    dreamlog.append(project, "drm-1", *ops, durable=False)
+    tracemalloc.start()
+    try:
+        dreamlog.settle_killed(project, "drm-1")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return dreamlog.read(project, "drm-1"), peak
+
+
+def test_a_killed_dreams_journal_is_settled_one_operation_at_a_time(project) -> None:
+    settled, peak = _settled(project, OPS)
+    assert settled["status"] == "error"  # killed before it applied anything
+    assert len(settled["operations"]) == OPS  # type: ignore[arg-type]
+    assert not (dreamlog.folder(project) / "drm-1.ops.jsonl").exists()
+    _, small = _settled(project, OPS // 4)
+    assert peak < small * 1.5  # four times the journal, the same peak
+
+
 def test_a_closed_log_without_operations_is_whole_too(project) -> None:
     log = {"id": "drm-2", "status": "completed", "summary": {}}
     dreamlog.write(project, {**log, "journal": True})

@@ -120,11 +120,41 @@ def ids(project: Project) -> list[str]:
 
 
 def read(project: Project, dream_id: str) -> dict[str, Any]:
-    """One log.
+    """One log, its journal's operations joined.
 
     Raises:
         NotFoundError: no such dream.
     """
+    data = _file(project, dream_id)
+    if data.pop(JOURNAL, False):
+        data["operations"] = [*data.get("operations", []), *_journaled(project, dream_id)]
+    return data
+
+
+def settle_killed(project: Project, dream_id: str) -> None:
+    """Marks the log of a dream killed mid-way ``partial``, or ``error`` when it applied nothing.
+
+    A log whose operations are in its journal (every log brv writes while it dreams) is closed
+    from the journal, one operation at a time: a first dream killed at 100,000 entries leaves
+    ~100,000 of them, and the next dream is within its 300 MB budget too.
+
+    Raises:
+        NotFoundError: no such dream, or an unreadable log.
+    """
+    log = _file(project, dream_id)
+    journaled = log.pop(JOURNAL, False)
+    ops = _journaled(project, dream_id) if journaled else iter(log.get("operations", []))
+    done = any(op.get("status") == "applied" for op in ops)
+    log["status"] = PARTIAL if done else ERROR
+    log["note"] = "the dream process ended before finishing (killed)"
+    if journaled:
+        close(project, log)
+    else:
+        write(project, log)
+
+
+def _file(project: Project, dream_id: str) -> dict[str, Any]:
+    """The log file as it is (a running dream's: its operations in the journal)."""
     try:
         data = json.loads((folder(project) / f"{dream_id}.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -132,8 +162,6 @@ def read(project: Project, dream_id: str) -> dict[str, Any]:
                             hint="list the dreams with 'brv dream --log'") from None
     if not isinstance(data, dict):
         raise NotFoundError(f"dream log {dream_id} is unreadable", file=f"{LOG_DIR}/{dream_id}.json")
-    if data.pop(JOURNAL, False):
-        data["operations"] = [*data.get("operations", []), *_journaled(project, dream_id)]
     return data
 
 

@@ -119,14 +119,9 @@ def _recover(project: Project) -> None:
         if dreamlog.status(project, name) != dreamlog.PROCESSING:
             continue  # the head alone: a first dream's log at 100,000 entries is 39 MB
         try:
-            log = dreamlog.read(project, name)
+            dreamlog.settle_killed(project, name)
         except BrvError:
             continue
-        if log.get("status") == dreamlog.PROCESSING:
-            done = any(op.get("status") == "applied" for op in log.get("operations", []))
-            log["status"] = dreamlog.PARTIAL if done else dreamlog.ERROR
-            log["note"] = "the dream process ended before finishing (killed)"
-            dreamlog.write(project, log)
 
 
 def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, trigger: str,

@@ -43,6 +43,7 @@ from bench.dream_compare import agreement, decisions, measured, near_duplicates,
 from bench.gen_tree import generate
 from brv_vc.services import review
 from brv_vc.services.derived import index_project
+from brv_vc.services.dream import dreamlog
 from brv_vc.services.review.entries import insert
 from brv_vc.summary import folders
 from brv_vc.summary.engine import EXTRACTIVE
@@ -108,7 +109,7 @@ def _compare(root: Path, ref: str, budget: float) -> None:
     With a budget neither reaches (the default, 10 hours): the decisions of whole dreams.
     """
     old_code = old_source(ref)
-    answers = {}
+    answers, logged = {}, {}
     for label, code in (("old", old_code), ("new", REPO)):
         copy = root.parent / f"proj-{label}"
         if copy.exists():
@@ -119,8 +120,10 @@ def _compare(root: Path, ref: str, budget: float) -> None:
                                                  "--budget", str(budget))
         print(_line(f"dream ({label}, {ref if label == 'old' else 'this tree'})", seconds,
                     peak, answers[label]), flush=True)
+        # the log has every decision: an answer counts the SKIPs (older code's lists them)
+        logged[label] = dreamlog.read(Project(copy), answers[label]["id"])
     print(f"decision agreement old vs new: "
-          f"{agreement(decisions(answers['old']), decisions(answers['new']))}")
+          f"{agreement(decisions(logged['old']), decisions(logged['new']))}")
 
 
 def _first(root: Path, runs: int, budget: float, resume: bool = False) -> None:

@@ -92,7 +92,7 @@ LAST_CPU = 0.0  # user + system seconds of the last process :func:`measured` ran
 
 
 def decisions(answer: dict[str, Any]) -> set[tuple[str, str, tuple[str, ...]]]:
-    """A dream's consolidate decisions as comparable keys."""
+    """A dream's consolidate decisions as comparable keys (from its log: every decision)."""
     out = set()
     for op in answer.get("operations", []):
         if op.get("operation") != "consolidate":

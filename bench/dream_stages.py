@@ -134,7 +134,8 @@ def _dream(root: Path, budget: float, label: str, every: float) -> dict[str, Any
                                    (run.prune, "candidates", "prune candidates"),
                                    (run.prune, "decide", "prune decisions"),
                                    (run, "_finish_state", "log and state"),
-                                   (dreamlog, "write", "log and state")):
+                                   (dreamlog, "write", "log and state"),
+                                   (dreamlog, "close", "log and state")):
             if not hasattr(getattr(owner, name), "__wrapped__"):
                 sampler.wrap(owner, name, stage)
         wall, cpu = time.perf_counter(), time.process_time()

@@ -8,6 +8,7 @@ the result and the answer count them (``skipped``) beside the operations that di
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from hooks_support import entry_bytes, in_project, write
 from brv_vc.services import dream
 from brv_vc.services.dream import dreamlog
 from brv_vc.services.dream.consolidate import NOTHING_ALIKE
+from brv_vc.services.dream.decisions import load_decisions
 
 SUBJECTS = ("Kafka consumer lag alerts", "Postgres vacuum schedule", "Terraform state locking",
             "Nginx rate limiting", "Redis eviction policy")
@@ -53,6 +55,19 @@ def test_the_json_answer_counts_the_skips(tmp_path: Path, brv) -> None:
         "skipped"]
 
 
+def test_an_agents_answer_has_one_result_per_decision(tmp_path: Path) -> None:
+    project = _tree(tmp_path)
+    entries = sorted(str(p.relative_to(project.tree)) for p in project.tree.glob("ops/*/*.md"))
+    decisions = load_decisions(json.dumps([
+        {"operation": "consolidate", "action": "SKIP", "files": [entries[0]], "reason": "mine"},
+        {"operation": "consolidate", "action": "CROSS_REFERENCE", "files": entries[1:3],
+         "reason": "related", "confidence": 0.9},
+        {"operation": "consolidate", "action": "SKIP", "files": [entries[3]], "reason": "also"}]))
+    result = dream.dream(project, NOW, force=True, decisions=decisions)
+    assert [op["action"] for op in result.operations] == ["SKIP", "CROSS_REFERENCE", "SKIP"]
+    assert result.skipped == 2
+
+
 def test_a_killed_dreams_status_is_read_from_a_big_logs_head(tmp_path: Path) -> None:
     project = _tree(tmp_path)
     # each operation's own status is another than its log's: the log's own is read
@@ -68,3 +83,23 @@ def test_a_killed_dreams_status_is_read_from_a_big_logs_head(tmp_path: Path) -> 
     dream.dream(project, NOW, force=True)  # marks the killed one, leaves the finished one
     assert dreamlog.status(project, "drm-0") == "completed"
     assert dreamlog.status(project, "drm-1") == "error"  # killed before it changed anything
+
+
+def test_a_big_logs_status_comes_from_its_own_key_and_its_head_alone(tmp_path: Path) -> None:
+    project = _tree(tmp_path)
+    skip = {"operation": "consolidate", "action": "SKIP", "files": ["a/b/c.md"],
+            "reason": NOTHING_ALIKE, "status": "skipped", "changes": []}
+    folder = dreamlog.folder(project)
+    folder.mkdir(parents=True, exist_ok=True)
+    # cut after its head (a disk filled mid-write): no parse could read it, the head tells
+    dreamlog.write(project, {"id": "drm-1", "status": "completed", "journal": True})
+    dreamlog.append(project, "drm-1", *[skip] * 6000, durable=False)
+    dreamlog.close(project, {"id": "drm-1", "status": "completed"})
+    whole = (folder / "drm-1.json").read_bytes()
+    (folder / "drm-1.json").write_bytes(whole[: len(whole) - 100])
+    assert dreamlog.status(project, "drm-1") == "completed"
+    # older code's key order, the operations first: their "status" is not the log's
+    older = {"id": "drm-2", "operations": [skip] * 6000, "status": "undone"}
+    (folder / "drm-2.json").write_text(json.dumps(older, indent=2))
+    assert (folder / "drm-2.json").stat().st_size > 1 << 20
+    assert dreamlog.status(project, "drm-2") == "undone"

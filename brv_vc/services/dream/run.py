@@ -50,14 +50,15 @@ class DreamResult:
     gate: gates.Gate | None = None  # the gate that stopped it
     gates: tuple[gates.Gate, ...] = ()
     summary: dict[str, int] = field(default_factory=dict)
-    operations: tuple[dict[str, Any], ...] = ()  # every operation but the SKIPs
+    operations: tuple[dict[str, Any], ...] = ()  # every operation but the detectors' SKIPs
     stopped: str = ""  # budget | cancelled | "" (ran to the end)
     problems: tuple[str, ...] = ()
     waiting: int = 0  # proposals past the bound, left for the next dream
     max_proposals: int | None = None  # the bound (None: not bounded)
-    # the SKIPs (decisions to change nothing), counted: ``operations`` leaves them out, and
-    # the log keeps each with its reason (``brv dream --log ID``). At 100,000 entries a first
-    # dream makes ~100,000 of them; held to the end they took it over 300 MB (issue 37)
+    # the SKIPs (decisions to change nothing), counted: ``operations`` leaves the detectors'
+    # out (an agent's are kept: one result per decision), and the log keeps each with its
+    # reason (``brv dream --log ID``). At 100,000 entries a first dream makes ~100,000 of
+    # them; held to the end they took it over 300 MB (issue 37)
     skipped: int = 0
 
     @property
@@ -148,16 +149,20 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
     bound = proposals.Bound(limit, lambda op: needs_review(ctx, op))
     stopped = ""
     problems: list[str] = []
-    done_ops: list[Op] = []  # what the journal has but the SKIPs, which are only counted
-    skipped = 0
+    # what the journal has but the detectors' SKIPs, which are only counted; an agent's
+    # SKIPs are kept: its answer has one result per decision, in order (its list is in memory)
+    done_ops: list[Op] = []
+    skipped = recorded = 0
 
     def record(done: list[Op]) -> None:
-        nonlocal skipped
+        nonlocal skipped, recorded
+        recorded += len(done)
         for op in done:
             if op["action"] == "SKIP" and op["status"] == "skipped":
                 skipped += 1
-            else:
-                done_ops.append(op)
+                if decisions is None:
+                    continue
+            done_ops.append(op)
 
     def over() -> str:
         if should_stop():
@@ -225,7 +230,7 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
             changed = passes.changed_entries(project, entries, state, again)
             stopped, cursor = passes.consolidate_pass(
                 project, entries, changed, hints, opened.conn, over, run_all, cursor, state,
-                llm is not None, lambda: len(done_ops) + skipped)
+                llm is not None, lambda: recorded)
             stopped = settle("consolidate", stopped)
             # each detector reads the whole tree: it stops when the budget runs out
             if not stopped:

@@ -52,7 +52,7 @@ def undo(project: Project, now: datetime, dream_id: str | None = None) -> UndoRe
     wanted = dream_id or names[-1]
     log = dreamlog.read(project, wanted)
     newer = [n for n in names[names.index(wanted) + 1:]
-             if dreamlog.read(project, n).get("status") != dreamlog.UNDONE]
+             if dreamlog.status(project, n) != dreamlog.UNDONE]
     if newer:
         raise ConflictError(f"only the last dream ({newer[-1]}) can be undone, not {wanted}",
                             hint=f"undo {newer[-1]} first, or leave {wanted} as it is")

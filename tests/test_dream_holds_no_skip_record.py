@@ -50,9 +50,15 @@ def test_the_json_answer_counts_the_skips(tmp_path: Path, brv) -> None:
     answer = brv("dream", "--force", "--json", cwd=project.root).json()
     assert answer["skipped"] >= len(SUBJECTS)
     assert all(op["action"] != "SKIP" for op in answer["operations"])
-    shown = brv("dream", "--log", answer["id"], "--json", cwd=project.root).json()
-    assert sum(op["action"] == "SKIP" for op in shown["logs"][0]["operations"]) == answer[
-        "skipped"]
+    shown = brv("dream", "--log", answer["id"], "--json", cwd=project.root).json()["logs"][0]
+    assert shown["skipped"] == answer["skipped"]  # the log read as the answer: SKIPs counted
+    assert all(op["action"] != "SKIP" for op in shown["operations"])
+    text = brv("dream", "--log", answer["id"], cwd=project.root).stdout
+    assert f"{answer['skipped']} SKIP decisions" in text
+    whole = dreamlog.read(project, answer["id"])["operations"]  # the file keeps every one
+    assert sum(op["action"] == "SKIP" for op in whole) == answer["skipped"]
+    listed = brv("dream", "--log", "--json", cwd=project.root).json()["logs"][0]
+    assert listed["operationCount"] == len(whole)
 
 
 def test_an_agents_answer_has_one_result_per_decision(tmp_path: Path) -> None:

@@ -108,3 +108,41 @@ def test_the_json_answer_of_a_dream_is_whole_and_versioned(project, brv) -> None
     assert data["operations"]
     assert all(op["status"] in ("applied", "skipped") for op in data["operations"])
     assert answer.stdout.endswith("}\n")
+
+
+def _read_lean(project, count: int, listed: bool) -> tuple[dict[str, object], int]:
+    log = _log()
+    ops = log.pop("operations")[:count]  # type: ignore[index]
+    ops[0] = {**ops[0], "action": "CROSS_REFERENCE"}  # one that did something
+    dreamlog.write(project, {**log, "journal": True})
+    dreamlog.append(project, "drm-1", *ops, durable=False)
+    dreamlog.close(project, log)
+    tracemalloc.start()
+    try:
+        read = dreamlog.lean(project, "drm-1", listed=listed)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return read, peak
+
+
+def test_a_big_log_is_read_for_people_one_operation_at_a_time(project) -> None:
+    read, peak = _read_lean(project, OPS, listed=True)
+    assert read["skipped"] == OPS - 1
+    assert [op["action"] for op in read["operations"]] == ["CROSS_REFERENCE"]  # type: ignore[index]
+    assert read["summary"] == {"pruned": 0}  # the head, as written
+    _, small = _read_lean(project, OPS // 4, listed=True)
+    assert peak < small * 1.5  # four times the log, the same peak
+    counted, _ = _read_lean(project, OPS, listed=False)
+    assert counted["operationCount"] == OPS
+    assert "operations" not in counted
+
+
+def test_a_log_of_another_shape_is_read_whole(project) -> None:
+    log = _log()
+    (dreamlog.folder(project)).mkdir(parents=True, exist_ok=True)
+    (dreamlog.folder(project) / "drm-1.json").write_text(json.dumps(log))  # one line
+    read = dreamlog.lean(project, "drm-1")
+    assert read["skipped"] == OPS
+    assert read["operations"] == []
+    assert dreamlog.lean(project, "drm-1", listed=False)["operationCount"] == OPS

@@ -62,6 +62,10 @@ def logs_text(r: svc.DreamLogs) -> str:
                      f"{op.get('message', '')}")
         if op.get("reason"):
             lines.append(f"           reason: {op['reason']}")
+    skipped = log.get("skipped")
+    if skipped:
+        lines.append(f"  {skipped} SKIP decision{'s' if skipped != 1 else ''}: nothing to change "
+                     f"(each with its reason in .brv/state/dream-log/{log['id']}.json)")
     return "\n".join(lines)
 
 

@@ -16,7 +16,10 @@ from brv_vc.tree.project import Project
 
 @dataclass(frozen=True)
 class DreamLogs:
-    """The dream state and either every log (newest first, without operations) or one log."""
+    """The dream state and either every log (newest first, without operations) or one log.
+
+    One log's SKIPs are counted in ``skipped``, not listed: its file keeps each with its reason.
+    """
 
     state: dict[str, Any]
     logs: tuple[dict[str, Any], ...]
@@ -31,12 +34,9 @@ def logs(project: Project, dream_id: str | None = None) -> DreamLogs:
     """
     state = dreamstate.read_state(project)
     if dream_id:
-        return DreamLogs(state, (dreamlog.read(project, dream_id),), True)
-    found = []
-    for name in reversed(dreamlog.ids(project)):
-        log = dreamlog.read(project, name)
-        found.append({k: v for k, v in log.items() if k != "operations"}
-                     | {"operationCount": len(log.get("operations", []))})
+        return DreamLogs(state, (dreamlog.lean(project, dream_id),), True)
+    found = [dreamlog.lean(project, name, listed=False)
+             for name in reversed(dreamlog.ids(project))]
     return DreamLogs(state, tuple(found), False)
 
 

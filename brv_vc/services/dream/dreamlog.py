@@ -131,6 +131,82 @@ def read(project: Project, dream_id: str) -> dict[str, Any]:
     return data
 
 
+def lean(project: Project, dream_id: str, *, listed: bool = True) -> dict[str, Any]:
+    """One log as people and agents read it: its SKIPs counted (``skipped``), not listed.
+
+    The operations are read one at a time; ``listed=False`` parses none of them and gives
+    only their number (``operationCount``), for the list of dreams. Why: a first dream's log
+    at 100,000 entries is 39 MB of JSON, ~100,000 SKIPs; parsed whole it took ~350 MB and
+    its answer 44 MB (issue 37). A log of another shape than brv writes is read whole.
+
+    Raises:
+        NotFoundError: no such dream, or an unreadable log.
+    """
+    kept: list[dict[str, Any]] = []
+    counts = {"operations": 0, "skips": 0}
+
+    def take(op: dict[str, Any]) -> None:
+        counts["operations"] += 1
+        if op.get("action") == "SKIP":
+            counts["skips"] += 1
+        else:
+            kept.append(op)
+
+    log = _file_lean(project, dream_id, take if listed else None, counts)
+    if log is None:  # another shape than brv writes (a hand-made log): read whole
+        kept.clear()
+        counts.update(operations=0, skips=0)
+        log = _file(project, dream_id)
+    inline = log.pop("operations", [])
+    for op in inline if isinstance(inline, list) else []:
+        if isinstance(op, dict):
+            take(op)
+    if log.pop(JOURNAL, False):
+        for op in _journaled(project, dream_id):
+            take(op)
+    if not listed:
+        return {**log, "operationCount": counts["operations"]}
+    return {**log, "operations": kept, "skipped": counts["skips"]}
+
+
+_OPS_START, _OP_END = '  "operations": [\n', ("    }", "    },")
+
+
+def _file_lean(project: Project, dream_id: str, take: Any,
+               counts: dict[str, int]) -> dict[str, Any] | None:
+    """The log file, its indented ``operations`` left out and each handed to ``take``.
+
+    ``take`` None: each is only counted. None: the file has another shape than brv writes.
+    """
+    path = folder(project) / f"{dream_id}.json"
+    head: list[str] = []
+    item: list[str] = []
+    inside = False
+    try:
+        with path.open(encoding="utf-8") as handle:
+            for line in handle:
+                if not inside:
+                    inside = line == _OPS_START
+                    head.append(line if not inside else "")
+                elif line.rstrip() in ("  ]", "  ],"):
+                    inside = False
+                    head.append('  "operations": []' + line.rstrip()[3:] + "\n")
+                elif take is None:
+                    counts["operations"] += line.rstrip() in _OP_END
+                else:
+                    item.append(line)
+                    if line.rstrip() in _OP_END:
+                        take(json.loads("".join(item).rstrip().rstrip(",")))
+                        item.clear()
+        data = json.loads("".join(head))
+    except OSError:
+        raise NotFoundError(f"no dream log {dream_id}",
+                            hint="list the dreams with 'brv dream --log'") from None
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
 def settle_killed(project: Project, dream_id: str) -> None:
     """Marks the log of a dream killed mid-way ``partial``, or ``error`` when it applied nothing.
 

@@ -3,7 +3,7 @@ restores the files byte for byte, and undo puts back everything the last dream t
 
 from __future__ import annotations
 
-from dream_support import NOW, duplicate_pair, tree_bytes
+from dream_support import NOW, add, duplicate_pair, tree_bytes
 from ui_support import served
 
 from brv_vc.services import dream, review
@@ -73,13 +73,18 @@ def test_a_refused_post_changes_nothing(project, brv) -> None:
 
 def test_undo_puts_back_what_the_last_dream_touched(project) -> None:
     duplicate_pair(project)
+    add(project, "ops/deploy", "Blue green deploys", "Deploys switch the load balancer.")
     before = tree_bytes(project.root)
     result = dream.dream(project, NOW, force=True)
     assert tree_bytes(project.root) != before
     with served(project, clock=lambda: NOW) as client:
         listing = client.get("/dreams").body
         assert f'action="/dreams/{result.id}/undo"' in listing
-        assert "1 consolidated" in client.get(f"/dreams/{result.id}").body
+        shown = client.get(f"/dreams/{result.id}").body
+        assert "1 consolidated" in shown
+        assert result.skipped  # the other entries: counted on the page, not listed
+        assert f"{result.skipped} SKIP decision(s)" in shown
+        assert "Skipped ops/deploy" not in shown  # the SKIP's own line is in the file only
         answer = client.post(f"/dreams/{result.id}/undo")
         assert answer.status == 303
         page = client.get(answer.headers["location"]).body

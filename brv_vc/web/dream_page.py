@@ -89,5 +89,7 @@ def render_log(project: Project, dream_id: str) -> Markup:
         _undo_button(dream_id) if dream_id == latest else "",
         tag("ul", join(ops), class_="entries") if ops else tag("p", "No operation.",
                                                                class_="hint"),
+        tag("p", f"{log['skipped']} SKIP decision(s): nothing to change (each with its reason "
+                 "in the log file)", class_="hint") if log.get("skipped") else "",
     ])
     return page(dream_id, body, active="/dreams")

@@ -12,7 +12,7 @@ import sqlite3
 from brv_vc.digest import sha1
 from brv_vc.format.relations import target_path
 from brv_vc.index import texts
-from brv_vc.index.db import chunks, get_meta, marks, set_meta
+from brv_vc.index.db import chunks, drop_indexes, get_meta, marks, set_meta
 from brv_vc.index.docs import extract
 from brv_vc.index.stems import indexed
 from brv_vc.record import NamedTuple
@@ -55,6 +55,7 @@ _DOCS_INSERT = ("INSERT INTO docs (id, path, dir, kind, mtime_ns, size, ctime_ns
 # Files whose rows are written together, one statement per table (each execute from Python
 # costs more than SQLite's own work for a small row); bounded so a build holds few texts.
 BATCH = 500
+_LINK_TABLES = ("link_rows", "codelink_rows")
 
 
 class Writer:
@@ -69,7 +70,11 @@ class Writer:
     Files: list's order).
     """
 
-    def __init__(self, conn: sqlite3.Connection, *, remember: bool = True) -> None:
+    def __init__(self, conn: sqlite3.Connection, *, remember: bool = True, files: int = 0) -> None:
+        """Starts a writer for up to ``files`` puts (a build makes some indexes once, at the end).
+
+        ``files`` of a batch or more into an empty index: see ``_indexes``.
+        """
         self.conn = conn
         # False when the sync reads more files than the read-once memo holds (a build)
         self.remember = remember
@@ -93,6 +98,11 @@ class Writer:
         # (``delete``), and the caller holds the write lock, so the ids are the same.
         self._added: list[tuple[Any, ...]] = []
         self._next_id = int(conn.execute("SELECT max(id) FROM docs").fetchone()[0] or 0) + 1
+        # A build (no docs row yet, a batch or more to come): the link tables are empty, and
+        # each index made once over its whole table costs less than kept up row by row
+        # (~0.45 of 0.9 s at 25,000 entries); the same indexes, made before the commit.
+        self._indexes = (drop_indexes(conn, _LINK_TABLES)
+                         if self._next_id == 1 and files >= BATCH else [])
         # (id, its new FTS5 row): applied in id order, a dropped id's old row first, so
         # FTS5 keeps one pending batch (a smaller id than the last one makes it flush)
         self._fts: list[tuple[int, tuple[str, str, str, str] | None]] = []
@@ -199,6 +209,8 @@ class Writer:
     def finish(self, full_walk_at: float | None) -> None:
         """Writes what is staged, then the fingerprint, the file count and (after a full walk) its time."""
         self.flush()
+        for sql in self._indexes:
+            self.conn.execute(sql)
         set_meta(self.conn, "fingerprint", format(self.fingerprint & _MASK, "016x"))
         set_meta(self.conn, "files", str(self.files))
         if self.fts_changed and not self.vocab_current:

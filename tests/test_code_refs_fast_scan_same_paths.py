@@ -51,6 +51,8 @@ _PIECES = st.sampled_from([
     "src", "a", "/", "./", "../", ".", "-", "_", "@", ":", "~", "$", "`", " ", "\n", "\t",
     "\u00a0", "\u2003", "é", "WWW.", "www.", "http://", "HTTPS://x", "://", ":12", "#L3",
     "**Files:**", "- ", ",", "(", ")", "*", "'", '"', "x.py", "and/or", "\x1c", "\\ ",
+    # line breaks other than \n (the plain scan splits lines first): each is also whitespace
+    "\r", "\x0b", "\x0c", "\x85", "\u2028", "\u2029",
 ])
 
 

@@ -5,7 +5,10 @@ The build's stemming pass was made cheaper (ASCII words in one C pass, the memo 
 (30e8522): its code, from a ``git archive``, and this checkout's each index a copy of the
 same generated tree with unusual words added (accents, the Kelvin sign, underscores, digits,
 CJK, tabs and NULs' neighbours), then an edit, and every token of every column of every row
-(``fts5vocab`` 'instance': term, row, column, position) and the stored texts must agree.
+(``fts5vocab`` 'instance': term, row, column, position), the stored texts, the docs rows (ids
+too), the relation and code-path rows and the schema's tables and indexes must agree: the
+build was made cheaper again after (docs rows written a batch at a time, the link tables'
+indexes made at the build's end, code paths found in fewer passes).
 This checkout's code runs twice: as it is, and with a memo so small that it starts again
 many times within one build.
 """
@@ -20,6 +23,8 @@ from pathlib import Path
 
 import pytest
 from reference_code import extract, trees, unmeasured
+
+from brv_vc.index.writer import BATCH
 
 REFERENCE = "30e8522"  # main when the Snowball stems landed, before the build was made faster
 ROOT = Path(__file__).resolve().parent.parent
@@ -64,7 +69,16 @@ def _rows(root: Path) -> dict[str, list[tuple[object, ...]]]:
             "fts": sorted((term, ids[doc], col, offset) for term, doc, col, offset in
                           conn.execute("SELECT term, doc, col, offset FROM vocab_i")),
             "texts": sorted((ids[i], z) for i, z in conn.execute("SELECT id, z FROM texts")),
-            "docs": sorted(conn.execute("SELECT path, title, hash FROM docs")),
+            # every column but the stat (each copy of the tree has its own ctimes), ids too
+            "docs": sorted(conn.execute("SELECT id, path, dir, kind, size, hash, fp, title, "
+                                        "updated, problem FROM docs")),
+            "links": list(conn.execute("SELECT l.rowid, d.path, l.target, l.raw FROM link_rows l "
+                                       "JOIN docs d ON d.id = l.doc ORDER BY l.rowid")),
+            "codelinks": list(conn.execute("SELECT c.rowid, d.path, c.path, c.how FROM "
+                                           "codelink_rows c JOIN docs d ON d.id = c.doc "
+                                           "ORDER BY c.rowid")),
+            # the tables and indexes as the schema makes them (a build makes some at its end)
+            "schema": sorted(conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master")),
             # the vocabulary the fuzzy search suggests from, read off the stemmed row
             "terms": sorted(conn.execute("SELECT * FROM terms")),
         }
@@ -89,7 +103,8 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_build_and_edit_write_the_reference_rows(tmp_path: Path, reference: Path) -> None:
-    trees(tmp_path, 200, 5, _ODD, "old", "new", "small")
+    # more entries than the writer's batch: a build's own path (indexes made at its end)
+    trees(tmp_path, BATCH + 100, 5, _ODD, "old", "new", "small")
     theirs = _build(reference, tmp_path / "old")
     mine = _build(ROOT, tmp_path / "new")
     small = _build(ROOT, tmp_path / "small", "50")

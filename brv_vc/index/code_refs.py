@@ -82,7 +82,8 @@ def files_list(body: str) -> list[str]:
     found: list[str] = []
     inside = False
     for line in body.splitlines():
-        label = _LABEL.match(line) if "**" in line else None  # most lines: no label to try
+        # a label's line holds ":**" (most lines, a Facts line's "- **x**:" too, have none)
+        label = _LABEL.match(line) if ":**" in line else None
         if label:
             inside = label.group("label").strip().lower() == "files"
             if inside and label.group("rest").strip():
@@ -111,7 +112,8 @@ def extract(body: str) -> tuple[tuple[str, str], ...]:
         Up to :data:`MAX_REFS` pairs; a path named both ways keeps ``files``.
     """
     refs: dict[str, str] = {}
-    for item in files_list(body):
+    listed = files_list(body)
+    for item in listed:
         path = clean(item)
         if path:
             refs.setdefault(path, FILES)
@@ -137,9 +139,12 @@ def extract(body: str) -> tuple[tuple[str, str], ...]:
             if path:
                 refs.setdefault(path, TEXT)
         text = _ESCAPED.sub(lambda m: " " if "\\ " in m.group(0) else m.group(0), text)
+    seen = set(listed)  # a Files: item is also found in the text: its path is a ref already
     for match in _plain_paths(text):
-        path = clean(match.group(1))
-        if path and _is_candidate(match.group(1)):
+        if (raw := match.group(1)) in seen:
+            continue
+        path = clean(raw)
+        if path and _is_candidate(raw):
             refs.setdefault(path, TEXT)
         if len(refs) >= MAX_REFS:
             break
@@ -151,7 +156,11 @@ def _plain_paths(text: str) -> Iterator[re.Match[str]]:
 
     The same matches in the same order, at a fraction of the cost: a match holds no
     whitespace, and whitespace satisfies both of its look-arounds as a word's edge does.
+    Only the lines with a slash are split (two of ~24 in a typical entry): every line break
+    ``splitlines`` knows is whitespace to ``split``, so the words and their order are the same.
     """
-    for word in text.split():
-        if "/" in word:
-            yield from _PLAIN.finditer(word)
+    for line in text.splitlines():
+        if "/" in line:
+            for word in line.split():
+                if "/" in word:
+                    yield from _PLAIN.finditer(word)

@@ -171,6 +171,20 @@ def set_meta(conn: sqlite3.Connection, key: str, value: str) -> None:
     conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
 
 
+def drop_indexes(conn: sqlite3.Connection, tables: tuple[str, ...]) -> list[str]:
+    """Drops the indexes of ``tables`` (in the caller's transaction); returns the SQL that makes them again.
+
+    For a build into empty tables: one ``CREATE INDEX`` over a whole table at the end costs
+    less than keeping the index up row by row, and gives the same index. The SQL is the
+    schema's own, as ``sqlite_master`` keeps it (a table's implicit UNIQUE index has none).
+    """
+    rows = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS "
+                        f"NOT NULL AND tbl_name IN ({marks(list(tables))})", tables).fetchall()
+    for name, _ in rows:
+        conn.execute(f'DROP INDEX "{name}"')
+    return [sql for _, sql in rows]
+
+
 # paths per IN (...): SQLite's bound on host parameters is 32766; small keeps plans simple
 CHUNK = 500
 

@@ -273,15 +273,16 @@ def _reconcile(
             from brv_vc.format.entry import memo_fits
 
             remember = memo_fits(len(changed))
-        writer = Writer(conn, remember=remember)
+        writer = Writer(conn, remember=remember, files=len(changed))
         added: list[str] = []
         updated: list[str] = []
         problems: list[tuple[str, str]] = []
+        base = str(tree) + os.sep  # plain strings: a Path a file cost ~12 us at 25,000
         for done, path in enumerate(sorted(changed)):
             if progress is not None and done % 500 == 0:
                 progress(done, len(changed))
             try:
-                data = read_regular(tree / path, file=path, limit=MAX_ENTRY_BYTES)
+                data = read_regular(base + path, file=path, limit=MAX_ENTRY_BYTES)
             except (OSError, InvalidPathError):  # gone, or replaced by a link meanwhile
                 removed.append(path)
                 continue

@@ -80,12 +80,12 @@ def refuse_links(root: Path, rel: str) -> None:
 
 
 def read_regular(
-    path: Path, *, file: str, limit: int | None = None, follow: bool = False
+    path: Path | str, *, file: str, limit: int | None = None, follow: bool = False
 ) -> bytes:
     """Reads a regular file without following a final symlink and without blocking.
 
     Args:
-        path: the file.
+        path: the file (a plain string costs less where many are read: the index build).
         file: its name in messages (tree-relative).
         limit: read at most ``limit + 1`` bytes (the caller refuses a file that long).
         follow: follow a final symlink (for files outside the tree, such as config.yaml).

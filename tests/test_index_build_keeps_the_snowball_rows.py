@@ -55,6 +55,11 @@ index_project(project, rebuild=True, now=None)
 for path in sorted(project.tree.rglob("*.md"))[5:25]:
     with path.open("a", encoding="utf-8") as handle:
         handle.write("\nEdited: Réédité, rebuilt_and ReRunning 42 times.\n")
+# one sync that also adds, removes and renames: the ids given are SQLite's own
+entries = sorted(project.tree.rglob("*.md"))
+entries[30].unlink()
+entries[31].rename(entries[31].with_name("renamed_" + entries[31].name))
+(entries[32].parent / "added_in_the_same_sync.md").write_bytes(entries[33].read_bytes())
 index_project(project, rebuild=False, now=None)
 print(stems.__file__)
 """

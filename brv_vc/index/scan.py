@@ -178,7 +178,7 @@ def changed(tree: Path, state: Path) -> tuple[list[str], int] | None:
     out, ok = _collect(finds)
     if not ok:
         return None
-    prefix = str(tree).rstrip(os.sep) + os.sep
+    prefix = tree_prefix(tree)
     paths = []
     for raw in out.split(b"\0"):
         if raw:
@@ -206,3 +206,12 @@ def mark(state: Path, began_ns: int, *, keep: bool = True) -> None:
         os.utime(stamp, ns=(when, when))
     except OSError:
         pass  # no stamp: the next check walks the whole tree
+
+
+def tree_prefix(tree: Path) -> str:
+    """The tree's folder as a plain string ending in the separator.
+
+    ``prefix + rel`` is a file's path and ``path[len(prefix):]`` its tree path. Why plain
+    strings: pathlib costs more than the stat itself (a Path a file: ~12 us at 25,000 entries).
+    """
+    return str(tree).rstrip(os.sep) + os.sep

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import tracemalloc
+from collections.abc import Callable
 
 from dream_support import add
 
@@ -40,18 +41,31 @@ def test_the_log_is_the_same_text_written_in_pieces(project) -> None:
     assert dreamlog.read(project, "drm-1") == log
 
 
-def _closed(project, count: int) -> tuple[bytes, dict[str, object], int]:
-    """A log closed from a journal of ``count`` SKIPs: its bytes, the whole log, the peak."""
+def _journal(project, count: int, first: str = "SKIP") -> tuple[dict[str, object], list]:
+    """A running dream's log and its journal of ``count`` operations (the first ``first``)."""
     log = _log()
     ops = log.pop("operations")[:count]  # type: ignore[index]
+    ops[0] = {**ops[0], "action": first}
     dreamlog.write(project, {**log, "status": "processing", "journal": True})
     dreamlog.append(project, "drm-1", *ops, durable=False)
+    return log, ops
+
+
+def _peak(step: Callable[[], object]) -> tuple[object, int]:
+    """What ``step`` returns, and the most memory Python held while it ran."""
     tracemalloc.start()
     try:
-        dreamlog.close(project, log)
+        done = step()
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
+    return done, peak
+
+
+def _closed(project, count: int) -> tuple[bytes, dict[str, object], int]:
+    """A log closed from a journal of ``count`` SKIPs: its bytes, the whole log, the peak."""
+    log, ops = _journal(project, count)
+    _, peak = _peak(lambda: dreamlog.close(project, log))
     assert not (dreamlog.folder(project) / "drm-1.ops.jsonl").exists()
     written = (dreamlog.folder(project) / "drm-1.json").read_bytes()
     return written, {**log, "operations": ops}, peak  # the operations last
@@ -67,16 +81,8 @@ def test_a_closed_log_streams_its_operations_from_the_journal(project) -> None:
 
 def _settled(project, count: int) -> tuple[dict[str, object], int]:
     """A killed dream's log settled by the next dream, ``count`` SKIPs in its journal."""
-    log = _log()
-    ops = log.pop("operations")[:count]  # type: ignore[index]
-    dreamlog.write(project, {**log, "status": "processing", "journal": True})
-    dreamlog.append(project, "drm-1", *ops, durable=False)
-    tracemalloc.start()
-    try:
-        dreamlog.settle_killed(project, "drm-1")
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    _journal(project, count)
+    _, peak = _peak(lambda: dreamlog.settle_killed(project, "drm-1"))
     return dreamlog.read(project, "drm-1"), peak
 
 
@@ -111,19 +117,10 @@ def test_the_json_answer_of_a_dream_is_whole_and_versioned(project, brv) -> None
 
 
 def _read_lean(project, count: int, listed: bool) -> tuple[dict[str, object], int]:
-    log = _log()
-    ops = log.pop("operations")[:count]  # type: ignore[index]
-    ops[0] = {**ops[0], "action": "CROSS_REFERENCE"}  # one that did something
-    dreamlog.write(project, {**log, "journal": True})
-    dreamlog.append(project, "drm-1", *ops, durable=False)
+    log, _ = _journal(project, count, first="CROSS_REFERENCE")  # one that did something
     dreamlog.close(project, log)
-    tracemalloc.start()
-    try:
-        read = dreamlog.lean(project, "drm-1", listed=listed)
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    return read, peak
+    read, peak = _peak(lambda: dreamlog.lean(project, "drm-1", listed=listed))
+    return read, peak  # type: ignore[return-value]
 
 
 def test_a_big_log_is_read_for_people_one_operation_at_a_time(project) -> None:

@@ -13,24 +13,32 @@ for the next one (an error while finishing keeps it), changing nothing meanwhile
 from __future__ import annotations
 
 import subprocess
-import time
 from pathlib import Path
 
 from conftest import brv_process
 from hooks_support import git, git_env
+from vc_helpers import appear
 from written_back_support import P, T, brv_ok, change, origin_and_clone
+
+from brv_vc.tree.project import Project
 
 INCOMING = "Refunds zebrafish cutover closes on Fridays."  # the teammate's change of P
 
 
-def test_a_killed_roll_forward_leaves_git_locked_out(tmp_path: Path) -> None:
+def _pulled_with_a_killed_hook(tmp_path: Path) -> Project:
+    """A clone whose plain pull's post-merge hook was killed once its record was written."""
     origin, clone = origin_and_clone(tmp_path)
     brv_ok(clone.root, "curate", "merge", P, "--into", T, "--reason", "duplicates")
     change(origin, P)
     git("pull", "-q", "--no-rebase", cwd=clone.root,
         env=git_env(BRV_FAULT_AT="reapply-recorded"))
+    (clone.root / ".git/index.lock").unlink()  # the killed hook's, as git's advice says
+    return clone
+
+
+def test_a_killed_roll_forward_leaves_git_locked_out(tmp_path: Path) -> None:
+    clone = _pulled_with_a_killed_hook(tmp_path)
     lock = clone.root / ".git/index.lock"
-    lock.unlink()  # the killed hook's, as git's advice says
 
     killed = brv_process("search", "zebrafish", cwd=clone.root,
                          env={"BRV_FAULT_AT": "reapply-written"})
@@ -43,22 +51,8 @@ def test_a_killed_roll_forward_leaves_git_locked_out(tmp_path: Path) -> None:
     assert "index.lock" in added.stderr, added
 
 
-def _appear(path: Path, proc: subprocess.Popen[str]) -> None:
-    for _ in range(1200):  # bounded: up to ~2 minutes on a loaded machine
-        if path.exists():
-            return
-        assert proc.poll() is None, proc.communicate()
-        time.sleep(0.1)
-    raise AssertionError(f"{path} never appeared")
-
-
 def test_a_roll_forward_waits_for_a_live_git_and_keeps_the_record(tmp_path: Path) -> None:
-    origin, clone = origin_and_clone(tmp_path)
-    brv_ok(clone.root, "curate", "merge", P, "--into", T, "--reason", "duplicates")
-    change(origin, P)
-    git("pull", "-q", "--no-rebase", cwd=clone.root,
-        env=git_env(BRV_FAULT_AT="reapply-recorded"))
-    (clone.root / ".git/index.lock").unlink()  # the killed hook's, as git's advice says
+    clone = _pulled_with_a_killed_hook(tmp_path)
     [record] = (clone.root / ".brv/state/pending").glob("reapply-*.json")
     hooks, release = tmp_path / "held-hooks", tmp_path / "release"
     hooks.mkdir()
@@ -71,7 +65,7 @@ def test_a_roll_forward_waits_for_a_live_git_and_keeps_the_record(tmp_path: Path
                                    "-q", "-m", "held"], cwd=clone.root, env=git_env(),
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        _appear(clone.root / ".git/index.lock", committing)
+        appear(clone.root / ".git/index.lock", committing)
         waited = brv_process("search", "zebrafish", cwd=clone.root, env={"BRV_GIT_WAIT": "1"})
     finally:
         release.write_text("go")

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from conftest import REPO
-from vc_helpers import Team, git, team  # noqa: F401
+from vc_helpers import Team, appear, git, team  # noqa: F401
 
 from brv_vc.tree import writelock
 from brv_vc.tree.project import Project
@@ -38,15 +38,6 @@ def _update(root: Path, tag: str, **env: str) -> subprocess.Popen[str]:
                             stderr=subprocess.PIPE, text=True)
 
 
-def _appear(path: Path, proc: subprocess.Popen[str]) -> None:
-    for _ in range(1200):  # bounded: up to ~2 minutes on a loaded machine
-        if path.exists():
-            return
-        assert proc.poll() is None, proc.communicate()
-        time.sleep(0.1)
-    raise AssertionError(f"{path} never appeared")
-
-
 def test_a_writer_waits_for_a_live_git_then_writes(team: Team, tmp_path: Path) -> None:  # noqa: F811
     """A real 'git commit' holds index.lock while its pre-commit hook runs: the curate waits."""
     bob = team.bob
@@ -64,7 +55,7 @@ def test_a_writer_waits_for_a_live_git_then_writes(team: Team, tmp_path: Path) -
     committing = subprocess.Popen(["git", "-c", f"core.hooksPath={hooks}", "commit", "-a", "-q",
                                    "-m", "held"], cwd=bob.tree, env=_env(),
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    _appear(bob.tree / ".git/index.lock", committing)
+    appear(bob.tree / ".git/index.lock", committing)
     curate = _update(bob.root, "WAITED")
     for _ in range(10):  # the writer is still waiting while git holds the lock
         time.sleep(0.1)

@@ -277,3 +277,13 @@ def start_held(argv: list[str], cwd: Path, exec_path: Path,
         assert running.poll() is None, running.communicate()
         time.sleep(0.1)
     raise AssertionError(f"{argv} never reached the held git command")
+
+
+def appear(path: Path, proc: subprocess.Popen[str]) -> None:
+    """Waits for ``path`` to exist while ``proc`` runs (a live git's lock file, say)."""
+    for _ in range(1200):  # bounded: up to ~2 minutes on a loaded machine
+        if path.exists():
+            return
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.1)
+    raise AssertionError(f"{path} never appeared")

@@ -33,9 +33,11 @@ from brv_vc.index.term_scores import WORST
 # Snowball stems (stop 22, ~60 questions a set) chose k1 1.2 with path 1, coverage 0 and title
 # boost 0.25; on every question that put manpages at 0.993, so these values stay. At 120
 # questions a set (stop 23) both declared procedures' choices failed on every question
-# (manpages 0.990, debian 0.975); chosen without debian, b stays the FAQ sets' 1. On every
-# question the choice is b 0.9 with coverage 0: every set >= 1.0 (worst 1.019) but locomo
-# -0.014, over the rule's 0.005 (docs/retrieval.md, "Leave-one-set-out at 120 questions").
+# (manpages 0.990, debian 0.975); chosen without debian, the seven keep title weight 3 (and
+# k1 2 / b 1), which is most of debian's loss: k1 2 / b 1 with title weight 1 puts it at
+# 1.002-1.022 on every question, k1/b's share is ~0.01. On every question the all-sets
+# choice is b 0.9 with coverage 0: every set >= 1.0 (worst 1.019) but locomo -0.014, over
+# the rule's 0.005 (docs/retrieval.md, "Leave-one-set-out at 120 questions").
 K1 = 1.5
 B = 0.75
 FTS_B = 0.75  # FTS5's own b (its k1 is postings.K1)

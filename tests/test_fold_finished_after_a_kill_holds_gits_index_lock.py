@@ -17,7 +17,7 @@ from pathlib import Path
 
 from conftest import brv_process
 from hooks_support import git, git_env
-from vc_helpers import appear
+from vc_helpers import appear, held_pre_commit
 from written_back_support import P, T, brv_ok, change, origin_and_clone
 
 from brv_vc.tree.project import Project
@@ -54,12 +54,7 @@ def test_a_killed_roll_forward_leaves_git_locked_out(tmp_path: Path) -> None:
 def test_a_roll_forward_waits_for_a_live_git_and_keeps_the_record(tmp_path: Path) -> None:
     clone = _pulled_with_a_killed_hook(tmp_path)
     [record] = (clone.root / ".brv/state/pending").glob("reapply-*.json")
-    hooks, release = tmp_path / "held-hooks", tmp_path / "release"
-    hooks.mkdir()
-    hook = hooks / "pre-commit"
-    hook.write_text(f"#!/bin/sh\ni=0\nwhile [ ! -e '{release}' ] && [ $i -lt 3000 ]; do "
-                    "sleep 0.1; i=$((i+1)); done\n")
-    hook.chmod(0o755)
+    hooks, release = held_pre_commit(tmp_path)
     # 'commit -a' holds index.lock while its pre-commit hook runs (here not brv's)
     committing = subprocess.Popen(["git", "-c", f"core.hooksPath={hooks}", "commit", "-a",
                                    "-q", "-m", "held"], cwd=clone.root, env=git_env(),

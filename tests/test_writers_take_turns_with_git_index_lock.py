@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from conftest import REPO
-from vc_helpers import Team, appear, git, team  # noqa: F401
+from vc_helpers import Team, appear, git, held_pre_commit, team  # noqa: F401
 
 from brv_vc.tree import writelock
 from brv_vc.tree.project import Project
@@ -41,12 +41,7 @@ def _update(root: Path, tag: str, **env: str) -> subprocess.Popen[str]:
 def test_a_writer_waits_for_a_live_git_then_writes(team: Team, tmp_path: Path) -> None:  # noqa: F811
     """A real 'git commit' holds index.lock while its pre-commit hook runs: the curate waits."""
     bob = team.bob
-    hooks, release = tmp_path / "held-hooks", tmp_path / "release"
-    hooks.mkdir()
-    hook = hooks / "pre-commit"
-    hook.write_text(f"#!/bin/sh\ni=0\nwhile [ ! -e '{release}' ] && [ $i -lt 3000 ]; do "
-                    "sleep 0.1; i=$((i+1)); done\n")
-    hook.chmod(0o755)
+    hooks, release = held_pre_commit(tmp_path)
     (bob.tree / "notes.md").write_text("a file for git to commit\n")
     git(bob.tree, "add", "notes.md")
     git(bob.tree, "commit", "-q", "--no-verify", "-m", "notes")

@@ -287,3 +287,15 @@ def appear(path: Path, proc: subprocess.Popen[str]) -> None:
         assert proc.poll() is None, proc.communicate()
         time.sleep(0.1)
     raise AssertionError(f"{path} never appeared")
+
+
+def held_pre_commit(tmp_path: Path) -> tuple[Path, Path]:
+    """A hooks folder whose pre-commit waits until the release file exists (up to ~5 min):
+    a ``git -c core.hooksPath=HOOKS commit`` then holds index.lock until it is made."""
+    hooks, release = tmp_path / "held-hooks", tmp_path / "release"
+    hooks.mkdir()
+    hook = hooks / "pre-commit"
+    hook.write_text(f"#!/bin/sh\ni=0\nwhile [ ! -e '{release}' ] && [ $i -lt 3000 ]; do "
+                    "sleep 0.1; i=$((i+1)); done\n")
+    hook.chmod(0o755)
+    return hooks, release

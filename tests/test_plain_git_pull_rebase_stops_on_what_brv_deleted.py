@@ -21,9 +21,9 @@ brv's hooks, when a teammate changed an entry brv MERGEd away (P into T) and one
 
 No hook can do the fold itself: post-merge and post-rewrite run before git applies the
 autostash (the MERGE's write to T is still in the stash then), and no hook runs after it. So
-that hook names each such entry and what decides it (``written_back.autostashed``, by
-``written_back``'s own rule): ``brv vc resolve`` for P, ``git rm`` for D; the post-merge of a
-fast-forward removes D again first, as after any plain pull.
+that hook (post-merge of a fast-forward, post-rewrite of a rebase) removes D again as after
+any plain pull (``written_back.reapply``), and names P and what decides it
+(``written_back.autostashed``, by the same rule): ``brv vc resolve``.
 """
 
 from __future__ import annotations
@@ -103,12 +103,9 @@ def test_an_autostash_rebase_pull_stops_on_the_deletions_and_resolve_folds_the_m
             for rel in (P, D)}
     assert "autostash" in said[P], pulled.stderr
     assert "'brv vc resolve'" in said[P], pulled.stderr
-    if local_commit:
-        assert "autostash" in said[D], pulled.stderr
-        assert "'git rm' it" in said[D], pulled.stderr
-    else:  # post-merge of the fast-forward removed it again already, as after any plain pull
-        assert "removed again" in said[D], pulled.stderr
-        assert not (clone.tree / D).exists()
+    # a DELETE's entry is removed again first, as after any plain pull: the apply still stops
+    assert "removed again" in said[D], pulled.stderr
+    assert not (clone.tree / D).exists()
 
     resolved: Any = run_brv("vc", "resolve", "--json", cwd=clone.root).json()
 

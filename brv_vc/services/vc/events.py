@@ -315,8 +315,8 @@ def _post(project: Project, repo: KnowledgeRepo, name: str, args: tuple[str, ...
         return HookRun(name, skipped="rebase in progress")
     orig = git.commit_of(top, "ORIG_HEAD") if command == "rebase" else None
     if orig is not None:  # 'git pull --rebase' too: its report as post-merge's
+        kept = _autostash_noted(project, repo, orig, None, now)  # before the refresh
         run = refresh_between(project, repo, name, orig, "HEAD", now)
-        kept = _autostash_noted(project, repo, orig)
         run = run._replace(notes=(*kept, *run.notes)) if kept else run
         return _pull_noted(run, project, top, repo.prefix, orig, "rebase") if (
             repo.in_project) else run
@@ -355,14 +355,20 @@ def _kept_deleted(project: Project, repo: KnowledgeRepo, orig: str, head: str | 
 
 
 def _autostash_noted(project: Project, repo: KnowledgeRepo, orig: str,
-                     raw: list[tuple[str, str, str, str]] | None = None) -> tuple[str, ...]:
-    """``written_back.autostashed``: what git's autostash, applied after this hook, stops on."""
+                     raw: list[tuple[str, str, str, str]] | None = None,
+                     now: datetime | None = None) -> tuple[str, ...]:
+    """``written_back.autostashed``: what git's autostash, applied after this hook, stops on.
+
+    ``now``: post-rewrite, which re-applies the deletions first, as post-merge does.
+    """
     git_dir, _, head, _ = repo.whereabouts()  # from the files: no git process
     if head is None or not repo.autostashing(git_dir):
         return ()
     from brv_vc.services.vc.written_back import autostashed
 
-    return autostashed(project, repo, orig, head, raw)
+    raw = _whole_change(repo.workdir, orig, head) if raw is None else raw
+    kept = _kept_deleted(project, repo, orig, head, raw, now) if now is not None else ()
+    return (*kept, *autostashed(project, repo, orig, head, raw))
 
 
 def _whole_change(top: Path, orig: str, head: str | None

@@ -23,9 +23,10 @@ pull stands as plain git left it, the entry back with its incoming change (nothi
 deletion not re-applied; ``brv vc pull`` would have refused that pull).
 
 ``git pull --rebase`` refuses over such a deletion, unless autostash is set: then git pulls
-with the deletion stashed and its apply, after the hook (post-merge or post-rewrite), stops on
-the entry; :func:`autostashed` names each entry :func:`deleted_here` finds, with what decides
-it (``brv vc resolve`` folds a MERGE's source; a DELETE is a person's), and folds nothing.
+with the deletion stashed and its apply, after the hook (post-merge of a fast-forward,
+post-rewrite of a rebase: both re-apply here), stops on the entry. A DELETE's entry is removed
+again; a MERGE's source is not (its target's fold is still in the stash): :func:`autostashed`
+names each one left, with what decides it (``brv vc resolve`` folds a MERGE's source).
 """
 
 from __future__ import annotations

@@ -165,6 +165,12 @@ class KnowledgeRepo(NamedTuple):
         """True while a merge waits for ``merge --continue`` or ``--abort``."""
         return ((git_dir or self.git_dir()) / "MERGE_HEAD").exists()
 
+    def autostashing(self, git_dir: Path | None = None) -> bool:
+        """True while git holds an autostash it applies when its merge or rebase ends."""
+        where = git_dir or self.git_dir()
+        return any((where / name).is_file() for name in (
+            "MERGE_AUTOSTASH", "rebase-merge/autostash", "rebase-apply/autostash"))
+
 
 def _identity(folder: Path, *scope: str) -> dict[str, str]:
     """``user.name`` and ``user.email`` as git resolves them in ``folder`` (one process).

@@ -27,12 +27,6 @@ from brv_vc.tree.project import Project, find_root
 from brv_vc.vc import git
 from brv_vc.vc.repo import KnowledgeRepo, locate
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-
-    pass
-
-
 
 def run_hook(
     start: Path,
@@ -306,7 +300,8 @@ def _post(project: Project, repo: KnowledgeRepo, name: str, args: tuple[str, ...
         # settings and stale-knowledge reports need no diff of their own
         raw = _whole_change(top, orig, head)
         touched = None if raw is None else {p for _, p, _, _ in raw}
-        kept = _kept_deleted(project, repo, orig, head, raw, now)
+        kept = (*_kept_deleted(project, repo, orig, head, raw, now),
+                *_autostash_noted(project, repo, orig, raw))
         run = _settings_noticed(refresh_between(project, repo, name, orig, head or "HEAD",
                                                 now, known=head is not None, raw=raw),
                                 project, repo, orig, head, touched)
@@ -320,7 +315,9 @@ def _post(project: Project, repo: KnowledgeRepo, name: str, args: tuple[str, ...
         return HookRun(name, skipped="rebase in progress")
     orig = git.commit_of(top, "ORIG_HEAD") if command == "rebase" else None
     if orig is not None:  # 'git pull --rebase' too: its report as post-merge's
+        kept = _autostash_noted(project, repo, orig, None, now)  # before the refresh
         run = refresh_between(project, repo, name, orig, "HEAD", now)
+        run = run._replace(notes=(*kept, *run.notes)) if kept else run
         return _pull_noted(run, project, top, repo.prefix, orig, "rebase") if (
             repo.in_project) else run
     pairs = [line.split()[:2] for line in stdin.splitlines() if len(line.split()) >= 2]
@@ -355,6 +352,23 @@ def _kept_deleted(project: Project, repo: KnowledgeRepo, orig: str, head: str | 
 
     return (*finished, *(describe(repo, fold)
                          for fold in reapply(project, repo, orig, head, raw, now)))
+
+
+def _autostash_noted(project: Project, repo: KnowledgeRepo, orig: str,
+                     raw: list[tuple[str, str, str, str]] | None = None,
+                     now: datetime | None = None) -> tuple[str, ...]:
+    """``written_back.autostashed``: what git's autostash, applied after this hook, stops on.
+
+    ``now``: post-rewrite, which re-applies the deletions first, as post-merge does.
+    """
+    git_dir, _, head, _ = repo.whereabouts()  # from the files: no git process
+    if head is None or not repo.autostashing(git_dir):
+        return ()
+    from brv_vc.services.vc.written_back import autostashed
+
+    raw = _whole_change(repo.workdir, orig, head) if raw is None else raw
+    kept = _kept_deleted(project, repo, orig, head, raw, now) if now is not None else ()
+    return (*kept, *autostashed(project, repo, orig, head, raw))
 
 
 def _whole_change(top: Path, orig: str, head: str | None

@@ -21,6 +21,12 @@ Rolled forward rather than back: a MERGE source's incoming text is in the record
 result is the one the hook would have left. A kill before the record changed nothing: the
 pull stands as plain git left it, the entry back with its incoming change (nothing lost, the
 deletion not re-applied; ``brv vc pull`` would have refused that pull).
+
+``git pull --rebase`` refuses over such a deletion, unless autostash is set: then git pulls
+with the deletion stashed and its apply, after the hook (post-merge of a fast-forward,
+post-rewrite of a rebase: both re-apply here), stops on the entry. A DELETE's entry is removed
+again; a MERGE's source is not (its target's fold is still in the stash): :func:`autostashed`
+names each one left, with what decides it (``brv vc resolve`` folds a MERGE's source).
 """
 
 from __future__ import annotations
@@ -65,6 +71,17 @@ def reapply(project: Project, repo: KnowledgeRepo, orig: str, head: str,
     ``orig``). Takes the write lock and git's ``index.lock`` as every brv writer; the targets
     are refreshed here (the hook refreshes what the merge changed).
     """
+    jobs = deleted_here(project, repo, orig, raw)
+    return _reapplied(project, repo, orig, head, jobs, now) if jobs else ()
+
+
+def deleted_here(project: Project, repo: KnowledgeRepo, orig: str,
+                 raw: Sequence[tuple[str, str, str, str]]) -> list[tuple[str, str, str]]:
+    """The entries of ``raw`` git wrote back after brv deleted them here (:func:`reapply`'s rule).
+
+    Each as (its tree path, its repository path, the MERGE's target or "" for a DELETE).
+    Reads only.
+    """
     from brv_vc.lifecycle.curate_log import removal_of
     from brv_vc.tree.statedb import STATE_DB
 
@@ -72,7 +89,7 @@ def reapply(project: Project, repo: KnowledgeRepo, orig: str, head: str,
                and (rel := repo.tree_path(p)) is not None and kind_of(rel) is Kind.ENTRY
                and (project.tree / rel).is_file()]
     if not present or not (project.state / STATE_DB).is_file():
-        return ()
+        return []
     made = git.commit_time(repo.workdir, orig)
     stamp = _iso(made) if made is not None else ""
     # each path's (entry's or folder's) newest row and its rank: one pass over the log's rows
@@ -103,7 +120,7 @@ def reapply(project: Project, repo: KnowledgeRepo, orig: str, head: str,
             if touched is None or _iso(touched) >= row.time:
                 continue
         jobs.append((rel, p, removal[1]))
-    return _reapplied(project, repo, orig, head, jobs, now) if jobs else ()
+    return jobs
 
 
 def _iso(seconds: int) -> str:
@@ -228,6 +245,33 @@ def carry(project: Project, plan: Sequence[dict[str, str]], stamp: str) -> tuple
     log_folds(project, done, stamp, HOW, WRITTEN_BACK)
     point("reapply-logged")
     return tuple(done)
+
+
+def autostashed(project: Project, repo: KnowledgeRepo, orig: str, head: str,
+                raw: Sequence[tuple[str, str, str, str]] | None = None) -> tuple[str, ...]:
+    """One line an entry brv deleted here that a pull with autostash brought back.
+
+    ``git pull --rebase --autostash`` (or ``rebase.autoStash``) stashed brv's uncommitted
+    deletion, so the pull wrote the entry back with its incoming change; the stash's apply,
+    which git runs after this hook, stops on it (a modify/delete) and keeps the stash. No
+    hook runs after that apply (and before it the MERGE's target is still in the stash: no
+    fold can be made), so the hook says what decides it: ``brv vc resolve`` for a
+    MERGE's source, ``git rm`` for a DELETE's entry (``git commit -a`` keeps it back).
+    """
+    if raw is None:
+        try:
+            raw = git.changed_entries(repo.workdir, orig, head)
+        except BrvError:  # fail open: nothing said
+            return ()
+    lines: list[str] = []
+    for rel, path, target in deleted_here(project, repo, orig, raw):
+        show = f"git show {git.last_change(repo.workdir, head, path)[0][:12]}:{path}"
+        fix = (f"run 'brv vc resolve' to fold its change into {target}, where brv merged it"
+               if target else "'git rm' it to keep brv's deletion")
+        lines.append(f"git brought back {rel}, which brv had removed here; git's autostash, "
+                     f"applied next, stops on it: {fix} ('git commit -a' keeps it back; the "
+                     f"incoming text: {show})")
+    return tuple(lines)
 
 
 def describe(repo: KnowledgeRepo, fold: Fold) -> str:

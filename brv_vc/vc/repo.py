@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 
 from brv_vc import environment
-from brv_vc.errors import NotInitializedError
+from brv_vc.errors import GitError, NotInitializedError
 from brv_vc.record import NamedTuple
 from brv_vc.tree.project import Project
 from brv_vc.vc import git
@@ -167,9 +167,33 @@ class KnowledgeRepo(NamedTuple):
 
     def autostashing(self, git_dir: Path | None = None) -> bool:
         """True while git holds an autostash it applies when its merge or rebase ends."""
+        return self.autostash(git_dir) is not None
+
+    def autostash(self, git_dir: Path | None = None) -> str | None:
+        """The stash git applies when its merge or rebase ends, from its file (None: none)."""
         where = git_dir or self.git_dir()
-        return any((where / name).is_file() for name in (
-            "MERGE_AUTOSTASH", "rebase-merge/autostash", "rebase-apply/autostash"))
+        for name in ("MERGE_AUTOSTASH", "rebase-merge/autostash", "rebase-apply/autostash"):
+            try:
+                stash = (where / name).read_text(encoding="utf-8").strip()
+            except OSError:
+                continue
+            if stash:
+                return stash
+        return None
+
+    def autostash_deletions(self, git_dir: Path | None = None) -> frozenset[str] | None:
+        """The repository paths the pending autostash deletes (None: no autostash pending).
+
+        One ``git diff`` of the stash against the commit it was taken on (its first parent),
+        asked only when an autostash is pending. A stash git cannot read deletes nothing.
+        """
+        stash = self.autostash(git_dir)
+        if stash is None:
+            return None
+        try:
+            return frozenset(git.deleted_between(self.workdir, f"{stash}^1", stash))
+        except GitError:
+            return frozenset()
 
 
 def _identity(folder: Path, *scope: str) -> dict[str, str]:

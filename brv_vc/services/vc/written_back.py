@@ -26,7 +26,9 @@ deletion not re-applied; ``brv vc pull`` would have refused that pull).
 with the deletion stashed and its apply, after the hook (post-merge of a fast-forward,
 post-rewrite of a rebase: both re-apply here), stops on the entry. A DELETE's entry is removed
 again; a MERGE's source is not (its target's fold is still in the stash): :func:`autostashed`
-names each one left, with what decides it (``brv vc resolve`` folds a MERGE's source).
+names each one left, with what decides it (``brv vc resolve`` folds a MERGE's source). Only
+the deletions the autostash holds count there (``held``): the log's rule does not tell a
+deletion committed during the rebase, or one the person undid before it, from a stashed one.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ from brv_vc.vc.repo import KnowledgeRepo
 # rule, the entry format and the intent records are imported only once there is a fold.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Container, Sequence
     from datetime import datetime
 
     from brv_vc.format.entry import Entry
@@ -58,7 +60,8 @@ HOW = "after git pull"
 
 
 def reapply(project: Project, repo: KnowledgeRepo, orig: str, head: str,
-            raw: Sequence[tuple[str, str, str, str]], now: datetime) -> tuple[Fold, ...]:
+            raw: Sequence[tuple[str, str, str, str]], now: datetime,
+            held: Container[str] | None = None) -> tuple[Fold, ...]:
     """Removes again the entries a plain ``git pull`` (merge) wrote back after brv deleted them.
 
     ``raw``: the merge's change ``orig..head`` (``git.changed_entries``). An entry it changed
@@ -69,24 +72,30 @@ def reapply(project: Project, repo: KnowledgeRepo, orig: str, head: str,
     target (``merged_away.folded``) and removed, a DELETE's entry removed. An entry deleted,
     committed and restored by a later commit is not touched (its deletion is older than
     ``orig``). Takes the write lock and git's ``index.lock`` as every brv writer; the targets
-    are refreshed here (the hook refreshes what the merge changed).
+    are refreshed here (the hook refreshes what the merge changed). ``held``: see
+    :func:`deleted_here`.
     """
-    jobs = deleted_here(project, repo, orig, raw)
+    jobs = deleted_here(project, repo, orig, raw, held)
     return _reapplied(project, repo, orig, head, jobs, now) if jobs else ()
 
 
 def deleted_here(project: Project, repo: KnowledgeRepo, orig: str,
-                 raw: Sequence[tuple[str, str, str, str]]) -> list[tuple[str, str, str]]:
+                 raw: Sequence[tuple[str, str, str, str]],
+                 held: Container[str] | None = None) -> list[tuple[str, str, str]]:
     """The entries of ``raw`` git wrote back after brv deleted them here (:func:`reapply`'s rule).
 
     Each as (its tree path, its repository path, the MERGE's target or "" for a DELETE).
-    Reads only.
+    Reads only. ``held``: the repository paths a pending autostash deletes
+    (``KnowledgeRepo.autostash_deletions``); only those count. The log's rule alone does not
+    prove a rebase's deletion uncommitted: the person may commit one while the rebase is
+    stopped and keep the entry after all, or restore an entry brv deleted; neither is in the
+    stash, taken before the rebase, and neither is removed again.
     """
     from brv_vc.lifecycle.curate_log import removal_of
     from brv_vc.tree.statedb import STATE_DB
 
     present = [(rel, p) for status, p, _, _ in raw if status == "M"
-               and (rel := repo.tree_path(p)) is not None and kind_of(rel) is Kind.ENTRY
+               and (held is None or p in held) and (rel := repo.tree_path(p)) is not None and kind_of(rel) is Kind.ENTRY
                and (project.tree / rel).is_file()]
     if not present or not (project.state / STATE_DB).is_file():
         return []
@@ -248,6 +257,7 @@ def carry(project: Project, plan: Sequence[dict[str, str]], stamp: str) -> tuple
 
 
 def autostashed(project: Project, repo: KnowledgeRepo, orig: str, head: str,
+                held: Container[str],
                 raw: Sequence[tuple[str, str, str, str]] | None = None) -> tuple[str, ...]:
     """One line an entry brv deleted here that a pull with autostash brought back.
 
@@ -257,6 +267,7 @@ def autostashed(project: Project, repo: KnowledgeRepo, orig: str, head: str,
     hook runs after that apply (and before it the MERGE's target is still in the stash: no
     fold can be made), so the hook says what decides it: ``brv vc resolve`` for a
     MERGE's source, ``git rm`` for a DELETE's entry (``git commit -a`` keeps it back).
+    ``held``: the repository paths the autostash deletes (:func:`deleted_here`).
     """
     if raw is None:
         try:
@@ -264,7 +275,7 @@ def autostashed(project: Project, repo: KnowledgeRepo, orig: str, head: str,
         except BrvError:  # fail open: nothing said
             return ()
     lines: list[str] = []
-    for rel, path, target in deleted_here(project, repo, orig, raw):
+    for rel, path, target in deleted_here(project, repo, orig, raw, held):
         show = f"git show {git.last_change(repo.workdir, head, path)[0][:12]}:{path}"
         fix = (f"run 'brv vc resolve' to fold its change into {target}, where brv merged it"
                if target else "'git rm' it to keep brv's deletion")

@@ -302,13 +302,12 @@ def _post(project: Project, repo: KnowledgeRepo, name: str, args: tuple[str, ...
 
         raw = pb.whole_change(top, orig, head)
         touched = None if raw is None else {p for _, p, _, _ in raw}
-        held = pb.stash_held(repo)[1]  # None: no autostash pending
-        kept = (*pb.kept_deleted(project, repo, orig, head, raw, now, held),
-                *pb.autostash_noted(project, repo, orig, (head, held), raw))
+        # a failure is a warning: the refresh runs
+        kept, failed = pb.guarded(pb.after_merge, project, repo, orig, head, raw, now)
         run = _settings_noticed(refresh_between(project, repo, name, orig, head or "HEAD",
                                                 now, known=head is not None, raw=raw),
                                 project, repo, orig, head, touched)
-        run = run._replace(notes=(*kept, *run.notes)) if kept else run
+        run = run._replace(notes=(*kept, *run.notes), warnings=(*failed, *run.warnings))
         if not repo.in_project or (touched is not None and all(
                 p.startswith(".brv/") or "/.brv/" in p for p in touched)):  # no code_notes.is_code
             return run
@@ -320,10 +319,9 @@ def _post(project: Project, repo: KnowledgeRepo, name: str, args: tuple[str, ...
     if orig is not None:  # 'git pull --rebase' too: its report as post-merge's
         from brv_vc.services.vc import pulled_back as pb
 
-        kept = pb.autostash_noted(project, repo, orig, pb.stash_held(repo), None,
-                                  now)  # before the refresh
+        kept, failed = pb.guarded(pb.after_rebase, project, repo, orig, now)  # before refresh
         run = refresh_between(project, repo, name, orig, "HEAD", now)
-        run = run._replace(notes=(*kept, *run.notes)) if kept else run
+        run = run._replace(notes=(*kept, *run.notes), warnings=(*failed, *run.warnings))
         return _pull_noted(run, project, top, repo.prefix, orig, "rebase") if (
             repo.in_project) else run
     pairs = [line.split()[:2] for line in stdin.splitlines() if len(line.split()) >= 2]

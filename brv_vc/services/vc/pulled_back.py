@@ -13,11 +13,40 @@ from brv_vc.vc import git
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from datetime import datetime
     from pathlib import Path
 
     from brv_vc.tree.project import Project
     from brv_vc.vc.repo import KnowledgeRepo
+
+
+def guarded(step: Callable[..., tuple[str, ...]], *args: object
+            ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """``step(*args)``'s notes, and its failure as a warning: the hook's refresh runs anyway.
+
+    The re-application waits for brv's write lock (``BRV_LOCK_WAIT``) and git's
+    ``index.lock``; a wait run out, or git failing, leaves the entries as git wrote them
+    back, and the pull's paths are refreshed still.
+    """
+    try:
+        return step(*args), ()
+    except BrvError as error:
+        return (), (f"brv's deletions were not re-applied: {error.message}",)
+
+
+def after_merge(project: Project, repo: KnowledgeRepo, orig: str, head: str | None,
+                raw: list[tuple[str, str, str, str]] | None, now: datetime) -> tuple[str, ...]:
+    """post-merge: :func:`kept_deleted`, then what a pending autostash stops on."""
+    held = stash_held(repo)[1]  # None: no autostash pending
+    return (*kept_deleted(project, repo, orig, head, raw, now, held),
+            *autostash_noted(project, repo, orig, (head, held), raw))
+
+
+def after_rebase(project: Project, repo: KnowledgeRepo, orig: str, now: datetime
+                 ) -> tuple[str, ...]:
+    """post-rewrite of a rebase: with an autostash pending, as :func:`after_merge`."""
+    return autostash_noted(project, repo, orig, stash_held(repo), None, now)
 
 
 def kept_deleted(project: Project, repo: KnowledgeRepo, orig: str, head: str | None,

@@ -26,6 +26,8 @@ from brv_vc.vc.git.files import read_ref as read_ref
 from brv_vc.vc.git.files import read_whereabouts as read_whereabouts
 
 PROJECT_FILES = ("config.yaml", ".gitignore")
+# git's state folders of a rebase under way (the merge backend's, the apply backend's)
+REBASE_DIRS = ("rebase-merge", "rebase-apply")
 
 
 class KnowledgeRepo(NamedTuple):
@@ -165,6 +167,11 @@ class KnowledgeRepo(NamedTuple):
         """True while a merge waits for ``merge --continue`` or ``--abort``."""
         return ((git_dir or self.git_dir()) / "MERGE_HEAD").exists()
 
+    def rebasing(self, git_dir: Path | None = None) -> bool:
+        """True while a rebase is under way: its state folder (:data:`REBASE_DIRS`) is there."""
+        where = git_dir or self.git_dir()
+        return any((where / name).exists() for name in REBASE_DIRS)
+
     def autostashing(self, git_dir: Path | None = None) -> bool:
         """True while git holds an autostash it applies when its merge or rebase ends."""
         return self.autostash(git_dir) is not None
@@ -172,7 +179,7 @@ class KnowledgeRepo(NamedTuple):
     def autostash(self, git_dir: Path | None = None) -> str | None:
         """The stash git applies when its merge or rebase ends, from its file (None: none)."""
         where = git_dir or self.git_dir()
-        for name in ("MERGE_AUTOSTASH", "rebase-merge/autostash", "rebase-apply/autostash"):
+        for name in ("MERGE_AUTOSTASH", *(f"{d}/autostash" for d in REBASE_DIRS)):
             try:
                 stash = (where / name).read_text(encoding="utf-8").strip()
             except OSError:

@@ -275,8 +275,8 @@ def _post(project: Project, repo: KnowledgeRepo, name: str, args: tuple[str, ...
           now: datetime) -> HookRun:
     top = repo.workdir
 
-    def rebasing() -> bool:  # a git process: asked only where a rebase changes the answer
-        return any(p.exists() for p in git.git_paths(top, "rebase-merge", "rebase-apply"))
+    def rebasing() -> bool:  # from the files (a linked work tree: one git process)
+        return repo.rebasing(repo.whereabouts()[0])
 
     if name == "refresh":
         return refresh_paths(project, name, None, now)

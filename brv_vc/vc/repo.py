@@ -172,6 +172,26 @@ class KnowledgeRepo(NamedTuple):
         where = git_dir or self.git_dir()
         return any((where / name).exists() for name in REBASE_DIRS)
 
+    def replaying(self, git_dir: Path | None = None) -> bool:
+        """True while a rebase has commits left to replay: its post-rewrite is still to come.
+
+        A rebase with none (a fast-forward) rewrites nothing and git runs no post-rewrite, yet
+        its checkout of the new base sees the merge backend's state folder, its todo empty
+        (git 2.39). A todo that cannot be read counts as holding commits.
+        """
+        where = git_dir or self.git_dir()
+        if (where / REBASE_DIRS[1]).exists():
+            return True
+        try:
+            todo = (where / REBASE_DIRS[0] / "git-rebase-todo").read_text(
+                encoding="utf-8", errors="replace")
+        except FileNotFoundError:
+            return (where / REBASE_DIRS[0]).exists()
+        except OSError:
+            return True
+        return any(line.split()[0] != "noop" for line in todo.splitlines()
+                   if line.strip() and not line.lstrip().startswith("#"))
+
     def autostashing(self, git_dir: Path | None = None) -> bool:
         """True while git holds an autostash it applies when its merge or rebase ends."""
         return self.autostash(git_dir) is not None

@@ -275,16 +275,15 @@ def _post(project: Project, repo: KnowledgeRepo, name: str, args: tuple[str, ...
           now: datetime) -> HookRun:
     top = repo.workdir
 
-    def rebasing() -> bool:  # from the files (a linked work tree: one git process)
-        return repo.rebasing(repo.whereabouts()[0])
-
     if name == "refresh":
         return refresh_paths(project, name, None, now)
     if name == "post-checkout":
         old, new, flag = (*args, "", "", "")[:3]
         if flag == "0":
             return HookRun(name, skipped="file checkout")
-        if rebasing():  # post-rewrite refreshes once when the rebase ends
+        # post-rewrite refreshes once when the rebase ends (one that replays nothing, a
+        # fast-forward, has none: its checkout refreshes)
+        if repo.replaying(repo.whereabouts()[0]):
             return HookRun(name, skipped="rebase in progress")
         if not old or old == git.NULL_SHA:  # clone or worktree add: everything is new
             return refresh_paths(project, name, None, now)
@@ -313,7 +312,8 @@ def _post(project: Project, repo: KnowledgeRepo, name: str, args: tuple[str, ...
             return run
         return _pull_noted(run, project, top, repo.prefix, orig)
     command = args[0] if args else ""
-    if command != "rebase" and rebasing():  # an amend while rebasing: the rebase's run covers it
+    # an amend while rebasing: the rebase's run covers it (git's files: no git process)
+    if command != "rebase" and repo.rebasing(repo.whereabouts()[0]):
         return HookRun(name, skipped="rebase in progress")
     orig = git.commit_of(top, "ORIG_HEAD") if command == "rebase" else None
     if orig is not None:  # 'git pull --rebase' too: its report as post-merge's

@@ -319,8 +319,11 @@ def _post(project: Project, repo: KnowledgeRepo, name: str, args: tuple[str, ...
     if orig is not None:  # 'git pull --rebase' too: its report as post-merge's
         from brv_vc.services.vc import pulled_back as pb
 
-        kept, failed = pb.guarded(pb.after_rebase, project, repo, orig, now)  # before refresh
-        run = refresh_between(project, repo, name, orig, "HEAD", now)
+        head = repo.head()
+        raw = pb.whole_change(top, orig, head)  # one diff: the re-application's, the refresh's
+        kept, failed = pb.guarded(pb.after_rebase, project, repo, orig, head, raw, now)
+        run = refresh_between(project, repo, name, orig, head or "HEAD", now,
+                              known=head is not None, raw=raw)
         run = run._replace(notes=(*kept, *run.notes), warnings=(*failed, *run.warnings))
         return _pull_noted(run, project, top, repo.prefix, orig, "rebase") if (
             repo.in_project) else run

@@ -37,65 +37,62 @@ def guarded(step: Callable[..., tuple[str, ...]], *args: object
 
 def after_merge(project: Project, repo: KnowledgeRepo, orig: str, head: str | None,
                 raw: list[tuple[str, str, str, str]] | None, now: datetime) -> tuple[str, ...]:
-    """post-merge: :func:`kept_deleted`, then what a pending autostash stops on."""
-    held = stash_held(repo)[1]  # None: no autostash pending
-    return (*kept_deleted(project, repo, orig, head, raw, now, held),
-            *autostash_noted(project, repo, orig, (head, held), raw))
+    """post-merge: a killed fold finished, then :func:`written_back` (any pull)."""
+    return (*_finished(project, now), *written_back(project, repo, orig, head, raw, now))
 
 
-def after_rebase(project: Project, repo: KnowledgeRepo, orig: str, now: datetime
+def after_rebase(project: Project, repo: KnowledgeRepo, orig: str, head: str | None,
+                 raw: list[tuple[str, str, str, str]] | None, now: datetime
                  ) -> tuple[str, ...]:
-    """post-rewrite of a rebase: with an autostash pending, as :func:`after_merge`."""
-    return autostash_noted(project, repo, orig, stash_held(repo), None, now)
+    """post-rewrite of a rebase: as :func:`after_merge`, with an autostash pending only."""
+    return (*_finished(project, now),
+            *written_back(project, repo, orig, head, raw, now, stashed_only=True))
 
 
-def kept_deleted(project: Project, repo: KnowledgeRepo, orig: str, head: str | None,
-                 raw: list[tuple[str, str, str, str]] | None, now: datetime,
-                 held: frozenset[str] | None) -> tuple[str, ...]:
-    """``written_back.reapply``, one line an entry: what brv deleted and git wrote back.
+def _finished(project: Project, now: datetime) -> tuple[str, ...]:
+    """A fold a killed hook left (its intent record), finished.
 
-    Each is removed again (a MERGE's source folded into its target first). A fold a killed
-    post-merge hook left (its intent record) is finished first: this pull may have written
-    back the same entries, and no brv command may have run since.
+    This pull may have written back the same entries, and no brv command may have run since.
     """
     from brv_vc.tree.leftovers import left_behind  # os only: two listings
 
-    finished: tuple[str, ...] = ()
-    if left_behind(project.state):
-        from brv_vc.services.vc.rolled_forward import finish_killed
-
-        finished = finish_killed(project, now)
-    if head is None or not raw or not any(st == "M" for st, _, _, _ in raw):
-        return finished
-    from brv_vc.services.vc.written_back import describe, reapply
-
-    return (*finished, *(describe(repo, fold)
-                         for fold in reapply(project, repo, orig, head, raw, now, held)))
-
-
-def stash_held(repo: KnowledgeRepo) -> tuple[str | None, frozenset[str] | None]:
-    """HEAD and ``KnowledgeRepo.autostash_deletions``: a git process only if one is pending."""
-    git_dir, _, head, _ = repo.whereabouts()  # from the files: no git process
-    return head, repo.autostash_deletions(git_dir)
-
-
-def autostash_noted(project: Project, repo: KnowledgeRepo, orig: str,
-                    stash: tuple[str | None, frozenset[str] | None],
-                    raw: list[tuple[str, str, str, str]] | None = None,
-                    now: datetime | None = None) -> tuple[str, ...]:
-    """``written_back.autostashed``: what git's autostash, applied after this hook, stops on.
-
-    ``stash``: HEAD and the paths the autostash deletes (None: none pending: nothing to say).
-    ``now``: post-rewrite, which re-applies those deletions first, as post-merge does.
-    """
-    head, held = stash
-    if head is None or held is None:
+    if not left_behind(project.state):
         return ()
-    from brv_vc.services.vc.written_back import autostashed
+    from brv_vc.services.vc.rolled_forward import finish_killed
 
-    raw = whole_change(repo.workdir, orig, head) if raw is None else raw
-    kept = kept_deleted(project, repo, orig, head, raw, now, held) if now is not None else ()
-    return (*kept, *autostashed(project, repo, orig, head, held, raw))
+    return finish_killed(project, now)
+
+
+def written_back(project: Project, repo: KnowledgeRepo, orig: str, head: str | None,
+                 raw: list[tuple[str, str, str, str]] | None, now: datetime, *,
+                 stashed_only: bool = False) -> tuple[str, ...]:
+    """``written_back``'s jobs, found once: re-applied, then what a pending autostash stops on.
+
+    One line an entry. The rule (``deleted_here``) runs first; only if it leaves something is
+    git's autostash looked for (``KnowledgeRepo.autostash_deletions``: a linked work tree's
+    ``rev-parse``, the stash's ``diff``): with one pending, only the deletions it holds count.
+    ``stashed_only``: without an autostash nothing is re-applied (a rebase's deletions were
+    committed, or git refused the pull).
+    """
+    if head is None or not raw or not any(st == "M" for st, _, _, _ in raw):
+        return ()
+    from brv_vc.services.vc import written_back as wb
+
+    jobs = wb.deleted_here(project, repo, orig, raw)
+    if not jobs:
+        return ()
+    held = repo.autostash_deletions(repo.whereabouts()[0])
+    if held is None and stashed_only:
+        return ()
+    if held is not None:
+        jobs = [job for job in jobs if job[1] in held]
+    folds = wb.reapplied(project, repo, orig, head, jobs, now) if jobs else ()
+    lines = [wb.describe(repo, fold, stashed=held is not None) for fold in folds]
+    if held is not None:
+        done = {fold.source for fold in folds}
+        lines.extend(wb.autostashed(repo, head, [
+            job for job in jobs if job[0] not in done and (project.tree / job[0]).is_file()]))
+    return tuple(lines)
 
 
 def whole_change(top: Path, orig: str, head: str | None

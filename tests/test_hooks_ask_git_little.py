@@ -99,4 +99,5 @@ def test_post_merge_and_a_file_checkout_do_not_ask_whether_a_rebase_runs(tmp_pat
     git("checkout", "--", "src/app.py", cwd=root, env=git_env(GIT_TRACE=str(trace)))
     assert "--git-path" not in trace.read_text(encoding="utf-8")
     git("checkout", "-q", "feature", cwd=root, env=git_env(GIT_TRACE=str(trace)))
-    assert "--git-path" in trace.read_text(encoding="utf-8")  # a branch checkout asks
+    # a branch checkout asks whether a rebase runs of git's files (KnowledgeRepo.rebasing)
+    assert "--git-path" not in trace.read_text(encoding="utf-8")

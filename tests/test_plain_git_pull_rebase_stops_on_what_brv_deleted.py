@@ -105,6 +105,7 @@ def test_an_autostash_rebase_pull_stops_on_the_deletions_and_resolve_folds_the_m
     assert "'brv vc resolve'" in said[P], pulled.stderr
     # a DELETE's entry is removed again first, as after any plain pull: the apply still stops
     assert "removed again" in said[D], pulled.stderr
+    assert f"still stops on it: 'git rm {_repo(D)}' settles it" in said[D], pulled.stderr
     assert not (clone.tree / D).exists()
 
     resolved: Any = run_brv("vc", "resolve", "--json", cwd=clone.root).json()

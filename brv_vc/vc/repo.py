@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 
 from brv_vc import environment
-from brv_vc.errors import NotInitializedError
+from brv_vc.errors import GitError, NotInitializedError
 from brv_vc.record import NamedTuple
 from brv_vc.tree.project import Project
 from brv_vc.vc import git
@@ -26,6 +26,8 @@ from brv_vc.vc.git.files import read_ref as read_ref
 from brv_vc.vc.git.files import read_whereabouts as read_whereabouts
 
 PROJECT_FILES = ("config.yaml", ".gitignore")
+# git's state folders of a rebase under way (the merge backend's, the apply backend's)
+REBASE_DIRS = ("rebase-merge", "rebase-apply")
 
 
 class KnowledgeRepo(NamedTuple):
@@ -165,11 +167,60 @@ class KnowledgeRepo(NamedTuple):
         """True while a merge waits for ``merge --continue`` or ``--abort``."""
         return ((git_dir or self.git_dir()) / "MERGE_HEAD").exists()
 
+    def rebasing(self, git_dir: Path | None = None) -> bool:
+        """True while a rebase is under way: its state folder (:data:`REBASE_DIRS`) is there."""
+        where = git_dir or self.git_dir()
+        return any((where / name).exists() for name in REBASE_DIRS)
+
+    def replaying(self, git_dir: Path | None = None) -> bool:
+        """True while a rebase has commits left to replay: its post-rewrite is still to come.
+
+        A rebase with none (a fast-forward) rewrites nothing and git runs no post-rewrite, yet
+        its checkout of the new base sees the merge backend's state folder, its todo empty
+        (git 2.39). A todo that cannot be read counts as holding commits.
+        """
+        where = git_dir or self.git_dir()
+        if (where / REBASE_DIRS[1]).exists():
+            return True
+        try:
+            todo = (where / REBASE_DIRS[0] / "git-rebase-todo").read_text(
+                encoding="utf-8", errors="replace")
+        except FileNotFoundError:
+            return (where / REBASE_DIRS[0]).exists()
+        except OSError:
+            return True
+        return any(line.split()[0] != "noop" for line in todo.splitlines()
+                   if line.strip() and not line.lstrip().startswith("#"))
+
     def autostashing(self, git_dir: Path | None = None) -> bool:
         """True while git holds an autostash it applies when its merge or rebase ends."""
+        return self.autostash(git_dir) is not None
+
+    def autostash(self, git_dir: Path | None = None) -> str | None:
+        """The stash git applies when its merge or rebase ends, from its file (None: none)."""
         where = git_dir or self.git_dir()
-        return any((where / name).is_file() for name in (
-            "MERGE_AUTOSTASH", "rebase-merge/autostash", "rebase-apply/autostash"))
+        for name in ("MERGE_AUTOSTASH", *(f"{d}/autostash" for d in REBASE_DIRS)):
+            try:
+                stash = (where / name).read_text(encoding="utf-8").strip()
+            except OSError:
+                continue
+            if stash:
+                return stash
+        return None
+
+    def autostash_deletions(self, git_dir: Path | None = None) -> frozenset[str] | None:
+        """The repository paths the pending autostash deletes (None: no autostash pending).
+
+        One ``git diff`` of the stash against the commit it was taken on (its first parent),
+        asked only when an autostash is pending. A stash git cannot read deletes nothing.
+        """
+        stash = self.autostash(git_dir)
+        if stash is None:
+            return None
+        try:
+            return frozenset(git.deleted_between(self.workdir, f"{stash}^1", stash))
+        except GitError:
+            return frozenset()
 
 
 def _identity(folder: Path, *scope: str) -> dict[str, str]:

@@ -275,16 +275,15 @@ def _post(project: Project, repo: KnowledgeRepo, name: str, args: tuple[str, ...
           now: datetime) -> HookRun:
     top = repo.workdir
 
-    def rebasing() -> bool:  # a git process: asked only where a rebase changes the answer
-        return any(p.exists() for p in git.git_paths(top, "rebase-merge", "rebase-apply"))
-
     if name == "refresh":
         return refresh_paths(project, name, None, now)
     if name == "post-checkout":
         old, new, flag = (*args, "", "", "")[:3]
         if flag == "0":
             return HookRun(name, skipped="file checkout")
-        if rebasing():  # post-rewrite refreshes once when the rebase ends
+        # post-rewrite refreshes once when the rebase ends (one that replays nothing, a
+        # fast-forward, has none: its checkout refreshes)
+        if repo.replaying(repo.whereabouts()[0]):
             return HookRun(name, skipped="rebase in progress")
         if not old or old == git.NULL_SHA:  # clone or worktree add: everything is new
             return refresh_paths(project, name, None, now)
@@ -298,26 +297,34 @@ def _post(project: Project, repo: KnowledgeRepo, name: str, args: tuple[str, ...
             return refresh_paths(project, name, None, now)
         # one diff of the whole change: the refresh's, and (no config, no code in it) the
         # settings and stale-knowledge reports need no diff of their own
-        raw = _whole_change(top, orig, head)
+        from brv_vc.services.vc import pulled_back as pb
+
+        raw = pb.whole_change(top, orig, head)
         touched = None if raw is None else {p for _, p, _, _ in raw}
-        kept = (*_kept_deleted(project, repo, orig, head, raw, now),
-                *_autostash_noted(project, repo, orig, raw))
+        # a failure is a warning: the refresh runs
+        kept, failed = pb.guarded(pb.after_merge, project, repo, orig, head, raw, now)
         run = _settings_noticed(refresh_between(project, repo, name, orig, head or "HEAD",
                                                 now, known=head is not None, raw=raw),
                                 project, repo, orig, head, touched)
-        run = run._replace(notes=(*kept, *run.notes)) if kept else run
+        run = run._replace(notes=(*kept, *run.notes), warnings=(*failed, *run.warnings))
         if not repo.in_project or (touched is not None and all(
                 p.startswith(".brv/") or "/.brv/" in p for p in touched)):  # no code_notes.is_code
             return run
         return _pull_noted(run, project, top, repo.prefix, orig)
     command = args[0] if args else ""
-    if command != "rebase" and rebasing():  # an amend while rebasing: the rebase's run covers it
+    # an amend while rebasing: the rebase's run covers it (git's files: no git process)
+    if command != "rebase" and repo.rebasing(repo.whereabouts()[0]):
         return HookRun(name, skipped="rebase in progress")
     orig = git.commit_of(top, "ORIG_HEAD") if command == "rebase" else None
     if orig is not None:  # 'git pull --rebase' too: its report as post-merge's
-        kept = _autostash_noted(project, repo, orig, None, now)  # before the refresh
-        run = refresh_between(project, repo, name, orig, "HEAD", now)
-        run = run._replace(notes=(*kept, *run.notes)) if kept else run
+        from brv_vc.services.vc import pulled_back as pb
+
+        head = repo.head()
+        raw = pb.whole_change(top, orig, head)  # one diff: the re-application's, the refresh's
+        kept, failed = pb.guarded(pb.after_rebase, project, repo, orig, head, raw, now)
+        run = refresh_between(project, repo, name, orig, head or "HEAD", now,
+                              known=head is not None, raw=raw)
+        run = run._replace(notes=(*kept, *run.notes), warnings=(*failed, *run.warnings))
         return _pull_noted(run, project, top, repo.prefix, orig, "rebase") if (
             repo.in_project) else run
     pairs = [line.split()[:2] for line in stdin.splitlines() if len(line.split()) >= 2]
@@ -329,57 +336,6 @@ def _post(project: Project, repo: KnowledgeRepo, name: str, args: tuple[str, ...
     for old, new in pairs:
         changed.update(git.changed_between(top, old, new, repo.prefix or None))
     return refresh_paths(project, name, tree_paths(repo, sorted(changed)), now)
-
-
-def _kept_deleted(project: Project, repo: KnowledgeRepo, orig: str, head: str | None,
-                  raw: list[tuple[str, str, str, str]] | None, now: datetime) -> tuple[str, ...]:
-    """``written_back.reapply``, one line an entry: what brv deleted and git wrote back.
-
-    Each is removed again (a MERGE's source folded into its target first). A fold a killed
-    post-merge hook left (its intent record) is finished first: this pull may have written
-    back the same entries, and no brv command may have run since.
-    """
-    from brv_vc.tree.leftovers import left_behind  # os only: two listings
-
-    finished: tuple[str, ...] = ()
-    if left_behind(project.state):
-        from brv_vc.services.vc.rolled_forward import finish_killed
-
-        finished = finish_killed(project, now)
-    if head is None or not raw or not any(st == "M" for st, _, _, _ in raw):
-        return finished
-    from brv_vc.services.vc.written_back import describe, reapply
-
-    return (*finished, *(describe(repo, fold)
-                         for fold in reapply(project, repo, orig, head, raw, now)))
-
-
-def _autostash_noted(project: Project, repo: KnowledgeRepo, orig: str,
-                     raw: list[tuple[str, str, str, str]] | None = None,
-                     now: datetime | None = None) -> tuple[str, ...]:
-    """``written_back.autostashed``: what git's autostash, applied after this hook, stops on.
-
-    ``now``: post-rewrite, which re-applies the deletions first, as post-merge does.
-    """
-    git_dir, _, head, _ = repo.whereabouts()  # from the files: no git process
-    if head is None or not repo.autostashing(git_dir):
-        return ()
-    from brv_vc.services.vc.written_back import autostashed
-
-    raw = _whole_change(repo.workdir, orig, head) if raw is None else raw
-    kept = _kept_deleted(project, repo, orig, head, raw, now) if now is not None else ()
-    return (*kept, *autostashed(project, repo, orig, head, raw))
-
-
-def _whole_change(top: Path, orig: str, head: str | None
-                  ) -> list[tuple[str, str, str, str]] | None:
-    """``git.changed_entries`` of ``orig..head`` over the whole repository (None: unknown)."""
-    if head is None:
-        return None
-    try:
-        return git.changed_entries(top, orig, head)
-    except BrvError:  # fail open: the steps diff on their own
-        return None
 
 
 def _settings_noticed(run: HookRun, project: Project, repo: KnowledgeRepo,

@@ -26,7 +26,9 @@ deletion not re-applied; ``brv vc pull`` would have refused that pull).
 with the deletion stashed and its apply, after the hook (post-merge of a fast-forward,
 post-rewrite of a rebase: both re-apply here), stops on the entry. A DELETE's entry is removed
 again; a MERGE's source is not (its target's fold is still in the stash): :func:`autostashed`
-names each one left, with what decides it (``brv vc resolve`` folds a MERGE's source).
+names each one left, with what decides it (``brv vc resolve`` folds a MERGE's source). Only
+the deletions the autostash holds count there: the log's rule does not tell a
+deletion committed during the rebase, or one the person undid before it, from a stashed one.
 """
 
 from __future__ import annotations
@@ -69,10 +71,11 @@ def reapply(project: Project, repo: KnowledgeRepo, orig: str, head: str,
     target (``merged_away.folded``) and removed, a DELETE's entry removed. An entry deleted,
     committed and restored by a later commit is not touched (its deletion is older than
     ``orig``). Takes the write lock and git's ``index.lock`` as every brv writer; the targets
-    are refreshed here (the hook refreshes what the merge changed).
+    are refreshed here (the hook refreshes what the merge changed). The hooks call the two
+    steps themselves (``pulled_back.written_back``), to keep only what an autostash holds.
     """
     jobs = deleted_here(project, repo, orig, raw)
-    return _reapplied(project, repo, orig, head, jobs, now) if jobs else ()
+    return reapplied(project, repo, orig, head, jobs, now) if jobs else ()
 
 
 def deleted_here(project: Project, repo: KnowledgeRepo, orig: str,
@@ -80,7 +83,11 @@ def deleted_here(project: Project, repo: KnowledgeRepo, orig: str,
     """The entries of ``raw`` git wrote back after brv deleted them here (:func:`reapply`'s rule).
 
     Each as (its tree path, its repository path, the MERGE's target or "" for a DELETE).
-    Reads only.
+    Reads only. The log's rule alone does not prove a rebase's deletion uncommitted: the
+    person may commit one while the rebase is stopped and keep the entry after all, or
+    restore an entry brv deleted; neither is in the stash, taken before the rebase, so with
+    an autostash pending the hooks keep only the jobs it deletes
+    (``KnowledgeRepo.autostash_deletions``, in ``pulled_back.written_back``).
     """
     from brv_vc.lifecycle.curate_log import removal_of
     from brv_vc.tree.statedb import STATE_DB
@@ -147,7 +154,7 @@ def _since(project: Project, stamp: str) -> list[LogRow]:
         return []
 
 
-def _reapplied(project: Project, repo: KnowledgeRepo, orig: str, head: str,
+def reapplied(project: Project, repo: KnowledgeRepo, orig: str, head: str,
                jobs: Sequence[tuple[str, str, str]], now: datetime) -> tuple[Fold, ...]:
     """Plans each job (reads only), records the plan, then carries it out (:func:`carry`)."""
     from brv_vc.services.derived import refresh
@@ -247,24 +254,21 @@ def carry(project: Project, plan: Sequence[dict[str, str]], stamp: str) -> tuple
     return tuple(done)
 
 
-def autostashed(project: Project, repo: KnowledgeRepo, orig: str, head: str,
-                raw: Sequence[tuple[str, str, str, str]] | None = None) -> tuple[str, ...]:
-    """One line an entry brv deleted here that a pull with autostash brought back.
+def autostashed(repo: KnowledgeRepo, head: str,
+                jobs: Sequence[tuple[str, str, str]]) -> tuple[str, ...]:
+    """One line an entry brv deleted here that a pull with autostash brought back and left.
 
-    ``git pull --rebase --autostash`` (or ``rebase.autoStash``) stashed brv's uncommitted
-    deletion, so the pull wrote the entry back with its incoming change; the stash's apply,
-    which git runs after this hook, stops on it (a modify/delete) and keeps the stash. No
-    hook runs after that apply (and before it the MERGE's target is still in the stash: no
-    fold can be made), so the hook says what decides it: ``brv vc resolve`` for a
-    MERGE's source, ``git rm`` for a DELETE's entry (``git commit -a`` keeps it back).
+    ``jobs``: :func:`deleted_here`'s, those the autostash holds and :func:`reapplied` left
+    (a MERGE's source: its target's fold is still in the stash). ``git pull --rebase
+    --autostash`` (or ``rebase.autoStash``) stashed brv's uncommitted deletion, so the pull
+    wrote the entry back with its incoming change; the stash's apply, which git runs after
+    this hook, stops on it (a modify/delete) and keeps the stash. No hook runs after that
+    apply (and before it no fold can be made), so the hook says what decides it: ``brv vc
+    resolve`` for a MERGE's source, ``git rm`` for a DELETE's entry (``git commit -a`` keeps
+    it back).
     """
-    if raw is None:
-        try:
-            raw = git.changed_entries(repo.workdir, orig, head)
-        except BrvError:  # fail open: nothing said
-            return ()
     lines: list[str] = []
-    for rel, path, target in deleted_here(project, repo, orig, raw):
+    for rel, path, target in jobs:
         show = f"git show {git.last_change(repo.workdir, head, path)[0][:12]}:{path}"
         fix = (f"run 'brv vc resolve' to fold its change into {target}, where brv merged it"
                if target else "'git rm' it to keep brv's deletion")
@@ -274,9 +278,16 @@ def autostashed(project: Project, repo: KnowledgeRepo, orig: str, head: str,
     return tuple(lines)
 
 
-def describe(repo: KnowledgeRepo, fold: Fold) -> str:
-    """One line on an entry :func:`reapply` kept deleted, naming the incoming commit."""
+def describe(repo: KnowledgeRepo, fold: Fold, *, stashed: bool = False) -> str:
+    """One line on an entry :func:`reapply` kept deleted, naming the incoming commit.
+
+    ``stashed``: git's autostash, applied after the hook, holds the deletion and still stops
+    on the entry (a modify/delete): ``git rm`` settles it.
+    """
+    path = repo.repo_path(fold.source)
     what = (f"its change is folded into {fold.target}, where it was merged" if fold.target
             else "it was deleted here")
+    stop = (f"; git's autostash, applied next, still stops on it: 'git rm {path}' settles it"
+            if stashed and not fold.target else "")
     return (f"git wrote back {fold.source}, which brv had removed here; removed again, "
-            f"{what} (the incoming text: git show {fold.commit[:12]}:{repo.repo_path(fold.source)})")
+            f"{what} (the incoming text: git show {fold.commit[:12]}:{path}){stop}")

@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from brv_vc.vc.git.diff import changed_between as changed_between
     from brv_vc.vc.git.diff import changed_entries as changed_entries
     from brv_vc.vc.git.diff import compare as compare
+    from brv_vc.vc.git.diff import deleted_between as deleted_between
     from brv_vc.vc.git.diff import differing_from as differing_from
     from brv_vc.vc.git.diff import staged_entries as staged_entries
     from brv_vc.vc.git.diff import staged_files as staged_files
@@ -130,7 +131,7 @@ _MODULES = {
         "is_shallow", "is_ancestor", "empty_tree", "config_values", "set_config", "file_at",
         "same_at", "upstream_of_head", "branch_name", "git_dirs", "whereabouts"),
     "diff": ("NULL_SHA", "changed_between", "staged_files", "staged_entries", "staged_moves",
-        "unrenamed", "changed_entries", "compare", "differing_from"),
+        "unrenamed", "changed_entries", "compare", "differing_from", "deleted_between"),
     "blobs": ("read_blobs", "changed_blobs", "worktree_blobs", "_loose_blobs"),
     "files": ("object_id", "loose_head", "plain_top", "read_whereabouts", "read_ref",
         "_local_identity"),

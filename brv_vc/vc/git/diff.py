@@ -28,6 +28,18 @@ def changed_between(repo: Path, old: str, new: str, pathspec: str | None = None)
     return [p for p in out.decode("utf-8", "surrogateescape").split("\0") if p]
 
 
+def deleted_between(repo: Path, old: str, new: str) -> list[str]:
+    """Paths ``old`` has and ``new`` has not (renames as delete + add), repo-relative.
+
+    Raises:
+        GitError: either names no commit.
+    """
+    args = ["diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", "--diff-filter=D",
+            old, new]
+    return [p for p in _git_bytes(args, repo).decode("utf-8", "surrogateescape").split("\0")
+            if p]
+
+
 def differing_from(repo: Path, rev: str, pathspec: str, *, staged: bool = False) -> list[str]:
     """Paths whose work-tree file (``staged``: index entry) differs from commit ``rev``'s.
 

@@ -1,6 +1,6 @@
 """Every ranking parameter chosen leave-one-set-out over the harness's sets (issue 37 item 5).
 
-    python bench/tune_ranking.py --data /work/evaldata [--sets ...] [--questions 120]
+    python bench/tune_ranking.py --data /work/evaldata [--sets ...] [--questions 120] [--passes 5]
         [--workdir /tmp/brv-eval] [--cache /tmp/brv-tune.json] [--now --questions 0 [--set K=V]]
 
 The sets are ``bench/eval_retrieval.py``'s (every shape: conversations, command pages, project
@@ -161,6 +161,7 @@ class Tuner:
             json.loads(cache.read_text()) if cache.is_file() else {})
         self.asked = 0
         self.cached_only = False  # --from-cache: a configuration never asked is not a candidate
+        self.passes_used = 0  # the last choose's passes over COORDS (the last one made no move)
 
     def figures(self, config: Config) -> dict[str, dict[str, float]]:
         key = key_of(config, self.prefix)
@@ -201,10 +202,13 @@ class Tuner:
     def choose(self, start: Config, sets: list[str], passes: int = 1,
                procedure: str = "mean+worst") -> Config:
         """Coordinate ascent on ``sets`` from ``start`` (see the module); ``procedure`` is one
-        of :data:`PROCEDURES`."""
+        of :data:`PROCEDURES`; ``passes`` caps the passes over :data:`COORDS`, stopping after
+        one that makes no move (``--passes``, declared at stop 23's third pass)."""
         score_of = self.objective if procedure == "mean+worst" else self.worst
         best, score = dict(start), score_of(start, sets)
+        self.passes_used = 0
         for _ in range(passes):
+            self.passes_used += 1
             moved = False
             for name, candidates in COORDS:
                 for value in candidates:
@@ -296,6 +300,9 @@ def main() -> None:
     parser.add_argument("--tldr-pages", type=int, default=1500)
     parser.add_argument("--procedures", default=",".join(PROCEDURES),
                         help="the choice procedures run, in turn (mean+worst, maximin)")
+    parser.add_argument("--passes", type=int, default=1,
+                        help="passes of the ascent over the coordinates, at most (it stops "
+                             "after a pass that makes no move; 1: stop 22's and stop 23's runs)")
     parser.add_argument("--now", action="store_true",
                         help="no choice: each set's ratio under brv's current values, without "
                              "the cache (with --questions 0: every question)")
@@ -305,6 +312,9 @@ def main() -> None:
     args = parser.parse_args()
     if args.set and not args.now:  # the cache is keyed by brv's values, not by --set's
         parser.error("--set needs --now (a choice run would cache its figures as brv's values)")
+    if args.passes < 1:
+        parser.error(f"--passes: {args.passes}: the ascent needs at least one pass; give 1 "
+                     "(one pass, the earlier runs') or more")
     procedures = [p.strip() for p in args.procedures.split(",") if p.strip()]
     if not procedures or not set(procedures) <= set(PROCEDURES):
         parser.error(f"--procedures: {args.procedures!r}: name one or both of "
@@ -340,28 +350,35 @@ def main() -> None:
     current = {name: get(name) for name, _ in COORDS}
     print("brv's values: " + describe(current) + "\nstart (issue 26's): " + describe(START))
     for procedure in procedures:
-        report(tuner, names, current, procedure)
+        report(tuner, names, current, procedure, args.passes)
     print(f"({tuner.asked} configurations asked this run, {len(tuner.seen)} in the cache; "
           f"CPU {time.process_time():.0f} s, load {' '.join(f'{x:.1f}' for x in os.getloadavg())})")
 
 
-def report(tuner: Tuner, names: list[str], current: Config, procedure: str) -> None:
+def report(tuner: Tuner, names: list[str], current: Config, procedure: str,
+           passes: int = 1) -> None:
     """One procedure's choices: each set held out, then every set (see the module)."""
     print(f"\n== procedure {procedure}" + (f" (a move costs no set > {GUARD})"
-                                          if procedure == "maximin" else ""))
-    chosen_all = tuner.choose(START, names, procedure=procedure)
+                                          if procedure == "maximin" else "")
+          + f", at most {passes} pass(es)")
+    chosen_all = tuner.choose(START, names, passes=passes, procedure=procedure)
+    used_all = tuner.passes_used
     held: dict[str, Config] = {}
+    used: dict[str, int] = {}
     for out in names:
-        held[out] = tuner.choose(START, [s for s in names if s != out], procedure=procedure)
+        held[out] = tuner.choose(START, [s for s in names if s != out], passes=passes,
+                                 procedure=procedure)
+        used[out] = tuner.passes_used
     print(f"\nheld out ({procedure}): each set under the parameters chosen on the others "
           "(brv nDCG@10 and R@10 over the stemmed BM25's)")
     worst = []
     for out in names:
         nd, r10 = tuner.ratio(held[out], out), tuner.ratio(held[out], out, "R@10")
         worst.append(nd)
-        print(f"  {out:<9} nDCG@10 x{nd:.3f}  R@10 x{r10:.3f}  chosen: {describe(held[out])}")
+        print(f"  {out:<9} nDCG@10 x{nd:.3f}  R@10 x{r10:.3f}  passes {used[out]}  chosen: "
+              f"{describe(held[out])}")
     print(f"  worst held-out nDCG@10 ratio: x{min(worst):.3f}")
-    print(f"\nall sets ({procedure}): {describe(chosen_all)}")
+    print(f"\nall sets ({procedure}, passes {used_all}): {describe(chosen_all)}")
     for label, config in (("issue 26", START), ("brv now", current), ("chosen", chosen_all)):
         if tuner.objective(config, names) == float("-inf"):  # --from-cache, never asked
             continue

@@ -361,24 +361,19 @@ def report(tuner: Tuner, names: list[str], current: Config, procedure: str,
     print(f"\n== procedure {procedure}" + (f" (a move costs no set > {GUARD})"
                                           if procedure == "maximin" else "")
           + f", at most {passes} pass(es)")
-    chosen_all = tuner.choose(START, names, passes=passes, procedure=procedure)
-    used_all = tuner.passes_used
-    held: dict[str, Config] = {}
-    used: dict[str, int] = {}
-    for out in names:
-        held[out] = tuner.choose(START, [s for s in names if s != out], passes=passes,
-                                 procedure=procedure)
-        used[out] = tuner.passes_used
     print(f"\nheld out ({procedure}): each set under the parameters chosen on the others "
-          "(brv nDCG@10 and R@10 over the stemmed BM25's)")
+          "(brv nDCG@10 and R@10 over the stemmed BM25's), each printed as its fold ends")
     worst = []
     for out in names:
-        nd, r10 = tuner.ratio(held[out], out), tuner.ratio(held[out], out, "R@10")
+        held = tuner.choose(START, [s for s in names if s != out], passes=passes,
+                            procedure=procedure)
+        nd, r10 = tuner.ratio(held, out), tuner.ratio(held, out, "R@10")
         worst.append(nd)
-        print(f"  {out:<9} nDCG@10 x{nd:.3f}  R@10 x{r10:.3f}  passes {used[out]}  chosen: "
-              f"{describe(held[out])}")
+        print(f"  {out:<9} nDCG@10 x{nd:.3f}  R@10 x{r10:.3f}  passes {tuner.passes_used}  "
+              f"chosen: {describe(held)}", flush=True)
     print(f"  worst held-out nDCG@10 ratio: x{min(worst):.3f}")
-    print(f"\nall sets ({procedure}, passes {used_all}): {describe(chosen_all)}")
+    chosen_all = tuner.choose(START, names, passes=passes, procedure=procedure)
+    print(f"\nall sets ({procedure}, passes {tuner.passes_used}): {describe(chosen_all)}")
     for label, config in (("issue 26", START), ("brv now", current), ("chosen", chosen_all)):
         if tuner.objective(config, names) == float("-inf"):  # --from-cache, never asked
             continue

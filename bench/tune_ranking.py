@@ -12,8 +12,9 @@ uses, in process, without recording hits (``record=False``: the fresh mode's sta
 A configuration is a value for every parameter in :data:`COORDS`; its figure on a set is
 brv's nDCG@10 over the stemmed BM25's (bm25s, Snowball English stemmer, stop words, k1 1.5,
 b 0.75) on the same questions, computed in the same run. The choice is coordinate ascent
-from issue 26's values (``START``), each coordinate's candidates tried in turn (one pass, in
-the order of :data:`COORDS`), on the objective mean ratio + worst ratio of the training sets
+from issue 26's values (``START``), each coordinate's candidates tried in turn (in the order
+of :data:`COORDS`; one pass, or with ``--passes N`` passes until one makes no move, at most N),
+on the objective mean ratio + worst ratio of the training sets
 (a move needs to gain > 0.001). A second procedure, ``maximin`` (declared at stop 23 before any
 of its held-out figures was read), maximises the worst training set alone and refuses a move
 that costs any training set more than 0.005 (:data:`GUARD`); ``--procedures`` picks them

@@ -1,6 +1,6 @@
 """Every ranking parameter chosen leave-one-set-out over the harness's sets (issue 37 item 5).
 
-    python bench/tune_ranking.py --data /work/evaldata [--sets ...] [--questions 120]
+    python bench/tune_ranking.py --data /work/evaldata [--sets ...] [--questions 120] [--passes 5]
         [--workdir /tmp/brv-eval] [--cache /tmp/brv-tune.json] [--now --questions 0 [--set K=V]]
 
 The sets are ``bench/eval_retrieval.py``'s (every shape: conversations, command pages, project
@@ -12,8 +12,9 @@ uses, in process, without recording hits (``record=False``: the fresh mode's sta
 A configuration is a value for every parameter in :data:`COORDS`; its figure on a set is
 brv's nDCG@10 over the stemmed BM25's (bm25s, Snowball English stemmer, stop words, k1 1.5,
 b 0.75) on the same questions, computed in the same run. The choice is coordinate ascent
-from issue 26's values (``START``), each coordinate's candidates tried in turn (one pass, in
-the order of :data:`COORDS`), on the objective mean ratio + worst ratio of the training sets
+from issue 26's values (``START``), each coordinate's candidates tried in turn (in the order
+of :data:`COORDS`; one pass, or with ``--passes N`` passes until one makes no move, at most N),
+on the objective mean ratio + worst ratio of the training sets
 (a move needs to gain > 0.001). A second procedure, ``maximin`` (declared at stop 23 before any
 of its held-out figures was read), maximises the worst training set alone and refuses a move
 that costs any training set more than 0.005 (:data:`GUARD`); ``--procedures`` picks them
@@ -161,6 +162,7 @@ class Tuner:
             json.loads(cache.read_text()) if cache.is_file() else {})
         self.asked = 0
         self.cached_only = False  # --from-cache: a configuration never asked is not a candidate
+        self.passes_used = 0  # the last choose's passes over COORDS (the last one made no move)
 
     def figures(self, config: Config) -> dict[str, dict[str, float]]:
         key = key_of(config, self.prefix)
@@ -201,10 +203,13 @@ class Tuner:
     def choose(self, start: Config, sets: list[str], passes: int = 1,
                procedure: str = "mean+worst") -> Config:
         """Coordinate ascent on ``sets`` from ``start`` (see the module); ``procedure`` is one
-        of :data:`PROCEDURES`."""
+        of :data:`PROCEDURES`; ``passes`` caps the passes over :data:`COORDS`, stopping after
+        one that makes no move (``--passes``, declared at stop 23's third pass)."""
         score_of = self.objective if procedure == "mean+worst" else self.worst
         best, score = dict(start), score_of(start, sets)
+        self.passes_used = 0
         for _ in range(passes):
+            self.passes_used += 1
             moved = False
             for name, candidates in COORDS:
                 for value in candidates:
@@ -296,6 +301,9 @@ def main() -> None:
     parser.add_argument("--tldr-pages", type=int, default=1500)
     parser.add_argument("--procedures", default=",".join(PROCEDURES),
                         help="the choice procedures run, in turn (mean+worst, maximin)")
+    parser.add_argument("--passes", type=int, default=1,
+                        help="passes of the ascent over the coordinates, at most (it stops "
+                             "after a pass that makes no move; 1: stop 22's and stop 23's runs)")
     parser.add_argument("--now", action="store_true",
                         help="no choice: each set's ratio under brv's current values, without "
                              "the cache (with --questions 0: every question)")
@@ -305,6 +313,9 @@ def main() -> None:
     args = parser.parse_args()
     if args.set and not args.now:  # the cache is keyed by brv's values, not by --set's
         parser.error("--set needs --now (a choice run would cache its figures as brv's values)")
+    if args.passes < 1:
+        parser.error(f"--passes: {args.passes}: the ascent needs at least one pass; give 1 "
+                     "(one pass, the earlier runs') or more")
     procedures = [p.strip() for p in args.procedures.split(",") if p.strip()]
     if not procedures or not set(procedures) <= set(PROCEDURES):
         parser.error(f"--procedures: {args.procedures!r}: name one or both of "
@@ -340,28 +351,30 @@ def main() -> None:
     current = {name: get(name) for name, _ in COORDS}
     print("brv's values: " + describe(current) + "\nstart (issue 26's): " + describe(START))
     for procedure in procedures:
-        report(tuner, names, current, procedure)
+        report(tuner, names, current, procedure, args.passes)
     print(f"({tuner.asked} configurations asked this run, {len(tuner.seen)} in the cache; "
           f"CPU {time.process_time():.0f} s, load {' '.join(f'{x:.1f}' for x in os.getloadavg())})")
 
 
-def report(tuner: Tuner, names: list[str], current: Config, procedure: str) -> None:
+def report(tuner: Tuner, names: list[str], current: Config, procedure: str,
+           passes: int = 1) -> None:
     """One procedure's choices: each set held out, then every set (see the module)."""
     print(f"\n== procedure {procedure}" + (f" (a move costs no set > {GUARD})"
-                                          if procedure == "maximin" else ""))
-    chosen_all = tuner.choose(START, names, procedure=procedure)
-    held: dict[str, Config] = {}
-    for out in names:
-        held[out] = tuner.choose(START, [s for s in names if s != out], procedure=procedure)
+                                          if procedure == "maximin" else "")
+          + f", at most {passes} pass(es)")
     print(f"\nheld out ({procedure}): each set under the parameters chosen on the others "
-          "(brv nDCG@10 and R@10 over the stemmed BM25's)")
+          "(brv nDCG@10 and R@10 over the stemmed BM25's), each printed as its fold ends")
     worst = []
     for out in names:
-        nd, r10 = tuner.ratio(held[out], out), tuner.ratio(held[out], out, "R@10")
+        held = tuner.choose(START, [s for s in names if s != out], passes=passes,
+                            procedure=procedure)
+        nd, r10 = tuner.ratio(held, out), tuner.ratio(held, out, "R@10")
         worst.append(nd)
-        print(f"  {out:<9} nDCG@10 x{nd:.3f}  R@10 x{r10:.3f}  chosen: {describe(held[out])}")
+        print(f"  {out:<9} nDCG@10 x{nd:.3f}  R@10 x{r10:.3f}  passes {tuner.passes_used}  "
+              f"chosen: {describe(held)}", flush=True)
     print(f"  worst held-out nDCG@10 ratio: x{min(worst):.3f}")
-    print(f"\nall sets ({procedure}): {describe(chosen_all)}")
+    chosen_all = tuner.choose(START, names, passes=passes, procedure=procedure)
+    print(f"\nall sets ({procedure}, passes {tuner.passes_used}): {describe(chosen_all)}")
     for label, config in (("issue 26", START), ("brv now", current), ("chosen", chosen_all)):
         if tuner.objective(config, names) == float("-inf"):  # --from-cache, never asked
             continue

@@ -109,3 +109,15 @@ def test_a_big_logs_status_comes_from_its_own_key_and_its_head_alone(tmp_path: P
     (folder / "drm-2.json").write_text(json.dumps(older, indent=2))
     assert (folder / "drm-2.json").stat().st_size > 1 << 20
     assert dreamlog.status(project, "drm-2") == "undone"
+
+
+def test_a_dream_cut_short_is_partial_only_when_it_left_work_behind() -> None:
+    # one rule for a dream its budget stopped (cursor saved) and one killed (nothing saved)
+    skip, applied = {"action": "SKIP", "status": "skipped"}, {"action": "MERGE", "status": "applied"}
+    failed = {"action": "MERGE", "status": "failed"}
+    assert dreamlog.cut_short([], saved=True, skipped=3) == "partial"
+    assert dreamlog.cut_short([skip], saved=True) == "partial"
+    assert dreamlog.cut_short([failed], saved=True) == "error"
+    assert dreamlog.cut_short([skip, skip], saved=False) == "error"  # its SKIPs died with it
+    assert dreamlog.cut_short(iter([skip, applied]), saved=False) == "partial"
+    assert dreamlog.cut_short([], saved=False, skipped=2) == "error"

@@ -6,7 +6,7 @@ the final write (:func:`close`) streams the journal's operations into the log an
 journal: the dream holds no SKIP record in memory (at 100,000 entries a first dream's
 ~100,000 of them took it over its 300 MB budget, issue 37). A dream killed
 at any moment so leaves a log of the work it did (:func:`read` joins the journal); the next
-dream marks such a log ``partial`` (or ``error`` when it holds no operation). Each operation
+dream marks such a log ``partial`` or ``error`` (:func:`cut_short`). Each operation
 keeps its file changes (backup hashes in the dream's own store) for ``--undo``.
 
 Why a journal: writing the whole log again after each operation is quadratic; 500 changed
@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -207,8 +207,28 @@ def _file_lean(project: Project, dream_id: str, take: Any,
     return data if isinstance(data, dict) else None
 
 
+def cut_short(ops: Iterable[dict[str, Any]], saved: bool, skipped: int = 0) -> str:
+    """The status of a dream that ended early: ``partial`` if it left work, else ``error``.
+
+    The one rule for a dream its budget stopped and for one killed mid-way (settled by the
+    next dream).
+
+    Work left behind is an operation applied, or, when the dream ``saved`` its cursor (it
+    stopped itself and wrote its state), a decision to change nothing (a SKIP: ``skipped``
+    counted, or a SKIP operation among ``ops``), since the saved cursor has moved past it. A
+    killed dream saved nothing: its SKIPs are lost with it, and the next dream decides them
+    again.
+    """
+    if saved and skipped:
+        return PARTIAL
+    done = ("applied", "skipped") if saved else ("applied",)
+    return PARTIAL if any(op.get("status") in done for op in ops) else ERROR
+
+
 def settle_killed(project: Project, dream_id: str) -> None:
     """Marks the log of a dream killed mid-way ``partial``, or ``error`` when it applied nothing.
+
+    The rule is :func:`cut_short`'s (a killed dream saved no cursor).
 
     A log whose operations are in its journal (every log brv writes while it dreams) is closed
     from the journal, one operation at a time: a first dream killed at 100,000 entries leaves
@@ -220,8 +240,7 @@ def settle_killed(project: Project, dream_id: str) -> None:
     log = _file(project, dream_id)
     journaled = log.pop(JOURNAL, False)
     ops = _journaled(project, dream_id) if journaled else iter(log.get("operations", []))
-    done = any(op.get("status") == "applied" for op in ops)
-    log["status"] = PARTIAL if done else ERROR
+    log["status"] = cut_short(ops, saved=False)
     log["note"] = "the dream process ended before finishing (killed)"
     if journaled:
         close(project, log)

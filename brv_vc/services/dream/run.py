@@ -248,10 +248,8 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
     finally:
         opened.close()
     ops = done_ops
-    # a decision to change nothing (SKIP) is work done too: the cursor moved past it
-    kept = skipped or any(op.get("status") in ("applied", "skipped") for op in ops)
-    status = dreamlog.COMPLETED if not stopped else (
-        dreamlog.PARTIAL if kept else dreamlog.ERROR)
+    # stopped by its budget, the dream saves its cursor: its SKIPs are work left behind too
+    status = dreamlog.cut_short(ops, saved=True, skipped=skipped) if stopped else dreamlog.COMPLETED
     summary = _summary(ops)
     log.update(status=status, summary=summary, stopped=stopped, finishedAt=format_iso(now),
                notes=list(problems), skipped=skipped,

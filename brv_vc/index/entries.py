@@ -29,6 +29,16 @@ def is_file(conn: sqlite3.Connection, path: str) -> bool:
     return conn.execute("SELECT 1 FROM docs WHERE path = ?", (path,)).fetchone() is not None
 
 
+def mtimes(conn: sqlite3.Connection, paths: Iterable[str]) -> dict[str, int]:
+    """The indexed files of ``paths`` -> the mtime (nanoseconds) of the file each row was read from."""
+    wanted = sorted(set(paths))
+    out: dict[str, int] = {}
+    for chunk in chunks(wanted):
+        out.update(conn.execute(
+            f"SELECT path, mtime_ns FROM docs WHERE path IN ({marks(chunk)})", chunk).fetchall())
+    return out
+
+
 def is_folder(conn: sqlite3.Connection, path: str) -> bool:
     """True when the index holds a folder at ``path``."""
     return conn.execute("SELECT 1 FROM dirs WHERE path = ?", (path,)).fetchone() is not None

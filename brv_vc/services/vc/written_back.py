@@ -20,7 +20,9 @@ source already gone is not removed, a row already logged is not logged again), a
 Rolled forward rather than back: a MERGE source's incoming text is in the record, so the
 result is the one the hook would have left. A kill before the record changed nothing: the
 pull stands as plain git left it, the entry back with its incoming change (nothing lost, the
-deletion not re-applied; ``brv vc pull`` would have refused that pull).
+deletion not re-applied; ``brv vc pull`` would have refused that pull). An entry a person put
+back by hand (``git restore``) is kept once a brv command has read it into the index
+(:func:`seen_back`).
 
 ``git pull --rebase`` refuses over such a deletion, unless autostash is set: then git pulls
 with the deletion stashed and its apply, after the hook (post-merge of a fast-forward,
@@ -87,7 +89,8 @@ def deleted_here(project: Project, repo: KnowledgeRepo, orig: str,
     person may commit one while the rebase is stopped and keep the entry after all, or
     restore an entry brv deleted; neither is in the stash, taken before the rebase, so with
     an autostash pending the hooks keep only the jobs it deletes
-    (``KnowledgeRepo.autostash_deletions``, in ``pulled_back.written_back``).
+    (``KnowledgeRepo.autostash_deletions``, in ``pulled_back.written_back``). An entry put
+    back by hand is kept once a brv command that reads the index has seen it (:func:`seen_back`).
     """
     from brv_vc.lifecycle.curate_log import removal_of
     from brv_vc.tree.statedb import STATE_DB
@@ -105,6 +108,7 @@ def deleted_here(project: Project, repo: KnowledgeRepo, orig: str,
         for key in {r.path, *r.message.split()}:
             newest.setdefault(key, (i, r))
     jobs: list[tuple[str, str, str]] = []  # P, its repository path, the MERGE target ("")
+    removed: dict[str, str] = {}  # P -> the removal's log time
     for rel, p in present:
         parts = rel.split("/")
         # the entry's own rows and its folders' (a folder DELETE): the newest decides, read
@@ -127,7 +131,46 @@ def deleted_here(project: Project, repo: KnowledgeRepo, orig: str,
             if touched is None or _iso(touched) >= row.time:
                 continue
         jobs.append((rel, p, removal[1]))
+        removed[rel] = row.time
+    if jobs:  # put back by hand after brv removed it, and seen so by a brv command since
+        back = seen_back(project, {rel: removed[rel] for rel, _, _ in jobs})
+        jobs = [job for job in jobs if job[0] not in back]
     return jobs
+
+
+def seen_back(project: Project, removed: dict[str, str]) -> set[str]:
+    """The entries brv removed (each -> its removal's log time) that its index holds again.
+
+    Every removal brv makes drops the entry's row from the index at once, or (a dream's, in a
+    batch) before the next brv command reads it, and every brv command that reads the index
+    (search, query, an agent's read) brings it in step with the tree first. A row of the
+    entry read from a file written after the removal's second (a ``git restore`` writes the
+    file anew) so tells an entry put back by hand and seen so since; a row of the file brv
+    removed, not yet dropped, is older. The hook asks before its own refresh, which would add
+    every entry the pull wrote back. Read-only; no index, or an unreadable one: none (the
+    log's rule alone decides, as before).
+    """
+    import sqlite3
+
+    from brv_vc.clock import parse_iso
+    from brv_vc.index.entries import mtimes
+    from brv_vc.tree.statedb import index_db_path
+
+    db = index_db_path(project)
+    if not db.is_file():
+        return set()
+    try:
+        conn = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            read = mtimes(conn, removed)
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return set()
+    # the log's times are whole seconds: a file written in the removal's own second is not
+    # told from the removed one, and is left to the log's rule
+    return {rel for rel, mtime in read.items()
+            if mtime >= (int(parse_iso(removed[rel]).timestamp()) + 1) * 1_000_000_000}
 
 
 def _iso(seconds: int) -> str:

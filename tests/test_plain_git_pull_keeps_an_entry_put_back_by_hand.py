@@ -13,6 +13,7 @@ and the pull nothing on disk tells the two apart; the entry is then removed agai
 from __future__ import annotations
 
 import shutil
+import sys
 import time
 from pathlib import Path
 
@@ -52,7 +53,7 @@ def test_a_merged_away_entry_restored_and_seen_is_kept_by_the_pull(tmp_path: Pat
 
 
 def test_a_deleted_entry_no_command_saw_back_is_removed_again(tmp_path: Path) -> None:
-    """The limit: the log's rule alone decides, as for an entry git itself wrote back."""
+    """No brv command between the removal and the pull: the log's rule alone decides."""
     origin, clone = origin_and_clone(tmp_path)
     brv_ok(clone.root, "curate", "delete", D, "--reason", "obsolete")
     brv_ok(clone.root, "search", "chargebacks")  # seen gone
@@ -80,6 +81,38 @@ def test_a_row_of_the_removed_file_not_yet_dropped_is_no_restore(tmp_path: Path)
         (state / name).unlink(missing_ok=True)
         if (kept / name).exists():
             shutil.copy2(kept / name, state / name)  # the row of D as it was before
+    change(origin, D)
+
+    pulled = git("pull", "-q", "--no-rebase", cwd=clone.root)
+
+    assert not (clone.tree / D).exists(), pulled.stderr
+    assert D in pulled.stderr
+
+
+def test_a_restore_no_command_saw_is_removed_again(tmp_path: Path) -> None:
+    """The limit the docs name: restored by hand, no brv command before the pull; nothing on
+    disk tells it from an entry git wrote back."""
+    origin, clone = origin_and_clone(tmp_path)
+    brv_ok(clone.root, "curate", "delete", D, "--reason", "obsolete")
+    time.sleep(1.1)
+    git("restore", f".brv/context-tree/{D}", cwd=clone.root)
+    change(origin, D)
+
+    pulled = git("pull", "-q", "--no-rebase", cwd=clone.root)
+
+    assert not (clone.tree / D).exists(), pulled.stderr
+    assert D in pulled.stderr
+
+
+def test_an_index_read_during_the_pull_is_no_restore(tmp_path: Path) -> None:
+    """An agent's search between git's write and the hook (here a legacy post-merge hook, which
+    runs first) indexes the entry as the pull wrote it: other bytes than HEAD's, no restore."""
+    origin, clone = origin_and_clone(tmp_path)
+    legacy = clone.root / ".git" / "hooks" / "post-merge.legacy"
+    legacy.write_text(f"#!/bin/sh\n{sys.executable} -m brv_vc search chargebacks >/dev/null\n")
+    legacy.chmod(0o755)
+    brv_ok(clone.root, "curate", "delete", D, "--reason", "obsolete")
+    time.sleep(1.1)  # the pull writes the entry in a later second than its removal
     change(origin, D)
 
     pulled = git("pull", "-q", "--no-rebase", cwd=clone.root)

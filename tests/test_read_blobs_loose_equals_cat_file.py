@@ -70,3 +70,15 @@ def test_a_worktree_reads_through_git(tmp_path: Path) -> None:
     shas = list(ids.values())
     assert _loose_blobs(other, shas) == {}
     assert read_blobs(other, shas) == _cat_file(repo, shas)
+
+
+def test_blobs_at_reads_a_commits_paths_and_leaves_out_what_it_lacks(tmp_path: Path) -> None:
+    from brv_vc.vc.git import blobs_at
+
+    repo, _ = _repo(tmp_path)
+    (repo / "a b.md").write_bytes(b"spaced\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "second")
+    found = blobs_at(repo, "HEAD~1", ["a.md", "missing one.md", "b.md", "a b.md", "empty.md"])
+    assert found == {"a.md": CONTENTS["a.md"], "b.md": CONTENTS["b.md"], "empty.md": b""}
+    assert blobs_at(repo, "HEAD", ["a b.md"]) == {"a b.md": b"spaced\n"}

@@ -160,6 +160,22 @@ def open_index(project: Project, *, rebuild: bool = False) -> IndexHandle:
     return IndexHandle(_create(path), True, notes)
 
 
+def open_read_only(project: Project) -> sqlite3.Connection | None:
+    """``index.db`` opened to read only, as it is: no sync, no repair, nothing created.
+
+    For a reader that must see the index as the last brv command left it (the post-merge
+    hook, before its own refresh). None when there is no index or it cannot be opened.
+    """
+    path = index_db_path(project)
+    if not path.is_file():
+        return None
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=10.0)
+    except sqlite3.Error:
+        return None
+    return conn
+
+
 def get_meta(conn: sqlite3.Connection, key: str) -> str | None:
     """Returns a meta value or None."""
     row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()

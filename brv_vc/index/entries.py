@@ -29,13 +29,16 @@ def is_file(conn: sqlite3.Connection, path: str) -> bool:
     return conn.execute("SELECT 1 FROM docs WHERE path = ?", (path,)).fetchone() is not None
 
 
-def mtimes(conn: sqlite3.Connection, paths: Iterable[str]) -> dict[str, int]:
-    """The indexed files of ``paths`` -> the mtime (nanoseconds) of the file each row was read from."""
+def rows_of(conn: sqlite3.Connection, paths: Iterable[str]) -> dict[str, tuple[int, str]]:
+    """The indexed files of ``paths`` -> (their file's mtime, nanoseconds; the SHA-1 of its bytes).
+
+    Both as the row was read: what the index saw last, not what the file is now.
+    """
     wanted = sorted(set(paths))
-    out: dict[str, int] = {}
+    out: dict[str, tuple[int, str]] = {}
     for chunk in chunks(wanted):
-        out.update(conn.execute(
-            f"SELECT path, mtime_ns FROM docs WHERE path IN ({marks(chunk)})", chunk).fetchall())
+        out.update((path, (mtime, digest)) for path, mtime, digest in conn.execute(
+            f"SELECT path, mtime_ns, hash FROM docs WHERE path IN ({marks(chunk)})", chunk))
     return out
 
 

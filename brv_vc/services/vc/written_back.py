@@ -133,44 +133,51 @@ def deleted_here(project: Project, repo: KnowledgeRepo, orig: str,
         jobs.append((rel, p, removal[1]))
         removed[rel] = row.time
     if jobs:  # put back by hand after brv removed it, and seen so by a brv command since
-        back = seen_back(project, {rel: removed[rel] for rel, _, _ in jobs})
+        back = seen_back(project, repo, orig, {rel: (p, removed[rel]) for rel, p, _ in jobs})
         jobs = [job for job in jobs if job[0] not in back]
     return jobs
 
 
-def seen_back(project: Project, removed: dict[str, str]) -> set[str]:
-    """The entries brv removed (each -> its removal's log time) that its index holds again.
+def seen_back(project: Project, repo: KnowledgeRepo, orig: str,
+              removed: dict[str, tuple[str, str]]) -> set[str]:
+    """The entries brv removed that a person put back by hand and a brv command has seen since.
 
-    Every removal brv makes drops the entry's row from the index at once, or (a dream's, in a
-    batch) before the next brv command reads it, and every brv command that reads the index
-    (search, query, an agent's read) brings it in step with the tree first. A row of the
-    entry read from a file written after the removal's second (a ``git restore`` writes the
-    file anew) so tells an entry put back by hand and seen so since; a row of the file brv
-    removed, not yet dropped, is older. The hook asks before its own refresh, which would add
-    every entry the pull wrote back. Read-only; no index, or an unreadable one: none (the
-    log's rule alone decides, as before).
+    ``removed``: each entry -> (its repository path, its removal's log time). Every removal
+    brv makes drops the entry's index row (a dream's in a batch, before the next brv command
+    reads the index), and every brv command that reads the index (search, query, an agent's
+    read) brings it in step with the tree first. An entry counts as put back when its row
+    was read from ``orig``'s bytes of it, what ``git restore`` writes (the index keeps each
+    file's SHA-1), from a file written after the removal's second. Not put back: a row of
+    the file the pull wrote (other bytes), read by a command that ran during the pull; a row
+    of the removed file not yet dropped (written before the removal, or, a dream's edit,
+    other bytes); a file written in the removal's own second (the log keeps whole seconds).
+    Asked before the hook's own refresh, which would index every entry the pull wrote back.
+    Read-only; no index, or an unreadable one: none (the log's rule alone decides).
     """
     import sqlite3
 
     from brv_vc.clock import parse_iso
-    from brv_vc.index.entries import mtimes
-    from brv_vc.tree.statedb import index_db_path
+    from brv_vc.digest import sha1
+    from brv_vc.index.db import open_read_only
+    from brv_vc.index.entries import rows_of
 
-    db = index_db_path(project)
-    if not db.is_file():
+    conn = open_read_only(project)
+    if conn is None:
         return set()
     try:
-        conn = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)
-        try:
-            read = mtimes(conn, removed)
-        finally:
-            conn.close()
+        rows = rows_of(conn, removed)
     except sqlite3.Error:
         return set()
-    # the log's times are whole seconds: a file written in the removal's own second is not
-    # told from the removed one, and is left to the log's rule
-    return {rel for rel, mtime in read.items()
-            if mtime >= (int(parse_iso(removed[rel]).timestamp()) + 1) * 1_000_000_000}
+    finally:
+        conn.close()
+    # written after the removal's second: the log's times are whole seconds
+    rows = {rel: row for rel, row in rows.items()
+            if row[0] >= (int(parse_iso(removed[rel][1]).timestamp()) + 1) * 1_000_000_000}
+    if not rows:
+        return set()
+    kept = git.blobs_at(repo.workdir, orig, [removed[rel][0] for rel in rows])
+    return {rel for rel, (_, digest) in rows.items()
+            if (data := kept.get(removed[rel][0])) is not None and sha1(data).hexdigest() == digest}
 
 
 def _iso(seconds: int) -> str:

@@ -41,6 +41,7 @@ from __future__ import annotations
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from brv_vc.vc.git.blobs import _loose_blobs as _loose_blobs
+    from brv_vc.vc.git.blobs import blobs_at as blobs_at
     from brv_vc.vc.git.blobs import changed_blobs as changed_blobs
     from brv_vc.vc.git.blobs import read_blobs as read_blobs
     from brv_vc.vc.git.blobs import worktree_blobs as worktree_blobs
@@ -132,7 +133,7 @@ _MODULES = {
         "same_at", "upstream_of_head", "branch_name", "git_dirs", "whereabouts"),
     "diff": ("NULL_SHA", "changed_between", "staged_files", "staged_entries", "staged_moves",
         "unrenamed", "changed_entries", "compare", "differing_from", "deleted_between"),
-    "blobs": ("read_blobs", "changed_blobs", "worktree_blobs", "_loose_blobs"),
+    "blobs": ("read_blobs", "changed_blobs", "worktree_blobs", "_loose_blobs", "blobs_at"),
     "files": ("object_id", "loose_head", "plain_top", "read_whereabouts", "read_ref",
         "_local_identity"),
     "listing": ("tree_blobs", "work_changes", "ignored_paths", "tree_paths", "tracked",

@@ -44,6 +44,32 @@ def read_blobs(repo: Path, shas: Sequence[str]) -> dict[str, bytes]:
     return found
 
 
+def blobs_at(repo: Path, rev: str, paths: Sequence[str]) -> dict[str, bytes]:
+    """The bytes of each of ``paths`` (repository-relative) at commit ``rev``; absent: left out.
+
+    One ``git cat-file --batch`` of ``REV:PATH`` names: the few paths a hook asks about, never
+    the commit's whole tree (``ls-tree -r``).
+    """
+    wanted = [p for p in dict.fromkeys(paths) if p and "\n" not in p]
+    if not wanted:
+        return {}
+    out = _git_bytes(["cat-file", "--batch"], repo,
+                     input="".join(f"{rev}:{p}\n" for p in wanted).encode("utf-8", "surrogateescape"))
+    found: dict[str, bytes] = {}
+    at = 0
+    for path in wanted:
+        end = out.index(b"\n", at)
+        header = out[at:end].split()
+        at = end + 1
+        if header[-1:] == [b"missing"] or len(header) != 3:  # "<rev>:<path> missing"
+            continue
+        size = int(header[2])
+        if header[1] == b"blob":
+            found[path] = out[at:at + size]
+        at += size + 1
+    return found
+
+
 def _loose_blobs(repo: Path, shas: Sequence[str]) -> dict[str, bytes]:
     """The blobs among ``shas`` that are loose objects, read without a git process.
 

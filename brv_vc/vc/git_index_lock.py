@@ -1,7 +1,8 @@
 """git's ``index.lock``, held by a brv writer while it reads, plans and writes the tree.
 
 Trigger: every brv writer (a curate batch from the CLI, MCP, the Python API or an import;
-a dream operation, a review decision, an archive or restore), inside its write lock
+a dream operation, a review decision, an archive or restore, the fold of an entry MERGEd
+away in ``brv vc resolve`` / ``pull`` / ``merge``), inside its write lock
 (``tree/writelock.py``). Why: plain git knows nothing of brv's write lock. A ``git pull``
 that merged into an entry while a curate had read it lost the curate's write (git's result
 renamed over), or lost the teammate's change (the curate's rename over git's merge); 30

@@ -13,8 +13,10 @@ changed source by the MERGE rule itself (``services/curate/merge.py``: ``merge_e
 ``relink``), remove the source, and log each in the curate log. A DELETE on one side stays
 a conflict in a merge (no target holds the entry); written back by a plain pull, it is
 removed again. :func:`fold_conflicts` runs under the caller's write lock (``brv vc pull`` /
-``merge``); ``reapply`` takes it, and git's ``index.lock``, as every brv writer, and is
-kill-safe (an intent record, rolled forward: services/vc/rolled_forward.py).
+``merge`` / ``resolve``) and takes git's ``index.lock`` from its read of the conflicts to its
+last write, then stages (git's ``add`` takes the lock itself); ``reapply`` takes both, as
+every brv writer, and is kill-safe (an intent record, rolled forward:
+services/vc/rolled_forward.py).
 """
 
 from __future__ import annotations
@@ -93,15 +95,30 @@ def settle(project: Project, repo: KnowledgeRepo, old: str | None, target: str,
     """The conflicts a merge of ``target`` into ``old`` leaves once folded (:func:`fold_conflicts`).
 
     None left: the merge is committed (git's message), as a clean one.
+
+    Raises:
+        ConflictError: git held its ``index.lock`` past ``BRV_GIT_WAIT``: the merge stands
+            stopped on its conflicts, none folded (``brv vc resolve`` folds them later).
     """
     from brv_vc.vc.status import MODIFY_DELETE
 
     if old is None or not any(c.change in MODIFY_DELETE for c in conflicts):
         return conflicts
+    from brv_vc.errors import ConflictError
     from brv_vc.services.vc.changes import status
     from brv_vc.vc.git.commit import conclude_merge
 
-    if not fold_conflicts(project, repo, old, target, conflicts, now):
+    try:
+        folds = fold_conflicts(project, repo, old, target, conflicts, now)
+    except ConflictError as exc:  # git's lock (git_index_lock): the merge itself is done
+        raise ConflictError(
+            f"the merge stopped on {len(conflicts)} conflict(s) and none was folded: "
+            f"{exc.message.removesuffix('; nothing was changed')}",
+            file=exc.file,
+            hint="once that git command has finished, 'brv vc resolve' folds what brv "
+                 "merged away, then 'brv vc merge --continue' (or 'brv vc merge --abort')",
+        ) from exc
+    if not folds:
         return conflicts
     left = status(repo).conflicts or elsewhere(repo)
     if not left:
@@ -133,7 +150,16 @@ def fold_conflicts(project: Project, repo: KnowledgeRepo, ours: str, theirs: str
     content there already holds P's base version (:func:`holds`). T as merged becomes T with
     P's changed version folded in; P is removed; both are staged. No such T, or several: the
     conflict stays (a DELETE, or a true conflict).
+
+    git's ``index.lock`` is held (vc/git_index_lock.py) from the read of the conflicts' stages
+    to the last write, so no git command (a ``git checkout -- T``, ``git restore``, an add
+    with a clean filter) rewrites T or P between the fold's read and its write; the staging
+    comes after, as ``brv vc add``'s (git's ``add`` takes the lock itself).
+
+    Raises:
+        ConflictError: git held ``index.lock`` past ``BRV_GIT_WAIT``; nothing was changed.
     """
+    from brv_vc.vc import git_index_lock
     from brv_vc.vc.git import stage
     from brv_vc.vc.git.merge import base as merge_base
     from brv_vc.vc.status import MODIFY_DELETE
@@ -143,6 +169,25 @@ def fold_conflicts(project: Project, repo: KnowledgeRepo, ours: str, theirs: str
     base = merge_base(repo, ours, theirs) if wanted else None
     if base is None:
         return ()
+    stamp = format_iso(now)
+    with git_index_lock.holding(project):
+        done = _fold_all(project, repo, (ours, theirs, base), wanted, stamp)
+    if done:
+        stage.stage_all(repo, [repo.repo_path(p) for f in done for p in (f.target, f.source)])
+    log_folds(project, done, stamp, "by the merge")
+    return done
+
+
+def _fold_all(project: Project, repo: KnowledgeRepo, sides: tuple[str, str, str],
+              wanted: dict[str, bool], stamp: str) -> tuple[Fold, ...]:
+    """:func:`fold_conflicts`'s reads and writes, under git's lock: the folds written.
+
+    ``sides``: ours, theirs and their merge base; ``wanted``: each conflict's entry, True
+    when our side deleted it.
+    """
+    from brv_vc.vc.git import stage
+
+    ours, theirs, base = sides
     stages = stage.unmerged_stages(repo)
     unmerged = {rel for p in stages if (rel := repo.tree_path(p)) is not None}
     changed_on: dict[str, list[tuple[str, str]]] = {}
@@ -161,7 +206,6 @@ def fold_conflicts(project: Project, repo: KnowledgeRepo, ours: str, theirs: str
     data = git.read_blobs(repo.workdir, [
         *(b for _, _, one, two in jobs for b in (one, two)),
         *(blob for rows in changed_on.values() for _, blob in rows)])
-    stamp = format_iso(now)
     parsed = {blob: entry_of(data.get(blob), t) for rows in changed_on.values() for t, blob in rows}
     done: list[Fold] = []
     for rel, side, base_blob, changed_blob in jobs:
@@ -174,9 +218,7 @@ def fold_conflicts(project: Project, repo: KnowledgeRepo, ours: str, theirs: str
             continue
         target = found[0]
         if _fold(project, rel, target, after, stamp):
-            stage.stage_all(repo, [repo.repo_path(target), repo.repo_path(rel)])
             done.append(Fold(rel, target, theirs if side == ours else ours))
-    log_folds(project, done, stamp, "by the merge")
     return tuple(done)
 
 

@@ -49,7 +49,11 @@ def resolve(project: Project, repo: KnowledgeRepo, now: datetime) -> ResolveResu
 
     The two sides are HEAD and the commit git is bringing in: ``MERGE_HEAD``,
     ``REBASE_HEAD``, ``CHERRY_PICK_HEAD``, or else the newest stash (a ``git stash pop`` or
-    ``apply`` that stopped keeps it). Under the project's write lock, as every brv writer.
+    ``apply`` that stopped keeps it). Under the project's write lock, as every brv writer, and
+    git's ``index.lock`` while folding (:func:`~brv_vc.services.vc.merged_away.fold_conflicts`).
+
+    Raises:
+        ConflictError: git held its ``index.lock`` past ``BRV_GIT_WAIT``; nothing was changed.
     """
     from brv_vc.services.vc.changes import status
     from brv_vc.services.vc.merged_away import elsewhere, fold_conflicts

@@ -133,3 +133,24 @@ def test_the_pulls_fold_refuses_while_git_holds_index_lock(
     assert "brv vc resolve" in (refused.value.hint or "")
     assert P in _unmerged(solo)
     assert (solo.tree / ".git" / "MERGE_HEAD").is_file()
+
+
+def test_a_fold_git_cannot_stage_is_said_with_the_add_to_run(tmp_path: Path) -> None:
+    """A killed git's lock (no git runs: stale, not waited for) lets the fold write, and
+    makes its ``git add`` fail: the command says so, exit 1, with the add to run, rather
+    than report the fold done while P stays unmerged."""
+    solo = _stopped(tmp_path)
+    lock = solo.tree / ".git" / "index.lock"
+    lock.write_text("")  # left by a killed git
+
+    ran = brv_process("vc", "resolve", "--json", cwd=solo.root)
+
+    assert ran.exit_code == 1, ran
+    said = ran.stdout + ran.stderr
+    assert "could not stage them" in said, said
+    assert f"git add -A -- {P}" in said or f"git add -A -- {T} {P}" in said, said
+    assert not (solo.tree / P).exists()  # the fold itself is written
+    assert "Zebrafish cutover windows" in solo.text(T)
+    lock.unlink()
+    solo.git("add", "-A", "--", T, P)
+    assert _unmerged(solo) == ""

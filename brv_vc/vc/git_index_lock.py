@@ -173,15 +173,27 @@ def _take(dirs: tuple[Path, Path, Path], lock: Path) -> tuple[int, int] | None:
             if _stale(dirs, lock):
                 return None
         if now >= deadline:
-            raise ConflictError(
-                f"git has held {lock} for {_wait_limit():.0f} s (a git command is rewriting "
-                "the work tree); nothing was changed",
-                file=str(lock),
-                hint="wait for that git command to finish, then run this again; if no git "
-                     "runs there, 'brv vc recover' removes a stale lock",
-            )
+            raise GitLockHeld(lock)
         time.sleep(pause)
         pause = min(pause * 2, 0.05)
+
+
+class GitLockHeld(ConflictError):
+    """git held its ``index.lock`` past the wait (``BRV_GIT_WAIT``); the writer changed nothing.
+
+    ``lock``: the lock's path; a caller whose own git already changed the tree (a pull's
+    merge) says what it did with it.
+    """
+
+    def __init__(self, lock: Path) -> None:
+        self.lock = lock
+        super().__init__(
+            f"git has held {lock} for {_wait_limit():.0f} s (a git command is rewriting "
+            "the work tree); nothing was changed",
+            file=str(lock),
+            hint="wait for that git command to finish, then run this again; if no git "
+                 "runs there, 'brv vc recover' removes a stale lock",
+        )
 
 
 def _release(lock: Path, made: tuple[int, int]) -> None:

@@ -107,13 +107,14 @@ def settle(project: Project, repo: KnowledgeRepo, old: str | None, target: str,
     from brv_vc.errors import ConflictError
     from brv_vc.services.vc.changes import status
     from brv_vc.vc.git.commit import conclude_merge
+    from brv_vc.vc.git_index_lock import GitLockHeld
 
     try:
         folds = fold_conflicts(project, repo, old, target, conflicts, now)
-    except ConflictError as exc:  # git's lock (git_index_lock): the merge itself is done
+    except GitLockHeld as exc:  # the merge itself is done: say what stands
         raise ConflictError(
-            f"the merge stopped on {len(conflicts)} conflict(s) and none was folded: "
-            f"{exc.message.removesuffix('; nothing was changed')}",
+            f"the merge stopped on {len(conflicts)} conflict(s) and none was folded: git "
+            f"held {exc.lock} (a git command rewriting the work tree)",
             file=exc.file,
             hint="once that git command has finished, 'brv vc resolve' folds what brv "
                  "merged away, then 'brv vc merge --continue' (or 'brv vc merge --abort')",
@@ -170,17 +171,32 @@ def fold_conflicts(project: Project, repo: KnowledgeRepo, ours: str, theirs: str
     if base is None:
         return ()
     stamp = format_iso(now)
-    with git_index_lock.holding(project):
-        done = _fold_all(project, repo, (ours, theirs, base), wanted, stamp)
-    if done:
-        stage.stage_all(repo, [repo.repo_path(p) for f in done for p in (f.target, f.source)])
-    log_folds(project, done, stamp, "by the merge")
-    return done
+    done: list[Fold] = []
+    try:
+        with git_index_lock.holding(project):
+            _fold_all(project, repo, (ours, theirs, base), wanted, stamp, done)
+    finally:  # the folds written, even when a later one failed: staged and logged
+        staged = (stage.stage_all(repo, [repo.repo_path(p) for f in done
+                                         for p in (f.target, f.source)]) if done else None)
+        log_folds(project, done, stamp, "by the merge")
+    if staged is not None and staged.returncode != 0:
+        from brv_vc.errors import ConflictError
+
+        paths = " ".join(repo.repo_path(p) for f in done for p in (f.target, f.source))
+        raise ConflictError(
+            f"folded {len(done)} entr{'y' if len(done) == 1 else 'ies'} merged away, but git "
+            f"could not stage them: {staged.stderr.strip() or 'git add failed'}",
+            hint=f"once git can write its index, run: git add -A -- {paths}",
+        )
+    return tuple(done)
 
 
 def _fold_all(project: Project, repo: KnowledgeRepo, sides: tuple[str, str, str],
-              wanted: dict[str, bool], stamp: str) -> tuple[Fold, ...]:
-    """:func:`fold_conflicts`'s reads and writes, under git's lock: the folds written.
+              wanted: dict[str, bool], stamp: str, done: list[Fold]) -> None:
+    """:func:`fold_conflicts`'s reads and writes, under git's lock; each fold into ``done``.
+
+    A fold is appended as soon as it is written, so the caller stages and logs it even when
+    a later one fails.
 
     ``sides``: ours, theirs and their merge base; ``wanted``: each conflict's entry, True
     when our side deleted it.
@@ -207,7 +223,6 @@ def _fold_all(project: Project, repo: KnowledgeRepo, sides: tuple[str, str, str]
         *(b for _, _, one, two in jobs for b in (one, two)),
         *(blob for rows in changed_on.values() for _, blob in rows)])
     parsed = {blob: entry_of(data.get(blob), t) for rows in changed_on.values() for t, blob in rows}
-    done: list[Fold] = []
     for rel, side, base_blob, changed_blob in jobs:
         before, after = entry_of(data.get(base_blob), rel), entry_of(data.get(changed_blob), rel)
         if before is None or after is None:
@@ -219,7 +234,6 @@ def _fold_all(project: Project, repo: KnowledgeRepo, sides: tuple[str, str, str]
         target = found[0]
         if _fold(project, rel, target, after, stamp):
             done.append(Fold(rel, target, theirs if side == ours else ours))
-    return tuple(done)
 
 
 def _fold(project: Project, source: str, target: str, changed: Entry, stamp: str) -> bool:

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from hooks_support import git
-from written_back_support import D, P, T, brv_ok, change, origin_and_clone
+from written_back_support import D, P, T, brv_ok, change, origin_and_clone, pull_keeps
 
 
 def test_a_deleted_entry_restored_and_seen_is_kept_by_the_pull(tmp_path: Path) -> None:
@@ -29,11 +29,7 @@ def test_a_deleted_entry_restored_and_seen_is_kept_by_the_pull(tmp_path: Path) -
     brv_ok(clone.root, "search", "chargebacks")  # an agent's read: the index sees it back
     change(origin, D)
 
-    pulled = git("pull", "-q", "--no-rebase", cwd=clone.root)
-
-    assert (clone.tree / D).is_file(), pulled.stderr
-    assert "Chargebacks zebrafish cutover closes on Fridays." in (clone.tree / D).read_text()
-    assert D not in pulled.stderr
+    pull_keeps(clone, D)
 
 
 def test_a_merged_away_entry_restored_and_seen_is_kept_by_the_pull(tmp_path: Path) -> None:
@@ -44,12 +40,8 @@ def test_a_merged_away_entry_restored_and_seen_is_kept_by_the_pull(tmp_path: Pat
     brv_ok(clone.root, "query", "refunds")  # an agent asks: the index sees it back
     change(origin, P)
 
-    pulled = git("pull", "-q", "--no-rebase", cwd=clone.root)
-
-    assert (clone.tree / P).is_file(), pulled.stderr
-    assert "Refunds zebrafish cutover closes on Fridays." in (clone.tree / P).read_text()
+    pull_keeps(clone, P)
     assert "zebrafish" not in (clone.tree / T).read_text()
-    assert P not in pulled.stderr
 
 
 def test_a_deleted_entry_no_command_saw_back_is_removed_again(tmp_path: Path) -> None:

@@ -48,3 +48,13 @@ def change(origin: Project, *rels: str) -> str:
     git("add", "-A", cwd=origin.root)
     git("commit", "-qm", "teammate: rollout", cwd=origin.root)
     return git("rev-parse", "HEAD", cwd=origin.root).stdout.strip()
+
+
+def pull_keeps(clone: Project, rel: str) -> None:
+    """A plain ``git pull`` that leaves ``rel`` where it is, with the teammate's change
+    (:func:`change`'s) and unnamed on git's stderr: no re-application of brv's removal."""
+    pulled = git("pull", "-q", "--no-rebase", cwd=clone.root)
+    assert (clone.tree / rel).is_file(), pulled.stderr
+    word = Path(rel).stem.capitalize()
+    assert f"{word} zebrafish cutover closes on Fridays." in (clone.tree / rel).read_text()
+    assert rel not in pulled.stderr

@@ -28,19 +28,7 @@ def read_blobs(repo: Path, shas: Sequence[str]) -> dict[str, bytes]:
     wanted = [sha for sha in wanted if sha not in found]
     if not wanted:
         return found
-    out = _git_bytes(["cat-file", "--batch"], repo,
-                     input="".join(f"{sha}\n" for sha in wanted).encode("ascii"))
-    at = 0
-    for sha in wanted:
-        end = out.index(b"\n", at)
-        header = out[at:end].split()
-        at = end + 1
-        if len(header) != 3:  # "<sha> missing"
-            continue
-        size = int(header[2])
-        if header[1] == b"blob":
-            found[sha] = out[at:at + size]
-        at += size + 1
+    found.update(_cat_file_batch(repo, wanted))
     return found
 
 
@@ -51,21 +39,28 @@ def blobs_at(repo: Path, rev: str, paths: Sequence[str]) -> dict[str, bytes]:
     the commit's whole tree (``ls-tree -r``).
     """
     wanted = [p for p in dict.fromkeys(paths) if p and "\n" not in p]
-    if not wanted:
-        return {}
+    found = _cat_file_batch(repo, [f"{rev}:{p}" for p in wanted]) if wanted else {}
+    return {p: found[f"{rev}:{p}"] for p in wanted if f"{rev}:{p}" in found}
+
+
+def _cat_file_batch(repo: Path, names: Sequence[str]) -> dict[str, bytes]:
+    """One ``git cat-file --batch`` of object ``names`` (ids, or ``REV:PATH``): blobs by name.
+
+    A name git lacks (``<name> missing``), or an object that is no blob, is left out.
+    """
     out = _git_bytes(["cat-file", "--batch"], repo,
-                     input="".join(f"{rev}:{p}\n" for p in wanted).encode("utf-8", "surrogateescape"))
+                     input="".join(f"{n}\n" for n in names).encode("utf-8", "surrogateescape"))
     found: dict[str, bytes] = {}
     at = 0
-    for path in wanted:
+    for name in names:
         end = out.index(b"\n", at)
         header = out[at:end].split()
         at = end + 1
-        if header[-1:] == [b"missing"] or len(header) != 3:  # "<rev>:<path> missing"
+        if header[-1:] == [b"missing"] or len(header) != 3:
             continue
         size = int(header[2])
         if header[1] == b"blob":
-            found[path] = out[at:at + size]
+            found[name] = out[at:at + size]
         at += size + 1
     return found
 

@@ -80,9 +80,11 @@ def test_an_in_project_add_and_commit_import_none_of_them_either(tmp_path: Path)
 
 # the post-merge hook of a plain pull that changes an entry brv never removed here: the
 # re-application's MERGE rule (merged_away), its fault points (signal) and the sidecar's
-# write lock (scoring) are imported only once the log holds a removal of a changed entry
+# write lock (scoring) are imported only once the log holds a removal of a changed entry; the
+# credential mask (scrub) once something is said, an archive's blob reader once one is read
 POST_MERGE_UNUSED = ("brv_vc.services.vc.merged_away", "brv_vc.tree.fault", "signal",
-                     "brv_vc.lifecycle.sidecar", "brv_vc.lifecycle.scoring")
+                     "brv_vc.lifecycle.sidecar", "brv_vc.lifecycle.scoring", "brv_vc.scrub",
+                     "brv_vc.vc.git.objects")
 
 
 def test_the_post_merge_hook_of_a_common_pull_imports_no_fold(team: Team) -> None:  # noqa: F811

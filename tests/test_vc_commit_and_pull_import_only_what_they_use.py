@@ -78,6 +78,28 @@ def test_an_in_project_add_and_commit_import_none_of_them_either(tmp_path: Path)
     assert app.git("log", "-1", "--format=%s").strip() == "lean in-project"
 
 
+# the post-merge hook of a plain pull that changes an entry brv never removed here: the
+# re-application's MERGE rule (merged_away), its fault points (signal) and the sidecar's
+# write lock (scoring) are imported only once the log holds a removal of a changed entry; the
+# credential mask (scrub) once something is said, an archive's blob reader once one is read
+POST_MERGE_UNUSED = ("brv_vc.services.vc.merged_away", "brv_vc.tree.fault", "signal",
+                     "brv_vc.lifecycle.sidecar", "brv_vc.lifecycle.scoring", "brv_vc.scrub",
+                     "brv_vc.vc.git.objects")
+
+
+def test_the_post_merge_hook_of_a_common_pull_imports_no_fold(team: Team) -> None:  # noqa: F811
+    team.bob.write("auth/jwt/old_keys.md", "Old keys", narrative="Keys of 2019.")
+    team.bob.ok("curate", "delete", "auth/jwt/old_keys.md", "--reason", "stale")  # logged
+    team.alice.edit(ROT, summary="pulled by git")
+    team.alice.sync("one")
+    team.bob.git("-c", "core.hooksPath=/dev/null", "pull", "-q")
+    code, imported, said = _run(team.bob.tree, "hook-impl", "post-merge", "0",
+                                unused=POST_MERGE_UNUSED)
+    assert (code, imported) == (0, []), said
+    assert team.bob.read(ROT).summary == "pulled by git"
+    assert ROT in team.bob.ok("search", "pulled by git").stdout  # refreshed by the hook
+
+
 def test_the_checked_commit_record_reads_as_before(tmp_path: Path) -> None:
     """Bytes in, bytes out: the same three fields; a record that is not ascii is no record."""
     from brv_vc import __version__

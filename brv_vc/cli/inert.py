@@ -25,7 +25,6 @@ import re
 import sys
 
 from brv_vc.pattern import lazy
-from brv_vc.scrub import scrub
 
 # typing costs ~5 ms to import and this module is on the cold search path
 TYPE_CHECKING = False
@@ -77,6 +76,8 @@ class InertStream(io.TextIOBase):
         """
         if not isinstance(text, str):
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        from brv_vc.scrub import scrub  # at the first write: a silent hook imports none of it
+
         self.raw.write(inert(scrub(text)))
         return len(text)
 

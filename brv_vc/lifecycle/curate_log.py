@@ -9,7 +9,6 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable
 
-from brv_vc.lifecycle import sidecar
 from brv_vc.record import NamedTuple
 
 _SCHEMA = """
@@ -23,6 +22,9 @@ CREATE TABLE IF NOT EXISTS curate_log (
     message TEXT NOT NULL
 )
 """
+# the rows by message: :func:`may_remove`'s lookups (made by the first append after it came)
+_INDEX = "curate_log_message"
+_MESSAGE_INDEX = f"CREATE INDEX IF NOT EXISTS {_INDEX} ON curate_log (message)"
 
 
 class LogRow(NamedTuple):  # not a dataclass: the post-merge hook reads the log (record.py)
@@ -42,10 +44,12 @@ def append(conn: sqlite3.Connection, rows: Iterable[LogRow]) -> None:
     The reason and the message are scrubbed of credentials (``brv_vc.scrub``): an error's
     text can quote a URL with a password, and the log outlives the run.
     """
+    from brv_vc.lifecycle import sidecar  # its write lock only: the readers import neither
     from brv_vc.scrub import scrub
 
     conn.execute(_SCHEMA)
     with sidecar.write_lock(conn):
+        conn.execute(_MESSAGE_INDEX)
         conn.executemany(
             "INSERT INTO curate_log (time, type, path, status, reason, message)"
             " VALUES (?, ?, ?, ?, ?, ?)",
@@ -105,12 +109,61 @@ def removal_of(message: str, rel: str) -> tuple[str, str] | None:
     ("deleted", "") for a DELETE of entry ``rel`` (:func:`delete_message`) or of folder
     ``rel`` (:func:`delete_folder_message`), and ("merged", target) for a MERGE of ``rel``
     away (:func:`merge_message`); None otherwise. Words after the path (a note of what did
-    it) are allowed: entry paths hold no space.
+    it) are allowed: entry paths hold no space. The message is one of :func:`_removals`.
     """
-    head = delete_message(rel)
-    if message == head or message.startswith(f"{head} "):
+    alone, deleted, folder, merged = _removals(rel)
+    if message == alone or message.startswith((deleted, folder)):
         return "deleted", ""
-    if message.startswith(_folder_head(rel)):
-        return "deleted", ""
-    head = merge_message(rel, "")
-    return ("merged", message[len(head):].split(" ", 1)[0]) if message.startswith(head) else None
+    return ("merged", message[len(merged):].split(" ", 1)[0]) if message.startswith(merged) else None
+
+
+def _removals(rel: str) -> tuple[str, str, str, str]:
+    """The messages of a removal of ``rel``, the one place that lists them.
+
+    Its DELETE's (alone), then the beginnings of its DELETE's with a note, of its folder's
+    DELETE's and of its MERGE's away.
+    """
+    alone = delete_message(rel)
+    return alone, f"{alone} ", _folder_head(rel), merge_message(rel, "")
+
+
+def may_remove(conn: sqlite3.Connection, paths: Iterable[str], most: int = 256) -> bool:
+    """Whether a successful row is a removal of one of ``paths`` (:func:`removal_of`).
+
+    Asked first by a reader that would otherwise read every row since some time (the
+    post-merge hook: ``services/vc/written_back.deleted_here``): only the rows whose message
+    is or begins as :func:`_removals` says are looked up, by the message index. Without the
+    index (no row appended since it came), or with more than ``most`` paths: True unless the
+    log is empty, so the caller's full rule decides (a scan a path would grow with the log).
+    """
+    conn.execute(_SCHEMA)
+    wanted = set(paths)
+    indexed = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?",
+                           (_INDEX,)).fetchone() is not None
+    if not indexed or len(wanted) > most:
+        return conn.execute("SELECT 1 FROM curate_log LIMIT 1").fetchone() is not None
+    for rel in wanted:
+        alone, *heads = _removals(rel)
+        if conn.execute("SELECT 1 FROM curate_log WHERE message = ? AND status = 'success'"
+                        " LIMIT 1", (alone,)).fetchone() is not None:
+            return True
+        for head in heads:
+            if _begins(conn, head):
+                return True
+    return False
+
+
+def _begins(conn: sqlite3.Connection, head: str) -> bool:
+    """Whether a successful row's message begins with ``head``: one range of the index.
+
+    From ``head`` up to it with its last character one higher (code point order is UTF-8's
+    byte order, SQLite's; no surrogate is a character).
+    """
+    top = ord(head[-1]) + 1
+    if top > 0x10FFFF:
+        rows = conn.execute("SELECT message FROM curate_log WHERE message >= ?"
+                            " AND status = 'success'", (head,))
+        return any(message.startswith(head) for (message,) in rows)
+    above = head[:-1] + chr(0xE000 if 0xD800 <= top < 0xE000 else top)
+    return conn.execute("SELECT 1 FROM curate_log WHERE message >= ? AND message < ?"
+                        " AND status = 'success' LIMIT 1", (head, above)).fetchone() is not None

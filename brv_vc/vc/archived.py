@@ -11,8 +11,11 @@ import re
 
 from brv_vc.pattern import lazy
 from brv_vc.record import NamedTuple
-from brv_vc.vc.git import objects
 from brv_vc.vc.repo import KnowledgeRepo
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
 
 TRAILER = "Brv-Archived"
 _TRAILER_RE = lazy(rf"^{TRAILER}:\s*(\S.*?)\s*$", re.MULTILINE)
@@ -104,12 +107,12 @@ def archived_in_range(repo: KnowledgeRepo, old: str | None, new: str,
         if not paths or not parents.split():
             continue
         for path in paths:
-            data = objects.blob_at(repo.workdir, parents.split()[0], repo.repo_path(path))
+            data = _blob_at(repo.workdir, parents.split()[0], repo.repo_path(path))
             if data is not None:
                 found[path] = data
     return [
         (path, data) for path, data in found.items()
-        if objects.blob_at(repo.workdir, new, repo.repo_path(path)) is None
+        if _blob_at(repo.workdir, new, repo.repo_path(path)) is None
     ]
 
 
@@ -150,7 +153,14 @@ def archived_at(repo: KnowledgeRepo, rev: str, paths: list[str]) -> list[tuple[s
         sha, parents = last_change(repo.workdir, rev, repo.repo_path(path))
         if sha not in named[path] or not parents:
             continue  # deleted plainly after its archive, or restored and deleted again
-        data = objects.blob_at(repo.workdir, parents.split()[0], repo.repo_path(path))
+        data = _blob_at(repo.workdir, parents.split()[0], repo.repo_path(path))
         if data is not None:
             found.append((path, data))
     return found
+
+
+def _blob_at(repo: Path, rev: str, path: str) -> bytes | None:
+    """``git.objects.blob_at``, imported only when an archive's text is read."""
+    from brv_vc.vc.git.objects import blob_at
+
+    return blob_at(repo, rev, path)

@@ -13,7 +13,6 @@ from collections.abc import Sequence
 
 from brv_vc.clock import format_iso
 from brv_vc.record import NamedTuple
-from brv_vc.scrub import scrub
 from brv_vc.services.derived import refresh
 from brv_vc.tree.project import Project
 from brv_vc.tree.statedb import ensure_state_dir
@@ -94,10 +93,21 @@ def logged(project: Project, run: HookRun, now: datetime) -> HookRun:
     return run
 
 
+def _scrubbed(warnings: tuple[str, ...]) -> list[str]:
+    """The warnings, git's words among them, with no password.
+
+    Most runs warn of nothing: ``brv_vc.scrub`` is imported only for the others.
+    """
+    if not warnings:
+        return []
+    from brv_vc.scrub import scrub
+
+    return [scrub(w) for w in warnings]
+
+
 def _log(project: Project, run: HookRun, now: datetime) -> None:
     line = json.dumps({"at": format_iso(now), "hook": run.hook, "refreshed": list(run.refreshed),
-                       "full_scan": run.full_scan,
-                       "warnings": [scrub(w) for w in run.warnings]})  # git's words: no password
+                       "full_scan": run.full_scan, "warnings": _scrubbed(run.warnings)})
     path = project.state / LOG_FILE
     try:
         ensure_state_dir(project.state)

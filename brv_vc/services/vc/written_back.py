@@ -37,22 +37,22 @@ from __future__ import annotations
 
 from brv_vc.clock import format_iso
 from brv_vc.errors import BrvError
-from brv_vc.services.vc.merged_away import REASON, Fold, entry_of, folded, holds, log_folds
-from brv_vc.tree.fault import point
 from brv_vc.tree.layout import Kind, kind_of
 from brv_vc.tree.project import Project
 from brv_vc.vc import git
 from brv_vc.vc.repo import KnowledgeRepo
 
 # The post-merge hook imports this module on every pull that changes an entry: the MERGE
-# rule, the entry format and the intent records are imported only once there is a fold.
+# rule (merged_away), the entry format, the fault points and the intent records are imported
+# only once the log holds a removal of a changed entry, or there is a fold.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Sequence
     from datetime import datetime
 
     from brv_vc.format.entry import Entry
     from brv_vc.lifecycle.curate_log import LogRow
+    from brv_vc.services.vc.merged_away import Fold
 
 KIND = "reapply"  # the intent record's kind (tree/leftovers.LOCKED_KINDS)
 # the hook's rows: a removal of its own, which a later pull re-applies in turn (a merge's
@@ -100,6 +100,10 @@ def deleted_here(project: Project, repo: KnowledgeRepo, orig: str,
                and (project.tree / rel).is_file()]
     if not present or not (project.state / STATE_DB).is_file():
         return []
+    # the common pull: no row may remove a changed entry or a folder above it, whenever logged
+    # (one indexed lookup a head): no git process, no scan of the log
+    if not _may_remove(project, {key for rel, _ in present for key in _above(rel)}):
+        return []
     made = git.commit_time(repo.workdir, orig)
     stamp = _iso(made) if made is not None else ""
     # each path's (entry's or folder's) newest row and its rank: one pass over the log's rows
@@ -110,15 +114,15 @@ def deleted_here(project: Project, repo: KnowledgeRepo, orig: str,
     jobs: list[tuple[str, str, str]] = []  # P, its repository path, the MERGE target ("")
     removed: dict[str, str] = {}  # P -> the removal's log time
     for rel, p in present:
-        parts = rel.split("/")
         # the entry's own rows and its folders' (a folder DELETE): the newest decides, read
         # about the path it was found under (T's newest row may be "merged P into T": P's)
-        found = min(((*hit, key) for n in range(1, len(parts) + 1)
-                     if (hit := newest.get(key := "/".join(parts[:n]))) is not None),
+        found = min(((*hit, key) for key in _above(rel) if (hit := newest.get(key)) is not None),
                     key=lambda hit: hit[0], default=None)
         if found is None:
             continue
         _, row, key = found
+        from brv_vc.services.vc.merged_away import REASON  # a row found: rarely
+
         # an undone MERGE (an interrupted dream's) is no deletion; nor is a merge's fold,
         # whose merge may since have been aborted
         if row.status != "success" or row.reason == REASON:
@@ -180,6 +184,32 @@ def seen_back(project: Project, repo: KnowledgeRepo, orig: str,
             if (data := kept.get(removed[rel][0])) is not None and sha1(data).hexdigest() == digest}
 
 
+def _above(rel: str) -> list[str]:
+    """The keys of ``rel``'s rows in the log: each folder above it, top first, then ``rel``."""
+    parts = rel.split("/")
+    return ["/".join(parts[:n]) for n in range(1, len(parts) + 1)]
+
+
+def _may_remove(project: Project, paths: Iterable[str]) -> bool:
+    """``curate_log.may_remove``: False only when no row may remove one of ``paths``.
+
+    A log that cannot be read here says True: :func:`_since` then decides, as before.
+    """
+    import sqlite3
+
+    from brv_vc.lifecycle.curate_log import may_remove
+    from brv_vc.tree import statedb
+
+    try:
+        conn = statedb.open_state(project)
+        try:
+            return may_remove(conn, paths)
+        finally:
+            conn.close()
+    except (BrvError, OSError, ValueError, sqlite3.Error):  # ValueError: a path not UTF-8
+        return True
+
+
 def _iso(seconds: int) -> str:
     """A commit's time as the curate log writes its times (``clock.format_iso``)."""
     from datetime import UTC, datetime
@@ -208,7 +238,9 @@ def reapplied(project: Project, repo: KnowledgeRepo, orig: str, head: str,
                jobs: Sequence[tuple[str, str, str]], now: datetime) -> tuple[Fold, ...]:
     """Plans each job (reads only), records the plan, then carries it out (:func:`carry`)."""
     from brv_vc.services.derived import refresh
+    from brv_vc.services.vc.merged_away import entry_of, holds
     from brv_vc.tree import intents, writelock
+    from brv_vc.tree.fault import point
     from brv_vc.vc import git_index_lock
     from brv_vc.vc.git.objects import blob_at
 
@@ -262,6 +294,8 @@ def recorded(step: dict[str, str], data: bytes) -> bool:
 
 def _read(project: Project, rel: str) -> Entry | None:
     """The entry ``rel`` as the work tree holds it (None: missing or not an entry)."""
+    from brv_vc.services.vc.merged_away import entry_of
+
     try:
         return entry_of((project.tree / rel).read_bytes(), rel)
     except OSError:
@@ -278,6 +312,8 @@ def carry(project: Project, plan: Sequence[dict[str, str]], stamp: str) -> tuple
     """
     from brv_vc.format.entry import serialize_entry
     from brv_vc.services.curate import remove
+    from brv_vc.services.vc.merged_away import Fold, entry_of, folded, holds, log_folds
+    from brv_vc.tree.fault import point
     from brv_vc.tree.store import write_atomic
 
     done: list[Fold] = []

@@ -117,7 +117,7 @@ def test_may_remove_says_no_for_other_paths_and_yes_without_its_index() -> None:
         assert may_remove(conn, ["a/b_c.md"])
         assert may_remove(conn, ["a/d.md"])
         assert may_remove(conn, ["f/g"])
-        conn.execute("DROP INDEX curate_log_message")  # a log no brv since has appended to
+        conn.execute("DROP INDEX curate_log_removals")  # a log no brv since has appended to
         assert may_remove(conn, ["a/bxc.md"])
         conn.execute("DELETE FROM curate_log")
         assert not may_remove(conn, ["a/b_c.md"])

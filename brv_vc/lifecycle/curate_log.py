@@ -22,9 +22,14 @@ CREATE TABLE IF NOT EXISTS curate_log (
     message TEXT NOT NULL
 )
 """
-# the rows by message: :func:`may_remove`'s lookups (made by the first append after it came)
-_INDEX = "curate_log_message"
-_MESSAGE_INDEX = f"CREATE INDEX IF NOT EXISTS {_INDEX} ON curate_log (message)"
+SUCCESS = "success"  # the status of a row whose operation was carried out (a removal counts)
+# the successful rows by message: :func:`may_remove`'s lookups (made by the first append after
+# it came: on an old log the first append builds it once, under the write lock); partial, so
+# failed and undone rows are neither walked nor copied (the lookups name the status literally,
+# which SQLite needs to use a partial index)
+_INDEX = "curate_log_removals"
+_MESSAGE_INDEX = (f"CREATE INDEX IF NOT EXISTS {_INDEX} ON curate_log (message) "
+                  f"WHERE status = '{SUCCESS}'")
 
 
 class LogRow(NamedTuple):  # not a dataclass: the post-merge hook reads the log (record.py)
@@ -144,8 +149,8 @@ def may_remove(conn: sqlite3.Connection, paths: Iterable[str], most: int = 256) 
         return conn.execute("SELECT 1 FROM curate_log LIMIT 1").fetchone() is not None
     for rel in wanted:
         alone, *heads = _removals(rel)
-        if conn.execute("SELECT 1 FROM curate_log WHERE message = ? AND status = 'success'"
-                        " LIMIT 1", (alone,)).fetchone() is not None:
+        if conn.execute("SELECT 1 FROM curate_log WHERE message = ?"
+                        f" AND status = '{SUCCESS}' LIMIT 1", (alone,)).fetchone() is not None:
             return True
         for head in heads:
             if _begins(conn, head):
@@ -156,14 +161,10 @@ def may_remove(conn: sqlite3.Connection, paths: Iterable[str], most: int = 256) 
 def _begins(conn: sqlite3.Connection, head: str) -> bool:
     """Whether a successful row's message begins with ``head``: one range of the index.
 
-    From ``head`` up to it with its last character one higher (code point order is UTF-8's
-    byte order, SQLite's; no surrogate is a character).
+    From ``head`` up to it with its last character one higher: every head of
+    :func:`_removals` ends in ASCII (" " or "("), whose next character is ASCII too, and
+    SQLite's BINARY order of UTF-8 text is code point order.
     """
-    top = ord(head[-1]) + 1
-    if top > 0x10FFFF:
-        rows = conn.execute("SELECT message FROM curate_log WHERE message >= ?"
-                            " AND status = 'success'", (head,))
-        return any(message.startswith(head) for (message,) in rows)
-    above = head[:-1] + chr(0xE000 if 0xD800 <= top < 0xE000 else top)
+    above = head[:-1] + chr(ord(head[-1]) + 1)
     return conn.execute("SELECT 1 FROM curate_log WHERE message >= ? AND message < ?"
-                        " AND status = 'success' LIMIT 1", (head, above)).fetchone() is not None
+                        f" AND status = '{SUCCESS}' LIMIT 1", (head, above)).fetchone() is not None

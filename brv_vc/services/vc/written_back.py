@@ -121,11 +121,12 @@ def deleted_here(project: Project, repo: KnowledgeRepo, orig: str,
         if found is None:
             continue
         _, row, key = found
+        from brv_vc.lifecycle.curate_log import SUCCESS
         from brv_vc.services.vc.merged_away import REASON  # a row found: rarely
 
         # an undone MERGE (an interrupted dream's) is no deletion; nor is a merge's fold,
         # whose merge may since have been aborted
-        if row.status != "success" or row.reason == REASON:
+        if row.status != SUCCESS or row.reason == REASON:
             continue
         removal = removal_of(row.message, key)
         if removal is None:

@@ -100,15 +100,10 @@ def deleted_here(project: Project, repo: KnowledgeRepo, orig: str,
                and (project.tree / rel).is_file()]
     if not present or not (project.state / STATE_DB).is_file():
         return []
-    # the common pull: no row may remove a changed entry or a folder above it, whenever logged
-    # (one indexed lookup a head): no git process, no scan of the log
-    if not _may_remove(project, {key for rel, _ in present for key in _above(rel)}):
-        return []
-    made = git.commit_time(repo.workdir, orig)
-    stamp = _iso(made) if made is not None else ""
+    rows, stamp = _rows_since(project, repo, orig, {key for rel, _ in present for key in _above(rel)})
     # each path's (entry's or folder's) newest row and its rank: one pass over the log's rows
     newest: dict[str, tuple[int, LogRow]] = {}
-    for i, r in enumerate(_since(project, stamp) if stamp else []):
+    for i, r in enumerate(rows):
         for key in {r.path, *r.message.split()}:
             newest.setdefault(key, (i, r))
     jobs: list[tuple[str, str, str]] = []  # P, its repository path, the MERGE target ("")
@@ -191,24 +186,36 @@ def _above(rel: str) -> list[str]:
     return ["/".join(parts[:n]) for n in range(1, len(parts) + 1)]
 
 
-def _may_remove(project: Project, paths: Iterable[str]) -> bool:
-    """``curate_log.may_remove``: False only when no row may remove one of ``paths``.
+def _rows_since(project: Project, repo: KnowledgeRepo, orig: str,
+                keys: Iterable[str]) -> tuple[list[LogRow], str]:
+    """The curate log's outcome rows logged since ``orig``'s commit, newest first, and that time.
 
-    A log that cannot be read here says True: :func:`_since` then decides, as before.
+    One connection to the state database. The common pull first: when no row may remove one
+    of ``keys`` (``curate_log.may_remove``: one indexed lookup a removal's form), none, with
+    no git process (the commit's time) and no scan of the log. A log that cannot be read:
+    none (the pull stands as git left it); a lookup that fails: the scan decides.
     """
     import sqlite3
 
-    from brv_vc.lifecycle.curate_log import may_remove
+    from brv_vc.lifecycle.curate_log import may_remove, outcomes_since
     from brv_vc.tree import statedb
 
     try:
         conn = statedb.open_state(project)
+    except (BrvError, OSError):
+        return [], ""
+    try:
         try:
-            return may_remove(conn, paths)
-        finally:
-            conn.close()
-    except (BrvError, OSError, ValueError, sqlite3.Error):  # ValueError: a path not UTF-8
-        return True
+            maybe = may_remove(conn, keys)
+        except (ValueError, sqlite3.Error):  # ValueError: a path not UTF-8
+            maybe = True
+        made = git.commit_time(repo.workdir, orig) if maybe else None
+        stamp = _iso(made) if made is not None else ""
+        return (outcomes_since(conn, stamp) if stamp else []), stamp
+    except sqlite3.Error:
+        return [], ""
+    finally:
+        conn.close()
 
 
 def _iso(seconds: int) -> str:
@@ -216,23 +223,6 @@ def _iso(seconds: int) -> str:
     from datetime import UTC, datetime
 
     return format_iso(datetime.fromtimestamp(seconds, UTC))
-
-
-def _since(project: Project, stamp: str) -> list[LogRow]:
-    """The curate-log rows of outcomes logged at or after ``stamp``, newest first."""
-    import sqlite3
-
-    from brv_vc.lifecycle.curate_log import outcomes_since
-    from brv_vc.tree import statedb
-
-    try:
-        conn = statedb.open_state(project)
-        try:
-            return outcomes_since(conn, stamp)
-        finally:
-            conn.close()
-    except (BrvError, OSError, sqlite3.Error):
-        return []
 
 
 def reapplied(project: Project, repo: KnowledgeRepo, orig: str, head: str,

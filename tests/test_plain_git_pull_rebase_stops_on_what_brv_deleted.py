@@ -22,7 +22,7 @@ brv's hooks, when a teammate changed an entry brv MERGEd away (P into T) and one
 No hook can do the fold itself: post-merge and post-rewrite run before git applies the
 autostash (the MERGE's write to T is still in the stash then), and no hook runs after it. So
 that hook (post-merge of a fast-forward, post-rewrite of a rebase) removes D again as after
-any plain pull (``written_back.reapply``), and names P and what decides it
+any plain pull (``pulled_back.written_back``), and names P and what decides it
 (``written_back.autostashed``, by the same rule): ``brv vc resolve``.
 """
 

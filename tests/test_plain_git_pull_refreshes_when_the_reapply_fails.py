@@ -2,7 +2,7 @@
 
 ``git pull --rebase`` with autostash over an entry brv deleted here: the hook (post-merge of a
 fast-forward, post-rewrite of a rebase) re-applies the deletion under brv's write lock
-(``written_back.reapply``), then refreshes the pull's paths. With the lock held by another
+(``pulled_back.written_back``), then refreshes the pull's paths. With the lock held by another
 writer past ``BRV_LOCK_WAIT``, the re-application fails; that is now a warning, and the
 refresh runs all the same (review of rebasefold, finding 2: it used to skip the whole hook).
 """

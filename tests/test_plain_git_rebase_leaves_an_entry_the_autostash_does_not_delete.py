@@ -2,7 +2,7 @@
 
 The hook of a ``git pull --rebase`` with autostash (post-merge of a fast-forward, post-rewrite
 of a rebase) removes again an entry brv deleted here that git wrote back
-(``written_back.reapply``): the deletion is in the stash, the pull brought the entry back. Its
+(``pulled_back.written_back``): the deletion is in the stash, the pull brought the entry back. Its
 rule, "the newest curate-log row is a DELETE logged after ORIG_HEAD's commit", does not prove
 that on its own: the person may have brought the entry back themselves (``git restore`` after
 ``brv curate delete``), or deleted and committed it while the rebase was stopped and then kept

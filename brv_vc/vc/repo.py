@@ -192,10 +192,6 @@ class KnowledgeRepo(NamedTuple):
         return any(line.split()[0] != "noop" for line in todo.splitlines()
                    if line.strip() and not line.lstrip().startswith("#"))
 
-    def autostashing(self, git_dir: Path | None = None) -> bool:
-        """True while git holds an autostash it applies when its merge or rebase ends."""
-        return self.autostash(git_dir) is not None
-
     def autostash(self, git_dir: Path | None = None) -> str | None:
         """The stash git applies when its merge or rebase ends, from its file (None: none)."""
         where = git_dir or self.git_dir()
@@ -208,17 +204,15 @@ class KnowledgeRepo(NamedTuple):
                 return stash
         return None
 
-    def autostash_deletions(self, git_dir: Path | None = None) -> frozenset[str] | None:
-        """The repository paths the pending autostash deletes (None: no autostash pending).
+    def autostash_deletions(self, stash: str) -> frozenset[str]:
+        """The repository paths ``stash`` (:meth:`autostash`'s) deletes.
 
-        One ``git diff`` of the stash against the commit it was taken on (its first parent),
-        asked only when an autostash is pending. A stash git cannot read deletes nothing.
+        One ``git diff`` of the stash against the commit it was taken on (its first parent).
+        A stash git cannot read deletes nothing.
         """
-        stash = self.autostash(git_dir)
-        if stash is None:
-            return None
         try:
-            return frozenset(git.deleted_between(self.workdir, f"{stash}^1", stash))
+            return frozenset(git.changed_between(self.workdir, f"{stash}^1", stash,
+                                                 diff_filter="D"))
         except GitError:
             return frozenset()
 

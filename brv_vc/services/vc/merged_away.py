@@ -7,15 +7,15 @@ a plain ``git pull`` whose incoming commits change an entry deleted here (not ye
 writes it back, exit 0 (git reads a missing tracked file as unchanged). Why: a MERGE says
 "this knowledge now lives in the target"; a change of the source made meanwhile belongs
 there too. Outcome: :func:`fold_conflicts` (the merge's conflict path, ``sync._merge``) and
-:func:`~brv_vc.services.vc.written_back.reapply` (the post-merge hook, ``events._post``)
+``services/vc/written_back.py`` (the post-merge hook, ``pulled_back.written_back``)
 write the target folded with the
 changed source by the MERGE rule itself (``services/curate/merge.py``: ``merge_entries``,
 ``relink``), remove the source, and log each in the curate log. A DELETE on one side stays
 a conflict in a merge (no target holds the entry); written back by a plain pull, it is
 removed again. :func:`fold_conflicts` runs under the caller's write lock (``brv vc pull`` /
 ``merge`` / ``resolve``) and takes git's ``index.lock`` from its read of the conflicts to its
-last write, then stages (git's ``add`` takes the lock itself); ``reapply`` takes both, as
-every brv writer, and is kill-safe (an intent record, rolled forward:
+last write, then stages (git's ``add`` takes the lock itself); ``written_back.reapplied``
+takes both, as every brv writer, and is kill-safe (an intent record, rolled forward:
 services/vc/rolled_forward.py).
 """
 

@@ -68,22 +68,27 @@ def written_back(project: Project, repo: KnowledgeRepo, orig: str, head: str | N
                  stashed_only: bool = False) -> tuple[str, ...]:
     """``written_back``'s jobs, found once: re-applied, then what a pending autostash stops on.
 
-    One line an entry. The rule (``deleted_here``) runs first; only if it leaves something is
-    git's autostash looked for (``KnowledgeRepo.autostash_deletions``: a linked work tree's
-    ``rev-parse``, the stash's ``diff``): with one pending, only the deletions it holds count.
-    ``stashed_only``: without an autostash nothing is re-applied (a rebase's deletions were
-    committed, or git refused the pull).
+    One line an entry. After a merge the rule (``deleted_here``) runs first, and only if it
+    leaves something is git's autostash looked for (``KnowledgeRepo.autostash``: a linked work
+    tree's ``rev-parse``, a file read); with one pending, only the deletions it holds count
+    (``autostash_deletions``: the stash's ``diff``, only then). ``stashed_only`` (a rebase):
+    the autostash is looked for first, and without one nothing is re-applied (a rebase's
+    deletions were committed, or git refused the pull), the rule not even asked.
     """
     if head is None or not raw or not any(st == "M" for st, _, _, _ in raw):
         return ()
     from brv_vc.services.vc import written_back as wb
 
+    # a rebase re-applies only what a pending autostash deletes: without one, nothing to ask
+    stash = repo.autostash(repo.whereabouts()[0]) if stashed_only else None
+    if stashed_only and stash is None:
+        return ()
     jobs = wb.deleted_here(project, repo, orig, raw)
     if not jobs:
         return ()
-    held = repo.autostash_deletions(repo.whereabouts()[0])
-    if held is None and stashed_only:
-        return ()
+    if not stashed_only:
+        stash = repo.autostash(repo.whereabouts()[0])
+    held = repo.autostash_deletions(stash) if stash is not None else None
     if held is not None:
         jobs = [job for job in jobs if job[1] in held]
     folds = wb.reapplied(project, repo, orig, head, jobs, now) if jobs else ()

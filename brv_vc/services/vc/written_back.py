@@ -4,7 +4,7 @@ Trigger: the post-merge hook (``events._post``) of a merge that changed an entry
 deleted here, not yet committed (an agent's DELETE of it or of its folder, or a MERGE of it
 away): git reads a missing tracked file as unchanged and writes the incoming version back,
 exit 0. Why: the deletion was brv's last word on that entry (issue 35's 8 x 50 run lost two
-writes so). Outcome: :func:`reapply` removes each such entry again, a MERGE's source folded
+writes so). Outcome: the hooks (``pulled_back.written_back``) remove each such entry again, a MERGE's source folded
 into its target first by the MERGE rule (``merged_away.folded``), one curate-log row each.
 
 Kill-safe (the fold changes several files): every entry's fold is planned first, reading
@@ -61,28 +61,19 @@ WRITTEN_BACK = "written back by a plain git pull after brv removed it here: remo
 HOW = "after git pull"
 
 
-def reapply(project: Project, repo: KnowledgeRepo, orig: str, head: str,
-            raw: Sequence[tuple[str, str, str, str]], now: datetime) -> tuple[Fold, ...]:
-    """Removes again the entries a plain ``git pull`` (merge) wrote back after brv deleted them.
+def deleted_here(project: Project, repo: KnowledgeRepo, orig: str,
+                 raw: Sequence[tuple[str, str, str, str]]) -> list[tuple[str, str, str]]:
+    """The entries of ``raw`` git wrote back after brv deleted them here: the rule.
 
     ``raw``: the merge's change ``orig..head`` (``git.changed_entries``). An entry it changed
     that is present now and whose newest successful curate-log row about it or a folder
     above it, logged after ``orig``'s commit (in the same second: after the entry's own last
     commit in ``orig``; so the deletion was never committed: git wrote the file back), is a
-    DELETE of it or of that folder, or a MERGE of it away: a MERGE source is folded into its
-    target (``merged_away.folded``) and removed, a DELETE's entry removed. An entry deleted,
-    committed and restored by a later commit is not touched (its deletion is older than
-    ``orig``). Takes the write lock and git's ``index.lock`` as every brv writer; the targets
-    are refreshed here (the hook refreshes what the merge changed). The hooks call the two
-    steps themselves (``pulled_back.written_back``), to keep only what an autostash holds.
-    """
-    jobs = deleted_here(project, repo, orig, raw)
-    return reapplied(project, repo, orig, head, jobs, now) if jobs else ()
-
-
-def deleted_here(project: Project, repo: KnowledgeRepo, orig: str,
-                 raw: Sequence[tuple[str, str, str, str]]) -> list[tuple[str, str, str]]:
-    """The entries of ``raw`` git wrote back after brv deleted them here (:func:`reapply`'s rule).
+    DELETE of it or of that folder, or a MERGE of it away. An entry deleted, committed and
+    restored by a later commit is not touched (its deletion is older than ``orig``). The
+    hooks (``pulled_back.written_back``) then re-apply the jobs (:func:`reapplied`: a MERGE
+    source folded into its target, ``merged_away.folded``, and removed; a DELETE's entry
+    removed; under the write lock and git's ``index.lock``, as every brv writer).
 
     Each as (its tree path, its repository path, the MERGE's target or "" for a DELETE).
     Reads only. The log's rule alone does not prove a rebase's deletion uncommitted: the
@@ -271,9 +262,9 @@ def reapplied(project: Project, repo: KnowledgeRepo, orig: str, head: str,
 
 def _digest(data: bytes) -> str:
     """A DELETE step's record of the file the hook meant to remove (no entry text kept)."""
-    import hashlib
+    from brv_vc.digest import sha256
 
-    return hashlib.sha256(data).hexdigest()
+    return sha256(data).hexdigest()
 
 
 def recorded(step: dict[str, str], data: bytes) -> bool:
@@ -356,7 +347,7 @@ def autostashed(repo: KnowledgeRepo, head: str,
 
 
 def describe(repo: KnowledgeRepo, fold: Fold, *, stashed: bool = False) -> str:
-    """One line on an entry :func:`reapply` kept deleted, naming the incoming commit.
+    """One line on an entry :func:`reapplied` kept deleted, naming the incoming commit.
 
     ``stashed``: git's autostash, applied after the hook, holds the deletion and still stops
     on the entry (a modify/delete): ``git rm`` settles it.

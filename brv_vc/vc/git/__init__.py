@@ -49,7 +49,6 @@ if TYPE_CHECKING:
     from brv_vc.vc.git.diff import changed_between as changed_between
     from brv_vc.vc.git.diff import changed_entries as changed_entries
     from brv_vc.vc.git.diff import compare as compare
-    from brv_vc.vc.git.diff import deleted_between as deleted_between
     from brv_vc.vc.git.diff import differing_from as differing_from
     from brv_vc.vc.git.diff import staged_entries as staged_entries
     from brv_vc.vc.git.diff import staged_files as staged_files
@@ -110,7 +109,6 @@ if TYPE_CHECKING:
     from brv_vc.vc.git.refs import file_at as file_at
     from brv_vc.vc.git.refs import git_dirs as git_dirs
     from brv_vc.vc.git.refs import git_path as git_path
-    from brv_vc.vc.git.refs import git_paths as git_paths
     from brv_vc.vc.git.refs import is_ancestor as is_ancestor
     from brv_vc.vc.git.refs import is_shallow as is_shallow
     from brv_vc.vc.git.refs import same_at as same_at
@@ -128,11 +126,11 @@ _MODULES = {
         "REFUSED_TRANSPORTS", "refused_transport", "stream", "_git_bytes"),
     "errors": ("IDENTITY_HINT", "failure_kind", "translate", "transport_refusal",
         "refuse_transport"),
-    "refs": ("toplevel", "git_path", "git_paths", "commits_of", "config_value", "commit_of",
+    "refs": ("toplevel", "git_path", "commits_of", "config_value", "commit_of",
         "is_shallow", "is_ancestor", "empty_tree", "config_values", "set_config", "file_at",
         "same_at", "upstream_of_head", "branch_name", "git_dirs", "whereabouts"),
     "diff": ("NULL_SHA", "changed_between", "staged_files", "staged_entries", "staged_moves",
-        "unrenamed", "changed_entries", "compare", "differing_from", "deleted_between"),
+        "unrenamed", "changed_entries", "compare", "differing_from"),
     "blobs": ("read_blobs", "changed_blobs", "worktree_blobs", "_loose_blobs", "blobs_at"),
     "files": ("object_id", "loose_head", "plain_top", "read_whereabouts", "read_ref",
         "_local_identity"),

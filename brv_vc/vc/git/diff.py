@@ -21,23 +21,19 @@ if TYPE_CHECKING:
 NULL_SHA = "0" * 40
 
 
-def changed_between(repo: Path, old: str, new: str, pathspec: str | None = None) -> list[str]:
-    """Paths that differ between two commits (renames as delete + add), repo-relative."""
-    args = ["diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", old, new]
-    out = _git_bytes([*args, "--", pathspec] if pathspec else args, repo)
-    return [p for p in out.decode("utf-8", "surrogateescape").split("\0") if p]
+def changed_between(repo: Path, old: str, new: str, pathspec: str | None = None, *,
+                    diff_filter: str | None = None) -> list[str]:
+    """Paths that differ between two commits (renames as delete + add), repo-relative.
 
-
-def deleted_between(repo: Path, old: str, new: str) -> list[str]:
-    """Paths ``old`` has and ``new`` has not (renames as delete + add), repo-relative.
+    ``diff_filter``: git's ``--diff-filter`` (``"D"``: the paths ``old`` has and ``new`` has not).
 
     Raises:
         GitError: either names no commit.
     """
-    args = ["diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", "--diff-filter=D",
-            old, new]
-    return [p for p in _git_bytes(args, repo).decode("utf-8", "surrogateescape").split("\0")
-            if p]
+    args = ["diff", "--name-only", "-z", "--no-renames", "--no-ext-diff",
+            *([f"--diff-filter={diff_filter}"] if diff_filter else []), old, new]
+    out = _git_bytes([*args, "--", pathspec] if pathspec else args, repo)
+    return [p for p in out.decode("utf-8", "surrogateescape").split("\0") if p]
 
 
 def differing_from(repo: Path, rev: str, pathspec: str, *, staged: bool = False) -> list[str]:

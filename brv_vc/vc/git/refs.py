@@ -33,15 +33,6 @@ def git_path(repo: Path, name: str) -> Path:
     return (repo / out).resolve() if not os.path.isabs(out) else Path(out)
 
 
-def git_paths(repo: Path, *names: str) -> list[Path]:
-    """:func:`git_path` of several names with one ``git rev-parse`` (a hook's start-up)."""
-    args = [arg for name in names for arg in ("--git-path", name)]
-    out = run(["rev-parse", *args], repo).stdout.splitlines()
-    from pathlib import Path
-
-    return [(repo / x).resolve() if not os.path.isabs(x) else Path(x) for x in out]
-
-
 def branch_name(repo: Path) -> str:
     """The current branch's short name (``HEAD`` when detached)."""
     proc = run(["symbolic-ref", "--quiet", "--short", "HEAD"], repo, check=False)

@@ -139,7 +139,9 @@ def extract(body: str) -> tuple[tuple[str, str], ...]:
             if path:
                 refs.setdefault(path, TEXT)
         text = _ESCAPED.sub(lambda m: " " if "\\ " in m.group(0) else m.group(0), text)
-    seen = set(listed)  # a Files: item is also found in the text: its path is a ref already
+    # a Files: item is also found in the text: its path is a ref already (an inline list's
+    # items keep the space after their comma: clean() strips them, so may this)
+    seen = {item.strip() for item in listed}
     for match in _plain_paths(text):
         if (raw := match.group(1)) in seen:
             continue

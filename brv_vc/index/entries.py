@@ -29,7 +29,7 @@ def is_file(conn: sqlite3.Connection, path: str) -> bool:
     return conn.execute("SELECT 1 FROM docs WHERE path = ?", (path,)).fetchone() is not None
 
 
-def rows_of(conn: sqlite3.Connection, paths: Iterable[str]) -> dict[str, tuple[int, str]]:
+def indexed_as(conn: sqlite3.Connection, paths: Iterable[str]) -> dict[str, tuple[int, str]]:
     """The indexed files of ``paths`` -> (their file's mtime, nanoseconds; the SHA-1 of its bytes).
 
     Both as the row was read: what the index saw last, not what the file is now.

@@ -273,7 +273,7 @@ def _reconcile(
             from brv_vc.format.entry import memo_fits
 
             remember = memo_fits(len(changed))
-        writer = Writer(conn, remember=remember, files=len(changed))
+        writer = Writer(conn, remember=remember, expected=len(changed))
         added: list[str] = []
         updated: list[str] = []
         problems: list[tuple[str, str]] = []

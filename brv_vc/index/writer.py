@@ -71,10 +71,10 @@ class Writer:
     Files: list's order).
     """
 
-    def __init__(self, conn: sqlite3.Connection, *, remember: bool = True, files: int = 0) -> None:
-        """Starts a writer for up to ``files`` puts (a build makes some indexes once, at the end).
+    def __init__(self, conn: sqlite3.Connection, *, remember: bool = True, expected: int = 0) -> None:
+        """Starts a writer for up to ``expected`` puts (a build makes some indexes once, at the end).
 
-        ``files`` of a batch or more into an empty index: see ``_indexes``.
+        ``expected`` puts of a batch or more into an empty index: see ``_indexes``.
         """
         self.conn = conn
         # False when the sync reads more files than the read-once memo holds (a build)
@@ -103,7 +103,7 @@ class Writer:
         # each index made once over its whole table costs less than kept up row by row
         # (~0.45 of 0.9 s at 25,000 entries); the same indexes, made before the commit.
         self._indexes = (drop_indexes(conn, _LINK_TABLES)
-                         if self._next_id == 1 and files >= BATCH else [])
+                         if self._next_id == 1 and expected >= BATCH else [])
         # (id, its new FTS5 row): applied in id order, a dropped id's old row first, so
         # FTS5 keeps one pending batch (a smaller id than the last one makes it flush)
         self._fts: list[tuple[int, tuple[str, str, str, str] | None]] = []
@@ -213,7 +213,7 @@ class Writer:
         if self._indexes:
             # an index's sort holds up to the page cache's size in memory beside the cache:
             # made with half the cache, the build's peak stays where the rows left it
-            # (43.1 -> 40.7 MB at 25,000 entries, the time the same)
+            # (43.1 -> 40.8 MB at 25,000 entries, the time the same)
             size = int(self.conn.execute("PRAGMA cache_size").fetchone()[0])
             self.conn.execute(f"PRAGMA cache_size = {_SORT_CACHE}")
             try:

@@ -150,13 +150,13 @@ def seen_back(project: Project, repo: KnowledgeRepo, orig: str,
     from brv_vc.clock import parse_iso
     from brv_vc.digest import sha1
     from brv_vc.index.db import open_read_only
-    from brv_vc.index.entries import rows_of
+    from brv_vc.index.entries import indexed_as
 
     conn = open_read_only(project)
     if conn is None:
         return set()
     try:
-        rows = rows_of(conn, removed)
+        rows = indexed_as(conn, removed)
     except sqlite3.Error:
         return set()
     finally:

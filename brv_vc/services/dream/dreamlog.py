@@ -147,7 +147,7 @@ def lean(project: Project, dream_id: str, *, listed: bool = True) -> dict[str, A
 
     def take(op: dict[str, Any]) -> None:
         counts["operations"] += 1
-        if op.get("action") == "SKIP":
+        if is_skip(op):
             counts["skips"] += 1
         else:
             kept.append(op)
@@ -330,6 +330,11 @@ def status(project: Project, dream_id: str) -> str | None:
         return None
     found = data.get("status") if isinstance(data, dict) else None
     return found if isinstance(found, str) else None
+
+
+def is_skip(op: dict[str, Any]) -> bool:
+    """A decision to change nothing: counted (``skipped``), never listed, where a log is read."""
+    return op.get("action") == "SKIP" and op.get("status") == "skipped"
 
 
 def summary_line(summary: dict[str, Any]) -> str:

@@ -158,7 +158,7 @@ def _run(project: Project, now: datetime, state: dict[str, Any], dream_id: str, 
         nonlocal skipped, recorded
         recorded += len(done)
         for op in done:
-            if op["action"] == "SKIP" and op["status"] == "skipped":
+            if dreamlog.is_skip(op):
                 skipped += 1
                 if decisions is None:
                     continue

@@ -7,7 +7,6 @@ its reason); its button POSTs to ``/dreams/ID/undo``.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from brv_vc.errors import NotFoundError
 from brv_vc.services import dream as svc
@@ -33,20 +32,13 @@ def _undo_button(dream_id: str) -> Markup:
                method="post", action=f"/dreams/{dream_id}/undo", class_="inline")
 
 
-def _last_undoable(logs: tuple[dict[str, Any], ...]) -> str | None:
-    for log in logs:  # newest first
-        if log.get("status") != "undone":
-            return str(log.get("id"))
-    return None
-
-
 def render_logs(project: Project, undone: str | None) -> Markup:
     """``/dreams``: the state line and every dream, newest first."""
     found = svc.logs(project)
     state = found.state
     head = (f"{state['totalDreams']} dream(s), last {state['lastDreamAt'] or 'never'}, "
             f"{state['curationsSinceDream']} curation(s) since")
-    last = _last_undoable(found.logs)
+    last = svc.last_undoable(project)
     rows = []
     for log in found.logs:
         dream_id = str(log.get("id"))
@@ -80,7 +72,7 @@ def render_log(project: Project, dream_id: str) -> Markup:
                        tag("div", "reason: ", op.get("reason"), class_="hint")
                        if op.get("reason") else "",
                        tag("div", files, class_="path") if touched else ""))
-    latest = _last_undoable(svc.logs(project).logs)
+    latest = svc.last_undoable(project)
     body = join([
         link("/dreams", "← all dreams"),
         tag("h1", dream_id, " ", tag("small", log.get("status", ""))),

@@ -15,16 +15,16 @@ if TYPE_CHECKING:
     from brv_vc.services.dream.gates import Gate
     from brv_vc.services.dream.interrupted import undo_interrupted
     from brv_vc.services.dream.run import DEFAULT_BUDGET, DreamResult, dream, new_id
-    from brv_vc.services.dream.undoing import UndoResult, undo
+    from brv_vc.services.dream.undoing import UndoResult, last_undoable, undo
 
 _HOMES = {
     "ScanResult": "agent", "scan": "agent", "load_decisions": "decisions",
     "DreamLogs": "control", "cancel": "control", "logs": "control",
     "Gate": "gates", "summary_line": "dreamlog", "undo_interrupted": "interrupted",
     "DEFAULT_BUDGET": "run", "DreamResult": "run", "dream": "run", "new_id": "run",
-    "UndoResult": "undoing", "undo": "undoing",
+    "UndoResult": "undoing", "last_undoable": "undoing", "undo": "undoing",
 }
 __all__ = ["DEFAULT_BUDGET", "DreamLogs", "DreamResult", "Gate", "ScanResult", "UndoResult",
-           "cancel", "dream", "load_decisions", "logs", "new_id", "scan", "summary_line", "undo",
-           "undo_interrupted"]
+           "cancel", "dream", "last_undoable", "load_decisions", "logs", "new_id", "scan",
+           "summary_line", "undo", "undo_interrupted"]
 __getattr__ = lazy(__name__, _HOMES)

@@ -37,6 +37,18 @@ def _changes(ops: list[dict[str, Any]]) -> list[review.FileChange]:
     return [review.FileChange.from_dict(c) for op in ops for c in op.get("changes", [])]
 
 
+def last_undoable(project: Project, names: list[str] | None = None) -> str | None:
+    """The dream :func:`undo` can undo: the newest of ``names`` whose log is not undone.
+
+    ``names``: every dream's by default; None: none. Each log's status is read from its
+    head alone (a first dream's log at 100,000 entries is 39 MB).
+    """
+    for name in reversed(dreamlog.ids(project) if names is None else names):
+        if dreamlog.status(project, name) != dreamlog.UNDONE:
+            return name
+    return None
+
+
 def undo(project: Project, now: datetime, dream_id: str | None = None) -> UndoResult:
     """Reverts the last dream (see the module docstring).
 
@@ -50,12 +62,13 @@ def undo(project: Project, now: datetime, dream_id: str | None = None) -> UndoRe
     if not names:
         raise NotFoundError("no dream to undo (no dream log yet)", hint="run 'brv dream' first")
     wanted = dream_id or names[-1]
+    if wanted not in names:
+        dreamlog.read(project, wanted)  # no such dream: its NotFoundError
+    last = last_undoable(project, names[names.index(wanted) + 1:])
+    if last is not None:  # asked before the log is read: a refusal reads no operation
+        raise ConflictError(f"only the last dream ({last}) can be undone, not {wanted}",
+                            hint=f"undo {last} first, or leave {wanted} as it is")
     log = dreamlog.read(project, wanted)
-    newer = [n for n in names[names.index(wanted) + 1:]
-             if dreamlog.status(project, n) != dreamlog.UNDONE]
-    if newer:
-        raise ConflictError(f"only the last dream ({newer[-1]}) can be undone, not {wanted}",
-                            hint=f"undo {newer[-1]} first, or leave {wanted} as it is")
     status = log.get("status")
     if status == dreamlog.UNDONE:
         raise ConflictError(f"dream {wanted} is already undone", hint="nothing to do")
